@@ -1,0 +1,725 @@
+//! The typed model of a post-InitMemRef PyPTO program (SPEC §1, §3).
+//!
+//! Variables are resolved at parse time (lexical SSA, SPEC §1.4): every definition gets its own
+//! [`VarId`] in the function's [`VarTable`], and each variable has exactly one type. Spans never
+//! take part in equality, so two models are equal when they denote the same program.
+
+use compact_str::CompactString;
+
+use super::span::Span;
+
+pub type Name = CompactString;
+
+/// A whole file: text before the program, the program class, text after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// Everything before `@pl.program`, verbatim (header comment, imports, `pl.dynamic`s).
+    pub preamble: String,
+    /// Keyword arguments of `@pl.program(...)`; empty for a bare `@pl.program`.
+    pub decorator: Vec<Kwarg>,
+    pub name: Name,
+    pub functions: Vec<Function>,
+    /// Names declared at module level with `NAME = pl.dynamic("NAME")`.
+    pub dynamic_dims: Vec<Name>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: Name,
+    /// Keyword arguments of `@pl.function(...)`; empty for a bare `@pl.function`.
+    pub decorator: Vec<Kwarg>,
+    /// The dict of a leading `pl.func_attr({...})` line, if any.
+    pub func_attrs: Option<Expr>,
+    /// Whether the signature starts with `self` (SubWorker-role functions have none).
+    pub has_self: bool,
+    pub params: Vec<Param>,
+    pub ret: Option<ReturnType>,
+    pub body: Vec<Stmt>,
+    pub vars: VarTable,
+    /// From the decorator to the last line of the body.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub var: VarId,
+    pub direction: ParamDirection,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParamDirection {
+    In,
+    /// `pl.Out[T]`
+    Out,
+    /// `pl.InOut[T]`
+    InOut,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReturnType {
+    Single(Type),
+    /// `tuple[T, U, ...]`
+    Tuple(Vec<Type>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+impl VarId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarKind {
+    Param,
+    /// Defined by an assignment.
+    Local,
+    /// The induction variable of a `for`.
+    LoopVar,
+    IterArg,
+    /// A `for`/`if` return variable (the LHS of the `pl.yield_` that ends its body).
+    ReturnVar,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Var {
+    pub name: Name,
+    pub kind: VarKind,
+    /// `None` when the text gives no annotation and none can be inherited.
+    pub ty: Option<Type>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VarTable {
+    vars: Vec<Var>,
+}
+
+impl VarTable {
+    pub fn push(&mut self, var: Var) -> VarId {
+        let id = VarId(self.vars.len() as u32);
+        self.vars.push(var);
+        id
+    }
+    pub fn len(&self) -> usize {
+        self.vars.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.vars.is_empty()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (VarId, &Var)> {
+        self.vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (VarId(i as u32), v))
+    }
+}
+
+impl std::ops::Index<VarId> for VarTable {
+    type Output = Var;
+    fn index(&self, id: VarId) -> &Var {
+        &self.vars[id.index()]
+    }
+}
+
+impl std::ops::IndexMut<VarId> for VarTable {
+    fn index_mut(&mut self, id: VarId) -> &mut Var {
+        &mut self.vars[id.index()]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `x: T = value` or `x = value`; annotated in print iff the variable has a type.
+    Assign { target: VarId, value: Expr },
+    /// A bare call statement, e.g. `pl.reserve_buffer(name="s", size=4096)`.
+    Eval(Expr),
+    /// `pl.yield_(...)`. Its left-hand side, when printed, is the enclosing `for`/`if`'s
+    /// return variables.
+    Yield { values: Vec<Expr> },
+    Return { values: Vec<Expr> },
+    For(Box<ForStmt>),
+    If(Box<IfStmt>),
+    /// `with <context>:` — transparent for planning (e.g. `with pl.scope():`).
+    With(Box<WithStmt>),
+    Pass,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoopKind {
+    Range,
+    Parallel,
+    Unroll,
+    Pipeline,
+}
+
+impl LoopKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            LoopKind::Range => "range",
+            LoopKind::Parallel => "parallel",
+            LoopKind::Unroll => "unroll",
+            LoopKind::Pipeline => "pipeline",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<LoopKind> {
+        Some(match name {
+            "range" => LoopKind::Range,
+            "parallel" => LoopKind::Parallel,
+            "unroll" => LoopKind::Unroll,
+            "pipeline" => LoopKind::Pipeline,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForStmt {
+    pub loop_var: VarId,
+    pub iter_args: Vec<VarId>,
+    pub kind: LoopKind,
+    /// Positional arguments of the loop call as written: `stop`, `start, stop` or
+    /// `start, stop, step`.
+    pub bounds: Vec<Expr>,
+    /// `init_values=(...)`, one per iter arg.
+    pub init_values: Vec<Expr>,
+    /// Keyword arguments other than `init_values` (`stage=`, `attrs=`, ...), in source order.
+    pub kwargs: Vec<Kwarg>,
+    pub body: Vec<Stmt>,
+    pub return_vars: Vec<VarId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IfStmt {
+    pub cond: Expr,
+    pub then_body: Vec<Stmt>,
+    pub else_body: Option<Vec<Stmt>>,
+    pub return_vars: Vec<VarId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WithStmt {
+    pub context: Expr,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kwarg {
+    pub name: Name,
+    pub value: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// A reference to a defined variable.
+    Var(VarId),
+    /// A name defined nowhere in the function: a free symbolic dimension or a module-level
+    /// `pl.dynamic` symbol. Only allowed inside types.
+    Symbol(Name),
+    Int(i64),
+    /// Kept as written (`1e-6`, `0.0`) so it prints back unchanged.
+    Float(Name),
+    Str { value: String, quote: Quote },
+    Bool(bool),
+    None,
+    /// `pl.FP32`, ...
+    DType(DType),
+    /// `pl.Mem.Vec` or `pl.MemorySpace.Vec` (printed as `pl.Mem.Vec`).
+    Space(MemSpace),
+    /// Any other dotted path: `pl.PadValue.max`, `pl.FunctionType.AIV`, `self.helper`.
+    Path(Name),
+    Call(Box<Call>),
+    /// `[a, b]`
+    List(Vec<Expr>),
+    /// `(a, b)` or `(a,)`
+    Tuple(Vec<Expr>),
+    /// `{"k": v}`
+    Dict(Vec<(Expr, Expr)>),
+    /// `t[0]`
+    Index { base: Box<Expr>, index: Box<Expr> },
+    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Unary { op: UnaryOp, operand: Box<Expr> },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quote {
+    Single,
+    Double,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// The dotted callee as written: `pl.tile.add`, `pl.const`, `self.helper`, `min`.
+    pub callee: Name,
+    pub args: Vec<Expr>,
+    /// Keyword arguments in source order, `attrs={...}` included.
+    pub kwargs: Vec<Kwarg>,
+}
+
+impl Call {
+    /// The registered op name: the callee without its `pl.` prefix (`tile.add`), or the
+    /// callee itself when it has none.
+    pub fn op(&self) -> &str {
+        self.callee.strip_prefix("pl.").unwrap_or(&self.callee)
+    }
+    pub fn kwarg(&self, name: &str) -> Option<&Expr> {
+        self.kwargs
+            .iter()
+            .find(|k| k.name == name)
+            .map(|k| &k.value)
+    }
+    /// The value of `attrs={..., "key": value}`.
+    pub fn attr(&self, key: &str) -> Option<&Expr> {
+        match &self.kwarg("attrs")?.kind {
+            ExprKind::Dict(entries) => entries.iter().find_map(|(k, v)| match &k.kind {
+                ExprKind::Str { value, .. } if value == key => Some(v),
+                _ => None,
+            }),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+        }
+    }
+
+    /// Python binding strength; higher binds tighter.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinOp::Or => 1,
+            BinOp::And => 2,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 4,
+            BinOp::BitOr => 5,
+            BinOp::BitXor => 6,
+            BinOp::BitAnd => 7,
+            BinOp::Shl | BinOp::Shr => 8,
+            BinOp::Add | BinOp::Sub => 9,
+            BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod => 10,
+            BinOp::Pow => 12,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+    Invert,
+}
+
+impl UnaryOp {
+    /// Python binding strength (`not` sits between `and` and comparisons).
+    pub fn precedence(self) -> u8 {
+        match self {
+            UnaryOp::Not => 3,
+            UnaryOp::Neg | UnaryOp::Invert => 11,
+        }
+    }
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+
+    pub fn as_var(&self) -> Option<VarId> {
+        match self.kind {
+            ExprKind::Var(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn as_call(&self) -> Option<&Call> {
+        match &self.kind {
+            ExprKind::Call(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The value of an integer constant: `5`, `-5`, `pl.const(5, pl.INT64)`.
+    pub fn as_const_int(&self) -> Option<i64> {
+        match &self.kind {
+            ExprKind::Int(v) => Some(*v),
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                operand,
+            } => operand.as_const_int().and_then(i64::checked_neg),
+            ExprKind::Call(c) if c.callee == "pl.const" => c.args.first()?.as_const_int(),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` on every variable referenced anywhere inside this expression.
+    pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
+        match &self.kind {
+            ExprKind::Var(v) => f(*v),
+            ExprKind::Call(c) => {
+                for a in &c.args {
+                    a.for_each_var(f);
+                }
+                for k in &c.kwargs {
+                    k.value.for_each_var(f);
+                }
+            }
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
+                for e in items {
+                    e.for_each_var(f);
+                }
+            }
+            ExprKind::Dict(entries) => {
+                for (k, v) in entries {
+                    k.for_each_var(f);
+                    v.for_each_var(f);
+                }
+            }
+            ExprKind::Index { base, index } => {
+                base.for_each_var(f);
+                index.for_each_var(f);
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                lhs.for_each_var(f);
+                rhs.for_each_var(f);
+            }
+            ExprKind::Unary { operand, .. } => operand.for_each_var(f),
+            ExprKind::Symbol(_)
+            | ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Str { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::None
+            | ExprKind::DType(_)
+            | ExprKind::Space(_)
+            | ExprKind::Path(_) => {}
+        }
+    }
+
+    /// Rewrites every variable reference inside this expression through `f`.
+    pub fn map_vars(&mut self, f: &mut impl FnMut(VarId) -> VarId) {
+        match &mut self.kind {
+            ExprKind::Var(v) => *v = f(*v),
+            ExprKind::Call(c) => {
+                for a in &mut c.args {
+                    a.map_vars(f);
+                }
+                for k in &mut c.kwargs {
+                    k.value.map_vars(f);
+                }
+            }
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
+                for e in items {
+                    e.map_vars(f);
+                }
+            }
+            ExprKind::Dict(entries) => {
+                for (k, v) in entries {
+                    k.map_vars(f);
+                    v.map_vars(f);
+                }
+            }
+            ExprKind::Index { base, index } => {
+                base.map_vars(f);
+                index.map_vars(f);
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                lhs.map_vars(f);
+                rhs.map_vars(f);
+            }
+            ExprKind::Unary { operand, .. } => operand.map_vars(f),
+            ExprKind::Symbol(_)
+            | ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Str { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::None
+            | ExprKind::DType(_)
+            | ExprKind::Space(_)
+            | ExprKind::Path(_) => {}
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Tensor(TensorType),
+    Tile(TileType),
+    Scalar(DType),
+    /// `pl.Ptr`: the type of an allocation base.
+    Ptr,
+    /// `pl.MemRefType`
+    MemRefType,
+    /// `pl.Tuple[...]`; `pl.Tuple[()]` is the empty tuple.
+    Tuple(Vec<Type>),
+}
+
+impl Type {
+    pub fn as_tile(&self) -> Option<&TileType> {
+        match self {
+            Type::Tile(t) => Some(t),
+            _ => None,
+        }
+    }
+    pub fn memref(&self) -> Option<&MemRef> {
+        match self {
+            Type::Tile(t) => t.memref.as_ref(),
+            Type::Tensor(t) => t.memref.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TensorType {
+    pub shape: Vec<Expr>,
+    pub dtype: DType,
+    /// Tensor views and layouts (opaque), printed between the dtype and the MemRef.
+    pub extras: Vec<Expr>,
+    pub memref: Option<MemRef>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileType {
+    pub shape: Vec<Expr>,
+    pub dtype: DType,
+    pub memref: Option<MemRef>,
+    pub space: Option<MemSpace>,
+    /// `pl.TileView(...)` (opaque).
+    pub view: Option<Expr>,
+}
+
+/// `pl.MemRef(base, offset, size[, slots=N])[k]` or the declaration form
+/// `pl.MemRef("name"[, slots=N])[k]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemRef {
+    pub base: Name,
+    /// `None` for the declaration form.
+    pub extent: Option<MemRefExtent>,
+    pub slots: Option<i64>,
+    pub slot_index: Option<Box<Expr>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemRefExtent {
+    pub offset: Expr,
+    pub size: Expr,
+}
+
+impl MemRef {
+    pub fn offset(&self) -> Option<&Expr> {
+        self.extent.as_ref().map(|e| &e.offset)
+    }
+    pub fn const_offset(&self) -> Option<i64> {
+        self.offset()?.as_const_int()
+    }
+    pub fn size_bytes(&self) -> Option<i64> {
+        self.extent.as_ref()?.size.as_const_int()
+    }
+}
+
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name { $($variant),* }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+            pub fn name(self) -> &'static str {
+                match self { $($name::$variant => $text),* }
+            }
+            pub fn from_name(text: &str) -> Option<$name> {
+                match text { $($text => Some($name::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+named_enum!(
+    /// Element types (SPEC §1.2).
+    DType {
+        Bool = "BOOL", Int4 = "INT4", Int8 = "INT8", Int16 = "INT16", Int32 = "INT32",
+        Int64 = "INT64", Uint4 = "UINT4", Uint8 = "UINT8", Uint16 = "UINT16", Uint32 = "UINT32",
+        Uint64 = "UINT64", Fp4 = "FP4", Fp8E4m3fn = "FP8E4M3FN", Fp8E5m2 = "FP8E5M2",
+        Fp8E8m0 = "FP8E8M0", Fp16 = "FP16", Fp32 = "FP32", Bf16 = "BF16", Hf4 = "HF4",
+        Hf8 = "HF8", Index = "INDEX", TaskId = "TASK_ID",
+    }
+);
+
+impl DType {
+    /// Logical bit width (SPEC §2.2).
+    pub fn bits(self) -> u32 {
+        use DType::*;
+        match self {
+            Bool => 1,
+            Int4 | Uint4 | Fp4 | Hf4 => 4,
+            Int8 | Uint8 | Fp8E4m3fn | Fp8E5m2 | Fp8E8m0 | Hf8 => 8,
+            Int16 | Uint16 | Fp16 | Bf16 => 16,
+            Int32 | Uint32 | Fp32 => 32,
+            Int64 | Uint64 | Index | TaskId => 64,
+        }
+    }
+
+    /// Bits one element occupies in memory: 4 for the 4-bit types, else whole bytes.
+    pub fn storage_bits(self) -> u32 {
+        match self.bits() {
+            4 => 4,
+            b => b.div_ceil(8) * 8,
+        }
+    }
+}
+
+named_enum!(
+    /// Memory spaces in upstream enum order (SPEC §2.1), which is also the planning order.
+    MemSpace {
+        Ddr = "DDR", Vec = "Vec", Mat = "Mat", Left = "Left", Right = "Right", Acc = "Acc",
+        Bias = "Bias", ScalarLocal = "ScalarLocal", LeftScale = "LeftScale",
+        RightScale = "RightScale",
+    }
+);
+
+impl MemSpace {
+    /// The L0 spaces, which the legacy pipeline predicate never separates (SPEC §6.6).
+    pub fn is_l0(self) -> bool {
+        matches!(
+            self,
+            MemSpace::Left
+                | MemSpace::Right
+                | MemSpace::Acc
+                | MemSpace::Bias
+                | MemSpace::LeftScale
+                | MemSpace::RightScale
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FunctionType {
+    Opaque,
+    Orchestration,
+    InCore,
+    Aic,
+    Aiv,
+    Group,
+    Spmd,
+    Inline,
+    Graph,
+}
+
+impl FunctionType {
+    pub fn from_name(name: &str) -> Option<FunctionType> {
+        Some(match name {
+            "Opaque" => FunctionType::Opaque,
+            "Orchestration" => FunctionType::Orchestration,
+            "InCore" => FunctionType::InCore,
+            "AIC" => FunctionType::Aic,
+            "AIV" => FunctionType::Aiv,
+            "Group" => FunctionType::Group,
+            "Spmd" => FunctionType::Spmd,
+            "Inline" => FunctionType::Inline,
+            "Graph" => FunctionType::Graph,
+            _ => return None,
+        })
+    }
+}
+
+impl Function {
+    /// The `type=pl.FunctionType.X` of the decorator; `Opaque` when absent.
+    pub fn function_type(&self) -> FunctionType {
+        self.decorator
+            .iter()
+            .find(|k| k.name == "type")
+            .and_then(|k| match &k.value.kind {
+                ExprKind::Path(p) => p.strip_prefix("pl.FunctionType."),
+                _ => None,
+            })
+            .and_then(FunctionType::from_name)
+            .unwrap_or(FunctionType::Opaque)
+    }
+
+    /// A function attribute from `pl.func_attr({...})` or the legacy `attrs=` decorator kwarg.
+    pub fn attr(&self, key: &str) -> Option<&Expr> {
+        let legacy = self
+            .decorator
+            .iter()
+            .find(|k| k.name == "attrs")
+            .map(|k| &k.value);
+        [self.func_attrs.as_ref(), legacy]
+            .into_iter()
+            .flatten()
+            .find_map(|dict| match &dict.kind {
+                ExprKind::Dict(entries) => entries.iter().find_map(|(k, v)| match &k.kind {
+                    ExprKind::Str { value, .. } if value == key => Some(v),
+                    _ => None,
+                }),
+                _ => None,
+            })
+    }
+
+    pub fn var(&self, id: VarId) -> &Var {
+        &self.vars[id]
+    }
+}
