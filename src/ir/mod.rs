@@ -1,7 +1,9 @@
 //! The IR front end: the typed model of PyPTO's printed tile IR, its parser and printer.
 
 pub mod model;
+pub mod print;
 pub mod span;
 
 pub use model::*;
+pub use print::{canonical_function_bytes, print_function, print_program};
 pub use span::{LineCol, LineIndex, Span};
