@@ -1,1 +1,4 @@
+//! memreuse: plans on-chip memory reuse for PyPTO tile kernels (see ARCHITECTURE.md).
+
+pub mod diagnostics;
 pub mod ir;
