@@ -1,0 +1,4 @@
+//! Per-function analyses over the IR: the op property table, lifetimes, forbid-alias sets and
+//! hazards (SPEC §5, §6.1, §13). Pure: no files, no salsa, no threads.
+
+pub mod ops;
