@@ -18,6 +18,6 @@ class Simple:
             r: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_5, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.yield_(out)
         else:
             r: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_5, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.yield_(tile_b)
-        block_len: pl.Scalar[pl.INDEX] = 1 << (6 + i * 2)
+        block_len: pl.Scalar[pl.INDEX] = 1 << 6 + i * 2
         result: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 16384)] = pl.tile.store(r, [0, 0], output)
         return result
