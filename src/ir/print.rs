@@ -50,9 +50,10 @@ pub fn print_function(function: &Function, out: &mut String, indent: usize) {
 ///
 /// Spans and comments are not in the model, so neither moving a function nor editing
 /// whitespace or comments around it changes these bytes. Equal functions (`==`) always encode
-/// equally; for functions produced by the parser the converse holds too, because parsing the
-/// printed text gives the same model back (the round-trip property), so nothing the planner
-/// reads can differ between two functions with equal bytes.
+/// equally. For parsed functions the converse holds as well (given the same module-level
+/// `pl.dynamic` names), because parsing printed text gives the model back — the round-trip tests
+/// in `tests/roundtrip.rs` pin this — so nothing the planner reads can differ between two
+/// functions with equal bytes.
 pub fn canonical_function_bytes(function: &Function) -> Vec<u8> {
     let mut out = String::new();
     print_function(function, &mut out, 0);
