@@ -2,4 +2,6 @@
 
 pub mod diagnostics;
 pub mod analysis;
+pub mod backend;
 pub mod ir;
+pub mod plan;
