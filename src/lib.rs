@@ -4,4 +4,5 @@ pub mod diagnostics;
 pub mod analysis;
 pub mod backend;
 pub mod ir;
+pub mod json;
 pub mod plan;

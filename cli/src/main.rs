@@ -1,5 +1,7 @@
 //! `memreuse`: plan on-chip memory reuse for PyPTO tile kernels.
 
+mod inputs;
+mod plan;
 mod solve;
 
 use std::process::ExitCode;
@@ -13,17 +15,39 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// More log output (repeat for more).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+    /// Only errors.
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Plan kernel files: which tiles share which buffer, and the rewritten IR.
+    Plan(plan::PlanArgs),
     /// Solve offline allocation problems (CSV `id,lower,upper,size`) and report peak vs bound.
     Solve(solve::SolveArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let level = match (cli.quiet, cli.verbose) {
+        (true, _) => "error",
+        (false, 0) => "warn",
+        (false, 1) => "info",
+        (false, _) => "debug",
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("MEMREUSE_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level)),
+        )
+        .with_writer(std::io::stderr)
+        .init();
     let result = match cli.command {
+        Command::Plan(args) => plan::run(args),
         Command::Solve(args) => solve::run(args),
     };
     match result {

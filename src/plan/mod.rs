@@ -405,3 +405,18 @@ fn space_report(
             .collect(),
     }
 }
+
+/// Plans every function of a program; the first planning error stops it, naming the function.
+pub fn plan_program(
+    program: &crate::ir::Program,
+    config: &PlanConfig,
+) -> Result<(crate::ir::Program, Vec<PlanReport>), (usize, PlanError)> {
+    let mut planned = program.clone();
+    let mut reports = Vec::with_capacity(program.functions.len());
+    for (index, function) in program.functions.iter().enumerate() {
+        let plan = plan_function(function, config).map_err(|e| (index, e))?;
+        planned.functions[index] = plan.function;
+        reports.push(plan.report);
+    }
+    Ok((planned, reports))
+}

@@ -1,0 +1,220 @@
+//! `memreuse plan`: plan (or just re-print) kernel files and report what was decided.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::ValueEnum;
+use memreuse::backend::Backend;
+use memreuse::ir::{self, LineIndex, Program};
+use memreuse::json::{FileReport, plan_document};
+use memreuse::plan::{PlanConfig, PlanReport, plan_program};
+
+use crate::inputs::{discover, write_atomically};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Planner {
+    /// PyPTO's MemoryReuse decision, reproduced exactly.
+    Pypto,
+    /// No planning: parse and print back in canonical form.
+    None,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Emit {
+    /// One row per function and memory space.
+    Summary,
+    /// The rewritten program in PyPTO's printed form.
+    Ir,
+    /// The plan as JSON (schema 1).
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendArg {
+    /// Capacity unknown; target-specific rules off.
+    None,
+    /// Ascend910B (A2/A3).
+    #[value(name = "910b")]
+    Ascend910B,
+    /// Ascend950 (A5).
+    #[value(name = "950")]
+    Ascend950,
+}
+
+impl From<BackendArg> for Backend {
+    fn from(arg: BackendArg) -> Backend {
+        match arg {
+            BackendArg::None => Backend::None,
+            BackendArg::Ascend910B => Backend::Ascend910B,
+            BackendArg::Ascend950 => Backend::Ascend950,
+        }
+    }
+}
+
+#[derive(clap::Args)]
+pub struct PlanArgs {
+    /// Kernel files or directories (walked recursively, honouring .gitignore). Files without
+    /// a `@pl.program` are skipped.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Target backend: sets capacities and the target-specific rules.
+    #[arg(long, value_enum, default_value = "none")]
+    pub backend: BackendArg,
+    #[arg(long, value_enum, default_value = "pypto")]
+    pub planner: Planner,
+    #[arg(long, value_enum, default_value = "summary")]
+    pub emit: Emit,
+    /// With `--emit ir`: write one file per input under DIR, mirroring the input tree.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Run MaterializeSemanticAliases (loop-carry retargeting) first, for dumps taken
+    /// straight after InitMemRef.
+    #[arg(long)]
+    pub materialize_aliases: bool,
+}
+
+struct Planned {
+    display: String,
+    text: String,
+    program: Program,
+    reports: Vec<PlanReport>,
+}
+
+pub fn run(args: PlanArgs) -> Result<ExitCode> {
+    let files = discover(&args.paths)?;
+    if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 {
+        bail!("--emit ir over several files needs --out DIR");
+    }
+    let config = PlanConfig {
+        backend: args.backend.into(),
+        materialize_aliases: args.materialize_aliases,
+    };
+    let mut failed = false;
+    let mut planned = Vec::new();
+    let stdout = std::io::stdout();
+    for file in &files {
+        let display = file.path.display().to_string();
+        let text = match std::fs::read_to_string(&file.path) {
+            Ok(text) => text,
+            Err(err) => {
+                eprintln!("error: cannot read {display}: {err}");
+                failed = true;
+                continue;
+            }
+        };
+        if !ir::has_program(&text) {
+            tracing::debug!(file = %file.path.display(), "skipping: no @pl.program");
+            continue;
+        }
+        let program = match ir::parse_program(&text) {
+            Ok(program) => program,
+            Err(err) => {
+                for d in &err.diagnostics {
+                    eprint!("{}", d.render(&display, &text));
+                }
+                failed = true;
+                continue;
+            }
+        };
+        let (output, reports) = if args.planner == Planner::None {
+            let reports = vec![PlanReport::default(); program.functions.len()];
+            (program, reports)
+        } else {
+            match plan_program(&program, &config) {
+                Ok(result) => result,
+                Err((index, err)) => {
+                    let function = &program.functions[index].name;
+                    eprint!("{}", err.0.render(&display, &text));
+                    eprintln!("  in function '{function}'");
+                    failed = true;
+                    continue;
+                }
+            }
+        };
+        if args.emit == Emit::Ir {
+            let printed = ir::print_program(&output);
+            match &args.out {
+                Some(dir) => write_atomically(&dir.join(&file.relative), &printed)?,
+                None => stdout.lock().write_all(printed.as_bytes())?,
+            }
+        }
+        planned.push(Planned {
+            display,
+            text,
+            program: output,
+            reports,
+        });
+    }
+    match args.emit {
+        Emit::Ir => {}
+        Emit::Summary => print_summary(&planned)?,
+        Emit::Json => {
+            let reports: Vec<FileReport> = planned
+                .iter()
+                .map(|p| FileReport {
+                    path: &p.display,
+                    text: &p.text,
+                    program: &p.program,
+                    reports: &p.reports,
+                    cached: &[],
+                })
+                .collect();
+            let planner = match args.planner {
+                Planner::Pypto => "pypto",
+                Planner::None => "none",
+            };
+            let document = plan_document(config.backend.name(), planner, &reports);
+            let mut out = stdout.lock();
+            serde_json::to_writer_pretty(&mut out, &document)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn print_summary(planned: &[Planned]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{:<48} {:<6} {:>6} {:>15} {:>21} {:>11} {:>11} {:>9}",
+        "FUNCTION", "SPACE", "TILES", "BUFFERS", "BYTES", "LOWER BOUND", "FOOTPRINT", "CAPACITY"
+    )?;
+    let mut functions = 0;
+    for p in planned {
+        let lines = LineIndex::new(&p.text);
+        for (function, report) in p.program.functions.iter().zip(&p.reports) {
+            functions += 1;
+            let name = format!("{}::{}", p.display, function.name);
+            for s in &report.spaces {
+                let capacity = if s.capacity == 0 {
+                    "unknown".to_string()
+                } else {
+                    s.capacity.to_string()
+                };
+                writeln!(
+                    out,
+                    "{:<48} {:<6} {:>6} {:>15} {:>21} {:>11} {:>11} {:>9}",
+                    name,
+                    s.space.name(),
+                    s.tiles,
+                    format!("{} -> {}", s.buffers_before, s.buffers_after),
+                    format!("{} -> {}", s.bytes_before, s.bytes_after),
+                    s.lower_bound,
+                    s.footprint,
+                    capacity
+                )?;
+            }
+            for d in &report.diagnostics {
+                writeln!(out, "  {}", d.one_line(&p.display, &p.text, &lines))?;
+            }
+        }
+    }
+    writeln!(out, "{} files, {} functions", planned.len(), functions)?;
+    Ok(())
+}

@@ -1,0 +1,95 @@
+//! The plan as JSON (DESIGN §4, schema version 1). Field order is fixed; the same input gives
+//! the same bytes.
+
+use serde_json::{Map, Value, json};
+
+use crate::diagnostics::Diagnostic;
+use crate::ir::{LineIndex, Program, canonical_function_bytes};
+use crate::plan::PlanReport;
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One planned file: its path as given, its program, the per-function reports.
+pub struct FileReport<'a> {
+    pub path: &'a str,
+    pub text: &'a str,
+    pub program: &'a Program,
+    pub reports: &'a [PlanReport],
+    /// Whether each function's plan came from the cache (all false without one).
+    pub cached: &'a [bool],
+}
+
+pub fn plan_document(backend: &str, planner: &str, files: &[FileReport]) -> Value {
+    json!({
+        "schema": SCHEMA_VERSION,
+        "tool": concat!("memreuse ", env!("CARGO_PKG_VERSION")),
+        "backend": backend,
+        "planner": planner,
+        "files": files.iter().map(file_json).collect::<Vec<_>>(),
+    })
+}
+
+fn file_json(file: &FileReport) -> Value {
+    let lines = LineIndex::new(file.text);
+    let functions: Vec<Value> = file
+        .program
+        .functions
+        .iter()
+        .zip(file.reports)
+        .enumerate()
+        .map(|(i, (function, report))| {
+            let digest = blake3::hash(&canonical_function_bytes(function)).to_hex().to_string();
+            json!({
+                "name": function.name.as_str(),
+                "digest": digest,
+                "cached": file.cached.get(i).copied().unwrap_or(false),
+                "spaces": report.spaces.iter().map(|s| json!({
+                    "space": s.space.name(),
+                    "capacity": s.capacity,
+                    "lower_bound": s.lower_bound,
+                    "footprint": s.footprint,
+                    "tiles": s.tiles,
+                    "buffers_before": s.buffers_before,
+                    "bytes_before": s.bytes_before,
+                    "bytes_after": s.bytes_after,
+                    "buffers": s.buffers.iter().map(|b| json!({
+                        "base": b.base.as_str(),
+                        "size": b.size,
+                        "offset": b.offset,
+                        "pinned": b.pinned,
+                        "members": b.members.iter().map(|m| m.as_str()).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+                "removed_allocs": report.removed_allocs.iter().map(|a| a.as_str()).collect::<Vec<_>>(),
+                "inserted_moves": report.inserted_moves.iter().map(|m| json!({
+                    "line": lines.line_col(file.text, m.span.start).line,
+                    "dst": m.destination.as_str(),
+                    "src": m.source.as_str(),
+                })).collect::<Vec<_>>(),
+                "lifetimes": report.lifetimes.iter().map(|l| json!({
+                    "var": l.var.as_str(),
+                    "space": l.space.name(),
+                    "size": l.size,
+                    "def": l.def,
+                    "last_use": l.last,
+                })).collect::<Vec<_>>(),
+                "diagnostics": report.diagnostics.iter().map(|d| diagnostic_json(d, file.text, &lines)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let mut map = Map::new();
+    map.insert("path".into(), Value::from(file.path));
+    map.insert("functions".into(), Value::from(functions));
+    Value::Object(map)
+}
+
+pub fn diagnostic_json(d: &Diagnostic, text: &str, lines: &LineIndex) -> Value {
+    let pos = lines.line_col(text, d.span.start);
+    json!({
+        "code": d.code,
+        "severity": d.severity.name(),
+        "message": d.message,
+        "line": pos.line,
+        "col": pos.col,
+    })
+}
