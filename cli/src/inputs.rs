@@ -16,8 +16,8 @@ pub struct InputFile {
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<InputFile>> {
     let mut files = Vec::new();
     for root in paths {
-        let meta = std::fs::metadata(root)
-            .with_context(|| format!("cannot read {}", root.display()))?;
+        let meta =
+            std::fs::metadata(root).with_context(|| format!("cannot read {}", root.display()))?;
         if meta.is_file() {
             let relative = root
                 .file_name()

@@ -89,16 +89,34 @@ fn collect_definitions(
             }
             StmtKind::For(f) => {
                 for (i, v) in f.iter_args.iter().enumerate() {
-                    defs.insert(*v, Definition::IterArg { stmt: path(), index: i });
+                    defs.insert(
+                        *v,
+                        Definition::IterArg {
+                            stmt: path(),
+                            index: i,
+                        },
+                    );
                 }
                 for (i, v) in f.return_vars.iter().enumerate() {
-                    defs.insert(*v, Definition::ForReturn { stmt: path(), index: i });
+                    defs.insert(
+                        *v,
+                        Definition::ForReturn {
+                            stmt: path(),
+                            index: i,
+                        },
+                    );
                 }
                 descend(&f.body, Branch::ForBody, defs);
             }
             StmtKind::If(i) => {
                 for (k, v) in i.return_vars.iter().enumerate() {
-                    defs.insert(*v, Definition::IfReturn { stmt: path(), index: k });
+                    defs.insert(
+                        *v,
+                        Definition::IfReturn {
+                            stmt: path(),
+                            index: k,
+                        },
+                    );
                 }
                 descend(&i.then_body, Branch::Then, defs);
                 if let Some(e) = &i.else_body {
@@ -106,7 +124,10 @@ fn collect_definitions(
                 }
             }
             StmtKind::With(w) => descend(&w.body, Branch::WithBody, defs),
-            StmtKind::Eval(_) | StmtKind::Yield { .. } | StmtKind::Return { .. } | StmtKind::Pass => {}
+            StmtKind::Eval(_)
+            | StmtKind::Yield { .. }
+            | StmtKind::Return { .. }
+            | StmtKind::Pass => {}
         }
     }
 }

@@ -22,7 +22,12 @@ impl ForbidMap {
 }
 
 /// The operands (positional variables and iter args) a call's output must not alias.
-pub fn forbidden_operands(f: &Function, target: VarId, value: &Expr, backend: Backend) -> Vec<VarId> {
+pub fn forbidden_operands(
+    f: &Function,
+    target: VarId,
+    value: &Expr,
+    backend: Backend,
+) -> Vec<VarId> {
     let Some(call) = value.as_call() else {
         return Vec::new();
     };
@@ -69,7 +74,10 @@ pub fn build_forbid_map(f: &Function, lifetimes: &Lifetimes, backend: Backend) -
             return;
         }
         match &f.vars[target].ty {
-            Some(Type::Tuple(_)) => parked_on_tuples.entry(target).or_default().extend(forbidden),
+            Some(Type::Tuple(_)) => parked_on_tuples
+                .entry(target)
+                .or_default()
+                .extend(forbidden),
             Some(Type::Tile(_)) => {
                 if let Some(&group) = lifetimes.group_of.get(&target) {
                     let rep = lifetimes.intervals[group].rep;
@@ -127,7 +135,8 @@ pub fn hazard_inputs(f: &Function, backend: Backend) -> Option<Hazard> {
             let inputs: Vec<VarId> = call.args.iter().filter_map(Expr::as_var).collect();
             let is_iter_arg = |v: VarId| f.vars[v].kind == VarKind::IterArg;
             let tainted = |v: VarId, vars: &FxHashSet<VarId>, bases: &FxHashSet<_>| {
-                vars.contains(&v) || (is_iter_arg(v) && base_of(v).is_some_and(|b| bases.contains(&b)))
+                vars.contains(&v)
+                    || (is_iter_arg(v) && base_of(v).is_some_and(|b| bases.contains(&b)))
             };
             let op = call.op();
             if op == "tile.load"
@@ -143,7 +152,10 @@ pub fn hazard_inputs(f: &Function, backend: Backend) -> Option<Hazard> {
                 tpop_values.insert(target);
                 tpop_bases.insert(target_base);
             }
-            if inputs.iter().any(|&v| tainted(v, &tpop_values, &tpop_bases)) {
+            if inputs
+                .iter()
+                .any(|&v| tainted(v, &tpop_values, &tpop_bases))
+            {
                 hazard.reads_tpop.insert(target);
             }
         });
@@ -153,7 +165,9 @@ pub fn hazard_inputs(f: &Function, backend: Backend) -> Option<Hazard> {
 
 /// `split_aiv = True`, or a split mode other than none.
 fn is_split(f: &Function) -> bool {
-    if f.attr("split_aiv").is_some_and(|v| v.kind == ExprKind::Bool(true)) {
+    if f.attr("split_aiv")
+        .is_some_and(|v| v.kind == ExprKind::Bool(true))
+    {
         return true;
     }
     match f.attr("split").map(|v| &v.kind) {

@@ -261,7 +261,10 @@ impl Numbering<'_> {
                 };
                 for source in flattened {
                     let local = self.is_tracked(source)
-                        && self.def.get(&source).is_some_and(|&d| d >= start && d < end);
+                        && self
+                            .def
+                            .get(&source)
+                            .is_some_and(|&d| d >= start && d < end);
                     if local {
                         self.families.entry(source).or_default().push(family);
                         sources.push(source);
@@ -457,7 +460,10 @@ pub fn visit_assignments<'f>(stmts: &'f [Stmt], visit: &mut impl FnMut(VarId, &'
                 }
             }
             StmtKind::With(w) => visit_assignments(&w.body, visit),
-            StmtKind::Eval(_) | StmtKind::Yield { .. } | StmtKind::Return { .. } | StmtKind::Pass => {}
+            StmtKind::Eval(_)
+            | StmtKind::Yield { .. }
+            | StmtKind::Return { .. }
+            | StmtKind::Pass => {}
         }
     }
 }

@@ -54,7 +54,9 @@ fn for_each_expr(stmts: &[Stmt], visit: &mut impl FnMut(&Expr)) {
     for stmt in stmts {
         match &stmt.kind {
             StmtKind::Assign { value, .. } | StmtKind::Eval(value) => visit(value),
-            StmtKind::Yield { values } | StmtKind::Return { values } => values.iter().for_each(&mut *visit),
+            StmtKind::Yield { values } | StmtKind::Return { values } => {
+                values.iter().for_each(&mut *visit)
+            }
             StmtKind::For(f) => {
                 f.bounds.iter().for_each(&mut *visit);
                 f.init_values.iter().for_each(&mut *visit);

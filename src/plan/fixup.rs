@@ -249,7 +249,8 @@ fn in_place_accumulator(retargeter: &Retargeter, v: VarId) -> bool {
     let Some(Definition::Assign(path)) = retargeter.definition(v) else {
         return false;
     };
-    let StmtKind::Assign { value, .. } = &crate::analysis::body::stmt_at(retargeter.body(), path).kind
+    let StmtKind::Assign { value, .. } =
+        &crate::analysis::body::stmt_at(retargeter.body(), path).kind
     else {
         return false;
     };
@@ -262,7 +263,8 @@ fn in_place_accumulator(retargeter: &Retargeter, v: VarId) -> bool {
     let Some(source) = call.args.get(k).and_then(Expr::as_var) else {
         return false;
     };
-    base_of(retargeter.vars, v).is_some() && base_of(retargeter.vars, v) == base_of(retargeter.vars, source)
+    base_of(retargeter.vars, v).is_some()
+        && base_of(retargeter.vars, v) == base_of(retargeter.vars, source)
 }
 
 /// Whether the statement at `path` lies inside the compound statement at `owner`.
@@ -466,7 +468,9 @@ impl<'v> YieldFixup<'v> {
                 None => {
                     // Every remaining writeback waits on another: a rotation. Reading from a
                     // scratch copy frees the lowest one's sources.
-                    let Some(i) = (0..n).find(|&i| !done[i]) else { break };
+                    let Some(i) = (0..n).find(|&i| !done[i]) else {
+                        break;
+                    };
                     scratched.push(i);
                     for &k in &must_precede[i] {
                         waiting_on[k] -= 1;
@@ -702,7 +706,8 @@ fn normalize_in(
             StmtKind::Assign { target, value } => {
                 let x = *target;
                 if let Some(y) = value.as_var() {
-                    let both_tiles = tile_target(vars, x).is_some() && tile_target(vars, y).is_some();
+                    let both_tiles =
+                        tile_target(vars, x).is_some() && tile_target(vars, y).is_some();
                     if both_tiles && base_of(vars, x) != base_of(vars, y) {
                         original_base.insert(x, base_of(vars, x).map(str::to_string));
                         vars[x].ty = vars[y].ty.clone();

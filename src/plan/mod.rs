@@ -248,22 +248,32 @@ fn check_declared_slots(
     }
     let mut slots: FxHashMap<(Name, i64), Vec<VarId>> = FxHashMap::default();
     visit_assignments(&f.body, &mut |target, value| {
-        let Some(memref) = f.vars[target].ty.as_ref().and_then(Type::as_tile).and_then(|t| t.memref.as_ref())
+        let Some(memref) = f.vars[target]
+            .ty
+            .as_ref()
+            .and_then(Type::as_tile)
+            .and_then(|t| t.memref.as_ref())
         else {
             return;
         };
         if !pinned.contains(&memref.base) || value.as_var().is_some() {
             return;
         }
-        let lands_on_source = value.as_call().and_then(|c| op_info(c.op())).is_some_and(|info| {
-            info.reuses_input.is_some()
-                || (info.output == OutputSpace::Inherit && !info.not_inplace_safe)
-        });
+        let lands_on_source = value
+            .as_call()
+            .and_then(|c| op_info(c.op()))
+            .is_some_and(|info| {
+                info.reuses_input.is_some()
+                    || (info.output == OutputSpace::Inherit && !info.not_inplace_safe)
+            });
         let Some(offset) = memref.const_offset() else {
             return;
         };
         if !lands_on_source {
-            slots.entry((memref.base.clone(), offset)).or_default().push(target);
+            slots
+                .entry((memref.base.clone(), offset))
+                .or_default()
+                .push(target);
         }
     });
     let mut keys: Vec<_> = slots.keys().cloned().collect();
@@ -272,7 +282,8 @@ fn check_declared_slots(
         let mut members = slots[&key].clone();
         members.sort_by_key(|&v| lifetimes.liveness(v).map(|(d, _)| d));
         for pair in members.windows(2) {
-            let (Some(prev), Some(cur)) = (lifetimes.liveness(pair[0]), lifetimes.liveness(pair[1]))
+            let (Some(prev), Some(cur)) =
+                (lifetimes.liveness(pair[0]), lifetimes.liveness(pair[1]))
             else {
                 continue;
             };
@@ -363,7 +374,13 @@ fn space_report(
     let intervals = &lifetimes.intervals;
     let sizes: Vec<i64> = buffers
         .iter()
-        .map(|b| b.members.iter().map(|&m| intervals[m].size).max().unwrap_or(0))
+        .map(|b| {
+            b.members
+                .iter()
+                .map(|&m| intervals[m].size)
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     // AllocateMemoryAddr's order (SPEC §8): bases by name, 32-byte aligned.
     let mut by_name: Vec<usize> = (0..buffers.len()).collect();

@@ -235,7 +235,8 @@ impl Buffer {
         self.members.push(i);
         self.by_def.insert((iv.def, i), iv.last);
         self.overlapping_members |= overlaps_a_member;
-        self.forbidden_by_members.extend(facts.forbids[i].iter().copied());
+        self.forbidden_by_members
+            .extend(facts.forbids[i].iter().copied());
         if !iv.pipeline.is_empty() {
             self.pipelined.push(i);
         }

@@ -4,9 +4,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::analysis::body::{
-    Definition, StmtPath, definitions, first_yield, stmt_at, stmt_list,
-};
+use crate::analysis::body::{Definition, StmtPath, definitions, first_yield, stmt_at, stmt_list};
 use crate::analysis::ops::{OutputSpace, op_info};
 use crate::backend::Backend;
 use crate::ir::{
@@ -219,7 +217,8 @@ impl<'f> Retargeter<'f> {
         }
         if info.output == OutputSpace::Inherit {
             let same_base = arg_var(0).is_some_and(|source| {
-                base_of(self.vars, source).is_some() && base_of(self.vars, source) == base_of(self.vars, v)
+                base_of(self.vars, source).is_some()
+                    && base_of(self.vars, source) == base_of(self.vars, v)
             });
             return match arg_var(0) {
                 Some(source) if call.op() == "tile.set_validshape" && same_base => {
