@@ -2,6 +2,7 @@
 //! (SPEC §4, §6, §7, §14). Pure: no files, no salsa, no threads.
 
 pub mod cleanup;
+pub mod explain;
 pub mod fixup;
 pub mod pack;
 pub mod retarget;
@@ -203,7 +204,7 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
 }
 
 /// SPEC §6.1.1: top-level allocs with `pinned=True`.
-fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
+pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
     let mut pinned = FxHashSet::default();
     for stmt in &f.body {
         let StmtKind::Assign { target, value } = &stmt.kind else {

@@ -191,6 +191,57 @@ impl PipelineGate {
     }
 }
 
+/// The first gate of `can_share` that keeps two intervals of one space apart (SPEC §6.2),
+/// or pinning, which keeps a declared allocation out of every shared buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Blocker {
+    /// One of the two is a declared (pinned) allocation.
+    Pinned(usize),
+    /// Their lifetimes overlap and no if-phi family explains it.
+    Lifetime,
+    /// The 910B split-AIV load + tpop hazard: `writer` reads tpop where `load` dies.
+    Hazard { writer: usize, load: usize },
+    /// `writer`'s op must not write over `operand`'s buffer.
+    ForbidAlias { writer: usize, operand: usize },
+    /// Different pipeline stages that must stay in separate buffers.
+    PipelineStage,
+}
+
+/// `can_share(a, b)` as one pair, gate by gate; `None` when nothing keeps them apart.
+pub fn pair_blocker(
+    facts: &ShareFacts,
+    gate: &PipelineGate,
+    a: usize,
+    b: usize,
+) -> Option<Blocker> {
+    for i in [a, b] {
+        if facts.pinned.contains(&i) {
+            return Some(Blocker::Pinned(i));
+        }
+    }
+    let (ia, ib) = (facts.interval(a), facts.interval(b));
+    if ia.overlaps(ib) && !facts.family_explains_overlap(a, b) {
+        return Some(Blocker::Lifetime);
+    }
+    for (writer, load) in [(a, b), (b, a)] {
+        if facts.reads_tpop(writer)
+            && facts.load_derived(load)
+            && facts.interval(writer).def == facts.interval(load).last
+        {
+            return Some(Blocker::Hazard { writer, load });
+        }
+    }
+    for (writer, operand) in [(a, b), (b, a)] {
+        if facts.forbids[writer].contains(&operand) {
+            return Some(Blocker::ForbidAlias { writer, operand });
+        }
+    }
+    if gate.blocks(ia, ib) {
+        return Some(Blocker::PipelineStage);
+    }
+    None
+}
+
 /// One shared buffer: intervals (indices into `Lifetimes::intervals`) in insertion order.
 #[derive(Clone, Debug)]
 pub struct Buffer {
