@@ -1,2 +1,8 @@
+//! memreuse: plans on-chip memory reuse for PyPTO tile kernels (see ARCHITECTURE.md).
+
+pub mod diagnostics;
+pub mod analysis;
+pub mod backend;
 pub mod ir;
+pub mod plan;
 pub mod synth;

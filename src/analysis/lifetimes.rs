@@ -1,0 +1,478 @@
+//! Lifetime analysis (SPEC §5): statement numbering over nested control flow, def and last use
+//! per variable, loop extension, if-phi families with read redirection, and the sharing groups
+//! that become the packer's intervals.
+
+use rustc_hash::FxHashMap;
+
+use crate::ir::{
+    Call, Expr, ExprKind, Function, MemSpace, Name, Stmt, StmtKind, Type, VarId, VarKind,
+};
+
+/// One sharing group (all assignment-defined tiles on one base): the packer's unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interval {
+    /// The earliest-defined member.
+    pub rep: VarId,
+    pub base: Name,
+    pub space: MemSpace,
+    /// The representative's MemRef size in bytes.
+    pub size: i64,
+    pub def: u32,
+    pub last: u32,
+    /// Members in definition order.
+    pub members: Vec<VarId>,
+    /// `(group, stage)` pairs from the first member call with a `pipeline_membership` attr.
+    pub pipeline: Vec<(i64, i64)>,
+    /// Whether that call is a `tile.load`/`tile.read`.
+    pub pipeline_load: bool,
+}
+
+impl Interval {
+    /// SPEC §5.6: touching (`a.last == b.def`) is not overlapping.
+    pub fn overlaps(&self, other: &Interval) -> bool {
+        overlaps((self.def, self.last), (other.def, other.last))
+    }
+}
+
+pub fn overlaps(a: (u32, u32), b: (u32, u32)) -> bool {
+    !(a.1 <= b.0 || b.1 <= a.0)
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Lifetimes {
+    /// Definition number of each tracked tile variable (assignment-defined, tile-typed).
+    def: FxHashMap<VarId, u32>,
+    /// Last use after loop extension.
+    last: FxHashMap<VarId, u32>,
+    /// If-phi family ids of each branch-local source.
+    families: FxHashMap<VarId, Vec<u32>>,
+    /// Intervals in representative definition order.
+    pub intervals: Vec<Interval>,
+    /// The interval each grouped variable belongs to.
+    pub group_of: FxHashMap<VarId, usize>,
+    /// Loop scopes `[first, last]` statement numbers of each loop body.
+    pub loops: Vec<(u32, u32)>,
+    /// Number of statements numbered.
+    pub statement_count: u32,
+}
+
+impl Lifetimes {
+    /// `(def, last)` of a tracked variable.
+    pub fn liveness(&self, v: VarId) -> Option<(u32, u32)> {
+        Some((*self.def.get(&v)?, *self.last.get(&v)?))
+    }
+
+    pub fn families(&self, v: VarId) -> &[u32] {
+        self.families.get(&v).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether two variables share an if-phi family.
+    pub fn same_family(&self, a: VarId, b: VarId) -> bool {
+        let fb = self.families(b);
+        self.families(a).iter().any(|f| fb.contains(f))
+    }
+
+    /// Per-variable overlap; an unknown variable counts as overlapping (SPEC §5.6).
+    pub fn vars_overlap(&self, a: VarId, b: VarId) -> bool {
+        match (self.liveness(a), self.liveness(b)) {
+            (Some(x), Some(y)) => overlaps(x, y),
+            _ => true,
+        }
+    }
+
+    /// Maximum total bytes of intervals of `space` live at one statement (touching intervals
+    /// are not both live): the lower bound of any packing.
+    pub fn max_live_bytes(&self, space: MemSpace) -> i64 {
+        let mut events: Vec<(u32, i64)> = Vec::new();
+        for iv in self.intervals.iter().filter(|iv| iv.space == space) {
+            events.push((iv.def, iv.size));
+            // An interval occupies [def, last); a never-used one still needs its bytes at def.
+            events.push((iv.last.max(iv.def + 1), -iv.size));
+        }
+        // Ends before starts at the same instant: touching intervals share.
+        events.sort_by_key(|&(t, delta)| (t, delta));
+        let (mut live, mut peak) = (0i64, 0i64);
+        for (_, delta) in events {
+            live += delta;
+            peak = peak.max(live);
+        }
+        peak
+    }
+}
+
+/// Where a return variable's reads are redirected (SPEC §5.2 items 2 and 3).
+enum Redirect {
+    /// A `for` return var reads the loop's init value at the same index.
+    Init(VarId),
+    /// An if-phi reads each branch-local source.
+    Sources(Vec<VarId>),
+}
+
+struct Numbering<'f> {
+    f: &'f Function,
+    order: u32,
+    def: FxHashMap<VarId, u32>,
+    raw_last: FxHashMap<VarId, u32>,
+    /// The init value of each iter arg, when it is a variable.
+    iter_init: FxHashMap<VarId, VarId>,
+    redirects: FxHashMap<VarId, Redirect>,
+    families: FxHashMap<VarId, Vec<u32>>,
+    next_family: u32,
+    loops: Vec<(u32, u32)>,
+}
+
+pub fn analyze(f: &Function) -> Lifetimes {
+    let mut n = Numbering {
+        f,
+        order: 0,
+        def: FxHashMap::default(),
+        raw_last: FxHashMap::default(),
+        iter_init: FxHashMap::default(),
+        redirects: FxHashMap::default(),
+        families: FxHashMap::default(),
+        next_family: 0,
+        loops: Vec::new(),
+    };
+    n.stmts(&f.body);
+    let last = n.extend_over_loops();
+    let mut lifetimes = Lifetimes {
+        statement_count: n.order,
+        loops: n.loops,
+        families: n.families,
+        ..Lifetimes::default()
+    };
+    lifetimes.def = n.def;
+    lifetimes.last = last;
+    build_groups(f, &mut lifetimes);
+    lifetimes
+}
+
+impl Numbering<'_> {
+    fn is_tracked(&self, v: VarId) -> bool {
+        let var = &self.f.vars[v];
+        var.kind == VarKind::Local && matches!(var.ty, Some(Type::Tile(_)))
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) {
+        for stmt in stmts {
+            self.stmt(stmt);
+        }
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) {
+        match &stmt.kind {
+            StmtKind::Assign { target, value } => {
+                let at = self.next();
+                self.uses(value, at);
+                if self.is_tracked(*target) {
+                    self.def.insert(*target, at);
+                }
+            }
+            StmtKind::Eval(value) => {
+                let at = self.next();
+                self.uses(value, at);
+            }
+            StmtKind::Yield { values } | StmtKind::Return { values } => {
+                let at = self.next();
+                for v in values {
+                    self.uses(v, at);
+                }
+            }
+            StmtKind::For(for_stmt) => {
+                let start = self.order;
+                for (arg, init) in for_stmt.iter_args.iter().zip(&for_stmt.init_values) {
+                    self.uses(init, start);
+                    if let ExprKind::Var(init_var) = init.kind {
+                        self.iter_init.insert(*arg, init_var);
+                    }
+                }
+                self.stmts(&for_stmt.body);
+                if self.order > start {
+                    self.loops.push((start, self.order - 1));
+                }
+                for (rv, init) in for_stmt.return_vars.iter().zip(&for_stmt.init_values) {
+                    if let ExprKind::Var(init_var) = init.kind
+                        && self.is_tracked(init_var)
+                    {
+                        self.redirects.insert(*rv, Redirect::Init(init_var));
+                    }
+                }
+            }
+            StmtKind::If(if_stmt) => {
+                let at = self.order;
+                self.uses(&if_stmt.cond, at);
+                let then_range = (self.order, {
+                    self.stmts(&if_stmt.then_body);
+                    self.order
+                });
+                let else_range = (self.order, {
+                    if let Some(e) = &if_stmt.else_body {
+                        self.stmts(e);
+                    }
+                    self.order
+                });
+                self.register_phis(
+                    &if_stmt.return_vars,
+                    [
+                        (final_yield(&if_stmt.then_body), then_range),
+                        (
+                            if_stmt.else_body.as_deref().and_then(final_yield),
+                            else_range,
+                        ),
+                    ],
+                );
+            }
+            StmtKind::With(w) => self.stmts(&w.body),
+            StmtKind::Pass => {}
+        }
+    }
+
+    fn next(&mut self) -> u32 {
+        let at = self.order;
+        self.order += 1;
+        at
+    }
+
+    /// SPEC §5.4: each tile phi with a MemRef gets a family shared with its branch-local
+    /// sources; later reads of the phi become reads of those sources.
+    fn register_phis(
+        &mut self,
+        return_vars: &[VarId],
+        branches: [(Option<&[Expr]>, (u32, u32)); 2],
+    ) {
+        for (i, rv) in return_vars.iter().enumerate() {
+            let is_tile_with_memref = matches!(
+                &self.f.vars[*rv].ty,
+                Some(Type::Tile(t)) if t.memref.is_some()
+            );
+            if !is_tile_with_memref {
+                continue;
+            }
+            let family = self.next_family;
+            self.next_family += 1;
+            let mut sources = Vec::new();
+            for (values, (start, end)) in branches {
+                let Some(candidate) = values.and_then(|v| v.get(i)).and_then(Expr::as_var) else {
+                    continue;
+                };
+                let flattened = match self.redirects.get(&candidate) {
+                    Some(Redirect::Sources(inner)) => inner.clone(),
+                    _ => vec![candidate],
+                };
+                for source in flattened {
+                    let local = self.is_tracked(source)
+                        && self.def.get(&source).is_some_and(|&d| d >= start && d < end);
+                    if local {
+                        self.families.entry(source).or_default().push(family);
+                        sources.push(source);
+                    }
+                }
+            }
+            if !sources.is_empty() {
+                self.families.entry(*rv).or_default().push(family);
+                self.redirects.insert(*rv, Redirect::Sources(sources));
+            }
+        }
+    }
+
+    fn uses(&mut self, expr: &Expr, at: u32) {
+        expr.for_each_var(&mut |v| self.use_var(v, at));
+    }
+
+    fn use_var(&mut self, v: VarId, at: u32) {
+        let mut v = v;
+        // An iter arg reads its init value, through any number of nested loops.
+        while self.f.vars[v].kind == VarKind::IterArg {
+            match self.iter_init.get(&v) {
+                Some(&init) => v = init,
+                None => return,
+            }
+        }
+        match self.redirects.get(&v) {
+            Some(Redirect::Init(init)) => {
+                let init = *init;
+                self.note_use(init, at);
+            }
+            Some(Redirect::Sources(sources)) => {
+                for source in sources.clone() {
+                    self.note_use(source, at);
+                }
+            }
+            None => {
+                if self.is_tracked(v) {
+                    self.note_use(v, at);
+                }
+            }
+        }
+    }
+
+    fn note_use(&mut self, v: VarId, at: u32) {
+        let last = self.raw_last.entry(v).or_insert(at);
+        *last = (*last).max(at);
+    }
+
+    /// SPEC §5.3: a value defined before a loop and read in or after it lives to the loop's end.
+    fn extend_over_loops(&self) -> FxHashMap<VarId, u32> {
+        let mut loops = self.loops.clone();
+        loops.sort_unstable();
+        let ends = RangeMax::new(loops.iter().map(|&(_, e)| e).collect());
+        self.def
+            .iter()
+            .map(|(&v, &def)| {
+                let raw = self.raw_last.get(&v).copied().unwrap_or(def).max(def);
+                let first = loops.partition_point(|&(s, _)| s <= def);
+                let after = loops.partition_point(|&(s, _)| s <= raw);
+                let last = match ends.max(first, after) {
+                    Some(end) => raw.max(end),
+                    None => raw,
+                };
+                (v, last)
+            })
+            .collect()
+    }
+}
+
+/// The values of the yield that is a body's final statement (only that one counts, §5.4).
+fn final_yield(stmts: &[Stmt]) -> Option<&[Expr]> {
+    match &stmts.last()?.kind {
+        StmtKind::Yield { values } => Some(values),
+        _ => None,
+    }
+}
+
+/// Range-maximum queries over a fixed array (sparse table).
+struct RangeMax {
+    levels: Vec<Vec<u32>>,
+}
+
+impl RangeMax {
+    fn new(values: Vec<u32>) -> RangeMax {
+        let mut levels = vec![values];
+        let mut width = 1;
+        // Level k holds the maxima of the windows [i, i + 2^k).
+        while width * 2 <= levels[0].len() {
+            let prev = &levels[levels.len() - 1];
+            let next = (0..prev.len() - width)
+                .map(|i| prev[i].max(prev[i + width]))
+                .collect();
+            levels.push(next);
+            width *= 2;
+        }
+        RangeMax { levels }
+    }
+
+    /// Maximum over `[from, to)`, or `None` for an empty range.
+    fn max(&self, from: usize, to: usize) -> Option<u32> {
+        if from >= to {
+            return None;
+        }
+        let level = (usize::BITS - 1 - (to - from).leading_zeros()) as usize;
+        let row = &self.levels[level];
+        Some(row[from].max(row[to - (1 << level)]))
+    }
+}
+
+/// SPEC §5.5: group tracked tiles with a MemRef by base into intervals.
+fn build_groups(f: &Function, lifetimes: &mut Lifetimes) {
+    let mut members: Vec<(u32, VarId)> = lifetimes
+        .def
+        .iter()
+        .filter(|&(&v, _)| matches!(&f.vars[v].ty, Some(Type::Tile(t)) if t.memref.is_some()))
+        .map(|(&v, &d)| (d, v))
+        .collect();
+    members.sort_unstable();
+    let mut by_base: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut groups: Vec<Vec<VarId>> = Vec::new();
+    for &(_, v) in &members {
+        let Some(Type::Tile(tile)) = &f.vars[v].ty else {
+            continue;
+        };
+        let Some(memref) = &tile.memref else { continue };
+        let index = *by_base.entry(memref.base.as_str()).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[index].push(v);
+    }
+    let calls = defining_calls(f);
+    for group in groups {
+        let rep = group[0];
+        let Some(Type::Tile(tile)) = &f.vars[rep].ty else {
+            continue;
+        };
+        let Some(memref) = &tile.memref else { continue };
+        let space = tile.space.unwrap_or(MemSpace::Ddr);
+        let (mut def, mut last) = (u32::MAX, 0);
+        for v in &group {
+            if let Some((d, l)) = lifetimes.liveness(*v) {
+                def = def.min(d);
+                last = last.max(l);
+            }
+        }
+        let membership = group.iter().find_map(|v| {
+            let call = calls.get(v)?;
+            let pairs = pipeline_membership(call)?;
+            Some((pairs, matches!(call.op(), "tile.load" | "tile.read")))
+        });
+        let (pipeline, pipeline_load) = membership.unwrap_or_default();
+        let index = lifetimes.intervals.len();
+        for v in &group {
+            lifetimes.group_of.insert(*v, index);
+        }
+        lifetimes.intervals.push(Interval {
+            rep,
+            base: memref.base.clone(),
+            space,
+            size: memref.size_bytes().unwrap_or(0),
+            def,
+            last,
+            members: group,
+            pipeline,
+            pipeline_load,
+        });
+    }
+}
+
+/// The call on the right of each assignment.
+pub fn defining_calls(f: &Function) -> FxHashMap<VarId, &Call> {
+    let mut calls = FxHashMap::default();
+    visit_assignments(&f.body, &mut |target, value| {
+        if let Some(call) = value.as_call() {
+            calls.insert(target, call);
+        }
+    });
+    calls
+}
+
+/// Calls `visit(target, value)` for every assignment, in program order.
+pub fn visit_assignments<'f>(stmts: &'f [Stmt], visit: &mut impl FnMut(VarId, &'f Expr)) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Assign { target, value } => visit(*target, value),
+            StmtKind::For(f) => visit_assignments(&f.body, visit),
+            StmtKind::If(i) => {
+                visit_assignments(&i.then_body, visit);
+                if let Some(e) = &i.else_body {
+                    visit_assignments(e, visit);
+                }
+            }
+            StmtKind::With(w) => visit_assignments(&w.body, visit),
+            StmtKind::Eval(_) | StmtKind::Yield { .. } | StmtKind::Return { .. } | StmtKind::Pass => {}
+        }
+    }
+}
+
+/// SPEC §6.6: `"g:s;g:s"`, malformed tokens skipped; `None` when absent or empty.
+pub fn pipeline_membership(call: &Call) -> Option<Vec<(i64, i64)>> {
+    let ExprKind::Str { value, .. } = &call.attr("pipeline_membership")?.kind else {
+        return None;
+    };
+    let pairs: Vec<(i64, i64)> = value
+        .split(';')
+        .filter_map(|token| {
+            let (g, s) = token.split_once(':')?;
+            Some((g.trim().parse().ok()?, s.trim().parse().ok()?))
+        })
+        .collect();
+    (!pairs.is_empty()).then_some(pairs)
+}

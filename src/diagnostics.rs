@@ -1,0 +1,107 @@
+//! Located diagnostics shared by every stage, and their rendering as `file:line:col` reports
+//! with a source snippet.
+
+use std::fmt;
+
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term;
+
+use crate::ir::{LineIndex, Span};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+    /// A performance hint (PyPTO's `PerfHint`).
+    Hint,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Hint => "hint",
+        }
+    }
+}
+
+/// One finding about the input, tied to a place in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// A stable code, e.g. `E001` or `PH-MR-001`.
+    pub code: &'static str,
+    pub message: String,
+    pub span: Span,
+    /// What to do about it, when there is something useful to say.
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            hint: None,
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// `file:line:col: severity[code]: message` — the one-line form.
+    pub fn one_line(&self, file: &str, text: &str, lines: &LineIndex) -> String {
+        let pos = lines.line_col(text, self.span.start);
+        format!(
+            "{file}:{}:{}: {}[{}]: {}",
+            pos.line,
+            pos.col,
+            self.severity.name(),
+            self.code,
+            self.message
+        )
+    }
+
+    /// The full report: location, message, a snippet with a caret, and the hint.
+    pub fn render(&self, file: &str, text: &str) -> String {
+        let files = SimpleFile::new(file, text);
+        let severity = match self.severity {
+            Severity::Error => cs::Severity::Error,
+            Severity::Warning => cs::Severity::Warning,
+            Severity::Hint => cs::Severity::Help,
+        };
+        let end = (self.span.end as usize).min(text.len());
+        let start = (self.span.start as usize).min(end);
+        let mut diagnostic = cs::Diagnostic::new(severity)
+            .with_code(self.code)
+            .with_message(&self.message)
+            .with_labels(vec![cs::Label::primary((), start..end)]);
+        if let Some(hint) = &self.hint {
+            diagnostic = diagnostic.with_notes(vec![format!("hint: {hint}")]);
+        }
+        let mut out = term::termcolor::NoColor::new(Vec::new());
+        let config = term::Config::default();
+        if term::emit(&mut out, &config, &files, &diagnostic).is_err() {
+            return self.one_line(file, text, &LineIndex::new(text));
+        }
+        String::from_utf8_lossy(&out.into_inner()).into_owned()
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}[{}]: {}",
+            self.severity.name(),
+            self.code,
+            self.message
+        )
+    }
+}

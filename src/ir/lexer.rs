@@ -1,0 +1,405 @@
+//! Tokens of the Python subset PyPTO prints: names, numbers, strings, operators, and the
+//! NEWLINE/INDENT/DEDENT structure of Python's layout rule (implicit joining inside brackets,
+//! comments and blank lines ignored).
+
+use super::Span;
+use crate::diagnostics::Diagnostic;
+use crate::ir::parse::codes;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tok {
+    Name,
+    Int,
+    Float,
+    Str,
+    Newline,
+    Indent,
+    Dedent,
+    Eof,
+    LParen,
+    RParen,
+    LBracket,
+    RBracket,
+    LBrace,
+    RBrace,
+    Comma,
+    Colon,
+    Semicolon,
+    Dot,
+    Assign,
+    Arrow,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    DoubleSlash,
+    Percent,
+    DoubleStar,
+    EqEq,
+    NotEq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Shl,
+    Shr,
+    Amp,
+    Pipe,
+    Caret,
+    Tilde,
+    At,
+}
+
+impl Tok {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Tok::Name => "a name",
+            Tok::Int => "an integer",
+            Tok::Float => "a float",
+            Tok::Str => "a string",
+            Tok::Newline => "end of line",
+            Tok::Indent => "an indented block",
+            Tok::Dedent => "the end of a block",
+            Tok::Eof => "end of file",
+            Tok::LParen => "'('",
+            Tok::RParen => "')'",
+            Tok::LBracket => "'['",
+            Tok::RBracket => "']'",
+            Tok::LBrace => "'{'",
+            Tok::RBrace => "'}'",
+            Tok::Comma => "','",
+            Tok::Colon => "':'",
+            Tok::Semicolon => "';'",
+            Tok::Dot => "'.'",
+            Tok::Assign => "'='",
+            Tok::Arrow => "'->'",
+            Tok::Plus => "'+'",
+            Tok::Minus => "'-'",
+            Tok::Star => "'*'",
+            Tok::Slash => "'/'",
+            Tok::DoubleSlash => "'//'",
+            Tok::Percent => "'%'",
+            Tok::DoubleStar => "'**'",
+            Tok::EqEq => "'=='",
+            Tok::NotEq => "'!='",
+            Tok::Lt => "'<'",
+            Tok::Le => "'<='",
+            Tok::Gt => "'>'",
+            Tok::Ge => "'>='",
+            Tok::Shl => "'<<'",
+            Tok::Shr => "'>>'",
+            Tok::Amp => "'&'",
+            Tok::Pipe => "'|'",
+            Tok::Caret => "'^'",
+            Tok::Tilde => "'~'",
+            Tok::At => "'@'",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Token {
+    pub kind: Tok,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Token {
+    pub fn span(self) -> Span {
+        Span {
+            start: self.start,
+            end: self.end,
+        }
+    }
+}
+
+/// Splits `text[start..]` into tokens. Offsets in the tokens are offsets into `text`.
+pub fn tokenize(text: &str, start: usize) -> Result<Vec<Token>, Diagnostic> {
+    Lexer {
+        bytes: text.as_bytes(),
+        pos: start,
+        tokens: Vec::with_capacity((text.len() - start) / 4),
+        indents: vec![0],
+        brackets: 0,
+        indent_char: None,
+    }
+    .run()
+}
+
+struct Lexer<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    tokens: Vec<Token>,
+    indents: Vec<usize>,
+    /// Open bracket depth; inside brackets newlines and indentation are insignificant.
+    brackets: u32,
+    /// The first indentation character seen (space or tab); mixing them is an error.
+    indent_char: Option<u8>,
+}
+
+impl Lexer<'_> {
+    fn run(mut self) -> Result<Vec<Token>, Diagnostic> {
+        self.line_start()?;
+        while self.pos < self.bytes.len() {
+            let c = self.bytes[self.pos];
+            match c {
+                b' ' | b'\t' | b'\r' | b'\x0c' => self.pos += 1,
+                b'#' => self.skip_comment(),
+                b'\\' if self.bytes.get(self.pos + 1) == Some(&b'\n') => self.pos += 2,
+                b'\n' => {
+                    self.pos += 1;
+                    if self.brackets == 0 {
+                        self.push_at(Tok::Newline, self.pos - 1, self.pos);
+                        self.line_start()?;
+                    }
+                }
+                b'"' | b'\'' => self.string(c)?,
+                b'0'..=b'9' => self.number()?,
+                b'.' if self
+                    .bytes
+                    .get(self.pos + 1)
+                    .is_some_and(|b| b.is_ascii_digit()) =>
+                {
+                    self.number()?
+                }
+                c if c == b'_' || c.is_ascii_alphabetic() => {
+                    let start = self.pos;
+                    while self
+                        .bytes
+                        .get(self.pos)
+                        .is_some_and(|&b| b == b'_' || b.is_ascii_alphanumeric())
+                    {
+                        self.pos += 1;
+                    }
+                    self.push_at(Tok::Name, start, self.pos);
+                }
+                _ => self.punct()?,
+            }
+        }
+        let end = self.bytes.len();
+        if self.tokens.last().is_some_and(|t| t.kind != Tok::Newline) {
+            self.push_at(Tok::Newline, end, end);
+        }
+        while self.indents.len() > 1 {
+            self.indents.pop();
+            self.push_at(Tok::Dedent, end, end);
+        }
+        self.push_at(Tok::Eof, end, end);
+        Ok(self.tokens)
+    }
+
+    fn push_at(&mut self, kind: Tok, start: usize, end: usize) {
+        self.tokens.push(Token {
+            kind,
+            start: start as u32,
+            end: end as u32,
+        });
+    }
+
+    fn skip_comment(&mut self) {
+        while self.pos < self.bytes.len() && self.bytes[self.pos] != b'\n' {
+            self.pos += 1;
+        }
+    }
+
+    /// At the start of a logical line: skip blank and comment-only lines, then compare the
+    /// indentation with the enclosing blocks and emit INDENT/DEDENT tokens.
+    fn line_start(&mut self) -> Result<(), Diagnostic> {
+        loop {
+            let line_start = self.pos;
+            let mut width = 0;
+            while let Some(&b) = self.bytes.get(self.pos) {
+                match b {
+                    b' ' | b'\t' => {
+                        if *self.indent_char.get_or_insert(b) != b {
+                            let span = Span::new(line_start, self.pos + 1);
+                            return Err(Diagnostic::error(
+                                codes::MIXED_INDENTATION,
+                                "indentation mixes tabs and spaces",
+                                span,
+                            )
+                            .with_hint("indent with spaces only, 4 per level, as PyPTO prints"));
+                        }
+                        width += 1;
+                        self.pos += 1;
+                    }
+                    b'\r' | b'\x0c' => self.pos += 1,
+                    _ => break,
+                }
+            }
+            match self.bytes.get(self.pos) {
+                None => return Ok(()),
+                Some(b'\n') => {
+                    self.pos += 1;
+                    continue;
+                }
+                Some(b'#') => {
+                    self.skip_comment();
+                    continue;
+                }
+                Some(_) => {}
+            }
+            let current = *self.indents.last().unwrap_or(&0);
+            if width > current {
+                self.indents.push(width);
+                self.push_at(Tok::Indent, line_start, self.pos);
+            } else {
+                while width < *self.indents.last().unwrap_or(&0) {
+                    self.indents.pop();
+                    self.push_at(Tok::Dedent, self.pos, self.pos);
+                }
+                if width != *self.indents.last().unwrap_or(&0) {
+                    return Err(Diagnostic::error(
+                        codes::SYNTAX,
+                        "unindent does not match any outer indentation level",
+                        Span::new(line_start, self.pos),
+                    ));
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    fn string(&mut self, quote: u8) -> Result<(), Diagnostic> {
+        let start = self.pos;
+        self.pos += 1;
+        while let Some(&b) = self.bytes.get(self.pos) {
+            match b {
+                b'\\' => self.pos += 2,
+                b'\n' => break,
+                _ if b == quote => {
+                    self.pos += 1;
+                    self.push_at(Tok::Str, start, self.pos);
+                    return Ok(());
+                }
+                _ => self.pos += 1,
+            }
+        }
+        Err(Diagnostic::error(
+            codes::SYNTAX,
+            "unterminated string literal",
+            Span::new(start, self.pos.min(self.bytes.len())),
+        ))
+    }
+
+    fn number(&mut self) -> Result<(), Diagnostic> {
+        let start = self.pos;
+        let digits = |lexer: &mut Self| {
+            while lexer
+                .bytes
+                .get(lexer.pos)
+                .is_some_and(|&b| b.is_ascii_digit() || b == b'_')
+            {
+                lexer.pos += 1;
+            }
+        };
+        let mut float = false;
+        if self.bytes[self.pos] == b'0' && matches!(self.bytes.get(self.pos + 1), Some(b'x' | b'X'))
+        {
+            self.pos += 2;
+            while self
+                .bytes
+                .get(self.pos)
+                .is_some_and(|&b| b.is_ascii_hexdigit() || b == b'_')
+            {
+                self.pos += 1;
+            }
+        } else {
+            digits(self);
+            if self.bytes.get(self.pos) == Some(&b'.') {
+                float = true;
+                self.pos += 1;
+                digits(self);
+            }
+            if matches!(self.bytes.get(self.pos), Some(b'e' | b'E')) {
+                let mut look = self.pos + 1;
+                if matches!(self.bytes.get(look), Some(b'+' | b'-')) {
+                    look += 1;
+                }
+                if self.bytes.get(look).is_some_and(|b| b.is_ascii_digit()) {
+                    float = true;
+                    self.pos = look;
+                    digits(self);
+                }
+            }
+        }
+        if self
+            .bytes
+            .get(self.pos)
+            .is_some_and(|&b| b == b'_' || b.is_ascii_alphabetic())
+        {
+            return Err(Diagnostic::error(
+                codes::SYNTAX,
+                "invalid number literal",
+                Span::new(start, self.pos + 1),
+            ));
+        }
+        let kind = if float { Tok::Float } else { Tok::Int };
+        self.push_at(kind, start, self.pos);
+        Ok(())
+    }
+
+    fn punct(&mut self) -> Result<(), Diagnostic> {
+        let start = self.pos;
+        let c = self.bytes[self.pos];
+        let next = self.bytes.get(self.pos + 1).copied();
+        let (kind, len) = match (c, next) {
+            (b'(', _) => (Tok::LParen, 1),
+            (b')', _) => (Tok::RParen, 1),
+            (b'[', _) => (Tok::LBracket, 1),
+            (b']', _) => (Tok::RBracket, 1),
+            (b'{', _) => (Tok::LBrace, 1),
+            (b'}', _) => (Tok::RBrace, 1),
+            (b',', _) => (Tok::Comma, 1),
+            (b':', _) => (Tok::Colon, 1),
+            (b';', _) => (Tok::Semicolon, 1),
+            (b'.', _) => (Tok::Dot, 1),
+            (b'-', Some(b'>')) => (Tok::Arrow, 2),
+            (b'=', Some(b'=')) => (Tok::EqEq, 2),
+            (b'=', _) => (Tok::Assign, 1),
+            (b'!', Some(b'=')) => (Tok::NotEq, 2),
+            (b'+', _) => (Tok::Plus, 1),
+            (b'-', _) => (Tok::Minus, 1),
+            (b'*', Some(b'*')) => (Tok::DoubleStar, 2),
+            (b'*', _) => (Tok::Star, 1),
+            (b'/', Some(b'/')) => (Tok::DoubleSlash, 2),
+            (b'/', _) => (Tok::Slash, 1),
+            (b'%', _) => (Tok::Percent, 1),
+            (b'<', Some(b'<')) => (Tok::Shl, 2),
+            (b'<', Some(b'=')) => (Tok::Le, 2),
+            (b'<', _) => (Tok::Lt, 1),
+            (b'>', Some(b'>')) => (Tok::Shr, 2),
+            (b'>', Some(b'=')) => (Tok::Ge, 2),
+            (b'>', _) => (Tok::Gt, 1),
+            (b'&', _) => (Tok::Amp, 1),
+            (b'|', _) => (Tok::Pipe, 1),
+            (b'^', _) => (Tok::Caret, 1),
+            (b'~', _) => (Tok::Tilde, 1),
+            (b'@', _) => (Tok::At, 1),
+            _ => {
+                let len = std::str::from_utf8(&self.bytes[start..])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .map_or(1, char::len_utf8);
+                return Err(Diagnostic::error(
+                    codes::SYNTAX,
+                    format!(
+                        "unexpected character '{}'",
+                        String::from_utf8_lossy(&self.bytes[start..start + len])
+                    ),
+                    Span::new(start, start + len),
+                ));
+            }
+        };
+        match kind {
+            Tok::LParen | Tok::LBracket | Tok::LBrace => self.brackets += 1,
+            Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                self.brackets = self.brackets.saturating_sub(1)
+            }
+            _ => {}
+        }
+        self.pos += len;
+        self.push_at(kind, start, self.pos);
+        Ok(())
+    }
+}

@@ -1,0 +1,123 @@
+//! The last post-steps (SPEC §7.7, §7.8): drop allocs nothing refers to any more, and strip the
+//! consumed `pipeline_membership` attrs.
+
+use rustc_hash::FxHashSet;
+
+use crate::ir::{Expr, ExprKind, Function, Name, Stmt, StmtKind, Type, VarKind};
+
+/// Removes top-level allocs whose base no variable of the body uses; returns their names.
+pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
+    let mut used: FxHashSet<Name> = FxHashSet::default();
+    for (_, var) in f.vars.iter() {
+        if var.kind == VarKind::Param {
+            continue;
+        }
+        if let Some(memref) = var.ty.as_ref().and_then(Type::memref) {
+            used.insert(memref.base.clone());
+        }
+    }
+    // Parameters used inside the body are variable occurrences of the body too.
+    let mut params_used = FxHashSet::default();
+    for_each_expr(&f.body, &mut |e| {
+        e.for_each_var(&mut |v| {
+            if f.vars[v].kind == VarKind::Param {
+                params_used.insert(v);
+            }
+        })
+    });
+    for v in params_used {
+        if let Some(memref) = f.vars[v].ty.as_ref().and_then(Type::memref) {
+            used.insert(memref.base.clone());
+        }
+    }
+    let mut removed = Vec::new();
+    let vars = &f.vars;
+    f.body.retain(|stmt| {
+        let StmtKind::Assign { target, value } = &stmt.kind else {
+            return true;
+        };
+        let is_alloc = value
+            .as_call()
+            .is_some_and(|c| matches!(c.op(), "tile.alloc" | "tensor.alloc"));
+        let name = &vars[*target].name;
+        if is_alloc && !used.contains(name) {
+            removed.push(name.clone());
+            return false;
+        }
+        true
+    });
+    removed
+}
+
+/// Calls `visit` on every top-level expression of every statement.
+fn for_each_expr(stmts: &[Stmt], visit: &mut impl FnMut(&Expr)) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Eval(value) => visit(value),
+            StmtKind::Yield { values } | StmtKind::Return { values } => values.iter().for_each(&mut *visit),
+            StmtKind::For(f) => {
+                f.bounds.iter().for_each(&mut *visit);
+                f.init_values.iter().for_each(&mut *visit);
+                for_each_expr(&f.body, visit);
+            }
+            StmtKind::If(i) => {
+                visit(&i.cond);
+                for_each_expr(&i.then_body, visit);
+                if let Some(e) = &i.else_body {
+                    for_each_expr(e, visit);
+                }
+            }
+            StmtKind::With(w) => {
+                visit(&w.context);
+                for_each_expr(&w.body, visit);
+            }
+            StmtKind::Pass => {}
+        }
+    }
+}
+
+/// Removes `"pipeline_membership"` from every call's attrs (and an attrs dict left empty).
+pub fn strip_pipeline_membership(stmts: &mut [Stmt]) {
+    for stmt in stmts {
+        match &mut stmt.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Eval(value) => strip_in(value),
+            StmtKind::Yield { values } | StmtKind::Return { values } => {
+                values.iter_mut().for_each(strip_in)
+            }
+            StmtKind::For(f) => {
+                f.init_values.iter_mut().for_each(strip_in);
+                strip_pipeline_membership(&mut f.body);
+            }
+            StmtKind::If(i) => {
+                strip_in(&mut i.cond);
+                strip_pipeline_membership(&mut i.then_body);
+                if let Some(e) = &mut i.else_body {
+                    strip_pipeline_membership(e);
+                }
+            }
+            StmtKind::With(w) => strip_pipeline_membership(&mut w.body),
+            StmtKind::Pass => {}
+        }
+    }
+}
+
+fn strip_in(expr: &mut Expr) {
+    let ExprKind::Call(call) = &mut expr.kind else {
+        return;
+    };
+    for arg in &mut call.args {
+        strip_in(arg);
+    }
+    call.kwargs.retain_mut(|kwarg| {
+        if kwarg.name != "attrs" {
+            return true;
+        }
+        if let ExprKind::Dict(entries) = &mut kwarg.value.kind {
+            entries.retain(|(key, _)| {
+                !matches!(&key.kind, ExprKind::Str { value, .. } if value == "pipeline_membership")
+            });
+            return !entries.is_empty();
+        }
+        true
+    });
+}

@@ -1,0 +1,407 @@
+//! Planning: packing sharing groups into buffers and rewriting the function accordingly
+//! (SPEC §4, §6, §7, §14). Pure: no files, no salsa, no threads.
+
+pub mod cleanup;
+pub mod fixup;
+pub mod pack;
+pub mod retarget;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::analysis::forbid_alias::{build_forbid_map, hazard_inputs};
+use crate::analysis::lifetimes::{self, Lifetimes, visit_assignments};
+use crate::analysis::ops::{OutputSpace, op_info};
+use crate::backend::Backend;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{
+    Call, Expr, ExprKind, Function, FunctionType, Kwarg, MemSpace, Name, Span, Stmt, StmtKind,
+    Type, VarId,
+};
+use pack::{Buffer, PipelineGate, ShareFacts, pack};
+
+/// Bumped whenever a planning decision can change for the same input.
+pub const PLANNER_VERSION: u32 = 1;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PlanConfig {
+    pub backend: Backend,
+    /// Run Step 0 (MaterializeSemanticAliases) first, for dumps taken straight after InitMemRef.
+    pub materialize_aliases: bool,
+}
+
+/// A planning failure: PyPTO's ValueError or internal error, with its exact text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PlanError(pub Diagnostic);
+
+impl PlanError {
+    pub fn new(code: &'static str, message: impl Into<String>, span: Span) -> PlanError {
+        PlanError(Diagnostic::error(code, message, span))
+    }
+
+    pub fn with_hint(self, hint: impl Into<String>) -> PlanError {
+        PlanError(self.0.with_hint(hint))
+    }
+}
+
+pub mod codes {
+    pub const DECLARED_SLOT_CO_LIVE: &str = "MR-E001";
+    pub const PINNED_EXTENT: &str = "MR-E002";
+}
+
+/// A planned function and what the planner decided.
+#[derive(Clone, Debug)]
+pub struct FunctionPlan {
+    pub function: Function,
+    pub report: PlanReport,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlanReport {
+    pub spaces: Vec<SpaceReport>,
+    pub removed_allocs: Vec<Name>,
+    pub inserted_moves: Vec<MoveReport>,
+    pub lifetimes: Vec<LifetimeReport>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpaceReport {
+    pub space: MemSpace,
+    /// 0 when unknown.
+    pub capacity: i64,
+    /// Tiles that take part in planning (assignment-defined, with a MemRef).
+    pub tiles: usize,
+    pub buffers_before: usize,
+    pub buffers_after: usize,
+    pub bytes_before: i64,
+    pub bytes_after: i64,
+    /// Maximum bytes live at one statement.
+    pub lower_bound: i64,
+    /// The allocator's footprint: buffers laid out 32-byte aligned.
+    pub footprint: i64,
+    pub buffers: Vec<BufferReport>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferReport {
+    pub base: Name,
+    pub size: i64,
+    pub offset: i64,
+    pub pinned: bool,
+    pub members: Vec<Name>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveReport {
+    pub destination: Name,
+    pub source: Name,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LifetimeReport {
+    pub var: Name,
+    pub space: MemSpace,
+    pub size: i64,
+    pub def: u32,
+    pub last: u32,
+}
+
+pub fn align32(x: i64) -> i64 {
+    (x + 31) & !31
+}
+
+/// Plans one function as PyPTO's MemoryReuse does.
+pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
+    let mut f = input.clone();
+    if f.function_type() == FunctionType::Orchestration {
+        return Ok(FunctionPlan {
+            function: f,
+            report: PlanReport::default(),
+        });
+    }
+    if config.materialize_aliases {
+        retarget::materialize_semantic_aliases(&mut f, config.backend);
+    }
+    let lifetimes = lifetimes::analyze(&f);
+    let mut report = PlanReport {
+        lifetimes: lifetime_report(&f, &lifetimes),
+        ..PlanReport::default()
+    };
+    if lifetimes.intervals.is_empty() {
+        return Ok(FunctionPlan {
+            function: f,
+            report,
+        });
+    }
+    let pinned = pinned_bases(&f)?;
+    check_declared_slots(&f, &lifetimes, &pinned)?;
+    let hazard = hazard_inputs(&f, config.backend);
+    let forbid = build_forbid_map(&f, &lifetimes, config.backend);
+    let facts = ShareFacts::new(&f, &lifetimes, &forbid, hazard.as_ref(), &pinned);
+
+    let mut reuse_map: FxHashMap<VarId, VarId> = FxHashMap::default();
+    for &space in MemSpace::ALL {
+        if space == MemSpace::Ddr {
+            continue;
+        }
+        let in_space: Vec<usize> = (0..lifetimes.intervals.len())
+            .filter(|&i| lifetimes.intervals[i].space == space)
+            .collect();
+        if in_space.is_empty() {
+            continue;
+        }
+        let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
+        let gate = PipelineGate::new(space, &ivs, config.backend.capacity(space));
+        let buffers = pack(&in_space, &facts, &gate);
+        for buffer in &buffers {
+            let rep = lifetimes.intervals[buffer.representative()].rep;
+            for &member in &buffer.members[1..] {
+                reuse_map.insert(lifetimes.intervals[member].rep, rep);
+            }
+        }
+        report.spaces.push(space_report(
+            space,
+            config.backend.capacity(space),
+            &f,
+            &lifetimes,
+            &in_space,
+            &buffers,
+        ));
+    }
+
+    if !reuse_map.is_empty() {
+        fixup::rebase(&mut f, &lifetimes, &reuse_map)?;
+        fixup::align_loop_carries(&f.body, &mut f.vars);
+    }
+    fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
+    fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    let inserted = {
+        let Function { body, vars, .. } = &mut f;
+        let mut yield_fixup = fixup::YieldFixup::new(vars);
+        yield_fixup.run(body)?;
+        yield_fixup.inserted
+    };
+    hoist_allocs(&mut f, &inserted.allocs);
+    fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    report.inserted_moves = inserted
+        .moves
+        .iter()
+        .map(|&(destination, source)| MoveReport {
+            destination: f.vars[destination].name.clone(),
+            source: f.vars[source].name.clone(),
+            span: f.vars[source].span,
+        })
+        .collect();
+    report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
+    cleanup::strip_pipeline_membership(&mut f.body);
+    Ok(FunctionPlan {
+        function: f,
+        report,
+    })
+}
+
+/// SPEC §6.1.1: top-level allocs with `pinned=True`.
+fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
+    let mut pinned = FxHashSet::default();
+    for stmt in &f.body {
+        let StmtKind::Assign { target, value } = &stmt.kind else {
+            continue;
+        };
+        let Some(call) = value.as_call() else {
+            continue;
+        };
+        let is_pinned = matches!(call.op(), "tile.alloc" | "tensor.alloc")
+            && call.kwarg("pinned").map(|e| &e.kind) == Some(&ExprKind::Bool(true));
+        if !is_pinned {
+            continue;
+        }
+        let name = f.vars[*target].name.clone();
+        if !call
+            .args
+            .get(1)
+            .and_then(Expr::as_const_int)
+            .is_some_and(|size| size > 0)
+        {
+            return Err(PlanError::new(
+                codes::PINNED_EXTENT,
+                format!(
+                    "MemoryReuse expected declared allocation '{name}' to have a positive constant byte extent after InitMemRef"
+                ),
+                stmt.span,
+            ));
+        }
+        pinned.insert(name);
+    }
+    Ok(pinned)
+}
+
+/// SPEC §6.1.2: tiles bound to one slot of a declared allocation must not be live together.
+fn check_declared_slots(
+    f: &Function,
+    lifetimes: &Lifetimes,
+    pinned: &FxHashSet<Name>,
+) -> Result<(), PlanError> {
+    if pinned.is_empty() {
+        return Ok(());
+    }
+    let mut slots: FxHashMap<(Name, i64), Vec<VarId>> = FxHashMap::default();
+    visit_assignments(&f.body, &mut |target, value| {
+        let Some(memref) = f.vars[target].ty.as_ref().and_then(Type::as_tile).and_then(|t| t.memref.as_ref())
+        else {
+            return;
+        };
+        if !pinned.contains(&memref.base) || value.as_var().is_some() {
+            return;
+        }
+        let lands_on_source = value.as_call().and_then(|c| op_info(c.op())).is_some_and(|info| {
+            info.reuses_input.is_some()
+                || (info.output == OutputSpace::Inherit && !info.not_inplace_safe)
+        });
+        let Some(offset) = memref.const_offset() else {
+            return;
+        };
+        if !lands_on_source {
+            slots.entry((memref.base.clone(), offset)).or_default().push(target);
+        }
+    });
+    let mut keys: Vec<_> = slots.keys().cloned().collect();
+    keys.sort();
+    for key in keys {
+        let mut members = slots[&key].clone();
+        members.sort_by_key(|&v| lifetimes.liveness(v).map(|(d, _)| d));
+        for pair in members.windows(2) {
+            let (Some(prev), Some(cur)) = (lifetimes.liveness(pair[0]), lifetimes.liveness(pair[1]))
+            else {
+                continue;
+            };
+            if prev.1 > cur.0 {
+                let (a, b) = (&f.vars[pair[0]].name, &f.vars[pair[1]].name);
+                return Err(PlanError::new(
+                    codes::DECLARED_SLOT_CO_LIVE,
+                    format!(
+                        "Tiles '{a}' and '{b}' are both bound to the same slot of the declared allocation '{}' but are live at the same time ({a}: [{}, {}], {b}: [{}, {}]). Sharing one slot would overwrite data that is still needed — put them on different slots, declare separate allocations, or bind only tiles whose lifetimes do not overlap.",
+                        key.0, prev.0, prev.1, cur.0, cur.1
+                    ),
+                    f.vars[pair[1]].span,
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Scratch allocations of the yield fixup go to the body head with the other allocs.
+fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) {
+    if allocs.is_empty() {
+        return;
+    }
+    let at = f
+        .body
+        .iter()
+        .position(|s| !is_alloc(s))
+        .unwrap_or(f.body.len());
+    let stmts = allocs.iter().map(|&(var, size, space)| {
+        let span = Span::default();
+        Stmt {
+            kind: StmtKind::Assign {
+                target: var,
+                value: Expr::new(
+                    ExprKind::Call(Box::new(Call {
+                        callee: "pl.tile.alloc".into(),
+                        args: vec![
+                            Expr::new(ExprKind::Space(space), span),
+                            Expr::new(ExprKind::Int(size), span),
+                        ],
+                        kwargs: Vec::<Kwarg>::new(),
+                    })),
+                    span,
+                ),
+            },
+            span,
+        }
+    });
+    f.body.splice(at..at, stmts.collect::<Vec<_>>());
+}
+
+fn is_alloc(stmt: &Stmt) -> bool {
+    matches!(&stmt.kind, StmtKind::Assign { value, .. }
+        if value.as_call().is_some_and(|c| matches!(c.op(), "tile.alloc" | "tensor.alloc")))
+}
+
+fn lifetime_report(f: &Function, lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
+    let mut rows: Vec<LifetimeReport> = lifetimes
+        .intervals
+        .iter()
+        .flat_map(|iv| {
+            iv.members.iter().filter_map(move |&v| {
+                let (def, last) = lifetimes.liveness(v)?;
+                let size = f.vars[v].ty.as_ref()?.memref()?.size_bytes().unwrap_or(0);
+                Some(LifetimeReport {
+                    var: f.vars[v].name.clone(),
+                    space: iv.space,
+                    size,
+                    def,
+                    last,
+                })
+            })
+        })
+        .collect();
+    rows.sort_by_key(|r| (r.def, r.last));
+    rows
+}
+
+fn space_report(
+    space: MemSpace,
+    capacity: i64,
+    f: &Function,
+    lifetimes: &Lifetimes,
+    in_space: &[usize],
+    buffers: &[Buffer],
+) -> SpaceReport {
+    let intervals = &lifetimes.intervals;
+    let sizes: Vec<i64> = buffers
+        .iter()
+        .map(|b| b.members.iter().map(|&m| intervals[m].size).max().unwrap_or(0))
+        .collect();
+    // AllocateMemoryAddr's order (SPEC §8): bases by name, 32-byte aligned.
+    let mut by_name: Vec<usize> = (0..buffers.len()).collect();
+    by_name.sort_by(|&a, &b| {
+        intervals[buffers[a].representative()]
+            .base
+            .cmp(&intervals[buffers[b].representative()].base)
+    });
+    let mut offsets = vec![0; buffers.len()];
+    let mut cursor = 0;
+    for i in by_name {
+        offsets[i] = cursor;
+        cursor = align32(cursor + sizes[i]);
+    }
+    SpaceReport {
+        space,
+        capacity,
+        tiles: in_space.iter().map(|&i| intervals[i].members.len()).sum(),
+        buffers_before: in_space.len(),
+        buffers_after: buffers.len(),
+        bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
+        bytes_after: sizes.iter().sum(),
+        lower_bound: lifetimes.max_live_bytes(space),
+        footprint: cursor,
+        buffers: buffers
+            .iter()
+            .enumerate()
+            .map(|(i, b)| BufferReport {
+                base: intervals[b.representative()].base.clone(),
+                size: sizes[i],
+                offset: offsets[i],
+                pinned: b.pinned,
+                members: b
+                    .members
+                    .iter()
+                    .flat_map(|&m| intervals[m].members.iter().map(|&v| f.vars[v].name.clone()))
+                    .collect(),
+            })
+            .collect(),
+    }
+}

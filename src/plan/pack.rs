@@ -1,0 +1,365 @@
+//! Global first-fit-decreasing packing of sharing groups into buffers, per memory space
+//! (SPEC §6.2–§6.6).
+//!
+//! The result is exactly first-fit over buffers in creation order, but a candidate does not
+//! compare itself with every member of every buffer: each buffer keeps its members sorted by
+//! definition (so the lifetime gate looks only at members near the candidate's interval) and
+//! the union of what its members forbid, so the other gates are set lookups.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::analysis::forbid_alias::{ForbidMap, Hazard};
+use crate::analysis::lifetimes::{Interval, Lifetimes, overlaps};
+use crate::ir::{Function, MemSpace, Name};
+
+/// Everything the gates of `can_share` consult, prepared once per function.
+pub struct ShareFacts<'a> {
+    pub lifetimes: &'a Lifetimes,
+    /// For each interval, the intervals whose base one of its forbidden operands sits on.
+    pub forbids: Vec<Vec<usize>>,
+    pub hazard: Option<&'a Hazard>,
+    pub pinned: FxHashSet<usize>,
+}
+
+impl<'a> ShareFacts<'a> {
+    pub fn new(
+        f: &Function,
+        lifetimes: &'a Lifetimes,
+        forbid: &ForbidMap,
+        hazard: Option<&'a Hazard>,
+        pinned_bases: &FxHashSet<Name>,
+    ) -> ShareFacts<'a> {
+        let interval_of_base: FxHashMap<&str, usize> = lifetimes
+            .intervals
+            .iter()
+            .enumerate()
+            .map(|(i, iv)| (iv.base.as_str(), i))
+            .collect();
+        // A forbidden operand resolves to its current base, which also covers views and iter
+        // args (SPEC §6.2 gate 3: nothing in the space being packed is committed yet).
+        let forbids = lifetimes
+            .intervals
+            .iter()
+            .map(|iv| {
+                let mut targets: Vec<usize> = forbid
+                    .forbidden(iv.rep)
+                    .iter()
+                    .filter_map(|&operand| {
+                        let base = f.vars[operand].ty.as_ref()?.memref()?.base.as_str();
+                        interval_of_base.get(base).copied()
+                    })
+                    .collect();
+                targets.sort_unstable();
+                targets.dedup();
+                targets
+            })
+            .collect();
+        let pinned = lifetimes
+            .intervals
+            .iter()
+            .enumerate()
+            .filter(|(_, iv)| pinned_bases.contains(&iv.base))
+            .map(|(i, _)| i)
+            .collect();
+        ShareFacts {
+            lifetimes,
+            forbids,
+            hazard,
+            pinned,
+        }
+    }
+
+    fn interval(&self, i: usize) -> &Interval {
+        &self.lifetimes.intervals[i]
+    }
+
+    /// Gate 1 for two intervals whose group intervals overlap: sharing is allowed only when
+    /// an if-phi family explains the overlap.
+    fn family_explains_overlap(&self, a: usize, b: usize) -> bool {
+        let (a, b) = (self.interval(a), self.interval(b));
+        let mut family_pair = false;
+        for &x in &a.members {
+            for &y in &b.members {
+                if self.lifetimes.same_family(x, y) {
+                    family_pair = true;
+                } else if self.lifetimes.vars_overlap(x, y) {
+                    return false;
+                }
+            }
+        }
+        family_pair
+    }
+
+    fn reads_tpop(&self, i: usize) -> bool {
+        self.hazard
+            .is_some_and(|h| h.reads_tpop.contains(&self.interval(i).rep))
+    }
+
+    fn load_derived(&self, i: usize) -> bool {
+        self.hazard
+            .is_some_and(|h| h.load_derived.contains(&self.interval(i).rep))
+    }
+}
+
+/// The pipeline-stage gate's state for one memory space (SPEC §6.6).
+#[derive(Clone, Debug)]
+pub struct PipelineGate {
+    pub space: MemSpace,
+    /// The space's capacity is known (a backend is configured and reports one).
+    pub capacity_known: bool,
+    /// Set by the capacity loop's last resort; the legacy predicate then applies.
+    pub forced_legacy: bool,
+    /// Per pipeline group id: its stages in ascending order and its affordable depth `F`.
+    pub groups: BTreeMap<i64, PipelineGroup>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PipelineGroup {
+    pub slot: i64,
+    pub stages: Vec<i64>,
+    pub depth: usize,
+}
+
+impl PipelineGroup {
+    fn residue(&self, stage: i64) -> usize {
+        let ordinal = self.stages.partition_point(|&s| s < stage);
+        ordinal % self.depth.max(1)
+    }
+}
+
+impl PipelineGate {
+    pub fn new(space: MemSpace, intervals: &[&Interval], capacity: i64) -> PipelineGate {
+        let mut groups: BTreeMap<i64, PipelineGroup> = BTreeMap::new();
+        for iv in intervals {
+            for &(group, stage) in &iv.pipeline {
+                let entry = groups.entry(group).or_insert(PipelineGroup {
+                    slot: 0,
+                    stages: Vec::new(),
+                    depth: 1,
+                });
+                entry.slot = entry.slot.max(iv.size);
+                if let Err(at) = entry.stages.binary_search(&stage) {
+                    entry.stages.insert(at, stage);
+                }
+            }
+        }
+        let capacity_known = capacity != 0;
+        for group in groups.values_mut() {
+            group.depth = if capacity_known && group.slot != 0 {
+                let affordable = usize::try_from(capacity / group.slot).unwrap_or(0);
+                group.stages.len().min(affordable).max(1)
+            } else {
+                1
+            };
+        }
+        PipelineGate {
+            space,
+            capacity_known,
+            forced_legacy: false,
+            groups,
+        }
+    }
+
+    fn blocks(&self, a: &Interval, b: &Interval) -> bool {
+        let gated = !self.forced_legacy && self.capacity_known;
+        if !gated && self.space.is_l0() {
+            return false;
+        }
+        if a.pipeline.is_empty() || b.pipeline.is_empty() {
+            return false;
+        }
+        for &(ga, sa) in &a.pipeline {
+            for &(gb, sb) in &b.pipeline {
+                if ga != gb {
+                    continue;
+                }
+                let separated = if gated {
+                    self.groups
+                        .get(&ga)
+                        .is_some_and(|g| g.residue(sa) != g.residue(sb))
+                } else {
+                    sa != sb && (a.pipeline_load || b.pipeline_load)
+                };
+                if separated {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// One shared buffer: intervals (indices into `Lifetimes::intervals`) in insertion order.
+#[derive(Clone, Debug)]
+pub struct Buffer {
+    pub members: Vec<usize>,
+    pub pinned: bool,
+    /// Members by `(def, index)`, with their last use: the lifetime gate's index.
+    by_def: BTreeMap<(u32, usize), u32>,
+    /// Whether two members overlap in time (allowed through if-phi families); the ordered
+    /// walk of the lifetime gate is exact only when they do not.
+    overlapping_members: bool,
+    /// Intervals some member forbids.
+    forbidden_by_members: FxHashSet<usize>,
+    /// Members that carry a pipeline membership.
+    pipelined: Vec<usize>,
+    /// Hazard index: defs of members whose representative reads tpop, lasts of load-derived.
+    tpop_reader_defs: FxHashSet<u32>,
+    load_lasts: FxHashSet<u32>,
+}
+
+impl Buffer {
+    fn new(first: usize, pinned: bool, facts: &ShareFacts) -> Buffer {
+        let mut buffer = Buffer {
+            members: Vec::new(),
+            pinned,
+            by_def: BTreeMap::new(),
+            overlapping_members: false,
+            forbidden_by_members: FxHashSet::default(),
+            pipelined: Vec::new(),
+            tpop_reader_defs: FxHashSet::default(),
+            load_lasts: FxHashSet::default(),
+        };
+        buffer.add(first, facts, false);
+        buffer
+    }
+
+    pub fn representative(&self) -> usize {
+        self.members[0]
+    }
+
+    fn add(&mut self, i: usize, facts: &ShareFacts, overlaps_a_member: bool) {
+        let iv = facts.interval(i);
+        self.members.push(i);
+        self.by_def.insert((iv.def, i), iv.last);
+        self.overlapping_members |= overlaps_a_member;
+        self.forbidden_by_members.extend(facts.forbids[i].iter().copied());
+        if !iv.pipeline.is_empty() {
+            self.pipelined.push(i);
+        }
+        if facts.reads_tpop(i) {
+            self.tpop_reader_defs.insert(iv.def);
+        }
+        if facts.load_derived(i) {
+            self.load_lasts.insert(iv.last);
+        }
+    }
+
+    /// Members whose interval overlaps `[def, last]` (SPEC §5.6).
+    fn overlapping(&self, def: u32, last: u32, out: &mut Vec<usize>) {
+        out.clear();
+        if self.overlapping_members {
+            out.extend(
+                self.by_def
+                    .iter()
+                    .filter(|&(&(d, _), &l)| overlaps((d, l), (def, last)))
+                    .map(|(&(_, i), _)| i),
+            );
+            return;
+        }
+        // Members are pairwise disjoint, so walking down from the latest member that starts
+        // before `last` can stop after the first group of members starting at or before `def`.
+        let mut stop_at: Option<u32> = None;
+        for (&(d, i), &l) in self.by_def.range(..(last, 0)).rev() {
+            if let Some(stop) = stop_at
+                && d < stop
+            {
+                break;
+            }
+            if d <= def && stop_at.is_none() {
+                stop_at = Some(d);
+            }
+            if overlaps((d, l), (def, last)) {
+                out.push(i);
+            }
+        }
+    }
+}
+
+/// `can_share(candidate, every member of buffer)` with the gates in SPEC's order.
+fn fits(
+    buffer: &Buffer,
+    buffer_index: usize,
+    candidate: usize,
+    facts: &ShareFacts,
+    gate: &PipelineGate,
+    buffer_of: &[Option<usize>],
+    scratch: &mut Vec<usize>,
+) -> Option<bool> {
+    let iv = facts.interval(candidate);
+    buffer.overlapping(iv.def, iv.last, scratch);
+    for &member in scratch.iter() {
+        if !facts.family_explains_overlap(candidate, member) {
+            return None;
+        }
+    }
+    if facts.hazard.is_some()
+        && ((facts.reads_tpop(candidate) && buffer.load_lasts.contains(&iv.def))
+            || (facts.load_derived(candidate) && buffer.tpop_reader_defs.contains(&iv.last)))
+    {
+        return None;
+    }
+    if buffer.forbidden_by_members.contains(&candidate)
+        || facts.forbids[candidate]
+            .iter()
+            .any(|&f| buffer_of[f] == Some(buffer_index))
+    {
+        return None;
+    }
+    if !iv.pipeline.is_empty()
+        && buffer
+            .pipelined
+            .iter()
+            .any(|&m| gate.blocks(iv, facts.interval(m)))
+    {
+        return None;
+    }
+    Some(!scratch.is_empty())
+}
+
+/// First-fit-decreasing over the given intervals of one space (SPEC §6.3 step 2).
+pub fn pack(intervals: &[usize], facts: &ShareFacts, gate: &PipelineGate) -> Vec<Buffer> {
+    let mut order = intervals.to_vec();
+    order.sort_by_key(|&i| {
+        let iv = facts.interval(i);
+        (std::cmp::Reverse(iv.size), iv.def, i)
+    });
+    let mut buffers: Vec<Buffer> = Vec::new();
+    let mut buffer_of: Vec<Option<usize>> = vec![None; facts.lifetimes.intervals.len()];
+    let mut scratch = Vec::new();
+    for candidate in order {
+        let pinned = facts.pinned.contains(&candidate);
+        let chosen = if pinned {
+            None
+        } else {
+            buffers.iter().enumerate().find_map(|(index, buffer)| {
+                if buffer.pinned {
+                    return None;
+                }
+                fits(
+                    buffer,
+                    index,
+                    candidate,
+                    facts,
+                    gate,
+                    &buffer_of,
+                    &mut scratch,
+                )
+                .map(|overlapping| (index, overlapping))
+            })
+        };
+        match chosen {
+            Some((index, overlapping)) => {
+                buffers[index].add(candidate, facts, overlapping);
+                buffer_of[candidate] = Some(index);
+            }
+            None => {
+                buffer_of[candidate] = Some(buffers.len());
+                buffers.push(Buffer::new(candidate, pinned, facts));
+            }
+        }
+    }
+    buffers
+}
