@@ -881,9 +881,9 @@ impl<'a> FunctionGen<'a> {
         self.start_line();
         let _ = writeln!(
             self.body,
-            "for {loop_var}, ({},) in pl.range({trips}, init_values=({},)):",
-            join(iter_args.iter().map(|t| t.name.as_str())),
-            join(inits.iter().map(|t| t.name.as_str()))
+            "for {loop_var}, ({}) in pl.range({trips}, init_values=({})):",
+            tuple_items(iter_args.iter().map(|t| t.name.as_str())),
+            tuple_items(inits.iter().map(|t| t.name.as_str()))
         );
         let return_vars = self.block(|g| {
             g.loop_vars.push(loop_var);
@@ -1028,6 +1028,15 @@ fn attrs_kwarg(membership: Option<&str>) -> String {
     match membership {
         Some(tag) => format!(", attrs={{\"pipeline_membership\": \"{tag}\"}}"),
         None => String::new(),
+    }
+}
+
+/// The inside of a Python tuple: a single item keeps its trailing comma.
+fn tuple_items<'s>(items: impl Iterator<Item = &'s str>) -> String {
+    let items: Vec<&str> = items.collect();
+    match items.as_slice() {
+        [single] => format!("{single},"),
+        _ => items.join(", "),
     }
 }
 

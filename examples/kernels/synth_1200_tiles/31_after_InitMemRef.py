@@ -1343,7 +1343,7 @@ class SynthLarge:
             cast_210: pl.Tile[[1, 8], pl.BF16, pl.MemRef(mem_vec_160, pl.const(0, pl.INT64), 16), pl.Mem.Vec] = pl.tile.cast(sub_200, target_type=pl.BF16, mode='round')
             alias_211: pl.Tile[[16, 128], pl.FP32, pl.MemRef(mem_vec_147, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = muls_192
             cast_212: pl.Tile[[16, 128], pl.BF16, pl.MemRef(mem_vec_161, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.cast(phi_203, target_type=pl.BF16, mode='round')
-        for i_213, (carry_214, carry_215,) in pl.range(2, init_values=(un_208, phi_203,)):
+        for i_213, (carry_214, carry_215) in pl.range(2, init_values=(un_208, phi_203)):
             sub_216: pl.Tile[[128, 16], pl.FP32, pl.MemRef(mem_vec_162, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.sub(view_209, view_209)
             for i_217, (carry_218,) in pl.range(2, init_values=(cast_210,)):
                 sub_219: pl.Tile[[1, 8], pl.FP32, pl.MemRef(mem_vec_163, pl.const(0, pl.INT64), 32), pl.Mem.Vec] = pl.tile.sub(carry_214, carry_214)
@@ -1919,7 +1919,7 @@ class SynthLarge:
             stage_ld_726: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_557, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.load(x_f32, [192, p_722 + 32], [16, 32], [16, 32], target_memory=pl.Mem.Vec, attrs={"pipeline_membership": "9:1"})
             un_727: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_558, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.neg(stage_ld_726, attrs={"pipeline_membership": "9:1"})
             stage_st_728: pl.Tensor[[4096, 256], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 4194304)] = pl.tile.store(un_727, [192, p_722 + 32], st_691, attrs={"pipeline_membership": "9:1"})
-        for i_729, (carry_730, carry_731,) in pl.range(4, init_values=(un_700, ld_712,)):
+        for i_729, (carry_730, carry_731) in pl.range(4, init_values=(un_700, ld_712)):
             view_732: pl.Tile[[64, 128], pl.INT32, pl.MemRef(mem_vec_541, pl.const(0, pl.INT64), 32768), pl.Mem.Vec] = pl.tile.reinterpret_view(carry_730, dtype=pl.INT32)
             ld_733: pl.Tile[[8, 64], pl.FP16, pl.MemRef(mem_vec_559, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.load(x_f16, [i_729 * 8, 64], [8, 64], [8, 64], target_memory=pl.Mem.Vec)
             un_734: pl.Tile[[64, 128], pl.FP32, pl.MemRef(mem_vec_560, pl.const(0, pl.INT64), 32768), pl.Mem.Vec] = pl.tile.relu(carry_730)
@@ -2009,7 +2009,7 @@ class SynthLarge:
             minimum_809: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_614, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.minimum(carry_797, ld_792)
             out_810: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_600, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.yield_(minimum_809)
         un_811: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_616, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.exp(out_810)
-        for i_812, (carry_813, carry_814,) in pl.range(8, init_values=(un_811, sub_795,)):
+        for i_812, (carry_813, carry_814) in pl.range(8, init_values=(un_811, sub_795)):
             view_815: pl.Tile[[8, 64], pl.FP32, pl.MemRef(mem_vec_616, 2048, 2048), pl.Mem.Vec] = pl.tile.slice(un_811, [8, 64], [8, 0])
             for i_816, (carry_817,) in pl.range(8, init_values=(ld_794,)):
                 sub_818: pl.Tile[[16, 1], pl.FP32, pl.MemRef(mem_vec_617, pl.const(0, pl.INT64), 64), pl.Mem.Vec] = pl.tile.sub(sub_795, carry_814)
@@ -2200,7 +2200,7 @@ class SynthLarge:
         alias_979: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_720, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = row_expand_div_950
         for i_980, (carry_981,) in pl.range(8, init_values=(mm_958,)):
             ld_982: pl.Tile[[16, 64], pl.FP16, pl.MemRef(mem_vec_742, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.load(x_f16, [i_980 * 16, 64], [16, 64], [16, 64], target_memory=pl.Mem.Vec)
-            for i_983, (carry_984, carry_985,) in pl.range(8, init_values=(un_978, ld_982,)):
+            for i_983, (carry_984, carry_985) in pl.range(8, init_values=(un_978, ld_982)):
                 mul_986: pl.Tile[[64, 32], pl.FP32, pl.MemRef(mem_vec_743, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.mul(mm_970, mm_970)
                 un_987: pl.Tile[[16, 64], pl.FP16, pl.MemRef(mem_vec_744, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.abs(carry_985)
                 sub_988: pl.Tile[[16, 64], pl.FP16, pl.MemRef(mem_vec_745, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.sub(un_987, carry_985)
@@ -2244,7 +2244,7 @@ class SynthLarge:
             dst_1026: pl.Tile[[64, 16], pl.INT32, pl.MemRef(mem_vec_773, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pair_1025[0]
             cdst_1027: pl.Tile[[1, 64], pl.INT32, pl.MemRef(mem_vec_774, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pair_1025[1]
         for i_1028, (carry_1029,) in pl.range(2, init_values=(muls_1024,)):
-            for i_1030, (carry_1031, carry_1032,) in pl.range(2, init_values=(carry_1029, ld_1019,)):
+            for i_1030, (carry_1031, carry_1032) in pl.range(2, init_values=(carry_1029, ld_1019)):
                 un_1033: pl.Tile[[64, 32], pl.FP32, pl.MemRef(mem_vec_775, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.relu(maximum_1022)
                 st_1034: pl.Tensor[[4096, 256], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 4194304)] = pl.tile.store(un_1033, [i_1030 * 64, 160], st_1000)
                 minimum_1035: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_776, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.minimum(carry_1032, carry_1032)
@@ -2298,7 +2298,7 @@ class SynthLarge:
         sub_1083: pl.Tile[[16, 8], pl.INT32, pl.MemRef(mem_vec_813, pl.const(0, pl.INT64), 512), pl.Mem.Vec] = pl.tile.sub(view_1076, view_1076)
         ld_1084: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_vec_814, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.load(x_f32, [4032, 0], [32, 64], [32, 64], target_memory=pl.Mem.Vec)
         ld_1085: pl.Tile[[8, 64], pl.FP16, pl.MemRef(mem_vec_815, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.load(x_f16, [3512, 128], [8, 64], [8, 64], target_memory=pl.Mem.Vec)
-        for i_1086, (carry_1087, carry_1088,) in pl.range(8, init_values=(sub_1083, ld_1084,)):
+        for i_1086, (carry_1087, carry_1088) in pl.range(8, init_values=(sub_1083, ld_1084)):
             with pl.scope():
                 maximum_1089: pl.Tile[[16, 8], pl.INT32, pl.MemRef(mem_vec_816, pl.const(0, pl.INT64), 512), pl.Mem.Vec] = pl.tile.maximum(sub_1083, carry_1087)
                 un_1090: pl.Tile[[8, 64], pl.FP16, pl.MemRef(mem_vec_817, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.relu(ld_1085)
@@ -2408,7 +2408,7 @@ class SynthLarge:
         acc_1180: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_acc_888, pl.const(0, pl.INT64), 16384), pl.Mem.Acc] = pl.tile.matmul(a_left_1177, b_right_1179)
         acc_1181: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_acc_888, pl.const(0, pl.INT64), 16384), pl.Mem.Acc] = pl.tile.matmul_acc(acc_1180, a_left_1177, b_right_1179)
         mm_1182: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_889, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.move(acc_1181, target_memory=pl.Mem.Vec)
-        for i_1183, (carry_1184, carry_1185,) in pl.range(2, init_values=(alias_1170, un_1169,)):
+        for i_1183, (carry_1184, carry_1185) in pl.range(2, init_values=(alias_1170, un_1169)):
             alias_1186: pl.Tile[[8, 64], pl.FP32, pl.MemRef(mem_vec_880, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = sub_1171
             s_1187: pl.Scalar[pl.FP32] = pl.tile.read(un_1175, [0, 0])
             muls_1188: pl.Tile[[8, 64], pl.FP32, pl.MemRef(mem_vec_890, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.muls(carry_1184, s_1187)
@@ -2579,7 +2579,7 @@ class SynthLarge:
             un_1330: pl.Tile[[16, 128], pl.FP32, pl.MemRef(mem_vec_1002, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.relu(mul_1318)
             phi_1331: pl.Tile[[16, 128], pl.FP32, pl.MemRef(mem_vec_1002, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.yield_(un_1330)
         else:
-            for i_1332, (carry_1333, carry_1334,) in pl.range(2, init_values=(mm_1302, mul_1294,)):
+            for i_1332, (carry_1333, carry_1334) in pl.range(2, init_values=(mm_1302, mul_1294)):
                 add_1335: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_1003, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.add(carry_1333, mm_1302)
                 pair_1336: pl.Tuple[pl.Tile[[16, 16], pl.INT32, pl.Mem.Vec], pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec]] = pl.tile.gather_compare(add_1335, pl.const(1.0, pl.FP32), carry_1333, cmp_mode='eq', out_cols=16)
                 dst_1337: pl.Tile[[16, 16], pl.INT32, pl.MemRef(mem_vec_1004, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pair_1336[0]
