@@ -6,3 +6,4 @@ pub mod diagnostics;
 pub mod ir;
 pub mod json;
 pub mod plan;
+pub mod synth;
