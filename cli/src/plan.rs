@@ -180,9 +180,20 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
 
 fn print_summary(planned: &[Planned]) -> Result<()> {
     let mut out = std::io::stdout().lock();
+    let width = planned
+        .iter()
+        .flat_map(|p| {
+            p.program
+                .functions
+                .iter()
+                .map(move |f| p.display.len() + 2 + f.name.len())
+        })
+        .max()
+        .unwrap_or(0)
+        .max("FUNCTION".len());
     writeln!(
         out,
-        "{:<48} {:<6} {:>6} {:>15} {:>21} {:>11} {:>11} {:>9}",
+        "{:<width$} {:<6} {:>6} {:>15} {:>21} {:>11} {:>11} {:>9}",
         "FUNCTION", "SPACE", "TILES", "BUFFERS", "BYTES", "LOWER BOUND", "FOOTPRINT", "CAPACITY"
     )?;
     let mut functions = 0;
@@ -199,7 +210,7 @@ fn print_summary(planned: &[Planned]) -> Result<()> {
                 };
                 writeln!(
                     out,
-                    "{:<48} {:<6} {:>6} {:>15} {:>21} {:>11} {:>11} {:>9}",
+                    "{:<width$} {:<6} {:>6} {:>15} {:>21} {:>11} {:>11} {:>9}",
                     name,
                     s.space.name(),
                     s.tiles,

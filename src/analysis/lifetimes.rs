@@ -81,20 +81,53 @@ impl Lifetimes {
     }
 
     /// Maximum total bytes of intervals of `space` live at one statement (touching intervals
-    /// are not both live): the lower bound of any packing.
+    /// are not both live): a lower bound for any packing. Sources of one if-phi family sit in
+    /// exclusive branches, so a family counts once, with its largest live member.
     pub fn max_live_bytes(&self, space: MemSpace) -> i64 {
-        let mut events: Vec<(u32, i64)> = Vec::new();
-        for iv in self.intervals.iter().filter(|iv| iv.space == space) {
-            events.push((iv.def, iv.size));
+        let family_of = |iv: &Interval| {
+            iv.members
+                .iter()
+                .filter_map(|v| self.families(*v).iter().min())
+                .min()
+                .copied()
+        };
+        let mut events: Vec<(u32, bool, usize)> = Vec::new();
+        let intervals: Vec<&Interval> = self
+            .intervals
+            .iter()
+            .filter(|iv| iv.space == space)
+            .collect();
+        for (i, iv) in intervals.iter().enumerate() {
+            events.push((iv.def, true, i));
             // An interval occupies [def, last); a never-used one still needs its bytes at def.
-            events.push((iv.last.max(iv.def + 1), -iv.size));
+            events.push((iv.last.max(iv.def + 1), false, i));
         }
         // Ends before starts at the same instant: touching intervals share.
-        events.sort_by_key(|&(t, delta)| (t, delta));
-        let (mut live, mut peak) = (0i64, 0i64);
-        for (_, delta) in events {
-            live += delta;
-            peak = peak.max(live);
+        events.sort_by_key(|&(t, start, i)| (t, start, i));
+        let mut plain = 0i64;
+        let mut by_family: FxHashMap<u32, Vec<i64>> = FxHashMap::default();
+        let mut peak = 0i64;
+        for (_, start, i) in events {
+            let iv = intervals[i];
+            match (family_of(iv), start) {
+                (None, true) => plain += iv.size,
+                (None, false) => plain -= iv.size,
+                (Some(f), true) => by_family.entry(f).or_default().push(iv.size),
+                (Some(f), false) => {
+                    if let Some(sizes) = by_family.get_mut(&f)
+                        && let Some(at) = sizes.iter().position(|&s| s == iv.size)
+                    {
+                        sizes.swap_remove(at);
+                    }
+                }
+            }
+            if start {
+                let families: i64 = by_family
+                    .values()
+                    .map(|sizes| sizes.iter().copied().max().unwrap_or(0))
+                    .sum();
+                peak = peak.max(plain + families);
+            }
         }
         peak
     }
