@@ -20,17 +20,23 @@ pub(super) fn check(f: &Function, live: &Liveness, opts: &VerifyOptions) -> Vec<
     let mut missing: Vec<_> = missing.into_iter().collect();
     missing.sort_by_key(|(_, tiles)| tiles[0].def);
     for (base, tiles) in missing {
-        let names: Vec<String> = tiles.iter().map(|t| format!("'{}'", name(f, t))).collect();
+        let mut names: Vec<String> = tiles
+            .iter()
+            .take(4)
+            .map(|t| format!("'{}'", name(f, t)))
+            .collect();
+        if tiles.len() > names.len() {
+            names.push(format!("{} more", tiles.len() - names.len()));
+        }
+        let subject = match names.as_slice() {
+            [one] => format!("tile {one} is"),
+            _ => format!("tiles {} are", names.join(", ")),
+        };
         out.push(
             Diagnostic::error(
                 codes::MEMREF_WITHOUT_ALLOC,
                 format!(
-                    "{} placed on '{base}', which no `tile.alloc` in function '{}' defines",
-                    if names.len() == 1 {
-                        format!("tile {} is", names[0])
-                    } else {
-                        format!("tiles {} are", names.join(", "))
-                    },
+                    "{subject} placed on '{base}', which no `tile.alloc` in function '{}' defines",
                     f.name
                 ),
                 tiles[0].site,
