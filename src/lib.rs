@@ -1,6 +1,6 @@
 //! memreuse: plans on-chip memory reuse for PyPTO tile kernels (see ARCHITECTURE.md).
 
-pub mod analysis;
 pub mod diagnostics;
+pub mod analysis;
 pub mod ir;
 pub mod verify;

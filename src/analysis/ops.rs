@@ -62,7 +62,10 @@ const fn reuses(output: OutputSpace, k: usize) -> OpInfo {
 }
 
 const fn forbids(forbid: &'static [usize]) -> OpInfo {
-    OpInfo { forbid, ..out(VEC) }
+    OpInfo {
+        forbid,
+        ..out(VEC)
+    }
 }
 
 const fn view() -> OpInfo {
@@ -74,9 +77,7 @@ const fn view() -> OpInfo {
 
 /// Looks up an op by its registered name (`tile.add`; without the `pl.` prefix).
 pub fn op_info(op: &str) -> Option<OpInfo> {
-    let name = op
-        .strip_prefix("tile.")
-        .or_else(|| op.strip_prefix("tensor."));
+    let name = op.strip_prefix("tile.").or_else(|| op.strip_prefix("tensor."));
     let tensor = op.starts_with("tensor.");
     let name = name?;
     if tensor {
@@ -129,9 +130,10 @@ pub fn op_info(op: &str) -> Option<OpInfo> {
         "tpop_from_aic" | "tpop_from_aiv" | "alloc" => out(OutputSpace::None),
         "add" | "adds" | "sub" | "subs" | "mul" | "muls" | "div" | "divs" | "exp" | "log"
         | "sqrt" | "abs" | "neg" | "relu" | "lrelu" | "cmp" | "cmps" | "maximum" | "minimum"
-        | "maxs" | "mins" | "col_sum" | "col_max" | "col_min" | "col_prod" | "fillpad" | "full"
-        | "and_" | "or_" | "xor" | "not_" | "shl" | "shr" | "shls" | "shrs" | "expands" | "sin"
-        | "cos" | "tanh" | "sigmoid" | "pow" | "powf" | "round" | "floor" | "ceil" => out(VEC),
+        | "maxs" | "mins" | "col_sum" | "col_max" | "col_min" | "col_prod" | "fillpad"
+        | "full" | "and_" | "or_" | "xor" | "not_" | "shl" | "shr" | "shls" | "shrs"
+        | "expands" | "sin" | "cos" | "tanh" | "sigmoid" | "pow" | "powf" | "round" | "floor"
+        | "ceil" => out(VEC),
         // Any other tile op is registered upstream; without knowing its output space, only its
         // `target_memory` kwarg can say where the result lives.
         _ => out(OutputSpace::Kwarg(None)),
