@@ -144,3 +144,62 @@ fn addressed_plans_put_absolute_addresses_in_offsets() {
     "#]]
     .assert_debug_eq(&codes_and_messages(f));
 }
+
+/// All planned fixtures, parsed.
+fn fixtures() -> Vec<memreuse::ir::Program> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/verify");
+    let mut paths: Vec<_> = fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("input.py"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| parse_program(&fs::read_to_string(p).unwrap()).unwrap())
+        .collect()
+}
+
+proptest::proptest! {
+    /// A plan may come from anywhere: moved tiles, odd offsets and dropped statements must
+    /// give findings, never a panic.
+    #[test]
+    fn never_panics_on_damaged_plans(
+        case in 0usize..64,
+        edits in proptest::collection::vec((0usize..64, -70000i64..70000), 0..8),
+    ) {
+        let programs = fixtures();
+        let mut f = programs[case % programs.len()].functions[0].clone();
+        let bases: Vec<String> = f.vars.iter().filter(|(_, v)| v.name.starts_with("mem_")).map(|(_, v)| v.name.to_string()).collect();
+        for (pick, value) in edits {
+            let ids: Vec<_> = f.vars.iter().map(|(id, _)| id).collect();
+            let id = ids[pick % ids.len()];
+            match value.rem_euclid(3) {
+                0 if !f.body.is_empty() => {
+                    let at = pick % f.body.len();
+                    f.body.remove(at);
+                }
+                1 => {
+                    if let Some(Type::Tile(tile)) = &mut f.vars[id].ty
+                        && let Some(extent) = tile.memref.as_mut().and_then(|m| m.extent.as_mut())
+                    {
+                        extent.offset = Expr::new(ExprKind::Int(value), extent.offset.span);
+                        extent.size = Expr::new(ExprKind::Int(value / 3), extent.size.span);
+                    }
+                }
+                _ => {
+                    if let Some(Type::Tile(tile)) = &mut f.vars[id].ty
+                        && let Some(memref) = tile.memref.as_mut()
+                        && !bases.is_empty()
+                    {
+                        memref.base = bases[pick % bases.len()].as_str().into();
+                    }
+                }
+            }
+        }
+        for backend in [Backend::None, Backend::Ascend910B, Backend::Ascend950] {
+            for addressed in [false, true] {
+                verify_function(&f, &VerifyOptions { backend, addressed });
+            }
+        }
+    }
+}
