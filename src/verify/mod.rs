@@ -19,7 +19,8 @@
 //! values read, iter args defined) and an end step after its body (return vars defined); an
 //! `if` gets a condition step, an else-entry step between its arms and an exit step (return
 //! vars defined). A tile is *written* at its definition step when an op produces it (in-place
-//! ops included); views, bare aliases, iter args and return vars are renames and write nothing.
+//! ops included; a tuple item `x = t[k]` at the step of the op that made `t`); views, bare
+//! aliases, iter args and return vars are renames and write nothing.
 //! A read of a tile defined before a loop, made inside that loop, counts as a read at the end
 //! of the outermost such loop (the next iteration reads it again).
 //!
@@ -37,8 +38,8 @@
 //! reverse) is on no such path, so tiles of mutually exclusive arms never conflict. A read at
 //! `d` itself is fine: inputs are read before outputs are written (SPEC §5.6 "touching").
 //!
-//! Byte ranges come from constant MemRef offsets; a symbolic offset takes its source's range
-//! when it is a view, else the whole base. Conflicts are found by a sweep over each base's
+//! Byte ranges come from constant MemRef offsets; a symbolic offset takes the range of the tile
+//! it views or renames (a runtime row slice lies inside its source), else the whole base. Conflicts are found by a sweep over each base's
 //! tiles sorted by definition step, keeping only tiles still live, so the cost is
 //! `O(n log n)` plus the number of co-live tiles per base at each write.
 
