@@ -7,3 +7,4 @@ pub mod ir;
 pub mod json;
 pub mod plan;
 pub mod synth;
+pub mod verify;
