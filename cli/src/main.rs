@@ -3,6 +3,7 @@
 mod inputs;
 mod plan;
 mod solve;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -27,6 +28,9 @@ struct Cli {
 enum Command {
     /// Plan kernel files: which tiles share which buffer, and the rewritten IR.
     Plan(plan::PlanArgs),
+    /// Check already-planned IR: no co-live tiles share bytes, no op output aliases an
+    /// operand it must not, every MemRef names a surviving alloc and fits in it.
+    Verify(verify::VerifyArgs),
     /// Solve offline allocation problems (CSV `id,lower,upper,size`) and report peak vs bound.
     Solve(solve::SolveArgs),
 }
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
         .init();
     let result = match cli.command {
         Command::Plan(args) => plan::run(args),
+        Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
     };
     match result {

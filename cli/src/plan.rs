@@ -10,6 +10,7 @@ use memreuse::backend::Backend;
 use memreuse::ir::{self, LineIndex, Program};
 use memreuse::json::{FileReport, plan_document};
 use memreuse::plan::{PlanConfig, PlanReport, plan_program};
+use memreuse::verify::{VerifyOptions, verify_program};
 
 use crate::inputs::{discover, write_atomically};
 
@@ -123,6 +124,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
             (program, reports)
         } else {
             match plan_program(&program, &config) {
+                Ok(result) if !verified(&result.0, &config, &display) => {
+                    failed = true;
+                    continue;
+                }
                 Ok(result) => result,
                 Err((index, err)) => {
                     let function = &program.functions[index].name;
@@ -176,6 +181,29 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The planned program passes the independent verifier; otherwise says why (an internal
+/// error: the plan is not emitted).
+fn verified(planned: &Program, config: &PlanConfig, display: &str) -> bool {
+    let options = VerifyOptions {
+        backend: config.backend,
+        addressed: false,
+    };
+    let violations = verify_program(planned, &options);
+    if violations.is_empty() {
+        return true;
+    }
+    let printed = ir::print_program(planned);
+    eprintln!(
+        "error: the plan for {display} fails verification (it would let one tile overwrite \
+         another that is still needed); nothing was emitted"
+    );
+    for (index, d) in violations {
+        eprint!("{}", d.render(&format!("{display} (planned)"), &printed));
+        eprintln!("  in function '{}'", planned.functions[index].name);
+    }
+    false
 }
 
 fn print_summary(planned: &[Planned]) -> Result<()> {
