@@ -404,8 +404,9 @@ pub fn reanchor_views(body: &[Stmt], original: &VarTable, vars: &mut VarTable) {
         let memref = if additional == Some(0) && view_old.size_bytes() == source_new.size_bytes() {
             source_new.clone()
         } else {
+            // Upstream's AddByteOffsets folds two constants into one INDEX constant (printed
+            // bare), even when the view adds nothing: `pl.const(0, pl.INT64) + 0` is `0`.
             let offset = match (additional, source_new.const_offset()) {
-                (Some(0), _) => source_new.offset().cloned(),
                 (Some(add), Some(new_offset)) => {
                     Some(Expr::new(ExprKind::Int(new_offset + add), view_old.span))
                 }
