@@ -8,7 +8,8 @@ use crate::analysis::body::{Definition, StmtPath, definitions, first_yield, stmt
 use crate::analysis::ops::{OutputSpace, op_info};
 use crate::backend::Backend;
 use crate::ir::{
-    Expr, ExprKind, Function, MemRef, MemSpace, Stmt, StmtKind, Type, VarId, VarKind, VarTable,
+    BinOp, Expr, ExprKind, Function, MemRef, MemSpace, Stmt, StmtKind, Type, VarId, VarKind,
+    VarTable,
 };
 
 /// Where a variable should live: a MemRef (taken as is, offset and size included) and space.
@@ -397,18 +398,21 @@ pub fn reanchor_views(body: &[Stmt], original: &VarTable, vars: &mut VarTable) {
         if view_old.base != source_old.base || source_new.base == source_old.base || !view_unmoved {
             return;
         }
+        // The view's own offset within its source: a constant, or (for a view of a root at
+        // offset 0, the usual case) the view's symbolic offset expression itself.
         let additional = match (view_old.const_offset(), source_old.const_offset()) {
-            (Some(view), Some(src)) => Some(view - src),
+            (Some(view), Some(src)) => Some(Expr::new(ExprKind::Int(view - src), view_old.span)),
+            (None, Some(0)) => view_old.offset().cloned(),
             _ => None,
         };
-        let memref = if additional == Some(0) && view_old.size_bytes() == source_new.size_bytes() {
+        let additional_const = additional.as_ref().and_then(Expr::as_const_int);
+        let pure_alias =
+            additional_const == Some(0) && view_old.size_bytes() == source_new.size_bytes();
+        let memref = if pure_alias {
             source_new.clone()
         } else {
-            let offset = match (additional, source_new.const_offset()) {
-                (Some(0), _) => source_new.offset().cloned(),
-                (Some(add), Some(new_offset)) => {
-                    Some(Expr::new(ExprKind::Int(new_offset + add), view_old.span))
-                }
+            let offset = match (additional, source_new.offset()) {
+                (Some(add), Some(new_offset)) => Some(add_byte_offsets(new_offset, add)),
                 _ => source_new.offset().cloned(),
             };
             let mut memref = view_old.clone();
@@ -427,4 +431,23 @@ pub fn reanchor_views(body: &[Stmt], original: &VarTable, vars: &mut VarTable) {
             },
         );
     });
+}
+
+/// Upstream's `AddByteOffsets`: two constants fold into one INDEX constant (printed bare, even
+/// `pl.const(0, pl.INT64) + 0`); a constant 0 on either side yields the other side as is.
+fn add_byte_offsets(lhs: &Expr, rhs: Expr) -> Expr {
+    match (lhs.as_const_int(), rhs.as_const_int()) {
+        (Some(l), Some(r)) => Expr::new(ExprKind::Int(l + r), rhs.span),
+        (_, Some(0)) => lhs.clone(),
+        (Some(0), _) => rhs,
+        _ => {
+            let span = rhs.span;
+            let kind = ExprKind::Binary {
+                op: BinOp::Add,
+                lhs: Box::new(lhs.clone()),
+                rhs: Box::new(rhs),
+            };
+            Expr::new(kind, span)
+        }
+    }
 }
