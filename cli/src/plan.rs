@@ -70,10 +70,30 @@ pub struct PlanArgs {
     /// With `--emit ir`: write one file per input under DIR, mirroring the input tree.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Run MaterializeSemanticAliases (loop-carry retargeting) first, for dumps taken
-    /// straight after InitMemRef.
-    #[arg(long)]
-    pub materialize_aliases: bool,
+    /// Run MaterializeSemanticAliases (loop-carry retargeting) first. `auto` runs it for
+    /// dumps taken straight after InitMemRef (`*_after_InitMemRef.py`), as PyPTO's pipeline
+    /// would, and not for later dumps.
+    #[arg(long, value_enum, default_value = "auto", num_args = 0..=1, default_missing_value = "on")]
+    pub materialize_aliases: Toggle,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Toggle {
+    Auto,
+    On,
+    Off,
+}
+
+impl Toggle {
+    fn applies_to(self, path: &std::path::Path) -> bool {
+        match self {
+            Toggle::On => true,
+            Toggle::Off => false,
+            Toggle::Auto => path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().contains("_after_InitMemRef")),
+        }
+    }
 }
 
 struct Planned {
@@ -88,10 +108,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 {
         bail!("--emit ir over several files needs --out DIR");
     }
-    let config = PlanConfig {
-        backend: args.backend.into(),
-        materialize_aliases: args.materialize_aliases,
-    };
+    let backend: Backend = args.backend.into();
     let mut failed = false;
     let mut planned = Vec::new();
     let stdout = std::io::stdout();
@@ -118,6 +135,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
                 failed = true;
                 continue;
             }
+        };
+        let config = PlanConfig {
+            backend,
+            materialize_aliases: args.materialize_aliases.applies_to(&file.path),
         };
         let (output, reports) = if args.planner == Planner::None {
             let reports = vec![PlanReport::default(); program.functions.len()];
@@ -170,7 +191,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
                 Planner::Pypto => "pypto",
                 Planner::None => "none",
             };
-            let document = plan_document(config.backend.name(), planner, &reports);
+            let document = plan_document(backend.name(), planner, &reports);
             let mut out = stdout.lock();
             serde_json::to_writer_pretty(&mut out, &document)?;
             writeln!(out)?;

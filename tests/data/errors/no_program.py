@@ -1,0 +1,4 @@
+# just a helper module
+import os
+
+print(os.getcwd())
