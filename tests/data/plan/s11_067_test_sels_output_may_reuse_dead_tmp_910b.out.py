@@ -1,8 +1,8 @@
 # SPEC §11 #67 TestForbidOutputAlias::test_sels_output_may_reuse_dead_tmp [910B] (§13 tile.sels forbid 0
-# §12 anchor #1788: forbid_output_alias replaced the tile-type reuse gate.
 # only, on 910B and 950 alike; seed table "tile.sels target-aware"). dst may take the dead tmp's
 # buffer (t0/dead's mem_vec_4, where tmp landed); src is still live (keep_src_live) and the mask is
 # forbidden.
+# §12 anchor #1788: forbid_output_alias replaced the tile-type reuse gate.
 # memreuse-test: backend=910b step0=on
 # expect: same dst tmp
 # expect: base dst mem_vec_4

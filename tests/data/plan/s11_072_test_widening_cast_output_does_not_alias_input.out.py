@@ -1,7 +1,7 @@
 # SPEC §11 #72 TestForbidOutputAlias::test_widening_cast_output_does_not_alias_input (§6.1.4 widening
-# §12 anchor #1788: forbid_output_alias replaced the tile-type reuse gate.
 # tile.cast forbids arg 0). r (FP32, 512 B) is packed before bf (BF16, 256 B) and joins t0/_dead's
 # mem_vec_3; bf, forbidden by r, cannot join that buffer and keeps its own.
+# §12 anchor #1788: forbid_output_alias replaced the tile-type reuse gate.
 # memreuse-test: backend=950 step0=on
 # expect: same t0 _dead r
 # expect: base r mem_vec_3
