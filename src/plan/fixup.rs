@@ -408,7 +408,8 @@ impl<'v> YieldFixup<'v> {
             let Some(target) = tile_target(self.vars, init) else {
                 continue;
             };
-            let moved = self.moved_var(yielded, &target);
+            // Every inserted move is named after the value it reads (SPEC §1.8).
+            let moved = self.moved_var(source, &target);
             stmts.push(self.move_stmt(moved, source));
             new_values[carry] = Expr::new(ExprKind::Var(moved), values[carry].span);
         }
@@ -590,7 +591,7 @@ impl<'v> YieldFixup<'v> {
             slot_index: None,
             span: Span::default(),
         };
-        let name = self.fresh_name(&format!("{}_scratch", self.vars[source].name));
+        let name = self.fresh_name(&format!("{}_mv", self.vars[source].name));
         let mut ty = self.vars[source].ty.clone();
         if let Some(Type::Tile(tile)) = &mut ty {
             tile.memref = Some(memref);

@@ -1,0 +1,1 @@
+error[MR-E001]: Tiles 'a' and 'b' are both bound to the same slot of the declared allocation 'ping' but are live at the same time (a: [2, 4], b: [3, 4]). Sharing one slot would overwrite data that is still needed — put them on different slots, declare separate allocations, or bind only tiles whose lifetimes do not overlap.
