@@ -1,5 +1,6 @@
 //! `memreuse`: plan on-chip memory reuse for PyPTO tile kernels.
 
+mod explain;
 mod inputs;
 mod plan;
 mod solve;
@@ -28,6 +29,9 @@ struct Cli {
 enum Command {
     /// Plan kernel files: which tiles share which buffer, and the rewritten IR.
     Plan(plan::PlanArgs),
+    /// Why two tiles of a function do or do not share a buffer: both lifetimes, the first
+    /// gate that keeps them apart, and where the plan put them.
+    Explain(explain::ExplainArgs),
     /// Check already-planned IR: no co-live tiles share bytes, no op output aliases an
     /// operand it must not, every MemRef names a surviving alloc and fits in it.
     Verify(verify::VerifyArgs),
@@ -52,6 +56,7 @@ fn main() -> ExitCode {
         .init();
     let result = match cli.command {
         Command::Plan(args) => plan::run(args),
+        Command::Explain(args) => explain::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
     };

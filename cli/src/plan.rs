@@ -85,7 +85,7 @@ pub enum Toggle {
 }
 
 impl Toggle {
-    fn applies_to(self, path: &std::path::Path) -> bool {
+    pub fn applies_to(self, path: &std::path::Path) -> bool {
         match self {
             Toggle::On => true,
             Toggle::Off => false,
@@ -220,9 +220,13 @@ fn verified(planned: &Program, config: &PlanConfig, display: &str) -> bool {
         "error: the plan for {display} fails verification (it would let one tile overwrite \
          another that is still needed); nothing was emitted"
     );
-    for (index, d) in violations {
+    const SHOWN: usize = 5;
+    for (index, d) in violations.iter().take(SHOWN) {
         eprint!("{}", d.render(&format!("{display} (planned)"), &printed));
-        eprintln!("  in function '{}'", planned.functions[index].name);
+        eprintln!("  in function '{}'", planned.functions[*index].name);
+    }
+    if violations.len() > SHOWN {
+        eprintln!("... and {} more violations", violations.len() - SHOWN);
     }
     false
 }

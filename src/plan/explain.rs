@@ -52,6 +52,7 @@ pub fn explain(
     };
     let (ga, gb) = (group(va, a)?, group(vb, b)?);
     let mut out = String::new();
+    let mut separable = false;
     for (name, v, g) in [(a, va, ga), (b, vb, gb)] {
         let iv = &lifetimes.intervals[g];
         let (def, last) = lifetimes.liveness(v).unwrap_or((iv.def, iv.last));
@@ -91,7 +92,9 @@ pub fn explain(
             .collect();
         let gate = PipelineGate::new(ia.space, &in_space, config.backend.capacity(ia.space));
         let name_of = |g: usize| prepared.vars[lifetimes.intervals[g].rep].name.to_string();
-        let verdict = match pair_blocker(&facts, &gate, ga, gb) {
+        let blocker = pair_blocker(&facts, &gate, ga, gb);
+        separable = blocker.is_none();
+        let verdict = match blocker {
             None => "no gate keeps them apart: lifetimes are disjoint (touching is allowed: \
                      inputs are read before outputs are written) and no op, hazard or pipeline \
                      rule forbids it"
@@ -136,11 +139,14 @@ pub fn explain(
         (Some(x), Some(y)) if x == y => {
             let _ = writeln!(out, "outcome: both on '{x}'");
         }
-        (Some(x), Some(y)) => {
+        (Some(x), Some(y)) if separable => {
             let _ = writeln!(
                 out,
-                "outcome: '{a}' on '{x}', '{b}' on '{y}' (first-fit-decreasing places larger groups first; a pair no gate separates can still land apart when another member of the buffer conflicts)"
+                "outcome: '{a}' on '{x}', '{b}' on '{y}': first-fit-decreasing placed them apart (larger groups are placed first, and another member of one buffer conflicts with the other tile)"
             );
+        }
+        (Some(x), Some(y)) => {
+            let _ = writeln!(out, "outcome: '{a}' on '{x}', '{b}' on '{y}'");
         }
         _ => {}
     }

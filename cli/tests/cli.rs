@@ -1,0 +1,240 @@
+//! End-to-end tests of the `memreuse` binary, each in a fresh temporary directory.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn memreuse(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memreuse"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs")
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ sits in the workspace")
+        .to_path_buf()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Every `*.py` below `dir` that holds a program, relative to `dir`.
+fn programs(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("readable") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "py")
+                && !path.to_string_lossy().ends_with(".out.py")
+                && std::fs::read_to_string(&path).is_ok_and(|t| t.contains("\n@pl.program"))
+            {
+                found.push(path.strip_prefix(dir).expect("below dir").to_path_buf());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn canonical_inputs_round_trip_byte_for_byte_through_the_binary() {
+    for tree in ["examples/kernels", "tests/data/roundtrip"] {
+        let input = repo().join(tree);
+        let out = tempfile::tempdir().expect("temp dir");
+        let result = memreuse(
+            &[
+                "plan",
+                input.to_str().expect("utf-8 path"),
+                "--planner",
+                "none",
+                "--emit",
+                "ir",
+                "--out",
+                out.path().to_str().expect("utf-8 path"),
+            ],
+            out.path(),
+        );
+        assert!(result.status.success(), "{tree}: {}", text(&result.stderr));
+        let files = programs(&input);
+        assert!(!files.is_empty());
+        for file in files {
+            let original = std::fs::read_to_string(input.join(&file)).expect("input");
+            let printed = std::fs::read_to_string(out.path().join(&file))
+                .unwrap_or_else(|_| panic!("{} was not written", file.display()));
+            assert!(original == printed, "{tree}/{} changed", file.display());
+        }
+    }
+}
+
+#[test]
+fn planner_fixture_outputs_round_trip() {
+    let dir = repo().join("tests/data/plan");
+    let out = tempfile::tempdir().expect("temp dir");
+    for entry in std::fs::read_dir(&dir).expect("fixtures") {
+        let path = entry.expect("entry").path();
+        if !path.to_string_lossy().ends_with(".out.py") {
+            continue;
+        }
+        let original = std::fs::read_to_string(&path).expect("snapshot");
+        if !original.contains("\n@pl.program") {
+            continue;
+        }
+        let result = memreuse(
+            &[
+                "plan",
+                path.to_str().expect("utf-8"),
+                "--planner",
+                "none",
+                "--emit",
+                "ir",
+            ],
+            out.path(),
+        );
+        assert!(result.status.success(), "{}", text(&result.stderr));
+        assert!(
+            text(&result.stdout) == original,
+            "{} changed",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn summary_of_the_bundled_kernels() {
+    let result = memreuse(&["plan", "examples/kernels"], &repo());
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(stdout.contains("LOWER BOUND"));
+    assert!(stdout.contains("softmax_rows/31_after_InitMemRef.py::softmax_rows"));
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .is_some_and(|l| l.ends_with("functions"))
+    );
+}
+
+#[test]
+fn every_planned_kernel_passes_verify() {
+    let out = tempfile::tempdir().expect("temp dir");
+    let input = repo().join("examples/kernels");
+    for backend in ["none", "910b", "950"] {
+        let planned = out.path().join(backend);
+        let result = memreuse(
+            &[
+                "plan",
+                input.to_str().expect("utf-8"),
+                "--backend",
+                backend,
+                "--emit",
+                "ir",
+                "--out",
+                planned.to_str().expect("utf-8"),
+            ],
+            out.path(),
+        );
+        assert!(
+            result.status.success(),
+            "{backend}: {}",
+            text(&result.stderr)
+        );
+        let verified = memreuse(
+            &[
+                "verify",
+                planned.to_str().expect("utf-8"),
+                "--backend",
+                backend,
+            ],
+            out.path(),
+        );
+        assert!(
+            verified.status.success(),
+            "{backend}: {}",
+            text(&verified.stderr)
+        );
+    }
+}
+
+#[test]
+fn json_plan_has_schema_and_is_deterministic() {
+    let args = ["plan", "examples/kernels/matmul_kloop", "--emit", "json"];
+    let first = memreuse(&args, &repo());
+    let second = memreuse(&args, &repo());
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    assert_eq!(first.stdout, second.stdout);
+    let json = text(&first.stdout);
+    assert!(json.starts_with("{\n  \"schema\": 1,"), "{json}");
+    for field in [
+        "\"spaces\"",
+        "\"lower_bound\"",
+        "\"removed_allocs\"",
+        "\"digest\"",
+    ] {
+        assert!(json.contains(field), "missing {field}");
+    }
+}
+
+#[test]
+fn bad_input_is_located_and_exits_1() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = repo().join("tests/data/errors/unknown_dtype.py");
+    std::fs::copy(source, dir.path().join("bad.py")).expect("copy");
+    let result = memreuse(&["plan", "bad.py"], dir.path());
+    assert_eq!(result.status.code(), Some(1));
+    let stderr = text(&result.stderr);
+    assert!(stderr.contains("bad.py:9:30"), "{stderr}");
+    assert!(stderr.contains("E002"), "{stderr}");
+}
+
+#[test]
+fn directories_skip_non_programs_and_ignored_files() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kernel = repo().join("examples/kernels/elementwise_chain/31_after_InitMemRef.py");
+    std::fs::create_dir_all(dir.path().join("tree/sub")).expect("mkdir");
+    std::fs::create_dir_all(dir.path().join("tree/.git")).expect("mkdir");
+    std::fs::copy(&kernel, dir.path().join("tree/sub/k.py")).expect("copy");
+    std::fs::copy(&kernel, dir.path().join("tree/ignored.py")).expect("copy");
+    std::fs::write(dir.path().join("tree/.gitignore"), "ignored.py\n").expect("write");
+    std::fs::write(dir.path().join("tree/helper.py"), "import os\n").expect("write");
+    let result = memreuse(&["plan", "tree"], dir.path());
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(stdout.contains("k.py::"), "{stdout}");
+    assert!(!stdout.contains("ignored.py"), "{stdout}");
+    assert!(stdout.contains("1 files"), "{stdout}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    assert_eq!(memreuse(&["plan"], dir.path()).status.code(), Some(2));
+    assert_eq!(
+        memreuse(&["plan", ".", "--backend", "h100"], dir.path())
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn explain_names_the_gate() {
+    let result = memreuse(
+        &[
+            "explain",
+            "tests/data/plan/s11_023_test_inplace_unsafe_op_no_producer_consumer_reuse.py::main",
+            "tile_a",
+            "tile_b",
+        ],
+        &repo(),
+    );
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(stdout.contains("no-alias gate"), "{stdout}");
+}
