@@ -2,11 +2,12 @@
 # reads the buffer the other writes, so no order works: the first carry's value is copied into
 # a fresh scratch buffer (a new alloc hoisted to the body head, named with the next free number,
 # mem_vec_7, after mem_vec_6 of diff) ahead of the writebacks, and its own writeback reads the scratch.
+# Moves are named after the value they read (`nc_mv` copies nc, `nc_mv_mv` copies the scratch).
 # memreuse-test: backend=950 step0=on
-# expect: same c0 nc_mv out_cur
+# expect: same c0 nc_mv_mv out_cur
 # expect: same p0 np_mv out_prev
-# expect: base nc_scratch mem_vec_7
-# expect: moves nc_scratch np_mv nc_mv
+# expect: base nc_mv mem_vec_7
+# expect: moves nc_mv np_mv nc_mv_mv
 # expect: allocs Vec:16384 Vec:16384 Vec:16384
 import pypto.language as pl
 
