@@ -342,9 +342,14 @@ impl<'v> YieldFixup<'v> {
         // (carry index, yielded var, init var) for every carry whose init is a plain tile.
         let mut candidates = Vec::new();
         for i in 0..carries {
+            // The seed's swap (`pl.yield_(prev, cur)`) yields iter args themselves: a yielded
+            // value is matched as "variable or iter arg", like the if arms of S1.
+            let yielded = values[i]
+                .as_var()
+                .filter(|&v| tile_target(self.vars, v).is_some());
             let (Some(init), Some(yielded)) = (
                 f.init_values.get(i).and_then(|e| self.plain_tile(e)),
-                self.plain_tile(&values[i]),
+                yielded,
             ) else {
                 continue;
             };
@@ -581,10 +586,22 @@ impl<'v> YieldFixup<'v> {
             ty: Some(Type::Ptr),
             span: Span::default(),
         });
+        // A fresh root, spelled as InitMemRef spells roots: `pl.const(0, pl.INT64)`.
+        let zero = Expr::new(
+            ExprKind::Call(Box::new(Call {
+                callee: "pl.const".into(),
+                args: vec![
+                    Expr::new(ExprKind::Int(0), Span::default()),
+                    Expr::new(ExprKind::DType(crate::ir::DType::Int64), Span::default()),
+                ],
+                kwargs: Vec::new(),
+            })),
+            Span::default(),
+        );
         let memref = MemRef {
             base: base.as_str().into(),
             extent: Some(MemRefExtent {
-                offset: Expr::new(ExprKind::Int(0), Span::default()),
+                offset: zero,
                 size: Expr::new(ExprKind::Int(size), Span::default()),
             }),
             slots: None,

@@ -23,7 +23,7 @@ class Before:
         for i, (cur, prev) in pl.range(4, init_values=(c0, p0)):
             nc: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = prev
             np: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = cur
-            nc_mv: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_7, 0, 16384), pl.Mem.Vec] = pl.tile.move(nc, target_memory=pl.Mem.Vec)
+            nc_mv: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_7, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.move(nc, target_memory=pl.Mem.Vec)
             np_mv: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.move(np, target_memory=pl.Mem.Vec)
             nc_mv_mv: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.move(nc_mv, target_memory=pl.Mem.Vec)
             out_cur, out_prev = pl.yield_(nc_mv_mv, np_mv)
