@@ -79,7 +79,7 @@ pub fn build_forbid_map(f: &Function, lifetimes: &Lifetimes, backend: Backend) -
                 .or_default()
                 .extend(forbidden),
             Some(Type::Tile(_)) => {
-                if let Some(&group) = lifetimes.group_of.get(&target) {
+                if let Some(group) = lifetimes.group_of(target) {
                     let rep = lifetimes.intervals[group].rep;
                     map.by_rep.entry(rep).or_default().extend(forbidden);
                 }

@@ -38,18 +38,56 @@ pub fn overlaps(a: (u32, u32), b: (u32, u32)) -> bool {
     !(a.1 <= b.0 || b.1 <= a.0)
 }
 
+/// A `u32` per variable, dense over the function's `VarTable` (planning touches every tile, so
+/// a vector beats a hash map).
+#[derive(Clone, Debug, Default)]
+pub struct VarMap {
+    values: Vec<u32>,
+}
+
+impl VarMap {
+    const ABSENT: u32 = u32::MAX;
+
+    fn with_len(len: usize) -> VarMap {
+        VarMap {
+            values: vec![Self::ABSENT; len],
+        }
+    }
+
+    pub fn get(&self, v: VarId) -> Option<u32> {
+        self.values
+            .get(v.index())
+            .copied()
+            .filter(|&x| x != Self::ABSENT)
+    }
+
+    fn insert(&mut self, v: VarId, value: u32) {
+        if let Some(slot) = self.values.get_mut(v.index()) {
+            *slot = value;
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (VarId, u32)> + '_ {
+        self.values
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| **x != Self::ABSENT)
+            .map(|(i, &x)| (VarId(i as u32), x))
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Lifetimes {
     /// Definition number of each tracked tile variable (assignment-defined, tile-typed).
-    def: FxHashMap<VarId, u32>,
+    def: VarMap,
     /// Last use after loop extension.
-    last: FxHashMap<VarId, u32>,
+    last: VarMap,
     /// If-phi family ids of each branch-local source.
     families: FxHashMap<VarId, Vec<u32>>,
     /// Intervals in representative definition order.
     pub intervals: Vec<Interval>,
     /// The interval each grouped variable belongs to.
-    pub group_of: FxHashMap<VarId, usize>,
+    group_of: VarMap,
     /// Loop scopes `[first, last]` statement numbers of each loop body.
     pub loops: Vec<(u32, u32)>,
     /// Number of statements numbered.
@@ -59,7 +97,12 @@ pub struct Lifetimes {
 impl Lifetimes {
     /// `(def, last)` of a tracked variable.
     pub fn liveness(&self, v: VarId) -> Option<(u32, u32)> {
-        Some((*self.def.get(&v)?, *self.last.get(&v)?))
+        Some((self.def.get(v)?, self.last.get(v)?))
+    }
+
+    /// The interval a grouped variable belongs to.
+    pub fn group_of(&self, v: VarId) -> Option<usize> {
+        self.group_of.get(v).map(|g| g as usize)
     }
 
     pub fn families(&self, v: VarId) -> &[u32] {
@@ -144,8 +187,8 @@ enum Redirect {
 struct Numbering<'f> {
     f: &'f Function,
     order: u32,
-    def: FxHashMap<VarId, u32>,
-    raw_last: FxHashMap<VarId, u32>,
+    def: VarMap,
+    raw_last: VarMap,
     /// The init value of each iter arg, when it is a variable.
     iter_init: FxHashMap<VarId, VarId>,
     redirects: FxHashMap<VarId, Redirect>,
@@ -158,8 +201,8 @@ pub fn analyze(f: &Function) -> Lifetimes {
     let mut n = Numbering {
         f,
         order: 0,
-        def: FxHashMap::default(),
-        raw_last: FxHashMap::default(),
+        def: VarMap::with_len(f.vars.len()),
+        raw_last: VarMap::with_len(f.vars.len()),
         iter_init: FxHashMap::default(),
         redirects: FxHashMap::default(),
         families: FxHashMap::default(),
@@ -294,10 +337,7 @@ impl Numbering<'_> {
                 };
                 for source in flattened {
                     let local = self.is_tracked(source)
-                        && self
-                            .def
-                            .get(&source)
-                            .is_some_and(|&d| d >= start && d < end);
+                        && self.def.get(source).is_some_and(|d| d >= start && d < end);
                     if local {
                         self.families.entry(source).or_default().push(family);
                         sources.push(source);
@@ -343,28 +383,27 @@ impl Numbering<'_> {
     }
 
     fn note_use(&mut self, v: VarId, at: u32) {
-        let last = self.raw_last.entry(v).or_insert(at);
-        *last = (*last).max(at);
+        let last = self.raw_last.get(v).map_or(at, |l| l.max(at));
+        self.raw_last.insert(v, last);
     }
 
     /// SPEC §5.3: a value defined before a loop and read in or after it lives to the loop's end.
-    fn extend_over_loops(&self) -> FxHashMap<VarId, u32> {
+    fn extend_over_loops(&self) -> VarMap {
         let mut loops = self.loops.clone();
         loops.sort_unstable();
         let ends = RangeMax::new(loops.iter().map(|&(_, e)| e).collect());
-        self.def
-            .iter()
-            .map(|(&v, &def)| {
-                let raw = self.raw_last.get(&v).copied().unwrap_or(def).max(def);
-                let first = loops.partition_point(|&(s, _)| s <= def);
-                let after = loops.partition_point(|&(s, _)| s <= raw);
-                let last = match ends.max(first, after) {
-                    Some(end) => raw.max(end),
-                    None => raw,
-                };
-                (v, last)
-            })
-            .collect()
+        let mut extended = VarMap::with_len(self.def.values.len());
+        for (v, def) in self.def.iter() {
+            let raw = self.raw_last.get(v).unwrap_or(def).max(def);
+            let first = loops.partition_point(|&(s, _)| s <= def);
+            let after = loops.partition_point(|&(s, _)| s <= raw);
+            let last = match ends.max(first, after) {
+                Some(end) => raw.max(end),
+                None => raw,
+            };
+            extended.insert(v, last);
+        }
+        extended
     }
 }
 
@@ -410,11 +449,12 @@ impl RangeMax {
 
 /// SPEC §5.5: group tracked tiles with a MemRef by base into intervals.
 fn build_groups(f: &Function, lifetimes: &mut Lifetimes) {
+    lifetimes.group_of = VarMap::with_len(f.vars.len());
     let mut members: Vec<(u32, VarId)> = lifetimes
         .def
         .iter()
-        .filter(|&(&v, _)| matches!(&f.vars[v].ty, Some(Type::Tile(t)) if t.memref.is_some()))
-        .map(|(&v, &d)| (d, v))
+        .filter(|&(v, _)| matches!(&f.vars[v].ty, Some(Type::Tile(t)) if t.memref.is_some()))
+        .map(|(v, d)| (d, v))
         .collect();
     members.sort_unstable();
     let mut by_base: FxHashMap<&str, usize> = FxHashMap::default();
@@ -453,7 +493,7 @@ fn build_groups(f: &Function, lifetimes: &mut Lifetimes) {
         let (pipeline, pipeline_load) = membership.unwrap_or_default();
         let index = lifetimes.intervals.len();
         for v in &group {
-            lifetimes.group_of.insert(*v, index);
+            lifetimes.group_of.insert(*v, index as u32);
         }
         lifetimes.intervals.push(Interval {
             rep,

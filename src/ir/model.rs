@@ -253,6 +253,12 @@ pub enum ExprKind {
     },
     Bool(bool),
     None,
+    /// `pl.const(5, pl.INT64)`: an integer constant with an explicit dtype (MemRef offsets are
+    /// spelled this way; a dedicated node keeps cloning types cheap).
+    Const {
+        value: i64,
+        dtype: DType,
+    },
     /// `pl.FP32`, ...
     DType(DType),
     /// `pl.Mem.Vec` or `pl.MemorySpace.Vec` (printed as `pl.Mem.Vec`).
@@ -432,6 +438,7 @@ impl Expr {
                 op: UnaryOp::Neg,
                 operand,
             } => operand.as_const_int().and_then(i64::checked_neg),
+            ExprKind::Const { value, .. } => Some(*value),
             ExprKind::Call(c) if c.callee == "pl.const" => c.args.first()?.as_const_int(),
             _ => None,
         }
@@ -475,6 +482,7 @@ impl Expr {
             | ExprKind::Str { .. }
             | ExprKind::Bool(_)
             | ExprKind::None
+            | ExprKind::Const { .. }
             | ExprKind::DType(_)
             | ExprKind::Space(_)
             | ExprKind::Path(_) => {}
@@ -519,6 +527,7 @@ impl Expr {
             | ExprKind::Str { .. }
             | ExprKind::Bool(_)
             | ExprKind::None
+            | ExprKind::Const { .. }
             | ExprKind::DType(_)
             | ExprKind::Space(_)
             | ExprKind::Path(_) => {}

@@ -1414,6 +1414,17 @@ impl<'a> Parser<'a> {
             }
         }
         let end = self.expect(Tok::RParen)?.span();
+        if callee == "pl.const"
+            && kwargs.is_empty()
+            && let [value, dtype] = args.as_slice()
+            && let (Some(value), ExprKind::DType(dtype)) = (int_literal(value), &dtype.kind)
+        {
+            let kind = ExprKind::Const {
+                value,
+                dtype: *dtype,
+            };
+            return Ok(Expr::new(kind, start.to(end)));
+        }
         Ok(Expr::new(
             ExprKind::Call(Box::new(Call {
                 callee: callee.into(),
@@ -1507,6 +1518,21 @@ fn collect_allocs<'f>(
             | StmtKind::Return { .. }
             | StmtKind::Pass => {}
         }
+    }
+}
+
+/// An integer literal, possibly negated (`5`, `-5`), as `pl.const` spells its value.
+fn int_literal(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Unary {
+            op: UnaryOp::Neg,
+            operand,
+        } => match operand.kind {
+            ExprKind::Int(v) => v.checked_neg(),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -468,6 +468,11 @@ fn write_expr(out: &mut String, vars: &VarTable, expr: &Expr) {
         ExprKind::Bool(false) => out.push_str("False"),
         ExprKind::None => out.push_str("None"),
         ExprKind::DType(dtype) => push_dtype(out, *dtype),
+        ExprKind::Const { value, dtype } => {
+            let _ = write!(out, "pl.const({value}, ");
+            push_dtype(out, *dtype);
+            out.push(')');
+        }
         ExprKind::Space(space) => push_space(out, *space),
         ExprKind::Call(call) => {
             out.push_str(&call.callee);

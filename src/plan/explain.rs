@@ -45,9 +45,7 @@ pub fn explain(
     let (va, vb) = (find(a)?, find(b)?);
     let group = |v: VarId, name: &str| {
         lifetimes
-            .group_of
-            .get(&v)
-            .copied()
+            .group_of(v)
             .ok_or_else(|| ExplainError::NotPlanned(name.into()))
     };
     let (ga, gb) = (group(va, a)?, group(vb, b)?);

@@ -50,7 +50,7 @@ pub fn rebase(
             continue;
         };
         let target_size = target.memref.size_bytes().unwrap_or(0);
-        let Some(&group) = lifetimes.group_of.get(&v) else {
+        let Some(group) = lifetimes.group_of(v) else {
             continue;
         };
         for &member in &lifetimes.intervals[group].members {
@@ -136,6 +136,9 @@ pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable) {
 /// SPEC §7.4: an if-phi whose one arm accumulates in place on an Acc buffer gets its other
 /// arm's seed retargeted onto that buffer, so no Acc→Acc move is ever needed.
 pub fn coalesce_accumulator_if_phis(f: &mut Function, backend: Backend) -> Result<(), PlanError> {
+    if !has_if_phi(&f.body) {
+        return Ok(());
+    }
     let original = f.vars.clone();
     let Function { body, vars, .. } = f;
     let mut retargeter = Retargeter::new(body, vars, backend);
@@ -144,6 +147,20 @@ pub fn coalesce_accumulator_if_phis(f: &mut Function, backend: Backend) -> Resul
     })?;
     reanchor_views(&f.body, &original, &mut f.vars);
     Ok(())
+}
+
+/// Whether any `if` with an else branch has return variables (the only place §7.4 acts).
+fn has_if_phi(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|stmt| match &stmt.kind {
+        StmtKind::If(i) => {
+            (i.else_body.is_some() && !i.return_vars.is_empty())
+                || has_if_phi(&i.then_body)
+                || i.else_body.as_deref().is_some_and(has_if_phi)
+        }
+        StmtKind::For(f) => has_if_phi(&f.body),
+        StmtKind::With(w) => has_if_phi(&w.body),
+        _ => false,
+    })
 }
 
 /// Calls `visit` on every `if`, pre-order (before descending into its branches).
@@ -588,14 +605,10 @@ impl<'v> YieldFixup<'v> {
         });
         // A fresh root, spelled as InitMemRef spells roots: `pl.const(0, pl.INT64)`.
         let zero = Expr::new(
-            ExprKind::Call(Box::new(Call {
-                callee: "pl.const".into(),
-                args: vec![
-                    Expr::new(ExprKind::Int(0), Span::default()),
-                    Expr::new(ExprKind::DType(crate::ir::DType::Int64), Span::default()),
-                ],
-                kwargs: Vec::new(),
-            })),
+            ExprKind::Const {
+                value: 0,
+                dtype: crate::ir::DType::Int64,
+            },
             Span::default(),
         );
         let memref = MemRef {

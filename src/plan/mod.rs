@@ -429,12 +429,20 @@ pub fn plan_program(
     program: &crate::ir::Program,
     config: &PlanConfig,
 ) -> Result<(crate::ir::Program, Vec<PlanReport>), (usize, PlanError)> {
-    let mut planned = program.clone();
+    let mut functions = Vec::with_capacity(program.functions.len());
     let mut reports = Vec::with_capacity(program.functions.len());
     for (index, function) in program.functions.iter().enumerate() {
         let plan = plan_function(function, config).map_err(|e| (index, e))?;
-        planned.functions[index] = plan.function;
+        functions.push(plan.function);
         reports.push(plan.report);
     }
+    let planned = crate::ir::Program {
+        preamble: program.preamble.clone(),
+        decorator: program.decorator.clone(),
+        name: program.name.clone(),
+        functions,
+        dynamic_dims: program.dynamic_dims.clone(),
+        span: program.span,
+    };
     Ok((planned, reports))
 }
