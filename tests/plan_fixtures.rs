@@ -3,7 +3,8 @@
 //! is snapshotted next to it as `<name>.out.py` (bless with `UPDATE_EXPECT=1`).
 //!
 //! Header lines (comments in the preamble):
-//! - `# memreuse-test: backend=none|910b|950 step0=on|off [function=NAME]`
+//! - `# memreuse-test: backend=none|910b|950 step0=on|off [function=NAME] [addresses=on]
+//!   [capacity=SPACE:BYTES]...`
 //! - `# expect: same A B ...` — the tiles share one base
 //! - `# expect: distinct A B ...` — pairwise different bases
 //! - `# expect: base A mem_vec_3` — exact base
@@ -11,6 +12,8 @@
 //! - `# expect: allocs Vec:16384 Mat:2048 ...` — the surviving allocs, in order
 //! - `# expect: moves A_mv ...` — the inserted tile.move destinations, in order
 //! - `# expect: error CODE MESSAGE-PREFIX` — planning fails with this error
+//! - `# expect: diag CODE MESSAGE-PREFIX` — the plan reports this diagnostic (hint/warning)
+//! - `# expect: nodiag CODE` — the plan reports no diagnostic with this code
 
 use std::path::{Path, PathBuf};
 
@@ -51,6 +54,16 @@ fn header(text: &str, path: &Path) -> Header {
                     }
                     Some(("step0", v)) => config.materialize_aliases = v == "on",
                     Some(("function", name)) => function = Some(name.to_string()),
+                    Some(("addresses", v)) => config.assign_addresses = v == "on",
+                    Some(("capacity", v)) => {
+                        let (space, bytes) = v
+                            .split_once(':')
+                            .unwrap_or_else(|| panic!("{}: capacity=SPACE:BYTES", path.display()));
+                        let space = memreuse::ir::MemSpace::from_name(space)
+                            .unwrap_or_else(|| panic!("{}: unknown space {space}", path.display()));
+                        config.capacity_overrides[space as usize] =
+                            Some(bytes.parse().expect("capacity in bytes"));
+                    }
                     _ => panic!("{}: unknown setting {setting}", path.display()),
                 }
             }
@@ -214,6 +227,28 @@ fn check(path: &Path) -> Result<(), String> {
                     .collect();
                 if actual != args {
                     return Err(format!("moves {actual:?}, expected {args:?}"));
+                }
+            }
+            "diag" => {
+                let prefix = args[1..].join(" ");
+                let found = reports[index]
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.code == args[0].as_str() && d.message.starts_with(&prefix));
+                if !found {
+                    return Err(format!(
+                        "no {} diagnostic starting '{prefix}'; got {:?}",
+                        args[0], reports[index].diagnostics
+                    ));
+                }
+            }
+            "nodiag" => {
+                if let Some(d) = reports[index]
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.code == args[0].as_str())
+                {
+                    return Err(format!("unexpected diagnostic {d}"));
                 }
             }
             other => return Err(format!("unknown expectation {other}")),

@@ -18,8 +18,9 @@ pub struct ExplainArgs {
     pub first: String,
     /// The second tile.
     pub second: String,
-    #[arg(long, value_enum, default_value = "none")]
-    pub backend: BackendArg,
+    /// Target backend [default: memreuse.toml's, else none].
+    #[arg(long, value_enum)]
+    pub backend: Option<BackendArg>,
     /// Run MaterializeSemanticAliases first (`auto`: for `*_after_InitMemRef.py` dumps).
     #[arg(long, value_enum, default_value = "auto", num_args = 0..=1, default_missing_value = "on")]
     pub materialize_aliases: Toggle,
@@ -48,8 +49,8 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
         );
     };
     let config = PlanConfig {
-        backend: args.backend.into(),
         materialize_aliases: args.materialize_aliases.applies_to(&path),
+        ..crate::settings::plan_config(args.backend, &[])?
     };
     match explain(f, &config, &args.first, &args.second) {
         Ok(text) => {

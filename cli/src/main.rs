@@ -3,6 +3,7 @@
 mod explain;
 mod inputs;
 mod plan;
+mod settings;
 mod solve;
 mod verify;
 

@@ -60,9 +60,14 @@ pub struct PlanArgs {
     /// a `@pl.program` are skipped.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Target backend: sets capacities and the target-specific rules.
-    #[arg(long, value_enum, default_value = "none")]
-    pub backend: BackendArg,
+    /// Target backend: sets capacities and the target-specific rules [default: the
+    /// `backend` of memreuse.toml, else none].
+    #[arg(long, value_enum)]
+    pub backend: Option<BackendArg>,
+    /// Override a memory space's capacity, e.g. `--capacity Vec=131072` (repeatable; also
+    /// `[capacity]` in memreuse.toml).
+    #[arg(long, value_name = "SPACE=BYTES", value_parser = crate::settings::parse_capacity)]
+    pub capacity: Vec<(memreuse::ir::MemSpace, i64)>,
     #[arg(long, value_enum, default_value = "pypto")]
     pub planner: Planner,
     #[arg(long, value_enum, default_value = "summary")]
@@ -75,6 +80,10 @@ pub struct PlanArgs {
     /// would, and not for later dumps.
     #[arg(long, value_enum, default_value = "auto", num_args = 0..=1, default_missing_value = "on")]
     pub materialize_aliases: Toggle,
+    /// With `--emit ir`: print addressed MemRefs, as AllocateMemoryAddr leaves them (InCore,
+    /// AIC and AIV functions).
+    #[arg(long)]
+    pub addresses: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -108,7 +117,8 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 {
         bail!("--emit ir over several files needs --out DIR");
     }
-    let backend: Backend = args.backend.into();
+    let base_config = crate::settings::plan_config(args.backend, &args.capacity)?;
+    let backend = base_config.backend;
     let mut failed = false;
     let mut planned = Vec::new();
     let stdout = std::io::stdout();
@@ -137,8 +147,9 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
             }
         };
         let config = PlanConfig {
-            backend,
             materialize_aliases: args.materialize_aliases.applies_to(&file.path),
+            assign_addresses: args.addresses,
+            ..base_config
         };
         let (output, reports) = if args.planner == Planner::None {
             let reports = vec![PlanReport::default(); program.functions.len()];
@@ -209,7 +220,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
 fn verified(planned: &Program, config: &PlanConfig, display: &str) -> bool {
     let options = VerifyOptions {
         backend: config.backend,
-        addressed: false,
+        addressed: config.assign_addresses,
     };
     let violations = verify_program(planned, &options);
     if violations.is_empty() {

@@ -88,7 +88,12 @@ pub fn explain(
             .iter()
             .filter(|iv| iv.space == ia.space)
             .collect();
-        let gate = PipelineGate::new(ia.space, &in_space, config.backend.capacity(ia.space));
+        let capacity = if config.capacity_aware() {
+            config.capacity(ia.space)
+        } else {
+            0
+        };
+        let gate = PipelineGate::new(ia.space, &in_space, capacity);
         let name_of = |g: usize| prepared.vars[lifetimes.intervals[g].rep].name.to_string();
         let blocker = pair_blocker(&facts, &gate, ga, gb);
         separable = blocker.is_none();

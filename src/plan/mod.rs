@@ -1,6 +1,8 @@
 //! Planning: packing sharing groups into buffers and rewriting the function accordingly
 //! (SPEC §4, §6, §7, §14). Pure: no files, no salsa, no threads.
 
+pub mod address;
+pub mod capacity;
 pub mod cleanup;
 pub mod explain;
 pub mod fixup;
@@ -18,7 +20,7 @@ use crate::ir::{
     Call, Expr, ExprKind, Function, FunctionType, Kwarg, MemSpace, Name, Span, Stmt, StmtKind,
     Type, VarId,
 };
-use pack::{Buffer, PipelineGate, ShareFacts, pack};
+use pack::{Buffer, PipelineGate, ShareFacts};
 
 /// Bumped whenever a planning decision can change for the same input.
 pub const PLANNER_VERSION: u32 = 1;
@@ -28,6 +30,23 @@ pub struct PlanConfig {
     pub backend: Backend,
     /// Run Step 0 (MaterializeSemanticAliases) first, for dumps taken straight after InitMemRef.
     pub materialize_aliases: bool,
+    /// Per-space capacities that replace the backend's (indexed by `MemSpace as usize`).
+    pub capacity_overrides: [Option<i64>; MemSpace::ALL.len()],
+    /// Rewrite MemRef offsets to addresses, as AllocateMemoryAddr does (InCore/AIC/AIV only).
+    pub assign_addresses: bool,
+}
+
+impl PlanConfig {
+    /// Usable bytes of a space; 0 means unknown (no backend and no override).
+    pub fn capacity(&self, space: MemSpace) -> i64 {
+        self.capacity_overrides[space as usize].unwrap_or_else(|| self.backend.capacity(space))
+    }
+
+    /// Whether the capacity-driven steps run: a backend is configured (SPEC §2.3), or a
+    /// capacity was given explicitly.
+    pub fn capacity_aware(&self) -> bool {
+        self.backend != Backend::None || self.capacity_overrides.iter().any(Option::is_some)
+    }
 }
 
 /// A planning failure: PyPTO's ValueError or internal error, with its exact text.
@@ -142,7 +161,9 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
     let forbid = build_forbid_map(&f, &lifetimes, config.backend);
     let facts = ShareFacts::new(&f, &lifetimes, &forbid, hazard.as_ref(), &pinned);
 
+    let reserved = capacity::reserved_windows(&f)?;
     let mut reuse_map: FxHashMap<VarId, VarId> = FxHashMap::default();
+    let mut gates = std::collections::BTreeMap::new();
     for &space in MemSpace::ALL {
         if space == MemSpace::Ddr {
             continue;
@@ -154,8 +175,23 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
             continue;
         }
         let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
-        let gate = PipelineGate::new(space, &ivs, config.backend.capacity(space));
-        let buffers = pack(&in_space, &facts, &gate);
+        let capacity = if config.capacity_aware() {
+            config.capacity(space)
+        } else {
+            0
+        };
+        let reserved_start = reserved.start_of(space);
+        let mut gate = PipelineGate::new(space, &ivs, capacity);
+        let buffers = capacity::pack_within_capacity(
+            space,
+            &in_space,
+            &facts,
+            &mut gate,
+            capacity,
+            reserved_start,
+            f.span,
+            &mut report.diagnostics,
+        );
         for buffer in &buffers {
             let rep = lifetimes.intervals[buffer.representative()].rep;
             for &member in &buffer.members[1..] {
@@ -164,13 +200,16 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
         }
         report.spaces.push(space_report(
             space,
-            config.backend.capacity(space),
+            config.capacity(space),
+            reserved_start,
             &f,
             &lifetimes,
             &in_space,
             &buffers,
         ));
+        gates.insert(space, (gate, capacity, reserved_start));
     }
+    capacity::perf_hints(&f, &gates, &mut report.diagnostics);
 
     if !reuse_map.is_empty() {
         fixup::rebase(&mut f, &lifetimes, &reuse_map)?;
@@ -197,6 +236,15 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
         .collect();
     report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
     cleanup::strip_pipeline_membership(&mut f.body);
+    if capacity::gets_addresses(&f) {
+        let addressing = address::allocate(&f, &reserved);
+        if config.capacity_aware() {
+            address::check_capacity(&f, &addressing, &reserved, config)?;
+        }
+        if config.assign_addresses {
+            address::apply(&mut f, &addressing, &reserved);
+        }
+    }
     Ok(FunctionPlan {
         function: f,
         report,
@@ -367,6 +415,7 @@ fn lifetime_report(f: &Function, lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
 fn space_report(
     space: MemSpace,
     capacity: i64,
+    reserved_start: i64,
     f: &Function,
     lifetimes: &Lifetimes,
     in_space: &[usize],
@@ -390,11 +439,11 @@ fn space_report(
             .base
             .cmp(&intervals[buffers[b].representative()].base)
     });
+    let (addresses, footprint) =
+        address::lay_out(reserved_start, by_name.iter().map(|&i| sizes[i]));
     let mut offsets = vec![0; buffers.len()];
-    let mut cursor = 0;
-    for i in by_name {
-        offsets[i] = cursor;
-        cursor = align32(cursor + sizes[i]);
+    for (&i, address) in by_name.iter().zip(addresses) {
+        offsets[i] = address;
     }
     SpaceReport {
         space,
@@ -405,7 +454,7 @@ fn space_report(
         bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
         bytes_after: sizes.iter().sum(),
         lower_bound: lifetimes.max_live_bytes(space),
-        footprint: cursor,
+        footprint,
         buffers: buffers
             .iter()
             .enumerate()

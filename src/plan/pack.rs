@@ -12,7 +12,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::forbid_alias::{ForbidMap, Hazard};
 use crate::analysis::lifetimes::{Interval, Lifetimes, overlaps};
-use crate::ir::{Function, MemSpace, Name};
+use crate::ir::{Function, MemSpace, Name, VarId};
 
 /// Everything the gates of `can_share` consult, prepared once per function.
 pub struct ShareFacts<'a> {
@@ -119,7 +119,10 @@ pub struct PipelineGate {
 pub struct PipelineGroup {
     pub slot: i64,
     pub stages: Vec<i64>,
+    /// The affordable depth `F` (the shed loop lowers it).
     pub depth: usize,
+    /// The representative of the group's first interval, to locate diagnostics.
+    pub first_member: Option<VarId>,
 }
 
 impl PipelineGroup {
@@ -138,6 +141,7 @@ impl PipelineGate {
                     slot: 0,
                     stages: Vec::new(),
                     depth: 1,
+                    first_member: Some(iv.rep),
                 });
                 entry.slot = entry.slot.max(iv.size);
                 if let Err(at) = entry.stages.binary_search(&stage) {
