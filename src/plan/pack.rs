@@ -250,6 +250,9 @@ pub fn pair_blocker(
 #[derive(Clone, Debug)]
 pub struct Buffer {
     pub members: Vec<usize>,
+    /// Byte offset of each member inside the buffer: 0 for whole-buffer sharing, the subrange
+    /// start for members the overflow fallback placed inside an arena (seed S4).
+    pub placements: Vec<i64>,
     pub pinned: bool,
     /// Members by `(def, index)`, with their last use: the lifetime gate's index.
     by_def: BTreeMap<(u32, usize), u32>,
@@ -269,6 +272,7 @@ impl Buffer {
     fn new(first: usize, pinned: bool, facts: &ShareFacts) -> Buffer {
         let mut buffer = Buffer {
             members: Vec::new(),
+            placements: Vec::new(),
             pinned,
             by_def: BTreeMap::new(),
             overlapping_members: false,
@@ -277,7 +281,7 @@ impl Buffer {
             tpop_reader_defs: FxHashSet::default(),
             load_lasts: FxHashSet::default(),
         };
-        buffer.add(first, facts, false);
+        buffer.add(first, facts, false, 0);
         buffer
     }
 
@@ -285,9 +289,10 @@ impl Buffer {
         self.members[0]
     }
 
-    fn add(&mut self, i: usize, facts: &ShareFacts, overlaps_a_member: bool) {
+    fn add(&mut self, i: usize, facts: &ShareFacts, overlaps_a_member: bool, placement: i64) {
         let iv = facts.interval(i);
         self.members.push(i);
+        self.placements.push(placement);
         self.by_def.insert((iv.def, i), iv.last);
         self.overlapping_members |= overlaps_a_member;
         self.forbidden_by_members
@@ -408,7 +413,7 @@ pub fn pack(intervals: &[usize], facts: &ShareFacts, gate: &PipelineGate) -> Vec
         };
         match chosen {
             Some((index, overlapping)) => {
-                buffers[index].add(candidate, facts, overlapping);
+                buffers[index].add(candidate, facts, overlapping, 0);
                 buffer_of[candidate] = Some(index);
             }
             None => {
@@ -418,4 +423,97 @@ pub fn pack(intervals: &[usize], facts: &ShareFacts, gate: &PipelineGate) -> Vec
         }
     }
     buffers
+}
+
+/// The capacity-overflow subrange fallback (seed S4): first-fit-decreasing as [`pack`], but a
+/// candidate that can join no buffer whole may take the lowest aligned gap of an existing
+/// arena that no member it cannot share bytes with occupies. Arenas never grow, pinned arenas
+/// stay closed, and only `eligible` intervals are placed into subranges.
+pub fn pack_subdivided(
+    intervals: &[usize],
+    facts: &ShareFacts,
+    gate: &PipelineGate,
+    eligible: &dyn Fn(usize) -> bool,
+    alignment: i64,
+) -> Vec<Buffer> {
+    let mut order = intervals.to_vec();
+    order.sort_by_key(|&i| {
+        let iv = facts.interval(i);
+        (std::cmp::Reverse(iv.size), iv.def, i)
+    });
+    let mut buffers: Vec<Buffer> = Vec::new();
+    let mut buffer_of: Vec<Option<usize>> = vec![None; facts.lifetimes.intervals.len()];
+    let mut scratch = Vec::new();
+    for candidate in order {
+        let pinned = facts.pinned.contains(&candidate);
+        let whole = if pinned {
+            None
+        } else {
+            buffers.iter().enumerate().find_map(|(index, buffer)| {
+                if buffer.pinned {
+                    return None;
+                }
+                fits(buffer, index, candidate, facts, gate, &buffer_of, &mut scratch)
+                    .map(|overlapping| (index, overlapping, 0))
+            })
+        };
+        let placed = whole.or_else(|| {
+            if pinned || !eligible(candidate) {
+                return None;
+            }
+            buffers.iter().enumerate().find_map(|(index, buffer)| {
+                if buffer.pinned || !eligible(buffer.representative()) {
+                    return None;
+                }
+                lowest_gap(buffer, candidate, facts, gate, alignment)
+                    .map(|offset| (index, true, offset))
+            })
+        });
+        match placed {
+            Some((index, overlapping, offset)) => {
+                buffers[index].add(candidate, facts, overlapping, offset);
+                buffer_of[candidate] = Some(index);
+            }
+            None => {
+                buffer_of[candidate] = Some(buffers.len());
+                buffers.push(Buffer::new(candidate, pinned, facts));
+            }
+        }
+    }
+    buffers
+}
+
+/// The lowest `alignment`-aligned offset inside `arena` where `candidate` overlaps no byte
+/// range of a member it may not share bytes with.
+fn lowest_gap(
+    arena: &Buffer,
+    candidate: usize,
+    facts: &ShareFacts,
+    gate: &PipelineGate,
+    alignment: i64,
+) -> Option<i64> {
+    let arena_size = arena
+        .members
+        .iter()
+        .map(|&m| facts.interval(m).size)
+        .max()
+        .unwrap_or(0);
+    let size = facts.interval(candidate).size;
+    let mut blocked: Vec<(i64, i64)> = arena
+        .members
+        .iter()
+        .zip(&arena.placements)
+        .filter(|&(&m, _)| pair_blocker(facts, gate, candidate, m).is_some())
+        .map(|(&m, &at)| (at, at + facts.interval(m).size))
+        .collect();
+    blocked.sort_unstable();
+    let align = |x: i64| (x + alignment - 1) / alignment * alignment;
+    let mut offset = 0;
+    for (start, end) in blocked {
+        if offset + size <= start {
+            break;
+        }
+        offset = offset.max(align(end));
+    }
+    (offset + size <= arena_size).then_some(offset)
 }
