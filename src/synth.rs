@@ -1091,7 +1091,7 @@ fn join<'s>(items: impl Iterator<Item = &'s str>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashSet;
+    use std::collections::{HashMap, HashSet};
 
     use super::*;
 
@@ -1265,6 +1265,7 @@ mod tests {
             "pl.tile.slice(",
             "pl.tile.reshape(",
             "pl.tile.reinterpret_view(",
+            "pl.tile.full(",
             "self.kernel_1(",
             "return ",
         ] {
@@ -1331,6 +1332,44 @@ mod tests {
                         assert!(defined.insert(name) || phi, "{name} defined twice: {line}");
                     }
                 }
+            }
+        }
+    }
+
+    /// What PyPTO's plan relies on (see `tests/upstream_miscompiles.rs`): a loop's init is read
+    /// by its loop header alone, and every tuple item is read.
+    #[test]
+    fn loop_inits_are_read_once_and_tuple_items_at_least_once() {
+        for cfg in [
+            config(1500, 12),
+            SynthConfig {
+                max_live: None,
+                ..config(1500, 12)
+            },
+        ] {
+            let text = program_text("P", &cfg);
+            for function in functions(&text).iter().filter(|f| f[0].contains("InCore")) {
+                let mut reads: HashMap<&str, usize> = HashMap::new();
+                for line in &function[2..] {
+                    for name in identifiers_read(value_part(line)) {
+                        *reads.entry(name).or_default() += 1;
+                    }
+                }
+                let mut checked = 0;
+                for line in &function[2..] {
+                    let line = line.trim();
+                    if let Some((_, inits)) = line.split_once("init_values=(") {
+                        for init in identifiers_read(inits) {
+                            assert_eq!(reads[init], 1, "init {init} read elsewhere: {line}");
+                            checked += 1;
+                        }
+                    } else if line.contains(" = pair_") {
+                        let item = identifiers_defined(line)[0];
+                        assert!(reads.contains_key(item), "tuple item {item} never read");
+                        checked += 1;
+                    }
+                }
+                assert!(checked > 0);
             }
         }
     }
