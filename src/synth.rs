@@ -5,6 +5,10 @@
 //! `mem_<space>_<N>` from one counter per function that return variables also advance. It feeds
 //! parse and planning benchmarks, property tests and the large example kernels. The generator is
 //! pure and seeded: the same [`SynthConfig`] always gives the same bytes.
+//!
+//! It emits only shapes PyPTO's frontend produces and PyPTO's plan handles, with Step 0 and
+//! without (`tests/synth_plans_verify.rs`); the shapes it avoids, on which PyPTO's own plan is
+//! wrong, are pinned in `tests/data/verify_upstream/`.
 
 use std::fmt::Write;
 
@@ -936,7 +940,11 @@ impl<'a> FunctionGen<'a> {
     /// A tile made for one loop init and read by nothing else: InitMemRef puts the iter arg on
     /// its init's buffer (SPEC §3.1) and each iteration's value is written back there (§4, §7.5),
     /// so PyPTO's frontend never reads an init (or a tile sharing its bytes) once the loop begins.
-    /// A copy of an operand or a zero tile, like real kernels' accumulators.
+    /// A copy of an operand or a zero tile, like real kernels' accumulators. A nested loop is
+    /// therefore never seeded by the enclosing iter arg either: PyPTO's frontend does that, but
+    /// without Step 0 PyPTO's plan loses such a carry
+    /// (`tests/data/verify_upstream/nested_carry_without_step0.py`), and the generated programs
+    /// are planned both ways.
     fn loop_seed(&mut self) -> Tile {
         let src = self.operand();
         let (rows, cols, dtype) = (src.rows, src.cols, src.dtype);
