@@ -5,6 +5,10 @@
 //! `mem_<space>_<N>` from one counter per function that return variables also advance. It feeds
 //! parse and planning benchmarks, property tests and the large example kernels. The generator is
 //! pure and seeded: the same [`SynthConfig`] always gives the same bytes.
+//!
+//! It emits only shapes PyPTO's frontend produces and PyPTO's plan handles, with Step 0 and
+//! without (`tests/synth_plans_verify.rs`); the shapes it avoids, on which PyPTO's own plan is
+//! wrong, are pinned in `tests/data/verify_upstream/`.
 
 use std::fmt::Write;
 
@@ -797,7 +801,8 @@ impl<'a> FunctionGen<'a> {
         self.pool.push(alias);
     }
 
-    /// `tile.gather_compare` returns a pair of tiles; each tuple item gets a fresh MemRef.
+    /// `tile.gather_compare` returns a pair of tiles; each tuple item gets a fresh MemRef and is
+    /// read after both are extracted.
     fn tuple_op(&mut self) {
         let src = self.float32_operand();
         let scratch = self.partner(&src);
@@ -809,8 +814,16 @@ impl<'a> FunctionGen<'a> {
             "{pair}: pl.Tuple[pl.Tile[[{rows}, 16], pl.INT32, pl.Mem.Vec], pl.Tile[[1, {rows}], pl.INT32, pl.Mem.Vec]] = pl.tile.gather_compare({}, pl.const(1.0, pl.FP32), {}, cmp_mode='eq', out_cols=16)",
             src.name, scratch.name
         );
-        self.define_vec("dst", (rows, 16, DType::Int32), &format!("{pair}[0]"));
-        self.define_vec("cdst", (1, rows, DType::Int32), &format!("{pair}[1]"));
+        let items = [
+            self.define_vec("dst", (rows, 16, DType::Int32), &format!("{pair}[0]")),
+            self.define_vec("cdst", (1, rows, DType::Int32), &format!("{pair}[1]")),
+        ];
+        // The op writes both items at once, but upstream numbers each `x = t[k]` on its own
+        // (SPEC §5.1): an item nobody reads would end before the next one is extracted and
+        // could share its buffer. PyPTO's frontend only extracts items it uses.
+        for item in &items {
+            self.unary(item, None);
+        }
     }
 
     /// Reads a scalar out of one tile, scales another by it, and writes it back (an eval).
@@ -858,16 +871,11 @@ impl<'a> FunctionGen<'a> {
         }
     }
 
-    /// `for i, (c, ...) in pl.range(n, init_values=(...))` carrying one or two tiles.
+    /// `for i, (c, ...) in pl.range(n, init_values=(...))` carrying one or two tiles, each
+    /// seeded by a tile of its own (see [`FunctionGen::loop_seed`]).
     fn carry_loop(&mut self) {
-        let mut inits = vec![self.operand()];
-        if self.rng.percent(30) {
-            // Two carries on one buffer cannot both be written back (SPEC §S2): keep them apart.
-            let second = self.operand();
-            if second.memref.base != inits[0].memref.base {
-                inits.push(second);
-            }
-        }
+        let carries = if self.rng.percent(30) { 2 } else { 1 };
+        let inits: Vec<Tile> = (0..carries).map(|_| self.loop_seed()).collect();
         let loop_var = self.fresh_name("i");
         // Iter args have their init's type and MemRef (SPEC §3.1).
         let iter_args: Vec<Tile> = inits
@@ -929,6 +937,38 @@ impl<'a> FunctionGen<'a> {
         self.pool.extend(return_vars);
     }
 
+    /// A tile made for one loop init and read by nothing else: InitMemRef puts the iter arg on
+    /// its init's buffer (SPEC §3.1) and each iteration's value is written back there (§4, §7.5),
+    /// so PyPTO's frontend never reads an init (or a tile sharing its bytes) once the loop begins.
+    /// A copy of an operand or a zero tile, like real kernels' accumulators. A nested loop is
+    /// therefore never seeded by the enclosing iter arg either: PyPTO's frontend does that, but
+    /// without Step 0 PyPTO's plan loses such a carry
+    /// (`tests/data/verify_upstream/nested_carry_without_step0.py`), and the generated programs
+    /// are planned both ways.
+    fn loop_seed(&mut self) -> Tile {
+        let src = self.operand();
+        let (rows, cols, dtype) = (src.rows, src.cols, src.dtype);
+        let (one, zero) = if dtype.is_float() {
+            ("1.0", "0.0")
+        } else {
+            ("1", "0")
+        };
+        let rhs = if self.rng.percent(50) {
+            format!("pl.tile.muls({}, {one})", src.name)
+        } else {
+            format!(
+                "pl.tile.full([{rows}, {cols}], dtype=pl.{}, value={zero})",
+                dtype.name()
+            )
+        };
+        self.define(
+            "seed",
+            (rows, cols, dtype, Space::Vec),
+            Placement::Fresh,
+            &rhs,
+        )
+    }
+
     /// A software-pipelined loop whose two stage clones carry `pipeline_membership` tags.
     fn pipeline_loop(&mut self) {
         let group = self.pipeline_groups;
@@ -968,16 +1008,21 @@ impl<'a> FunctionGen<'a> {
         });
     }
 
-    /// An `if` whose branches each compute a tile of one layout and yield it to a phi; now and
-    /// then an if without else or phi instead.
+    /// An `if` whose branches each compute a tile of one layout and yield it to a phi (now and
+    /// then the else arm yields the pre-if tile itself); now and then an if without else or phi
+    /// instead. The then arm always yields a tile of its own: the phi sits on the then value's
+    /// buffer (SPEC §3.1, §7.5) but reads of the phi keep only branch-local values alive
+    /// (§5.4), so PyPTO's plan may hand a pre-if value's buffer to a later tile while the phi
+    /// still lives there (`tests/data/verify_upstream/if_then_arm_yields_*`). An else arm's
+    /// value is copied into the then value's buffer, which is safe.
     fn if_phi(&mut self) {
         let condition = match self.loop_vars.last() {
             Some(var) => format!("{var} < 2"),
             None => "flag > 0".to_string(),
         };
-        self.start_line();
-        let _ = writeln!(self.body, "if {condition}:");
         if self.rng.percent(20) {
+            self.start_line();
+            let _ = writeln!(self.body, "if {condition}:");
             self.block(|g| {
                 g.random_statements(3);
                 g.start_line();
@@ -985,16 +1030,24 @@ impl<'a> FunctionGen<'a> {
             });
             return;
         }
+        // Picked before the header: with an empty pool this loads a tile, outside the if.
         let template = self.operand();
+        self.start_line();
+        let _ = writeln!(self.body, "if {condition}:");
         let mut phi: Option<Tile> = None;
         for branch in 0..2 {
             if branch == 1 {
                 self.start_line();
                 self.body.push_str("else:\n");
             }
+            let else_yields_template = branch == 1 && self.rng.percent(30);
             self.block(|g| {
                 g.random_statements(3);
-                let value = g.unary(&template, None);
+                let value = if else_yields_template {
+                    template.clone()
+                } else {
+                    g.unary(&template, None)
+                };
                 // The phi takes a number when the if is done, but its MemRef is the
                 // then-branch value's; its name and type are fixed here so both yields print it.
                 let phi = phi.get_or_insert_with(|| Tile {
@@ -1046,7 +1099,7 @@ fn join<'s>(items: impl Iterator<Item = &'s str>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashSet;
+    use std::collections::{HashMap, HashSet};
 
     use super::*;
 
@@ -1220,6 +1273,7 @@ mod tests {
             "pl.tile.slice(",
             "pl.tile.reshape(",
             "pl.tile.reinterpret_view(",
+            "pl.tile.full(",
             "self.kernel_1(",
             "return ",
         ] {
@@ -1286,6 +1340,44 @@ mod tests {
                         assert!(defined.insert(name) || phi, "{name} defined twice: {line}");
                     }
                 }
+            }
+        }
+    }
+
+    /// What PyPTO's plan relies on (see `tests/upstream_miscompiles.rs`): a loop's init is read
+    /// by its loop header alone, and every tuple item is read.
+    #[test]
+    fn loop_inits_are_read_once_and_tuple_items_at_least_once() {
+        for cfg in [
+            config(1500, 12),
+            SynthConfig {
+                max_live: None,
+                ..config(1500, 12)
+            },
+        ] {
+            let text = program_text("P", &cfg);
+            for function in functions(&text).iter().filter(|f| f[0].contains("InCore")) {
+                let mut reads: HashMap<&str, usize> = HashMap::new();
+                for line in &function[2..] {
+                    for name in identifiers_read(value_part(line)) {
+                        *reads.entry(name).or_default() += 1;
+                    }
+                }
+                let mut checked = 0;
+                for line in &function[2..] {
+                    let line = line.trim();
+                    if let Some((_, inits)) = line.split_once("init_values=(") {
+                        for init in identifiers_read(inits) {
+                            assert_eq!(reads[init], 1, "init {init} read elsewhere: {line}");
+                            checked += 1;
+                        }
+                    } else if line.contains(" = pair_") {
+                        let item = identifiers_defined(line)[0];
+                        assert!(reads.contains_key(item), "tuple item {item} never read");
+                        checked += 1;
+                    }
+                }
+                assert!(checked > 0);
             }
         }
     }
