@@ -156,7 +156,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
             (program, reports)
         } else {
             match plan_program(&program, &config) {
-                Ok(result) if !verified(&result.0, &config, &display) => {
+                Ok(result) if !verified(&result.0, &config, &display, &text) => {
                     failed = true;
                     continue;
                 }
@@ -215,9 +215,9 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     })
 }
 
-/// The planned program passes the independent verifier; otherwise says why (an internal
-/// error: the plan is not emitted).
-fn verified(planned: &Program, config: &PlanConfig, display: &str) -> bool {
+/// The planned program passes the independent verifier; otherwise says why, located in the
+/// input (the plan is not emitted).
+fn verified(planned: &Program, config: &PlanConfig, display: &str, text: &str) -> bool {
     let options = VerifyOptions {
         backend: config.backend,
         addressed: config.assign_addresses,
@@ -226,14 +226,13 @@ fn verified(planned: &Program, config: &PlanConfig, display: &str) -> bool {
     if violations.is_empty() {
         return true;
     }
-    let printed = ir::print_program(planned);
     eprintln!(
         "error: the plan for {display} fails verification (it would let one tile overwrite \
          another that is still needed); nothing was emitted"
     );
     const SHOWN: usize = 5;
     for (index, d) in violations.iter().take(SHOWN) {
-        eprint!("{}", d.render(&format!("{display} (planned)"), &printed));
+        eprint!("{}", d.render(display, text));
         eprintln!("  in function '{}'", planned.functions[*index].name);
     }
     if violations.len() > SHOWN {

@@ -453,8 +453,16 @@ pub fn pack_subdivided(
                 if buffer.pinned {
                     return None;
                 }
-                fits(buffer, index, candidate, facts, gate, &buffer_of, &mut scratch)
-                    .map(|overlapping| (index, overlapping, 0))
+                fits(
+                    buffer,
+                    index,
+                    candidate,
+                    facts,
+                    gate,
+                    &buffer_of,
+                    &mut scratch,
+                )
+                .map(|overlapping| (index, overlapping, 0))
             })
         };
         let placed = whole.or_else(|| {
