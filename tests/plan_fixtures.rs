@@ -14,6 +14,8 @@
 //! - `# expect: error CODE MESSAGE-PREFIX` — planning fails with this error
 //! - `# expect: diag CODE MESSAGE-PREFIX` — the plan reports this diagnostic (hint/warning)
 //! - `# expect: nodiag CODE` — the plan reports no diagnostic with this code
+//! - `# expect: verify-fails CODE` — PyPTO's plan is wrong here and the verifier says so with
+//!   this code (every other plan must verify clean)
 
 use std::path::{Path, PathBuf};
 
@@ -158,6 +160,24 @@ fn check(path: &Path) -> Result<(), String> {
         }
         (Ok(ok), None) => ok,
     };
+    let options = memreuse::verify::VerifyOptions {
+        backend: header.config.backend,
+        addressed: header.config.assign_addresses,
+    };
+    let violations = memreuse::verify::verify_program(&planned, &options);
+    let expected_failure = header.expectations.iter().find(|e| e[0] == "verify-fails");
+    match (expected_failure, violations.is_empty()) {
+        (None, false) => {
+            return Err(format!("the plan fails verification: {violations:?}"));
+        }
+        (Some(expect), _) if !violations.iter().any(|(_, d)| d.code == expect[1].as_str()) => {
+            return Err(format!(
+                "expected {} from the verifier, got {violations:?}",
+                expect[1]
+            ));
+        }
+        _ => {}
+    }
     let printed = print_program(&planned);
     let reparsed = parse_program(&printed).map_err(|e| format!("output does not parse: {e}"))?;
     if print_program(&reparsed) != printed {
@@ -251,6 +271,7 @@ fn check(path: &Path) -> Result<(), String> {
                     return Err(format!("unexpected diagnostic {d}"));
                 }
             }
+            "verify-fails" => {}
             other => return Err(format!("unknown expectation {other}")),
         }
     }

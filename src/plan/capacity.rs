@@ -4,10 +4,13 @@
 
 use std::collections::BTreeMap;
 
-use super::pack::{Buffer, PipelineGate, ShareFacts, pack};
+use super::pack::{Buffer, PipelineGate, ShareFacts, pack, pack_subdivided};
 use super::{PlanError, align32};
+use crate::analysis::lifetimes::{Lifetimes, defining_calls};
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::ir::{Call, Expr, ExprKind, Function, FunctionType, MemSpace, Span, Stmt, StmtKind};
+use crate::ir::{
+    Call, Expr, ExprKind, Function, FunctionType, MemSpace, Span, Stmt, StmtKind, Type, VarId,
+};
 
 pub mod codes {
     pub const PERF_HINT: &str = "PH-MR-001";
@@ -150,6 +153,61 @@ pub fn buffer_size(buffer: &Buffer, facts: &ShareFacts) -> i64 {
 
 const SHED_BUDGET: usize = 256;
 
+/// Which groups of a space the subrange fallback may move (seed S4): roots with a constant,
+/// non-negative offset whose constant members lie inside the root. A symbolic offset is allowed
+/// only on a direct `tile.slice`; any other symbolic member disables subdivision for the space.
+pub struct Subdivision {
+    enabled: bool,
+    eligible: rustc_hash::FxHashSet<usize>,
+}
+
+impl Subdivision {
+    pub fn of_space(f: &Function, lifetimes: &Lifetimes, intervals: &[usize]) -> Subdivision {
+        let calls = defining_calls(f);
+        let mut eligible = rustc_hash::FxHashSet::default();
+        for &i in intervals {
+            let iv = &lifetimes.intervals[i];
+            let memref = |v: VarId| f.vars[v].ty.as_ref().and_then(Type::memref);
+            let Some(root) = memref(iv.rep) else { continue };
+            let Some(root_offset) = root.const_offset().filter(|&o| o >= 0) else {
+                continue;
+            };
+            let root_size = root.size_bytes().unwrap_or(0);
+            let mut in_bounds = true;
+            for &member in &iv.members {
+                let Some(m) = memref(member) else { continue };
+                match m.const_offset() {
+                    Some(offset) => {
+                        let rel = offset - root_offset;
+                        in_bounds &= rel >= 0 && rel + m.size_bytes().unwrap_or(0) <= root_size;
+                    }
+                    None => {
+                        let direct_slice =
+                            calls.get(&member).is_some_and(|c| c.op() == "tile.slice");
+                        if !direct_slice {
+                            return Subdivision {
+                                enabled: false,
+                                eligible: Default::default(),
+                            };
+                        }
+                    }
+                }
+            }
+            if in_bounds {
+                eligible.insert(i);
+            }
+        }
+        Subdivision {
+            enabled: true,
+            eligible,
+        }
+    }
+
+    fn allows(&self, interval: usize) -> bool {
+        self.enabled && self.eligible.contains(&interval)
+    }
+}
+
 /// SPEC §6.7: pack, and while a known capacity overflows, shed pipeline depth (MaxRelief)
 /// or fall back to the legacy predicate.
 pub fn pack_within_capacity(
@@ -159,10 +217,20 @@ pub fn pack_within_capacity(
     gate: &mut PipelineGate,
     capacity: i64,
     reserved_start: i64,
+    subdivision: &Subdivision,
     function_span: Span,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Buffer> {
     let mut buffers = pack(intervals, facts, gate);
+    let overflows = |b: &[Buffer]| capacity != 0 && footprint(b, facts, reserved_start) > capacity;
+    if overflows(&buffers) && subdivision.enabled {
+        // Seed S4: only after an exact overflow, and only if subranges make it fit; otherwise
+        // the shed and fallback below run unchanged.
+        let subdivided = pack_subdivided(intervals, facts, gate, &|i| subdivision.allows(i), 32);
+        if !overflows(&subdivided) {
+            return subdivided;
+        }
+    }
     let mut repacks = 0;
     while capacity != 0 && footprint(&buffers, facts, reserved_start) > capacity {
         repacks += 1;

@@ -33,26 +33,38 @@ fn tile_target(vars: &VarTable, v: VarId) -> Option<Target> {
 }
 
 /// SPEC §7.1: every group that joined another buffer takes the buffer representative's MemRef;
-/// its other members keep their offsets relative to it.
+/// its other members keep their offsets relative to it. `reuse_map` maps a group's
+/// representative to the buffer representative and, for a buffer the subrange fallback
+/// subdivided (seed S4), the group's placement inside it.
 pub fn rebase(
     f: &mut Function,
     lifetimes: &Lifetimes,
-    reuse_map: &FxHashMap<VarId, VarId>,
+    reuse_map: &FxHashMap<VarId, (VarId, Option<i64>)>,
 ) -> Result<(), PlanError> {
     let mut reps: Vec<VarId> = reuse_map.keys().copied().collect();
     reps.sort_unstable_by_key(|v| lifetimes.liveness(*v).map(|(d, _)| d));
     for v in reps {
-        let representative = reuse_map[&v];
+        let (representative, placement) = reuse_map[&v];
         let Some(target) = tile_target(&f.vars, representative) else {
             continue;
         };
         let Some(old) = tile_target(&f.vars, v) else {
             continue;
         };
-        let target_size = target.memref.size_bytes().unwrap_or(0);
         let Some(group) = lifetimes.group_of(v) else {
             continue;
         };
+        if let Some(placement) = placement {
+            place_in_subrange(
+                f,
+                &lifetimes.intervals[group].members,
+                &old,
+                &target,
+                placement,
+            );
+            continue;
+        }
+        let target_size = target.memref.size_bytes().unwrap_or(0);
         for &member in &lifetimes.intervals[group].members {
             if member == v {
                 continue;
@@ -94,6 +106,53 @@ pub fn rebase(
         set_memref(&mut f.vars, v, target.memref.clone());
     }
     Ok(())
+}
+
+/// Seed S4: a group placed at `placement` inside an arena: each member's offset becomes
+/// `arena_offset + placement + (member_offset - root_offset)` with its own size; a symbolic
+/// (direct slice) member keeps its expression relative to the root.
+fn place_in_subrange(
+    f: &mut Function,
+    members: &[VarId],
+    root: &Target,
+    arena: &Target,
+    placement: i64,
+) {
+    let (Some(arena_offset), Some(root_offset)) =
+        (arena.memref.const_offset(), root.memref.const_offset())
+    else {
+        return;
+    };
+    let shift = arena_offset + placement - root_offset;
+    for &member in members {
+        let Some(current) = tile_target(&f.vars, member) else {
+            continue;
+        };
+        let Some(extent) = &current.memref.extent else {
+            continue;
+        };
+        let span = extent.offset.span;
+        let offset = match extent.offset.as_const_int() {
+            Some(offset) => Expr::new(ExprKind::Int(shift + offset), span),
+            None => Expr::new(
+                ExprKind::Binary {
+                    op: crate::ir::BinOp::Add,
+                    lhs: Box::new(Expr::new(ExprKind::Int(shift), span)),
+                    rhs: Box::new(extent.offset.clone()),
+                },
+                span,
+            ),
+        };
+        let memref = MemRef {
+            base: arena.memref.base.clone(),
+            extent: Some(MemRefExtent {
+                offset,
+                size: extent.size.clone(),
+            }),
+            ..current.memref.clone()
+        };
+        set_memref(&mut f.vars, member, memref);
+    }
 }
 
 /// Replaces a tile's MemRef, keeping its shape, dtype, view and space.

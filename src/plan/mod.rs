@@ -162,7 +162,7 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
     let facts = ShareFacts::new(&f, &lifetimes, &forbid, hazard.as_ref(), &pinned);
 
     let reserved = capacity::reserved_windows(&f)?;
-    let mut reuse_map: FxHashMap<VarId, VarId> = FxHashMap::default();
+    let mut reuse_map: FxHashMap<VarId, (VarId, Option<i64>)> = FxHashMap::default();
     let mut gates = std::collections::BTreeMap::new();
     for &space in MemSpace::ALL {
         if space == MemSpace::Ddr {
@@ -182,6 +182,7 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
         };
         let reserved_start = reserved.start_of(space);
         let mut gate = PipelineGate::new(space, &ivs, capacity);
+        let subdivision = capacity::Subdivision::of_space(&f, &lifetimes, &in_space);
         let buffers = capacity::pack_within_capacity(
             space,
             &in_space,
@@ -189,13 +190,16 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
             &mut gate,
             capacity,
             reserved_start,
+            &subdivision,
             f.span,
             &mut report.diagnostics,
         );
         for buffer in &buffers {
             let rep = lifetimes.intervals[buffer.representative()].rep;
-            for &member in &buffer.members[1..] {
-                reuse_map.insert(lifetimes.intervals[member].rep, rep);
+            let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
+            for (&member, &placement) in placements {
+                let placement = buffer.subdivided.then_some(placement);
+                reuse_map.insert(lifetimes.intervals[member].rep, (rep, placement));
             }
         }
         report.spaces.push(space_report(

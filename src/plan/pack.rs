@@ -253,6 +253,8 @@ pub struct Buffer {
     /// Byte offset of each member inside the buffer: 0 for whole-buffer sharing, the subrange
     /// start for members the overflow fallback placed inside an arena (seed S4).
     pub placements: Vec<i64>,
+    /// Whether some member sits in a subrange; every member then keeps its own size.
+    pub subdivided: bool,
     pub pinned: bool,
     /// Members by `(def, index)`, with their last use: the lifetime gate's index.
     by_def: BTreeMap<(u32, usize), u32>,
@@ -273,6 +275,7 @@ impl Buffer {
         let mut buffer = Buffer {
             members: Vec::new(),
             placements: Vec::new(),
+            subdivided: false,
             pinned,
             by_def: BTreeMap::new(),
             overlapping_members: false,
@@ -462,7 +465,7 @@ pub fn pack_subdivided(
                     &buffer_of,
                     &mut scratch,
                 )
-                .map(|overlapping| (index, overlapping, 0))
+                .map(|overlapping| (index, overlapping, None))
             })
         };
         let placed = whole.or_else(|| {
@@ -474,12 +477,13 @@ pub fn pack_subdivided(
                     return None;
                 }
                 lowest_gap(buffer, candidate, facts, gate, alignment)
-                    .map(|offset| (index, true, offset))
+                    .map(|offset| (index, true, Some(offset)))
             })
         });
         match placed {
-            Some((index, overlapping, offset)) => {
-                buffers[index].add(candidate, facts, overlapping, offset);
+            Some((index, overlapping, subrange)) => {
+                buffers[index].add(candidate, facts, overlapping, subrange.unwrap_or(0));
+                buffers[index].subdivided |= subrange.is_some();
                 buffer_of[candidate] = Some(index);
             }
             None => {

@@ -9,6 +9,7 @@
 # expect: distinct x y inner_init_a inner_init_b
 # expect: allocs Vec:16384 Vec:16384 Vec:16384 Vec:16384
 # expect: moves x_mv y_mv
+# expect: verify-fails V003
 import pypto.language as pl
 
 @pl.program

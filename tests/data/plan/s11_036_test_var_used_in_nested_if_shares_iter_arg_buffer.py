@@ -6,6 +6,10 @@
 # expect: base tile_c mem_vec_2
 # expect: allocs Vec:16384
 # expect: moves
+# expect: verify-fails V003
+# PyPTO reads tile_a again inside the loop after Step 0 put tile_c (each iteration's value) on
+# tile_a's buffer, so iterations 2..4 read a clobbered tile_a: upstream's test encodes a
+# miscompile, which memreuse reproduces and its verifier reports.
 import pypto.language as pl
 
 @pl.program
