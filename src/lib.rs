@@ -2,9 +2,12 @@
 
 pub mod analysis;
 pub mod backend;
+pub mod db;
 pub mod diagnostics;
 pub mod ir;
 pub mod json;
 pub mod plan;
+pub mod store;
 pub mod synth;
+pub mod system;
 pub mod verify;

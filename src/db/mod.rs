@@ -1,0 +1,474 @@
+//! The incremental database (DESIGN §5): salsa inputs for files and settings, and queries
+//! memoized per function, so an edit inside one function re-plans that function only.
+//!
+//! ```text
+//! SourceFile ─► parse_file ─► file_items ─► FunctionItem { name | ir } ─► plan
+//!      │              └──────► file_spans ◄── manifest        │
+//!      └──────────────────────► file_diagnostics               ▼
+//!                                                         file_result
+//! ```
+//!
+//! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
+//! by its name, whose `ir` field compares by the function's canonical digest. Whitespace,
+//! comments or reordering leave every `ir` equal, so no `plan` re-executes; an edit inside a
+//! function changes only its own `ir`. Everything location-dependent (`parse_file`,
+//! `file_spans`, `file_diagnostics`, `file_result`) is `no_eq` and sits outside the plan
+//! chain: plans carry [`Anchor`](crate::store::Anchor)s, not spans.
+//!
+//! The cache ([`Cache`]) is a side channel: `plan` and `manifest` consult it before
+//! computing. That is sound because a cached value is exactly what the computation would
+//! return for the same key.
+//!
+//! This module knows salsa but not files: text arrives through [`Workspace`] (from a
+//! [`System`](crate::system::System)).
+
+pub mod spans;
+mod workspace;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, Function, Name, Program, Span, canonical_function_bytes, print_function};
+use crate::plan::{PlanConfig, PlanReport, plan_function};
+use crate::store::{
+    self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
+};
+use crate::verify::{VerifyOptions, verify_function};
+
+pub use workspace::{FileOutcome, FileStatus, FunctionOutcome, Workspace};
+
+pub mod codes {
+    /// Internal: a manifest and its file disagree (cannot happen for an intact store).
+    pub const STALE_MANIFEST: &str = "MR-E900";
+}
+
+/// Which planner runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Planner {
+    /// PyPTO's MemoryReuse decision.
+    Pypto,
+    /// No planning: the function printed back in canonical form.
+    None,
+}
+
+impl Planner {
+    pub fn name(self) -> &'static str {
+        match self {
+            Planner::Pypto => "pypto",
+            Planner::None => "none",
+        }
+    }
+}
+
+#[salsa::db]
+pub trait Db: salsa::Database {
+    fn cache(&self) -> &Cache;
+    /// The number of the current planning run (bumped by each `Workspace::plan`), which
+    /// tells results computed now from results memoized earlier.
+    fn run(&self) -> u64;
+}
+
+/// One kernel file. `materialize_aliases` is per file (it follows the file name by default).
+#[salsa::input]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: PathBuf,
+    #[returns(ref)]
+    pub text: Arc<str>,
+    #[returns(copy)]
+    pub materialize_aliases: bool,
+}
+
+/// The planner configuration: set once per run, so it is stored with high durability.
+#[salsa::input(singleton)]
+pub struct Settings {
+    #[returns(copy)]
+    pub config: PlanConfig,
+    #[returns(copy)]
+    pub planner: Planner,
+}
+
+/// One `@pl.function` of a file. Identified by its name; `ir` is the only tracked field and
+/// it compares by canonical digest, which is what makes it location-independent.
+#[salsa::tracked]
+pub struct FunctionItem<'db> {
+    pub file: SourceFile,
+    #[returns(ref)]
+    pub name: Name,
+    #[tracked]
+    #[returns(ref)]
+    pub ir: FnIr,
+}
+
+/// A function's IR, equal to another exactly when their canonical bytes are.
+#[derive(Clone, Debug)]
+pub struct FnIr {
+    /// blake3 of the canonical bytes.
+    pub digest: [u8; 32],
+    /// The parsed function; `None` when the file's manifest came from the cache (then a
+    /// plan is parsed for only if its own entry is missing). Its spans may be stale: only
+    /// anchors ever leave `plan`.
+    pub function: Option<Arc<Function>>,
+}
+
+impl PartialEq for FnIr {
+    fn eq(&self, other: &FnIr) -> bool {
+        self.digest == other.digest
+    }
+}
+
+/// A file parsed, spans and all.
+#[derive(Debug)]
+pub enum Parsed {
+    /// No `@pl.program`: skipped silently.
+    NotAProgram,
+    Failed(Vec<Diagnostic>),
+    Program {
+        /// The printed program up to its `class` line.
+        header: Arc<str>,
+        functions: Vec<Arc<Function>>,
+    },
+}
+
+#[salsa::tracked(returns(ref), no_eq, lru = 64)]
+pub fn parse_file(db: &dyn Db, file: SourceFile) -> Parsed {
+    let text = file.text(db);
+    if !ir::has_program(text) {
+        return Parsed::NotAProgram;
+    }
+    match ir::parse_program(text) {
+        Err(err) => Parsed::Failed(err.diagnostics),
+        Ok(program) => {
+            let Program {
+                preamble,
+                decorator,
+                name,
+                functions,
+                dynamic_dims,
+                span,
+            } = program;
+            let header = ir::print_program(&Program {
+                preamble,
+                decorator,
+                name,
+                functions: Vec::new(),
+                dynamic_dims,
+                span,
+            });
+            Parsed::Program {
+                header: header.into(),
+                functions: functions.into_iter().map(Arc::new).collect(),
+            }
+        }
+    }
+}
+
+/// The effective configuration of a file's functions.
+fn file_config(db: &dyn Db, file: SourceFile) -> (PlanConfig, Planner) {
+    let settings = Settings::get(db);
+    let config = PlanConfig {
+        materialize_aliases: file.materialize_aliases(db),
+        ..settings.config(db)
+    };
+    (config, settings.planner(db))
+}
+
+fn config_digest(db: &dyn Db, file: SourceFile) -> [u8; 32] {
+    let (config, planner) = file_config(db, file);
+    store::config_digest(planner.name(), &config)
+}
+
+/// The cached result of this exact file text, if any: lets a warm run skip parsing.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
+    if !db.cache().is_enabled() || !ir::has_program(file.text(db)) {
+        return None;
+    }
+    let key = store::file_key(&config_digest(db, file), file.text(db));
+    db.cache().get_manifest(&key).map(Arc::new)
+}
+
+/// The functions of a file, location-independent.
+#[derive(PartialEq, salsa::SalsaValue)]
+pub enum FileItems<'db> {
+    NotAProgram,
+    /// Did not parse; `file_diagnostics` says why.
+    Failed,
+    Program {
+        header: Arc<str>,
+        items: Vec<FunctionItem<'db>>,
+    },
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
+    if let Some(manifest) = manifest(db, file) {
+        let items = manifest
+            .functions
+            .iter()
+            .map(|f| {
+                let ir = FnIr {
+                    digest: f.digest,
+                    function: None,
+                };
+                FunctionItem::new(db, file, f.name.clone(), ir)
+            })
+            .collect();
+        return FileItems::Program {
+            header: manifest.header.as_str().into(),
+            items,
+        };
+    }
+    match parse_file(db, file) {
+        Parsed::NotAProgram => FileItems::NotAProgram,
+        Parsed::Failed(_) => FileItems::Failed,
+        Parsed::Program { header, functions } => {
+            let mut items = Vec::with_capacity(functions.len());
+            for function in functions {
+                db.unwind_if_revision_cancelled();
+                let ir = FnIr {
+                    digest: *blake3::hash(&canonical_function_bytes(function)).as_bytes(),
+                    function: Some(function.clone()),
+                };
+                items.push(FunctionItem::new(db, file, function.name.clone(), ir));
+            }
+            FileItems::Program {
+                header: header.clone(),
+                items,
+            }
+        }
+    }
+}
+
+/// A plan that could not be made or did not verify, with anchored diagnostics.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// Spans left default; `anchors` holds them, one per diagnostic.
+    pub diagnostics: Vec<Diagnostic>,
+    pub anchors: Vec<Anchor>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The planner refused the function (PyPTO's ValueError).
+    Plan,
+    /// The plan failed the independent verifier: an internal error, never emitted.
+    Verify,
+}
+
+#[derive(Clone, Debug)]
+pub struct PlanOutcome {
+    pub result: Result<Arc<CachedPlan>, Arc<Failure>>,
+    /// The run ([`Db::run`]) that computed the plan; `None` when it came from the store.
+    pub computed_in: Option<u64>,
+}
+
+/// Plans one function: from the store when its key is there, else by planning and verifying
+/// it (and queueing the verified result for the store).
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
+    let file = *item.file(db);
+    let (config, planner) = file_config(db, file);
+    let ir = item.ir(db);
+    let key = store::plan_key(&store::config_digest(planner.name(), &config), &ir.digest);
+    if let Some(cached) = db.cache().get_plan(&key) {
+        return PlanOutcome {
+            result: Ok(Arc::new(cached)),
+            computed_in: None,
+        };
+    }
+    let computed_in = Some(db.run());
+    // The manifest named this function but its plan entry is gone: parse after all.
+    let function = match &ir.function {
+        Some(function) => function.clone(),
+        None => match reparse(db, file, item.name(db)) {
+            Some(function) => function,
+            None => {
+                let message = format!(
+                    "the cached manifest of this file names a function '{}' it does not define",
+                    item.name(db)
+                );
+                return PlanOutcome {
+                    result: Err(Arc::new(Failure {
+                        kind: FailureKind::Plan,
+                        diagnostics: vec![Diagnostic::error(codes::STALE_MANIFEST, message, Span::default())],
+                        anchors: vec![Anchor::NOWHERE],
+                    })),
+                    computed_in,
+                };
+            }
+        },
+    };
+    let result = compute_plan(&function, &config, planner);
+    if let Ok(plan) = &result {
+        db.cache().put_plan(key, plan);
+    }
+    PlanOutcome {
+        result: result.map(Arc::new).map_err(Arc::new),
+        computed_in,
+    }
+}
+
+fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> {
+    match parse_file(db, file) {
+        Parsed::Program { functions, .. } => functions.iter().find(|f| &f.name == name).cloned(),
+        _ => None,
+    }
+}
+
+/// Plans and verifies one function and anchors the report's spans.
+pub fn compute_plan(
+    function: &Function,
+    config: &PlanConfig,
+    planner: Planner,
+) -> Result<CachedPlan, Failure> {
+    let anchorer = spans::Anchorer::new(spans::span_table(function));
+    let planned = match planner {
+        Planner::None => crate::plan::FunctionPlan {
+            function: function.clone(),
+            report: PlanReport::default(),
+        },
+        Planner::Pypto => match plan_function(function, config) {
+            Ok(planned) => planned,
+            Err(err) => return Err(failure(FailureKind::Plan, vec![err.0], &anchorer)),
+        },
+    };
+    if planner == Planner::Pypto {
+        let options = VerifyOptions {
+            backend: config.backend,
+            addressed: config.assign_addresses,
+        };
+        let violations = verify_function(&planned.function, &options);
+        if !violations.is_empty() {
+            return Err(failure(FailureKind::Verify, violations, &anchorer));
+        }
+    }
+    let mut report = planned.report;
+    let anchors = report_spans_mut(&mut report)
+        .map(|span| anchorer.anchor(std::mem::take(span)))
+        .collect();
+    let mut planned_text = String::new();
+    print_function(&planned.function, &mut planned_text, 4);
+    Ok(CachedPlan {
+        planned_text,
+        planned_digest: *blake3::hash(&canonical_function_bytes(&planned.function)).as_bytes(),
+        report,
+        anchors,
+    })
+}
+
+fn failure(kind: FailureKind, mut diagnostics: Vec<Diagnostic>, anchorer: &spans::Anchorer) -> Failure {
+    let anchors = diagnostics
+        .iter_mut()
+        .map(|d| anchorer.anchor(std::mem::take(&mut d.span)))
+        .collect();
+    Failure {
+        kind,
+        diagnostics,
+        anchors,
+    }
+}
+
+/// Where a file's functions are: per function, either its span table (from a parse) or the
+/// spans its manifest resolved for this exact text.
+#[derive(Debug)]
+pub enum FileSpans {
+    Tables(Vec<Vec<Span>>),
+    Resolved(Arc<FileManifest>),
+    Unavailable,
+}
+
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn file_spans(db: &dyn Db, file: SourceFile) -> FileSpans {
+    if let Some(manifest) = manifest(db, file) {
+        return FileSpans::Resolved(manifest.clone());
+    }
+    match parse_file(db, file) {
+        Parsed::Program { functions, .. } => {
+            FileSpans::Tables(functions.iter().map(|f| spans::span_table(f)).collect())
+        }
+        _ => FileSpans::Unavailable,
+    }
+}
+
+/// The located diagnostics of a file that did not parse.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    match parse_file(db, file) {
+        Parsed::Failed(diagnostics) => diagnostics.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// A file's functions with their plans and located reports; queues the file's manifest when
+/// every function planned.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
+    let (header, items) = match file_items(db, file) {
+        FileItems::NotAProgram => return FileStatus::NotAProgram,
+        FileItems::Failed => return FileStatus::ParseFailed(file_diagnostics(db, file).clone()),
+        FileItems::Program { header, items } => (header, items),
+    };
+    let spans = file_spans(db, file);
+    let mut functions = Vec::with_capacity(items.len());
+    let mut entries = Vec::with_capacity(items.len());
+    for (index, &item) in items.iter().enumerate() {
+        db.unwind_if_revision_cancelled();
+        let outcome = plan(db, item);
+        let locate = |anchors: &[Anchor]| -> Vec<Span> {
+            match spans {
+                FileSpans::Tables(tables) => {
+                    let table = tables.get(index).map_or(&[][..], Vec::as_slice);
+                    anchors.iter().map(|&a| spans::resolve(a, table)).collect()
+                }
+                FileSpans::Resolved(manifest) => manifest
+                    .functions
+                    .get(index)
+                    .map(|f| f.spans.clone())
+                    .unwrap_or_default(),
+                FileSpans::Unavailable => vec![Span::default(); anchors.len()],
+            }
+        };
+        let result = match &outcome.result {
+            Ok(plan) => {
+                let located = locate(&plan.anchors);
+                let mut report = plan.report.clone();
+                for (span, at) in report_spans_mut(&mut report).zip(&located) {
+                    *span = *at;
+                }
+                entries.push(ManifestEntry {
+                    name: item.name(db).clone(),
+                    digest: item.ir(db).digest,
+                    spans: located,
+                });
+                Ok((plan.clone(), report))
+            }
+            Err(failure) => {
+                let mut diagnostics = failure.diagnostics.clone();
+                for (d, at) in diagnostics.iter_mut().zip(locate(&failure.anchors)) {
+                    d.span = at;
+                }
+                Err((failure.kind, diagnostics))
+            }
+        };
+        functions.push(FunctionOutcome {
+            name: item.name(db).clone(),
+            result,
+            computed_in: outcome.computed_in,
+        });
+    }
+    if entries.len() == items.len() && manifest(db, file).is_none() && db.cache().is_enabled() {
+        let key = store::file_key(&config_digest(db, file), file.text(db));
+        let manifest = FileManifest {
+            header: header.to_string(),
+            functions: entries,
+        };
+        db.cache().put_manifest(key, &manifest);
+    }
+    FileStatus::Planned {
+        header: header.clone(),
+        functions,
+    }
+}

@@ -1,0 +1,160 @@
+//! Spans without locations: a plan's report refers to places in its input function by
+//! [`Anchor`]s (a node of the function's structural walk plus an offset), so a memoized or
+//! stored plan stays right wherever the function moves; anchors are resolved against the
+//! current parse only when something is shown.
+
+use rustc_hash::FxHashMap;
+
+use crate::ir::{Expr, ExprKind, Function, Span, Stmt, StmtKind};
+use crate::store::Anchor;
+
+/// Every span of `f` in a fixed structural order: the function, its parameters, its
+/// variables, then each statement followed by its expressions. Two functions with equal
+/// canonical IR give tables of the same length whose entries correspond.
+pub fn span_table(f: &Function) -> Vec<Span> {
+    let mut out = vec![f.span];
+    out.extend(f.params.iter().map(|p| p.span));
+    out.extend(f.vars.iter().map(|(_, v)| v.span));
+    stmts(&f.body, &mut out);
+    out
+}
+
+fn stmts(body: &[Stmt], out: &mut Vec<Span>) {
+    for stmt in body {
+        out.push(stmt.span);
+        match &stmt.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Eval(value) => expr(value, out),
+            StmtKind::Yield { values } | StmtKind::Return { values } => exprs(values, out),
+            StmtKind::For(f) => {
+                exprs(&f.bounds, out);
+                exprs(&f.init_values, out);
+                for k in &f.kwargs {
+                    out.push(k.span);
+                    expr(&k.value, out);
+                }
+                stmts(&f.body, out);
+            }
+            StmtKind::If(i) => {
+                expr(&i.cond, out);
+                stmts(&i.then_body, out);
+                if let Some(else_body) = &i.else_body {
+                    stmts(else_body, out);
+                }
+            }
+            StmtKind::With(w) => {
+                expr(&w.context, out);
+                stmts(&w.body, out);
+            }
+            StmtKind::Pass => {}
+        }
+    }
+}
+
+fn exprs(items: &[Expr], out: &mut Vec<Span>) {
+    for e in items {
+        expr(e, out);
+    }
+}
+
+fn expr(e: &Expr, out: &mut Vec<Span>) {
+    out.push(e.span);
+    match &e.kind {
+        ExprKind::Call(call) => {
+            exprs(&call.args, out);
+            for k in &call.kwargs {
+                out.push(k.span);
+                expr(&k.value, out);
+            }
+        }
+        ExprKind::List(items) | ExprKind::Tuple(items) => exprs(items, out),
+        ExprKind::Dict(entries) => {
+            for (k, v) in entries {
+                expr(k, out);
+                expr(v, out);
+            }
+        }
+        ExprKind::Index { base, index } => {
+            expr(base, out);
+            expr(index, out);
+        }
+        ExprKind::Binary { lhs, rhs, .. } => {
+            expr(lhs, out);
+            expr(rhs, out);
+        }
+        ExprKind::Unary { operand, .. } => expr(operand, out),
+        ExprKind::Var(_)
+        | ExprKind::Symbol(_)
+        | ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str { .. }
+        | ExprKind::Bool(_)
+        | ExprKind::None
+        | ExprKind::Const { .. }
+        | ExprKind::DType(_)
+        | ExprKind::Space(_)
+        | ExprKind::Path(_) => {}
+    }
+}
+
+/// Turns spans of one function into anchors over its span table.
+pub struct Anchorer {
+    exact: FxHashMap<(u32, u32), u32>,
+    /// (start, node) sorted by start, for spans that are no node's own.
+    starts: Vec<(u32, u32)>,
+    table: Vec<Span>,
+}
+
+impl Anchorer {
+    pub fn new(table: Vec<Span>) -> Anchorer {
+        let mut exact = FxHashMap::default();
+        for (i, s) in table.iter().enumerate() {
+            exact.entry((s.start, s.end)).or_insert(i as u32);
+        }
+        let mut starts: Vec<(u32, u32)> = table
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.start, i as u32))
+            .collect();
+        starts.sort_unstable();
+        Anchorer {
+            exact,
+            starts,
+            table,
+        }
+    }
+
+    pub fn anchor(&self, span: Span) -> Anchor {
+        if let Some(&node) = self.exact.get(&(span.start, span.end)) {
+            return Anchor {
+                node,
+                offset: 0,
+                len: span.end - span.start,
+            };
+        }
+        // The innermost node starting at or before the span: the last of the sorted starts.
+        let at = self.starts.partition_point(|&(start, _)| start <= span.start);
+        let Some(&(_, node)) = at.checked_sub(1).and_then(|i| self.starts.get(i)) else {
+            return Anchor::NOWHERE;
+        };
+        let base = self.table[node as usize].start;
+        Anchor {
+            node,
+            offset: span.start - base,
+            len: span.end.saturating_sub(span.start),
+        }
+    }
+}
+
+/// The span an anchor stands for in a function whose span table is `table`.
+pub fn resolve(anchor: Anchor, table: &[Span]) -> Span {
+    match table.get(anchor.node as usize) {
+        Some(node) => {
+            let start = node.start + anchor.offset;
+            Span {
+                start,
+                end: start + anchor.len,
+            }
+        }
+        None => Span::default(),
+    }
+}

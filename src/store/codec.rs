@@ -1,0 +1,386 @@
+//! The byte format of cached values: a fixed header (magic, schema version, kind, payload
+//! length, CRC-32 of the payload) and a payload in a small hand-written encoding. Only this
+//! file knows the layout; a value that fails any check decodes to an error, which callers
+//! treat as a miss.
+
+use compact_str::CompactString;
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::ir::{MemSpace, Name, Span};
+use crate::plan::{
+    BufferReport, LifetimeReport, MoveReport, PlanReport, SpaceReport, address, capacity, codes,
+};
+
+use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry};
+
+const MAGIC: [u8; 2] = *b"MR";
+/// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
+pub const SCHEMA_VERSION: u16 = 1;
+const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
+
+/// Why stored bytes are not a value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("value header is damaged or from another schema")]
+    Header,
+    #[error("value checksum does not match its payload")]
+    Checksum,
+    #[error("value payload is truncated or malformed")]
+    Payload,
+}
+
+pub fn encode_plan(plan: &CachedPlan) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.str(&plan.planned_text);
+    w.raw(&plan.planned_digest);
+    report(&mut w, &plan.report);
+    w.len(plan.anchors.len());
+    for a in &plan.anchors {
+        w.u32(a.node);
+        w.u32(a.offset);
+        w.u32(a.len);
+    }
+    frame(Kind::Plan, w.0)
+}
+
+pub fn decode_plan(bytes: &[u8]) -> Result<CachedPlan, DecodeError> {
+    let mut r = Reader::new(unframe(Kind::Plan, bytes)?);
+    let planned_text = r.string()?;
+    let planned_digest = r.digest()?;
+    let report = read_report(&mut r)?;
+    let anchors = r.list(|r| {
+        Ok(Anchor {
+            node: r.u32()?,
+            offset: r.u32()?,
+            len: r.u32()?,
+        })
+    })?;
+    r.finish()?;
+    Ok(CachedPlan {
+        planned_text,
+        planned_digest,
+        report,
+        anchors,
+    })
+}
+
+pub fn encode_manifest(manifest: &FileManifest) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.str(&manifest.header);
+    w.len(manifest.functions.len());
+    for f in &manifest.functions {
+        w.str(&f.name);
+        w.raw(&f.digest);
+        w.len(f.spans.len());
+        for s in &f.spans {
+            w.u32(s.start);
+            w.u32(s.end);
+        }
+    }
+    frame(Kind::File, w.0)
+}
+
+pub fn decode_manifest(bytes: &[u8]) -> Result<FileManifest, DecodeError> {
+    let mut r = Reader::new(unframe(Kind::File, bytes)?);
+    let header = r.string()?;
+    let functions = r.list(|r| {
+        Ok(ManifestEntry {
+            name: r.name()?,
+            digest: r.digest()?,
+            spans: r.list(|r| {
+                Ok(Span {
+                    start: r.u32()?,
+                    end: r.u32()?,
+                })
+            })?,
+        })
+    })?;
+    r.finish()?;
+    Ok(FileManifest { header, functions })
+}
+
+/// Checks the header and checksum of any value; the kind it claims to be.
+pub fn check(bytes: &[u8]) -> Result<Kind, DecodeError> {
+    let kind = match bytes.get(4) {
+        Some(1) => Kind::Plan,
+        Some(2) => Kind::File,
+        _ => return Err(DecodeError::Header),
+    };
+    unframe(kind, bytes).map(|_| kind)
+}
+
+fn frame(kind: Kind, payload: Vec<u8>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&SCHEMA_VERSION.to_le_bytes());
+    out.push(kind as u8);
+    out.push(0);
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+fn unframe(kind: Kind, bytes: &[u8]) -> Result<&[u8], DecodeError> {
+    let (header, payload) = bytes
+        .split_at_checked(HEADER_LEN)
+        .ok_or(DecodeError::Header)?;
+    let word = |at: usize| u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]]);
+    if header[..2] != MAGIC
+        || header[2..4] != SCHEMA_VERSION.to_le_bytes()
+        || header[4] != kind as u8
+        || word(6) as usize != payload.len()
+    {
+        return Err(DecodeError::Header);
+    }
+    if word(10) != crc32fast::hash(payload) {
+        return Err(DecodeError::Checksum);
+    }
+    Ok(payload)
+}
+
+fn report(w: &mut Writer, report: &PlanReport) {
+    w.len(report.spaces.len());
+    for s in &report.spaces {
+        w.str(s.space.name());
+        w.i64(s.capacity);
+        w.len(s.tiles);
+        w.len(s.buffers_before);
+        w.len(s.buffers_after);
+        w.i64(s.bytes_before);
+        w.i64(s.bytes_after);
+        w.i64(s.lower_bound);
+        w.i64(s.footprint);
+        w.len(s.buffers.len());
+        for b in &s.buffers {
+            w.str(&b.base);
+            w.i64(b.size);
+            w.i64(b.offset);
+            w.u8(b.pinned as u8);
+            w.names(&b.members);
+        }
+    }
+    w.names(&report.removed_allocs);
+    // Spans are not stored here: the plan's anchors stand for them (see `CachedPlan`).
+    w.len(report.inserted_moves.len());
+    for m in &report.inserted_moves {
+        w.str(&m.destination);
+        w.str(&m.source);
+    }
+    w.len(report.lifetimes.len());
+    for l in &report.lifetimes {
+        w.str(&l.var);
+        w.str(l.space.name());
+        w.i64(l.size);
+        w.u32(l.def);
+        w.u32(l.last);
+    }
+    w.len(report.diagnostics.len());
+    for d in &report.diagnostics {
+        w.u8(match d.severity {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+            Severity::Hint => 2,
+        });
+        w.str(d.code);
+        w.str(&d.message);
+        match &d.hint {
+            Some(hint) => {
+                w.u8(1);
+                w.str(hint);
+            }
+            None => w.u8(0),
+        }
+    }
+}
+
+fn read_report(r: &mut Reader) -> Result<PlanReport, DecodeError> {
+    let spaces = r.list(|r| {
+        Ok(SpaceReport {
+            space: r.space()?,
+            capacity: r.i64()?,
+            tiles: r.len()?,
+            buffers_before: r.len()?,
+            buffers_after: r.len()?,
+            bytes_before: r.i64()?,
+            bytes_after: r.i64()?,
+            lower_bound: r.i64()?,
+            footprint: r.i64()?,
+            buffers: r.list(|r| {
+                Ok(BufferReport {
+                    base: r.name()?,
+                    size: r.i64()?,
+                    offset: r.i64()?,
+                    pinned: r.bool()?,
+                    members: r.names()?,
+                })
+            })?,
+        })
+    })?;
+    let removed_allocs = r.names()?;
+    let inserted_moves = r.list(|r| {
+        Ok(MoveReport {
+            destination: r.name()?,
+            source: r.name()?,
+            span: Span::default(),
+        })
+    })?;
+    let lifetimes = r.list(|r| {
+        Ok(LifetimeReport {
+            var: r.name()?,
+            space: r.space()?,
+            size: r.i64()?,
+            def: r.u32()?,
+            last: r.u32()?,
+        })
+    })?;
+    let diagnostics = r.list(|r| {
+        let severity = match r.u8()? {
+            0 => Severity::Error,
+            1 => Severity::Warning,
+            2 => Severity::Hint,
+            _ => return Err(DecodeError::Payload),
+        };
+        let code = report_code(&r.string()?).ok_or(DecodeError::Payload)?;
+        let message = r.string()?;
+        let hint = if r.bool()? { Some(r.string()?) } else { None };
+        Ok(Diagnostic {
+            severity,
+            code,
+            message,
+            span: Span::default(),
+            hint,
+        })
+    })?;
+    Ok(PlanReport {
+        spaces,
+        removed_allocs,
+        inserted_moves,
+        lifetimes,
+        diagnostics,
+    })
+}
+
+/// Diagnostic codes are `&'static str`; a stored code is mapped back to the planner's own
+/// constant. A code missing here makes its plans undecodable (always a miss, never wrong).
+fn report_code(code: &str) -> Option<&'static str> {
+    [
+        capacity::codes::PERF_HINT,
+        capacity::codes::FALLBACK_WARNING,
+        capacity::codes::OVERLAPPING_RESERVES,
+        address::codes::CAPACITY_OVERFLOW,
+        codes::DECLARED_SLOT_CO_LIVE,
+        codes::PINNED_EXTENT,
+    ]
+    .into_iter()
+    .find(|known| *known == code)
+}
+
+#[derive(Default)]
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn i64(&mut self, v: i64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn len(&mut self, v: usize) {
+        self.i64(v as i64);
+    }
+    fn raw(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+    fn str(&mut self, s: &str) {
+        self.len(s.len());
+        self.raw(s.as_bytes());
+    }
+    fn names(&mut self, names: &[Name]) {
+        self.len(names.len());
+        for n in names {
+            self.str(n);
+        }
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes }
+    }
+    fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
+        let (head, rest) = self
+            .bytes
+            .split_at_checked(n)
+            .ok_or(DecodeError::Payload)?;
+        self.bytes = rest;
+        Ok(head)
+    }
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
+        self.take(N)?.try_into().map_err(|_| DecodeError::Payload)
+    }
+    fn u8(&mut self) -> Result<u8, DecodeError> {
+        Ok(self.array::<1>()?[0])
+    }
+    fn bool(&mut self) -> Result<bool, DecodeError> {
+        match self.u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(DecodeError::Payload),
+        }
+    }
+    fn u32(&mut self) -> Result<u32, DecodeError> {
+        Ok(u32::from_le_bytes(self.array()?))
+    }
+    fn i64(&mut self) -> Result<i64, DecodeError> {
+        Ok(i64::from_le_bytes(self.array()?))
+    }
+    fn len(&mut self) -> Result<usize, DecodeError> {
+        let n = usize::try_from(self.i64()?).map_err(|_| DecodeError::Payload)?;
+        // A length can never exceed the bytes left: rejects garbage before allocating for it.
+        if n > self.bytes.len() {
+            return Err(DecodeError::Payload);
+        }
+        Ok(n)
+    }
+    fn digest(&mut self) -> Result<[u8; 32], DecodeError> {
+        self.array()
+    }
+    fn str(&mut self) -> Result<&'a str, DecodeError> {
+        let n = self.len()?;
+        std::str::from_utf8(self.take(n)?).map_err(|_| DecodeError::Payload)
+    }
+    fn string(&mut self) -> Result<String, DecodeError> {
+        self.str().map(str::to_string)
+    }
+    fn name(&mut self) -> Result<Name, DecodeError> {
+        self.str().map(CompactString::from)
+    }
+    fn names(&mut self) -> Result<Vec<Name>, DecodeError> {
+        self.list(|r| r.name())
+    }
+    fn space(&mut self) -> Result<MemSpace, DecodeError> {
+        MemSpace::from_name(self.str()?).ok_or(DecodeError::Payload)
+    }
+    fn list<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Reader<'a>) -> Result<T, DecodeError>,
+    ) -> Result<Vec<T>, DecodeError> {
+        let n = self.len()?;
+        (0..n).map(|_| item(self)).collect()
+    }
+    fn finish(&self) -> Result<(), DecodeError> {
+        if self.bytes.is_empty() {
+            Ok(())
+        } else {
+            Err(DecodeError::Payload)
+        }
+    }
+}

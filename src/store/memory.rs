@@ -1,0 +1,58 @@
+//! An in-memory [`CacheStore`], for tests and for runs that want no disk.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+
+use super::{Bytes, BytesInner, CacheStore, Key, StoreError, StoreStats};
+
+/// Cloning shares the contents, so a test can keep a handle to a store it gave away.
+#[derive(Clone, Default)]
+pub struct MemoryStore {
+    map: Arc<RwLock<BTreeMap<Key, Arc<[u8]>>>>,
+}
+
+impl MemoryStore {
+    /// Replaces a stored value's bytes (tests corrupt values this way).
+    pub fn overwrite(&self, key: Key, bytes: Vec<u8>) {
+        self.map
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key, bytes.into());
+    }
+
+    pub fn keys(&self) -> Vec<Key> {
+        let map = self.map.read().unwrap_or_else(|p| p.into_inner());
+        map.keys().copied().collect()
+    }
+}
+
+impl CacheStore for MemoryStore {
+    fn get(&self, key: &Key) -> Result<Option<Bytes>, StoreError> {
+        let map = self.map.read().unwrap_or_else(|p| p.into_inner());
+        Ok(map.get(key).map(|v| Bytes(BytesInner::Shared(v.clone()))))
+    }
+
+    fn write_batch(&self, entries: &[(Key, Vec<u8>)]) -> Result<(), StoreError> {
+        let mut map = self.map.write().unwrap_or_else(|p| p.into_inner());
+        for (key, value) in entries {
+            map.insert(*key, value.as_slice().into());
+        }
+        Ok(())
+    }
+
+    fn stats(&self) -> Result<StoreStats, StoreError> {
+        let map = self.map.read().unwrap_or_else(|p| p.into_inner());
+        Ok(StoreStats {
+            entries: map.len() as u64,
+            bytes_on_disk: 0,
+        })
+    }
+
+    fn for_each(&self, visit: &mut dyn FnMut(&Key, &[u8])) -> Result<(), StoreError> {
+        let map = self.map.read().unwrap_or_else(|p| p.into_inner());
+        for (key, value) in map.iter() {
+            visit(key, value);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,104 @@
+//! The on-disk [`CacheStore`]: one sled database.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::{Bytes, BytesInner, CacheStore, Key, StoreError, StoreStats};
+
+pub struct SledStore {
+    db: sled::Db,
+}
+
+/// A store that opened, and whether it had to be rebuilt to do so.
+pub struct Opened {
+    pub store: SledStore,
+    /// The damaged store was moved here and an empty one created; the text says why.
+    pub moved_aside: Option<(PathBuf, String)>,
+}
+
+impl SledStore {
+    pub fn open(path: &Path) -> Result<SledStore, StoreError> {
+        // Writes are flushed explicitly after each batch; a background flusher would only add
+        // I/O between batches.
+        let db = sled::Config::new()
+            .path(path)
+            .flush_every_ms(None)
+            .open()
+            .map_err(to_store_error)?;
+        Ok(SledStore { db })
+    }
+
+    /// Opens the store at `path`; one that will not open (damaged, or written by an
+    /// incompatible version) is moved aside to `<path>.bad-<unix time>` and rebuilt empty.
+    /// Another process holding the store is an error, never a reason to move it.
+    pub fn open_or_rebuild(path: &Path) -> Result<Opened, StoreError> {
+        let reason = match SledStore::open(path) {
+            Ok(store) => {
+                return Ok(Opened {
+                    store,
+                    moved_aside: None,
+                });
+            }
+            Err(err) if is_lock_conflict(&err) => return Err(err),
+            Err(err) => err.to_string(),
+        };
+        let stamp = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let mut aside = path.as_os_str().to_owned();
+        aside.push(format!(".bad-{stamp}"));
+        let aside = PathBuf::from(aside);
+        std::fs::rename(path, &aside)?;
+        Ok(Opened {
+            store: SledStore::open(path)?,
+            moved_aside: Some((aside, reason)),
+        })
+    }
+}
+
+/// sled reports a held lock as a plain I/O error with this text.
+fn is_lock_conflict(err: &StoreError) -> bool {
+    matches!(err, StoreError::Backend(text) if text.contains("could not acquire lock"))
+}
+
+fn to_store_error(err: sled::Error) -> StoreError {
+    match err {
+        sled::Error::Io(io) if io.kind() != std::io::ErrorKind::Other => StoreError::Io(io),
+        other => StoreError::Backend(other.to_string()),
+    }
+}
+
+impl CacheStore for SledStore {
+    fn get(&self, key: &Key) -> Result<Option<Bytes>, StoreError> {
+        let value = self.db.get(key.0).map_err(to_store_error)?;
+        Ok(value.map(|v| Bytes(BytesInner::Sled(v))))
+    }
+
+    fn write_batch(&self, entries: &[(Key, Vec<u8>)]) -> Result<(), StoreError> {
+        let mut batch = sled::Batch::default();
+        for (key, value) in entries {
+            batch.insert(&key.0, value.as_slice());
+        }
+        self.db.apply_batch(batch).map_err(to_store_error)?;
+        self.db.flush().map_err(to_store_error)?;
+        Ok(())
+    }
+
+    fn stats(&self) -> Result<StoreStats, StoreError> {
+        Ok(StoreStats {
+            entries: self.db.len() as u64,
+            bytes_on_disk: self.db.size_on_disk().map_err(to_store_error)?,
+        })
+    }
+
+    fn for_each(&self, visit: &mut dyn FnMut(&Key, &[u8])) -> Result<(), StoreError> {
+        for entry in self.db.iter() {
+            let (key, value) = entry.map_err(to_store_error)?;
+            let Ok(key) = <[u8; 32]>::try_from(key.as_ref()) else {
+                continue;
+            };
+            visit(&Key(key), &value);
+        }
+        Ok(())
+    }
+}
