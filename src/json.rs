@@ -4,19 +4,38 @@
 use serde_json::{Map, Value, json};
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{LineIndex, Program, canonical_function_bytes};
+use crate::ir::{Function, LineIndex, canonical_function_bytes};
 use crate::plan::PlanReport;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// One planned file: its path as given, its program, the per-function reports.
+/// One planned file: its path as given, its text, its planned functions in order.
 pub struct FileReport<'a> {
     pub path: &'a str,
     pub text: &'a str,
-    pub program: &'a Program,
-    pub reports: &'a [PlanReport],
-    /// Whether each function's plan came from the cache (all false without one).
-    pub cached: &'a [bool],
+    pub functions: Vec<FunctionReport<'a>>,
+}
+
+/// One planned function: its name, the blake3 digest of its planned canonical bytes, what
+/// the planner decided (spans located in the file's text), and whether the plan came from
+/// the cache.
+pub struct FunctionReport<'a> {
+    pub name: &'a str,
+    pub digest: [u8; 32],
+    pub report: &'a PlanReport,
+    pub cached: bool,
+}
+
+impl<'a> FunctionReport<'a> {
+    /// The report of a function planned in this run.
+    pub fn planned(function: &'a Function, report: &'a PlanReport) -> FunctionReport<'a> {
+        FunctionReport {
+            name: &function.name,
+            digest: *blake3::hash(&canonical_function_bytes(function)).as_bytes(),
+            report,
+            cached: false,
+        }
+    }
 }
 
 pub fn plan_document(backend: &str, planner: &str, files: &[FileReport]) -> Value {
@@ -32,17 +51,15 @@ pub fn plan_document(backend: &str, planner: &str, files: &[FileReport]) -> Valu
 fn file_json(file: &FileReport) -> Value {
     let lines = LineIndex::new(file.text);
     let functions: Vec<Value> = file
-        .program
         .functions
         .iter()
-        .zip(file.reports)
-        .enumerate()
-        .map(|(i, (function, report))| {
-            let digest = blake3::hash(&canonical_function_bytes(function)).to_hex().to_string();
+        .map(|function| {
+            let report = function.report;
+            let digest = blake3::Hash::from_bytes(function.digest).to_hex().to_string();
             json!({
-                "name": function.name.as_str(),
+                "name": function.name,
                 "digest": digest,
-                "cached": file.cached.get(i).copied().unwrap_or(false),
+                "cached": function.cached,
                 "spaces": report.spaces.iter().map(|s| json!({
                     "space": s.space.name(),
                     "capacity": s.capacity,

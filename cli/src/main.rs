@@ -5,6 +5,8 @@ mod inputs;
 mod plan;
 mod settings;
 mod solve;
+mod state;
+mod stats;
 mod verify;
 
 use std::process::ExitCode;
@@ -24,6 +26,10 @@ struct Cli {
     /// Only errors.
     #[arg(short, long, global = true)]
     quiet: bool,
+    /// Where the cache lives [default: $MEMREUSE_STATE_DIR, else
+    /// $XDG_STATE_HOME/memreuse/<hash of the current directory>].
+    #[arg(long, global = true, value_name = "DIR")]
+    state_dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -36,6 +42,8 @@ enum Command {
     /// Check already-planned IR: no co-live tiles share bytes, no op output aliases an
     /// operand it must not, every MemRef names a surviving alloc and fits in it.
     Verify(verify::VerifyArgs),
+    /// The cache: entries, bytes on disk, and the hits and misses of the last run.
+    Stats(stats::StatsArgs),
     /// Solve offline allocation problems (CSV `id,lower,upper,size`) and report peak vs bound.
     Solve(solve::SolveArgs),
 }
@@ -56,7 +64,8 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let result = match cli.command {
-        Command::Plan(args) => plan::run(args),
+        Command::Plan(args) => plan::run(args, cli.state_dir.as_deref()),
+        Command::Stats(args) => stats::run(args, cli.state_dir.as_deref()),
         Command::Explain(args) => explain::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
@@ -65,7 +74,12 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             eprintln!("error: {err:#}");
-            ExitCode::from(1)
+            // DESIGN §3: 3 when the store could not be reached.
+            if err.downcast_ref::<plan::StoreUnavailable>().is_some() {
+                ExitCode::from(3)
+            } else {
+                ExitCode::from(1)
+            }
         }
     }
 }

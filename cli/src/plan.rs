@@ -1,18 +1,24 @@
 //! `memreuse plan`: plan (or just re-print) kernel files and report what was decided.
 
-use std::io::Write as _;
-use std::path::PathBuf;
+use std::io::{IsTerminal as _, Write as _};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
 
 use anyhow::{Result, bail};
 use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
-use memreuse::ir::{self, LineIndex, Program};
-use memreuse::json::{FileReport, plan_document};
-use memreuse::plan::{PlanConfig, PlanReport, plan_program};
-use memreuse::verify::{VerifyOptions, verify_program};
+use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, Workspace};
+use memreuse::ir::LineIndex;
+use memreuse::json::{FileReport, FunctionReport, plan_document};
+use memreuse::plan::{PlanConfig, PlanReport};
+use memreuse::store::Cache;
+use memreuse::system::OsSystem;
 
 use crate::inputs::{discover, write_atomically};
+use crate::state;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Planner {
@@ -84,6 +90,12 @@ pub struct PlanArgs {
     /// AIC and AIV functions).
     #[arg(long)]
     pub addresses: bool,
+    /// Plan everything afresh: neither read nor write the cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Plan on N threads [default: the number of cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
+    pub jobs: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -105,83 +117,122 @@ impl Toggle {
     }
 }
 
-struct Planned {
+struct Planned<'a> {
     display: String,
-    text: String,
-    program: Program,
-    reports: Vec<PlanReport>,
+    text: &'a str,
+    functions: Vec<(&'a FunctionOutcome, &'a PlanReport)>,
 }
 
-pub fn run(args: PlanArgs) -> Result<ExitCode> {
+pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
+    let started = Instant::now();
     let files = discover(&args.paths)?;
     if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 {
         bail!("--emit ir over several files needs --out DIR");
     }
-    let base_config = crate::settings::plan_config(args.backend, &args.capacity)?;
-    let backend = base_config.backend;
+    let config = PlanConfig {
+        assign_addresses: args.addresses,
+        ..crate::settings::plan_config(args.backend, &args.capacity)?
+    };
+    let planner = match args.planner {
+        Planner::Pypto => db::Planner::Pypto,
+        Planner::None => db::Planner::None,
+    };
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let state = if args.no_cache {
+        None
+    } else {
+        let dir = state::state_dir(state_dir)?;
+        match state::open_store(&dir).map_err(|err| StoreUnavailable(format!("{err:#}")))? {
+            Some(open) => Some((dir, open)),
+            None => {
+                eprintln!(
+                    "warning: the cache in {} is in use by another memreuse process; planning \
+                     without it",
+                    dir.display()
+                );
+                None
+            }
+        }
+    };
+    let (cache, lock) = match state {
+        Some((dir, open)) => (open.cache, Some((dir, open.lock))),
+        None => (Cache::disabled(), None),
+    };
+    let mut workspace = Workspace::new(Arc::new(cache), config, planner);
+    let inputs: Vec<(PathBuf, bool)> = files
+        .iter()
+        .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
+        .collect();
     let mut failed = false;
-    let mut planned = Vec::new();
-    let stdout = std::io::stdout();
-    for file in &files {
-        let display = file.path.display().to_string();
-        let text = match std::fs::read_to_string(&file.path) {
-            Ok(text) => text,
+    let mut sources = Vec::with_capacity(inputs.len());
+    let mut relative = Vec::with_capacity(inputs.len());
+    for (loaded, file) in workspace.load(&OsSystem, &inputs, jobs).into_iter().zip(&files) {
+        match loaded {
+            Ok(source) => {
+                sources.push(source);
+                relative.push(&file.relative);
+            }
             Err(err) => {
-                eprintln!("error: cannot read {display}: {err}");
+                eprintln!("error: cannot read {}: {err}", file.path.display());
+                failed = true;
+            }
+        }
+    }
+    let bar = progress_bar(sources.len());
+    let outcomes = workspace.plan(&sources, jobs, &|| bar.inc(1));
+    bar.finish_and_clear();
+
+    let stdout = std::io::stdout();
+    let mut planned = Vec::new();
+    for (outcome, relative) in outcomes.iter().zip(relative) {
+        let display = outcome.path.display().to_string();
+        let text = &*outcome.text;
+        let (header, functions) = match &outcome.status {
+            FileStatus::NotAProgram => {
+                tracing::debug!(file = %outcome.path.display(), "skipping: no @pl.program");
+                continue;
+            }
+            FileStatus::ParseFailed(diagnostics) => {
+                for d in diagnostics {
+                    eprint!("{}", d.render(&display, text));
+                }
                 failed = true;
                 continue;
             }
+            FileStatus::Planned { header, functions } => (header, functions),
         };
-        if !ir::has_program(&text) {
-            tracing::debug!(file = %file.path.display(), "skipping: no @pl.program");
+        let mut ok = Vec::with_capacity(functions.len());
+        for function in functions {
+            match &function.result {
+                Ok((plan, report)) => ok.push((function, plan, report)),
+                Err((kind, diagnostics)) => {
+                    report_failure(*kind, &display, text, &function.name, diagnostics);
+                    failed = true;
+                }
+            }
+        }
+        if ok.len() != functions.len() {
             continue;
         }
-        let program = match ir::parse_program(&text) {
-            Ok(program) => program,
-            Err(err) => {
-                for d in &err.diagnostics {
-                    eprint!("{}", d.render(&display, &text));
-                }
-                failed = true;
-                continue;
-            }
-        };
-        let config = PlanConfig {
-            materialize_aliases: args.materialize_aliases.applies_to(&file.path),
-            assign_addresses: args.addresses,
-            ..base_config
-        };
-        let (output, reports) = if args.planner == Planner::None {
-            let reports = vec![PlanReport::default(); program.functions.len()];
-            (program, reports)
-        } else {
-            match plan_program(&program, &config) {
-                Ok(result) if !verified(&result.0, &config, &display, &text) => {
-                    failed = true;
-                    continue;
-                }
-                Ok(result) => result,
-                Err((index, err)) => {
-                    let function = &program.functions[index].name;
-                    eprint!("{}", err.0.render(&display, &text));
-                    eprintln!("  in function '{function}'");
-                    failed = true;
-                    continue;
-                }
-            }
-        };
         if args.emit == Emit::Ir {
-            let printed = ir::print_program(&output);
+            let mut printed = header.to_string();
+            for (i, (_, plan, _)) in ok.iter().enumerate() {
+                if i > 0 {
+                    printed.push('\n');
+                }
+                printed.push_str(&plan.planned_text);
+            }
             match &args.out {
-                Some(dir) => write_atomically(&dir.join(&file.relative), &printed)?,
+                Some(dir) => write_atomically(&dir.join(relative), &printed)?,
                 None => stdout.lock().write_all(printed.as_bytes())?,
             }
         }
         planned.push(Planned {
             display,
             text,
-            program: output,
-            reports,
+            functions: ok.into_iter().map(|(f, _, r)| (f, r)).collect(),
         });
     }
     match args.emit {
@@ -192,21 +243,34 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
                 .iter()
                 .map(|p| FileReport {
                     path: &p.display,
-                    text: &p.text,
-                    program: &p.program,
-                    reports: &p.reports,
-                    cached: &[],
+                    text: p.text,
+                    functions: p
+                        .functions
+                        .iter()
+                        .map(|(f, report)| FunctionReport {
+                            name: &f.name,
+                            digest: f.result.as_ref().map_or([0; 32], |(plan, _)| plan.planned_digest),
+                            report,
+                            cached: !workspace.is_fresh(f),
+                        })
+                        .collect(),
                 })
                 .collect();
-            let planner = match args.planner {
-                Planner::Pypto => "pypto",
-                Planner::None => "none",
-            };
-            let document = plan_document(backend.name(), planner, &reports);
+            let document = plan_document(config.backend.name(), planner.name(), &reports);
             let mut out = stdout.lock();
             serde_json::to_writer_pretty(&mut out, &document)?;
             writeln!(out)?;
         }
+    }
+    // Results are durable before success is reported.
+    let written = workspace
+        .flush()
+        .map_err(|err| StoreUnavailable(format!("cannot write the cache: {err}")))?;
+    if let Some((dir, _lock)) = &lock {
+        let functions = planned.iter().map(|p| p.functions.len()).sum();
+        let counters = workspace.cache().counters();
+        let seconds = started.elapsed().as_secs_f64();
+        state::LastRun::new(sources.len(), functions, counters, written, seconds).save(dir)?;
     }
     Ok(if failed {
         ExitCode::from(1)
@@ -215,30 +279,62 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     })
 }
 
-/// The planned program passes the independent verifier; otherwise says why, located in the
-/// input (the plan is not emitted).
-fn verified(planned: &Program, config: &PlanConfig, display: &str, text: &str) -> bool {
-    let options = VerifyOptions {
-        backend: config.backend,
-        addressed: config.assign_addresses,
-    };
-    let violations = verify_program(planned, &options);
-    if violations.is_empty() {
-        return true;
+/// The cache could not be opened or written (exit code 3).
+#[derive(Debug)]
+pub struct StoreUnavailable(pub String);
+
+impl std::fmt::Display for StoreUnavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
     }
-    eprintln!(
-        "error: the plan for {display} fails verification (it would let one tile overwrite \
-         another that is still needed); nothing was emitted"
-    );
-    const SHOWN: usize = 5;
-    for (index, d) in violations.iter().take(SHOWN) {
-        eprint!("{}", d.render(display, text));
-        eprintln!("  in function '{}'", planned.functions[*index].name);
+}
+
+impl std::error::Error for StoreUnavailable {}
+
+/// A bar on a terminal for runs long enough to want one; hidden otherwise.
+fn progress_bar(files: usize) -> ProgressBar {
+    const SHOWN_FROM: usize = 50;
+    if files < SHOWN_FROM || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
     }
-    if violations.len() > SHOWN {
-        eprintln!("... and {} more violations", violations.len() - SHOWN);
+    let bar = ProgressBar::new(files as u64);
+    if let Ok(style) =
+        ProgressStyle::with_template("planning {bar:40} {pos}/{len} files ({per_sec}, {eta})")
+    {
+        bar.set_style(style);
     }
-    false
+    bar
+}
+
+fn report_failure(
+    kind: FailureKind,
+    display: &str,
+    text: &str,
+    function: &str,
+    diagnostics: &[memreuse::diagnostics::Diagnostic],
+) {
+    match kind {
+        FailureKind::Plan => {
+            for d in diagnostics {
+                eprint!("{}", d.render(display, text));
+                eprintln!("  in function '{function}'");
+            }
+        }
+        FailureKind::Verify => {
+            eprintln!(
+                "error: the plan for {display} fails verification (it would let one tile \
+                 overwrite another that is still needed); nothing was emitted"
+            );
+            const SHOWN: usize = 5;
+            for d in diagnostics.iter().take(SHOWN) {
+                eprint!("{}", d.render(display, text));
+                eprintln!("  in function '{function}'");
+            }
+            if diagnostics.len() > SHOWN {
+                eprintln!("... and {} more violations", diagnostics.len() - SHOWN);
+            }
+        }
+    }
 }
 
 fn print_summary(planned: &[Planned]) -> Result<()> {
@@ -246,10 +342,9 @@ fn print_summary(planned: &[Planned]) -> Result<()> {
     let width = planned
         .iter()
         .flat_map(|p| {
-            p.program
-                .functions
+            p.functions
                 .iter()
-                .map(move |f| p.display.len() + 2 + f.name.len())
+                .map(move |(f, _)| p.display.len() + 2 + f.name.len())
         })
         .max()
         .unwrap_or(0)
@@ -261,8 +356,8 @@ fn print_summary(planned: &[Planned]) -> Result<()> {
     )?;
     let mut functions = 0;
     for p in planned {
-        let lines = LineIndex::new(&p.text);
-        for (function, report) in p.program.functions.iter().zip(&p.reports) {
+        let lines = LineIndex::new(p.text);
+        for (function, report) in &p.functions {
             functions += 1;
             let name = format!("{}::{}", p.display, function.name);
             for s in &report.spaces {
@@ -285,7 +380,7 @@ fn print_summary(planned: &[Planned]) -> Result<()> {
                 )?;
             }
             for d in &report.diagnostics {
-                writeln!(out, "  {}", d.one_line(&p.display, &p.text, &lines))?;
+                writeln!(out, "  {}", d.one_line(&p.display, p.text, &lines))?;
             }
         }
     }

@@ -3,10 +3,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Runs the binary in `dir` with a fresh, empty state dir (so every run is cold and nothing
+/// is written outside temporary directories).
 fn memreuse(args: &[&str], dir: &Path) -> Output {
+    let state = tempfile::tempdir().expect("temp dir");
     Command::new(env!("CARGO_BIN_EXE_memreuse"))
         .args(args)
         .current_dir(dir)
+        .env("MEMREUSE_STATE_DIR", state.path())
         .output()
         .expect("the binary runs")
 }

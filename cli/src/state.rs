@@ -1,0 +1,114 @@
+//! The state directory (DESIGN §3): where the cache store and the last run's figures live.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use memreuse::store::{Cache, Counters, SledStore};
+use serde::{Deserialize, Serialize};
+
+/// `--state-dir`, else `MEMREUSE_STATE_DIR`, else
+/// `$XDG_STATE_HOME/memreuse/<blake3(canonical cwd)[..16]>` (`~/.local/state` without XDG).
+pub fn state_dir(flag: Option<&Path>) -> Result<PathBuf> {
+    if let Some(dir) = flag {
+        return Ok(dir.to_path_buf());
+    }
+    if let Some(dir) = std::env::var_os("MEMREUSE_STATE_DIR").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
+    let base = match std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let home = std::env::var_os("HOME")
+                .filter(|d| !d.is_empty())
+                .context("no state directory: set --state-dir, MEMREUSE_STATE_DIR or HOME")?;
+            PathBuf::from(home).join(".local/state")
+        }
+    };
+    let root = std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .context("cannot read the current directory")?;
+    let digest = blake3::hash(root.as_os_str().as_encoded_bytes()).to_hex();
+    Ok(base.join("memreuse").join(&digest[..16]))
+}
+
+/// The store of a state dir, opened under the workspace lock (sled allows one process).
+pub struct OpenStore {
+    pub cache: Cache,
+    /// Held while the store is open.
+    pub lock: File,
+}
+
+/// Opens the cache in `dir`. `Ok(None)` when another process holds it (the caller runs
+/// without it); a damaged store is moved aside and rebuilt with a warning.
+pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let lock_path = dir.join("daemon.lock");
+    let lock = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("cannot open {}", lock_path.display()))?;
+    match lock.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => return Ok(None),
+        Err(std::fs::TryLockError::Error(err)) => {
+            return Err(err).with_context(|| format!("cannot lock {}", lock_path.display()));
+        }
+    }
+    let opened = SledStore::open_or_rebuild(&dir.join("cache"))
+        .with_context(|| format!("cannot open the cache in {}", dir.display()))?;
+    if let Some((aside, reason)) = &opened.moved_aside {
+        eprintln!(
+            "warning: the cache would not open ({reason}); moved it to {} and started a new one",
+            aside.display()
+        );
+    }
+    Ok(Some(OpenStore {
+        cache: Cache::new(Box::new(opened.store)),
+        lock,
+    }))
+}
+
+/// What the last `memreuse plan` did with the cache.
+#[derive(Serialize, Deserialize, Default)]
+pub struct LastRun {
+    pub files: usize,
+    pub functions: usize,
+    pub plan_hits: u64,
+    pub plan_misses: u64,
+    pub file_hits: u64,
+    pub file_misses: u64,
+    pub rejected: u64,
+    pub written: usize,
+    pub seconds: f64,
+}
+
+impl LastRun {
+    pub fn new(files: usize, functions: usize, c: Counters, written: usize, seconds: f64) -> Self {
+        LastRun {
+            files,
+            functions,
+            plan_hits: c.plan_hits,
+            plan_misses: c.plan_misses,
+            file_hits: c.file_hits,
+            file_misses: c.file_misses,
+            rejected: c.rejected,
+            written,
+            seconds,
+        }
+    }
+
+    pub fn save(&self, dir: &Path) -> Result<()> {
+        let path = dir.join("last-run.json");
+        let tmp = dir.join("last-run.json.tmp");
+        std::fs::write(&tmp, serde_json::to_vec_pretty(self)?)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))
+    }
+
+    pub fn load(dir: &Path) -> Option<LastRun> {
+        serde_json::from_slice(&std::fs::read(dir.join("last-run.json")).ok()?).ok()
+    }
+}
