@@ -10,4 +10,5 @@ pub mod plan;
 pub mod store;
 pub mod synth;
 pub mod system;
+pub mod tree_gen;
 pub mod verify;

@@ -160,6 +160,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         Some((dir, open)) => (open.cache, Some((dir, open.lock))),
         None => (Cache::disabled(), None),
     };
+    tracing::info!(elapsed = ?started.elapsed(), files = files.len(), "found files, opened the cache");
     let mut workspace = Workspace::new(Arc::new(cache), config, planner);
     let inputs: Vec<(PathBuf, bool)> = files
         .iter()
@@ -180,9 +181,11 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             }
         }
     }
+    tracing::info!(elapsed = ?started.elapsed(), "read files");
     let bar = progress_bar(sources.len());
     let outcomes = workspace.plan(&sources, jobs, &|| bar.inc(1));
     bar.finish_and_clear();
+    tracing::info!(elapsed = ?started.elapsed(), "planned");
 
     let stdout = std::io::stdout();
     let mut planned = Vec::new();
@@ -262,10 +265,12 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             writeln!(out)?;
         }
     }
+    tracing::info!(elapsed = ?started.elapsed(), "printed");
     // Results are durable before success is reported.
     let written = workspace
         .flush()
         .map_err(|err| StoreUnavailable(format!("cannot write the cache: {err}")))?;
+    tracing::info!(elapsed = ?started.elapsed(), written, "flushed the cache");
     if let Some((dir, _lock)) = &lock {
         let functions = planned.iter().map(|p| p.functions.len()).sum();
         let counters = workspace.cache().counters();
@@ -356,7 +361,8 @@ fn print_summary(planned: &[Planned]) -> Result<()> {
     )?;
     let mut functions = 0;
     for p in planned {
-        let lines = LineIndex::new(p.text);
+        // Only diagnostics need line numbers; most files have none.
+        let lines = std::cell::OnceCell::new();
         for (function, report) in &p.functions {
             functions += 1;
             let name = format!("{}::{}", p.display, function.name);
@@ -380,7 +386,8 @@ fn print_summary(planned: &[Planned]) -> Result<()> {
                 )?;
             }
             for d in &report.diagnostics {
-                writeln!(out, "  {}", d.one_line(&p.display, p.text, &lines))?;
+                let lines = lines.get_or_init(|| LineIndex::new(p.text));
+                writeln!(out, "  {}", d.one_line(&p.display, p.text, lines))?;
             }
         }
     }
