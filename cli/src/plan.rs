@@ -13,7 +13,7 @@ use memreuse::backend::Backend;
 use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, Workspace};
 use memreuse::ir::LineIndex;
 use memreuse::json::{FileReport, FunctionReport, plan_document};
-use memreuse::plan::{PlanConfig, PlanReport};
+use memreuse::plan::PlanConfig;
 use memreuse::store::Cache;
 use memreuse::system::OsSystem;
 
@@ -117,10 +117,29 @@ impl Toggle {
     }
 }
 
-struct Planned<'a> {
+struct PlannedFile<'a> {
     display: String,
-    text: &'a str,
-    functions: Vec<(&'a FunctionOutcome, &'a PlanReport)>,
+    /// Read lazily: a stamped file's text is only needed to locate diagnostics.
+    text: LazyText<'a>,
+    functions: Vec<(&'a FunctionOutcome, &'a db::Planned)>,
+}
+
+/// A file's text: loaded by the workspace, or read on first use (for output only).
+struct LazyText<'a> {
+    loaded: Option<&'a str>,
+    path: &'a Path,
+    read: std::cell::OnceCell<String>,
+}
+
+impl LazyText<'_> {
+    fn get(&self) -> &str {
+        match self.loaded {
+            Some(text) => text,
+            None => self
+                .read
+                .get_or_init(|| std::fs::read_to_string(self.path).unwrap_or_default()),
+        }
+    }
 }
 
 pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
@@ -169,7 +188,10 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     let mut failed = false;
     let mut sources = Vec::with_capacity(inputs.len());
     let mut relative = Vec::with_capacity(inputs.len());
-    for (loaded, file) in workspace.load(&OsSystem, &inputs, jobs).into_iter().zip(&files) {
+    // Only the summary can do without input texts (it locates diagnostics lazily).
+    let trust_stamps = args.emit == Emit::Summary;
+    let loaded = workspace.load(&OsSystem, &inputs, jobs, trust_stamps);
+    for (loaded, file) in loaded.into_iter().zip(&files) {
         match loaded {
             Ok(source) => {
                 sources.push(source);
@@ -183,7 +205,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     }
     tracing::info!(elapsed = ?started.elapsed(), "read files");
     let bar = progress_bar(sources.len());
-    let outcomes = workspace.plan(&sources, jobs, &|| bar.inc(1));
+    let outcomes = workspace.plan(&OsSystem, &sources, jobs, &|| bar.inc(1));
     bar.finish_and_clear();
     tracing::info!(elapsed = ?started.elapsed(), "planned");
 
@@ -191,15 +213,25 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     let mut planned = Vec::new();
     for (outcome, relative) in outcomes.iter().zip(relative) {
         let display = outcome.path.display().to_string();
-        let text = &*outcome.text;
+        let text = LazyText {
+            loaded: outcome.text.as_deref(),
+            path: &outcome.path,
+            read: std::cell::OnceCell::new(),
+        };
         let (header, functions) = match &outcome.status {
+            FileStatus::NeedsText => continue,
+            FileStatus::Unreadable(err) => {
+                eprintln!("error: cannot read {display}: {err}");
+                failed = true;
+                continue;
+            }
             FileStatus::NotAProgram => {
                 tracing::debug!(file = %outcome.path.display(), "skipping: no @pl.program");
                 continue;
             }
             FileStatus::ParseFailed(diagnostics) => {
                 for d in diagnostics {
-                    eprint!("{}", d.render(&display, text));
+                    eprint!("{}", d.render(&display, text.get()));
                 }
                 failed = true;
                 continue;
@@ -209,9 +241,9 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         let mut ok = Vec::with_capacity(functions.len());
         for function in functions {
             match &function.result {
-                Ok((plan, report)) => ok.push((function, plan, report)),
+                Ok(planned) => ok.push((function, planned)),
                 Err((kind, diagnostics)) => {
-                    report_failure(*kind, &display, text, &function.name, diagnostics);
+                    report_failure(*kind, &display, text.get(), &function.name, diagnostics);
                     failed = true;
                 }
             }
@@ -220,22 +252,34 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             continue;
         }
         if args.emit == Emit::Ir {
+            let stored = if ok.iter().any(|(_, p)| p.planned_text.is_none()) {
+                workspace.planned_texts(outcome.file)
+            } else {
+                Vec::new()
+            };
             let mut printed = header.to_string();
-            for (i, (_, plan, _)) in ok.iter().enumerate() {
+            for (i, (_, planned)) in ok.iter().enumerate() {
                 if i > 0 {
                     printed.push('\n');
                 }
-                printed.push_str(&plan.planned_text);
+                let Some(function) = planned
+                    .planned_text
+                    .as_ref()
+                    .or(stored.get(i).and_then(Option::as_ref))
+                else {
+                    bail!("the cache lost the planned text of {display}; run with --no-cache");
+                };
+                printed.push_str(function);
             }
             match &args.out {
                 Some(dir) => write_atomically(&dir.join(relative), &printed)?,
                 None => stdout.lock().write_all(printed.as_bytes())?,
             }
         }
-        planned.push(Planned {
+        planned.push(PlannedFile {
             display,
             text,
-            functions: ok.into_iter().map(|(f, _, r)| (f, r)).collect(),
+            functions: ok,
         });
     }
     match args.emit {
@@ -246,14 +290,14 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                 .iter()
                 .map(|p| FileReport {
                     path: &p.display,
-                    text: p.text,
+                    text: p.text.get(),
                     functions: p
                         .functions
                         .iter()
-                        .map(|(f, report)| FunctionReport {
+                        .map(|(f, planned)| FunctionReport {
                             name: &f.name,
-                            digest: f.result.as_ref().map_or([0; 32], |(plan, _)| plan.planned_digest),
-                            report,
+                            digest: planned.planned_digest,
+                            report: &planned.report,
                             cached: !workspace.is_fresh(f),
                         })
                         .collect(),
@@ -266,16 +310,31 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         }
     }
     tracing::info!(elapsed = ?started.elapsed(), "printed");
+    let functions: Vec<&FunctionOutcome> = outcomes
+        .iter()
+        .flat_map(|o| match &o.status {
+            FileStatus::Planned { functions, .. } => functions.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let fresh = functions.iter().filter(|f| workspace.is_fresh(f)).count();
+    workspace.record_stamps(&outcomes);
     // Results are durable before success is reported.
     let written = workspace
         .flush()
         .map_err(|err| StoreUnavailable(format!("cannot write the cache: {err}")))?;
     tracing::info!(elapsed = ?started.elapsed(), written, "flushed the cache");
     if let Some((dir, _lock)) = &lock {
-        let functions = planned.iter().map(|p| p.functions.len()).sum();
-        let counters = workspace.cache().counters();
-        let seconds = started.elapsed().as_secs_f64();
-        state::LastRun::new(sources.len(), functions, counters, written, seconds).save(dir)?;
+        let last = state::LastRun {
+            files: sources.len(),
+            functions: functions.len(),
+            cached: functions.len() - fresh,
+            planned: fresh,
+            lookups: workspace.cache().counters(),
+            written,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        last.save(dir)?;
     }
     Ok(if failed {
         ExitCode::from(1)
@@ -342,7 +401,7 @@ fn report_failure(
     }
 }
 
-fn print_summary(planned: &[Planned]) -> Result<()> {
+fn print_summary(planned: &[PlannedFile]) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let width = planned
         .iter()
@@ -363,7 +422,8 @@ fn print_summary(planned: &[Planned]) -> Result<()> {
     for p in planned {
         // Only diagnostics need line numbers; most files have none.
         let lines = std::cell::OnceCell::new();
-        for (function, report) in &p.functions {
+        for (function, planned) in &p.functions {
+            let report = &planned.report;
             functions += 1;
             let name = format!("{}::{}", p.display, function.name);
             for s in &report.spaces {
@@ -386,8 +446,8 @@ fn print_summary(planned: &[Planned]) -> Result<()> {
                 )?;
             }
             for d in &report.diagnostics {
-                let lines = lines.get_or_init(|| LineIndex::new(p.text));
-                writeln!(out, "  {}", d.one_line(&p.display, p.text, lines))?;
+                let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
+                writeln!(out, "  {}", d.one_line(&p.display, p.text.get(), lines))?;
             }
         }
     }

@@ -44,23 +44,24 @@ pub fn run(args: StatsArgs, state_dir_flag: Option<&std::path::Path>) -> Result<
     match last {
         None => println!("last run:      none recorded"),
         Some(last) => {
-            let lookups = last.plan_hits + last.plan_misses;
-            let rate = if lookups == 0 {
+            let rate = if last.functions == 0 {
                 0.0
             } else {
-                100.0 * last.plan_hits as f64 / lookups as f64
+                100.0 * last.cached as f64 / last.functions as f64
             };
             println!(
                 "last run:      {} files, {} functions in {:.3} s",
                 last.files, last.functions, last.seconds
             );
             println!(
-                "  plans:       {} hits, {} misses ({rate:.1} % hits)",
-                last.plan_hits, last.plan_misses
+                "  functions:   {} hits (from the cache), {} misses (planned); {rate:.1} % hits",
+                last.cached, last.planned
             );
+            let l = &last.lookups;
             println!(
-                "  files:       {} hits, {} misses; {} values rejected, {} written",
-                last.file_hits, last.file_misses, last.rejected, last.written
+                "  lookups:     files {} hit / {} missed, plans {} hit / {} missed; {} values \
+                 rejected, {} written",
+                l.file_hits, l.file_misses, l.plan_hits, l.plan_misses, l.rejected, last.written
             );
         }
     }

@@ -11,7 +11,7 @@ use crate::plan::{
     BufferReport, LifetimeReport, MoveReport, PlanReport, SpaceReport, address, capacity, codes,
 };
 
-use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry};
+use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
@@ -33,7 +33,7 @@ pub fn encode_plan(plan: &CachedPlan) -> Vec<u8> {
     let mut w = Writer::default();
     w.str(&plan.planned_text);
     w.raw(&plan.planned_digest);
-    report(&mut w, &plan.report);
+    report(&mut w, &plan.report, false);
     w.len(plan.anchors.len());
     for a in &plan.anchors {
         w.u32(a.node);
@@ -45,9 +45,9 @@ pub fn encode_plan(plan: &CachedPlan) -> Vec<u8> {
 
 pub fn decode_plan(bytes: &[u8]) -> Result<CachedPlan, DecodeError> {
     let mut r = Reader::new(unframe(Kind::Plan, bytes)?);
-    let planned_text = r.string()?;
+    let planned_text = r.str()?.into();
     let planned_digest = r.digest()?;
-    let report = read_report(&mut r)?;
+    let report = read_report(&mut r, false)?;
     let anchors = r.list(|r| {
         Ok(Anchor {
             node: r.u32()?,
@@ -71,13 +71,33 @@ pub fn encode_manifest(manifest: &FileManifest) -> Vec<u8> {
     for f in &manifest.functions {
         w.str(&f.name);
         w.raw(&f.digest);
-        w.len(f.spans.len());
-        for s in &f.spans {
-            w.u32(s.start);
-            w.u32(s.end);
-        }
+        w.raw(&f.planned_digest);
+        report(&mut w, &f.report, true);
     }
     frame(Kind::File, w.0)
+}
+
+pub fn encode_stamp(stamp: &Stamp) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.i64(stamp.len as i64);
+    w.raw(&stamp.modified_ns.to_le_bytes());
+    w.raw(&stamp.changed_ns.to_le_bytes());
+    w.i64(stamp.inode as i64);
+    w.raw(&stamp.digest);
+    frame(Kind::Stamp, w.0)
+}
+
+pub fn decode_stamp(bytes: &[u8]) -> Result<Stamp, DecodeError> {
+    let mut r = Reader::new(unframe(Kind::Stamp, bytes)?);
+    let stamp = Stamp {
+        len: r.i64()? as u64,
+        modified_ns: i128::from_le_bytes(r.array()?),
+        changed_ns: i128::from_le_bytes(r.array()?),
+        inode: r.i64()? as u64,
+        digest: r.digest()?,
+    };
+    r.finish()?;
+    Ok(stamp)
 }
 
 pub fn decode_manifest(bytes: &[u8]) -> Result<FileManifest, DecodeError> {
@@ -87,12 +107,8 @@ pub fn decode_manifest(bytes: &[u8]) -> Result<FileManifest, DecodeError> {
         Ok(ManifestEntry {
             name: r.name()?,
             digest: r.digest()?,
-            spans: r.list(|r| {
-                Ok(Span {
-                    start: r.u32()?,
-                    end: r.u32()?,
-                })
-            })?,
+            planned_digest: r.digest()?,
+            report: read_report(r, true)?,
         })
     })?;
     r.finish()?;
@@ -104,6 +120,7 @@ pub fn check(bytes: &[u8]) -> Result<Kind, DecodeError> {
     let kind = match bytes.get(4) {
         Some(1) => Kind::Plan,
         Some(2) => Kind::File,
+        Some(3) => Kind::Stamp,
         _ => return Err(DecodeError::Header),
     };
     unframe(kind, bytes).map(|_| kind)
@@ -125,7 +142,9 @@ fn unframe(kind: Kind, bytes: &[u8]) -> Result<&[u8], DecodeError> {
     let (header, payload) = bytes
         .split_at_checked(HEADER_LEN)
         .ok_or(DecodeError::Header)?;
-    let word = |at: usize| u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]]);
+    let word = |at: usize| {
+        u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+    };
     if header[..2] != MAGIC
         || header[2..4] != SCHEMA_VERSION.to_le_bytes()
         || header[4] != kind as u8
@@ -139,7 +158,8 @@ fn unframe(kind: Kind, bytes: &[u8]) -> Result<&[u8], DecodeError> {
     Ok(payload)
 }
 
-fn report(w: &mut Writer, report: &PlanReport) {
+/// A report; its spans only `with_spans` (plans keep them as anchors instead).
+fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
     w.len(report.spaces.len());
     for s in &report.spaces {
         w.str(s.space.name());
@@ -161,11 +181,13 @@ fn report(w: &mut Writer, report: &PlanReport) {
         }
     }
     w.names(&report.removed_allocs);
-    // Spans are not stored here: the plan's anchors stand for them (see `CachedPlan`).
     w.len(report.inserted_moves.len());
     for m in &report.inserted_moves {
         w.str(&m.destination);
         w.str(&m.source);
+        if with_spans {
+            w.span(m.span);
+        }
     }
     w.len(report.lifetimes.len());
     for l in &report.lifetimes {
@@ -184,6 +206,9 @@ fn report(w: &mut Writer, report: &PlanReport) {
         });
         w.str(d.code);
         w.str(&d.message);
+        if with_spans {
+            w.span(d.span);
+        }
         match &d.hint {
             Some(hint) => {
                 w.u8(1);
@@ -194,7 +219,7 @@ fn report(w: &mut Writer, report: &PlanReport) {
     }
 }
 
-fn read_report(r: &mut Reader) -> Result<PlanReport, DecodeError> {
+fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeError> {
     let spaces = r.list(|r| {
         Ok(SpaceReport {
             space: r.space()?,
@@ -222,7 +247,7 @@ fn read_report(r: &mut Reader) -> Result<PlanReport, DecodeError> {
         Ok(MoveReport {
             destination: r.name()?,
             source: r.name()?,
-            span: Span::default(),
+            span: r.span_if(with_spans)?,
         })
     })?;
     let lifetimes = r.list(|r| {
@@ -243,12 +268,13 @@ fn read_report(r: &mut Reader) -> Result<PlanReport, DecodeError> {
         };
         let code = report_code(&r.string()?).ok_or(DecodeError::Payload)?;
         let message = r.string()?;
+        let span = r.span_if(with_spans)?;
         let hint = if r.bool()? { Some(r.string()?) } else { None };
         Ok(Diagnostic {
             severity,
             code,
             message,
-            span: Span::default(),
+            span,
             hint,
         })
     })?;
@@ -299,6 +325,10 @@ impl Writer {
         self.len(s.len());
         self.raw(s.as_bytes());
     }
+    fn span(&mut self, span: Span) {
+        self.u32(span.start);
+        self.u32(span.end);
+    }
     fn names(&mut self, names: &[Name]) {
         self.len(names.len());
         for n in names {
@@ -316,10 +346,7 @@ impl<'a> Reader<'a> {
         Reader { bytes }
     }
     fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
-        let (head, rest) = self
-            .bytes
-            .split_at_checked(n)
-            .ok_or(DecodeError::Payload)?;
+        let (head, rest) = self.bytes.split_at_checked(n).ok_or(DecodeError::Payload)?;
         self.bytes = rest;
         Ok(head)
     }
@@ -349,6 +376,15 @@ impl<'a> Reader<'a> {
             return Err(DecodeError::Payload);
         }
         Ok(n)
+    }
+    fn span_if(&mut self, present: bool) -> Result<Span, DecodeError> {
+        if !present {
+            return Ok(Span::default());
+        }
+        Ok(Span {
+            start: self.u32()?,
+            end: self.u32()?,
+        })
     }
     fn digest(&mut self) -> Result<[u8; 32], DecodeError> {
         self.array()
