@@ -334,7 +334,7 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
 
 fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> {
     match parse_file(db, file) {
-        Parsed::Program { functions, .. } => functions.iter().find(|f| &f.name == name).cloned(),
+        Parsed::Program { functions, .. } => functions.iter().find(|f| f.name == *name).cloned(),
         _ => None,
     }
 }

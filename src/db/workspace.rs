@@ -221,12 +221,11 @@ impl Workspace {
         let cache = &*self.db.cache;
         let contents = parallel_map(paths, jobs, |(path, _)| -> std::io::Result<Content> {
             let meta = system.metadata(path)?;
-            if let Some(meta) = meta.filter(|_| trust_stamps && cache.is_enabled()) {
-                if let Some(stamp) = cache.get_stamp(&store::stamp_key(path)) {
-                    if stamp_matches(&stamp, &meta) {
-                        return Ok(Content::Stamped(stamp.digest));
-                    }
-                }
+            if let Some(meta) = meta.filter(|_| trust_stamps && cache.is_enabled())
+                && let Some(stamp) = cache.get_stamp(&store::stamp_key(path))
+                && stamp_matches(&stamp, &meta)
+            {
+                return Ok(Content::Stamped(stamp.digest));
             }
             let now = system.now_ns();
             Ok(Content::Read(
@@ -400,11 +399,11 @@ impl Workspace {
                 argument = name;
                 break;
             }
-            if let super::FileItems::Program { items, .. } = super::file_items(&self.db, *file) {
-                if let Some(item) = items.iter().find(|i| i.as_id() == id) {
-                    argument = format!("{name}::{}", item.name(&self.db));
-                    break;
-                }
+            if let super::FileItems::Program { items, .. } = super::file_items(&self.db, *file)
+                && let Some(item) = items.iter().find(|i| i.as_id() == id)
+            {
+                argument = format!("{name}::{}", item.name(&self.db));
+                break;
             }
         }
         format!("{query}({argument})")
