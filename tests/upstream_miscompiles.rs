@@ -71,6 +71,7 @@ fn pypto_plans_of_unsupported_shapes_fail_verification() {
             let config = PlanConfig {
                 backend: Backend::None,
                 materialize_aliases,
+                ..PlanConfig::default()
             };
             let plan = planned(&program, &config, &file);
             let report = verdict(&plan, Backend::None, &file, &text);

@@ -208,19 +208,35 @@ impl Subdivision {
     }
 }
 
-/// SPEC §6.7: pack, and while a known capacity overflows, shed pipeline depth (MaxRelief)
-/// or fall back to the legacy predicate.
+/// One memory space to pack under a capacity.
+pub struct SpaceInput<'a> {
+    pub space: MemSpace,
+    pub intervals: &'a [usize],
+    pub facts: &'a ShareFacts<'a>,
+    /// 0 when unknown.
+    pub capacity: i64,
+    pub reserved_start: i64,
+    pub subdivision: &'a Subdivision,
+    /// Where the fallback warning points.
+    pub function_span: Span,
+}
+
+/// SPEC §6.7: pack, and while a known capacity overflows, try subranges (seed S4), then shed
+/// pipeline depth (MaxRelief) or fall back to the legacy predicate.
 pub fn pack_within_capacity(
-    space: MemSpace,
-    intervals: &[usize],
-    facts: &ShareFacts,
+    input: &SpaceInput,
     gate: &mut PipelineGate,
-    capacity: i64,
-    reserved_start: i64,
-    subdivision: &Subdivision,
-    function_span: Span,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Buffer> {
+    let SpaceInput {
+        space,
+        intervals,
+        facts,
+        capacity,
+        reserved_start,
+        subdivision,
+        function_span,
+    } = *input;
     let mut buffers = pack(intervals, facts, gate);
     let overflows = |b: &[Buffer]| capacity != 0 && footprint(b, facts, reserved_start) > capacity;
     if overflows(&buffers) && subdivision.enabled {

@@ -417,10 +417,10 @@ impl<'v> YieldFixup<'v> {
         let carries = values.len().min(f.iter_args.len());
         // (carry index, yielded var, init var) for every carry whose init is a plain tile.
         let mut candidates = Vec::new();
-        for i in 0..carries {
+        for (i, value) in values.iter().enumerate().take(carries) {
             // The seed's swap (`pl.yield_(prev, cur)`) yields iter args themselves: a yielded
             // value is matched as "variable or iter arg", like the if arms of S1.
-            let yielded = values[i]
+            let yielded = value
                 .as_var()
                 .filter(|&v| tile_target(self.vars, v).is_some());
             let (Some(init), Some(yielded)) = (

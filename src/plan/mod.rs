@@ -183,17 +183,16 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
         let reserved_start = reserved.start_of(space);
         let mut gate = PipelineGate::new(space, &ivs, capacity);
         let subdivision = capacity::Subdivision::of_space(&f, &lifetimes, &in_space);
-        let buffers = capacity::pack_within_capacity(
+        let input = capacity::SpaceInput {
             space,
-            &in_space,
-            &facts,
-            &mut gate,
+            intervals: &in_space,
+            facts: &facts,
             capacity,
             reserved_start,
-            &subdivision,
-            f.span,
-            &mut report.diagnostics,
-        );
+            subdivision: &subdivision,
+            function_span: f.span,
+        };
+        let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut report.diagnostics);
         for buffer in &buffers {
             let rep = lifetimes.intervals[buffer.representative()].rep;
             let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
@@ -271,11 +270,11 @@ pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
             continue;
         }
         let name = f.vars[*target].name.clone();
-        if !call
+        if call
             .args
             .get(1)
             .and_then(Expr::as_const_int)
-            .is_some_and(|size| size > 0)
+            .is_none_or(|size| size <= 0)
         {
             return Err(PlanError::new(
                 codes::PINNED_EXTENT,
