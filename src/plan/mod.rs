@@ -1,0 +1,3 @@
+//! Memory planners: where each allocation root lives in on-chip memory.
+
+pub mod dsa;
