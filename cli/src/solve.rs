@@ -21,6 +21,10 @@ pub struct SolveArgs {
     /// Time limit per file for the DSA planner's search, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub deadline_ms: u64,
+    /// Search node budget per file: with it (and a deadline that does not trigger first) the
+    /// plan is reproducible on any machine.
+    #[arg(long)]
+    pub node_limit: Option<u64>,
     /// Print one JSON object per file and line, with the offsets.
     #[arg(long)]
     pub json: bool,
@@ -59,7 +63,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let options = SolveOptions {
         planner: args.planner.into(),
         time_limit: Some(Duration::from_millis(args.deadline_ms)),
-        node_limit: None,
+        node_limit: args.node_limit,
     };
     let mut rows = Vec::new();
     let mut any_invalid = false;

@@ -17,6 +17,8 @@ pub(crate) enum Order {
     /// Busiest first: the largest load over the lifetime (MiniMalloc's "total"), then the
     /// longest lifetime, then the largest size. Places the buffers that decide the peak first.
     LoadDescending,
+    /// As [`Order::LoadDescending`] but the largest size before the longest lifetime.
+    LoadThenSizeDescending,
     /// Largest first, earlier start on ties.
     SizeDescending,
     /// Longest lifetime first, larger on ties.
@@ -41,6 +43,12 @@ impl Order {
             Order::LoadDescending => order.sort_by_key(|&b| {
                 (
                     Reverse((lifetime_loads[b as usize], length(b), size(b))),
+                    b,
+                )
+            }),
+            Order::LoadThenSizeDescending => order.sort_by_key(|&b| {
+                (
+                    Reverse((lifetime_loads[b as usize], size(b), length(b))),
                     b,
                 )
             }),

@@ -363,12 +363,14 @@ fn instant_of_peak(problem: &Problem, offsets: &[u64]) -> (u64, Vec<usize>) {
 
 /// The greedy placements the DSA planner tries, the most often best first (load-descending
 /// best fit reaches the bound on the largest public instances).
-const PORTFOLIO: [(Order, Fit); 10] = [
+const PORTFOLIO: [(Order, Fit); 12] = [
     (Order::LoadDescending, Fit::Best),
     (Order::SizeDescending, Fit::First),
     (Order::SizeDescending, Fit::Best),
     (Order::LengthDescending, Fit::Best),
     (Order::LoadDescending, Fit::First),
+    (Order::LoadThenSizeDescending, Fit::Best),
+    (Order::LoadThenSizeDescending, Fit::First),
     (Order::LengthDescending, Fit::First),
     (Order::AreaDescending, Fit::Best),
     (Order::AreaDescending, Fit::First),
@@ -378,7 +380,7 @@ const PORTFOLIO: [(Order, Fit); 10] = [
 
 /// The time and node limits shared by every phase.
 pub(crate) struct Budget {
-    deadline: Option<Instant>,
+    pub deadline: Option<Instant>,
     pub node_limit: u64,
 }
 
