@@ -130,7 +130,14 @@ fn solve_file(
 }
 
 fn print_table(rows: &[Row], out: &mut impl Write) -> std::io::Result<()> {
-    let header = ["file", "buffers", "lower bound", "peak", "peak/bound", "time"];
+    let header = [
+        "file",
+        "buffers",
+        "lower bound",
+        "peak",
+        "peak/bound",
+        "time",
+    ];
     let cells: Vec<[String; 6]> = rows
         .iter()
         .map(|row| {

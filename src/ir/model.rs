@@ -141,13 +141,20 @@ pub struct Stmt {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `x: T = value` or `x = value`; annotated in print iff the variable has a type.
-    Assign { target: VarId, value: Expr },
+    Assign {
+        target: VarId,
+        value: Expr,
+    },
     /// A bare call statement, e.g. `pl.reserve_buffer(name="s", size=4096)`.
     Eval(Expr),
     /// `pl.yield_(...)`. Its left-hand side, when printed, is the enclosing `for`/`if`'s
     /// return variables.
-    Yield { values: Vec<Expr> },
-    Return { values: Vec<Expr> },
+    Yield {
+        values: Vec<Expr>,
+    },
+    Return {
+        values: Vec<Expr>,
+    },
     For(Box<ForStmt>),
     If(Box<IfStmt>),
     /// `with <context>:` — transparent for planning (e.g. `with pl.scope():`).
@@ -236,7 +243,10 @@ pub enum ExprKind {
     Int(i64),
     /// Kept as written (`1e-6`, `0.0`) so it prints back unchanged.
     Float(Name),
-    Str { value: String, quote: Quote },
+    Str {
+        value: String,
+        quote: Quote,
+    },
     Bool(bool),
     None,
     /// `pl.FP32`, ...
@@ -253,9 +263,19 @@ pub enum ExprKind {
     /// `{"k": v}`
     Dict(Vec<(Expr, Expr)>),
     /// `t[0]`
-    Index { base: Box<Expr>, index: Box<Expr> },
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
-    Unary { op: UnaryOp, operand: Box<Expr> },
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

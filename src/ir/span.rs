@@ -69,7 +69,9 @@ impl LineIndex {
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
         let start = self.line_starts[line] as usize;
         let end = (offset as usize).min(text.len());
-        let col = text.get(start..end).map_or(end - start, |s| s.chars().count());
+        let col = text
+            .get(start..end)
+            .map_or(end - start, |s| s.chars().count());
         LineCol {
             line: line as u32 + 1,
             col: col as u32 + 1,

@@ -40,18 +40,10 @@ impl Order {
         let length = |b: u32| instance.lengths[b as usize];
         let start = |b: u32| instance.first_section[b as usize];
         match self {
-            Order::LoadDescending => order.sort_by_key(|&b| {
-                (
-                    Reverse((lifetime_loads[b as usize], length(b), size(b))),
-                    b,
-                )
-            }),
-            Order::LoadThenSizeDescending => order.sort_by_key(|&b| {
-                (
-                    Reverse((lifetime_loads[b as usize], size(b), length(b))),
-                    b,
-                )
-            }),
+            Order::LoadDescending => order
+                .sort_by_key(|&b| (Reverse((lifetime_loads[b as usize], length(b), size(b))), b)),
+            Order::LoadThenSizeDescending => order
+                .sort_by_key(|&b| (Reverse((lifetime_loads[b as usize], size(b), length(b))), b)),
             Order::SizeDescending => order.sort_by_key(|&b| (Reverse(size(b)), start(b), b)),
             Order::LengthDescending => order.sort_by_key(|&b| (Reverse((length(b), size(b))), b)),
             Order::AreaDescending => order.sort_by_key(|&b| {
@@ -264,7 +256,15 @@ mod tests {
     #[test]
     fn byte_unions_merge_touching_and_overlapping_ranges() {
         let mut union = ByteUnion::default();
-        for range in [(10, 12), (0, 2), (4, 6), (2, 4), (11, 20), (30, 31), (5, 30)] {
+        for range in [
+            (10, 12),
+            (0, 2),
+            (4, 6),
+            (2, 4),
+            (11, 20),
+            (30, 31),
+            (5, 30),
+        ] {
             union.insert(range);
         }
         assert_eq!(union.ranges, [(0, 31)]);

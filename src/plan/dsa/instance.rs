@@ -41,8 +41,16 @@ impl Instance {
         coordinates.sort_unstable();
         coordinates.dedup();
         let section_of = |time: u64| coordinates.partition_point(|&c| c < time) as u32;
-        let first_section: Vec<u32> = problem.buffers.iter().map(|b| section_of(b.lower)).collect();
-        let end_section: Vec<u32> = problem.buffers.iter().map(|b| section_of(b.upper)).collect();
+        let first_section: Vec<u32> = problem
+            .buffers
+            .iter()
+            .map(|b| section_of(b.lower))
+            .collect();
+        let end_section: Vec<u32> = problem
+            .buffers
+            .iter()
+            .map(|b| section_of(b.upper))
+            .collect();
         let section_count = coordinates.len().saturating_sub(1);
         let units = problem
             .buffers
@@ -175,7 +183,12 @@ impl Instance {
 
 /// Visits the canonical nodes of a bottom-up segment tree with `leaf_base` leaves covering
 /// leaves `[first, end)`.
-pub(crate) fn for_each_cover_node(leaf_base: usize, first: u32, end: u32, mut visit: impl FnMut(usize)) {
+pub(crate) fn for_each_cover_node(
+    leaf_base: usize,
+    first: u32,
+    end: u32,
+    mut visit: impl FnMut(usize),
+) {
     let mut low = leaf_base + first as usize;
     let mut high = leaf_base + end as usize;
     while low < high {

@@ -140,7 +140,11 @@ pub enum SolutionError {
         capacity: u64,
     },
     #[error("buffer {index}: offset {offset} + size {size} overflows")]
-    OffsetOverflow { index: usize, offset: u64, size: u64 },
+    OffsetOverflow {
+        index: usize,
+        offset: u64,
+        size: u64,
+    },
 }
 
 /// Plans `problem`. Errors when the problem is invalid or its capacity cannot be respected.
@@ -160,12 +164,23 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Solution, Solv
     let lower_bound = lower_bound(problem);
     let instance = Instance::new(problem);
     let budget = Budget::new(options);
-    let candidates: &[(Order, Fit)] = match options.planner {
-        Planner::Dsa => &PORTFOLIO,
-        Planner::FirstFitDecreasing => &[(Order::SizeDescending, Fit::First)],
-        Planner::BestFit => &[(Order::SizeDescending, Fit::Best)],
+    let greedy = match options.planner {
+        Planner::Dsa => run_portfolio(problem, &instance, PORTFOLIO[0], &PORTFOLIO[1..], &budget),
+        Planner::FirstFitDecreasing => run_portfolio(
+            problem,
+            &instance,
+            (Order::SizeDescending, Fit::First),
+            &[],
+            &budget,
+        ),
+        Planner::BestFit => run_portfolio(
+            problem,
+            &instance,
+            (Order::SizeDescending, Fit::Best),
+            &[],
+            &budget,
+        ),
     };
-    let greedy = run_portfolio(problem, &instance, candidates, &budget);
     let greedy_peak = greedy.peak;
     let mut best = greedy;
     let mut search_stats = search::SearchStats::default();
@@ -346,7 +361,9 @@ fn instant_of_peak(problem: &Problem, offsets: &[u64]) -> (u64, Vec<usize>) {
         .iter()
         .zip(offsets)
         .map(|(b, &offset)| offset + b.size);
-    let Some((topmost, _)) = tops.enumerate().max_by_key(|&(index, top)| (top, usize::MAX - index))
+    let Some((topmost, _)) = tops
+        .enumerate()
+        .max_by_key(|&(index, top)| (top, usize::MAX - index))
     else {
         return (0, Vec::new());
     };
@@ -393,7 +410,8 @@ impl Budget {
     }
 
     pub fn expired(&self) -> bool {
-        self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        self.deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
     }
 }
 
@@ -415,61 +433,60 @@ impl Candidate {
         Candidate { unit_offsets, peak }
     }
 
+    fn unit_peak(&self, instance: &Instance) -> u64 {
+        self.unit_offsets
+            .iter()
+            .zip(&instance.units)
+            .map(|(offset, units)| offset + units)
+            .max()
+            .unwrap_or(0)
+    }
+
     fn byte_offsets(&self, alignment: u64) -> Vec<u64> {
         self.unit_offsets.iter().map(|&o| o * alignment).collect()
     }
 }
 
-/// Runs the greedy candidates in turn (at least the first, then while time remains) and keeps
-/// the lowest peak, then the fewest reused roots.
+/// Runs the greedy placements in turn (always `first`, the others while time remains and the
+/// bound is not reached) and keeps the lowest peak, then the fewest reused roots.
 fn run_portfolio(
     problem: &Problem,
     instance: &Instance,
-    candidates: &[(Order, Fit)],
+    first: (Order, Fit),
+    others: &[(Order, Fit)],
     budget: &Budget,
 ) -> Candidate {
     let loads = instance.section_loads();
     let lifetime_loads = instance.max_load_over_lifetimes(&loads);
     let unit_bound = bound::lower_bound_units(instance);
     let mut placer = GreedyPlacer::new(instance);
-    let mut best: Option<(Candidate, usize)> = None;
-    for &(order, fit) in candidates {
-        if best.is_some() && budget.expired() {
+    let mut run = |(order, fit): (Order, Fit)| {
+        Candidate::new(
+            problem,
+            placer.place(&order.arrange(instance, &lifetime_loads), fit),
+        )
+    };
+    let reuse_of = |candidate: &Candidate| {
+        count_reused_roots(problem, &candidate.byte_offsets(problem.alignment))
+    };
+    let mut best = run(first);
+    let mut best_reuse = None;
+    for &entry in others {
+        if best.unit_peak(instance) <= unit_bound || budget.expired() {
             break;
         }
-        let unit_offsets = placer.place(&order.arrange(instance, &lifetime_loads), fit);
-        let candidate = Candidate::new(problem, unit_offsets);
-        let improves = match &best {
-            None => true,
-            Some((incumbent, _)) => candidate.peak <= incumbent.peak,
-        };
-        if !improves {
-            continue;
-        }
-        let reused = count_reused_roots(problem, &candidate.byte_offsets(problem.alignment));
-        if best
-            .as_ref()
-            .is_none_or(|(incumbent, incumbent_reused)| {
-                candidate.peak < incumbent.peak || reused < *incumbent_reused
-            })
-        {
-            best = Some((candidate, reused));
-        }
-        let reached_bound = best.as_ref().is_some_and(|(b, _)| {
-            b.unit_offsets
-                .iter()
-                .zip(&instance.units)
-                .map(|(o, u)| o + u)
-                .max()
-                .unwrap_or(0)
-                <= unit_bound
-        });
-        if reached_bound {
-            break;
+        let candidate = run(entry);
+        if candidate.peak < best.peak {
+            best = candidate;
+            best_reuse = None;
+        } else if candidate.peak == best.peak {
+            let incumbent_reuse = *best_reuse.get_or_insert_with(|| reuse_of(&best));
+            let reuse = reuse_of(&candidate);
+            if reuse < incumbent_reuse {
+                best = candidate;
+                best_reuse = Some(reuse);
+            }
         }
     }
-    match best {
-        Some((candidate, _)) => candidate,
-        None => Candidate::new(problem, Vec::new()),
-    }
+    best
 }

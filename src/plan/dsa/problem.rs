@@ -37,7 +37,11 @@ pub struct Problem {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ProblemError {
     #[error("buffer {index}: lifetime [{lower}, {upper}) is empty")]
-    EmptyLifetime { index: usize, lower: u64, upper: u64 },
+    EmptyLifetime {
+        index: usize,
+        lower: u64,
+        upper: u64,
+    },
     #[error("alignment must be at least 1")]
     ZeroAlignment,
     #[error("disjoint pair ({first}, {second}) names a buffer outside 0..{count}")]
@@ -319,10 +323,16 @@ mod tests {
         );
         let negative = error_of("id,lower,upper,size\na,0,1,-4\n");
         assert_eq!(negative.line, 2);
-        assert!(matches!(negative.kind, CsvErrorKind::Negative { column: "size", .. }));
+        assert!(matches!(
+            negative.kind,
+            CsvErrorKind::Negative { column: "size", .. }
+        ));
         assert!(matches!(
             error_of("id,lower,upper,size\na,0,x,4\n").kind,
-            CsvErrorKind::InvalidNumber { column: "upper", .. }
+            CsvErrorKind::InvalidNumber {
+                column: "upper",
+                ..
+            }
         ));
         let empty = error_of("id,lower,upper,size\n\na,5,5,4\n");
         assert_eq!(empty.line, 3);
@@ -332,7 +342,10 @@ mod tests {
         );
         let duplicate = error_of("id,lower,upper,size\na,0,1,4\na,2,3,4\n");
         assert_eq!(duplicate.line, 3);
-        assert_eq!(duplicate.to_string(), "line 3: duplicate id `a` (first on line 2)");
+        assert_eq!(
+            duplicate.to_string(),
+            "line 3: duplicate id `a` (first on line 2)"
+        );
     }
 
     #[test]
