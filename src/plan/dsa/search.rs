@@ -375,7 +375,7 @@ impl<'a> Search<'a> {
             return Verdict::AttemptLimit;
         }
         self.nodes += 1;
-        if self.nodes % CLOCK_INTERVAL == 0 && budget.expired() {
+        if self.nodes.is_multiple_of(CLOCK_INTERVAL) && budget.expired() {
             return Verdict::OutOfBudget;
         }
         if buffers.is_empty() {
