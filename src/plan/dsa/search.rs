@@ -23,7 +23,7 @@ const MAX_SEARCH_BUFFERS: usize = 4096;
 /// Conflict-list entries above which the search is not attempted (memory, per-node work).
 const MAX_CONFLICT_ENTRIES: usize = 4_000_000;
 /// How often (in nodes) the wall clock is read.
-const CLOCK_INTERVAL: u64 = 1024;
+const CLOCK_INTERVAL: u64 = 128;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SearchStats {
