@@ -27,13 +27,14 @@ pub fn max_live_bytes(problem: &Problem) -> LiveBytesPeak {
     let (mut live_bytes, mut best, mut instant) = (0u64, 0u64, 0u64);
     for (time, is_start, size) in events {
         if is_start {
-            live_bytes += size;
+            // Saturating: this is public and may see a problem that was never validated.
+            live_bytes = live_bytes.saturating_add(size);
             if live_bytes > best {
                 best = live_bytes;
                 instant = time;
             }
         } else {
-            live_bytes -= size;
+            live_bytes = live_bytes.saturating_sub(size);
         }
     }
     let live = problem
@@ -55,7 +56,15 @@ pub fn lower_bound(problem: &Problem) -> u64 {
     let pair_bound = problem
         .disjoint_pairs
         .iter()
-        .map(|&(a, b)| problem.buffers[a].size + problem.buffers[b].size)
+        .filter_map(|&(a, b)| {
+            Some(
+                problem
+                    .buffers
+                    .get(a)?
+                    .size
+                    .saturating_add(problem.buffers.get(b)?.size),
+            )
+        })
         .max()
         .unwrap_or(0);
     max_live_bytes(problem).bytes.max(pair_bound)

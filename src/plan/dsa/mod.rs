@@ -314,17 +314,21 @@ fn lifetime_events(problem: &Problem) -> Vec<(u64, bool, usize)> {
     events
 }
 
-/// Buffers whose bytes overlap those of a buffer whose lifetime ended at or before their start.
+/// Buffers whose bytes overlap those of a buffer whose lifetime ended at or before their start
+/// (each is a write-after-read dependency). `offsets` must have one entry per buffer.
 pub fn count_reused_roots(problem: &Problem, offsets: &[u64]) -> usize {
     // Byte ranges used by retired buffers, merged: start -> end.
     let mut retired: BTreeMap<u64, u64> = BTreeMap::new();
     let mut reused = 0;
     for (_, is_start, index) in lifetime_events(problem) {
-        let (start, size) = (offsets[index], problem.buffers[index].size);
+        let Some(&start) = offsets.get(index) else {
+            continue;
+        };
+        let size = problem.buffers[index].size;
         if size == 0 {
             continue;
         }
-        let end = start + size;
+        let end = start.saturating_add(size);
         if is_start {
             if retired
                 .range(..end)
