@@ -4,6 +4,7 @@
 pub mod address;
 pub mod capacity;
 pub mod cleanup;
+pub mod dsa;
 pub mod explain;
 pub mod fixup;
 pub mod pack;
