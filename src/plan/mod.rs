@@ -191,7 +191,7 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
             capacity,
             reserved_start,
             subdivision: &subdivision,
-            function_span: f.span,
+            function_span: address::head_of(&f),
         };
         let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut report.diagnostics);
         for buffer in &buffers {
