@@ -203,7 +203,7 @@ fn panel(
 
     for t in &tiles {
         let (x0, x1) = (x(t.def), x(t.end));
-        let (y0, y1) = (y(t.offset + t.size), y(t.offset));
+        let (y0, y1) = (y(t.offset.saturating_add(t.size)), y(t.offset));
         // Keep slivers visible; their tooltip still says what they are.
         let (w, h) = ((x1 - x0).max(0.6), (y1 - y0).max(0.6));
         let name = escape(t.name);
@@ -219,7 +219,7 @@ fn panel(
             r##"<rect class="tile" data-tile="{name}" data-buffer="{base}" x="{x0:.2}" y="{y0:.2}" width="{w:.2}" height="{h:.2}" fill="{}" fill-opacity="0.85"{outline}><title>{name} in {base}: bytes [{}, {}), statements {}..{}</title></rect>"##,
             colour(t.buffer),
             t.offset,
-            t.offset + t.size,
+            t.offset.saturating_add(t.size),
             t.def,
             t.last
         );
