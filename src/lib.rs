@@ -6,5 +6,6 @@ pub mod diagnostics;
 pub mod ir;
 pub mod json;
 pub mod plan;
+pub mod svg;
 pub mod synth;
 pub mod verify;

@@ -10,6 +10,7 @@ use memreuse::backend::Backend;
 use memreuse::ir::{self, LineIndex, Program};
 use memreuse::json::{FileReport, plan_document};
 use memreuse::plan::{PlanConfig, PlanReport, plan_program};
+use memreuse::svg::plan_svg;
 use memreuse::verify::{VerifyOptions, verify_program};
 
 use crate::inputs::{discover, write_atomically};
@@ -30,6 +31,8 @@ pub enum Emit {
     Ir,
     /// The plan as JSON (schema 1).
     Json,
+    /// One SVG picture per function: tiles over statement time and address, per memory space.
+    Svg,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -72,7 +75,8 @@ pub struct PlanArgs {
     pub planner: Planner,
     #[arg(long, value_enum, default_value = "summary")]
     pub emit: Emit,
-    /// With `--emit ir`: write one file per input under DIR, mirroring the input tree.
+    /// With `--emit ir`: write one file per input under DIR, mirroring the input tree. With
+    /// `--emit svg`: write `DIR/<file>.<function>.svg` per function.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Run MaterializeSemanticAliases (loop-carry retargeting) first. `auto` runs it for
@@ -117,10 +121,15 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 {
         bail!("--emit ir over several files needs --out DIR");
     }
+    if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 {
+        return Ok(svg_usage_error());
+    }
     let base_config = crate::settings::plan_config(args.backend, &args.capacity)?;
     let backend = base_config.backend;
     let mut failed = false;
     let mut planned = Vec::new();
+    // (path under --out, document); written once the function count is known.
+    let mut svgs: Vec<(PathBuf, String)> = Vec::new();
     let stdout = std::io::stdout();
     for file in &files {
         let display = file.path.display().to_string();
@@ -177,6 +186,13 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
                 None => stdout.lock().write_all(printed.as_bytes())?,
             }
         }
+        if args.emit == Emit::Svg {
+            for (function, report) in output.functions.iter().zip(&reports) {
+                let mut name = file.relative.clone().into_os_string();
+                name.push(format!(".{}.svg", function.name));
+                svgs.push((PathBuf::from(name), plan_svg(&function.name, report)));
+            }
+        }
         planned.push(Planned {
             display,
             text,
@@ -186,6 +202,16 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     }
     match args.emit {
         Emit::Ir => {}
+        Emit::Svg => match (&args.out, svgs.as_slice()) {
+            (Some(dir), _) => {
+                for (relative, svg) in &svgs {
+                    write_atomically(&dir.join(relative), svg)?;
+                }
+            }
+            (None, [(_, svg)]) => stdout.lock().write_all(svg.as_bytes())?,
+            (None, []) => {}
+            (None, _) => return Ok(svg_usage_error()),
+        },
         Emit::Summary => print_summary(&planned)?,
         Emit::Json => {
             let reports: Vec<FileReport> = planned
@@ -213,6 +239,15 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// One SVG per function goes to stdout only when there is exactly one function.
+fn svg_usage_error() -> ExitCode {
+    eprintln!(
+        "error: --emit svg over more than one function needs --out DIR (one \
+         <file>.<function>.svg per function)"
+    );
+    ExitCode::from(2)
 }
 
 /// The planned program passes the independent verifier; otherwise says why, located in the
