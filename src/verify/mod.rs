@@ -77,7 +77,7 @@ pub struct VerifyOptions {
 pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
     let liveness = Liveness::of(f);
     let mut out = allocs::check(f, &liveness, opts);
-    out.extend(overlap::check(f, &liveness));
+    out.extend(overlap::check(f, &liveness, opts.addressed));
     out.extend(forbid::check(f, &liveness, opts));
     out.extend(identity::check(f, &liveness));
     out.sort_by_key(|d| (d.span.start, d.code));
