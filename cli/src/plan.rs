@@ -19,6 +19,9 @@ use crate::inputs::{discover, write_atomically};
 pub enum Planner {
     /// PyPTO's MemoryReuse decision, reproduced exactly.
     Pypto,
+    /// Near-optimal offsets: every group keeps its allocation and gets an address (the IR is
+    /// printed addressed); the summary compares with PyPTO's footprint.
+    Dsa,
     /// No planning: parse and print back in canonical form.
     None,
 }
@@ -158,6 +161,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
         let config = PlanConfig {
             materialize_aliases: args.materialize_aliases.applies_to(&file.path),
             assign_addresses: args.addresses,
+            planner: match args.planner {
+                Planner::Dsa => memreuse::plan::Planner::Dsa,
+                Planner::Pypto | Planner::None => memreuse::plan::Planner::Pypto,
+            },
             ..base_config
         };
         let (output, reports) = if args.planner == Planner::None {
@@ -226,6 +233,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
                 .collect();
             let planner = match args.planner {
                 Planner::Pypto => "pypto",
+                Planner::Dsa => "dsa",
                 Planner::None => "none",
             };
             let document = plan_document(backend.name(), planner, &reports);
@@ -255,7 +263,7 @@ fn svg_usage_error() -> ExitCode {
 fn verified(planned: &Program, config: &PlanConfig, display: &str, text: &str) -> bool {
     let options = VerifyOptions {
         backend: config.backend,
-        addressed: config.assign_addresses,
+        addressed: config.assign_addresses || config.planner == memreuse::plan::Planner::Dsa,
     };
     let violations = verify_program(planned, &options);
     if violations.is_empty() {
@@ -318,6 +326,16 @@ fn print_summary(planned: &[Planned]) -> Result<()> {
                     s.footprint,
                     capacity
                 )?;
+                if let Some(pypto) = s.pypto_footprint {
+                    let ratio = |x: i64| x as f64 / s.lower_bound.max(1) as f64;
+                    writeln!(
+                        out,
+                        "{:<width$}   footprint / lower bound: {:.3} (PyPTO's packing: {pypto} B, {:.3})",
+                        "",
+                        ratio(s.footprint),
+                        ratio(pypto)
+                    )?;
+                }
             }
             for d in &report.diagnostics {
                 writeln!(out, "  {}", d.one_line(&p.display, &p.text, &lines))?;

@@ -7,6 +7,7 @@ pub mod cleanup;
 pub mod dsa;
 pub mod explain;
 pub mod fixup;
+pub mod offsets;
 pub mod pack;
 pub mod retarget;
 
@@ -26,9 +27,20 @@ use pack::{Buffer, PipelineGate, ShareFacts};
 /// Bumped whenever a planning decision can change for the same input.
 pub const PLANNER_VERSION: u32 = 1;
 
+/// Which decision the planner makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Planner {
+    /// PyPTO's MemoryReuse: groups share whole buffers (SPEC).
+    #[default]
+    Pypto,
+    /// Every group keeps its allocation and gets an address from the DSA solver.
+    Dsa,
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PlanConfig {
     pub backend: Backend,
+    pub planner: Planner,
     /// Run Step 0 (MaterializeSemanticAliases) first, for dumps taken straight after InitMemRef.
     pub materialize_aliases: bool,
     /// Per-space capacities that replace the backend's (indexed by `MemSpace as usize`).
@@ -101,6 +113,8 @@ pub struct SpaceReport {
     pub lower_bound: i64,
     /// The allocator's footprint: buffers laid out 32-byte aligned.
     pub footprint: i64,
+    /// With the offset planner: the footprint PyPTO's packing would need.
+    pub pypto_footprint: Option<i64>,
     pub buffers: Vec<BufferReport>,
 }
 
@@ -135,6 +149,9 @@ pub fn align32(x: i64) -> i64 {
 
 /// Plans one function as PyPTO's MemoryReuse does.
 pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
+    if config.planner == Planner::Dsa {
+        return offsets::plan_function(input, config);
+    }
     let mut f = input.clone();
     if f.function_type() == FunctionType::Orchestration {
         return Ok(FunctionPlan {
@@ -175,13 +192,13 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
         if in_space.is_empty() {
             continue;
         }
-        let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
         let capacity = if config.capacity_aware() {
             config.capacity(space)
         } else {
             0
         };
         let reserved_start = reserved.start_of(space);
+        let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
         let mut gate = PipelineGate::new(space, &ivs, capacity);
         let subdivision = capacity::Subdivision::of_space(&f, &lifetimes, &in_space);
         let input = capacity::SpaceInput {
@@ -291,7 +308,7 @@ pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
 }
 
 /// SPEC §6.1.2: tiles bound to one slot of a declared allocation must not be live together.
-fn check_declared_slots(
+pub(crate) fn check_declared_slots(
     f: &Function,
     lifetimes: &Lifetimes,
     pinned: &FxHashSet<Name>,
@@ -357,7 +374,7 @@ fn check_declared_slots(
 }
 
 /// Scratch allocations of the yield fixup go to the body head with the other allocs.
-fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) {
+pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) {
     if allocs.is_empty() {
         return;
     }
@@ -394,7 +411,7 @@ fn is_alloc(stmt: &Stmt) -> bool {
         if value.as_call().is_some_and(|c| matches!(c.op(), "tile.alloc" | "tensor.alloc")))
 }
 
-fn lifetime_report(f: &Function, lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
+pub(crate) fn lifetime_report(f: &Function, lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
     let mut rows: Vec<LifetimeReport> = lifetimes
         .intervals
         .iter()
@@ -459,6 +476,7 @@ fn space_report(
         bytes_after: sizes.iter().sum(),
         lower_bound: lifetimes.max_live_bytes(space),
         footprint,
+        pypto_footprint: None,
         buffers: buffers
             .iter()
             .enumerate()

@@ -138,7 +138,9 @@ impl<'f> Walker<'f> {
                 continue;
             };
             let same_region = if self.addressed {
-                self.live.tile(operand).is_some_and(|t| t.space == output.space)
+                self.live
+                    .tile(operand)
+                    .is_some_and(|t| t.space == output.space)
             } else {
                 base == output.base
             };
