@@ -265,6 +265,7 @@ fn names_are_escaped() {
             bytes_after: 256,
             lower_bound: 256,
             footprint: 256,
+            pypto_footprint: None,
             buffers: vec![BufferReport {
                 base: name("mem<&>\"'"),
                 size: 256,

@@ -177,6 +177,9 @@ fn pypto_instead(mut pypto: FunctionPlan, space: MemSpace) -> FunctionPlan {
     pypto
 }
 
+/// Each base's address in one space, and the space's footprint.
+type Placement = (Vec<(Name, i64)>, i64);
+
 /// Places the groups of one space with the DSA solver: each base's address and the footprint,
 /// or `None` when the solver found no plan within the capacity.
 fn place_space(
@@ -187,7 +190,7 @@ fn place_space(
     in_space: &[usize],
     capacity: i64,
     reserved_start: i64,
-) -> Result<Option<(Vec<(Name, i64)>, i64)>, PlanError> {
+) -> Result<Option<Placement>, PlanError> {
     let intervals = &lifetimes.intervals;
     let ivs: Vec<_> = in_space.iter().map(|&i| &intervals[i]).collect();
     let gate = PipelineGate::new(space, &ivs, capacity);
