@@ -1552,10 +1552,19 @@ fn unquote(literal: &str) -> (String, Quote) {
         }
         match chars.next() {
             Some('n') => value.push('\n'),
+            Some('r') => value.push('\r'),
             Some('t') => value.push('\t'),
             Some('\\') => value.push('\\'),
             Some('\'') => value.push('\''),
             Some('"') => value.push('"'),
+            // `\xHH`, which the printer writes for other control characters.
+            Some('x') => match hex_escape(chars.as_str()) {
+                Some(c) => {
+                    value.push(c);
+                    chars.nth(1);
+                }
+                None => value.push_str("\\x"),
+            },
             Some(other) => {
                 value.push('\\');
                 value.push(other);
@@ -1564,4 +1573,13 @@ fn unquote(literal: &str) -> (String, Quote) {
         }
     }
     (value, quote)
+}
+
+/// The character of the two hex digits that start `rest`, as in Python's `\xHH`.
+fn hex_escape(rest: &str) -> Option<char> {
+    let digits = rest.get(..2)?;
+    if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u8::from_str_radix(digits, 16).ok().map(char::from)
 }
