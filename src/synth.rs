@@ -975,9 +975,9 @@ impl<'a> FunctionGen<'a> {
             Some(var) => format!("{var} < 2"),
             None => "flag > 0".to_string(),
         };
-        self.start_line();
-        let _ = writeln!(self.body, "if {condition}:");
         if self.rng.percent(20) {
+            self.start_line();
+            let _ = writeln!(self.body, "if {condition}:");
             self.block(|g| {
                 g.random_statements(3);
                 g.start_line();
@@ -985,7 +985,10 @@ impl<'a> FunctionGen<'a> {
             });
             return;
         }
+        // Before the header: with no tile defined yet, this loads one.
         let template = self.operand();
+        self.start_line();
+        let _ = writeln!(self.body, "if {condition}:");
         let mut phi: Option<Tile> = None;
         for branch in 0..2 {
             if branch == 1 {
@@ -1179,6 +1182,17 @@ mod tests {
                     .filter(|l| l.contains(": pl.Tile[") && !l.contains("pl.yield_("))
                     .count();
                 assert!(tiles >= 400, "{tiles} tiles");
+            }
+        }
+    }
+
+    #[test]
+    fn programs_that_open_with_a_block_parse() {
+        // Some of these seeds (28, for one) open a function with an if-phi before any tile exists.
+        for seed in 0..64 {
+            let text = program_text("P", &config(1, seed));
+            if let Err(error) = crate::ir::parse_program(&text) {
+                panic!("seed {seed}: {error:?}\n{text}");
             }
         }
     }
