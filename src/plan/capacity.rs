@@ -216,7 +216,8 @@ pub struct SpaceInput<'a> {
     /// 0 when unknown.
     pub capacity: i64,
     pub reserved_start: i64,
-    pub subdivision: &'a Subdivision,
+    /// The function, for the subrange fallback's eligibility rules.
+    pub function: &'a Function,
     /// Where the fallback warning points.
     pub function_span: Span,
 }
@@ -234,12 +235,16 @@ pub fn pack_within_capacity(
         facts,
         capacity,
         reserved_start,
-        subdivision,
+        function,
         function_span,
     } = *input;
     let mut buffers = pack(intervals, facts, gate);
     let overflows = |b: &[Buffer]| capacity != 0 && footprint(b, facts, reserved_start) > capacity;
-    if overflows(&buffers) && subdivision.enabled {
+    let subdivision = || Subdivision::of_space(function, facts.lifetimes, intervals);
+    if overflows(&buffers)
+        && let subdivision = subdivision()
+        && subdivision.enabled
+    {
         // Seed S4: only after an exact overflow, and only if subranges make it fit; otherwise
         // the shed and fallback below run unchanged.
         let subdivided = pack_subdivided(intervals, facts, gate, &|i| subdivision.allows(i), 32);

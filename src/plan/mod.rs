@@ -200,14 +200,13 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
         let reserved_start = reserved.start_of(space);
         let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
         let mut gate = PipelineGate::new(space, &ivs, capacity);
-        let subdivision = capacity::Subdivision::of_space(&f, &lifetimes, &in_space);
         let input = capacity::SpaceInput {
             space,
             intervals: &in_space,
             facts: &facts,
             capacity,
             reserved_start,
-            subdivision: &subdivision,
+            function: &f,
             function_span: address::head_of(&f),
         };
         let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut report.diagnostics);
