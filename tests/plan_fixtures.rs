@@ -160,14 +160,9 @@ fn check(path: &Path) -> Result<(), String> {
         (Ok(ok), None) => ok,
     };
     let printed = print_program(&planned);
-    // Addressed output is not re-parsed: its MemRef offsets are addresses, which the parser's
-    // post-InitMemRef check (E006, offset + size within the alloc) rejects.
-    if !header.config.assign_addresses {
-        let reparsed =
-            parse_program(&printed).map_err(|e| format!("output does not parse: {e}"))?;
-        if print_program(&reparsed) != printed {
-            return Err("output does not print back to itself".into());
-        }
+    let reparsed = parse_program(&printed).map_err(|e| format!("output does not parse: {e}"))?;
+    if print_program(&reparsed) != printed {
+        return Err("output does not print back to itself".into());
     }
     let index = match &header.function {
         Some(name) => program
