@@ -37,6 +37,7 @@ fn verdict(planned: &Program, backend: Backend, file: &str, text: &str) -> Strin
     let options = VerifyOptions {
         backend,
         addressed: false,
+        every_function_addressed: false,
     };
     let diagnostics = verify_program(planned, &options);
     if diagnostics.is_empty() {

@@ -264,6 +264,7 @@ fn verified(planned: &Program, config: &PlanConfig, display: &str, text: &str) -
     let options = VerifyOptions {
         backend: config.backend,
         addressed: config.assign_addresses || config.planner == memreuse::plan::Planner::Dsa,
+        every_function_addressed: config.planner == memreuse::plan::Planner::Dsa,
     };
     let violations = verify_program(planned, &options);
     if violations.is_empty() {

@@ -1450,10 +1450,29 @@ impl<'a> Parser<'a> {
 
     // ---- semantic checks -----------------------------------------------------------------
 
-    /// Every on-chip tile's MemRef names an alloc of the body and fits inside it.
+    /// Every on-chip tile's MemRef names an alloc of the body and fits inside it. After
+    /// AllocateMemoryAddr (SPEC §8) offsets are addresses, so a base's window starts at its
+    /// lowest tile offset (0 straight after InitMemRef, where every base has its root at 0).
     fn check_memrefs(&mut self, function: &Function) {
         let mut allocs: FxHashMap<&str, Option<i64>> = FxHashMap::default();
         collect_allocs(&function.body, &function.vars, &mut allocs);
+        let mut window_start: FxHashMap<&str, i64> = FxHashMap::default();
+        for (_, var) in function.vars.iter() {
+            if !matches!(var.kind, VarKind::Local | VarKind::ReturnVar) {
+                continue;
+            }
+            let Some(Type::Tile(tile)) = &var.ty else {
+                continue;
+            };
+            if let Some((memref, offset)) = tile
+                .memref
+                .as_ref()
+                .and_then(|m| Some((m, m.const_offset()?)))
+            {
+                let start = window_start.entry(memref.base.as_str()).or_insert(offset);
+                *start = (*start).min(offset);
+            }
+        }
         for (_, var) in function.vars.iter() {
             if !matches!(var.kind, VarKind::Local | VarKind::ReturnVar) {
                 continue;
@@ -1486,11 +1505,21 @@ impl<'a> Parser<'a> {
             else {
                 continue;
             };
-            if offset < 0 || offset.saturating_add(size) > alloc_size {
+            let window = window_start
+                .get(memref.base.as_str())
+                .copied()
+                .unwrap_or(0)
+                .max(0);
+            if offset < window || offset.saturating_add(size) > window.saturating_add(alloc_size) {
+                let placed = if window == 0 {
+                    String::new()
+                } else {
+                    format!(" from address {window}")
+                };
                 self.problem(Diagnostic::error(
                     codes::MEMREF_EXCEEDS_ALLOC,
                     format!(
-                        "tile '{}' covers bytes [{offset}, {}) of '{}', but the allocation has {alloc_size} bytes",
+                        "tile '{}' covers bytes [{offset}, {}) of '{}', but the allocation has {alloc_size} bytes{placed}",
                         var.name,
                         offset.saturating_add(size),
                         memref.base

@@ -76,15 +76,24 @@ pub fn reserved_windows(f: &Function) -> Result<Reserved, PlanError> {
         let explicit = int("base").filter(|&b| b >= 0);
         let base = explicit.unwrap_or(next_base);
         let end = align32(base + size);
-        if let Some(other) = reserved
+        // Like upstream's resolver: the new window is named first, then the earlier window it
+        // hits, looking at the next window at or above `base` before the one below it.
+        let overlaps = |w: &&ReservedWindow| base < align32(w.base + w.size) && w.base < end;
+        let next = reserved
             .windows
             .iter()
-            .find(|w| base < align32(w.base + w.size) && w.base < end)
-        {
+            .filter(|w| w.base >= base)
+            .min_by_key(|w| w.base);
+        let prev = reserved
+            .windows
+            .iter()
+            .filter(|w| w.base < base)
+            .max_by_key(|w| w.base);
+        if let Some(other) = next.filter(overlaps).or(prev.filter(overlaps)) {
             return Err(PlanError::new(
                 codes::OVERLAPPING_RESERVES,
                 format!(
-                    "overlapping reserve_buffer ranges in function '{}': [{}, {}) overlaps with [{base}, {end})",
+                    "overlapping reserve_buffer ranges in function '{}': [{base}, {end}) overlaps with [{}, {})",
                     f.name,
                     other.base,
                     align32(other.base + other.size)

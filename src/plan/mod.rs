@@ -168,6 +168,12 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
         ..PlanReport::default()
     };
     if lifetimes.intervals.is_empty() {
+        // MemoryReuse has nothing to do, but AllocateMemoryAddr still resolves the reserved
+        // windows (SPEC §8): an overlap is an error, AUTO windows get their `base=`.
+        if capacity::gets_addresses(&f) {
+            let reserved = capacity::reserved_windows(&f)?;
+            allocate_memory_addr(&mut f, &reserved, config)?;
+        }
         return Ok(FunctionPlan {
             function: f,
             report,
@@ -256,19 +262,29 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
         .collect();
     report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
     cleanup::strip_pipeline_membership(&mut f.body);
-    if capacity::gets_addresses(&f) {
-        let addressing = address::allocate(&f, &reserved);
-        if config.capacity_aware() {
-            address::check_capacity(&f, &addressing, &reserved, config)?;
-        }
-        if config.assign_addresses {
-            address::apply(&mut f, &addressing, &reserved);
-        }
-    }
+    allocate_memory_addr(&mut f, &reserved, config)?;
     Ok(FunctionPlan {
         function: f,
         report,
     })
+}
+
+/// SPEC §8, after MemoryReuse: the overflow check and, when asked for, the addresses.
+fn allocate_memory_addr(
+    f: &mut Function,
+    reserved: &capacity::Reserved,
+    config: &PlanConfig,
+) -> Result<(), PlanError> {
+    if capacity::gets_addresses(f) {
+        let addressing = address::allocate(f, reserved);
+        if config.capacity_aware() {
+            address::check_capacity(f, &addressing, reserved, config)?;
+        }
+        if config.assign_addresses {
+            address::apply(f, &addressing, reserved);
+        }
+    }
+    Ok(())
 }
 
 /// SPEC §6.1.1: top-level allocs with `pinned=True`.
