@@ -22,6 +22,18 @@ pub mod codes {
     pub const OVERLAPPING_CARRIES: &str = "MR-E006";
 }
 
+/// Whether a tile already sits where `target` is: the same base at the same offset. Sibling
+/// subranges of one arena (seed S4) share a base but are different buffers.
+fn placed_at(vars: &VarTable, v: VarId, target: &MemRef) -> bool {
+    match &vars[v].ty {
+        Some(Type::Tile(t)) => t
+            .memref
+            .as_ref()
+            .is_some_and(|m| m.base == target.base && m.offset() == target.offset()),
+        _ => false,
+    }
+}
+
 fn tile_target(vars: &VarTable, v: VarId) -> Option<Target> {
     match &vars[v].ty {
         Some(Type::Tile(t)) => Some(Target {
@@ -173,7 +185,7 @@ pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable) {
                     };
                     let carried = [f.iter_args.get(i), f.return_vars.get(i)];
                     for &v in carried.into_iter().flatten() {
-                        if base_of(vars, v).is_some_and(|b| b != target.memref.base) {
+                        if tile_target(vars, v).is_some() && !placed_at(vars, v, &target.memref) {
                             retype(vars, v, &target);
                         }
                     }
@@ -433,7 +445,9 @@ impl<'v> YieldFixup<'v> {
         }
         let needs_move: Vec<bool> = candidates
             .iter()
-            .map(|&(_, y, init)| base_of(self.vars, y) != base_of(self.vars, init))
+            .map(|&(_, y, init)| {
+                tile_target(self.vars, init).is_some_and(|t| !placed_at(self.vars, y, &t.memref))
+            })
             .collect();
         if !needs_move.iter().any(|&m| m) {
             self.retype_carries(f, &values);
@@ -507,7 +521,8 @@ impl<'v> YieldFixup<'v> {
                 .get(i)
                 .and_then(|e| self.plain_tile(e))
                 .and_then(|init| tile_target(self.vars, init))
-                && base_of(self.vars, arg).is_some_and(|b| b != target.memref.base)
+                && tile_target(self.vars, arg).is_some()
+                && !placed_at(self.vars, arg, &target.memref)
             {
                 retype(self.vars, arg, &target);
             }
@@ -517,7 +532,8 @@ impl<'v> YieldFixup<'v> {
                 .get(i)
                 .and_then(|e| self.plain_tile(e))
                 .and_then(|y| tile_target(self.vars, y))
-                && base_of(self.vars, rv).is_some_and(|b| b != target.memref.base)
+                && tile_target(self.vars, rv).is_some()
+                && !placed_at(self.vars, rv, &target.memref)
             {
                 retype(self.vars, rv, &target);
             }
@@ -596,7 +612,7 @@ impl<'v> YieldFixup<'v> {
                 continue;
             };
             if let (Some(_), Some(ev)) = (tv, ev)
-                && base_of(self.vars, ev) != Some(target.memref.base.as_str())
+                && !placed_at(self.vars, ev, &target.memref)
             {
                 self.reject_acc_to_acc(ev, target_var)?;
                 let moved = self.moved_var(ev, &target);
@@ -605,7 +621,7 @@ impl<'v> YieldFixup<'v> {
                     values[k] = Expr::new(ExprKind::Var(moved), values[k].span);
                 }
             }
-            if base_of(self.vars, rv).is_some_and(|b| b != target.memref.base) {
+            if tile_target(self.vars, rv).is_some() && !placed_at(self.vars, rv, &target.memref) {
                 retype(self.vars, rv, &target);
             }
         }
