@@ -26,10 +26,13 @@ pub mod codes {
 /// subranges of one arena (seed S4) share a base but are different buffers.
 fn placed_at(vars: &VarTable, v: VarId, target: &MemRef) -> bool {
     match &vars[v].ty {
-        Some(Type::Tile(t)) => t
-            .memref
-            .as_ref()
-            .is_some_and(|m| m.base == target.base && m.offset() == target.offset()),
+        Some(Type::Tile(t)) => t.memref.as_ref().is_some_and(|m| {
+            let same_offset = match (m.const_offset(), target.const_offset()) {
+                (Some(a), Some(b)) => a == b,
+                _ => m.offset() == target.offset(),
+            };
+            m.base == target.base && same_offset
+        }),
         _ => false,
     }
 }
