@@ -55,6 +55,15 @@ impl PlanConfig {
         self.capacity_overrides[space as usize].unwrap_or_else(|| self.backend.capacity(space))
     }
 
+    /// The capacity the capacity-driven steps plan against: 0 (unknown) unless they run.
+    pub fn planning_capacity(&self, space: MemSpace) -> i64 {
+        if self.capacity_aware() {
+            self.capacity(space)
+        } else {
+            0
+        }
+    }
+
     /// Whether the capacity-driven steps run: a backend is configured (SPEC §2.3), or a
     /// capacity was given explicitly.
     pub fn capacity_aware(&self) -> bool {
@@ -143,6 +152,21 @@ pub struct LifetimeReport {
     pub last: u32,
 }
 
+/// The intervals of each on-chip memory space, spaces in planning (enum) order.
+pub(crate) fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
+    MemSpace::ALL
+        .iter()
+        .filter(|&&space| space != MemSpace::Ddr)
+        .map(|&space| {
+            let in_space: Vec<usize> = (0..lifetimes.intervals.len())
+                .filter(|&i| lifetimes.intervals[i].space == space)
+                .collect();
+            (space, in_space)
+        })
+        .filter(|(_, in_space)| !in_space.is_empty())
+        .collect()
+}
+
 pub fn align32(x: i64) -> i64 {
     (x + 31) & !31
 }
@@ -188,21 +212,8 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
     let reserved = capacity::reserved_windows(&f)?;
     let mut reuse_map: FxHashMap<VarId, (VarId, Option<i64>)> = FxHashMap::default();
     let mut gates = std::collections::BTreeMap::new();
-    for &space in MemSpace::ALL {
-        if space == MemSpace::Ddr {
-            continue;
-        }
-        let in_space: Vec<usize> = (0..lifetimes.intervals.len())
-            .filter(|&i| lifetimes.intervals[i].space == space)
-            .collect();
-        if in_space.is_empty() {
-            continue;
-        }
-        let capacity = if config.capacity_aware() {
-            config.capacity(space)
-        } else {
-            0
-        };
+    for (space, in_space) in spaces_of(&lifetimes) {
+        let capacity = config.planning_capacity(space);
         let reserved_start = reserved.start_of(space);
         let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
         let mut gate = PipelineGate::new(space, &ivs, capacity);

@@ -20,6 +20,7 @@ use super::pack::{Blocker, PipelineGate, ShareFacts, pair_blocker};
 use super::{
     BufferReport, FunctionPlan, PlanConfig, PlanError, PlanReport, Planner, SpaceReport, align32,
     check_declared_slots, cleanup, fixup, hoist_allocs, lifetime_report, pinned_bases, retarget,
+    spaces_of,
 };
 use crate::analysis::forbid_alias::{build_forbid_map, hazard_inputs};
 use crate::analysis::lifetimes::{self, Lifetimes};
@@ -79,21 +80,8 @@ pub(super) fn plan_function(
 
     let mut addresses = BTreeMap::new();
     let mut footprints = BTreeMap::new();
-    for &space in MemSpace::ALL {
-        if space == MemSpace::Ddr {
-            continue;
-        }
-        let in_space: Vec<usize> = (0..lifetimes.intervals.len())
-            .filter(|&i| lifetimes.intervals[i].space == space)
-            .collect();
-        if in_space.is_empty() {
-            continue;
-        }
-        let capacity = if config.capacity_aware() {
-            config.capacity(space)
-        } else {
-            0
-        };
+    for (space, in_space) in spaces_of(&lifetimes) {
+        let capacity = config.planning_capacity(space);
         let reserved_start = reserved.start_of(space);
         let pypto_footprint = pypto
             .report

@@ -425,47 +425,7 @@ fn fits(
 
 /// First-fit-decreasing over the given intervals of one space (SPEC §6.3 step 2).
 pub fn pack(intervals: &[usize], facts: &ShareFacts, gate: &PipelineGate) -> Vec<Buffer> {
-    let mut order = intervals.to_vec();
-    order.sort_by_key(|&i| {
-        let iv = facts.interval(i);
-        (std::cmp::Reverse(iv.size), iv.def, i)
-    });
-    let mut buffers: Vec<Buffer> = Vec::new();
-    let mut buffer_of: Vec<Option<usize>> = vec![None; facts.lifetimes.intervals.len()];
-    let mut scratch = Vec::new();
-    for candidate in order {
-        let pinned = facts.pinned.contains(&candidate);
-        let chosen = if pinned {
-            None
-        } else {
-            buffers.iter().enumerate().find_map(|(index, buffer)| {
-                if buffer.pinned {
-                    return None;
-                }
-                fits(
-                    buffer,
-                    index,
-                    candidate,
-                    facts,
-                    gate,
-                    &buffer_of,
-                    &mut scratch,
-                )
-                .map(|overlapping| (index, overlapping))
-            })
-        };
-        match chosen {
-            Some((index, overlapping)) => {
-                buffers[index].add(candidate, facts, overlapping, 0);
-                buffer_of[candidate] = Some(index);
-            }
-            None => {
-                buffer_of[candidate] = Some(buffers.len());
-                buffers.push(Buffer::new(candidate, pinned, facts));
-            }
-        }
-    }
-    buffers
+    pack_subdivided(intervals, facts, gate, &|_| false, 1)
 }
 
 /// The capacity-overflow subrange fallback (seed S4): first-fit-decreasing as [`pack`], but a
