@@ -53,6 +53,7 @@ fn file_json(file: &FileReport) -> Value {
                     "capacity": s.capacity,
                     "lower_bound": s.lower_bound,
                     "footprint": s.footprint,
+                    "pypto_footprint": s.pypto_footprint,
                     "tiles": s.tiles,
                     "buffers_before": s.buffers_before,
                     "bytes_before": s.bytes_before,

@@ -15,6 +15,7 @@ use memreuse::ir::LineIndex;
 use memreuse::json::{FileReport, FunctionReport, plan_document};
 use memreuse::plan::PlanConfig;
 use memreuse::store::Cache;
+use memreuse::svg::plan_svg;
 use memreuse::system::OsSystem;
 
 use crate::inputs::{discover, write_atomically};
@@ -24,6 +25,9 @@ use crate::state;
 pub enum Planner {
     /// PyPTO's MemoryReuse decision, reproduced exactly.
     Pypto,
+    /// Near-optimal offsets: every group keeps its allocation and gets an address (the IR is
+    /// printed addressed); the summary compares with PyPTO's footprint.
+    Dsa,
     /// No planning: parse and print back in canonical form.
     None,
 }
@@ -36,6 +40,8 @@ pub enum Emit {
     Ir,
     /// The plan as JSON (schema 1).
     Json,
+    /// One SVG picture per function: tiles over statement time and address, per memory space.
+    Svg,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -78,7 +84,8 @@ pub struct PlanArgs {
     pub planner: Planner,
     #[arg(long, value_enum, default_value = "summary")]
     pub emit: Emit,
-    /// With `--emit ir`: write one file per input under DIR, mirroring the input tree.
+    /// With `--emit ir`: write one file per input under DIR, mirroring the input tree. With
+    /// `--emit svg`: write `DIR/<file>.<function>.svg` per function.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Run MaterializeSemanticAliases (loop-carry retargeting) first. `auto` runs it for
@@ -148,12 +155,19 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 {
         bail!("--emit ir over several files needs --out DIR");
     }
+    if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 {
+        return Ok(svg_usage_error());
+    }
     let config = PlanConfig {
         assign_addresses: args.addresses,
+        planner: match args.planner {
+            Planner::Dsa => memreuse::plan::Planner::Dsa,
+            Planner::Pypto | Planner::None => memreuse::plan::Planner::Pypto,
+        },
         ..crate::settings::plan_config(args.backend, &args.capacity)?
     };
     let planner = match args.planner {
-        Planner::Pypto => db::Planner::Pypto,
+        Planner::Pypto | Planner::Dsa => db::Planner::Pypto,
         Planner::None => db::Planner::None,
     };
     let jobs = args.jobs.unwrap_or_else(|| {
@@ -211,6 +225,8 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
 
     let stdout = std::io::stdout();
     let mut planned = Vec::new();
+    // (path under --out, document); written once the function count is known.
+    let mut svgs: Vec<(PathBuf, String)> = Vec::new();
     for (outcome, relative) in outcomes.iter().zip(relative) {
         let display = outcome.path.display().to_string();
         let text = LazyText {
@@ -276,6 +292,13 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                 None => stdout.lock().write_all(printed.as_bytes())?,
             }
         }
+        if args.emit == Emit::Svg {
+            for (function, p) in &ok {
+                let mut name = relative.clone().into_os_string();
+                name.push(format!(".{}.svg", function.name));
+                svgs.push((PathBuf::from(name), plan_svg(&function.name, &p.report)));
+            }
+        }
         planned.push(PlannedFile {
             display,
             text,
@@ -284,6 +307,16 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     }
     match args.emit {
         Emit::Ir => {}
+        Emit::Svg => match (&args.out, svgs.as_slice()) {
+            (Some(dir), _) => {
+                for (relative, svg) in &svgs {
+                    write_atomically(&dir.join(relative), svg)?;
+                }
+            }
+            (None, [(_, svg)]) => stdout.lock().write_all(svg.as_bytes())?,
+            (None, []) => {}
+            (None, _) => return Ok(svg_usage_error()),
+        },
         Emit::Summary => print_summary(&planned)?,
         Emit::Json => {
             let reports: Vec<FileReport> = planned
@@ -303,7 +336,12 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                         .collect(),
                 })
                 .collect();
-            let document = plan_document(config.backend.name(), planner.name(), &reports);
+            let planner = match args.planner {
+                Planner::Pypto => "pypto",
+                Planner::Dsa => "dsa",
+                Planner::None => "none",
+            };
+            let document = plan_document(config.backend.name(), planner, &reports);
             let mut out = stdout.lock();
             serde_json::to_writer_pretty(&mut out, &document)?;
             writeln!(out)?;
@@ -341,6 +379,15 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// One SVG per function goes to stdout only when there is exactly one function.
+fn svg_usage_error() -> ExitCode {
+    eprintln!(
+        "error: --emit svg over more than one function needs --out DIR (one \
+         <file>.<function>.svg per function)"
+    );
+    ExitCode::from(2)
 }
 
 /// The cache could not be opened or written (exit code 3).
@@ -444,6 +491,16 @@ fn print_summary(planned: &[PlannedFile]) -> Result<()> {
                     s.footprint,
                     capacity
                 )?;
+                if let Some(pypto) = s.pypto_footprint {
+                    let ratio = |x: i64| x as f64 / s.lower_bound.max(1) as f64;
+                    writeln!(
+                        out,
+                        "{:<width$}   footprint / lower bound: {:.3} (PyPTO's packing: {pypto} B, {:.3})",
+                        "",
+                        ratio(s.footprint),
+                        ratio(pypto)
+                    )?;
+                }
             }
             for d in &report.diagnostics {
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));

@@ -357,9 +357,11 @@ pub fn compute_plan(
         },
     };
     if planner == Planner::Pypto {
+        let dsa = config.planner == crate::plan::Planner::Dsa;
         let options = VerifyOptions {
             backend: config.backend,
-            addressed: config.assign_addresses,
+            addressed: config.assign_addresses || dsa,
+            every_function_addressed: dsa,
         };
         let violations = verify_function(&planned.function, &options);
         if !violations.is_empty() {

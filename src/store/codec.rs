@@ -15,7 +15,7 @@ use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
-pub const SCHEMA_VERSION: u16 = 1;
+pub const SCHEMA_VERSION: u16 = 2;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -171,6 +171,13 @@ fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
         w.i64(s.bytes_after);
         w.i64(s.lower_bound);
         w.i64(s.footprint);
+        match s.pypto_footprint {
+            Some(bytes) => {
+                w.u8(1);
+                w.i64(bytes);
+            }
+            None => w.u8(0),
+        }
         w.len(s.buffers.len());
         for b in &s.buffers {
             w.str(&b.base);
@@ -231,6 +238,7 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
             bytes_after: r.i64()?,
             lower_bound: r.i64()?,
             footprint: r.i64()?,
+            pypto_footprint: if r.bool()? { Some(r.i64()?) } else { None },
             buffers: r.list(|r| {
                 Ok(BufferReport {
                     base: r.name()?,
