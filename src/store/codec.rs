@@ -119,7 +119,7 @@ pub fn decode_manifest(bytes: &[u8]) -> Result<FileManifest, DecodeError> {
     Ok(FileManifest { header, functions })
 }
 
-/// Checks the header and checksum of any value; the kind it claims to be.
+/// Checks the header and checksum of any value (without decoding it); the kind it is.
 pub fn check(bytes: &[u8]) -> Result<Kind, DecodeError> {
     let kind = match bytes.get(4) {
         Some(1) => Kind::Plan,
@@ -127,7 +127,7 @@ pub fn check(bytes: &[u8]) -> Result<Kind, DecodeError> {
         Some(3) => Kind::Stamp,
         _ => return Err(DecodeError::Header),
     };
-    unframe(kind, bytes).map(|_| kind)
+    stored_payload(kind, bytes).map(|_| kind)
 }
 
 fn frame(kind: Kind, payload: Vec<u8>) -> Vec<u8> {
@@ -143,7 +143,14 @@ fn frame(kind: Kind, payload: Vec<u8>) -> Vec<u8> {
     out
 }
 
+/// The payload of a value, decompressed, once its header and checksum hold.
 fn unframe(kind: Kind, bytes: &[u8]) -> Result<Vec<u8>, DecodeError> {
+    let payload = stored_payload(kind, bytes)?;
+    lz4_flex::decompress_size_prepended(payload).map_err(|_| DecodeError::Payload)
+}
+
+/// The payload as stored (compressed), once the header and checksum hold.
+fn stored_payload(kind: Kind, bytes: &[u8]) -> Result<&[u8], DecodeError> {
     let (header, payload) = bytes
         .split_at_checked(HEADER_LEN)
         .ok_or(DecodeError::Header)?;
@@ -160,7 +167,7 @@ fn unframe(kind: Kind, bytes: &[u8]) -> Result<Vec<u8>, DecodeError> {
     if word(10) != crc32fast::hash(payload) {
         return Err(DecodeError::Checksum);
     }
-    lz4_flex::decompress_size_prepended(payload).map_err(|_| DecodeError::Payload)
+    Ok(payload)
 }
 
 /// A report; its spans only `with_spans` (plans keep them as anchors instead).
