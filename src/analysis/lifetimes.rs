@@ -109,6 +109,11 @@ impl Lifetimes {
         self.families.get(&v).map_or(&[], Vec::as_slice)
     }
 
+    /// Whether any if-phi family exists; without one, overlapping lifetimes never share.
+    pub fn has_families(&self) -> bool {
+        !self.families.is_empty()
+    }
+
     /// Whether two variables share an if-phi family.
     pub fn same_family(&self, a: VarId, b: VarId) -> bool {
         let fb = self.families(b);
