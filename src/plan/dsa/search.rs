@@ -170,6 +170,17 @@ enum Verdict {
 
 const UNPLACED: u64 = u64::MAX;
 
+/// A buffer that may be placed next: `(lowest offset, rank, buffer)`.
+type Candidate = (u64, u32, u32);
+
+/// What [`Search::place`] found out.
+struct Placed {
+    /// No unplaced buffer conflicts with the placed one.
+    hatless: bool,
+    /// The sections whose floor changed still fit under the capacity.
+    fits: bool,
+}
+
 /// Undo records for backtracking.
 enum Change {
     MinOffset { buffer: u32, previous: u64 },
@@ -270,7 +281,12 @@ struct Search<'a> {
     affected: Vec<bool>,
     affected_list: Vec<u32>,
     /// Per depth, scratch space for the candidate ordering.
-    orderings: Vec<Vec<(u64, u32, u32)>>,
+    orderings: Vec<Vec<Candidate>>,
+    /// Scratch for [`Search::order_candidates`].
+    kept: Vec<Candidate>,
+    raised: Vec<Candidate>,
+    /// Per depth, scratch space for [`Search::fill_offset_limits`].
+    offset_limits: Vec<Vec<u64>>,
     nodes: u64,
     node_limit: u64,
 }
@@ -319,6 +335,9 @@ impl<'a> Search<'a> {
             affected: vec![false; instance.section_count],
             affected_list: Vec::new(),
             orderings: Vec::new(),
+            kept: Vec::new(),
+            raised: Vec::new(),
+            offset_limits: Vec::new(),
             nodes: 0,
             node_limit: 0,
         }
@@ -355,20 +374,22 @@ impl<'a> Search<'a> {
         depth: usize,
         budget: &Budget,
     ) -> Verdict {
-        if self.sections_fit(sections, 0) {
-            self.descend(buffers, sections, depth, (0, 0), budget)
+        if self.sections_fit(sections) {
+            self.descend(buffers, sections, depth, (0, 0), None, budget)
         } else {
             Verdict::Infeasible
         }
     }
 
-    /// Places the next buffer of the partition; `last` is the previous `(offset, rank)`.
+    /// Places the next buffer of the partition; `last` is the previous `(offset, rank)` and
+    /// `parent` the candidate ordering of the node that placed it, if in the same partition.
     fn descend(
         &mut self,
         buffers: &mut Vec<u32>,
         sections: (u32, u32),
         depth: usize,
         last: (u64, u32),
+        parent: Option<&[Candidate]>,
         budget: &Budget,
     ) -> Verdict {
         if self.nodes >= self.node_limit {
@@ -385,13 +406,7 @@ impl<'a> Search<'a> {
             self.orderings.push(Vec::new());
         }
         let mut ordering = std::mem::take(&mut self.orderings[depth]);
-        ordering.clear();
-        ordering.extend(
-            buffers
-                .iter()
-                .map(|&b| (self.min_offsets[b as usize], self.rank[b as usize], b)),
-        );
-        ordering.sort_unstable();
+        self.order_candidates(buffers, parent, &mut ordering);
         // Every unplaced buffer can still go at its lowest offset; placing anything at or above
         // the lowest such top would leave that buffer's slot empty under it.
         let min_height = ordering
@@ -399,6 +414,12 @@ impl<'a> Search<'a> {
             .map(|&(offset, _, b)| offset + self.instance.units[b as usize])
             .min()
             .unwrap_or(u64::MAX);
+        if self.offset_limits.len() <= depth {
+            self.offset_limits.push(Vec::new());
+        }
+        let mut limits = std::mem::take(&mut self.offset_limits[depth]);
+        self.fill_offset_limits(sections, &mut limits);
+        let span = (sections.1 - sections.0) as usize;
         let mut verdict = Verdict::Infeasible;
         let mut new_cuts = Vec::new();
         for &(offset, rank, buffer) in &ordering {
@@ -409,18 +430,34 @@ impl<'a> Search<'a> {
                 continue;
             }
             let b = buffer as usize;
-            if offset + self.instance.units[b] > self.capacity {
+            // Placing `b` leaves every other section's unplaced total above `offset` (and its
+            // own sections' totals above `offset` too, `b` included), so the section check
+            // can be decided here without placing.
+            let first = (self.instance.first_section[b] - sections.0) as usize;
+            let end = (self.instance.end_section[b] - sections.0) as usize;
+            let limit = limits[first].min(limits[span + 1 + end]);
+            if offset + self.instance.units[b] > self.capacity || offset > limit {
+                if self.is_hatless(b) {
+                    break;
+                }
                 continue;
             }
             let placements = self.placements.len();
             let position = buffers.partition_point(|&other| self.rank[other as usize] < rank);
             buffers.remove(position);
             new_cuts.clear();
-            self.place(b, offset, &mut new_cuts);
-            let outcome = if !self.sections_fit(sections, offset) {
+            let Placed { hatless, fits } = self.place(b, offset, &mut new_cuts);
+            let outcome = if !fits {
                 Verdict::Infeasible
             } else if new_cuts.is_empty() {
-                self.descend(buffers, sections, depth + 1, (offset, rank), budget)
+                self.descend(
+                    buffers,
+                    sections,
+                    depth + 1,
+                    (offset, rank),
+                    Some(&ordering),
+                    budget,
+                )
             } else {
                 self.solve_split(buffers, sections, &mut new_cuts, depth + 1, budget)
             };
@@ -434,9 +471,98 @@ impl<'a> Search<'a> {
                 verdict = outcome;
                 break;
             }
+            // Nothing unplaced conflicts with this buffer, so its lowest offset can never rise:
+            // once a sibling goes first, the monotonic order can never place it, and whatever
+            // the sibling's subtree could complete, the subtree just refuted could too.
+            if hatless {
+                break;
+            }
         }
         self.orderings[depth] = ordering;
+        self.offset_limits[depth] = limits;
         verdict
+    }
+
+    /// Fills `ordering` with the unplaced `buffers` by `(lowest offset, rank)`. From the
+    /// parent's ordering only the entries whose lowest offset rose need sorting (a few
+    /// neighbours of the buffer just placed); the rest keep their order, and a merge joins them.
+    fn order_candidates(
+        &mut self,
+        buffers: &[u32],
+        parent: Option<&[Candidate]>,
+        ordering: &mut Vec<Candidate>,
+    ) {
+        ordering.clear();
+        let Some(parent) = parent else {
+            ordering.extend(
+                buffers
+                    .iter()
+                    .map(|&b| (self.min_offsets[b as usize], self.rank[b as usize], b)),
+            );
+            ordering.sort_unstable();
+            return;
+        };
+        let mut kept = std::mem::take(&mut self.kept);
+        let mut raised = std::mem::take(&mut self.raised);
+        kept.clear();
+        raised.clear();
+        for &(offset, rank, b) in parent {
+            let b_index = b as usize;
+            if self.offsets[b_index] != UNPLACED {
+                continue;
+            }
+            let current = self.min_offsets[b_index];
+            if current == offset {
+                kept.push((offset, rank, b));
+            } else {
+                raised.push((current, rank, b));
+            }
+        }
+        raised.sort_unstable();
+        let (mut i, mut j) = (0, 0);
+        while i < kept.len() && j < raised.len() {
+            if kept[i] < raised[j] {
+                ordering.push(kept[i]);
+                i += 1;
+            } else {
+                ordering.push(raised[j]);
+                j += 1;
+            }
+        }
+        ordering.extend_from_slice(&kept[i..]);
+        ordering.extend_from_slice(&raised[j..]);
+        self.kept = kept;
+        self.raised = raised;
+    }
+
+    /// Fills `limits` with, for the sections of the range, the highest offset at which the
+    /// next placement leaves room for each section's unplaced total: `limits[i]` is the
+    /// minimum over the first `i` sections and `limits[span + 1 + i]` over sections `i..`.
+    fn fill_offset_limits(&self, sections: (u32, u32), limits: &mut Vec<u64>) {
+        let range = sections.0 as usize..sections.1 as usize;
+        let span = range.len();
+        limits.clear();
+        limits.resize(2 * (span + 1), u64::MAX);
+        let room = |total: u64| {
+            if total == 0 {
+                u64::MAX
+            } else {
+                self.capacity.saturating_sub(total)
+            }
+        };
+        for (i, &total) in self.unplaced_totals[range.clone()].iter().enumerate() {
+            limits[i + 1] = limits[i].min(room(total));
+        }
+        for (i, &total) in self.unplaced_totals[range].iter().enumerate().rev() {
+            limits[span + 1 + i] = limits[span + 2 + i].min(room(total));
+        }
+    }
+
+    /// Whether no unplaced buffer conflicts with `buffer`.
+    fn is_hatless(&self, buffer: usize) -> bool {
+        self.space.conflicts[buffer]
+            .iter()
+            .all(|&other| self.offsets[other as usize] != UNPLACED)
     }
 
     /// Solves the independent time ranges between `cut_sections` one after the other.
@@ -479,8 +605,13 @@ impl<'a> Search<'a> {
 
     /// Places `buffer` at `offset` and propagates; section boundaries that no unplaced
     /// buffer crosses any more are added to `new_cuts` (as the first section after them).
-    fn place(&mut self, buffer: usize, offset: u64, new_cuts: &mut Vec<u32>) {
+    ///
+    /// The section check is made here for the sections whose floor changed: `buffer`'s own
+    /// and those raised by propagation. The caller answers for the others, whose only change
+    /// is that no placement can go below `offset` any more.
+    fn place(&mut self, buffer: usize, offset: u64, new_cuts: &mut Vec<u32>) -> Placed {
         self.placements.push((buffer as u32, self.trail.len()));
+        let mut fits = true;
         let units = self.instance.units[buffer];
         let top = offset + units;
         self.offsets[buffer] = offset;
@@ -496,6 +627,8 @@ impl<'a> Search<'a> {
             });
             self.floors[s] = top;
             self.unplaced_totals[s] -= units;
+            let total = self.unplaced_totals[s];
+            fits &= total == 0 || top + total <= self.capacity;
             // Swap `buffer` behind the section's unplaced members.
             let start = self.space.member_starts[s];
             self.unplaced_members[s] -= 1;
@@ -514,8 +647,17 @@ impl<'a> Search<'a> {
                 new_cuts.push(boundary + 1);
             }
         }
+        if !fits {
+            // The placement is refuted: propagating it would be undone unused.
+            return Placed {
+                hatless: self.is_hatless(buffer),
+                fits,
+            };
+        }
+        let mut hatless = true;
         for &other in &self.space.conflicts[buffer] {
             let o = other as usize;
+            hatless &= self.offsets[o] != UNPLACED;
             if self.offsets[o] == UNPLACED && self.min_offsets[o] < top {
                 self.trail.push(Change::MinOffset {
                     buffer: other,
@@ -552,8 +694,15 @@ impl<'a> Search<'a> {
                     previous: self.floors[s],
                 });
                 self.floors[s] = lowest;
+                if lowest + self.unplaced_totals[s] > self.capacity {
+                    fits = false;
+                    for section in self.affected_list.drain(..) {
+                        self.affected[section as usize] = false;
+                    }
+                }
             }
         }
+        Placed { hatless, fits }
     }
 
     /// Takes back every placement after the first `placements`.
@@ -588,13 +737,13 @@ impl<'a> Search<'a> {
     }
 
     /// Whether, in every section of the range, the unplaced buffers stacked above the floor
-    /// (never below the current placement offset) fit under the capacity.
-    fn sections_fit(&self, sections: (u32, u32), offset: u64) -> bool {
+    /// fit under the capacity. Placements keep this true incrementally (see [`Search::place`]).
+    fn sections_fit(&self, sections: (u32, u32)) -> bool {
         let range = sections.0 as usize..sections.1 as usize;
         self.floors[range.clone()]
             .iter()
             .zip(&self.unplaced_totals[range])
-            .all(|(&floor, &total)| total == 0 || floor.max(offset) + total <= self.capacity)
+            .all(|(&floor, &total)| total == 0 || floor + total <= self.capacity)
     }
 }
 
