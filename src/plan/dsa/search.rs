@@ -47,7 +47,37 @@ enum Preorder {
     TotalWidthArea,
 }
 
+const PREORDERS: [Preorder; 3] = [
+    Preorder::WidthAreaTotal,
+    Preorder::TotalAreaWidth,
+    Preorder::TotalWidthArea,
+];
+
+/// Node limit of the shortest attempts, per buffer.
+const ATTEMPT_UNIT_PER_BUFFER: u64 = 4;
+/// Relative noise (per mille) on the keys of the perturbed preorders.
+const PREORDER_NOISE: u64 = 200;
+
+/// The kinds of attempts [`improve`] interleaves, each given an equal share of the nodes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stream {
+    /// MiniMalloc's round robin at the lower bound: its three preorders under doubling limits
+    /// (from two units: they often need a few thousand nodes).
+    RoundRobin,
+    /// Randomly perturbed copies of those preorders at the lower bound, with Luby limits.
+    Perturbed,
+    /// Targets between the bound and the incumbent, so that instances whose bound is out of
+    /// reach still improve in large steps.
+    Probe,
+}
+
 /// Searches for plans below `incumbent`'s peak within `budget`.
+///
+/// Depth-first search at a fixed capacity is heavy-tailed: an early mistake is explored
+/// exhaustively, and which preorder avoids it differs from instance to instance. So the
+/// attempts are restarts from three streams ([`Stream`]) that take turns by nodes spent; the
+/// perturbed preorders are seeded by the attempt number, so a run is deterministic. An
+/// attempt that exhausts its space proves that no plan fits its target and raises the bound.
 pub(crate) fn improve(instance: &Instance, incumbent: &[u64], budget: &Budget) -> SearchOutcome {
     let mut stats = SearchStats::default();
     let peak_of = |offsets: &[u64]| {
@@ -69,40 +99,77 @@ pub(crate) fn improve(instance: &Instance, incumbent: &[u64], budget: &Budget) -
     };
     let loads = instance.section_loads();
     let lifetime_loads = instance.max_load_over_lifetimes(&loads);
-    let preorders = [
-        Preorder::WidthAreaTotal,
-        Preorder::TotalAreaWidth,
-        Preorder::TotalWidthArea,
-    ]
-    .map(|preorder| ranks(instance, &lifetime_loads, preorder));
-    let mut attempt_limit = 2 * instance.len() as u64;
-    'rounds: while best_peak > lower {
-        for rank in &preorders {
-            for target in [lower, best_peak - 1] {
-                if target < lower || best_peak <= lower {
-                    continue;
-                }
-                let mut search = Search::new(&space, rank, target);
-                let verdict = search.run(attempt_limit, &mut stats, budget);
-                match verdict {
-                    Verdict::Found => {
-                        best_peak = peak_of(&search.offsets);
-                        improved = Some(search.offsets);
-                    }
-                    Verdict::Infeasible => lower = target + 1,
-                    Verdict::AttemptLimit => {}
-                    Verdict::OutOfBudget => {
-                        stats.stopped_early = true;
-                        break 'rounds;
-                    }
-                }
+    let unit = ATTEMPT_UNIT_PER_BUFFER * instance.len() as u64;
+    let streams = [Stream::RoundRobin, Stream::Perturbed, Stream::Probe];
+    let mut spent = [0u64; 3];
+    let mut attempts = [0u64; 3];
+    while best_peak > lower {
+        let index = (0..3).min_by_key(|&i| (spent[i], i)).unwrap_or(0);
+        let attempt = attempts[index];
+        attempts[index] += 1;
+        let (preorder, seed, target, limit) = match streams[index] {
+            Stream::RoundRobin => (
+                PREORDERS[(attempt % 3) as usize],
+                None,
+                lower,
+                unit.saturating_mul(2 << (attempt / 3).min(40)),
+            ),
+            Stream::Perturbed => (
+                PREORDERS[(attempt % 3) as usize],
+                Some(attempt),
+                lower,
+                unit.saturating_mul(luby(attempt + 1)),
+            ),
+            Stream::Probe => {
+                // Half, three quarters, seven eighths and all of the way from the bound to
+                // just below the incumbent.
+                let eighths = [4, 6, 7, 8][(attempt % 4) as usize];
+                let gap = best_peak - 1 - lower;
+                let target = lower + gap / 8 * eighths + gap % 8 * eighths / 8;
+                let round = attempt / 4;
+                (
+                    PREORDERS[(round % 3) as usize],
+                    (round >= 3).then_some(u64::MAX - round),
+                    target,
+                    unit.saturating_mul(luby(round + 1)),
+                )
+            }
+        };
+        let rank = ranks(instance, &lifetime_loads, preorder, seed);
+        let mut search = Search::new(&space, &rank, target);
+        let before = stats.nodes;
+        let verdict = search.run(limit, &mut stats, budget);
+        spent[index] += stats.nodes - before;
+        match verdict {
+            Verdict::Found => {
+                best_peak = peak_of(&search.offsets);
+                improved = Some(search.offsets);
+            }
+            Verdict::Infeasible => lower = target + 1,
+            Verdict::AttemptLimit => {}
+            Verdict::OutOfBudget => {
+                stats.stopped_early = true;
+                break;
             }
         }
-        attempt_limit = attempt_limit.saturating_mul(2);
     }
     SearchOutcome {
         unit_offsets: improved,
         stats,
+    }
+}
+
+/// The `index`-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
+fn luby(mut index: u64) -> u64 {
+    loop {
+        let mut k = 1;
+        while k < 63 && (1u64 << k) - 1 < index {
+            k += 1;
+        }
+        if (1u64 << k) - 1 <= index {
+            return 1 << (k - 1);
+        }
+        index -= (1 << (k - 1)) - 1;
     }
 }
 
@@ -135,25 +202,55 @@ fn conflict_lists(instance: &Instance) -> Option<Vec<Vec<u32>>> {
     Some(lists)
 }
 
-/// The rank of each buffer under `preorder` (0 = first).
-fn ranks(instance: &Instance, lifetime_loads: &[u64], preorder: Preorder) -> Vec<u32> {
-    let width = |b: usize| instance.lengths[b];
-    let area = |b: usize| u128::from(instance.units[b]) * u128::from(instance.lengths[b]);
-    let total = |b: usize| lifetime_loads[b];
+/// The rank of each buffer under `preorder` (0 = first); with a `seed`, every key is first
+/// scaled by its own random factor within [`PREORDER_NOISE`] per mille of one.
+fn ranks(
+    instance: &Instance,
+    lifetime_loads: &[u64],
+    preorder: Preorder,
+    seed: Option<u64>,
+) -> Vec<u32> {
+    let mut random = seed.map(|seed| SplitMix64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+    let mut jitter = |value: u128| match &mut random {
+        Some(random) => {
+            value * u128::from(1000 - PREORDER_NOISE / 2 + random.below(PREORDER_NOISE + 1))
+        }
+        None => value,
+    };
+    let keys: Vec<(u128, u128, u128)> = (0..instance.len())
+        .map(|b| {
+            let width = u128::from(instance.lengths[b]);
+            let area = u128::from(instance.units[b]) * width;
+            let total = u128::from(lifetime_loads[b]);
+            let (first, second, third) = match preorder {
+                Preorder::WidthAreaTotal => (width, area, total),
+                Preorder::TotalAreaWidth => (total, area, width),
+                Preorder::TotalWidthArea => (total, width, area),
+            };
+            (jitter(first), jitter(second), jitter(third))
+        })
+        .collect();
     let mut order: Vec<usize> = (0..instance.len()).collect();
-    order.sort_by_key(|&b| {
-        let key = match preorder {
-            Preorder::WidthAreaTotal => (u128::from(width(b)), area(b), u128::from(total(b))),
-            Preorder::TotalAreaWidth => (u128::from(total(b)), area(b), u128::from(width(b))),
-            Preorder::TotalWidthArea => (u128::from(total(b)), u128::from(width(b)), area(b)),
-        };
-        (std::cmp::Reverse(key), b)
-    });
+    order.sort_by_key(|&b| (std::cmp::Reverse(keys[b]), b));
     let mut rank = vec![0; instance.len()];
     for (position, &buffer) in order.iter().enumerate() {
         rank[buffer] = position as u32;
     }
     rank
+}
+
+/// A small deterministic generator (SplitMix64) for the perturbed preorders.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A value in `0..bound` (`bound` > 0; the slight modulo bias does not matter here).
+    fn below(&mut self, bound: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % bound
+    }
 }
 
 #[derive(Debug)]
@@ -277,9 +374,6 @@ struct Search<'a> {
     /// Placed buffers in placement order, with the trail length before each placement.
     placements: Vec<(u32, usize)>,
     trail: Vec<Change>,
-    /// Scratch: sections whose unplaced buffers' `min_offsets` rose.
-    affected: Vec<bool>,
-    affected_list: Vec<u32>,
     /// Per depth, scratch space for the candidate ordering.
     orderings: Vec<Vec<Candidate>>,
     /// Scratch for [`Search::order_candidates`].
@@ -332,8 +426,6 @@ impl<'a> Search<'a> {
             cuts,
             placements: Vec::new(),
             trail: Vec::new(),
-            affected: vec![false; instance.section_count],
-            affected_list: Vec::new(),
             orderings: Vec::new(),
             kept: Vec::new(),
             raised: Vec::new(),
@@ -655,6 +747,10 @@ impl<'a> Search<'a> {
             };
         }
         let mut hatless = true;
+        // The sections of the buffers whose lowest offset rose. Lifetime neighbours all meet
+        // `buffer`'s lifetime, so their sections form one range: scanning it whole costs far
+        // less than marking each neighbour's sections.
+        let (mut affected_first, mut affected_end) = (u32::MAX, 0);
         for &other in &self.space.conflicts[buffer] {
             let o = other as usize;
             hatless &= self.offsets[o] != UNPLACED;
@@ -664,20 +760,15 @@ impl<'a> Search<'a> {
                     previous: self.min_offsets[o],
                 });
                 self.min_offsets[o] = top;
-                for section in self.instance.first_section[o]..self.instance.end_section[o] {
-                    if !self.affected[section as usize] {
-                        self.affected[section as usize] = true;
-                        self.affected_list.push(section);
-                    }
-                }
+                affected_first = affected_first.min(self.instance.first_section[o]);
+                affected_end = affected_end.max(self.instance.end_section[o]);
             }
         }
         // A section's floor is at least the lowest offset any of its unplaced buffers can take.
         // That only tightens the section check when every unplaced member sits above both the
         // floor and this placement (the check's other lower limit), so most scans stop early.
-        while let Some(section) = self.affected_list.pop() {
+        for section in affected_first..affected_end {
             let s = section as usize;
-            self.affected[s] = false;
             let threshold = self.floors[s].max(offset);
             let start = self.space.member_starts[s] as usize;
             let unplaced = &self.members[start..start + self.unplaced_members[s] as usize];
@@ -696,9 +787,7 @@ impl<'a> Search<'a> {
                 self.floors[s] = lowest;
                 if lowest + self.unplaced_totals[s] > self.capacity {
                     fits = false;
-                    for section in self.affected_list.drain(..) {
-                        self.affected[section as usize] = false;
-                    }
+                    break;
                 }
             }
         }
@@ -796,6 +885,32 @@ mod tests {
         Search::new(space, rank, capacity).run(u64::MAX, &mut SearchStats::default(), &budget)
     }
 
+    #[test]
+    fn luby_sequence() {
+        let terms: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn perturbed_preorders_are_permutations_fixed_by_the_seed() {
+        let buffers: Vec<Buffer> = (0..40)
+            .map(|i| Buffer {
+                lower: i % 7,
+                upper: i % 7 + 1 + i % 5,
+                size: 1 + i * 37 % 11,
+            })
+            .collect();
+        let instance = Instance::new(&Problem::new(buffers));
+        let loads = instance.section_loads();
+        let lifetime_loads = instance.max_load_over_lifetimes(&loads);
+        let rank = |seed| ranks(&instance, &lifetime_loads, Preorder::TotalWidthArea, seed);
+        let mut sorted = rank(Some(5));
+        assert_eq!(sorted, rank(Some(5)));
+        assert_ne!(rank(Some(5)), rank(None));
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..40).collect::<Vec<u32>>());
+    }
+
     proptest! {
         #[test]
         fn search_is_exact_on_small_problems(
@@ -817,7 +932,7 @@ mod tests {
             let space = SearchSpace::new(&instance).unwrap();
             let loads = instance.section_loads();
             let lifetime_loads = instance.max_load_over_lifetimes(&loads);
-            let rank = ranks(&instance, &lifetime_loads, Preorder::TotalAreaWidth);
+            let rank = ranks(&instance, &lifetime_loads, Preorder::TotalAreaWidth, None);
             prop_assert!(matches!(verdict_at(&space, &rank, optimum), Verdict::Found));
             prop_assert!(matches!(verdict_at(&space, &rank, optimum - 1), Verdict::Infeasible));
         }
