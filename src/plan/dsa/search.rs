@@ -7,12 +7,15 @@
 //! - symmetry: at equal offsets, buffers go in preorder rank order;
 //! - dominance: a buffer whose placement would leave room under it for a whole other unplaced
 //!   buffer is skipped (that buffer could go first);
-//! - sections: in every elementary time interval, the unplaced buffers live there are stacked
-//!   above the current floor and must fit under the capacity.
+//! - "hatless" buffers: when a buffer that no unplaced buffer conflicts with fails, its
+//!   siblings fail too (see [`Search::descend`]);
+//! - sections: in every elementary time interval, the unplaced buffers live there, stacked
+//!   above the current offset, the section's highest placed buffer and their own lowest
+//!   offsets, must fit under the capacity. Only the sections a placement changes are checked.
 //!
-//! [`improve`] alternates attempts at the lower bound and just below the incumbent under
-//! doubling node limits and several preorders, keeping the best plan found; exhausting an
-//! attempt at the bound proves the bound is out of reach and raises it.
+//! [`improve`] restarts such searches under small node limits with several preorders and
+//! targets (the lower bound, and probes between it and the incumbent), keeping the best plan
+//! found; exhausting an attempt proves its target out of reach and raises the bound.
 
 use super::Budget;
 use super::bound::lower_bound_units;
@@ -357,8 +360,8 @@ struct Search<'a> {
     offsets: Vec<u64>,
     /// Lowest offset each unplaced buffer can take: the highest top of its placed conflicts.
     min_offsets: Vec<u64>,
-    /// Per section: no unplaced buffer live there can go lower (the top of the highest buffer
-    /// placed there, or the lowest `min_offsets` of its unplaced buffers).
+    /// Per section: the top of the highest buffer placed there (placements go up, so no
+    /// unplaced buffer live there can go lower).
     floors: Vec<u64>,
     /// Per section: the total size of the unplaced buffers live there.
     unplaced_totals: Vec<u64>,
@@ -764,31 +767,25 @@ impl<'a> Search<'a> {
                 affected_end = affected_end.max(self.instance.end_section[o]);
             }
         }
-        // A section's floor is at least the lowest offset any of its unplaced buffers can take.
-        // That only tightens the section check when every unplaced member sits above both the
-        // floor and this placement (the check's other lower limit), so most scans stop early.
+        // Every unplaced buffer goes at or above its lowest offset, so a section where each of
+        // them starts too high for the section's unplaced total to fit cannot be completed.
+        // (Sections elsewhere only saw `offset` rise, which the caller checked.) Most scans stop
+        // at the first buffer that still fits.
         for section in affected_first..affected_end {
             let s = section as usize;
-            let threshold = self.floors[s].max(offset);
+            let total = self.unplaced_totals[s];
+            if total == 0 {
+                continue;
+            }
+            let room = self.capacity.saturating_sub(total);
             let start = self.space.member_starts[s] as usize;
             let unplaced = &self.members[start..start + self.unplaced_members[s] as usize];
-            let mut lowest = u64::MAX;
-            for &b in unplaced {
-                lowest = lowest.min(self.min_offsets[b as usize]);
-                if lowest <= threshold {
-                    break;
-                }
-            }
-            if lowest != u64::MAX && lowest > threshold {
-                self.trail.push(Change::Floor {
-                    section,
-                    previous: self.floors[s],
-                });
-                self.floors[s] = lowest;
-                if lowest + self.unplaced_totals[s] > self.capacity {
-                    fits = false;
-                    break;
-                }
+            if unplaced
+                .iter()
+                .all(|&b| self.min_offsets[b as usize] > room)
+            {
+                fits = false;
+                break;
             }
         }
         Placed { hatless, fits }
