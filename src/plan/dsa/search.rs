@@ -163,7 +163,8 @@ pub(crate) fn improve(instance: &Instance, incumbent: &[u64], budget: &Budget) -
 }
 
 /// The `index`-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
-fn luby(mut index: u64) -> u64 {
+fn luby(index: u64) -> u64 {
+    let mut index = index.max(1);
     loop {
         let mut k = 1;
         while k < 63 && (1u64 << k) - 1 < index {
@@ -215,9 +216,9 @@ fn ranks(
 ) -> Vec<u32> {
     let mut random = seed.map(|seed| SplitMix64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
     let mut jitter = |value: u128| match &mut random {
-        Some(random) => {
-            value * u128::from(1000 - PREORDER_NOISE / 2 + random.below(PREORDER_NOISE + 1))
-        }
+        Some(random) => value.saturating_mul(u128::from(
+            1000 - PREORDER_NOISE / 2 + random.below(PREORDER_NOISE + 1),
+        )),
         None => value,
     };
     let keys: Vec<(u128, u128, u128)> = (0..instance.len())
@@ -886,6 +887,7 @@ mod tests {
     fn luby_sequence() {
         let terms: Vec<u64> = (1..=15).map(luby).collect();
         assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+        assert_eq!(luby(0), 1);
     }
 
     #[test]
