@@ -36,7 +36,7 @@ use crate::store::{
 };
 use crate::verify::{VerifyOptions, verify_function};
 
-pub use workspace::{FileOutcome, FileStatus, FunctionOutcome, Workspace};
+pub use workspace::{Cancelled, FileOutcome, FileStatus, FunctionOutcome, Snapshot, Workspace};
 
 pub mod codes {
     /// Internal: a manifest and its file disagree (cannot happen for an intact store).
