@@ -45,6 +45,9 @@ struct Args {
     /// Log to standard error instead of the state dir's log file (`memreuse daemon run`).
     #[arg(long)]
     log_stderr: bool,
+    /// More events than this in one batch make a full rescan.
+    #[arg(long, hide = true, default_value_t = memreuse_daemon::server::STORM)]
+    storm_events: usize,
     /// Report this build id instead of the executable's (for tests of version skew).
     #[arg(long, hide = true)]
     build_id: Option<String>,
@@ -98,6 +101,7 @@ fn run(args: Args) -> Result<()> {
         idle_timeout: (args.idle_timeout > 0).then(|| Duration::from_secs(args.idle_timeout)),
         lock_wait: Duration::from_secs(args.lock_wait),
         build_id,
+        storm_events: args.storm_events,
         jobs: args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),

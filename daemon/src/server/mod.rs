@@ -29,7 +29,7 @@ use memreuse::store::{Cache, SledStore};
 use crate::layout::{DaemonInfo, Layout, open_lock, write_atomically};
 use crate::protocol::PROTOCOL_VERSION;
 
-pub use tree::COOKIE_PREFIX;
+pub use watch::STORM;
 
 pub struct Options {
     /// The workspace root, canonical.
@@ -44,6 +44,8 @@ pub struct Options {
     pub lock_wait: Duration,
     pub build_id: String,
     pub jobs: usize,
+    /// More events than this in one batch make a rescan ([`watch::STORM`] by default).
+    pub storm_events: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -99,7 +101,7 @@ pub fn run(options: Options) -> Result<(), StartError> {
         tree,
     ));
 
-    let watch = watch::Watch::start(shared.clone())?;
+    let watch = watch::Watch::start(shared.clone(), options.storm_events)?;
     let (work_tx, work_rx) = std::sync::mpsc::channel();
     let workspace = Workspace::new(cache, options.config, options.planner);
     let writer = writer::Writer::new(shared.clone(), workspace, options.jobs);
@@ -154,6 +156,14 @@ pub fn run(options: Options) -> Result<(), StartError> {
     }
     let _ = std::fs::remove_file(&layout.socket);
     let _ = std::fs::remove_file(&layout.info);
+    // The store must be closed before the lock goes, or the next daemon finds sled locked:
+    // wait for the last reads (which hold the store through `shared`) to let go.
+    drop(server);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Arc::strong_count(&shared) > 1 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    drop(shared);
     tracing::info!("stopped");
     drop(lock);
     served

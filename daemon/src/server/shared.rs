@@ -2,7 +2,7 @@
 //! the file table of one revision), figures for `status`, and pending freshness cookies.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -52,8 +52,21 @@ pub struct Figures {
     pub scan_finished: bool,
     pub files: usize,
     pub functions: usize,
+    /// Functions per planned file, whose sum is `functions`.
+    per_file: HashMap<PathBuf, usize>,
     pub rescans: Vec<Rescan>,
     pub last_error: Option<String>,
+}
+
+impl Figures {
+    pub fn set_functions(&mut self, path: &Path, functions: usize) {
+        let old = if functions == 0 {
+            self.per_file.remove(path)
+        } else {
+            self.per_file.insert(path.to_path_buf(), functions)
+        };
+        self.functions = self.functions + functions - old.unwrap_or(0);
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

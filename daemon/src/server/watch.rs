@@ -8,7 +8,7 @@
 //! The batch carries paths, not event kinds: the writer re-reads every path anyway, which
 //! makes editors' atomic saves (write a temporary file, rename it over) and checkout storms
 //! end in the state on disk. A queue overflow, an event without paths, or more than
-//! [`STORM`] events in one batch make the batch a full rescan.
+//! [`STORM`] events (by default) in one batch make the batch a full rescan.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -25,6 +25,7 @@ use super::writer::{Batch, Work};
 
 pub const QUIET: Duration = Duration::from_millis(20);
 pub const MAX_DELAY: Duration = Duration::from_secs(1);
+/// More events than this in one batch make it a rescan (the default of `--storm-events`).
 pub const STORM: usize = 10_000;
 /// How often an idle batcher looks at the stop flag.
 const IDLE_POLL: Duration = Duration::from_millis(200);
@@ -35,12 +36,13 @@ pub struct Watch {
     events: Receiver<notify::Result<Event>>,
     /// Directories watched now.
     watched: BTreeSet<PathBuf>,
+    storm: usize,
 }
 
 impl Watch {
     /// Watches every admitted directory of the tree. Call before the initial scan, so no
     /// change made during the scan goes unseen.
-    pub fn start(shared: Arc<Shared>) -> notify::Result<Watch> {
+    pub fn start(shared: Arc<Shared>, storm: usize) -> notify::Result<Watch> {
         let (tx, events) = mpsc::channel();
         let watcher = notify::recommended_watcher(tx)?;
         let mut watch = Watch {
@@ -48,6 +50,7 @@ impl Watch {
             watcher,
             events,
             watched: BTreeSet::new(),
+            storm,
         };
         let root = watch.shared.root.clone();
         watch.add(&root);
@@ -208,8 +211,8 @@ impl Watch {
                 batch.paths.insert(path);
             }
         }
-        if *raw > STORM && batch.rescan.is_none() {
-            batch.rescan = Some(format!("a storm of more than {STORM} events"));
+        if *raw > self.storm && batch.rescan.is_none() {
+            batch.rescan = Some(format!("a storm of more than {} events", self.storm));
             batch.paths.clear();
         }
         false

@@ -1,13 +1,16 @@
 //! The writer thread: the only owner of the salsa database. It loads the tree, applies the
-//! watcher's change batches (re-hashing every file before believing an event), publishes a
-//! snapshot per revision, plans what changed and writes the results through the store.
+//! watcher's change batches (re-hashing every file before believing an event) and publishes
+//! a snapshot per revision. A planner thread then plans what changed on a snapshot of that
+//! revision and writes the results through the store; the next change cancels it, so the
+//! writer is always free to apply the next batch (and acknowledge its cookies) at once.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
 
-use memreuse::db::{FileStatus, SourceFile, Workspace};
+use memreuse::db::{FileStatus, Snapshot, Workspace};
 
 use super::shared::{Files, Shared};
 use crate::protocol::Rescan;
@@ -28,18 +31,17 @@ pub enum Work {
     Shutdown,
 }
 
-struct Tracked {
-    digest: [u8; 32],
-    functions: usize,
-}
-
 pub struct Writer {
     shared: Arc<Shared>,
     workspace: Workspace,
-    tracked: BTreeMap<PathBuf, Tracked>,
+    /// The digest of every file's text, to tell real changes from events.
+    tracked: BTreeMap<PathBuf, [u8; 32]>,
     published: Files,
     revision: u64,
     jobs: usize,
+    /// Changed files not planned yet.
+    pending: Arc<Mutex<BTreeSet<PathBuf>>>,
+    planner: Option<Planner>,
 }
 
 impl Writer {
@@ -51,6 +53,8 @@ impl Writer {
             published: Files::default(),
             revision: 0,
             jobs,
+            pending: Arc::default(),
+            planner: None,
         }
     }
 
@@ -59,7 +63,7 @@ impl Writer {
     pub fn run(mut self, work: Receiver<Work>) {
         self.scan(None);
         while let Ok(Work::Changes(mut batch)) = work.recv() {
-            // Batches that queued up while the last one was planned become one revision.
+            // Batches that queued up meanwhile become one revision.
             let mut stop = false;
             while let Ok(next) = work.try_recv() {
                 match next {
@@ -72,7 +76,8 @@ impl Writer {
                 break;
             }
         }
-        self.flush();
+        self.stop_planning();
+        flush(&self.shared);
         self.shared.close();
         tracing::info!("writer stopped");
     }
@@ -105,14 +110,6 @@ impl Writer {
                 .push(Rescan { at_seconds, reason });
         }
         self.update(files, gone, &[], initial);
-        if initial {
-            self.shared.figures().scan_finished = true;
-            tracing::info!(
-                files = self.tracked.len(),
-                elapsed = ?self.shared.started.elapsed(),
-                "initial scan done"
-            );
-        }
     }
 
     fn apply(&mut self, batch: Batch) {
@@ -157,7 +154,7 @@ impl Writer {
     }
 
     /// Re-reads `candidates`, drops `gone`, and when anything really changed publishes a new
-    /// revision, plans the changed files and flushes the store. `cookies` are acknowledged as
+    /// revision and plans the changed files in the background. `cookies` are acknowledged as
     /// soon as the revision is visible to readers.
     fn update(
         &mut self,
@@ -173,7 +170,7 @@ impl Writer {
             match read {
                 Ok(text) => {
                     let digest = *blake3::hash(text.as_bytes()).as_bytes();
-                    if self.tracked.get(&path).is_none_or(|t| t.digest != digest) {
+                    if self.tracked.get(&path) != Some(&digest) {
                         changed.push((path, text, digest));
                     }
                 }
@@ -195,76 +192,169 @@ impl Writer {
             gone = gone.len(),
             "applying changes"
         );
-        // Readers' snapshots must be gone before salsa lets an input change.
+        // Every snapshot (readers' and the planner's) must be gone before salsa lets an
+        // input change; the planner stops at its next file, readers are cancelled.
+        if let Some(planner) = &self.planner {
+            planner.stop.store(true, Ordering::Relaxed);
+        }
         self.shared.withdraw();
         let published = Arc::make_mut(&mut self.published);
-        let mut to_plan = Vec::with_capacity(changed.len());
+        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
         for (path, text, digest) in changed {
             let file = self
                 .workspace
                 .set_file(&path, &text, materialize_aliases(&path));
-            let functions = self.tracked.get(&path).map_or(0, |t| t.functions);
-            self.tracked
-                .insert(path.clone(), Tracked { digest, functions });
-            published.insert(path, file);
-            to_plan.push(file);
+            self.tracked.insert(path.clone(), digest);
+            published.insert(path.clone(), file);
+            pending.insert(path);
         }
         for path in &gone {
             // A salsa input cannot be deleted: emptied, it is no program and costs nothing.
             self.workspace.set_file(path, "", false);
             self.tracked.remove(path);
             published.remove(path);
+            pending.remove(path);
+            self.shared.figures().set_functions(path, 0);
         }
+        let work: Vec<PathBuf> = pending.iter().cloned().collect();
+        drop(pending);
         self.revision += 1;
+        self.shared.figures().files = self.tracked.len();
         self.shared.publish(
             self.workspace.snapshot(),
             self.published.clone(),
             self.revision,
         );
         self.shared.ack_cookies(cookies);
-        self.plan(&to_plan, initial);
+        self.start_planning(work);
     }
 
-    /// Plans `files` (so queries find them memoized) and writes the results to the store.
-    fn plan(&mut self, files: &[SourceFile], initial: bool) {
-        let shared = &self.shared;
-        let progress = || {
-            if initial {
-                shared.figures().scan_done += 1;
-            }
+    /// Plans `work` on a snapshot in the background, replacing the planner of the last
+    /// revision (already stopped by the change of inputs).
+    fn start_planning(&mut self, work: Vec<PathBuf>) {
+        self.stop_planning();
+        let stop = Arc::new(AtomicBool::new(false));
+        let job = Planning {
+            shared: self.shared.clone(),
+            snapshot: self.workspace.snapshot(),
+            files: self.published.clone(),
+            work,
+            pending: self.pending.clone(),
+            stop: stop.clone(),
+            jobs: self.jobs,
         };
-        let outcomes = self.workspace.plan(files, self.jobs, &progress);
-        let counts: HashMap<&Path, usize> = outcomes
-            .iter()
-            .map(|o| {
-                let n = match &o.status {
-                    FileStatus::Planned { functions, .. } => functions.len(),
-                    _ => 0,
-                };
-                (o.path.as_path(), n)
-            })
-            .collect();
-        for (path, tracked) in self.tracked.iter_mut() {
-            if let Some(&n) = counts.get(path.as_path()) {
-                tracked.functions = n;
-            }
-        }
+        match std::thread::Builder::new()
+            .name("planner".into())
+            .spawn(move || job.run())
         {
-            let mut figures = self.shared.figures();
-            figures.files = self.tracked.len();
-            figures.functions = self.tracked.values().map(|t| t.functions).sum();
-        }
-        self.flush();
-    }
-
-    fn flush(&self) {
-        match self.workspace.flush() {
-            Ok(0) => {}
-            Ok(written) => tracing::debug!(written, "flushed the store"),
+            Ok(thread) => self.planner = Some(Planner { stop, thread }),
             Err(err) => self
                 .shared
-                .record_error(format!("cannot write the cache: {err}")),
+                .record_error(format!("cannot start the planner thread: {err}")),
         }
+    }
+
+    fn stop_planning(&mut self) {
+        if let Some(planner) = self.planner.take() {
+            planner.stop.store(true, Ordering::Relaxed);
+            if planner.thread.join().is_err() {
+                self.shared
+                    .record_error("the planner thread panicked".into());
+            }
+        }
+    }
+}
+
+struct Planner {
+    stop: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+/// One background planning run: plans `work` on `jobs` threads (so queries find the results
+/// memoized) and writes them through the store. A newer revision cancels it; what it did
+/// not finish stays in `pending` for the next run.
+struct Planning {
+    shared: Arc<Shared>,
+    snapshot: Snapshot,
+    files: Files,
+    work: Vec<PathBuf>,
+    pending: Arc<Mutex<BTreeSet<PathBuf>>>,
+    stop: Arc<AtomicBool>,
+    jobs: usize,
+}
+
+impl Planning {
+    fn run(self) {
+        let Planning {
+            shared,
+            snapshot,
+            files,
+            work,
+            pending,
+            stop,
+            jobs,
+        } = self;
+        let next = AtomicUsize::new(0);
+        let workers: Vec<Snapshot> = (0..jobs.clamp(1, work.len().max(1)))
+            .map(|_| snapshot.clone())
+            .collect();
+        // Only the workers' handles may hold the revision: the writer waits for all of them.
+        drop(snapshot);
+        std::thread::scope(|scope| {
+            for worker in workers {
+                let (shared, files, work, pending, stop, next) =
+                    (&shared, &files, &work, &pending, &stop, &next);
+                scope.spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let Some(path) = work.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        let Some(&file) = files.get(path) else {
+                            continue;
+                        };
+                        let Ok(outcome) = worker.outcome(file) else {
+                            break;
+                        };
+                        let functions = match &outcome.status {
+                            FileStatus::Planned { functions, .. } => functions.len(),
+                            _ => 0,
+                        };
+                        pending
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .remove(path);
+                        let mut figures = shared.figures();
+                        figures.set_functions(path, functions);
+                        if !figures.scan_finished {
+                            figures.scan_done += 1;
+                        }
+                    }
+                });
+            }
+        });
+        flush(&shared);
+        if pending.lock().unwrap_or_else(|p| p.into_inner()).is_empty() {
+            let mut figures = shared.figures();
+            if !figures.scan_finished {
+                figures.scan_finished = true;
+                tracing::info!(
+                    files = figures.files,
+                    functions = figures.functions,
+                    elapsed = ?shared.started.elapsed(),
+                    "initial scan done"
+                );
+            }
+        }
+    }
+}
+
+/// Writes the results queued since the last flush (they are content-keyed, so a partial
+/// run's results are as good as a whole one's).
+fn flush(shared: &Shared) {
+    match shared.cache.flush() {
+        Ok(0) => {}
+        Ok(written) => tracing::debug!(written, "flushed the store"),
+        Err(err) => shared.record_error(format!("cannot write the cache: {err}")),
     }
 }
 
