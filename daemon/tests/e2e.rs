@@ -276,7 +276,7 @@ fn a_storm_of_5000_files_converges_to_a_cold_run() {
     env.write("seed/a.py", &kernels(1, 1, 30).remove(0).1);
     // A lower storm threshold than the default 10,000 events, so that a loaded machine that
     // writes slowly still makes a storm.
-    let _daemon = env.start_daemon(&["--storm-events", "2000"]);
+    let mut daemon = env.start_daemon(&["--storm-events", "2000"]);
     // A checkout that creates 5,000 files, then one that rewrites them all.
     for (path, text) in &kernels(5000, 1, 31) {
         env.write(path, text);
@@ -295,6 +295,8 @@ fn a_storm_of_5000_files_converges_to_a_cold_run() {
     for (path, _) in files.iter().step_by(250) {
         assert_eq!(env.query_digests(path), env.cold_digests(path), "{path}");
     }
+    env.ok(&["daemon", "stop"]);
+    daemon.wait().expect("the daemon exits");
 }
 
 #[test]
