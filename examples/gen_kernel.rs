@@ -1,6 +1,6 @@
 //! Prints a synthetic post-InitMemRef program (see `memreuse::synth`).
 //!
-//! `cargo run --example gen_kernel -- --tiles 1200 --seed 7 [--functions 1] [--max-live 8 | --dense]
+//! `cargo run --example gen_kernel -- --tiles 1200 --seed 5 [--functions 1] [--max-live 8 | --dense]
 //! [--straight-line] [--name Synth] > FILE`
 
 use memreuse::synth::{SynthConfig, program_text};

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use memreuse::tree_gen::{TreeConfig, generate};
 
-const USAGE: &str = "usage: gen_tree [--files N] [--functions N] [--seed N] [--min-tiles N] [--max-tiles N] OUT";
+const USAGE: &str =
+    "usage: gen_tree [--files N] [--functions N] [--seed N] [--min-tiles N] [--max-tiles N] OUT";
 
 fn main() {
     let mut cfg = TreeConfig::default();
@@ -33,7 +34,9 @@ fn main() {
             path => out = Some(PathBuf::from(path)),
         }
     }
-    let Some(out) = out else { fail("OUT is required") };
+    let Some(out) = out else {
+        fail("OUT is required")
+    };
     if min > max {
         fail("--min-tiles must not exceed --max-tiles");
     }

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Function, LineIndex, canonical_function_bytes};
+use crate::ir::LineIndex;
 use crate::plan::PlanReport;
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -24,18 +24,6 @@ pub struct FunctionReport<'a> {
     pub digest: [u8; 32],
     pub report: &'a PlanReport,
     pub cached: bool,
-}
-
-impl<'a> FunctionReport<'a> {
-    /// The report of a function planned in this run.
-    pub fn planned(function: &'a Function, report: &'a PlanReport) -> FunctionReport<'a> {
-        FunctionReport {
-            name: &function.name,
-            digest: *blake3::hash(&canonical_function_bytes(function)).as_bytes(),
-            report,
-            cached: false,
-        }
-    }
 }
 
 pub fn plan_document(backend: &str, planner: &str, files: &[FileReport]) -> Value {
@@ -65,6 +53,7 @@ fn file_json(file: &FileReport) -> Value {
                     "capacity": s.capacity,
                     "lower_bound": s.lower_bound,
                     "footprint": s.footprint,
+                    "pypto_footprint": s.pypto_footprint,
                     "tiles": s.tiles,
                     "buffers_before": s.buffers_before,
                     "bytes_before": s.bytes_before,

@@ -8,6 +8,7 @@ pub mod ir;
 pub mod json;
 pub mod plan;
 pub mod store;
+pub mod svg;
 pub mod synth;
 pub mod system;
 pub mod tree_gen;

@@ -1237,6 +1237,17 @@ mod tests {
     }
 
     #[test]
+    fn programs_that_open_with_a_block_parse() {
+        // Some of these seeds (28, for one) open a function with an if-phi before any tile exists.
+        for seed in 0..64 {
+            let text = program_text("P", &config(1, seed));
+            if let Err(error) = crate::ir::parse_program(&text) {
+                panic!("seed {seed}: {error:?}\n{text}");
+            }
+        }
+    }
+
+    #[test]
     fn straight_line_programs_have_no_blocks() {
         let text = program_text(
             "P",

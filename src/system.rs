@@ -8,6 +8,20 @@ use std::sync::RwLock;
 
 pub trait System: Send + Sync {
     fn read_to_string(&self, path: &Path) -> io::Result<String>;
+    /// What the file looks like now, if this system can tell without reading it; `None`
+    /// means its text must always be read.
+    fn metadata(&self, path: &Path) -> io::Result<Option<FileMeta>>;
+    /// Now, on the clock file times are taken from (nanoseconds since the Unix epoch).
+    fn now_ns(&self) -> i128;
+}
+
+/// Metadata that changes whenever a file's text does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileMeta {
+    pub len: u64,
+    pub modified_ns: i128,
+    pub changed_ns: i128,
+    pub inode: u64,
 }
 
 /// The real file system.
@@ -17,9 +31,33 @@ impl System for OsSystem {
     fn read_to_string(&self, path: &Path) -> io::Result<String> {
         std::fs::read_to_string(path)
     }
+
+    #[cfg(unix)]
+    fn metadata(&self, path: &Path) -> io::Result<Option<FileMeta>> {
+        use std::os::unix::fs::MetadataExt as _;
+        let m = std::fs::metadata(path)?;
+        let ns = |secs: i64, nanos: i64| i128::from(secs) * 1_000_000_000 + i128::from(nanos);
+        Ok(Some(FileMeta {
+            len: m.len(),
+            modified_ns: ns(m.mtime(), m.mtime_nsec()),
+            changed_ns: ns(m.ctime(), m.ctime_nsec()),
+            inode: m.ino(),
+        }))
+    }
+
+    #[cfg(not(unix))]
+    fn metadata(&self, _: &Path) -> io::Result<Option<FileMeta>> {
+        Ok(None)
+    }
+
+    fn now_ns(&self) -> i128 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as i128)
+    }
 }
 
-/// Files held in memory.
+/// Files held in memory; they have no metadata, so their text is always read.
 #[derive(Default)]
 pub struct MemorySystem {
     files: RwLock<BTreeMap<PathBuf, String>>,
@@ -41,5 +79,13 @@ impl System for MemorySystem {
             .get(path)
             .cloned()
             .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, path.display().to_string()))
+    }
+
+    fn metadata(&self, _: &Path) -> io::Result<Option<FileMeta>> {
+        Ok(None)
+    }
+
+    fn now_ns(&self) -> i128 {
+        0
     }
 }

@@ -40,7 +40,11 @@ pub fn generate(cfg: &TreeConfig) -> impl Iterator<Item = (PathBuf, String)> + '
         };
         let span = cfg.tiles.end().saturating_sub(*cfg.tiles.start()) + 1;
         let synth = SynthConfig {
-            functions: if cfg.functions <= 1 { 1 } else { cfg.functions - 1 },
+            functions: if cfg.functions <= 1 {
+                1
+            } else {
+                cfg.functions - 1
+            },
             tiles_per_function: cfg.tiles.start() + draw(span),
             max_live: Some(4 + draw(7)),
             seed: cfg.seed.wrapping_add(index as u64),

@@ -10,6 +10,7 @@ use memreuse::backend::Backend;
 use memreuse::db::{Planner, Workspace};
 use memreuse::plan::PlanConfig;
 use memreuse::store::Cache;
+use memreuse::system::MemorySystem;
 
 const ORIGINAL: &str = include_str!("data/incremental/three_functions.py");
 
@@ -36,12 +37,10 @@ impl Fixture {
 
     /// Plans the file and returns the executed queries, one per line.
     fn run(&mut self) -> String {
-        let file = self.ws.set_file(
-            Path::new("k.py"),
-            &self.current_text(),
-            false,
-        );
-        let outcomes = self.ws.plan(&[file], 1, &|| {});
+        let file = self
+            .ws
+            .set_file(Path::new("k.py"), &self.current_text(), false);
+        let outcomes = self.ws.plan(&MemorySystem::default(), &[file], 1, &|| {});
         assert!(
             matches!(outcomes[0].status, memreuse::db::FileStatus::Planned { .. }),
             "{:?}",
@@ -62,7 +61,10 @@ impl Fixture {
 }
 
 fn edit_inside_scale_kernel(text: &str) -> String {
-    text.replace("pl.tile.muls(tile_src, 0.5)", "pl.tile.muls(tile_src, 0.25)")
+    text.replace(
+        "pl.tile.muls(tile_src, 0.5)",
+        "pl.tile.muls(tile_src, 0.25)",
+    )
 }
 
 #[test]
@@ -73,7 +75,7 @@ fn cold_run_plans_every_function() {
         Planner::Pypto,
     );
     let file = ws.set_file(Path::new("k.py"), ORIGINAL, false);
-    ws.plan(&[file], 1, &|| {});
+    ws.plan(&MemorySystem::default(), &[file], 1, &|| {});
     expect![[r#"
         file_result(k.py)
         file_items(k.py)
@@ -120,10 +122,22 @@ fn comment_and_whitespace_above_a_function_replan_nothing() {
 fn reordering_functions_replans_nothing() {
     Fixture::new().check(
         |t| {
-            let start = t.find("    @pl.function(type=pl.FunctionType.InCore)\n    def add_kernel").unwrap();
-            let middle = t.find("    @pl.function(type=pl.FunctionType.InCore)\n    def scale_kernel").unwrap();
-            let end = t.find("    @pl.function(type=pl.FunctionType.Orchestration)").unwrap();
-            format!("{}{}{}{}", &t[..start], &t[middle..end], &t[start..middle], &t[end..])
+            let start = t
+                .find("    @pl.function(type=pl.FunctionType.InCore)\n    def add_kernel")
+                .unwrap();
+            let middle = t
+                .find("    @pl.function(type=pl.FunctionType.InCore)\n    def scale_kernel")
+                .unwrap();
+            let end = t
+                .find("    @pl.function(type=pl.FunctionType.Orchestration)")
+                .unwrap();
+            format!(
+                "{}{}{}{}",
+                &t[..start],
+                &t[middle..end],
+                &t[start..middle],
+                &t[end..]
+            )
         },
         expect![[r#"
             parse_file(k.py)

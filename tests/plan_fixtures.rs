@@ -16,6 +16,7 @@
 //! - `# expect: nodiag CODE` — the plan reports no diagnostic with this code
 //! - `# expect: verify-fails CODE` — PyPTO's plan is wrong here and the verifier says so with
 //!   this code (every other plan must verify clean)
+//! - `# expect: deterministic` — planning again gives the same program and diagnostics
 
 use std::path::{Path, PathBuf};
 
@@ -163,6 +164,7 @@ fn check(path: &Path) -> Result<(), String> {
     let options = memreuse::verify::VerifyOptions {
         backend: header.config.backend,
         addressed: header.config.assign_addresses,
+        every_function_addressed: false,
     };
     let violations = memreuse::verify::verify_program(&planned, &options);
     let expected_failure = header.expectations.iter().find(|e| e[0] == "verify-fails");
@@ -272,6 +274,16 @@ fn check(path: &Path) -> Result<(), String> {
                 }
             }
             "verify-fails" => {}
+            "deterministic" => {
+                let (again, again_reports) = plan_program(&program, &header.config)
+                    .map_err(|(_, e)| format!("second plan failed: {e}"))?;
+                if print_program(&again) != printed {
+                    return Err("planning twice gave different programs".into());
+                }
+                if again_reports[index].diagnostics != reports[index].diagnostics {
+                    return Err("planning twice gave different diagnostics".into());
+                }
+            }
             other => return Err(format!("unknown expectation {other}")),
         }
     }

@@ -15,11 +15,24 @@ const BACKENDS: [Backend; 3] = [Backend::None, Backend::Ascend910B, Backend::Asc
 /// The planned program's printed bytes, after the verifier accepted it.
 fn plan_verified(text: &str, config: &PlanConfig) -> Result<String, String> {
     let program = parse_program(text).map_err(|e| format!("does not parse: {e:?}"))?;
-    let (planned, _) = plan_program(&program, config)
-        .map_err(|(function, e)| format!("planning function {function} fails: {}", e.0.message))?;
+    let (planned, _) = match plan_program(&program, config) {
+        Ok(planned) => planned,
+        // Generated tiles may simply not fit a backend's capacity: AllocateMemoryAddr's overflow
+        // error is a correct outcome (and must be as deterministic as a plan).
+        Err((function, e)) if e.0.code == memreuse::plan::address::codes::CAPACITY_OVERFLOW => {
+            return Ok(format!("function {function}: {}", e.0.message));
+        }
+        Err((function, e)) => {
+            return Err(format!(
+                "planning function {function} fails: {}",
+                e.0.message
+            ));
+        }
+    };
     let options = VerifyOptions {
         backend: config.backend,
         addressed: false,
+        every_function_addressed: false,
     };
     let violations = verify_program(&planned, &options);
     if !violations.is_empty() {
@@ -42,6 +55,7 @@ fn check(cfg: &SynthConfig) -> Result<(), String> {
             let config = PlanConfig {
                 backend,
                 materialize_aliases,
+                ..PlanConfig::default()
             };
             let context = |e: String| format!("{cfg:?} with {config:?}: {e}");
             let first = plan_verified(&text, &config).map_err(context)?;

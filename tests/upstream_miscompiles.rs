@@ -37,6 +37,7 @@ fn verdict(planned: &Program, backend: Backend, file: &str, text: &str) -> Strin
     let options = VerifyOptions {
         backend,
         addressed: false,
+        every_function_addressed: false,
     };
     let diagnostics = verify_program(planned, &options);
     if diagnostics.is_empty() {
@@ -71,6 +72,7 @@ fn pypto_plans_of_unsupported_shapes_fail_verification() {
             let config = PlanConfig {
                 backend: Backend::None,
                 materialize_aliases,
+                ..PlanConfig::default()
             };
             let plan = planned(&program, &config, &file);
             let report = verdict(&plan, Backend::None, &file, &text);

@@ -198,7 +198,14 @@ proptest::proptest! {
         }
         for backend in [Backend::None, Backend::Ascend910B, Backend::Ascend950] {
             for addressed in [false, true] {
-                verify_function(&f, &VerifyOptions { backend, addressed });
+                verify_function(
+                    &f,
+                    &VerifyOptions {
+                        backend,
+                        addressed,
+                        every_function_addressed: false,
+                    },
+                );
             }
         }
     }

@@ -13,8 +13,9 @@ use memreuse::backend::Backend;
 use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, Workspace};
 use memreuse::ir::LineIndex;
 use memreuse::json::{FileReport, FunctionReport, plan_document};
-use memreuse::plan::{PlanConfig, PlanReport};
+use memreuse::plan::PlanConfig;
 use memreuse::store::Cache;
+use memreuse::svg::plan_svg;
 use memreuse::system::OsSystem;
 
 use crate::inputs::{discover, write_atomically};
@@ -24,6 +25,9 @@ use crate::state;
 pub enum Planner {
     /// PyPTO's MemoryReuse decision, reproduced exactly.
     Pypto,
+    /// Near-optimal offsets: every group keeps its allocation and gets an address (the IR is
+    /// printed addressed); the summary compares with PyPTO's footprint.
+    Dsa,
     /// No planning: parse and print back in canonical form.
     None,
 }
@@ -36,6 +40,8 @@ pub enum Emit {
     Ir,
     /// The plan as JSON (schema 1).
     Json,
+    /// One SVG picture per function: tiles over statement time and address, per memory space.
+    Svg,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -78,7 +84,8 @@ pub struct PlanArgs {
     pub planner: Planner,
     #[arg(long, value_enum, default_value = "summary")]
     pub emit: Emit,
-    /// With `--emit ir`: write one file per input under DIR, mirroring the input tree.
+    /// With `--emit ir`: write one file per input under DIR, mirroring the input tree. With
+    /// `--emit svg`: write `DIR/<file>.<function>.svg` per function.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Run MaterializeSemanticAliases (loop-carry retargeting) first. `auto` runs it for
@@ -117,10 +124,29 @@ impl Toggle {
     }
 }
 
-struct Planned<'a> {
+struct PlannedFile<'a> {
     display: String,
-    text: &'a str,
-    functions: Vec<(&'a FunctionOutcome, &'a PlanReport)>,
+    /// Read lazily: a stamped file's text is only needed to locate diagnostics.
+    text: LazyText<'a>,
+    functions: Vec<(&'a FunctionOutcome, &'a db::Planned)>,
+}
+
+/// A file's text: loaded by the workspace, or read on first use (for output only).
+struct LazyText<'a> {
+    loaded: Option<&'a str>,
+    path: &'a Path,
+    read: std::cell::OnceCell<String>,
+}
+
+impl LazyText<'_> {
+    fn get(&self) -> &str {
+        match self.loaded {
+            Some(text) => text,
+            None => self
+                .read
+                .get_or_init(|| std::fs::read_to_string(self.path).unwrap_or_default()),
+        }
+    }
 }
 
 pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
@@ -129,12 +155,19 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 {
         bail!("--emit ir over several files needs --out DIR");
     }
+    if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 {
+        return Ok(svg_usage_error());
+    }
     let config = PlanConfig {
         assign_addresses: args.addresses,
+        planner: match args.planner {
+            Planner::Dsa => memreuse::plan::Planner::Dsa,
+            Planner::Pypto | Planner::None => memreuse::plan::Planner::Pypto,
+        },
         ..crate::settings::plan_config(args.backend, &args.capacity)?
     };
     let planner = match args.planner {
-        Planner::Pypto => db::Planner::Pypto,
+        Planner::Pypto | Planner::Dsa => db::Planner::Pypto,
         Planner::None => db::Planner::None,
     };
     let jobs = args.jobs.unwrap_or_else(|| {
@@ -169,7 +202,10 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     let mut failed = false;
     let mut sources = Vec::with_capacity(inputs.len());
     let mut relative = Vec::with_capacity(inputs.len());
-    for (loaded, file) in workspace.load(&OsSystem, &inputs, jobs).into_iter().zip(&files) {
+    // Only the summary can do without input texts (it locates diagnostics lazily).
+    let trust_stamps = args.emit == Emit::Summary;
+    let loaded = workspace.load(&OsSystem, &inputs, jobs, trust_stamps);
+    for (loaded, file) in loaded.into_iter().zip(&files) {
         match loaded {
             Ok(source) => {
                 sources.push(source);
@@ -183,23 +219,35 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     }
     tracing::info!(elapsed = ?started.elapsed(), "read files");
     let bar = progress_bar(sources.len());
-    let outcomes = workspace.plan(&sources, jobs, &|| bar.inc(1));
+    let outcomes = workspace.plan(&OsSystem, &sources, jobs, &|| bar.inc(1));
     bar.finish_and_clear();
     tracing::info!(elapsed = ?started.elapsed(), "planned");
 
     let stdout = std::io::stdout();
     let mut planned = Vec::new();
+    // (path under --out, document); written once the function count is known.
+    let mut svgs: Vec<(PathBuf, String)> = Vec::new();
     for (outcome, relative) in outcomes.iter().zip(relative) {
         let display = outcome.path.display().to_string();
-        let text = &*outcome.text;
+        let text = LazyText {
+            loaded: outcome.text.as_deref(),
+            path: &outcome.path,
+            read: std::cell::OnceCell::new(),
+        };
         let (header, functions) = match &outcome.status {
+            FileStatus::NeedsText => continue,
+            FileStatus::Unreadable(err) => {
+                eprintln!("error: cannot read {display}: {err}");
+                failed = true;
+                continue;
+            }
             FileStatus::NotAProgram => {
                 tracing::debug!(file = %outcome.path.display(), "skipping: no @pl.program");
                 continue;
             }
             FileStatus::ParseFailed(diagnostics) => {
                 for d in diagnostics {
-                    eprint!("{}", d.render(&display, text));
+                    eprint!("{}", d.render(&display, text.get()));
                 }
                 failed = true;
                 continue;
@@ -209,9 +257,9 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         let mut ok = Vec::with_capacity(functions.len());
         for function in functions {
             match &function.result {
-                Ok((plan, report)) => ok.push((function, plan, report)),
+                Ok(planned) => ok.push((function, planned)),
                 Err((kind, diagnostics)) => {
-                    report_failure(*kind, &display, text, &function.name, diagnostics);
+                    report_failure(*kind, &display, text.get(), &function.name, diagnostics);
                     failed = true;
                 }
             }
@@ -220,68 +268,126 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             continue;
         }
         if args.emit == Emit::Ir {
+            let stored = if ok.iter().any(|(_, p)| p.planned_text.is_none()) {
+                workspace.planned_texts(outcome.file)
+            } else {
+                Vec::new()
+            };
             let mut printed = header.to_string();
-            for (i, (_, plan, _)) in ok.iter().enumerate() {
+            for (i, (_, planned)) in ok.iter().enumerate() {
                 if i > 0 {
                     printed.push('\n');
                 }
-                printed.push_str(&plan.planned_text);
+                let Some(function) = planned
+                    .planned_text
+                    .as_ref()
+                    .or(stored.get(i).and_then(Option::as_ref))
+                else {
+                    bail!("the cache lost the planned text of {display}; run with --no-cache");
+                };
+                printed.push_str(function);
             }
             match &args.out {
                 Some(dir) => write_atomically(&dir.join(relative), &printed)?,
                 None => stdout.lock().write_all(printed.as_bytes())?,
             }
         }
-        planned.push(Planned {
+        if args.emit == Emit::Svg {
+            for (function, p) in &ok {
+                let mut name = relative.clone().into_os_string();
+                name.push(format!(".{}.svg", function.name));
+                svgs.push((PathBuf::from(name), plan_svg(&function.name, &p.report)));
+            }
+        }
+        planned.push(PlannedFile {
             display,
             text,
-            functions: ok.into_iter().map(|(f, _, r)| (f, r)).collect(),
+            functions: ok,
         });
     }
     match args.emit {
         Emit::Ir => {}
+        Emit::Svg => match (&args.out, svgs.as_slice()) {
+            (Some(dir), _) => {
+                for (relative, svg) in &svgs {
+                    write_atomically(&dir.join(relative), svg)?;
+                }
+            }
+            (None, [(_, svg)]) => stdout.lock().write_all(svg.as_bytes())?,
+            (None, []) => {}
+            (None, _) => return Ok(svg_usage_error()),
+        },
         Emit::Summary => print_summary(&planned)?,
         Emit::Json => {
             let reports: Vec<FileReport> = planned
                 .iter()
                 .map(|p| FileReport {
                     path: &p.display,
-                    text: p.text,
+                    text: p.text.get(),
                     functions: p
                         .functions
                         .iter()
-                        .map(|(f, report)| FunctionReport {
+                        .map(|(f, planned)| FunctionReport {
                             name: &f.name,
-                            digest: f.result.as_ref().map_or([0; 32], |(plan, _)| plan.planned_digest),
-                            report,
+                            digest: planned.planned_digest,
+                            report: &planned.report,
                             cached: !workspace.is_fresh(f),
                         })
                         .collect(),
                 })
                 .collect();
-            let document = plan_document(config.backend.name(), planner.name(), &reports);
+            let planner = match args.planner {
+                Planner::Pypto => "pypto",
+                Planner::Dsa => "dsa",
+                Planner::None => "none",
+            };
+            let document = plan_document(config.backend.name(), planner, &reports);
             let mut out = stdout.lock();
             serde_json::to_writer_pretty(&mut out, &document)?;
             writeln!(out)?;
         }
     }
     tracing::info!(elapsed = ?started.elapsed(), "printed");
+    let functions: Vec<&FunctionOutcome> = outcomes
+        .iter()
+        .flat_map(|o| match &o.status {
+            FileStatus::Planned { functions, .. } => functions.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let fresh = functions.iter().filter(|f| workspace.is_fresh(f)).count();
+    workspace.record_stamps(&outcomes);
     // Results are durable before success is reported.
     let written = workspace
         .flush()
         .map_err(|err| StoreUnavailable(format!("cannot write the cache: {err}")))?;
     tracing::info!(elapsed = ?started.elapsed(), written, "flushed the cache");
     if let Some((dir, _lock)) = &lock {
-        let functions = planned.iter().map(|p| p.functions.len()).sum();
-        let counters = workspace.cache().counters();
-        let seconds = started.elapsed().as_secs_f64();
-        state::LastRun::new(sources.len(), functions, counters, written, seconds).save(dir)?;
+        let last = state::LastRun {
+            files: sources.len(),
+            functions: functions.len(),
+            cached: functions.len() - fresh,
+            planned: fresh,
+            lookups: workspace.cache().counters(),
+            written,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        last.save(dir)?;
     }
     Ok(if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// One SVG per function goes to stdout only when there is exactly one function.
+fn svg_usage_error() -> ExitCode {
+    eprintln!(
+        "error: --emit svg over more than one function needs --out DIR (one \
+         <file>.<function>.svg per function)"
+    );
+    ExitCode::from(2)
 }
 
 /// The cache could not be opened or written (exit code 3).
@@ -342,7 +448,7 @@ fn report_failure(
     }
 }
 
-fn print_summary(planned: &[Planned]) -> Result<()> {
+fn print_summary(planned: &[PlannedFile]) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let width = planned
         .iter()
@@ -363,7 +469,8 @@ fn print_summary(planned: &[Planned]) -> Result<()> {
     for p in planned {
         // Only diagnostics need line numbers; most files have none.
         let lines = std::cell::OnceCell::new();
-        for (function, report) in &p.functions {
+        for (function, planned) in &p.functions {
+            let report = &planned.report;
             functions += 1;
             let name = format!("{}::{}", p.display, function.name);
             for s in &report.spaces {
@@ -384,10 +491,20 @@ fn print_summary(planned: &[Planned]) -> Result<()> {
                     s.footprint,
                     capacity
                 )?;
+                if let Some(pypto) = s.pypto_footprint {
+                    let ratio = |x: i64| x as f64 / s.lower_bound.max(1) as f64;
+                    writeln!(
+                        out,
+                        "{:<width$}   footprint / lower bound: {:.3} (PyPTO's packing: {pypto} B, {:.3})",
+                        "",
+                        ratio(s.footprint),
+                        ratio(pypto)
+                    )?;
+                }
             }
             for d in &report.diagnostics {
-                let lines = lines.get_or_init(|| LineIndex::new(p.text));
-                writeln!(out, "  {}", d.one_line(&p.display, p.text, lines))?;
+                let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
+                writeln!(out, "  {}", d.one_line(&p.display, p.text.get(), lines))?;
             }
         }
     }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use memreuse::db::{self, Workspace};
 use memreuse::store::Cache;
+use memreuse::system::OsSystem;
 use memreuse_daemon::answer::query_answer;
 use memreuse_daemon::protocol::{Answer, Body, ErrorCode, Request};
 use serde_json::Value;
@@ -126,7 +127,7 @@ fn in_process(named: &Named, target: &Target) -> Result<Answer> {
     let config = crate::settings::plan_config(None, &[])?;
     let mut workspace = Workspace::new(Arc::new(cache), config, db::Planner::Pypto);
     let file = workspace.set_file(&named.path, &text, Toggle::Auto.applies_to(&named.path));
-    let outcomes = workspace.plan(&[file], 1, &|| {});
+    let outcomes = workspace.plan(&OsSystem, &[file], 1, &|| {});
     let display = named
         .path
         .strip_prefix(&target.root)

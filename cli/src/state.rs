@@ -77,34 +77,34 @@ pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
 }
 
 /// What the last `memreuse plan` did with the cache.
-#[derive(Serialize, Deserialize, Default)]
+#[derive(Serialize, Deserialize)]
 pub struct LastRun {
     pub files: usize,
     pub functions: usize,
-    pub plan_hits: u64,
-    pub plan_misses: u64,
-    pub file_hits: u64,
-    pub file_misses: u64,
-    pub rejected: u64,
+    /// Functions whose plan came from the cache (hits).
+    pub cached: usize,
+    /// Functions planned by the run (misses).
+    pub planned: usize,
+    /// Raw store lookups.
+    #[serde(with = "CountersDef")]
+    pub lookups: Counters,
+    /// Values written at the end of the run.
     pub written: usize,
     pub seconds: f64,
 }
 
-impl LastRun {
-    pub fn new(files: usize, functions: usize, c: Counters, written: usize, seconds: f64) -> Self {
-        LastRun {
-            files,
-            functions,
-            plan_hits: c.plan_hits,
-            plan_misses: c.plan_misses,
-            file_hits: c.file_hits,
-            file_misses: c.file_misses,
-            rejected: c.rejected,
-            written,
-            seconds,
-        }
-    }
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Counters")]
+struct CountersDef {
+    plan_hits: u64,
+    plan_misses: u64,
+    file_hits: u64,
+    file_misses: u64,
+    rejected: u64,
+    errors: u64,
+}
 
+impl LastRun {
     pub fn save(&self, dir: &Path) -> Result<()> {
         let path = dir.join("last-run.json");
         let tmp = dir.join("last-run.json.tmp");

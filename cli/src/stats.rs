@@ -1,5 +1,6 @@
 //! `memreuse stats`: the cache's size and what the last run did with it.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -28,6 +29,7 @@ pub fn run(args: StatsArgs, state_dir_flag: Option<&std::path::Path>) -> Result<
         None => Default::default(),
     };
     let last = LastRun::load(&dir);
+    let mut out = std::io::stdout().lock();
     if args.json {
         let document = json!({
             "state_dir": dir.display().to_string(),
@@ -35,33 +37,37 @@ pub fn run(args: StatsArgs, state_dir_flag: Option<&std::path::Path>) -> Result<
             "bytes_on_disk": stats.bytes_on_disk,
             "last_run": last,
         });
-        println!("{}", serde_json::to_string_pretty(&document)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&document)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("state dir:     {}", dir.display());
-    println!("entries:       {}", stats.entries);
-    println!("bytes on disk: {}", stats.bytes_on_disk);
+    writeln!(out, "state dir:     {}", dir.display())?;
+    writeln!(out, "entries:       {}", stats.entries)?;
+    writeln!(out, "bytes on disk: {}", stats.bytes_on_disk)?;
     match last {
-        None => println!("last run:      none recorded"),
+        None => writeln!(out, "last run:      none recorded")?,
         Some(last) => {
-            let lookups = last.plan_hits + last.plan_misses;
-            let rate = if lookups == 0 {
+            let rate = if last.functions == 0 {
                 0.0
             } else {
-                100.0 * last.plan_hits as f64 / lookups as f64
+                100.0 * last.cached as f64 / last.functions as f64
             };
-            println!(
+            writeln!(
+                out,
                 "last run:      {} files, {} functions in {:.3} s",
                 last.files, last.functions, last.seconds
-            );
-            println!(
-                "  plans:       {} hits, {} misses ({rate:.1} % hits)",
-                last.plan_hits, last.plan_misses
-            );
-            println!(
-                "  files:       {} hits, {} misses; {} values rejected, {} written",
-                last.file_hits, last.file_misses, last.rejected, last.written
-            );
+            )?;
+            writeln!(
+                out,
+                "  functions:   {} hits (from the cache), {} misses (planned); {rate:.1} % hits",
+                last.cached, last.planned
+            )?;
+            let l = &last.lookups;
+            writeln!(
+                out,
+                "  lookups:     files {} hit / {} missed, plans {} hit / {} missed; {} values \
+                 rejected, {} written",
+                l.file_hits, l.file_misses, l.plan_hits, l.plan_misses, l.rejected, last.written
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

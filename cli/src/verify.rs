@@ -27,6 +27,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let options = VerifyOptions {
         backend: args.backend.into(),
         addressed: args.addressed,
+        every_function_addressed: false,
     };
     let mut failed = false;
     let mut checked = 0;

@@ -242,3 +242,41 @@ fn explain_names_the_gate() {
     let stdout = text(&result.stdout);
     assert!(stdout.contains("no-alias gate"), "{stdout}");
 }
+
+#[test]
+fn offset_planner_never_needs_more_than_pypto_and_verifies() {
+    for backend in ["none", "910b", "950"] {
+        let result = memreuse(
+            &[
+                "plan",
+                "examples/kernels",
+                "--planner",
+                "dsa",
+                "--emit",
+                "json",
+                "--backend",
+                backend,
+            ],
+            &repo(),
+        );
+        assert!(
+            result.status.success(),
+            "{backend}: {}",
+            text(&result.stderr)
+        );
+        let json: serde_json::Value =
+            serde_json::from_slice(&result.stdout).expect("the plan is JSON");
+        let mut spaces = 0;
+        for file in json["files"].as_array().expect("files") {
+            for function in file["functions"].as_array().expect("functions") {
+                for space in function["spaces"].as_array().expect("spaces") {
+                    let footprint = space["footprint"].as_i64().expect("footprint");
+                    let pypto = space["pypto_footprint"].as_i64().expect("pypto footprint");
+                    assert!(footprint <= pypto, "{backend}: {space}");
+                    spaces += 1;
+                }
+            }
+        }
+        assert!(spaces > 20, "{backend}: only {spaces} spaces");
+    }
+}

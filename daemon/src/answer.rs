@@ -17,9 +17,19 @@ pub fn query_answer(
     backend: &str,
     planner: &str,
 ) -> Answer {
-    let text = &*outcome.text;
+    let text = outcome.text.as_deref().unwrap_or("");
     let mut answer = Answer::default();
     let functions = match &outcome.status {
+        FileStatus::NeedsText => {
+            answer.diagnostics = format!("error: the text of {display} was not loaded\n");
+            answer.failed = true;
+            return answer;
+        }
+        FileStatus::Unreadable(err) => {
+            answer.diagnostics = format!("error: cannot read {display}: {err}\n");
+            answer.failed = true;
+            return answer;
+        }
         FileStatus::NotAProgram => {
             answer.diagnostics = format!("error: {display} holds no @pl.program\n");
             answer.failed = true;
@@ -51,10 +61,10 @@ pub fn query_answer(
         .filter(|f| function.is_none_or(|name| f.name == name))
     {
         match &f.result {
-            Ok((plan, report)) => reports.push(FunctionReport {
+            Ok(planned) => reports.push(FunctionReport {
                 name: &f.name,
-                digest: plan.planned_digest,
-                report,
+                digest: planned.planned_digest,
+                report: &planned.report,
                 cached: f.computed_in.is_none(),
             }),
             Err((kind, diagnostics)) => {

@@ -176,6 +176,9 @@ impl Lifetimes {
     }
 }
 
+/// A branch's final yield values and the statement numbers `[start, end)` of the branch.
+type BranchYield<'a> = (Option<&'a [Expr]>, (u32, u32));
+
 /// Where a return variable's reads are redirected (SPEC §5.2 items 2 and 3).
 enum Redirect {
     /// A `for` return var reads the loop's init value at the same index.
@@ -311,11 +314,7 @@ impl Numbering<'_> {
 
     /// SPEC §5.4: each tile phi with a MemRef gets a family shared with its branch-local
     /// sources; later reads of the phi become reads of those sources.
-    fn register_phis(
-        &mut self,
-        return_vars: &[VarId],
-        branches: [(Option<&[Expr]>, (u32, u32)); 2],
-    ) {
+    fn register_phis(&mut self, return_vars: &[VarId], branches: [BranchYield; 2]) {
         for (i, rv) in return_vars.iter().enumerate() {
             let is_tile_with_memref = matches!(
                 &self.f.vars[*rv].ty,

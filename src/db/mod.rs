@@ -36,7 +36,9 @@ use crate::store::{
 };
 use crate::verify::{VerifyOptions, verify_function};
 
-pub use workspace::{Cancelled, FileOutcome, FileStatus, FunctionOutcome, Snapshot, Workspace};
+pub use workspace::{
+    Cancelled, FileOutcome, FileStatus, FunctionOutcome, Planned, Snapshot, Workspace,
+};
 
 pub mod codes {
     /// Internal: a manifest and its file disagree (cannot happen for an intact store).
@@ -69,13 +71,18 @@ pub trait Db: salsa::Database {
     fn run(&self) -> u64;
 }
 
-/// One kernel file. `materialize_aliases` is per file (it follows the file name by default).
-#[salsa::input]
+/// One kernel file. `text` is `None` when the file's stamp vouched for its digest and the
+/// text was not read (see `Workspace::load`). `materialize_aliases` is per file (it follows
+/// the file name by default).
+#[salsa::input(debug)]
 pub struct SourceFile {
     #[returns(ref)]
     pub path: PathBuf,
+    /// blake3 of the text.
+    #[returns(copy)]
+    pub digest: [u8; 32],
     #[returns(ref)]
-    pub text: Arc<str>,
+    pub text: Option<Arc<str>>,
     #[returns(copy)]
     pub materialize_aliases: bool,
 }
@@ -121,6 +128,8 @@ impl PartialEq for FnIr {
 /// A file parsed, spans and all.
 #[derive(Debug)]
 pub enum Parsed {
+    /// The text was not loaded.
+    NeedsText,
     /// No `@pl.program`: skipped silently.
     NotAProgram,
     Failed(Vec<Diagnostic>),
@@ -133,7 +142,9 @@ pub enum Parsed {
 
 #[salsa::tracked(returns(ref), no_eq, lru = 64)]
 pub fn parse_file(db: &dyn Db, file: SourceFile) -> Parsed {
-    let text = file.text(db);
+    let Some(text) = file.text(db) else {
+        return Parsed::NeedsText;
+    };
     if !ir::has_program(text) {
         return Parsed::NotAProgram;
     }
@@ -179,19 +190,26 @@ fn config_digest(db: &dyn Db, file: SourceFile) -> [u8; 32] {
     store::config_digest(planner.name(), &config)
 }
 
-/// The cached result of this exact file text, if any: lets a warm run skip parsing.
+/// The cached result of this exact file text, if any: lets a warm run skip parsing and
+/// planning.
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
-    if !db.cache().is_enabled() || !ir::has_program(file.text(db)) {
+    if !db.cache().is_enabled()
+        || file
+            .text(db)
+            .as_deref()
+            .is_some_and(|t| !ir::has_program(t))
+    {
         return None;
     }
-    let key = store::file_key(&config_digest(db, file), file.text(db));
+    let key = store::file_key(&config_digest(db, file), &file.digest(db));
     db.cache().get_manifest(&key).map(Arc::new)
 }
 
 /// The functions of a file, location-independent.
 #[derive(PartialEq, salsa::SalsaValue)]
 pub enum FileItems<'db> {
+    NeedsText,
     NotAProgram,
     /// Did not parse; `file_diagnostics` says why.
     Failed,
@@ -221,6 +239,7 @@ pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
         };
     }
     match parse_file(db, file) {
+        Parsed::NeedsText => FileItems::NeedsText,
         Parsed::NotAProgram => FileItems::NotAProgram,
         Parsed::Failed(_) => FileItems::Failed,
         Parsed::Program { header, functions } => {
@@ -293,7 +312,11 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
                 return PlanOutcome {
                     result: Err(Arc::new(Failure {
                         kind: FailureKind::Plan,
-                        diagnostics: vec![Diagnostic::error(codes::STALE_MANIFEST, message, Span::default())],
+                        diagnostics: vec![Diagnostic::error(
+                            codes::STALE_MANIFEST,
+                            message,
+                            Span::default(),
+                        )],
                         anchors: vec![Anchor::NOWHERE],
                     })),
                     computed_in,
@@ -313,7 +336,7 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
 
 fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> {
     match parse_file(db, file) {
-        Parsed::Program { functions, .. } => functions.iter().find(|f| &f.name == name).cloned(),
+        Parsed::Program { functions, .. } => functions.iter().find(|f| f.name == *name).cloned(),
         _ => None,
     }
 }
@@ -336,9 +359,11 @@ pub fn compute_plan(
         },
     };
     if planner == Planner::Pypto {
+        let dsa = config.planner == crate::plan::Planner::Dsa;
         let options = VerifyOptions {
             backend: config.backend,
-            addressed: config.assign_addresses,
+            addressed: config.assign_addresses || dsa,
+            every_function_addressed: dsa,
         };
         let violations = verify_function(&planned.function, &options);
         if !violations.is_empty() {
@@ -352,14 +377,30 @@ pub fn compute_plan(
     let mut planned_text = String::new();
     print_function(&planned.function, &mut planned_text, 4);
     Ok(CachedPlan {
-        planned_text,
-        planned_digest: *blake3::hash(&canonical_function_bytes(&planned.function)).as_bytes(),
+        planned_digest: canonical_digest_of_printed(&planned_text, 4),
+        planned_text: planned_text.into(),
         report,
         anchors,
     })
 }
 
-fn failure(kind: FailureKind, mut diagnostics: Vec<Diagnostic>, anchorer: &spans::Anchorer) -> Failure {
+/// blake3 of a function's canonical bytes, from its text printed at `indent`: printing
+/// indents every line and keeps every literal on one line, so dropping the indent gives the
+/// canonical bytes without printing the function a second time.
+fn canonical_digest_of_printed(text: &str, indent: usize) -> [u8; 32] {
+    let prefix = &"        "[..indent.min(8)];
+    let mut hasher = blake3::Hasher::new();
+    for line in text.split_inclusive('\n') {
+        hasher.update(line.strip_prefix(prefix).unwrap_or(line).as_bytes());
+    }
+    *hasher.finalize().as_bytes()
+}
+
+fn failure(
+    kind: FailureKind,
+    mut diagnostics: Vec<Diagnostic>,
+    anchorer: &spans::Anchorer,
+) -> Failure {
     let anchors = diagnostics
         .iter_mut()
         .map(|d| anchorer.anchor(std::mem::take(&mut d.span)))
@@ -371,25 +412,14 @@ fn failure(kind: FailureKind, mut diagnostics: Vec<Diagnostic>, anchorer: &spans
     }
 }
 
-/// Where a file's functions are: per function, either its span table (from a parse) or the
-/// spans its manifest resolved for this exact text.
-#[derive(Debug)]
-pub enum FileSpans {
-    Tables(Vec<Vec<Span>>),
-    Resolved(Arc<FileManifest>),
-    Unavailable,
-}
-
+/// The span tables of a file's functions (from its parse), for locating anchors.
 #[salsa::tracked(returns(ref), no_eq)]
-pub fn file_spans(db: &dyn Db, file: SourceFile) -> FileSpans {
-    if let Some(manifest) = manifest(db, file) {
-        return FileSpans::Resolved(manifest.clone());
-    }
+pub fn file_spans(db: &dyn Db, file: SourceFile) -> Vec<Vec<Span>> {
     match parse_file(db, file) {
         Parsed::Program { functions, .. } => {
-            FileSpans::Tables(functions.iter().map(|f| spans::span_table(f)).collect())
+            functions.iter().map(|f| spans::span_table(f)).collect()
         }
-        _ => FileSpans::Unavailable,
+        _ => Vec::new(),
     }
 }
 
@@ -402,48 +432,62 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     }
 }
 
-/// A file's functions with their plans and located reports; queues the file's manifest when
-/// every function planned.
+/// A file's functions with their plans and located reports: from the file's manifest when
+/// there is one, else from `plan` per function (then the manifest is queued).
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
     let (header, items) = match file_items(db, file) {
+        FileItems::NeedsText => return FileStatus::NeedsText,
         FileItems::NotAProgram => return FileStatus::NotAProgram,
         FileItems::Failed => return FileStatus::ParseFailed(file_diagnostics(db, file).clone()),
         FileItems::Program { header, items } => (header, items),
     };
-    let spans = file_spans(db, file);
+    if let Some(manifest) = manifest(db, file) {
+        let functions = manifest
+            .functions
+            .iter()
+            .map(|f| FunctionOutcome {
+                name: f.name.clone(),
+                result: Ok(Planned {
+                    report: f.report.clone(),
+                    planned_digest: f.planned_digest,
+                    planned_text: None,
+                }),
+                computed_in: None,
+            })
+            .collect();
+        return FileStatus::Planned {
+            header: header.clone(),
+            functions,
+        };
+    }
+    let tables = file_spans(db, file);
     let mut functions = Vec::with_capacity(items.len());
     let mut entries = Vec::with_capacity(items.len());
     for (index, &item) in items.iter().enumerate() {
         db.unwind_if_revision_cancelled();
         let outcome = plan(db, item);
+        let table = tables.get(index).map_or(&[][..], Vec::as_slice);
         let locate = |anchors: &[Anchor]| -> Vec<Span> {
-            match spans {
-                FileSpans::Tables(tables) => {
-                    let table = tables.get(index).map_or(&[][..], Vec::as_slice);
-                    anchors.iter().map(|&a| spans::resolve(a, table)).collect()
-                }
-                FileSpans::Resolved(manifest) => manifest
-                    .functions
-                    .get(index)
-                    .map(|f| f.spans.clone())
-                    .unwrap_or_default(),
-                FileSpans::Unavailable => vec![Span::default(); anchors.len()],
-            }
+            anchors.iter().map(|&a| spans::resolve(a, table)).collect()
         };
         let result = match &outcome.result {
             Ok(plan) => {
-                let located = locate(&plan.anchors);
                 let mut report = plan.report.clone();
-                for (span, at) in report_spans_mut(&mut report).zip(&located) {
-                    *span = *at;
+                for (span, at) in report_spans_mut(&mut report).zip(locate(&plan.anchors)) {
+                    *span = at;
                 }
                 entries.push(ManifestEntry {
                     name: item.name(db).clone(),
                     digest: item.ir(db).digest,
-                    spans: located,
+                    planned_digest: plan.planned_digest,
+                    report: report.clone(),
                 });
-                Ok((plan.clone(), report))
+                Ok(Planned {
+                    report,
+                    planned_digest: plan.planned_digest,
+                    planned_text: Some(plan.planned_text.clone()),
+                })
             }
             Err(failure) => {
                 let mut diagnostics = failure.diagnostics.clone();
@@ -459,8 +503,8 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
             computed_in: outcome.computed_in,
         });
     }
-    if entries.len() == items.len() && manifest(db, file).is_none() && db.cache().is_enabled() {
-        let key = store::file_key(&config_digest(db, file), file.text(db));
+    if entries.len() == items.len() && db.cache().is_enabled() {
+        let key = store::file_key(&config_digest(db, file), &file.digest(db));
         let manifest = FileManifest {
             header: header.to_string(),
             functions: entries,
@@ -470,5 +514,49 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
     FileStatus::Planned {
         header: header.clone(),
         functions,
+    }
+}
+
+/// The planned text of every function of a file, in order (`None` for a function whose
+/// plan failed). Reads plan entries that a manifest-served run did not need.
+pub fn planned_texts(db: &dyn Db, file: SourceFile) -> Vec<Option<Arc<str>>> {
+    match file_items(db, file) {
+        FileItems::Program { items, .. } => items
+            .iter()
+            .map(|&item| {
+                plan(db, item)
+                    .result
+                    .as_ref()
+                    .ok()
+                    .map(|p| p.planned_text.clone())
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digest_of_printed_text_is_the_canonical_digest() {
+        let text = crate::synth::program_text(
+            "T",
+            &crate::synth::SynthConfig {
+                functions: 3,
+                tiles_per_function: 40,
+                ..Default::default()
+            },
+        );
+        let program = ir::parse_program(&text).expect("generated programs parse");
+        for function in &program.functions {
+            let mut printed = String::new();
+            print_function(function, &mut printed, 4);
+            assert_eq!(
+                canonical_digest_of_printed(&printed, 4),
+                *blake3::hash(&canonical_function_bytes(function)).as_bytes()
+            );
+        }
     }
 }

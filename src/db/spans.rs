@@ -132,7 +132,9 @@ impl Anchorer {
             };
         }
         // The innermost node starting at or before the span: the last of the sorted starts.
-        let at = self.starts.partition_point(|&(start, _)| start <= span.start);
+        let at = self
+            .starts
+            .partition_point(|&(start, _)| start <= span.start);
         let Some(&(_, node)) = at.checked_sub(1).and_then(|i| self.starts.get(i)) else {
             return Anchor::NOWHERE;
         };

@@ -1,6 +1,12 @@
 //! The driver: owns the database, loads files through a `System`, plans them on N threads
 //! and flushes the cache.
 //!
+//! Stamps: a file whose metadata matches the stamp recorded when its text was last read is
+//! not read again; its digest comes from the stamp and, when the file's manifest is in the
+//! cache, its text is never needed. A stamp is only recorded for a file last modified at
+//! least [`STAMP_MIN_AGE_NS`] before it was read, so a write within the file system's time
+//! granularity cannot hide behind an unchanged stamp (git's "racily clean" rule).
+//!
 //! Parallelism: salsa database handles are `Send` but not `Sync`, so each worker thread gets
 //! its own clone of the database and pulls whole files from a shared counter; salsa
 //! memoizes across the clones and blocks a thread that asks for a query another thread is
@@ -16,8 +22,11 @@ use super::{Db, FailureKind, Planner, Settings, SourceFile, file_result};
 use crate::diagnostics::Diagnostic;
 use crate::ir::Name;
 use crate::plan::{PlanConfig, PlanReport};
-use crate::store::{Cache, CachedPlan, StoreError};
-use crate::system::System;
+use crate::store::{self, Cache, Stamp, StoreError};
+use crate::system::{FileMeta, System};
+
+/// How long before its reading a file must have been modified for its stamp to be trusted.
+pub const STAMP_MIN_AGE_NS: i128 = 1_000_000_000;
 
 #[salsa::db]
 #[derive(Clone)]
@@ -43,13 +52,19 @@ impl Db for PlanDatabase {
 /// The outcome of one file.
 #[derive(Clone, Debug)]
 pub struct FileOutcome {
+    pub file: SourceFile,
     pub path: PathBuf,
-    pub text: Arc<str>,
+    /// `None` when a stamp made reading the file unnecessary.
+    pub text: Option<Arc<str>>,
     pub status: FileStatus,
 }
 
 #[derive(Clone, Debug)]
 pub enum FileStatus {
+    /// The text is needed but was not loaded (internal: `Workspace::plan` loads it).
+    NeedsText,
+    /// The text could not be read.
+    Unreadable(String),
     NotAProgram,
     ParseFailed(Vec<Diagnostic>),
     Planned {
@@ -62,8 +77,19 @@ pub enum FileStatus {
 pub struct FunctionOutcome {
     pub name: Name,
     /// The plan with its report located in this file, or the located failure.
-    pub result: Result<(Arc<CachedPlan>, PlanReport), (FailureKind, Vec<Diagnostic>)>,
+    pub result: Result<Planned, (FailureKind, Vec<Diagnostic>)>,
+    /// The run that planned it; `None` when it came from the cache.
     pub computed_in: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Planned {
+    pub report: PlanReport,
+    /// blake3 of the planned function's canonical bytes.
+    pub planned_digest: [u8; 32],
+    /// The planned function as printed in its program; `None` when the plan was served
+    /// from a file manifest (see [`Workspace::planned_texts`]).
+    pub planned_text: Option<Arc<str>>,
 }
 
 /// The executed queries, for firewall tests: `query(argument)` in execution order.
@@ -73,6 +99,8 @@ pub struct Workspace {
     db: PlanDatabase,
     settings: Settings,
     files: std::collections::HashMap<PathBuf, SourceFile>,
+    /// Files read by `load` whose stamps may be recorded: metadata and when it was taken.
+    read: std::collections::HashMap<SourceFile, (FileMeta, i128)>,
     log: Option<ExecutionLog>,
 }
 
@@ -113,6 +141,7 @@ impl Workspace {
             db,
             settings,
             files: Default::default(),
+            read: Default::default(),
             log,
         }
     }
@@ -138,52 +167,167 @@ impl Workspace {
 
     /// Creates or updates the file at `path`; unchanged text is not a change.
     pub fn set_file(&mut self, path: &Path, text: &str, materialize_aliases: bool) -> SourceFile {
-        if let Some(&file) = self.files.get(path) {
-            if &**file.text(&self.db) != text {
-                file.set_text(&mut self.db).to(text.into());
-            }
-            if file.materialize_aliases(&self.db) != materialize_aliases {
-                file.set_materialize_aliases(&mut self.db)
-                    .to(materialize_aliases);
-            }
+        let digest = *blake3::hash(text.as_bytes()).as_bytes();
+        self.set_content(path, digest, Some(text.into()), materialize_aliases)
+    }
+
+    fn set_content(
+        &mut self,
+        path: &Path,
+        digest: [u8; 32],
+        text: Option<Arc<str>>,
+        materialize_aliases: bool,
+    ) -> SourceFile {
+        let Some(&file) = self.files.get(path) else {
+            let file = SourceFile::new(
+                &self.db,
+                path.to_path_buf(),
+                digest,
+                text,
+                materialize_aliases,
+            );
+            self.files.insert(path.to_path_buf(), file);
             return file;
+        };
+        if file.digest(&self.db) != digest {
+            file.set_digest(&mut self.db).to(digest);
+            file.set_text(&mut self.db).to(text);
+        } else if text.is_some() && file.text(&self.db).is_none() {
+            file.set_text(&mut self.db).to(text);
         }
-        let file = SourceFile::new(&self.db, path.to_path_buf(), text.into(), materialize_aliases);
-        self.files.insert(path.to_path_buf(), file);
+        if file.materialize_aliases(&self.db) != materialize_aliases {
+            file.set_materialize_aliases(&mut self.db)
+                .to(materialize_aliases);
+        }
         file
     }
 
-    /// The current text of the file at `path`, if it is in the workspace.
+    /// The current text of the file at `path`, if it is in the workspace and loaded.
     pub fn text_of(&self, path: &Path) -> Option<String> {
         let file = self.files.get(path)?;
-        Some(file.text(&self.db).to_string())
+        file.text(&self.db).as_deref().map(str::to_string)
     }
 
-    /// Reads `paths` through `system` on `jobs` threads and sets them as files; a file that
-    /// cannot be read is returned as its error instead.
+    /// Loads `paths` through `system` on `jobs` threads. With `trust_stamps`, a file whose
+    /// metadata matches its recorded stamp is not read (its text stays unloaded until
+    /// something needs it). A file that cannot be read is returned as its error.
     pub fn load(
         &mut self,
         system: &dyn System,
         paths: &[(PathBuf, bool)],
         jobs: usize,
+        trust_stamps: bool,
     ) -> Vec<Result<SourceFile, std::io::Error>> {
-        let texts = parallel_map(paths, jobs, |(path, _)| system.read_to_string(path));
+        let cache = &*self.db.cache;
+        let contents = parallel_map(paths, jobs, |(path, _)| -> std::io::Result<Content> {
+            let meta = system.metadata(path)?;
+            if let Some(meta) = meta.filter(|_| trust_stamps && cache.is_enabled())
+                && let Some(stamp) = cache.get_stamp(&store::stamp_key(path))
+                && stamp_matches(&stamp, &meta)
+            {
+                return Ok(Content::Stamped(stamp.digest));
+            }
+            let now = system.now_ns();
+            Ok(Content::Read(
+                system.read_to_string(path)?,
+                meta.map(|m| (m, now)),
+            ))
+        });
         paths
             .iter()
-            .zip(texts)
-            .map(|((path, materialize), text)| Ok(self.set_file(path, &text?, *materialize)))
+            .zip(contents)
+            .map(|((path, materialize), content)| {
+                Ok(match content? {
+                    Content::Stamped(digest) => self.set_content(path, digest, None, *materialize),
+                    Content::Read(text, meta) => {
+                        let file = self.set_file(path, &text, *materialize);
+                        match meta {
+                            Some(meta) => self.read.insert(file, meta),
+                            None => self.read.remove(&file),
+                        };
+                        file
+                    }
+                })
+            })
             .collect()
+    }
+
+    /// Records a stamp for every file read by `load` that planned completely, was not
+    /// modified too recently to trust, and whose stamp changed.
+    pub fn record_stamps(&mut self, outcomes: &[FileOutcome]) {
+        for outcome in outcomes {
+            let Some((meta, read_at)) = self.read.remove(&outcome.file) else {
+                continue;
+            };
+            let complete = match &outcome.status {
+                FileStatus::Planned { functions, .. } => functions.iter().all(|f| f.result.is_ok()),
+                FileStatus::NotAProgram => true,
+                _ => false,
+            };
+            if !complete || meta.modified_ns > read_at - STAMP_MIN_AGE_NS {
+                continue;
+            }
+            let stamp = Stamp {
+                len: meta.len,
+                modified_ns: meta.modified_ns,
+                changed_ns: meta.changed_ns,
+                inode: meta.inode,
+                digest: outcome.file.digest(&self.db),
+            };
+            let key = store::stamp_key(&outcome.path);
+            if self.db.cache.get_stamp(&key) != Some(stamp) {
+                self.db.cache.put_stamp(key, &stamp);
+            }
+        }
     }
 
     /// Plans `files` on `jobs` threads (`progress` is called once per finished file) and
     /// returns their outcomes in order. Cached results are queued for [`Workspace::flush`].
+    /// Files loaded without text whose manifest turned out missing are read through
+    /// `system` and planned in a second pass.
     pub fn plan(
-        &self,
+        &mut self,
+        system: &dyn System,
         files: &[SourceFile],
         jobs: usize,
         progress: &(dyn Fn() + Sync),
     ) -> Vec<FileOutcome> {
         self.db.run.fetch_add(1, Ordering::Relaxed);
+        let mut outcomes = self.plan_pass(files, jobs, progress);
+        let missing: Vec<usize> = (0..outcomes.len())
+            .filter(|&i| matches!(outcomes[i].status, FileStatus::NeedsText))
+            .collect();
+        if missing.is_empty() {
+            return outcomes;
+        }
+        let mut reloaded = Vec::new();
+        for &i in &missing {
+            let file = outcomes[i].file;
+            let path = outcomes[i].path.clone();
+            match system.read_to_string(&path) {
+                Ok(text) => {
+                    let materialize = file.materialize_aliases(&self.db);
+                    reloaded.push((i, self.set_file(&path, &text, materialize)));
+                }
+                Err(err) => outcomes[i].status = FileStatus::Unreadable(err.to_string()),
+            }
+        }
+        let again: Vec<SourceFile> = reloaded.iter().map(|&(_, f)| f).collect();
+        for ((i, _), outcome) in reloaded
+            .into_iter()
+            .zip(self.plan_pass(&again, jobs, &|| {}))
+        {
+            outcomes[i] = outcome;
+        }
+        outcomes
+    }
+
+    fn plan_pass(
+        &self,
+        files: &[SourceFile],
+        jobs: usize,
+        progress: &(dyn Fn() + Sync),
+    ) -> Vec<FileOutcome> {
         if jobs > 1 && files.len() > 1 {
             let next = AtomicUsize::new(0);
             std::thread::scope(|scope| {
@@ -207,6 +351,7 @@ impl Workspace {
                     progress();
                 }
                 FileOutcome {
+                    file,
                     path: file.path(&self.db).clone(),
                     text: file.text(&self.db).clone(),
                     status,
@@ -219,6 +364,12 @@ impl Workspace {
     /// from the store or memoized by an earlier run).
     pub fn is_fresh(&self, function: &FunctionOutcome) -> bool {
         function.computed_in == Some(self.db.run())
+    }
+
+    /// The planned text of each function of `file` (`None` where planning failed), reading
+    /// plan entries that a manifest-served run skipped.
+    pub fn planned_texts(&self, file: SourceFile) -> Vec<Option<Arc<str>>> {
+        super::planned_texts(&self.db, file)
     }
 
     /// Writes the queued results in one batch and makes them durable.
@@ -248,15 +399,27 @@ impl Workspace {
                 argument = name;
                 break;
             }
-            if let super::FileItems::Program { items, .. } = super::file_items(&self.db, *file) {
-                if let Some(item) = items.iter().find(|i| i.as_id() == id) {
-                    argument = format!("{name}::{}", item.name(&self.db));
-                    break;
-                }
+            if let super::FileItems::Program { items, .. } = super::file_items(&self.db, *file)
+                && let Some(item) = items.iter().find(|i| i.as_id() == id)
+            {
+                argument = format!("{name}::{}", item.name(&self.db));
+                break;
             }
         }
         format!("{query}({argument})")
     }
+}
+
+enum Content {
+    Stamped([u8; 32]),
+    Read(String, Option<(FileMeta, i128)>),
+}
+
+fn stamp_matches(stamp: &Stamp, meta: &FileMeta) -> bool {
+    stamp.len == meta.len
+        && stamp.modified_ns == meta.modified_ns
+        && stamp.changed_ns == meta.changed_ns
+        && stamp.inode == meta.inode
 }
 
 /// `f` over `items` on up to `jobs` threads, results in order.
@@ -272,7 +435,10 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R 
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
             .collect()
     })
 }
@@ -298,6 +464,7 @@ impl Snapshot {
     /// The outcome of `file` at this snapshot's revision (memoized results are reused).
     pub fn outcome(&self, file: SourceFile) -> Result<FileOutcome, Cancelled> {
         salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| FileOutcome {
+            file,
             path: file.path(&self.db).clone(),
             text: file.text(&self.db).clone(),
             status: file_result(&self.db, file).clone(),

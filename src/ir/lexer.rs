@@ -113,12 +113,24 @@ impl Token {
     }
 }
 
+/// Bytes that may continue a name: `_`, ASCII letters and digits.
+const NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte == b'_' || byte.is_ascii_alphanumeric();
+        b += 1;
+    }
+    table
+};
+
 /// Splits `text[start..]` into tokens. Offsets in the tokens are offsets into `text`.
 pub fn tokenize(text: &str, start: usize) -> Result<Vec<Token>, Diagnostic> {
     Lexer {
         bytes: text.as_bytes(),
         pos: start,
-        tokens: Vec::with_capacity((text.len() - start) / 4),
+        tokens: Vec::with_capacity((text.len() - start) / 3),
         indents: vec![0],
         brackets: 0,
         indent_char: None,
@@ -164,13 +176,10 @@ impl Lexer<'_> {
                 }
                 c if c == b'_' || c.is_ascii_alphabetic() => {
                     let start = self.pos;
-                    while self
-                        .bytes
-                        .get(self.pos)
-                        .is_some_and(|&b| b == b'_' || b.is_ascii_alphanumeric())
-                    {
-                        self.pos += 1;
-                    }
+                    self.pos += self.bytes[start..]
+                        .iter()
+                        .take_while(|&&b| NAME_BYTES[b as usize])
+                        .count();
                     self.push_at(Tok::Name, start, self.pos);
                 }
                 _ => self.punct()?,

@@ -4,6 +4,8 @@
 //! Syntax errors stop the parse at the first one; semantic findings (undefined names, missing or
 //! dangling MemRefs, duplicate functions) are collected so one run reports all of them.
 
+use std::borrow::Cow;
+
 use compact_str::CompactString;
 use rustc_hash::FxHashMap;
 
@@ -229,40 +231,46 @@ impl<'a> Parser<'a> {
     }
 
     /// A dotted name `a.b.c` starting at the current token.
-    fn dotted(&mut self) -> PResult<(String, Span)> {
+    fn dotted(&mut self) -> PResult<(Cow<'a, str>, Span)> {
+        let from = self.pos;
         let first = self.expect_name()?;
-        let mut path = self.text_of(first).to_string();
-        let mut span = first.span();
+        let mut last = first;
         while self.peek() == Tok::Dot && self.peek_at(1) == Tok::Name {
             self.bump();
-            let part = self.bump();
-            path.push('.');
-            path.push_str(self.text_of(part));
-            span = span.to(part.span());
+            last = self.bump();
         }
-        Ok((path, span))
+        Ok((self.path_of(from, self.pos), first.span().to(last.span())))
     }
 
     /// The dotted name starting at the current token, without consuming it.
-    fn peek_dotted(&self) -> String {
-        let mut path = String::new();
-        let mut at = self.pos;
-        while let Some(token) = self.tokens.get(at) {
-            if token.kind != Tok::Name {
+    fn peek_dotted(&self) -> Cow<'a, str> {
+        let mut end = self.pos;
+        while self.tokens.get(end).is_some_and(|t| t.kind == Tok::Name) {
+            end += 1;
+            let dot = self.tokens.get(end);
+            let name = self.tokens.get(end + 1);
+            if !(dot.is_some_and(|t| t.kind == Tok::Dot)
+                && name.is_some_and(|t| t.kind == Tok::Name))
+            {
                 break;
             }
-            if !path.is_empty() {
-                path.push('.');
-            }
-            path.push_str(self.text_of(*token));
-            let dot = self.tokens.get(at + 1);
-            if dot.is_some_and(|t| t.kind == Tok::Dot) {
-                at += 2;
-            } else {
-                break;
-            }
+            end += 1;
         }
-        path
+        self.path_of(self.pos, end)
+    }
+
+    /// The path spelled by the alternating name and dot tokens `from..to`: a slice of the text
+    /// when written without spaces (as printed), joined from its names otherwise.
+    fn path_of(&self, from: usize, to: usize) -> Cow<'a, str> {
+        let tokens = &self.tokens[from..to];
+        let (Some(first), Some(last)) = (tokens.first(), tokens.last()) else {
+            return Cow::Borrowed("");
+        };
+        if tokens.windows(2).all(|pair| pair[0].end == pair[1].start) {
+            return Cow::Borrowed(&self.text[first.start as usize..last.end as usize]);
+        }
+        let names: Vec<&str> = tokens.iter().step_by(2).map(|t| self.text_of(*t)).collect();
+        Cow::Owned(names.join("."))
     }
 
     fn problem(&mut self, diagnostic: Diagnostic) {
@@ -439,7 +447,7 @@ impl<'a> Parser<'a> {
     fn param(&mut self) -> PResult<Param> {
         let name = self.expect_name()?;
         self.expect(Tok::Colon)?;
-        let direction = match self.peek_dotted().as_str() {
+        let direction = match &*self.peek_dotted() {
             "pl.Out" => ParamDirection::Out,
             "pl.InOut" => ParamDirection::InOut,
             _ => ParamDirection::In,
@@ -503,7 +511,7 @@ impl<'a> Parser<'a> {
 
     fn ty_inner(&mut self) -> PResult<Type> {
         let (path, span) = self.dotted()?;
-        match path.as_str() {
+        match &*path {
             "pl.Tile" => {
                 self.expect(Tok::LBracket)?;
                 let shape = self.shape()?;
@@ -1262,7 +1270,12 @@ impl<'a> Parser<'a> {
         match token.kind {
             Tok::Int => {
                 self.bump();
-                let text = self.text_of(token).replace('_', "");
+                let text = self.text_of(token);
+                let text = if text.contains('_') {
+                    Cow::Owned(text.replace('_', ""))
+                } else {
+                    Cow::Borrowed(text)
+                };
                 let value = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
                     Some(hex) => i64::from_str_radix(hex, 16),
                     None => text.parse(),
@@ -1390,7 +1403,7 @@ impl<'a> Parser<'a> {
         Expr::new(ExprKind::Symbol(text.into()), span)
     }
 
-    fn call(&mut self, callee: String, start: Span) -> PResult<Expr> {
+    fn call(&mut self, callee: Cow<'a, str>, start: Span) -> PResult<Expr> {
         self.bump();
         let mut args = Vec::new();
         let mut kwargs = Vec::new();
@@ -1437,10 +1450,29 @@ impl<'a> Parser<'a> {
 
     // ---- semantic checks -----------------------------------------------------------------
 
-    /// Every on-chip tile's MemRef names an alloc of the body and fits inside it.
+    /// Every on-chip tile's MemRef names an alloc of the body and fits inside it. After
+    /// AllocateMemoryAddr (SPEC §8) offsets are addresses, so a base's window starts at its
+    /// lowest tile offset (0 straight after InitMemRef, where every base has its root at 0).
     fn check_memrefs(&mut self, function: &Function) {
         let mut allocs: FxHashMap<&str, Option<i64>> = FxHashMap::default();
         collect_allocs(&function.body, &function.vars, &mut allocs);
+        let mut window_start: FxHashMap<&str, i64> = FxHashMap::default();
+        for (_, var) in function.vars.iter() {
+            if !matches!(var.kind, VarKind::Local | VarKind::ReturnVar) {
+                continue;
+            }
+            let Some(Type::Tile(tile)) = &var.ty else {
+                continue;
+            };
+            if let Some((memref, offset)) = tile
+                .memref
+                .as_ref()
+                .and_then(|m| Some((m, m.const_offset()?)))
+            {
+                let start = window_start.entry(memref.base.as_str()).or_insert(offset);
+                *start = (*start).min(offset);
+            }
+        }
         for (_, var) in function.vars.iter() {
             if !matches!(var.kind, VarKind::Local | VarKind::ReturnVar) {
                 continue;
@@ -1473,11 +1505,21 @@ impl<'a> Parser<'a> {
             else {
                 continue;
             };
-            if offset < 0 || offset.saturating_add(size) > alloc_size {
+            let window = window_start
+                .get(memref.base.as_str())
+                .copied()
+                .unwrap_or(0)
+                .max(0);
+            if offset < window || offset.saturating_add(size) > window.saturating_add(alloc_size) {
+                let placed = if window == 0 {
+                    String::new()
+                } else {
+                    format!(" from address {window}")
+                };
                 self.problem(Diagnostic::error(
                     codes::MEMREF_EXCEEDS_ALLOC,
                     format!(
-                        "tile '{}' covers bytes [{offset}, {}) of '{}', but the allocation has {alloc_size} bytes",
+                        "tile '{}' covers bytes [{offset}, {}) of '{}', but the allocation has {alloc_size} bytes{placed}",
                         var.name,
                         offset.saturating_add(size),
                         memref.base
@@ -1578,10 +1620,19 @@ fn unquote(literal: &str) -> (String, Quote) {
         }
         match chars.next() {
             Some('n') => value.push('\n'),
+            Some('r') => value.push('\r'),
             Some('t') => value.push('\t'),
             Some('\\') => value.push('\\'),
             Some('\'') => value.push('\''),
             Some('"') => value.push('"'),
+            // `\xHH`, which the printer writes for other control characters.
+            Some('x') => match hex_escape(chars.as_str()) {
+                Some(c) => {
+                    value.push(c);
+                    chars.nth(1);
+                }
+                None => value.push_str("\\x"),
+            },
             Some(other) => {
                 value.push('\\');
                 value.push(other);
@@ -1590,4 +1641,13 @@ fn unquote(literal: &str) -> (String, Quote) {
         }
     }
     (value, quote)
+}
+
+/// The character of the two hex digits that start `rest`, as in Python's `\xHH`.
+fn hex_escape(rest: &str) -> Option<char> {
+    let digits = rest.get(..2)?;
+    if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u8::from_str_radix(digits, 16).ok().map(char::from)
 }

@@ -126,7 +126,7 @@ pub fn check_capacity(
             ));
         }
         return Err(
-            PlanError::new(codes::CAPACITY_OVERFLOW, message, f.span).with_hint(format!(
+            PlanError::new(codes::CAPACITY_OVERFLOW, message, head_of(f)).with_hint(format!(
                 "function '{}' needs {used} bytes of {} but the target has {limit}",
                 f.name,
                 space.name()
@@ -134,6 +134,15 @@ pub fn check_capacity(
         );
     }
     Ok(())
+}
+
+/// A one-character span at the function's decorator, to locate whole-function diagnostics
+/// without quoting the whole body.
+pub fn head_of(f: &Function) -> Span {
+    Span {
+        start: f.span.start,
+        end: f.span.start + 1,
+    }
 }
 
 /// Rewrites every on-chip MemRef of the body to its address and writes the resolved `base=`

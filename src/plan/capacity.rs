@@ -76,15 +76,24 @@ pub fn reserved_windows(f: &Function) -> Result<Reserved, PlanError> {
         let explicit = int("base").filter(|&b| b >= 0);
         let base = explicit.unwrap_or(next_base);
         let end = align32(base + size);
-        if let Some(other) = reserved
+        // Like upstream's resolver: the new window is named first, then the earlier window it
+        // hits, looking at the next window at or above `base` before the one below it.
+        let overlaps = |w: &&ReservedWindow| base < align32(w.base + w.size) && w.base < end;
+        let next = reserved
             .windows
             .iter()
-            .find(|w| base < align32(w.base + w.size) && w.base < end)
-        {
+            .filter(|w| w.base >= base)
+            .min_by_key(|w| w.base);
+        let prev = reserved
+            .windows
+            .iter()
+            .filter(|w| w.base < base)
+            .max_by_key(|w| w.base);
+        if let Some(other) = next.filter(overlaps).or(prev.filter(overlaps)) {
             return Err(PlanError::new(
                 codes::OVERLAPPING_RESERVES,
                 format!(
-                    "overlapping reserve_buffer ranges in function '{}': [{}, {}) overlaps with [{base}, {end})",
+                    "overlapping reserve_buffer ranges in function '{}': [{base}, {end}) overlaps with [{}, {})",
                     f.name,
                     other.base,
                     align32(other.base + other.size)
@@ -208,22 +217,43 @@ impl Subdivision {
     }
 }
 
-/// SPEC §6.7: pack, and while a known capacity overflows, shed pipeline depth (MaxRelief)
-/// or fall back to the legacy predicate.
+/// One memory space to pack under a capacity.
+pub struct SpaceInput<'a> {
+    pub space: MemSpace,
+    pub intervals: &'a [usize],
+    pub facts: &'a ShareFacts<'a>,
+    /// 0 when unknown.
+    pub capacity: i64,
+    pub reserved_start: i64,
+    /// The function, for the subrange fallback's eligibility rules.
+    pub function: &'a Function,
+    /// Where the fallback warning points.
+    pub function_span: Span,
+}
+
+/// SPEC §6.7: pack, and while a known capacity overflows, try subranges (seed S4), then shed
+/// pipeline depth (MaxRelief) or fall back to the legacy predicate.
 pub fn pack_within_capacity(
-    space: MemSpace,
-    intervals: &[usize],
-    facts: &ShareFacts,
+    input: &SpaceInput,
     gate: &mut PipelineGate,
-    capacity: i64,
-    reserved_start: i64,
-    subdivision: &Subdivision,
-    function_span: Span,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Buffer> {
+    let SpaceInput {
+        space,
+        intervals,
+        facts,
+        capacity,
+        reserved_start,
+        function,
+        function_span,
+    } = *input;
     let mut buffers = pack(intervals, facts, gate);
     let overflows = |b: &[Buffer]| capacity != 0 && footprint(b, facts, reserved_start) > capacity;
-    if overflows(&buffers) && subdivision.enabled {
+    let subdivision = || Subdivision::of_space(function, facts.lifetimes, intervals);
+    if overflows(&buffers)
+        && let subdivision = subdivision()
+        && subdivision.enabled
+    {
         // Seed S4: only after an exact overflow, and only if subranges make it fit; otherwise
         // the shed and fallback below run unchanged.
         let subdivided = pack_subdivided(intervals, facts, gate, &|i| subdivision.allows(i), 32);

@@ -88,11 +88,7 @@ pub fn explain(
             .iter()
             .filter(|iv| iv.space == ia.space)
             .collect();
-        let capacity = if config.capacity_aware() {
-            config.capacity(ia.space)
-        } else {
-            0
-        };
+        let capacity = config.planning_capacity(ia.space);
         let gate = PipelineGate::new(ia.space, &in_space, capacity);
         let name_of = |g: usize| prepared.vars[lifetimes.intervals[g].rep].name.to_string();
         let blocker = pair_blocker(&facts, &gate, ga, gb);

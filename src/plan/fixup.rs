@@ -22,6 +22,21 @@ pub mod codes {
     pub const OVERLAPPING_CARRIES: &str = "MR-E006";
 }
 
+/// Whether a tile already sits where `target` is: the same base at the same offset. Sibling
+/// subranges of one arena (seed S4) share a base but are different buffers.
+fn placed_at(vars: &VarTable, v: VarId, target: &MemRef) -> bool {
+    match &vars[v].ty {
+        Some(Type::Tile(t)) => t.memref.as_ref().is_some_and(|m| {
+            let same_offset = match (m.const_offset(), target.const_offset()) {
+                (Some(a), Some(b)) => a == b,
+                _ => m.offset() == target.offset(),
+            };
+            m.base == target.base && same_offset
+        }),
+        _ => false,
+    }
+}
+
 fn tile_target(vars: &VarTable, v: VarId) -> Option<Target> {
     match &vars[v].ty {
         Some(Type::Tile(t)) => Some(Target {
@@ -173,7 +188,7 @@ pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable) {
                     };
                     let carried = [f.iter_args.get(i), f.return_vars.get(i)];
                     for &v in carried.into_iter().flatten() {
-                        if base_of(vars, v).is_some_and(|b| b != target.memref.base) {
+                        if tile_target(vars, v).is_some() && !placed_at(vars, v, &target.memref) {
                             retype(vars, v, &target);
                         }
                     }
@@ -417,10 +432,10 @@ impl<'v> YieldFixup<'v> {
         let carries = values.len().min(f.iter_args.len());
         // (carry index, yielded var, init var) for every carry whose init is a plain tile.
         let mut candidates = Vec::new();
-        for i in 0..carries {
+        for (i, value) in values.iter().enumerate().take(carries) {
             // The seed's swap (`pl.yield_(prev, cur)`) yields iter args themselves: a yielded
             // value is matched as "variable or iter arg", like the if arms of S1.
-            let yielded = values[i]
+            let yielded = value
                 .as_var()
                 .filter(|&v| tile_target(self.vars, v).is_some());
             let (Some(init), Some(yielded)) = (
@@ -433,7 +448,9 @@ impl<'v> YieldFixup<'v> {
         }
         let needs_move: Vec<bool> = candidates
             .iter()
-            .map(|&(_, y, init)| base_of(self.vars, y) != base_of(self.vars, init))
+            .map(|&(_, y, init)| {
+                tile_target(self.vars, init).is_some_and(|t| !placed_at(self.vars, y, &t.memref))
+            })
             .collect();
         if !needs_move.iter().any(|&m| m) {
             self.retype_carries(f, &values);
@@ -507,7 +524,8 @@ impl<'v> YieldFixup<'v> {
                 .get(i)
                 .and_then(|e| self.plain_tile(e))
                 .and_then(|init| tile_target(self.vars, init))
-                && base_of(self.vars, arg).is_some_and(|b| b != target.memref.base)
+                && tile_target(self.vars, arg).is_some()
+                && !placed_at(self.vars, arg, &target.memref)
             {
                 retype(self.vars, arg, &target);
             }
@@ -517,7 +535,8 @@ impl<'v> YieldFixup<'v> {
                 .get(i)
                 .and_then(|e| self.plain_tile(e))
                 .and_then(|y| tile_target(self.vars, y))
-                && base_of(self.vars, rv).is_some_and(|b| b != target.memref.base)
+                && tile_target(self.vars, rv).is_some()
+                && !placed_at(self.vars, rv, &target.memref)
             {
                 retype(self.vars, rv, &target);
             }
@@ -596,7 +615,7 @@ impl<'v> YieldFixup<'v> {
                 continue;
             };
             if let (Some(_), Some(ev)) = (tv, ev)
-                && base_of(self.vars, ev) != Some(target.memref.base.as_str())
+                && !placed_at(self.vars, ev, &target.memref)
             {
                 self.reject_acc_to_acc(ev, target_var)?;
                 let moved = self.moved_var(ev, &target);
@@ -605,7 +624,7 @@ impl<'v> YieldFixup<'v> {
                     values[k] = Expr::new(ExprKind::Var(moved), values[k].span);
                 }
             }
-            if base_of(self.vars, rv).is_some_and(|b| b != target.memref.base) {
+            if tile_target(self.vars, rv).is_some() && !placed_at(self.vars, rv, &target.memref) {
                 retype(self.vars, rv, &target);
             }
         }

@@ -4,8 +4,10 @@
 pub mod address;
 pub mod capacity;
 pub mod cleanup;
+pub mod dsa;
 pub mod explain;
 pub mod fixup;
+pub mod offsets;
 pub mod pack;
 pub mod retarget;
 
@@ -25,9 +27,20 @@ use pack::{Buffer, PipelineGate, ShareFacts};
 /// Bumped whenever a planning decision can change for the same input.
 pub const PLANNER_VERSION: u32 = 1;
 
+/// Which decision the planner makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Planner {
+    /// PyPTO's MemoryReuse: groups share whole buffers (SPEC).
+    #[default]
+    Pypto,
+    /// Every group keeps its allocation and gets an address from the DSA solver.
+    Dsa,
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PlanConfig {
     pub backend: Backend,
+    pub planner: Planner,
     /// Run Step 0 (MaterializeSemanticAliases) first, for dumps taken straight after InitMemRef.
     pub materialize_aliases: bool,
     /// Per-space capacities that replace the backend's (indexed by `MemSpace as usize`).
@@ -40,6 +53,15 @@ impl PlanConfig {
     /// Usable bytes of a space; 0 means unknown (no backend and no override).
     pub fn capacity(&self, space: MemSpace) -> i64 {
         self.capacity_overrides[space as usize].unwrap_or_else(|| self.backend.capacity(space))
+    }
+
+    /// The capacity the capacity-driven steps plan against: 0 (unknown) unless they run.
+    pub fn planning_capacity(&self, space: MemSpace) -> i64 {
+        if self.capacity_aware() {
+            self.capacity(space)
+        } else {
+            0
+        }
     }
 
     /// Whether the capacity-driven steps run: a backend is configured (SPEC §2.3), or a
@@ -100,6 +122,8 @@ pub struct SpaceReport {
     pub lower_bound: i64,
     /// The allocator's footprint: buffers laid out 32-byte aligned.
     pub footprint: i64,
+    /// With the offset planner: the footprint PyPTO's packing would need.
+    pub pypto_footprint: Option<i64>,
     pub buffers: Vec<BufferReport>,
 }
 
@@ -128,12 +152,30 @@ pub struct LifetimeReport {
     pub last: u32,
 }
 
+/// The intervals of each on-chip memory space, spaces in planning (enum) order.
+pub(crate) fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
+    MemSpace::ALL
+        .iter()
+        .filter(|&&space| space != MemSpace::Ddr)
+        .map(|&space| {
+            let in_space: Vec<usize> = (0..lifetimes.intervals.len())
+                .filter(|&i| lifetimes.intervals[i].space == space)
+                .collect();
+            (space, in_space)
+        })
+        .filter(|(_, in_space)| !in_space.is_empty())
+        .collect()
+}
+
 pub fn align32(x: i64) -> i64 {
     (x + 31) & !31
 }
 
 /// Plans one function as PyPTO's MemoryReuse does.
 pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
+    if config.planner == Planner::Dsa {
+        return offsets::plan_function(input, config);
+    }
     let mut f = input.clone();
     if f.function_type() == FunctionType::Orchestration {
         return Ok(FunctionPlan {
@@ -150,6 +192,12 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
         ..PlanReport::default()
     };
     if lifetimes.intervals.is_empty() {
+        // MemoryReuse has nothing to do, but AllocateMemoryAddr still resolves the reserved
+        // windows (SPEC §8): an overlap is an error, AUTO windows get their `base=`.
+        if capacity::gets_addresses(&f) {
+            let reserved = capacity::reserved_windows(&f)?;
+            allocate_memory_addr(&mut f, &reserved, config)?;
+        }
         return Ok(FunctionPlan {
             function: f,
             report,
@@ -164,36 +212,21 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
     let reserved = capacity::reserved_windows(&f)?;
     let mut reuse_map: FxHashMap<VarId, (VarId, Option<i64>)> = FxHashMap::default();
     let mut gates = std::collections::BTreeMap::new();
-    for &space in MemSpace::ALL {
-        if space == MemSpace::Ddr {
-            continue;
-        }
-        let in_space: Vec<usize> = (0..lifetimes.intervals.len())
-            .filter(|&i| lifetimes.intervals[i].space == space)
-            .collect();
-        if in_space.is_empty() {
-            continue;
-        }
-        let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
-        let capacity = if config.capacity_aware() {
-            config.capacity(space)
-        } else {
-            0
-        };
+    for (space, in_space) in spaces_of(&lifetimes) {
+        let capacity = config.planning_capacity(space);
         let reserved_start = reserved.start_of(space);
+        let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
         let mut gate = PipelineGate::new(space, &ivs, capacity);
-        let subdivision = capacity::Subdivision::of_space(&f, &lifetimes, &in_space);
-        let buffers = capacity::pack_within_capacity(
+        let input = capacity::SpaceInput {
             space,
-            &in_space,
-            &facts,
-            &mut gate,
+            intervals: &in_space,
+            facts: &facts,
             capacity,
             reserved_start,
-            &subdivision,
-            f.span,
-            &mut report.diagnostics,
-        );
+            function: &f,
+            function_span: address::head_of(&f),
+        };
+        let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut report.diagnostics);
         for buffer in &buffers {
             let rep = lifetimes.intervals[buffer.representative()].rep;
             let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
@@ -240,19 +273,29 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
         .collect();
     report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
     cleanup::strip_pipeline_membership(&mut f.body);
-    if capacity::gets_addresses(&f) {
-        let addressing = address::allocate(&f, &reserved);
-        if config.capacity_aware() {
-            address::check_capacity(&f, &addressing, &reserved, config)?;
-        }
-        if config.assign_addresses {
-            address::apply(&mut f, &addressing, &reserved);
-        }
-    }
+    allocate_memory_addr(&mut f, &reserved, config)?;
     Ok(FunctionPlan {
         function: f,
         report,
     })
+}
+
+/// SPEC §8, after MemoryReuse: the overflow check and, when asked for, the addresses.
+fn allocate_memory_addr(
+    f: &mut Function,
+    reserved: &capacity::Reserved,
+    config: &PlanConfig,
+) -> Result<(), PlanError> {
+    if capacity::gets_addresses(f) {
+        let addressing = address::allocate(f, reserved);
+        if config.capacity_aware() {
+            address::check_capacity(f, &addressing, reserved, config)?;
+        }
+        if config.assign_addresses {
+            address::apply(f, &addressing, reserved);
+        }
+    }
+    Ok(())
 }
 
 /// SPEC §6.1.1: top-level allocs with `pinned=True`.
@@ -271,11 +314,11 @@ pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
             continue;
         }
         let name = f.vars[*target].name.clone();
-        if !call
+        if call
             .args
             .get(1)
             .and_then(Expr::as_const_int)
-            .is_some_and(|size| size > 0)
+            .is_none_or(|size| size <= 0)
         {
             return Err(PlanError::new(
                 codes::PINNED_EXTENT,
@@ -291,7 +334,7 @@ pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
 }
 
 /// SPEC §6.1.2: tiles bound to one slot of a declared allocation must not be live together.
-fn check_declared_slots(
+pub(crate) fn check_declared_slots(
     f: &Function,
     lifetimes: &Lifetimes,
     pinned: &FxHashSet<Name>,
@@ -357,7 +400,7 @@ fn check_declared_slots(
 }
 
 /// Scratch allocations of the yield fixup go to the body head with the other allocs.
-fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) {
+pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) {
     if allocs.is_empty() {
         return;
     }
@@ -394,7 +437,7 @@ fn is_alloc(stmt: &Stmt) -> bool {
         if value.as_call().is_some_and(|c| matches!(c.op(), "tile.alloc" | "tensor.alloc")))
 }
 
-fn lifetime_report(f: &Function, lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
+pub(crate) fn lifetime_report(f: &Function, lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
     let mut rows: Vec<LifetimeReport> = lifetimes
         .intervals
         .iter()
@@ -459,6 +502,7 @@ fn space_report(
         bytes_after: sizes.iter().sum(),
         lower_bound: lifetimes.max_live_bytes(space),
         footprint,
+        pypto_footprint: None,
         buffers: buffers
             .iter()
             .enumerate()

@@ -193,6 +193,53 @@ impl PipelineGate {
         }
         false
     }
+
+    /// `blocks(a, m)` for some member `m` of a buffer, from the buffer's stages by group.
+    fn blocks_any(&self, a: &Interval, stages: &FxHashMap<i64, GroupStages>) -> bool {
+        let gated = !self.forced_legacy && self.capacity_known;
+        if !gated && self.space.is_l0() {
+            return false;
+        }
+        a.pipeline.iter().any(|&(group, stage)| {
+            let Some(present) = stages.get(&group) else {
+                return false;
+            };
+            if gated {
+                self.groups.get(&group).is_some_and(|g| {
+                    let residue = g.residue(stage);
+                    present.all.iter().any(|&s| g.residue(s) != residue)
+                })
+            } else {
+                // Different stages separate only when one of the two is a pipeline load.
+                let others = if a.pipeline_load {
+                    &present.all
+                } else {
+                    &present.loads
+                };
+                others.iter().any(|&s| s != stage)
+            }
+        })
+    }
+}
+
+/// The distinct stages a buffer's members have in one pipeline group.
+#[derive(Clone, Debug, Default)]
+struct GroupStages {
+    all: Vec<i64>,
+    /// Stages of members that are pipeline loads.
+    loads: Vec<i64>,
+}
+
+fn record_stages(index: &mut FxHashMap<i64, GroupStages>, iv: &Interval) {
+    for &(group, stage) in &iv.pipeline {
+        let stages = index.entry(group).or_default();
+        if !stages.all.contains(&stage) {
+            stages.all.push(stage);
+        }
+        if iv.pipeline_load && !stages.loads.contains(&stage) {
+            stages.loads.push(stage);
+        }
+    }
 }
 
 /// The first gate of `can_share` that keeps two intervals of one space apart (SPEC §6.2),
@@ -263,8 +310,8 @@ pub struct Buffer {
     overlapping_members: bool,
     /// Intervals some member forbids.
     forbidden_by_members: FxHashSet<usize>,
-    /// Members that carry a pipeline membership.
-    pipelined: Vec<usize>,
+    /// The stages members carry, by pipeline group: the pipeline gate's index.
+    stages_by_group: FxHashMap<i64, GroupStages>,
     /// Hazard index: defs of members whose representative reads tpop, lasts of load-derived.
     tpop_reader_defs: FxHashSet<u32>,
     load_lasts: FxHashSet<u32>,
@@ -280,7 +327,7 @@ impl Buffer {
             by_def: BTreeMap::new(),
             overlapping_members: false,
             forbidden_by_members: FxHashSet::default(),
-            pipelined: Vec::new(),
+            stages_by_group: FxHashMap::default(),
             tpop_reader_defs: FxHashSet::default(),
             load_lasts: FxHashSet::default(),
         };
@@ -300,9 +347,7 @@ impl Buffer {
         self.overlapping_members |= overlaps_a_member;
         self.forbidden_by_members
             .extend(facts.forbids[i].iter().copied());
-        if !iv.pipeline.is_empty() {
-            self.pipelined.push(i);
-        }
+        record_stages(&mut self.stages_by_group, iv);
         if facts.reads_tpop(i) {
             self.tpop_reader_defs.insert(iv.def);
         }
@@ -372,12 +417,7 @@ fn fits(
     {
         return None;
     }
-    if !iv.pipeline.is_empty()
-        && buffer
-            .pipelined
-            .iter()
-            .any(|&m| gate.blocks(iv, facts.interval(m)))
-    {
+    if !iv.pipeline.is_empty() && gate.blocks_any(iv, &buffer.stages_by_group) {
         return None;
     }
     Some(!scratch.is_empty())
@@ -385,47 +425,7 @@ fn fits(
 
 /// First-fit-decreasing over the given intervals of one space (SPEC §6.3 step 2).
 pub fn pack(intervals: &[usize], facts: &ShareFacts, gate: &PipelineGate) -> Vec<Buffer> {
-    let mut order = intervals.to_vec();
-    order.sort_by_key(|&i| {
-        let iv = facts.interval(i);
-        (std::cmp::Reverse(iv.size), iv.def, i)
-    });
-    let mut buffers: Vec<Buffer> = Vec::new();
-    let mut buffer_of: Vec<Option<usize>> = vec![None; facts.lifetimes.intervals.len()];
-    let mut scratch = Vec::new();
-    for candidate in order {
-        let pinned = facts.pinned.contains(&candidate);
-        let chosen = if pinned {
-            None
-        } else {
-            buffers.iter().enumerate().find_map(|(index, buffer)| {
-                if buffer.pinned {
-                    return None;
-                }
-                fits(
-                    buffer,
-                    index,
-                    candidate,
-                    facts,
-                    gate,
-                    &buffer_of,
-                    &mut scratch,
-                )
-                .map(|overlapping| (index, overlapping))
-            })
-        };
-        match chosen {
-            Some((index, overlapping)) => {
-                buffers[index].add(candidate, facts, overlapping, 0);
-                buffer_of[candidate] = Some(index);
-            }
-            None => {
-                buffer_of[candidate] = Some(buffers.len());
-                buffers.push(Buffer::new(candidate, pinned, facts));
-            }
-        }
-    }
-    buffers
+    pack_subdivided(intervals, facts, gate, &|_| false, 1)
 }
 
 /// The capacity-overflow subrange fallback (seed S4): first-fit-decreasing as [`pack`], but a
@@ -528,4 +528,64 @@ fn lowest_gap(
         offset = offset.max(align(end));
     }
     (offset + size <= arena_size).then_some(offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn interval(pipeline: Vec<(i64, i64)>, pipeline_load: bool, space: MemSpace) -> Interval {
+        Interval {
+            rep: VarId(0),
+            base: Name::from("b"),
+            space,
+            size: 1024,
+            def: 0,
+            last: 1,
+            members: Vec::new(),
+            pipeline,
+            pipeline_load,
+        }
+    }
+
+    fn memberships() -> impl Strategy<Value = (Vec<(i64, i64)>, bool)> {
+        (
+            proptest::collection::vec((0i64..3, 0i64..4), 0..3),
+            any::<bool>(),
+        )
+    }
+
+    proptest! {
+        /// The buffer index answers exactly "does the candidate's stage gate block some member".
+        #[test]
+        fn blocks_any_matches_blocks_per_member(
+            candidate in memberships(),
+            members in proptest::collection::vec(memberships(), 0..6),
+            l0 in any::<bool>(),
+            capacity in prop_oneof![Just(0i64), 1024i64..8192],
+            forced_legacy in any::<bool>(),
+            depths in proptest::collection::vec(1usize..5, 3),
+        ) {
+            let space = if l0 { MemSpace::Right } else { MemSpace::Vec };
+            let candidate = interval(candidate.0, candidate.1, space);
+            let members: Vec<Interval> =
+                members.into_iter().map(|(p, l)| interval(p, l, space)).collect();
+            let all: Vec<&Interval> = members.iter().chain([&candidate]).collect();
+            let mut gate = PipelineGate::new(space, &all, capacity);
+            gate.forced_legacy = forced_legacy;
+            for (id, group) in gate.groups.iter_mut() {
+                group.depth = depths[*id as usize].min(group.stages.len()).max(1);
+            }
+            let mut index = FxHashMap::default();
+            for m in &members {
+                record_stages(&mut index, m);
+            }
+            let expected = !candidate.pipeline.is_empty()
+                && members.iter().any(|m| gate.blocks(&candidate, m));
+            let actual = !candidate.pipeline.is_empty() && gate.blocks_any(&candidate, &index);
+            prop_assert_eq!(actual, expected);
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! The byte format of cached values: a fixed header (magic, schema version, kind, payload
-//! length, CRC-32 of the payload) and a payload in a small hand-written encoding. Only this
-//! file knows the layout; a value that fails any check decodes to an error, which callers
-//! treat as a miss.
+//! length, CRC-32 of the stored payload) and the payload, a small hand-written encoding
+//! compressed with LZ4 (printed IR repeats itself a lot; this shrinks the store about five
+//! times). Only this file knows the layout; a value that fails any check decodes to an
+//! error, which callers treat as a miss. The checksum is checked before decompressing.
 
 use compact_str::CompactString;
 
@@ -11,11 +12,11 @@ use crate::plan::{
     BufferReport, LifetimeReport, MoveReport, PlanReport, SpaceReport, address, capacity, codes,
 };
 
-use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry};
+use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
-pub const SCHEMA_VERSION: u16 = 1;
+pub const SCHEMA_VERSION: u16 = 3;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -33,7 +34,7 @@ pub fn encode_plan(plan: &CachedPlan) -> Vec<u8> {
     let mut w = Writer::default();
     w.str(&plan.planned_text);
     w.raw(&plan.planned_digest);
-    report(&mut w, &plan.report);
+    report(&mut w, &plan.report, false);
     w.len(plan.anchors.len());
     for a in &plan.anchors {
         w.u32(a.node);
@@ -44,10 +45,11 @@ pub fn encode_plan(plan: &CachedPlan) -> Vec<u8> {
 }
 
 pub fn decode_plan(bytes: &[u8]) -> Result<CachedPlan, DecodeError> {
-    let mut r = Reader::new(unframe(Kind::Plan, bytes)?);
-    let planned_text = r.string()?;
+    let payload = unframe(Kind::Plan, bytes)?;
+    let mut r = Reader::new(&payload);
+    let planned_text = r.str()?.into();
     let planned_digest = r.digest()?;
-    let report = read_report(&mut r)?;
+    let report = read_report(&mut r, false)?;
     let anchors = r.list(|r| {
         Ok(Anchor {
             node: r.u32()?,
@@ -71,28 +73,46 @@ pub fn encode_manifest(manifest: &FileManifest) -> Vec<u8> {
     for f in &manifest.functions {
         w.str(&f.name);
         w.raw(&f.digest);
-        w.len(f.spans.len());
-        for s in &f.spans {
-            w.u32(s.start);
-            w.u32(s.end);
-        }
+        w.raw(&f.planned_digest);
+        report(&mut w, &f.report, true);
     }
     frame(Kind::File, w.0)
 }
 
+pub fn encode_stamp(stamp: &Stamp) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.i64(stamp.len as i64);
+    w.raw(&stamp.modified_ns.to_le_bytes());
+    w.raw(&stamp.changed_ns.to_le_bytes());
+    w.i64(stamp.inode as i64);
+    w.raw(&stamp.digest);
+    frame(Kind::Stamp, w.0)
+}
+
+pub fn decode_stamp(bytes: &[u8]) -> Result<Stamp, DecodeError> {
+    let payload = unframe(Kind::Stamp, bytes)?;
+    let mut r = Reader::new(&payload);
+    let stamp = Stamp {
+        len: r.i64()? as u64,
+        modified_ns: i128::from_le_bytes(r.array()?),
+        changed_ns: i128::from_le_bytes(r.array()?),
+        inode: r.i64()? as u64,
+        digest: r.digest()?,
+    };
+    r.finish()?;
+    Ok(stamp)
+}
+
 pub fn decode_manifest(bytes: &[u8]) -> Result<FileManifest, DecodeError> {
-    let mut r = Reader::new(unframe(Kind::File, bytes)?);
+    let payload = unframe(Kind::File, bytes)?;
+    let mut r = Reader::new(&payload);
     let header = r.string()?;
     let functions = r.list(|r| {
         Ok(ManifestEntry {
             name: r.name()?,
             digest: r.digest()?,
-            spans: r.list(|r| {
-                Ok(Span {
-                    start: r.u32()?,
-                    end: r.u32()?,
-                })
-            })?,
+            planned_digest: r.digest()?,
+            report: read_report(r, true)?,
         })
     })?;
     r.finish()?;
@@ -104,12 +124,14 @@ pub fn check(bytes: &[u8]) -> Result<Kind, DecodeError> {
     let kind = match bytes.get(4) {
         Some(1) => Kind::Plan,
         Some(2) => Kind::File,
+        Some(3) => Kind::Stamp,
         _ => return Err(DecodeError::Header),
     };
     unframe(kind, bytes).map(|_| kind)
 }
 
 fn frame(kind: Kind, payload: Vec<u8>) -> Vec<u8> {
+    let payload = lz4_flex::compress_prepend_size(&payload);
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&SCHEMA_VERSION.to_le_bytes());
@@ -121,11 +143,13 @@ fn frame(kind: Kind, payload: Vec<u8>) -> Vec<u8> {
     out
 }
 
-fn unframe(kind: Kind, bytes: &[u8]) -> Result<&[u8], DecodeError> {
+fn unframe(kind: Kind, bytes: &[u8]) -> Result<Vec<u8>, DecodeError> {
     let (header, payload) = bytes
         .split_at_checked(HEADER_LEN)
         .ok_or(DecodeError::Header)?;
-    let word = |at: usize| u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]]);
+    let word = |at: usize| {
+        u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+    };
     if header[..2] != MAGIC
         || header[2..4] != SCHEMA_VERSION.to_le_bytes()
         || header[4] != kind as u8
@@ -136,10 +160,11 @@ fn unframe(kind: Kind, bytes: &[u8]) -> Result<&[u8], DecodeError> {
     if word(10) != crc32fast::hash(payload) {
         return Err(DecodeError::Checksum);
     }
-    Ok(payload)
+    lz4_flex::decompress_size_prepended(payload).map_err(|_| DecodeError::Payload)
 }
 
-fn report(w: &mut Writer, report: &PlanReport) {
+/// A report; its spans only `with_spans` (plans keep them as anchors instead).
+fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
     w.len(report.spaces.len());
     for s in &report.spaces {
         w.str(s.space.name());
@@ -151,6 +176,13 @@ fn report(w: &mut Writer, report: &PlanReport) {
         w.i64(s.bytes_after);
         w.i64(s.lower_bound);
         w.i64(s.footprint);
+        match s.pypto_footprint {
+            Some(bytes) => {
+                w.u8(1);
+                w.i64(bytes);
+            }
+            None => w.u8(0),
+        }
         w.len(s.buffers.len());
         for b in &s.buffers {
             w.str(&b.base);
@@ -161,11 +193,13 @@ fn report(w: &mut Writer, report: &PlanReport) {
         }
     }
     w.names(&report.removed_allocs);
-    // Spans are not stored here: the plan's anchors stand for them (see `CachedPlan`).
     w.len(report.inserted_moves.len());
     for m in &report.inserted_moves {
         w.str(&m.destination);
         w.str(&m.source);
+        if with_spans {
+            w.span(m.span);
+        }
     }
     w.len(report.lifetimes.len());
     for l in &report.lifetimes {
@@ -184,6 +218,9 @@ fn report(w: &mut Writer, report: &PlanReport) {
         });
         w.str(d.code);
         w.str(&d.message);
+        if with_spans {
+            w.span(d.span);
+        }
         match &d.hint {
             Some(hint) => {
                 w.u8(1);
@@ -194,7 +231,7 @@ fn report(w: &mut Writer, report: &PlanReport) {
     }
 }
 
-fn read_report(r: &mut Reader) -> Result<PlanReport, DecodeError> {
+fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeError> {
     let spaces = r.list(|r| {
         Ok(SpaceReport {
             space: r.space()?,
@@ -206,6 +243,7 @@ fn read_report(r: &mut Reader) -> Result<PlanReport, DecodeError> {
             bytes_after: r.i64()?,
             lower_bound: r.i64()?,
             footprint: r.i64()?,
+            pypto_footprint: if r.bool()? { Some(r.i64()?) } else { None },
             buffers: r.list(|r| {
                 Ok(BufferReport {
                     base: r.name()?,
@@ -222,7 +260,7 @@ fn read_report(r: &mut Reader) -> Result<PlanReport, DecodeError> {
         Ok(MoveReport {
             destination: r.name()?,
             source: r.name()?,
-            span: Span::default(),
+            span: r.span_if(with_spans)?,
         })
     })?;
     let lifetimes = r.list(|r| {
@@ -243,12 +281,13 @@ fn read_report(r: &mut Reader) -> Result<PlanReport, DecodeError> {
         };
         let code = report_code(&r.string()?).ok_or(DecodeError::Payload)?;
         let message = r.string()?;
+        let span = r.span_if(with_spans)?;
         let hint = if r.bool()? { Some(r.string()?) } else { None };
         Ok(Diagnostic {
             severity,
             code,
             message,
-            span: Span::default(),
+            span,
             hint,
         })
     })?;
@@ -299,6 +338,10 @@ impl Writer {
         self.len(s.len());
         self.raw(s.as_bytes());
     }
+    fn span(&mut self, span: Span) {
+        self.u32(span.start);
+        self.u32(span.end);
+    }
     fn names(&mut self, names: &[Name]) {
         self.len(names.len());
         for n in names {
@@ -316,10 +359,7 @@ impl<'a> Reader<'a> {
         Reader { bytes }
     }
     fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
-        let (head, rest) = self
-            .bytes
-            .split_at_checked(n)
-            .ok_or(DecodeError::Payload)?;
+        let (head, rest) = self.bytes.split_at_checked(n).ok_or(DecodeError::Payload)?;
         self.bytes = rest;
         Ok(head)
     }
@@ -349,6 +389,15 @@ impl<'a> Reader<'a> {
             return Err(DecodeError::Payload);
         }
         Ok(n)
+    }
+    fn span_if(&mut self, present: bool) -> Result<Span, DecodeError> {
+        if !present {
+            return Ok(Span::default());
+        }
+        Ok(Span {
+            start: self.u32()?,
+            end: self.u32()?,
+        })
     }
     fn digest(&mut self) -> Result<[u8; 32], DecodeError> {
         self.array()

@@ -33,8 +33,12 @@ pub struct Key(pub [u8; 32]);
 pub enum Kind {
     /// One planned function ([`CachedPlan`]), keyed by its canonical input IR.
     Plan = 1,
-    /// One planned file ([`FileManifest`]), keyed by its text: lets a warm run skip parsing.
+    /// One planned file ([`FileManifest`]), keyed by its text: lets a warm run skip parsing
+    /// and planning.
     File = 2,
+    /// What a path looked like when its text was last read ([`Stamp`]), keyed by path: lets
+    /// a warm run skip reading unchanged files.
+    Stamp = 3,
 }
 
 impl Kind {
@@ -42,6 +46,7 @@ impl Kind {
         match self {
             Kind::Plan => "memreuse plan v1",
             Kind::File => "memreuse file v1",
+            Kind::Stamp => "memreuse stamp v1",
         }
     }
 }
@@ -65,9 +70,25 @@ pub fn plan_key(config: &[u8; 32], canonical: &[u8; 32]) -> Key {
     derive(Kind::Plan, config, canonical)
 }
 
-/// The key of a whole file's result, over its exact text.
-pub fn file_key(config: &[u8; 32], text: &str) -> Key {
-    derive(Kind::File, config, text.as_bytes())
+/// The key of a whole file's result, over the blake3 digest of its exact text.
+pub fn file_key(config: &[u8; 32], text_digest: &[u8; 32]) -> Key {
+    derive(Kind::File, config, text_digest)
+}
+
+/// The key of a path's stamp. Stamps do not depend on the configuration.
+pub fn stamp_key(path: &std::path::Path) -> Key {
+    derive(Kind::Stamp, &[0; 32], path.as_os_str().as_encoded_bytes())
+}
+
+/// File metadata that changes whenever the file's text does (modification and change
+/// times in nanoseconds, size, inode), plus the digest of the text read under it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    pub len: u64,
+    pub modified_ns: i128,
+    pub changed_ns: i128,
+    pub inode: u64,
+    pub digest: [u8; 32],
 }
 
 /// Where a span of a plan's report points, independently of where the function sits in its
@@ -93,7 +114,7 @@ impl Anchor {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CachedPlan {
     /// The planned function printed as inside its program (indented by 4).
-    pub planned_text: String,
+    pub planned_text: std::sync::Arc<str>,
     /// blake3 of the planned function's canonical bytes (the JSON `digest`).
     pub planned_digest: [u8; 32],
     /// The report with every span left default: `anchors` holds them, in the order of
@@ -108,7 +129,8 @@ pub fn report_spans_mut(report: &mut PlanReport) -> impl Iterator<Item = &mut Sp
     moves.chain(report.diagnostics.iter_mut().map(|d| &mut d.span))
 }
 
-/// One fully planned file, keyed by its text: what a warm run needs instead of parsing it.
+/// One fully planned file, keyed by its text: what a warm run needs instead of parsing and
+/// planning it (all but the planned text, which stays in the function's plan entry).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileManifest {
     /// The printed program up to and including its `class` line.
@@ -121,8 +143,9 @@ pub struct ManifestEntry {
     pub name: Name,
     /// blake3 of the input function's canonical bytes (the plan key's content).
     pub digest: [u8; 32],
-    /// The plan's anchors resolved in this file's text.
-    pub spans: Vec<Span>,
+    pub planned_digest: [u8; 32],
+    /// The plan's report with its spans located in this file's text.
+    pub report: PlanReport,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -169,7 +192,8 @@ pub trait CacheStore: Send + Sync {
     fn for_each(&self, visit: &mut dyn FnMut(&Key, &[u8])) -> Result<(), StoreError>;
 }
 
-/// Hits and misses since the cache was created.
+/// Lookups that found a value or not, since the cache was created. (Plans served from a
+/// file manifest never look up their own entry.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
     pub plan_hits: u64,
@@ -272,6 +296,15 @@ impl Cache {
 
     pub fn put_manifest(&self, key: Key, manifest: &FileManifest) {
         self.queue(key, || codec::encode_manifest(manifest));
+    }
+
+    /// A stamp is bookkeeping, not a result: it counts as neither hit nor miss.
+    pub fn get_stamp(&self, key: &Key) -> Option<Stamp> {
+        self.lookup(key, codec::decode_stamp)
+    }
+
+    pub fn put_stamp(&self, key: Key, stamp: &Stamp) {
+        self.queue(key, || codec::encode_stamp(stamp));
     }
 
     fn queue(&self, key: Key, encode: impl FnOnce() -> Vec<u8>) {

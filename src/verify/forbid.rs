@@ -27,6 +27,7 @@ pub(super) fn check(f: &Function, live: &Liveness, opts: &VerifyOptions) -> Vec<
         f,
         live,
         a5_target: opts.backend.is_a5(),
+        addressed: opts.addressed,
         tuples: FxHashMap::default(),
         out: Vec::new(),
     };
@@ -38,6 +39,8 @@ struct Walker<'f> {
     f: &'f Function,
     live: &'f Liveness,
     a5_target: bool,
+    /// Offsets are absolute addresses: operands on other bases can overlap too.
+    addressed: bool,
     /// Tuple-valued op results: their items inherit the op's forbidden operands.
     tuples: FxHashMap<VarId, Forbidden<'f>>,
     out: Vec<Diagnostic>,
@@ -134,7 +137,14 @@ impl<'f> Walker<'f> {
             let Some((base, bytes)) = self.placement(operand) else {
                 continue;
             };
-            if base != output.base || !bytes.intersects(output.bytes) {
+            let same_region = if self.addressed {
+                self.live
+                    .tile(operand)
+                    .is_some_and(|t| t.space == output.space)
+            } else {
+                base == output.base
+            };
+            if !same_region || !bytes.intersects(output.bytes) {
                 continue;
             }
             let (out_name, arg_name) = (self.name(target), self.name(operand));

@@ -57,6 +57,7 @@ impl fmt::Display for Bytes {
 pub struct TileFact {
     pub var: VarId,
     pub base: Name,
+    pub space: MemSpace,
     pub bytes: Bytes,
     /// The step at which the tile's bytes are written (or, for a rename, bound).
     pub def: Step,
@@ -433,6 +434,10 @@ impl<'f> Builder<'f> {
         self.tiles.push(TileFact {
             var: var_id,
             base: memref.base.clone(),
+            space: match &v.ty {
+                Some(Type::Tile(t)) => t.space.unwrap_or(MemSpace::Ddr),
+                _ => MemSpace::Ddr,
+            },
             bytes,
             def,
             writes,

@@ -68,16 +68,38 @@ pub use crate::backend::Backend;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VerifyOptions {
     pub backend: Backend,
-    /// MemRef offsets are absolute addresses (after AllocateMemoryAddr, SPEC §8): a base's
-    /// tiles then only have to fit in an alloc-sized window starting at their lowest offset.
+    /// AllocateMemoryAddr ran (SPEC §8): in the functions it addresses (InCore, AIC, AIV),
+    /// MemRef offsets are absolute addresses, so a base's tiles only have to fit in an
+    /// alloc-sized window starting at their lowest offset, and tiles of different bases can
+    /// overlap.
     pub addressed: bool,
+    /// With `addressed`: every function's offsets are addresses, whatever its type (plans of
+    /// the offset planner).
+    pub every_function_addressed: bool,
+}
+
+impl VerifyOptions {
+    fn addressed_in(&self, f: &Function) -> bool {
+        self.addressed
+            && (self.every_function_addressed
+                || matches!(
+                    f.function_type(),
+                    crate::ir::FunctionType::InCore
+                        | crate::ir::FunctionType::Aic
+                        | crate::ir::FunctionType::Aiv
+                ))
+    }
 }
 
 /// Checks one planned function; an empty result means the plan is sound.
 pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    let opts = &VerifyOptions {
+        addressed: opts.addressed_in(f),
+        ..*opts
+    };
     let liveness = Liveness::of(f);
     let mut out = allocs::check(f, &liveness, opts);
-    out.extend(overlap::check(f, &liveness));
+    out.extend(overlap::check(f, &liveness, opts.addressed));
     out.extend(forbid::check(f, &liveness, opts));
     out.extend(identity::check(f, &liveness));
     out.sort_by_key(|d| (d.span.start, d.code));

@@ -2,7 +2,7 @@
 
 use super::allocs::name;
 use super::codes;
-use super::liveness::Liveness;
+use super::liveness::{Liveness, TileFact};
 use crate::diagnostics::Diagnostic;
 use crate::ir::Function;
 
@@ -10,18 +10,24 @@ use crate::ir::Function;
 /// the rest of the function is summarised in one line.
 const MAX_REPORTED: usize = 100;
 
-pub(super) fn check(f: &Function, live: &Liveness) -> Vec<Diagnostic> {
+/// Tiles can only share bytes of one base; with addressed MemRefs (absolute offsets), bytes of
+/// one memory space.
+pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Diagnostic> {
     let tiles = &live.tiles;
+    fn region(t: &TileFact, addressed: bool) -> (crate::ir::MemSpace, &str) {
+        (t.space, if addressed { "" } else { t.base.as_str() })
+    }
+    let region = |t| region(t, addressed);
     let mut order: Vec<u32> = (0..tiles.len() as u32).collect();
     order.sort_by(|&a, &b| {
         let (ta, tb) = (&tiles[a as usize], &tiles[b as usize]);
-        (&ta.base, ta.def, a).cmp(&(&tb.base, tb.def, b))
+        (region(ta), ta.def, a).cmp(&(region(tb), tb.def, b))
     });
     let tile = |t: u32| &tiles[t as usize];
     let mut out = Vec::new();
-    // Tiles of the current base that are still read after the current step.
+    // Tiles of the current region that are still read after the current step.
     let mut live_now: Vec<u32> = Vec::new();
-    for same_base in order.chunk_by(|&a, &b| tile(a).base == tile(b).base) {
+    for same_base in order.chunk_by(|&a, &b| region(tile(a)) == region(tile(b))) {
         live_now.clear();
         for same_def in same_base.chunk_by(|&a, &b| tile(a).def == tile(b).def) {
             let step = tile(same_def[0]).def;

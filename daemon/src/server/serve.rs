@@ -183,7 +183,7 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     ..shared.config
                 };
                 Ok(Body::Explain(explain_answer(
-                    &outcome.text,
+                    outcome.text.as_deref().unwrap_or(""),
                     &display,
                     &function,
                     &config,

@@ -1,0 +1,676 @@
+//! Exact anytime search in the style of MiniMalloc (Moffitt, ASPLOS'23).
+//!
+//! A feasibility search at a fixed capacity builds canonical layouts: buffers are placed in
+//! non-decreasing offset order, each at its lowest offset above the placed buffers it conflicts
+//! with, so every buffer sits at 0 or on top of a conflicting buffer. Branching picks the next
+//! buffer among the unplaced ones ordered by that offset. Pruning:
+//! - symmetry: at equal offsets, buffers go in preorder rank order;
+//! - dominance: a buffer whose placement would leave room under it for a whole other unplaced
+//!   buffer is skipped (that buffer could go first);
+//! - sections: in every elementary time interval, the unplaced buffers live there are stacked
+//!   above the current floor and must fit under the capacity.
+//!
+//! [`improve`] alternates attempts at the lower bound and just below the incumbent under
+//! doubling node limits and several preorders, keeping the best plan found; exhausting an
+//! attempt at the bound proves the bound is out of reach and raises it.
+
+use super::Budget;
+use super::bound::lower_bound_units;
+use super::instance::Instance;
+
+/// Buffers above which the search is not attempted (recursion depth, per-node sorting).
+const MAX_SEARCH_BUFFERS: usize = 4096;
+/// Conflict-list entries above which the search is not attempted (memory, per-node work).
+const MAX_CONFLICT_ENTRIES: usize = 4_000_000;
+/// How often (in nodes) the wall clock is read.
+const CLOCK_INTERVAL: u64 = 128;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SearchStats {
+    pub nodes: u64,
+    /// The time or node budget ran out before the search finished.
+    pub stopped_early: bool,
+}
+
+pub(crate) struct SearchOutcome {
+    /// Unit offsets of a plan with a lower peak than the incumbent, if one was found.
+    pub unit_offsets: Option<Vec<u64>>,
+    pub stats: SearchStats,
+}
+
+/// Static preorders tried in turn (MiniMalloc's "WAT", "TAW", "TWA"): by lifetime width, area
+/// and the largest section total over the lifetime, each descending.
+#[derive(Clone, Copy)]
+enum Preorder {
+    WidthAreaTotal,
+    TotalAreaWidth,
+    TotalWidthArea,
+}
+
+/// Searches for plans below `incumbent`'s peak within `budget`.
+pub(crate) fn improve(instance: &Instance, incumbent: &[u64], budget: &Budget) -> SearchOutcome {
+    let mut stats = SearchStats::default();
+    let peak_of = |offsets: &[u64]| {
+        offsets
+            .iter()
+            .zip(&instance.units)
+            .map(|(o, u)| o + u)
+            .max()
+            .unwrap_or(0)
+    };
+    let mut best_peak = peak_of(incumbent);
+    let mut lower = lower_bound_units(instance);
+    let mut improved: Option<Vec<u64>> = None;
+    let Some(space) = SearchSpace::new(instance) else {
+        return SearchOutcome {
+            unit_offsets: None,
+            stats,
+        };
+    };
+    let loads = instance.section_loads();
+    let lifetime_loads = instance.max_load_over_lifetimes(&loads);
+    let preorders = [
+        Preorder::WidthAreaTotal,
+        Preorder::TotalAreaWidth,
+        Preorder::TotalWidthArea,
+    ]
+    .map(|preorder| ranks(instance, &lifetime_loads, preorder));
+    let mut attempt_limit = 2 * instance.len() as u64;
+    'rounds: while best_peak > lower {
+        for rank in &preorders {
+            for target in [lower, best_peak - 1] {
+                if target < lower || best_peak <= lower {
+                    continue;
+                }
+                let mut search = Search::new(&space, rank, target);
+                let verdict = search.run(attempt_limit, &mut stats, budget);
+                match verdict {
+                    Verdict::Found => {
+                        best_peak = peak_of(&search.offsets);
+                        improved = Some(search.offsets);
+                    }
+                    Verdict::Infeasible => lower = target + 1,
+                    Verdict::AttemptLimit => {}
+                    Verdict::OutOfBudget => {
+                        stats.stopped_early = true;
+                        break 'rounds;
+                    }
+                }
+            }
+        }
+        attempt_limit = attempt_limit.saturating_mul(2);
+    }
+    SearchOutcome {
+        unit_offsets: improved,
+        stats,
+    }
+}
+
+/// For each buffer, every other buffer it must not share bytes with (zero-size ones excluded);
+/// `None` when the lists would be too large to search over.
+fn conflict_lists(instance: &Instance) -> Option<Vec<Vec<u32>>> {
+    let mut lists = vec![Vec::new(); instance.len()];
+    let mut entries = 0;
+    for (buffer, list) in lists.iter_mut().enumerate() {
+        if instance.units[buffer] == 0 {
+            continue;
+        }
+        instance.for_each_lifetime_neighbor(buffer, |other| {
+            if instance.units[other] > 0 {
+                list.push(other as u32);
+            }
+        });
+        list.extend(
+            instance.extra_neighbors[buffer]
+                .iter()
+                .filter(|&&other| instance.units[other as usize] > 0),
+        );
+        list.sort_unstable();
+        list.dedup();
+        entries += list.len();
+        if entries > MAX_CONFLICT_ENTRIES {
+            return None;
+        }
+    }
+    Some(lists)
+}
+
+/// The rank of each buffer under `preorder` (0 = first).
+fn ranks(instance: &Instance, lifetime_loads: &[u64], preorder: Preorder) -> Vec<u32> {
+    let width = |b: usize| instance.lengths[b];
+    let area = |b: usize| u128::from(instance.units[b]) * u128::from(instance.lengths[b]);
+    let total = |b: usize| lifetime_loads[b];
+    let mut order: Vec<usize> = (0..instance.len()).collect();
+    order.sort_by_key(|&b| {
+        let key = match preorder {
+            Preorder::WidthAreaTotal => (u128::from(width(b)), area(b), u128::from(total(b))),
+            Preorder::TotalAreaWidth => (u128::from(total(b)), area(b), u128::from(width(b))),
+            Preorder::TotalWidthArea => (u128::from(total(b)), u128::from(width(b)), area(b)),
+        };
+        (std::cmp::Reverse(key), b)
+    });
+    let mut rank = vec![0; instance.len()];
+    for (position, &buffer) in order.iter().enumerate() {
+        rank[buffer] = position as u32;
+    }
+    rank
+}
+
+#[derive(Debug)]
+enum Verdict {
+    /// Every buffer of the (sub)problem is placed; the offsets stay in the search state.
+    Found,
+    /// The whole search space was explored: no plan fits the capacity.
+    Infeasible,
+    /// This attempt's node limit ran out.
+    AttemptLimit,
+    /// The solve's time or node budget ran out.
+    OutOfBudget,
+}
+
+const UNPLACED: u64 = u64::MAX;
+
+/// Undo records for backtracking.
+enum Change {
+    MinOffset { buffer: u32, previous: u64 },
+    Floor { section: u32, previous: u64 },
+}
+
+/// Static data shared by every attempt.
+pub(crate) struct SearchSpace<'a> {
+    instance: &'a Instance,
+    conflicts: Vec<Vec<u32>>,
+    /// The buffers live in each section, as `members[member_starts[s]..member_starts[s + 1]]`.
+    member_starts: Vec<u32>,
+    members: Vec<u32>,
+    /// Where each buffer's membership of its first section is numbered; its membership of
+    /// section `s` is entry `entry_base[b] + s - first_section[b]`.
+    entry_base: Vec<u32>,
+    /// Whether independent time ranges may be solved separately: extra disjoint pairs can tie
+    /// buffers across a time cut, so only without them.
+    decompose: bool,
+}
+
+impl<'a> SearchSpace<'a> {
+    /// `None` when the problem is too large to search.
+    fn new(instance: &'a Instance) -> Option<Self> {
+        if instance.len() > MAX_SEARCH_BUFFERS {
+            return None;
+        }
+        let conflicts = conflict_lists(instance)?;
+        let mut counts = vec![0u32; instance.section_count + 1];
+        for b in (0..instance.len()).filter(|&b| instance.units[b] > 0) {
+            for section in instance.first_section[b]..instance.end_section[b] {
+                counts[section as usize + 1] += 1;
+            }
+        }
+        for section in 0..instance.section_count {
+            counts[section + 1] += counts[section];
+        }
+        let member_starts = counts;
+        let mut fill = member_starts.clone();
+        let mut members = vec![0u32; member_starts[instance.section_count] as usize];
+        for b in (0..instance.len()).filter(|&b| instance.units[b] > 0) {
+            for section in instance.first_section[b]..instance.end_section[b] {
+                members[fill[section as usize] as usize] = b as u32;
+                fill[section as usize] += 1;
+            }
+        }
+        let decompose = instance.extra_neighbors.iter().all(Vec::is_empty);
+        let mut entry_base = Vec::with_capacity(instance.len());
+        let mut entries = 0u32;
+        for b in 0..instance.len() {
+            entry_base.push(entries);
+            if instance.units[b] > 0 {
+                entries += instance.end_section[b] - instance.first_section[b];
+            }
+        }
+        Some(SearchSpace {
+            instance,
+            conflicts,
+            member_starts,
+            members,
+            entry_base,
+            decompose,
+        })
+    }
+
+    fn entry(&self, buffer: usize, section: u32) -> usize {
+        (self.entry_base[buffer] + section - self.instance.first_section[buffer]) as usize
+    }
+}
+
+/// One feasibility search at a fixed capacity.
+struct Search<'a> {
+    space: &'a SearchSpace<'a>,
+    instance: &'a Instance,
+    rank: &'a [u32],
+    capacity: u64,
+    offsets: Vec<u64>,
+    /// Lowest offset each unplaced buffer can take: the highest top of its placed conflicts.
+    min_offsets: Vec<u64>,
+    /// Per section: no unplaced buffer live there can go lower (the top of the highest buffer
+    /// placed there, or the lowest `min_offsets` of its unplaced buffers).
+    floors: Vec<u64>,
+    /// Per section: the total size of the unplaced buffers live there.
+    unplaced_totals: Vec<u64>,
+    /// Per section, its slice of `members` with the unplaced buffers first: a sparse set whose
+    /// removals are undone in reverse order by growing `unplaced_members` back.
+    members: Vec<u32>,
+    unplaced_members: Vec<u32>,
+    /// Per membership entry (see [`SearchSpace::entry`]): its position in `members`.
+    member_positions: Vec<u32>,
+    /// Per boundary between sections `j` and `j + 1`: unplaced buffers live on both sides.
+    /// When it drops to zero, the two sides are independent subproblems.
+    cuts: Vec<u32>,
+    /// Placed buffers in placement order, with the trail length before each placement.
+    placements: Vec<(u32, usize)>,
+    trail: Vec<Change>,
+    /// Scratch: sections whose unplaced buffers' `min_offsets` rose.
+    affected: Vec<bool>,
+    affected_list: Vec<u32>,
+    /// Per depth, scratch space for the candidate ordering.
+    orderings: Vec<Vec<(u64, u32, u32)>>,
+    nodes: u64,
+    node_limit: u64,
+}
+
+impl<'a> Search<'a> {
+    fn new(space: &'a SearchSpace<'a>, rank: &'a [u32], capacity: u64) -> Self {
+        let instance = space.instance;
+        let offsets = instance
+            .units
+            .iter()
+            .map(|&units| if units == 0 { 0 } else { UNPLACED })
+            .collect();
+        let mut cuts = vec![0u32; instance.section_count.saturating_sub(1)];
+        for b in (0..instance.len()).filter(|&b| instance.units[b] > 0) {
+            for boundary in instance.first_section[b]..instance.end_section[b] - 1 {
+                cuts[boundary as usize] += 1;
+            }
+        }
+        let mut member_positions = vec![0u32; space.members.len()];
+        for section in 0..instance.section_count {
+            let start = space.member_starts[section] as usize;
+            let end = space.member_starts[section + 1] as usize;
+            for position in start..end {
+                let b = space.members[position] as usize;
+                member_positions[space.entry(b, section as u32)] = position as u32;
+            }
+        }
+        let unplaced_members = (0..instance.section_count)
+            .map(|s| space.member_starts[s + 1] - space.member_starts[s])
+            .collect();
+        Search {
+            space,
+            instance,
+            rank,
+            capacity,
+            offsets,
+            members: space.members.clone(),
+            unplaced_members,
+            member_positions,
+            min_offsets: vec![0; instance.len()],
+            floors: vec![0; instance.section_count],
+            unplaced_totals: instance.section_loads(),
+            cuts,
+            placements: Vec::new(),
+            trail: Vec::new(),
+            affected: vec![false; instance.section_count],
+            affected_list: Vec::new(),
+            orderings: Vec::new(),
+            nodes: 0,
+            node_limit: 0,
+        }
+    }
+
+    /// Runs one attempt; on success the plan is in `self.offsets`.
+    fn run(&mut self, attempt_limit: u64, stats: &mut SearchStats, budget: &Budget) -> Verdict {
+        let budget_left = budget.node_limit.saturating_sub(stats.nodes);
+        let limited_by_budget = budget_left <= attempt_limit;
+        self.node_limit = attempt_limit.min(budget_left);
+        let mut buffers: Vec<u32> = (0..self.instance.len() as u32)
+            .filter(|&b| self.instance.units[b as usize] > 0)
+            .collect();
+        buffers.sort_by_key(|&b| self.rank[b as usize]);
+        let sections = (0, self.instance.section_count as u32);
+        // Time ranges that no buffer crosses are independent from the start.
+        let mut initial_cuts: Vec<u32> = (0..self.cuts.len() as u32)
+            .filter(|&boundary| self.cuts[boundary as usize] == 0 && self.space.decompose)
+            .map(|boundary| boundary + 1)
+            .collect();
+        let verdict = self.solve_split(&buffers, sections, &mut initial_cuts, 0, budget);
+        stats.nodes += self.nodes;
+        match verdict {
+            Verdict::AttemptLimit if limited_by_budget => Verdict::OutOfBudget,
+            other => other,
+        }
+    }
+
+    /// Solves the unplaced `buffers` (sorted by rank) living within `sections` from scratch.
+    fn solve_partition(
+        &mut self,
+        buffers: &mut Vec<u32>,
+        sections: (u32, u32),
+        depth: usize,
+        budget: &Budget,
+    ) -> Verdict {
+        if self.sections_fit(sections, 0) {
+            self.descend(buffers, sections, depth, (0, 0), budget)
+        } else {
+            Verdict::Infeasible
+        }
+    }
+
+    /// Places the next buffer of the partition; `last` is the previous `(offset, rank)`.
+    fn descend(
+        &mut self,
+        buffers: &mut Vec<u32>,
+        sections: (u32, u32),
+        depth: usize,
+        last: (u64, u32),
+        budget: &Budget,
+    ) -> Verdict {
+        if self.nodes >= self.node_limit {
+            return Verdict::AttemptLimit;
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CLOCK_INTERVAL) && budget.expired() {
+            return Verdict::OutOfBudget;
+        }
+        if buffers.is_empty() {
+            return Verdict::Found;
+        }
+        if self.orderings.len() <= depth {
+            self.orderings.push(Vec::new());
+        }
+        let mut ordering = std::mem::take(&mut self.orderings[depth]);
+        ordering.clear();
+        ordering.extend(
+            buffers
+                .iter()
+                .map(|&b| (self.min_offsets[b as usize], self.rank[b as usize], b)),
+        );
+        ordering.sort_unstable();
+        // Every unplaced buffer can still go at its lowest offset; placing anything at or above
+        // the lowest such top would leave that buffer's slot empty under it.
+        let min_height = ordering
+            .iter()
+            .map(|&(offset, _, b)| offset + self.instance.units[b as usize])
+            .min()
+            .unwrap_or(u64::MAX);
+        let mut verdict = Verdict::Infeasible;
+        let mut new_cuts = Vec::new();
+        for &(offset, rank, buffer) in &ordering {
+            if offset >= min_height {
+                break;
+            }
+            if (offset, rank) < last {
+                continue;
+            }
+            let b = buffer as usize;
+            if offset + self.instance.units[b] > self.capacity {
+                continue;
+            }
+            let placements = self.placements.len();
+            let position = buffers.partition_point(|&other| self.rank[other as usize] < rank);
+            buffers.remove(position);
+            new_cuts.clear();
+            self.place(b, offset, &mut new_cuts);
+            let outcome = if !self.sections_fit(sections, offset) {
+                Verdict::Infeasible
+            } else if new_cuts.is_empty() {
+                self.descend(buffers, sections, depth + 1, (offset, rank), budget)
+            } else {
+                self.solve_split(buffers, sections, &mut new_cuts, depth + 1, budget)
+            };
+            if matches!(outcome, Verdict::Found) {
+                verdict = outcome;
+                break;
+            }
+            self.undo_to(placements);
+            buffers.insert(position, buffer);
+            if !matches!(outcome, Verdict::Infeasible) {
+                verdict = outcome;
+                break;
+            }
+        }
+        self.orderings[depth] = ordering;
+        verdict
+    }
+
+    /// Solves the independent time ranges between `cut_sections` one after the other.
+    fn solve_split(
+        &mut self,
+        buffers: &[u32],
+        sections: (u32, u32),
+        cut_sections: &mut [u32],
+        depth: usize,
+        budget: &Budget,
+    ) -> Verdict {
+        cut_sections.sort_unstable();
+        let placements = self.placements.len();
+        let bounds = std::iter::once(sections.0)
+            .chain(cut_sections.iter().copied())
+            .chain(std::iter::once(sections.1));
+        let mut start = sections.0;
+        for end in bounds.skip(1) {
+            let range = (start, end);
+            start = end;
+            let mut part: Vec<u32> = buffers
+                .iter()
+                .copied()
+                .filter(|&b| {
+                    range.0 <= self.instance.first_section[b as usize]
+                        && self.instance.end_section[b as usize] <= range.1
+                })
+                .collect();
+            if part.is_empty() {
+                continue;
+            }
+            let verdict = self.solve_partition(&mut part, range, depth, budget);
+            if !matches!(verdict, Verdict::Found) {
+                self.undo_to(placements);
+                return verdict;
+            }
+        }
+        Verdict::Found
+    }
+
+    /// Places `buffer` at `offset` and propagates; section boundaries that no unplaced
+    /// buffer crosses any more are added to `new_cuts` (as the first section after them).
+    fn place(&mut self, buffer: usize, offset: u64, new_cuts: &mut Vec<u32>) {
+        self.placements.push((buffer as u32, self.trail.len()));
+        let units = self.instance.units[buffer];
+        let top = offset + units;
+        self.offsets[buffer] = offset;
+        let (first, end) = (
+            self.instance.first_section[buffer],
+            self.instance.end_section[buffer],
+        );
+        for section in first..end {
+            let s = section as usize;
+            self.trail.push(Change::Floor {
+                section,
+                previous: self.floors[s],
+            });
+            self.floors[s] = top;
+            self.unplaced_totals[s] -= units;
+            // Swap `buffer` behind the section's unplaced members.
+            let start = self.space.member_starts[s];
+            self.unplaced_members[s] -= 1;
+            let last = start + self.unplaced_members[s];
+            let entry = self.space.entry(buffer, section);
+            let position = self.member_positions[entry];
+            let moved = self.members[last as usize] as usize;
+            let moved_entry = self.space.entry(moved, section);
+            self.members.swap(position as usize, last as usize);
+            self.member_positions[moved_entry] = position;
+            self.member_positions[entry] = last;
+        }
+        for boundary in first..end - 1 {
+            self.cuts[boundary as usize] -= 1;
+            if self.cuts[boundary as usize] == 0 && self.space.decompose {
+                new_cuts.push(boundary + 1);
+            }
+        }
+        for &other in &self.space.conflicts[buffer] {
+            let o = other as usize;
+            if self.offsets[o] == UNPLACED && self.min_offsets[o] < top {
+                self.trail.push(Change::MinOffset {
+                    buffer: other,
+                    previous: self.min_offsets[o],
+                });
+                self.min_offsets[o] = top;
+                for section in self.instance.first_section[o]..self.instance.end_section[o] {
+                    if !self.affected[section as usize] {
+                        self.affected[section as usize] = true;
+                        self.affected_list.push(section);
+                    }
+                }
+            }
+        }
+        // A section's floor is at least the lowest offset any of its unplaced buffers can take.
+        // That only tightens the section check when every unplaced member sits above both the
+        // floor and this placement (the check's other lower limit), so most scans stop early.
+        while let Some(section) = self.affected_list.pop() {
+            let s = section as usize;
+            self.affected[s] = false;
+            let threshold = self.floors[s].max(offset);
+            let start = self.space.member_starts[s] as usize;
+            let unplaced = &self.members[start..start + self.unplaced_members[s] as usize];
+            let mut lowest = u64::MAX;
+            for &b in unplaced {
+                lowest = lowest.min(self.min_offsets[b as usize]);
+                if lowest <= threshold {
+                    break;
+                }
+            }
+            if lowest != u64::MAX && lowest > threshold {
+                self.trail.push(Change::Floor {
+                    section,
+                    previous: self.floors[s],
+                });
+                self.floors[s] = lowest;
+            }
+        }
+    }
+
+    /// Takes back every placement after the first `placements`.
+    fn undo_to(&mut self, placements: usize) {
+        while self.placements.len() > placements {
+            let Some((buffer, trail_mark)) = self.placements.pop() else {
+                break;
+            };
+            while self.trail.len() > trail_mark {
+                match self.trail.pop() {
+                    Some(Change::MinOffset { buffer, previous }) => {
+                        self.min_offsets[buffer as usize] = previous
+                    }
+                    Some(Change::Floor { section, previous }) => {
+                        self.floors[section as usize] = previous
+                    }
+                    None => break,
+                }
+            }
+            let b = buffer as usize;
+            let units = self.instance.units[b];
+            let (first, end) = (self.instance.first_section[b], self.instance.end_section[b]);
+            for section in first..end {
+                self.unplaced_totals[section as usize] += units;
+                self.unplaced_members[section as usize] += 1;
+            }
+            for boundary in first..end - 1 {
+                self.cuts[boundary as usize] += 1;
+            }
+            self.offsets[b] = UNPLACED;
+        }
+    }
+
+    /// Whether, in every section of the range, the unplaced buffers stacked above the floor
+    /// (never below the current placement offset) fit under the capacity.
+    fn sections_fit(&self, sections: (u32, u32), offset: u64) -> bool {
+        let range = sections.0 as usize..sections.1 as usize;
+        self.floors[range.clone()]
+            .iter()
+            .zip(&self.unplaced_totals[range])
+            .all(|(&floor, &total)| total == 0 || floor.max(offset) + total <= self.capacity)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::dsa::problem::{Buffer, Problem};
+    use proptest::prelude::*;
+
+    /// The optimal peak by brute force: every permutation, each buffer on top of the highest
+    /// conflicting buffer placed before it (every layout is dominated by one built this way).
+    fn brute_force_peak(instance: &Instance) -> u64 {
+        let conflicts = conflict_lists(instance).unwrap();
+        let mut order: Vec<usize> = (0..instance.len()).collect();
+        let mut best = u64::MAX;
+        permute(&mut order, 0, &mut |order| {
+            let mut tops = vec![None; instance.len()];
+            let mut peak = 0;
+            for &b in order {
+                let offset = conflicts[b]
+                    .iter()
+                    .filter_map(|&o| tops[o as usize])
+                    .max()
+                    .unwrap_or(0);
+                tops[b] = Some(offset + instance.units[b]);
+                peak = peak.max(offset + instance.units[b]);
+            }
+            best = best.min(peak);
+        });
+        best
+    }
+
+    fn permute(items: &mut Vec<usize>, k: usize, visit: &mut impl FnMut(&[usize])) {
+        if k == items.len() {
+            visit(items);
+            return;
+        }
+        for i in k..items.len() {
+            items.swap(k, i);
+            permute(items, k + 1, visit);
+            items.swap(k, i);
+        }
+    }
+
+    fn verdict_at(space: &SearchSpace, rank: &[u32], capacity: u64) -> Verdict {
+        let budget = Budget {
+            deadline: None,
+            node_limit: u64::MAX,
+        };
+        Search::new(space, rank, capacity).run(u64::MAX, &mut SearchStats::default(), &budget)
+    }
+
+    proptest! {
+        #[test]
+        fn search_is_exact_on_small_problems(
+            specs in prop::collection::vec((0u64..8, 1u64..5, 1u64..9), 1..7),
+            pairs in prop::collection::vec((0usize..7, 0usize..7), 0..3),
+        ) {
+            let buffers: Vec<Buffer> = specs
+                .iter()
+                .map(|&(lower, length, size)| Buffer { lower, upper: lower + length, size })
+                .collect();
+            let count = buffers.len();
+            let pairs = pairs
+                .into_iter()
+                .filter(|&(a, b)| a < count && b < count && a != b)
+                .collect();
+            let problem = Problem::new(buffers).with_disjoint_pairs(pairs);
+            let instance = Instance::new(&problem);
+            let optimum = brute_force_peak(&instance);
+            let space = SearchSpace::new(&instance).unwrap();
+            let loads = instance.section_loads();
+            let lifetime_loads = instance.max_load_over_lifetimes(&loads);
+            let rank = ranks(&instance, &lifetime_loads, Preorder::TotalAreaWidth);
+            prop_assert!(matches!(verdict_at(&space, &rank, optimum), Verdict::Found));
+            prop_assert!(matches!(verdict_at(&space, &rank, optimum - 1), Verdict::Infeasible));
+        }
+    }
+}

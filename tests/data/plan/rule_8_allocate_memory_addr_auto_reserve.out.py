@@ -1,0 +1,23 @@
+# SPEC §8, §2.5 (test_allocate_memory_addr_resolves_auto_reserve_buffer_before_tiles): an AUTO
+# reserve_buffer of 4096 B takes [0, 4096) of Vec (InCore), tiles start at its end: 4096 and 20480,
+# and the call gains its resolved `base=0`.
+# Upstream's test runs AllocateMemoryAddr straight after InitMemRef; memreuse always runs
+# MemoryReuse first, so tile_c = add(tile_a, tile_b) keeps tile_a live across tile_b's definition
+# and the two keep their own bases (tile_c takes tile_a's).
+# memreuse-test: backend=950 step0=on addresses=on
+# expect: memref tile_a mem_vec_2 4096 16384
+# expect: memref tile_b mem_vec_3 20480 16384
+import pypto.language as pl
+
+@pl.program
+class Before:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, input_a: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 16384)], output: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)]) -> pl.Tensor[[64, 64], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        pl.system.reserve_buffer(name="scratch", size=4096, base=0)
+        tile_a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(4096, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(input_a, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec, transpose=False)
+        tile_b: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_3, pl.const(20480, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.add(tile_a, tile_a)
+        tile_c: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(4096, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.add(tile_a, tile_b)
+        result: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)] = pl.tile.store(tile_c, [0, 0], output)
+        return result

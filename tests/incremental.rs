@@ -1,0 +1,282 @@
+//! The database and the cache together: warm runs, shared entries, damaged values, restarts,
+//! and spans that follow their function.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use memreuse::db::{FileOutcome, FileStatus, Planner, Workspace};
+use memreuse::ir::{LineIndex, parse_program};
+use memreuse::plan::{PlanConfig, plan_function};
+use memreuse::store::{Cache, CacheStore, Kind, MemoryStore, SledStore, check};
+use memreuse::system::MemorySystem;
+use memreuse::tree_gen::{TreeConfig, generate};
+
+fn tree() -> Vec<(PathBuf, String)> {
+    generate(&TreeConfig {
+        files: 6,
+        functions: 4,
+        tiles: 4..=12,
+        seed: 3,
+    })
+    .collect()
+}
+
+/// One "process": a fresh workspace over `store`, planning `files`, flushed at the end.
+fn run(store: &MemoryStore, files: &[(PathBuf, String)]) -> (Workspace, Vec<FileOutcome>) {
+    let cache = Cache::new(Box::new(store.clone()));
+    let mut ws = Workspace::new(Arc::new(cache), PlanConfig::default(), Planner::Pypto);
+    let sources: Vec<_> = files
+        .iter()
+        .map(|(path, text)| ws.set_file(path, text, false))
+        .collect();
+    let outcomes = ws.plan(&MemorySystem::default(), &sources, 2, &|| {});
+    ws.flush().expect("memory stores do not fail");
+    (ws, outcomes)
+}
+
+/// (fresh, cached) function counts.
+fn counts(ws: &Workspace, outcomes: &[FileOutcome]) -> (usize, usize) {
+    let mut fresh = 0;
+    let mut cached = 0;
+    for outcome in outcomes {
+        let FileStatus::Planned { functions, .. } = &outcome.status else {
+            panic!("{}: {:?}", outcome.path.display(), outcome.status);
+        };
+        for f in functions {
+            assert!(f.result.is_ok(), "{}::{}", outcome.path.display(), f.name);
+            if ws.is_fresh(f) {
+                fresh += 1
+            } else {
+                cached += 1
+            }
+        }
+    }
+    (fresh, cached)
+}
+
+/// What `memreuse plan` prints from an outcome: names, digests and reports.
+fn rendered(outcomes: &[FileOutcome]) -> String {
+    let mut out = String::new();
+    for o in outcomes {
+        if let FileStatus::Planned { functions, .. } = &o.status {
+            for f in functions {
+                let planned = f.result.as_ref().expect("planned");
+                out += &format!(
+                    "{}::{} {:?} {:?}\n",
+                    o.path.display(),
+                    f.name,
+                    planned.planned_digest,
+                    planned.report
+                );
+            }
+        }
+    }
+    out
+}
+
+fn kinds(store: &dyn CacheStore, kind: Kind) -> usize {
+    let mut n = 0;
+    store
+        .for_each(&mut |_, value| n += usize::from(check(value) == Ok(kind)))
+        .expect("scan");
+    n
+}
+
+#[test]
+fn a_restart_serves_every_function_from_the_cache_with_the_same_result() {
+    let store = MemoryStore::default();
+    let files = tree();
+    let (ws, cold) = run(&store, &files);
+    assert_eq!(counts(&ws, &cold), (24, 0));
+    let (ws, warm) = run(&store, &files);
+    assert_eq!(counts(&ws, &warm), (0, 24));
+    assert_eq!(rendered(&cold), rendered(&warm));
+    let c = ws.cache().counters();
+    assert_eq!((c.file_hits, c.file_misses, c.rejected), (6, 0, 0));
+}
+
+#[test]
+fn after_a_restart_an_edit_inside_one_function_replans_only_it() {
+    let store = MemoryStore::default();
+    let mut files = tree();
+    run(&store, &files);
+    let text = &mut files[2].1;
+    let at = text.find("def kernel_1(").expect("a second kernel");
+    let load = at + text[at..].find("[0, 0]").expect("a load offset");
+    text.replace_range(load..load + 6, "[0, 1]");
+    let (ws, outcomes) = run(&store, &files);
+    assert_eq!(counts(&ws, &outcomes), (1, 23));
+    // The edited file's other functions come from their plan entries.
+    let c = ws.cache().counters();
+    assert_eq!((c.file_misses, c.plan_hits, c.plan_misses), (1, 3, 1));
+}
+
+#[test]
+fn identical_functions_in_two_files_share_one_plan_entry() {
+    let store = MemoryStore::default();
+    let (_, text) = tree().remove(0);
+    let copy = text.replacen(
+        "import pypto.language as pl",
+        "import pypto.language as pl\n# a copy",
+        1,
+    );
+    run(&store, &[("a.py".into(), text), ("b/a.py".into(), copy)]);
+    assert_eq!(kinds(&store, Kind::Plan), 4);
+    assert_eq!(kinds(&store, Kind::File), 2);
+}
+
+#[test]
+fn damaged_values_are_misses_and_are_planned_again() {
+    let store = MemoryStore::default();
+    let files = tree();
+    let (_, cold) = run(&store, &files);
+    for key in store.keys() {
+        let mut value = store.get(&key).expect("memory").expect("present").to_vec();
+        let last = value.len() - 1;
+        value[last] ^= 0x5a;
+        store.overwrite(key, value);
+    }
+    let (ws, again) = run(&store, &files);
+    assert_eq!(counts(&ws, &again), (24, 0));
+    assert_eq!(rendered(&cold), rendered(&again));
+    assert!(ws.cache().counters().rejected > 0);
+}
+
+#[test]
+fn spans_follow_their_function_without_replanning_it() {
+    let text = include_str!("../examples/kernels/if_phi_select/31_after_InitMemRef.py");
+    let shifted = text.replacen("@pl.program", "# two more\n# lines\n@pl.program", 1);
+    let line_of_move = |text: &str, outcome: &FileOutcome| {
+        let FileStatus::Planned { functions, .. } = &outcome.status else {
+            panic!()
+        };
+        let report = &functions[0].result.as_ref().expect("planned").report;
+        let span = report.inserted_moves[0].span;
+        LineIndex::new(text).line_col(text, span.start)
+    };
+    let mut ws = Workspace::new(
+        Arc::new(Cache::disabled()),
+        PlanConfig::default(),
+        Planner::Pypto,
+    );
+    let file = ws.set_file(Path::new("k.py"), text, false);
+    let before = ws.plan(&MemorySystem::default(), &[file], 1, &|| {});
+    ws.set_file(Path::new("k.py"), &shifted, false);
+    let after = ws.plan(&MemorySystem::default(), &[file], 1, &|| {});
+    let FileStatus::Planned { functions, .. } = &after[0].status else {
+        panic!()
+    };
+    assert!(
+        !ws.is_fresh(&functions[0]),
+        "moving a function must not re-plan it"
+    );
+    let (b, a) = (
+        line_of_move(text, &before[0]),
+        line_of_move(&shifted, &after[0]),
+    );
+    assert_eq!((a.line, a.col), (b.line + 2, b.col));
+    // The truth: plan the shifted text directly.
+    let program = parse_program(&shifted).expect("parses");
+    let direct = plan_function(&program.functions[0], &PlanConfig::default()).expect("plans");
+    let span = direct.report.inserted_moves[0].span;
+    assert_eq!(LineIndex::new(&shifted).line_col(&shifted, span.start), a);
+}
+
+#[test]
+fn a_sled_store_survives_a_restart() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("cache");
+    let files = tree();
+    let plan_with = |files: &[(PathBuf, String)]| {
+        let opened = SledStore::open_or_rebuild(&path).expect("opens");
+        assert!(opened.moved_aside.is_none());
+        let mut ws = Workspace::new(
+            Arc::new(Cache::new(Box::new(opened.store))),
+            PlanConfig::default(),
+            Planner::Pypto,
+        );
+        let sources: Vec<_> = files
+            .iter()
+            .map(|(p, t)| ws.set_file(p, t, false))
+            .collect();
+        let outcomes = ws.plan(&MemorySystem::default(), &sources, 2, &|| {});
+        ws.flush().expect("flushes");
+        let counts = counts(&ws, &outcomes);
+        (counts, rendered(&outcomes))
+    };
+    let (cold_counts, cold) = plan_with(&files);
+    let (warm_counts, warm) = plan_with(&files);
+    assert_eq!((cold_counts, warm_counts), ((24, 0), (0, 24)));
+    assert_eq!(cold, warm);
+}
+
+#[test]
+fn corrupted_bytes_on_disk_never_come_back_as_values() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("cache");
+    let files = tree();
+    let expected = {
+        let store = SledStore::open(&path).expect("opens");
+        let mut ws = Workspace::new(
+            Arc::new(Cache::new(Box::new(store))),
+            PlanConfig::default(),
+            Planner::Pypto,
+        );
+        let sources: Vec<_> = files
+            .iter()
+            .map(|(p, t)| ws.set_file(p, t, false))
+            .collect();
+        let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
+        ws.flush().expect("flushes");
+        rendered(&outcomes)
+    };
+    // Flip bytes all over sled's largest file.
+    let mut largest = (0, PathBuf::new());
+    for entry in walk(&path) {
+        let len = std::fs::metadata(&entry).map_or(0, |m| m.len());
+        if len > largest.0 {
+            largest = (len, entry);
+        }
+    }
+    let mut bytes = std::fs::read(&largest.1).expect("readable");
+    for i in (100..bytes.len()).step_by(997) {
+        bytes[i] ^= 0xff;
+    }
+    std::fs::write(&largest.1, bytes).expect("writable");
+    let opened = SledStore::open_or_rebuild(&path).expect("opens or rebuilds");
+    let cache = Cache::new(Box::new(opened.store));
+    let mut ws = Workspace::new(Arc::new(cache), PlanConfig::default(), Planner::Pypto);
+    let sources: Vec<_> = files
+        .iter()
+        .map(|(p, t)| ws.set_file(p, t, false))
+        .collect();
+    let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
+    // Whatever survived or was rejected, the results are the true ones.
+    assert_eq!(rendered(&outcomes), expected);
+}
+
+#[test]
+fn a_store_that_will_not_open_is_moved_aside_and_rebuilt() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("cache");
+    std::fs::create_dir_all(&path).expect("dir");
+    std::fs::write(path.join("conf"), b"not a sled configuration").expect("write");
+    std::fs::write(path.join("db"), vec![0xab; 4096]).expect("write");
+    let opened = SledStore::open_or_rebuild(&path).expect("rebuilds");
+    let (aside, _reason) = opened.moved_aside.expect("moved aside");
+    assert!(aside.exists());
+    assert_eq!(opened.store.stats().expect("stats").entries, 0);
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}

@@ -1,0 +1,113 @@
+//! A writer killed with SIGKILL mid-batch, 50 times: the store always reopens, and every
+//! value in it is exactly one that was written (so none ever fails its checksum).
+//!
+//! The writer is this test binary re-run with `MEMREUSE_CRASH_WRITER` set: it then runs only
+//! `writer`, which writes batches until it is killed.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use memreuse::plan::PlanReport;
+use memreuse::store::{Anchor, Cache, CacheStore, CachedPlan, Key, SledStore, check};
+
+const WRITER_ENV: &str = "MEMREUSE_CRASH_WRITER";
+const BATCH: u64 = 64;
+
+/// The index in the first 8 bytes, a hash of it in the rest: keys are checkable by reading.
+fn key(i: u64) -> Key {
+    let mut key = *blake3::hash(&i.to_le_bytes()).as_bytes();
+    key[..8].copy_from_slice(&i.to_be_bytes());
+    Key(key)
+}
+
+fn index_of(k: &Key) -> Option<u64> {
+    let i = u64::from_be_bytes(k.0[..8].try_into().ok()?);
+    (key(i) == *k).then_some(i)
+}
+
+/// The value written under `key(i)`: large enough that batches span sled segments.
+fn value(i: u64) -> CachedPlan {
+    CachedPlan {
+        planned_text: format!("    # plan {i}\n")
+            .repeat(1 + (i % 200) as usize)
+            .into(),
+        planned_digest: *blake3::hash(&i.to_be_bytes()).as_bytes(),
+        report: PlanReport::default(),
+        anchors: vec![Anchor::NOWHERE; (i % 7) as usize],
+    }
+}
+
+#[test]
+fn writer() {
+    let Some(dir) = std::env::var_os(WRITER_ENV) else {
+        return;
+    };
+    let store = SledStore::open(Path::new(&dir)).expect("the writer opens the store");
+    let start = store.stats().expect("stats").entries;
+    let cache = Cache::new(Box::new(store));
+    // Continue numbering where the last writer stopped, so batches keep adding entries.
+    let mut next = start;
+    loop {
+        for i in next..next + BATCH {
+            cache.put_plan(key(i), &value(i));
+        }
+        cache.flush().expect("the writer flushes");
+        next += BATCH;
+    }
+}
+
+#[test]
+fn sigkill_mid_batch_never_leaves_a_bad_value() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("cache");
+    let exe = std::env::current_exe().expect("test binary");
+    let started = Instant::now();
+    let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+    let mut entries_seen = 0;
+    for round in 0..50 {
+        let mut child = Command::new(&exe)
+            .args(["--exact", "writer", "--test-threads", "1"])
+            .env(WRITER_ENV, &path)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the writer starts");
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        std::thread::sleep(Duration::from_millis(20 + rng % 130));
+        child.kill().expect("SIGKILL");
+        child.wait().expect("reaped");
+
+        let store = SledStore::open(&path)
+            .unwrap_or_else(|err| panic!("round {round}: the store does not reopen: {err}"));
+        let mut entries = 0;
+        store
+            .for_each(&mut |k, bytes| {
+                entries += 1;
+                assert_eq!(
+                    check(bytes),
+                    Ok(memreuse::store::Kind::Plan),
+                    "round {round}"
+                );
+                assert!(index_of(k).is_some(), "round {round}: a key nobody wrote");
+            })
+            .expect("scan");
+        let cache = Cache::new(Box::new(store));
+        for i in 0..entries {
+            let got = cache.get_plan(&key(i));
+            assert!(
+                got.is_none_or(|v| v == value(i)),
+                "round {round}: value {i} is wrong"
+            );
+        }
+        assert!(
+            entries >= entries_seen,
+            "round {round}: entries disappeared"
+        );
+        entries_seen = entries;
+    }
+    assert!(entries_seen > 0, "the writers never completed a batch");
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
