@@ -148,6 +148,14 @@ impl Drop for Env {
             // SAFETY: sends a signal to a daemon this test started.
             unsafe { libc::kill(pid, libc::SIGKILL) };
         }
+        // MEMREUSE_TEST_KEEP=1 keeps the directories (and the daemon's logs) for a look.
+        if std::env::var_os("MEMREUSE_TEST_KEEP").is_some() {
+            eprintln!("kept {}", self.root.display());
+            std::mem::forget(std::mem::replace(
+                &mut self._dir,
+                tempfile::tempdir().expect("temp dir"),
+            ));
+        }
     }
 }
 

@@ -41,7 +41,9 @@ pub struct Writer {
     jobs: usize,
     /// Changed files not planned yet.
     pending: Arc<Mutex<BTreeSet<PathBuf>>>,
-    planner: Option<Planner>,
+    /// The planners started, the current one last. Stopped ones may still be flushing what
+    /// they planned; they are reaped when done, and all joined at shutdown.
+    planners: Vec<Planner>,
 }
 
 impl Writer {
@@ -54,7 +56,7 @@ impl Writer {
             revision: 0,
             jobs,
             pending: Arc::default(),
-            planner: None,
+            planners: Vec::new(),
         }
     }
 
@@ -76,7 +78,7 @@ impl Writer {
                 break;
             }
         }
-        self.stop_planning();
+        self.reap_planners(true);
         flush(&self.shared);
         self.shared.close();
         tracing::info!("writer stopped");
@@ -194,30 +196,42 @@ impl Writer {
         );
         // Every snapshot (readers' and the planner's) must be gone before salsa lets an
         // input change; the planner stops at its next file, readers are cancelled.
-        if let Some(planner) = &self.planner {
+        for planner in &self.planners {
             planner.stop.store(true, Ordering::Relaxed);
         }
         self.shared.withdraw();
         let published = Arc::make_mut(&mut self.published);
-        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        let mut planned = Vec::with_capacity(changed.len());
+        // No lock may be held across `set_file`: it waits for every snapshot to be dropped,
+        // and a planner holding one may be waiting for that lock.
         for (path, text, digest) in changed {
             let file = self
                 .workspace
                 .set_file(&path, &text, materialize_aliases(&path));
             self.tracked.insert(path.clone(), digest);
             published.insert(path.clone(), file);
-            pending.insert(path);
+            planned.push(path);
         }
         for path in &gone {
             // A salsa input cannot be deleted: emptied, it is no program and costs nothing.
             self.workspace.set_file(path, "", false);
             self.tracked.remove(path);
             published.remove(path);
-            pending.remove(path);
-            self.shared.figures().set_functions(path, 0);
         }
-        let work: Vec<PathBuf> = pending.iter().cloned().collect();
-        drop(pending);
+        let work: Vec<PathBuf> = {
+            let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+            pending.extend(planned);
+            for path in &gone {
+                pending.remove(path);
+            }
+            pending.iter().cloned().collect()
+        };
+        {
+            let mut figures = self.shared.figures();
+            for path in &gone {
+                figures.set_functions(path, 0);
+            }
+        }
         self.revision += 1;
         self.shared.figures().files = self.tracked.len();
         self.shared.publish(
@@ -229,10 +243,10 @@ impl Writer {
         self.start_planning(work);
     }
 
-    /// Plans `work` on a snapshot in the background, replacing the planner of the last
-    /// revision (already stopped by the change of inputs).
+    /// Plans `work` on a snapshot in the background. The planner of the last revision was
+    /// stopped by the change of inputs; it is not waited for (it may be writing results).
     fn start_planning(&mut self, work: Vec<PathBuf>) {
-        self.stop_planning();
+        self.reap_planners(false);
         let stop = Arc::new(AtomicBool::new(false));
         let job = Planning {
             shared: self.shared.clone(),
@@ -247,16 +261,22 @@ impl Writer {
             .name("planner".into())
             .spawn(move || job.run())
         {
-            Ok(thread) => self.planner = Some(Planner { stop, thread }),
+            Ok(thread) => self.planners.push(Planner { stop, thread }),
             Err(err) => self
                 .shared
                 .record_error(format!("cannot start the planner thread: {err}")),
         }
     }
 
-    fn stop_planning(&mut self) {
-        if let Some(planner) = self.planner.take() {
-            planner.stop.store(true, Ordering::Relaxed);
+    /// Joins the planners that are done, or (`all`) stops and joins every one.
+    fn reap_planners(&mut self, all: bool) {
+        for planner in std::mem::take(&mut self.planners) {
+            if all {
+                planner.stop.store(true, Ordering::Relaxed);
+            } else if !planner.thread.is_finished() {
+                self.planners.push(planner);
+                continue;
+            }
             if planner.thread.join().is_err() {
                 self.shared
                     .record_error("the planner thread panicked".into());
