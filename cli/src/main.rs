@@ -1,8 +1,10 @@
 //! `memreuse`: plan on-chip memory reuse for PyPTO tile kernels.
 
+mod daemon;
 mod explain;
 mod inputs;
 mod plan;
+mod query;
 mod settings;
 mod solve;
 mod state;
@@ -44,6 +46,10 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// The cache: entries, bytes on disk, and the hits and misses of the last run.
     Stats(stats::StatsArgs),
+    /// The plan of one file or function, from the daemon (started when none runs).
+    Query(query::QueryArgs),
+    /// Start, stop or inspect the daemon that keeps a tree's plans up to date.
+    Daemon(daemon::DaemonArgs),
     /// Solve offline allocation problems (CSV `id,lower,upper,size`) and report peak vs bound.
     Solve(solve::SolveArgs),
 }
@@ -65,8 +71,18 @@ fn main() -> ExitCode {
         .init();
     let result = match cli.command {
         Command::Plan(args) => plan::run(args, cli.state_dir.as_deref()),
-        Command::Stats(args) => stats::run(args, cli.state_dir.as_deref()),
-        Command::Explain(args) => explain::run(args),
+        Command::Stats(args) => match daemon::stats(args.json, cli.state_dir.as_deref()) {
+            Ok(Some(code)) => Ok(code),
+            Ok(None) => stats::run(args, cli.state_dir.as_deref()),
+            Err(err) => Err(err),
+        },
+        Command::Explain(args) => match daemon::explain(&args, cli.state_dir.as_deref()) {
+            Ok(Some(code)) => Ok(code),
+            Ok(None) => explain::run(args),
+            Err(err) => Err(err),
+        },
+        Command::Query(args) => query::run(args, cli.state_dir.as_deref()),
+        Command::Daemon(args) => daemon::run(args, cli.state_dir.as_deref()),
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
     };
@@ -75,8 +91,12 @@ fn main() -> ExitCode {
         Err(err) => {
             eprintln!("error: {err:#}");
             // DESIGN §3: 3 when the store could not be reached.
-            if err.downcast_ref::<plan::StoreUnavailable>().is_some() {
+            if err.downcast_ref::<plan::StoreUnavailable>().is_some()
+                || err.downcast_ref::<daemon::DaemonUnavailable>().is_some()
+            {
                 ExitCode::from(3)
+            } else if err.downcast_ref::<query::UsageError>().is_some() {
+                ExitCode::from(2)
             } else {
                 ExitCode::from(1)
             }

@@ -10,6 +10,14 @@ use serde::{Deserialize, Serialize};
 /// `--state-dir`, else `MEMREUSE_STATE_DIR`, else
 /// `$XDG_STATE_HOME/memreuse/<blake3(canonical cwd)[..16]>` (`~/.local/state` without XDG).
 pub fn state_dir(flag: Option<&Path>) -> Result<PathBuf> {
+    let root = std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .context("cannot read the current directory")?;
+    state_dir_for(flag, &root)
+}
+
+/// [`state_dir`] for the workspace at `root` (canonical) rather than the current directory.
+pub fn state_dir_for(flag: Option<&Path>, root: &Path) -> Result<PathBuf> {
     if let Some(dir) = flag {
         return Ok(dir.to_path_buf());
     }
@@ -25,9 +33,6 @@ pub fn state_dir(flag: Option<&Path>) -> Result<PathBuf> {
             PathBuf::from(home).join(".local/state")
         }
     };
-    let root = std::env::current_dir()
-        .and_then(|d| d.canonicalize())
-        .context("cannot read the current directory")?;
     let digest = blake3::hash(root.as_os_str().as_encoded_bytes()).to_hex();
     Ok(base.join("memreuse").join(&digest[..16]))
 }

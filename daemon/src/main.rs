@@ -1,1 +1,167 @@
-fn main() {}
+//! `memreused`: the memreuse daemon. Normally started by `memreuse daemon start` or by the
+//! first `memreuse query`; see `memreuse_daemon::server`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::Parser;
+use memreuse::backend::Backend;
+use memreuse::db::Planner;
+use memreuse::ir::MemSpace;
+use memreuse::plan::PlanConfig;
+use memreuse_daemon::layout::build_id;
+use memreuse_daemon::server::{self, Options, StartError};
+
+/// Serves memreuse plans of one kernel tree, keeping them up to date as files change.
+#[derive(Parser)]
+#[command(name = "memreused", version)]
+struct Args {
+    /// The workspace root to watch.
+    #[arg(long)]
+    root: PathBuf,
+    /// The state dir (cache, lock, socket, logs).
+    #[arg(long)]
+    state_dir: PathBuf,
+    /// Target backend: none, 910b or 950.
+    #[arg(long, default_value = "none")]
+    backend: String,
+    /// A memory space's capacity, `SPACE=BYTES` (repeatable).
+    #[arg(long, value_name = "SPACE=BYTES")]
+    capacity: Vec<String>,
+    /// `pypto`, or `none` to only re-print.
+    #[arg(long, default_value = "pypto")]
+    planner: String,
+    /// Stop after this many seconds without a request (0: never).
+    #[arg(long, default_value_t = 3 * 3600)]
+    idle_timeout: u64,
+    /// Seconds to wait for daemon.lock held by a command working without the daemon.
+    #[arg(long, default_value_t = 60)]
+    lock_wait: u64,
+    /// Planning threads [default: the number of cores].
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Log to standard error instead of the state dir's log file (`memreuse daemon run`).
+    #[arg(long)]
+    log_stderr: bool,
+    /// More events than this in one batch make a full rescan.
+    #[arg(long, hide = true, default_value_t = memreuse_daemon::server::STORM)]
+    storm_events: usize,
+    /// Report this build id instead of the executable's (for tests of version skew).
+    #[arg(long, hide = true)]
+    build_id: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let _log = match init_logging(&args) {
+        Ok(guard) => guard,
+        Err(err) => {
+            eprintln!("memreused: cannot set up logging: {err:#}");
+            return ExitCode::from(3);
+        }
+    };
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            tracing::error!("{err:#}");
+            eprintln!("memreused: {err:#}");
+            // DESIGN §3: 3 when the daemon could not run.
+            ExitCode::from(3)
+        }
+    }
+}
+
+fn run(args: Args) -> Result<()> {
+    let root = args
+        .root
+        .canonicalize()
+        .with_context(|| format!("cannot open the root {}", args.root.display()))?;
+    std::fs::create_dir_all(&args.state_dir)
+        .with_context(|| format!("cannot create {}", args.state_dir.display()))?;
+    let state_dir = args.state_dir.canonicalize()?;
+    let build_id = match args.build_id {
+        Some(id) => id,
+        None => {
+            let exe = std::env::current_exe().context("cannot find my own executable")?;
+            build_id(&exe).context("cannot read my own executable")?
+        }
+    };
+    let planner = match args.planner.as_str() {
+        "pypto" => Planner::Pypto,
+        "none" => Planner::None,
+        other => bail!("unknown planner '{other}' (use pypto or none)"),
+    };
+    let options = Options {
+        root,
+        state_dir,
+        config: plan_config(&args.backend, &args.capacity)?,
+        planner,
+        idle_timeout: (args.idle_timeout > 0).then(|| Duration::from_secs(args.idle_timeout)),
+        lock_wait: Duration::from_secs(args.lock_wait),
+        build_id,
+        storm_events: args.storm_events,
+        jobs: args.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }),
+    };
+    match server::run(options) {
+        Ok(()) => Ok(()),
+        Err(err @ StartError::AlreadyRunning(_)) => bail!("{err}"),
+        Err(err) => Err(err).context("the daemon stopped"),
+    }
+}
+
+fn plan_config(backend: &str, capacities: &[String]) -> Result<PlanConfig> {
+    let mut config = PlanConfig {
+        backend: Backend::from_name(backend)
+            .with_context(|| format!("unknown backend '{backend}' (use none, 910b or 950)"))?,
+        ..PlanConfig::default()
+    };
+    for spec in capacities {
+        let (space, bytes) = spec
+            .split_once('=')
+            .with_context(|| format!("expected SPACE=BYTES, got '{spec}'"))?;
+        let space = MemSpace::ALL
+            .iter()
+            .copied()
+            .find(|s| s.name().eq_ignore_ascii_case(space.trim()))
+            .with_context(|| format!("unknown memory space '{space}'"))?;
+        let bytes: i64 = bytes
+            .trim()
+            .parse()
+            .with_context(|| format!("'{bytes}' is not a byte count"))?;
+        config.capacity_overrides[space as usize] = Some(bytes);
+    }
+    Ok(config)
+}
+
+/// Logs go to `<state dir>/logs/memreused.<date>.log`, rotated daily, the last 7 kept.
+fn init_logging(args: &Args) -> Result<Option<tracing_appender::non_blocking::WorkerGuard>> {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("MEMREUSE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,salsa=warn"));
+    if args.log_stderr {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .init();
+        return Ok(None);
+    }
+    let dir = args.state_dir.join("logs");
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let appender = tracing_appender::rolling::Builder::new()
+        .rotation(tracing_appender::rolling::Rotation::DAILY)
+        .filename_prefix("memreused")
+        .filename_suffix("log")
+        .max_log_files(7)
+        .build(&dir)
+        .context("cannot open the log file")?;
+    let (writer, guard) = tracing_appender::non_blocking(appender);
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(writer)
+        .with_ansi(false)
+        .init();
+    Ok(Some(guard))
+}

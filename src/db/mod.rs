@@ -36,7 +36,9 @@ use crate::store::{
 };
 use crate::verify::{VerifyOptions, verify_function};
 
-pub use workspace::{FileOutcome, FileStatus, FunctionOutcome, Planned, Workspace};
+pub use workspace::{
+    Cancelled, FileOutcome, FileStatus, FunctionOutcome, Planned, Snapshot, Workspace,
+};
 
 pub mod codes {
     /// Internal: a manifest and its file disagree (cannot happen for an intact store).

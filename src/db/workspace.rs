@@ -442,3 +442,38 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R 
             .collect()
     })
 }
+
+/// A read-only view of the database for another thread (salsa handles are `Send`, not
+/// `Sync`). While any snapshot lives, the owner's next input change waits; salsa makes the
+/// snapshot's running queries unwind with `salsa::Cancelled` so it does not wait long, which
+/// [`Snapshot::outcome`] returns as [`Cancelled`] for the reader to retry on a newer snapshot.
+#[derive(Clone)]
+pub struct Snapshot {
+    db: PlanDatabase,
+}
+
+impl Workspace {
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            db: self.db.clone(),
+        }
+    }
+}
+
+impl Snapshot {
+    /// The outcome of `file` at this snapshot's revision (memoized results are reused).
+    pub fn outcome(&self, file: SourceFile) -> Result<FileOutcome, Cancelled> {
+        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| FileOutcome {
+            file,
+            path: file.path(&self.db).clone(),
+            text: file.text(&self.db).clone(),
+            status: file_result(&self.db, file).clone(),
+        }))
+        .map_err(|_| Cancelled)
+    }
+}
+
+/// A read on a [`Snapshot`] gave way to a change of inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cancelled by a newer revision")]
+pub struct Cancelled;

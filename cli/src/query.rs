@@ -1,0 +1,233 @@
+//! `memreuse query FILE[::FUNCTION]`: the plan of one file or function, from the daemon
+//! (started when none runs) or, with `--no-daemon`, planned in-process.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use memreuse::db::{self, Workspace};
+use memreuse::store::Cache;
+use memreuse::system::OsSystem;
+use memreuse_daemon::answer::query_answer;
+use memreuse_daemon::protocol::{Answer, Body, ErrorCode, Request};
+use serde_json::Value;
+
+use crate::daemon::{DaemonUnavailable, Target};
+use crate::plan::Toggle;
+use crate::state;
+
+#[derive(clap::Args)]
+pub struct QueryArgs {
+    /// `FILE` or `FILE::FUNCTION`.
+    pub target: String,
+    /// Print the plan as JSON (DESIGN §4).
+    #[arg(long)]
+    pub json: bool,
+    /// Answer from what the daemon has seen so far, without waiting for it to see changes
+    /// made just before.
+    #[arg(long)]
+    pub stale_ok: bool,
+    /// Plan in this process instead of asking (or starting) the daemon.
+    #[arg(long)]
+    pub no_daemon: bool,
+    /// The workspace root [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+/// A path and function named on the command line, checked against the root.
+pub struct Named {
+    pub path: PathBuf,
+    pub function: Option<String>,
+}
+
+/// `FILE[::FUNCTION]` as an absolute path below `root`; a path outside it is a usage error.
+pub fn resolve(target: &str, root: &Path) -> Result<Named, UsageError> {
+    let (file, function) = match target.rsplit_once("::") {
+        Some((file, function)) if !function.is_empty() => (file, Some(function.to_string())),
+        _ => (target, None),
+    };
+    let cwd = std::env::current_dir()
+        .map_err(|e| UsageError(format!("cannot read the current directory: {e}")))?;
+    let path = cwd.join(file);
+    // Canonical like the root, so symlinks and `..` compare right; a file that does not
+    // exist (yet) keeps its canonical directory.
+    let path = path.canonicalize().unwrap_or_else(|_| {
+        match (
+            path.parent().and_then(|p| p.canonicalize().ok()),
+            path.file_name(),
+        ) {
+            (Some(dir), Some(name)) => dir.join(name),
+            _ => path.clone(),
+        }
+    });
+    if !path.starts_with(root) {
+        return Err(UsageError(format!(
+            "{} is outside the workspace root {} (run from inside it, or pass --root)",
+            path.display(),
+            root.display()
+        )));
+    }
+    Ok(Named { path, function })
+}
+
+/// A usage error (exit code 2).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
+    let target = Target::new(args.root.as_deref(), state_dir)?;
+    let named = resolve(&args.target, &target.root)?;
+    let answer = if args.no_daemon {
+        in_process(&named, &target)?
+    } else {
+        let mut connection = target.ensure()?;
+        let request = Request::Query {
+            path: named.path.clone(),
+            function: named.function.clone(),
+            stale_ok: args.stale_ok,
+        };
+        let response = connection
+            .client
+            .request(&request)
+            .map_err(|e| DaemonUnavailable(e.to_string()))?;
+        tracing::debug!(instance = %response.instance, revision = response.revision, "answered");
+        match response.body {
+            Body::Query(answer) => answer,
+            Body::Error(err) if err.code == ErrorCode::Refused => bail!(UsageError(err.message)),
+            Body::Error(err) => bail!(DaemonUnavailable(err.message)),
+            other => bail!(DaemonUnavailable(format!("unexpected answer {other:?}"))),
+        }
+    };
+    print_answer(&answer, args.json)
+}
+
+/// Plans the one file here, with the store when no daemon holds it.
+fn in_process(named: &Named, target: &Target) -> Result<Answer> {
+    let text = std::fs::read_to_string(&named.path)
+        .with_context(|| format!("cannot read {}", named.path.display()))?;
+    let open = state::open_store(&target.layout().state_dir)?;
+    let (cache, _lock) = match open {
+        Some(open) => (open.cache, Some(open.lock)),
+        None => {
+            eprintln!("warning: the cache is in use by the daemon; planning without it");
+            (Cache::disabled(), None)
+        }
+    };
+    let config = crate::settings::plan_config(None, &[])?;
+    let mut workspace = Workspace::new(Arc::new(cache), config, db::Planner::Pypto);
+    let file = workspace.set_file(&named.path, &text, Toggle::Auto.applies_to(&named.path));
+    let outcomes = workspace.plan(&OsSystem, &[file], 1, &|| {});
+    let display = named
+        .path
+        .strip_prefix(&target.root)
+        .unwrap_or(&named.path)
+        .display()
+        .to_string();
+    let Some(outcome) = outcomes.first() else {
+        bail!("planning {} gave no result", named.path.display());
+    };
+    let answer = query_answer(
+        outcome,
+        &display,
+        named.function.as_deref(),
+        config.backend.name(),
+        db::Planner::Pypto.name(),
+    );
+    if let Err(err) = workspace.flush() {
+        eprintln!("warning: cannot write the cache: {err}");
+    }
+    Ok(answer)
+}
+
+pub fn print_answer(answer: &Answer, json: bool) -> Result<ExitCode> {
+    eprint!("{}", answer.diagnostics);
+    let mut out = std::io::stdout().lock();
+    out.write_all(answer.text.as_bytes())?;
+    if let Some(document) = &answer.document {
+        if json {
+            serde_json::to_writer_pretty(&mut out, document)?;
+            writeln!(out)?;
+        } else {
+            print_summary(&mut out, document)?;
+        }
+    }
+    Ok(if answer.failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// One row per function and memory space, as `memreuse plan` prints them.
+fn print_summary(out: &mut impl std::io::Write, document: &Value) -> Result<()> {
+    let empty = Vec::new();
+    let files = document["files"].as_array().unwrap_or(&empty);
+    let rows: Vec<(String, &Value)> = files
+        .iter()
+        .flat_map(|file| {
+            let path = file["path"].as_str().unwrap_or("?");
+            file["functions"]
+                .as_array()
+                .unwrap_or(&empty)
+                .iter()
+                .map(move |f| (format!("{path}::{}", f["name"].as_str().unwrap_or("?")), f))
+        })
+        .collect();
+    let width = rows
+        .iter()
+        .map(|(name, _)| name.len())
+        .max()
+        .unwrap_or(0)
+        .max("FUNCTION".len());
+    writeln!(
+        out,
+        "{:<width$} {:<6} {:>6} {:>15} {:>21} {:>11} {:>11} {:>9}",
+        "FUNCTION", "SPACE", "TILES", "BUFFERS", "BYTES", "LOWER BOUND", "FOOTPRINT", "CAPACITY"
+    )?;
+    for (name, function) in &rows {
+        for s in function["spaces"].as_array().unwrap_or(&empty) {
+            let capacity = match s["capacity"].as_i64() {
+                Some(0) | None => "unknown".to_string(),
+                Some(c) => c.to_string(),
+            };
+            let buffers_after = s["buffers"].as_array().map_or(0, Vec::len);
+            writeln!(
+                out,
+                "{:<width$} {:<6} {:>6} {:>15} {:>21} {:>11} {:>11} {:>9}",
+                name,
+                s["space"].as_str().unwrap_or("?"),
+                s["tiles"],
+                format!("{} -> {buffers_after}", s["buffers_before"]),
+                format!("{} -> {}", s["bytes_before"], s["bytes_after"]),
+                s["lower_bound"],
+                s["footprint"],
+                capacity
+            )?;
+        }
+        for d in function["diagnostics"].as_array().unwrap_or(&empty) {
+            writeln!(
+                out,
+                "  {}:{}:{}: {}[{}]: {}",
+                name.rsplit_once("::")
+                    .map_or(name.as_str(), |(file, _)| file),
+                d["line"],
+                d["col"],
+                d["severity"].as_str().unwrap_or("?"),
+                d["code"].as_str().unwrap_or("?"),
+                d["message"].as_str().unwrap_or("")
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! Turning a file's outcome into the answer to `query` or `explain`. The daemon and the
+//! CLI's in-process fallback share this, so both print the same thing.
+
+use memreuse::db::{FailureKind, FileOutcome, FileStatus};
+use memreuse::ir;
+use memreuse::json::{FileReport, FunctionReport, plan_document};
+use memreuse::plan::PlanConfig;
+use memreuse::plan::explain::explain;
+
+use crate::protocol::Answer;
+
+/// The answer to `query FILE[::FUNCTION]`. `display` names the file in output.
+pub fn query_answer(
+    outcome: &FileOutcome,
+    display: &str,
+    function: Option<&str>,
+    backend: &str,
+    planner: &str,
+) -> Answer {
+    let text = outcome.text.as_deref().unwrap_or("");
+    let mut answer = Answer::default();
+    let functions = match &outcome.status {
+        FileStatus::NeedsText => {
+            answer.diagnostics = format!("error: the text of {display} was not loaded\n");
+            answer.failed = true;
+            return answer;
+        }
+        FileStatus::Unreadable(err) => {
+            answer.diagnostics = format!("error: cannot read {display}: {err}\n");
+            answer.failed = true;
+            return answer;
+        }
+        FileStatus::NotAProgram => {
+            answer.diagnostics = format!("error: {display} holds no @pl.program\n");
+            answer.failed = true;
+            return answer;
+        }
+        FileStatus::ParseFailed(diagnostics) => {
+            for d in diagnostics {
+                answer.diagnostics.push_str(&d.render(display, text));
+            }
+            answer.failed = true;
+            return answer;
+        }
+        FileStatus::Planned { functions, .. } => functions,
+    };
+    if let Some(name) = function
+        && !functions.iter().any(|f| f.name == name)
+    {
+        let names: Vec<&str> = functions.iter().map(|f| f.name.as_str()).collect();
+        answer.diagnostics = format!(
+            "error: no function '{name}' in {display} (it has: {})\n",
+            names.join(", ")
+        );
+        answer.failed = true;
+        return answer;
+    }
+    let mut reports = Vec::new();
+    for f in functions
+        .iter()
+        .filter(|f| function.is_none_or(|name| f.name == name))
+    {
+        match &f.result {
+            Ok(planned) => reports.push(FunctionReport {
+                name: &f.name,
+                digest: planned.planned_digest,
+                report: &planned.report,
+                cached: f.computed_in.is_none(),
+            }),
+            Err((kind, diagnostics)) => {
+                answer.failed = true;
+                if *kind == FailureKind::Verify {
+                    answer.diagnostics.push_str(&format!(
+                        "error: the plan of '{}' fails verification; nothing was emitted\n",
+                        f.name
+                    ));
+                }
+                for d in diagnostics {
+                    answer.diagnostics.push_str(&d.render(display, text));
+                    answer
+                        .diagnostics
+                        .push_str(&format!("  in function '{}'\n", f.name));
+                }
+            }
+        }
+    }
+    let file = FileReport {
+        path: display,
+        text,
+        functions: reports,
+    };
+    answer.document = Some(plan_document(backend, planner, &[file]));
+    answer
+}
+
+/// The answer to `explain FILE::FUNCTION FIRST SECOND` over the file's current `text`.
+pub fn explain_answer(
+    text: &str,
+    display: &str,
+    function: &str,
+    config: &PlanConfig,
+    first: &str,
+    second: &str,
+) -> Answer {
+    let mut answer = Answer::default();
+    let program = match ir::parse_program(text) {
+        Ok(program) => program,
+        Err(err) => {
+            for d in &err.diagnostics {
+                answer.diagnostics.push_str(&d.render(display, text));
+            }
+            answer.failed = true;
+            return answer;
+        }
+    };
+    let Some(f) = program.functions.iter().find(|f| f.name == function) else {
+        let names: Vec<&str> = program.functions.iter().map(|f| f.name.as_str()).collect();
+        answer.diagnostics = format!(
+            "error: no function '{function}' in {display} (it has: {})\n",
+            names.join(", ")
+        );
+        answer.failed = true;
+        return answer;
+    };
+    match explain(f, config, first, second) {
+        Ok(explained) => answer.text = explained,
+        Err(err) => {
+            answer.diagnostics = format!("error: {err}\n");
+            answer.failed = true;
+        }
+    }
+    answer
+}

@@ -1,0 +1,303 @@
+//! The client side: connect to the daemon of a state dir, start one when none runs (exactly
+//! one, however many clients try at once), stop one.
+//!
+//! Starting: under `spawn.lock`, a client that finds no daemon answering starts
+//! `memreused` detached and waits until it answers the handshake. Clients that queued on the
+//! lock then find it running. A daemon whose protocol or build id differs from what this
+//! client would start is stopped (SIGTERM, then SIGKILL) and replaced.
+
+use std::ffi::OsString;
+use std::io::{BufReader, Write as _};
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::layout::{Layout, lock_held, open_lock};
+use crate::protocol::{
+    Body, Hello, LineError, MAX_RESPONSE_LINE, PROTOCOL_VERSION, Request, Response, read_line,
+    to_line,
+};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("cannot talk to the daemon at {socket}: {source}")]
+    Io {
+        socket: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the daemon's answer is unreadable: {0}")]
+    Protocol(String),
+    #[error("{0}")]
+    Start(String),
+    #[error(
+        "the daemon of this state dir serves {running}, not {wanted}; stop it (`memreuse daemon \
+         stop`) or use another --state-dir"
+    )]
+    OtherRoot { running: PathBuf, wanted: PathBuf },
+}
+
+/// One connection to a daemon.
+pub struct Client {
+    socket: PathBuf,
+    reader: BufReader<UnixStream>,
+    writer: UnixStream,
+    line: Vec<u8>,
+}
+
+/// How long a client waits for one answer (a query may wait for the initial load).
+const ANSWER_WAIT: Duration = Duration::from_secs(600);
+
+impl Client {
+    pub fn connect(socket: &Path) -> std::io::Result<Client> {
+        let stream = UnixStream::connect(socket)?;
+        stream.set_read_timeout(Some(ANSWER_WAIT))?;
+        Ok(Client {
+            socket: socket.to_path_buf(),
+            reader: BufReader::new(stream.try_clone()?),
+            writer: stream,
+            line: Vec::new(),
+        })
+    }
+
+    pub fn request(&mut self, request: &Request) -> Result<Response, ClientError> {
+        let io = |source| ClientError::Io {
+            socket: self.socket.clone(),
+            source,
+        };
+        self.writer.write_all(&to_line(request)).map_err(io)?;
+        match read_line(&mut self.reader, &mut self.line, MAX_RESPONSE_LINE) {
+            Ok(()) => {}
+            Err(LineError::Io(err)) => return Err(io(err)),
+            Err(err) => return Err(ClientError::Protocol(err.to_string())),
+        }
+        serde_json::from_slice(&self.line).map_err(|err| ClientError::Protocol(err.to_string()))
+    }
+
+    /// The handshake: the daemon's protocol, build id, pid and root.
+    pub fn hello(&mut self) -> Result<Hello, ClientError> {
+        let response = self.request(&Request::Hello {
+            protocol: PROTOCOL_VERSION,
+        })?;
+        match response.body {
+            Body::Hello(hello) => Ok(hello),
+            other => Err(ClientError::Protocol(format!(
+                "expected a handshake, got {other:?}"
+            ))),
+        }
+    }
+}
+
+/// How to start a daemon: its executable, the root it serves, its state dir and any further
+/// arguments (configuration, idle timeout).
+pub struct Launch {
+    pub exe: PathBuf,
+    pub root: PathBuf,
+    pub layout: Layout,
+    pub args: Vec<OsString>,
+    /// How long to wait for it to answer.
+    pub wait: Duration,
+}
+
+/// A connected client and the daemon's handshake.
+pub struct Connection {
+    pub client: Client,
+    pub hello: Hello,
+}
+
+/// The daemon of `layout`, if one answers.
+pub fn connect(layout: &Layout) -> Option<Connection> {
+    let mut client = Client::connect(&layout.socket).ok()?;
+    let hello = client.hello().ok()?;
+    Some(Connection { client, hello })
+}
+
+/// A connection to a daemon built as `launch.exe` is, starting one if none runs and
+/// replacing one of another build or protocol. `expected_build` is `launch.exe`'s build id.
+pub fn ensure(launch: &Launch, expected_build: &str) -> Result<Connection, ClientError> {
+    let usable = |connection: Connection| -> Result<Option<Connection>, ClientError> {
+        if connection.hello.protocol == PROTOCOL_VERSION
+            && connection.hello.build_id == expected_build
+        {
+            if connection.hello.root != launch.root {
+                return Err(ClientError::OtherRoot {
+                    running: connection.hello.root,
+                    wanted: launch.root.clone(),
+                });
+            }
+            return Ok(Some(connection));
+        }
+        tracing::info!(
+            running = %connection.hello.build_id,
+            wanted = expected_build,
+            "replacing a daemon of another build"
+        );
+        terminate(&launch.layout, connection.hello.pid, launch.wait)?;
+        Ok(None)
+    };
+    if let Some(connection) = connect(&launch.layout)
+        && let Some(connection) = usable(connection)?
+    {
+        return Ok(connection);
+    }
+    let start_error =
+        |what: &str, err: std::io::Error| ClientError::Start(format!("{what}: {err}"));
+    std::fs::create_dir_all(&launch.layout.state_dir)
+        .map_err(|e| start_error("cannot create the state dir", e))?;
+    let spawn_lock = open_lock(&launch.layout.spawn_lock)
+        .map_err(|e| start_error("cannot open spawn.lock", e))?;
+    spawn_lock
+        .lock()
+        .map_err(|e| start_error("cannot lock spawn.lock", e))?;
+    // Whoever held the spawn lock before us may have started one.
+    if let Some(connection) = connect(&launch.layout)
+        && let Some(connection) = usable(connection)?
+    {
+        return Ok(connection);
+    }
+    wait_for_lock(launch)?;
+    if let Some(connection) = connect(&launch.layout)
+        && let Some(connection) = usable(connection)?
+    {
+        return Ok(connection);
+    }
+    let mut child = spawn(launch)?;
+    let deadline = Instant::now() + launch.wait;
+    let mut pause = Duration::from_millis(2);
+    loop {
+        if let Some(connection) = connect(&launch.layout) {
+            return Ok(connection);
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            // It may have lost a race to a daemon started by other means.
+            if let Some(connection) = connect(&launch.layout) {
+                return Ok(connection);
+            }
+            return Err(ClientError::Start(format!(
+                "memreused exited ({status}) before answering: {}",
+                tail(&launch.layout.stderr)
+            )));
+        }
+        if Instant::now() >= deadline {
+            return Err(ClientError::Start(format!(
+                "memreused did not answer within {:?}: {}",
+                launch.wait,
+                tail(&launch.layout.stderr)
+            )));
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
+
+/// While `daemon.lock` is held by something that does not answer (a daemon starting up, or a
+/// CLI working in-process), waits for it to answer or let go.
+fn wait_for_lock(launch: &Launch) -> Result<(), ClientError> {
+    let deadline = Instant::now() + launch.wait;
+    loop {
+        match lock_held(&launch.layout) {
+            Ok(false) => return Ok(()),
+            Ok(true) => {}
+            Err(err) => {
+                return Err(ClientError::Start(format!(
+                    "cannot test daemon.lock: {err}"
+                )));
+            }
+        }
+        if UnixStream::connect(&launch.layout.socket).is_ok() {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(ClientError::Start(format!(
+                "{} stayed locked for {:?} by a process that does not answer",
+                launch.layout.lock.display(),
+                launch.wait
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn spawn(launch: &Launch) -> Result<Child, ClientError> {
+    let stderr = std::fs::File::create(&launch.layout.stderr).map_err(|e| {
+        ClientError::Start(format!(
+            "cannot create {}: {e}",
+            launch.layout.stderr.display()
+        ))
+    })?;
+    Command::new(&launch.exe)
+        .arg("--root")
+        .arg(&launch.root)
+        .arg("--state-dir")
+        .arg(&launch.layout.state_dir)
+        .args(&launch.args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        // Its own process group: a Ctrl-C meant for the client does not reach it.
+        .process_group(0)
+        .spawn()
+        .map_err(|e| ClientError::Start(format!("cannot start {}: {e}", launch.exe.display())))
+}
+
+/// The last lines the daemon wrote to its standard error.
+fn tail(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().rev().take(5).collect();
+    if lines.is_empty() {
+        return "no output".into();
+    }
+    lines.into_iter().rev().collect::<Vec<_>>().join("\n")
+}
+
+/// Stops the daemon of `layout` if one answers: asks it, then waits for its lock to be
+/// released. Returns the pid of the daemon stopped.
+pub fn stop(layout: &Layout, wait: Duration) -> Result<Option<u32>, ClientError> {
+    let Some(mut connection) = connect(layout) else {
+        return Ok(None);
+    };
+    let pid = connection.hello.pid;
+    // The daemon answers before it stops; a closed connection means the same.
+    let _ = connection.client.request(&Request::Shutdown);
+    drop(connection);
+    if wait_unlocked(layout, wait) {
+        return Ok(Some(pid));
+    }
+    terminate(layout, pid, wait)?;
+    Ok(Some(pid))
+}
+
+/// SIGTERM to `pid`, then SIGKILL if it still holds the lock after `wait`.
+fn terminate(layout: &Layout, pid: u32, wait: Duration) -> Result<(), ClientError> {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return Err(ClientError::Protocol(format!("bad pid {pid}")));
+    };
+    // SAFETY: kill only sends a signal; `pid` came from the daemon's own handshake.
+    unsafe { libc::kill(pid, libc::SIGTERM) };
+    if wait_unlocked(layout, wait) {
+        return Ok(());
+    }
+    // SAFETY: as above.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    if wait_unlocked(layout, Duration::from_secs(5)) {
+        return Ok(());
+    }
+    Err(ClientError::Start(format!(
+        "the daemon (pid {pid}) would not stop"
+    )))
+}
+
+/// Waits up to `wait` for `daemon.lock` to be free; whether it is.
+fn wait_unlocked(layout: &Layout, wait: Duration) -> bool {
+    let deadline = Instant::now() + wait;
+    loop {
+        if matches!(lock_held(layout), Ok(false)) {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

@@ -1,0 +1,274 @@
+//! The daemon: one per workspace root.
+//!
+//! Threads: the tokio runtime (one thread) serves the socket and nothing else; the writer
+//! thread owns the salsa database and applies change batches; the batcher thread turns
+//! notify's events into batches; reads run on tokio's blocking pool, each on a snapshot.
+//!
+//! Life: take `daemon.lock` (held until exit: that is the liveness test), open the store,
+//! listen on the socket (mode 0600), watch the tree, start the initial scan, write
+//! `daemon.json`. Stop on SIGTERM, SIGINT, a `shutdown` request or the idle timeout: stop
+//! accepting, let the requests being answered finish, write pending results and flush,
+//! remove the socket and `daemon.json`, and release the lock last.
+
+mod serve;
+mod shared;
+mod tree;
+mod watch;
+mod writer;
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use memreuse::db::{Planner, Workspace};
+use memreuse::plan::PlanConfig;
+use memreuse::store::{Cache, SledStore};
+
+use crate::layout::{DaemonInfo, Layout, open_lock, write_atomically};
+use crate::protocol::PROTOCOL_VERSION;
+
+pub use watch::STORM;
+
+pub struct Options {
+    /// The workspace root, canonical.
+    pub root: PathBuf,
+    /// The state dir, canonical.
+    pub state_dir: PathBuf,
+    pub config: PlanConfig,
+    pub planner: Planner,
+    /// Stop after this long without a request; `None`: never.
+    pub idle_timeout: Option<Duration>,
+    /// How long to wait for `daemon.lock` held by a CLI working in-process.
+    pub lock_wait: Duration,
+    pub build_id: String,
+    pub jobs: usize,
+    /// More events than this in one batch make a rescan ([`watch::STORM`] by default).
+    pub storm_events: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("a daemon already runs for this state dir (pid {0})")]
+    AlreadyRunning(u32),
+    #[error("{0} is held by another process (a memreuse command working without the daemon?)")]
+    LockBusy(PathBuf),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
+    #[error("cannot open the cache: {0}")]
+    Store(#[from] memreuse::store::StoreError),
+    #[error("cannot watch the tree: {0}")]
+    Watch(#[from] notify::Error),
+}
+
+fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> StartError {
+    let what = what.into();
+    move |source| StartError::Io { what, source }
+}
+
+/// Runs the daemon until it is told to stop.
+pub fn run(options: Options) -> Result<(), StartError> {
+    let layout = Layout::new(&options.state_dir);
+    let lock = acquire(&layout, options.lock_wait)?;
+
+    let opened = SledStore::open_or_rebuild(&options.state_dir.join("cache"))?;
+    if let Some((aside, reason)) = &opened.moved_aside {
+        tracing::warn!(%reason, aside = %aside.display(), "the cache would not open; rebuilt it");
+    }
+    let cache = Arc::new(Cache::new(Box::new(opened.store)));
+
+    let listener = bind(&layout)?;
+    let started_unix = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let instance = {
+        let seed = format!("{} {started_unix} {:?}", std::process::id(), Instant::now());
+        blake3::hash(seed.as_bytes()).to_hex()[..16].to_string()
+    };
+    let tree = tree::Tree::new(&options.root, &options.state_dir);
+    let shared = Arc::new(shared::Shared::new(
+        instance.clone(),
+        options.build_id.clone(),
+        options.root.clone(),
+        options.state_dir.clone(),
+        options.config,
+        options.planner,
+        cache.clone(),
+        tree,
+    ));
+
+    let watch = watch::Watch::start(shared.clone(), options.storm_events)?;
+    let (work_tx, work_rx) = std::sync::mpsc::channel();
+    let workspace = Workspace::new(cache, options.config, options.planner);
+    let writer = writer::Writer::new(shared.clone(), workspace, options.jobs);
+    let writer = std::thread::Builder::new()
+        .name("writer".into())
+        .spawn(move || writer.run(work_rx))
+        .map_err(io("cannot start the writer thread"))?;
+    let stop_watch = Arc::new(AtomicBool::new(false));
+    let batcher = {
+        let (tx, stop) = (work_tx.clone(), stop_watch.clone());
+        std::thread::Builder::new()
+            .name("batcher".into())
+            .spawn(move || watch.run(tx, stop))
+            .map_err(io("cannot start the watcher thread"))?
+    };
+
+    let info = DaemonInfo {
+        pid: std::process::id(),
+        instance,
+        socket: layout.socket.clone(),
+        root: options.root.clone(),
+        protocol: PROTOCOL_VERSION,
+        build_id: options.build_id.clone(),
+        started: started_unix,
+    };
+    let info_bytes = serde_json::to_vec_pretty(&info).unwrap_or_default();
+    write_atomically(&layout.info, &info_bytes).map_err(io("cannot write daemon.json"))?;
+    tracing::info!(root = %options.root.display(), socket = %layout.socket.display(), "listening");
+
+    let server = Arc::new(serve::Server {
+        shared: shared.clone(),
+        stop: tokio::sync::Notify::new(),
+        busy: AtomicUsize::new(0),
+        last_request_ms: AtomicU64::new(0),
+    });
+    let served = serve_until_stopped(listener, server.clone(), options.idle_timeout);
+
+    // Shutdown, in order: no new connections (done), let answers in progress finish,
+    // stop watching, let the writer write and flush, then remove our files.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while server.busy.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    stop_watch.store(true, Ordering::Relaxed);
+    let _ = work_tx.send(writer::Work::Shutdown);
+    drop(work_tx);
+    if batcher.join().is_err() {
+        tracing::error!("the watcher thread panicked");
+    }
+    if writer.join().is_err() {
+        tracing::error!("the writer thread panicked");
+    }
+    let _ = std::fs::remove_file(&layout.socket);
+    let _ = std::fs::remove_file(&layout.info);
+    // The store must be closed before the lock goes, or the next daemon finds sled locked:
+    // wait for the last reads (which hold the store through `shared`) to let go.
+    drop(server);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Arc::strong_count(&shared) > 1 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    drop(shared);
+    tracing::info!("stopped");
+    drop(lock);
+    served
+}
+
+/// Takes `daemon.lock`, waiting up to `wait` for a CLI that works in-process to finish.
+fn acquire(layout: &Layout, wait: Duration) -> Result<File, StartError> {
+    std::fs::create_dir_all(&layout.state_dir)
+        .map_err(io(format!("cannot create {}", layout.state_dir.display())))?;
+    let lock =
+        open_lock(&layout.lock).map_err(io(format!("cannot open {}", layout.lock.display())))?;
+    let deadline = Instant::now() + wait;
+    loop {
+        match lock.try_lock() {
+            Ok(()) => return Ok(lock),
+            Err(std::fs::TryLockError::WouldBlock) => {}
+            Err(std::fs::TryLockError::Error(err)) => {
+                return Err(io(format!("cannot lock {}", layout.lock.display()))(err));
+            }
+        }
+        // A daemon that answers is a daemon: no point waiting for its lock.
+        if let Some(info) = layout.read_info()
+            && std::os::unix::net::UnixStream::connect(&info.socket).is_ok()
+        {
+            return Err(StartError::AlreadyRunning(info.pid));
+        }
+        if Instant::now() >= deadline {
+            return Err(StartError::LockBusy(layout.lock.clone()));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Listens on the socket with mode 0600 from the start (the umask covers the window before
+/// the chmod). A socket file left by a killed daemon is removed first: holding the lock, we
+/// know nobody listens on it.
+fn bind(layout: &Layout) -> Result<std::os::unix::net::UnixListener, StartError> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let what = format!("cannot listen on {}", layout.socket.display());
+    match std::fs::remove_file(&layout.socket) {
+        Ok(()) => tracing::info!("removed a stale socket"),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => return Err(io(what)(err)),
+    }
+    // SAFETY: umask only swaps the process's file mode mask. The only other thread yet is
+    // the log writer, whose file exists already.
+    let old = unsafe { libc::umask(0o177) };
+    let bound = std::os::unix::net::UnixListener::bind(&layout.socket);
+    // SAFETY: as above.
+    unsafe { libc::umask(old) };
+    let listener = bound.map_err(io(what.clone()))?;
+    std::fs::set_permissions(&layout.socket, std::fs::Permissions::from_mode(0o600))
+        .map_err(io(what.clone()))?;
+    listener.set_nonblocking(true).map_err(io(what))?;
+    Ok(listener)
+}
+
+fn serve_until_stopped(
+    listener: std::os::unix::net::UnixListener,
+    server: Arc<serve::Server>,
+    idle_timeout: Option<Duration>,
+) -> Result<(), StartError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(io("cannot start the async runtime"))?;
+    runtime.block_on(async {
+        let listener = tokio::net::UnixListener::from_std(listener).map_err(io("cannot listen"))?;
+        let stopping = stop_signal(server.clone(), idle_timeout);
+        serve::accept(listener, server, stopping).await;
+        Ok::<(), StartError>(())
+    })?;
+    // Connections still open are dropped with the runtime.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(())
+}
+
+/// Completes on SIGTERM, SIGINT, a `shutdown` request, or the idle timeout.
+async fn stop_signal(server: Arc<serve::Server>, idle_timeout: Option<Duration>) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        server
+            .shared
+            .record_error("cannot install signal handlers".into());
+        server.stop.notified().await;
+        return;
+    };
+    let idle = async {
+        let Some(limit) = idle_timeout else {
+            return std::future::pending().await;
+        };
+        loop {
+            tokio::time::sleep(Duration::from_secs(1).min(limit)).await;
+            if server.busy.load(Ordering::SeqCst) == 0 && server.idle_for() >= limit {
+                return;
+            }
+        }
+    };
+    tokio::select! {
+        _ = term.recv() => tracing::info!("SIGTERM"),
+        _ = int.recv() => tracing::info!("SIGINT"),
+        () = server.stop.notified() => tracing::info!("shutdown requested"),
+        () = idle => tracing::info!("idle timeout"),
+    }
+}

@@ -1,0 +1,226 @@
+//! The state every daemon thread sees: the published view of the database (a snapshot and
+//! the file table of one revision), figures for `status`, and pending freshness cookies.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use memreuse::db::{Cancelled, Planner, Snapshot, SourceFile};
+use memreuse::plan::PlanConfig;
+use memreuse::store::Cache;
+use tokio::sync::oneshot;
+
+use super::tree::Tree;
+use crate::protocol::Rescan;
+
+/// The files of one revision, by absolute path.
+pub type Files = Arc<BTreeMap<PathBuf, SourceFile>>;
+
+pub struct Shared {
+    pub instance: String,
+    pub build_id: String,
+    pub root: PathBuf,
+    pub state_dir: PathBuf,
+    pub started: Instant,
+    pub config: PlanConfig,
+    pub planner: Planner,
+    pub cache: Arc<Cache>,
+    pub tree: Tree,
+    view: Mutex<View>,
+    view_changed: Condvar,
+    pub figures: Mutex<Figures>,
+    pub watches: AtomicUsize,
+    cookies: Mutex<HashMap<u64, oneshot::Sender<()>>>,
+    next_cookie: AtomicU64,
+}
+
+/// What readers may use: `snapshot` is `None` while the writer changes inputs.
+struct View {
+    snapshot: Option<Snapshot>,
+    files: Files,
+    revision: u64,
+    closed: bool,
+}
+
+/// Figures for `status`, kept by the writer and the watcher.
+#[derive(Default)]
+pub struct Figures {
+    pub scan_done: usize,
+    pub scan_total: usize,
+    pub scan_finished: bool,
+    pub files: usize,
+    pub functions: usize,
+    /// Functions per planned file, whose sum is `functions`.
+    per_file: HashMap<PathBuf, usize>,
+    pub rescans: Vec<Rescan>,
+    pub last_error: Option<String>,
+}
+
+impl Figures {
+    pub fn set_functions(&mut self, path: &Path, functions: usize) {
+        let old = if functions == 0 {
+            self.per_file.remove(path)
+        } else {
+            self.per_file.insert(path.to_path_buf(), functions)
+        };
+        self.functions = self.functions + functions - old.unwrap_or(0);
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("the daemon is shutting down")]
+    Closed,
+    #[error("the read was cancelled twice by newer revisions")]
+    Cancelled,
+    #[error("no revision was published within {0:?}")]
+    TimedOut(Duration),
+}
+
+/// How long a read waits for the writer to publish a revision (the initial load of a large
+/// tree takes a while).
+const PUBLISH_WAIT: Duration = Duration::from_secs(300);
+
+impl Shared {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        instance: String,
+        build_id: String,
+        root: PathBuf,
+        state_dir: PathBuf,
+        config: PlanConfig,
+        planner: Planner,
+        cache: Arc<Cache>,
+        tree: Tree,
+    ) -> Shared {
+        Shared {
+            instance,
+            build_id,
+            root,
+            state_dir,
+            started: Instant::now(),
+            config,
+            planner,
+            cache,
+            tree,
+            view: Mutex::new(View {
+                snapshot: None,
+                files: Files::default(),
+                revision: 0,
+                closed: false,
+            }),
+            view_changed: Condvar::new(),
+            figures: Mutex::default(),
+            watches: AtomicUsize::new(0),
+            cookies: Mutex::default(),
+            next_cookie: AtomicU64::new(0),
+        }
+    }
+
+    fn view(&self) -> MutexGuard<'_, View> {
+        self.view.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn figures(&self) -> MutexGuard<'_, Figures> {
+        self.figures.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn revision(&self) -> u64 {
+        self.view().revision
+    }
+
+    pub fn record_error(&self, error: String) {
+        tracing::warn!("{error}");
+        self.figures().last_error = Some(error);
+    }
+
+    /// Withdraws the snapshot so the writer may change inputs (dropping it here is what lets
+    /// salsa's write proceed once readers' clones are gone too).
+    pub fn withdraw(&self) {
+        let snapshot = self.view().snapshot.take();
+        drop(snapshot);
+    }
+
+    /// Publishes a new revision for readers.
+    pub fn publish(&self, snapshot: Snapshot, files: Files, revision: u64) {
+        let mut view = self.view();
+        view.snapshot = Some(snapshot);
+        view.files = files;
+        view.revision = revision;
+        drop(view);
+        self.view_changed.notify_all();
+    }
+
+    /// No more reads: waiting readers get [`ReadError::Closed`].
+    pub fn close(&self) {
+        let mut view = self.view();
+        view.closed = true;
+        let snapshot = view.snapshot.take();
+        drop(view);
+        drop(snapshot);
+        self.view_changed.notify_all();
+    }
+
+    /// Runs `read` on the current snapshot; when a newer revision cancels it, runs it once
+    /// more on that revision. Blocks: call it off the async runtime.
+    pub fn read<T>(
+        &self,
+        read: impl Fn(&Snapshot, &Files) -> Result<T, Cancelled>,
+    ) -> Result<(T, u64), ReadError> {
+        for _ in 0..2 {
+            let (snapshot, files, revision) = self.current()?;
+            if let Ok(value) = read(&snapshot, &files) {
+                return Ok((value, revision));
+            }
+            tracing::debug!(revision, "read cancelled by a newer revision");
+        }
+        Err(ReadError::Cancelled)
+    }
+
+    fn current(&self) -> Result<(Snapshot, Files, u64), ReadError> {
+        let view = self.view();
+        let (view, timeout) = self
+            .view_changed
+            .wait_timeout_while(view, PUBLISH_WAIT, |v| v.snapshot.is_none() && !v.closed)
+            .unwrap_or_else(|p| p.into_inner());
+        if view.closed {
+            return Err(ReadError::Closed);
+        }
+        match &view.snapshot {
+            Some(snapshot) => Ok((snapshot.clone(), view.files.clone(), view.revision)),
+            None if timeout.timed_out() => Err(ReadError::TimedOut(PUBLISH_WAIT)),
+            None => Err(ReadError::Closed),
+        }
+    }
+
+    /// A new cookie and the receiver told when the writer has applied every change seen
+    /// before it.
+    pub fn new_cookie(&self) -> (u64, oneshot::Receiver<()>) {
+        let n = self.next_cookie.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.cookies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(n, tx);
+        (n, rx)
+    }
+
+    pub fn forget_cookie(&self, n: u64) {
+        self.cookies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&n);
+    }
+
+    pub fn ack_cookies(&self, cookies: &[u64]) {
+        let mut pending = self.cookies.lock().unwrap_or_else(|p| p.into_inner());
+        for n in cookies {
+            if let Some(tx) = pending.remove(n) {
+                // The query may have given up waiting; nothing to tell then.
+                let _ = tx.send(());
+            }
+        }
+    }
+}

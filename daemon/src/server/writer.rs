@@ -1,0 +1,422 @@
+//! The writer thread: the only owner of the salsa database. It loads the tree, applies the
+//! watcher's change batches (re-hashing every file before believing an event) and publishes
+//! a snapshot per revision. A planner thread then plans what changed on a snapshot of that
+//! revision and writes the results through the store; the next change cancels it, so the
+//! writer is always free to apply the next batch (and acknowledge its cookies) at once.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
+
+use memreuse::db::{FileStatus, Snapshot, Workspace};
+
+use super::shared::{Files, Shared};
+use crate::protocol::Rescan;
+
+/// What the watcher saw between two batches.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// Paths named by events (files or directories, existing or not).
+    pub paths: BTreeSet<PathBuf>,
+    /// Set when events cannot be trusted to name every change: re-read everything.
+    pub rescan: Option<String>,
+    /// Freshness cookies seen, acknowledged once everything before them is applied.
+    pub cookies: Vec<u64>,
+}
+
+pub enum Work {
+    Changes(Batch),
+    Shutdown,
+}
+
+pub struct Writer {
+    shared: Arc<Shared>,
+    workspace: Workspace,
+    /// The digest of every file's text, to tell real changes from events.
+    tracked: BTreeMap<PathBuf, [u8; 32]>,
+    published: Files,
+    revision: u64,
+    jobs: usize,
+    /// Changed files not planned yet.
+    pending: Arc<Mutex<BTreeSet<PathBuf>>>,
+    /// The planners started, the current one last. Stopped ones may still be flushing what
+    /// they planned; they are reaped when done, and all joined at shutdown.
+    planners: Vec<Planner>,
+}
+
+impl Writer {
+    pub fn new(shared: Arc<Shared>, workspace: Workspace, jobs: usize) -> Writer {
+        Writer {
+            shared,
+            workspace,
+            tracked: BTreeMap::new(),
+            published: Files::default(),
+            revision: 0,
+            jobs,
+            pending: Arc::default(),
+            planners: Vec::new(),
+        }
+    }
+
+    /// Loads and plans the whole tree, then applies batches until told to stop; flushes
+    /// and closes the view on the way out.
+    pub fn run(mut self, work: Receiver<Work>) {
+        self.scan(None);
+        while let Ok(Work::Changes(mut batch)) = work.recv() {
+            // Batches that queued up meanwhile become one revision.
+            let mut stop = false;
+            while let Ok(next) = work.try_recv() {
+                match next {
+                    Work::Changes(next) => merge(&mut batch, next),
+                    Work::Shutdown => stop = true,
+                }
+            }
+            self.apply(batch);
+            if stop {
+                break;
+            }
+        }
+        self.reap_planners(true);
+        flush(&self.shared);
+        self.shared.close();
+        tracing::info!("writer stopped");
+    }
+
+    /// Reads every kernel file of the tree (the initial scan, or a rescan for `reason`).
+    fn scan(&mut self, reason: Option<String>) {
+        let files = self.shared.tree.walk(self.shared.tree.root()).files;
+        let initial = reason.is_none();
+        if initial {
+            let mut figures = self.shared.figures();
+            figures.scan_total = files.len();
+        }
+        let gone: Vec<PathBuf> = match &reason {
+            None => Vec::new(),
+            Some(_) => {
+                let found: BTreeSet<&PathBuf> = files.iter().collect();
+                self.tracked
+                    .keys()
+                    .filter(|p| !found.contains(p))
+                    .cloned()
+                    .collect()
+            }
+        };
+        if let Some(reason) = reason {
+            tracing::info!(%reason, files = files.len(), "rescanning");
+            let at_seconds = self.shared.started.elapsed().as_secs_f64();
+            self.shared
+                .figures()
+                .rescans
+                .push(Rescan { at_seconds, reason });
+        }
+        self.update(files, gone, &[], initial);
+    }
+
+    fn apply(&mut self, batch: Batch) {
+        if let Some(reason) = batch.rescan {
+            self.scan(Some(reason));
+            self.shared.ack_cookies(&batch.cookies);
+            return;
+        }
+        let mut candidates = BTreeSet::new();
+        let mut gone = Vec::new();
+        for path in batch.paths {
+            match std::fs::symlink_metadata(&path) {
+                // A directory created or moved in: its files may predate its watch.
+                Ok(meta) if meta.is_dir() => {
+                    candidates.extend(self.shared.tree.walk(&path).files);
+                }
+                Ok(_) => {
+                    if self.shared.tree.admits(&path, false) {
+                        candidates.insert(path);
+                    }
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                    // The path itself, or a directory holding tracked files, went away.
+                    gone.extend(
+                        self.tracked
+                            .range(path.clone()..)
+                            .take_while(|(p, _)| p.starts_with(&path))
+                            .map(|(p, _)| p.clone()),
+                    );
+                }
+                Err(err) => self
+                    .shared
+                    .record_error(format!("cannot read {}: {err}", path.display())),
+            }
+        }
+        self.update(
+            candidates.into_iter().collect(),
+            gone,
+            &batch.cookies,
+            false,
+        );
+    }
+
+    /// Re-reads `candidates`, drops `gone`, and when anything really changed publishes a new
+    /// revision and plans the changed files in the background. `cookies` are acknowledged as
+    /// soon as the revision is visible to readers.
+    fn update(
+        &mut self,
+        candidates: Vec<PathBuf>,
+        gone: Vec<PathBuf>,
+        cookies: &[u64],
+        initial: bool,
+    ) {
+        let texts = read_all(&candidates, self.jobs);
+        let mut changed = Vec::new();
+        let mut gone: BTreeSet<PathBuf> = gone.into_iter().collect();
+        for (path, read) in candidates.into_iter().zip(texts) {
+            match read {
+                Ok(text) => {
+                    let digest = *blake3::hash(text.as_bytes()).as_bytes();
+                    if self.tracked.get(&path) != Some(&digest) {
+                        changed.push((path, text, digest));
+                    }
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                    gone.insert(path);
+                }
+                Err(err) => self
+                    .shared
+                    .record_error(format!("cannot read {}: {err}", path.display())),
+            }
+        }
+        gone.retain(|p| self.tracked.contains_key(p));
+        if changed.is_empty() && gone.is_empty() && !initial {
+            self.shared.ack_cookies(cookies);
+            return;
+        }
+        tracing::debug!(
+            changed = changed.len(),
+            gone = gone.len(),
+            "applying changes"
+        );
+        // Every snapshot (readers' and the planner's) must be gone before salsa lets an
+        // input change; the planner stops at its next file, readers are cancelled.
+        for planner in &self.planners {
+            planner.stop.store(true, Ordering::Relaxed);
+        }
+        self.shared.withdraw();
+        let published = Arc::make_mut(&mut self.published);
+        let mut planned = Vec::with_capacity(changed.len());
+        // No lock may be held across `set_file`: it waits for every snapshot to be dropped,
+        // and a planner holding one may be waiting for that lock.
+        for (path, text, digest) in changed {
+            let file = self
+                .workspace
+                .set_file(&path, &text, materialize_aliases(&path));
+            self.tracked.insert(path.clone(), digest);
+            published.insert(path.clone(), file);
+            planned.push(path);
+        }
+        for path in &gone {
+            // A salsa input cannot be deleted: emptied, it is no program and costs nothing.
+            self.workspace.set_file(path, "", false);
+            self.tracked.remove(path);
+            published.remove(path);
+        }
+        let work: Vec<PathBuf> = {
+            let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+            pending.extend(planned);
+            for path in &gone {
+                pending.remove(path);
+            }
+            pending.iter().cloned().collect()
+        };
+        {
+            let mut figures = self.shared.figures();
+            for path in &gone {
+                figures.set_functions(path, 0);
+            }
+        }
+        self.revision += 1;
+        self.shared.figures().files = self.tracked.len();
+        self.shared.publish(
+            self.workspace.snapshot(),
+            self.published.clone(),
+            self.revision,
+        );
+        self.shared.ack_cookies(cookies);
+        self.start_planning(work);
+    }
+
+    /// Plans `work` on a snapshot in the background. The planner of the last revision was
+    /// stopped by the change of inputs; it is not waited for (it may be writing results).
+    fn start_planning(&mut self, work: Vec<PathBuf>) {
+        self.reap_planners(false);
+        let stop = Arc::new(AtomicBool::new(false));
+        let job = Planning {
+            shared: self.shared.clone(),
+            snapshot: self.workspace.snapshot(),
+            files: self.published.clone(),
+            work,
+            pending: self.pending.clone(),
+            stop: stop.clone(),
+            jobs: self.jobs,
+        };
+        match std::thread::Builder::new()
+            .name("planner".into())
+            .spawn(move || job.run())
+        {
+            Ok(thread) => self.planners.push(Planner { stop, thread }),
+            Err(err) => self
+                .shared
+                .record_error(format!("cannot start the planner thread: {err}")),
+        }
+    }
+
+    /// Joins the planners that are done, or (`all`) stops and joins every one.
+    fn reap_planners(&mut self, all: bool) {
+        for planner in std::mem::take(&mut self.planners) {
+            if all {
+                planner.stop.store(true, Ordering::Relaxed);
+            } else if !planner.thread.is_finished() {
+                self.planners.push(planner);
+                continue;
+            }
+            if planner.thread.join().is_err() {
+                self.shared
+                    .record_error("the planner thread panicked".into());
+            }
+        }
+    }
+}
+
+struct Planner {
+    stop: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+/// One background planning run: plans `work` on `jobs` threads (so queries find the results
+/// memoized) and writes them through the store. A newer revision cancels it; what it did
+/// not finish stays in `pending` for the next run.
+struct Planning {
+    shared: Arc<Shared>,
+    snapshot: Snapshot,
+    files: Files,
+    work: Vec<PathBuf>,
+    pending: Arc<Mutex<BTreeSet<PathBuf>>>,
+    stop: Arc<AtomicBool>,
+    jobs: usize,
+}
+
+impl Planning {
+    fn run(self) {
+        let Planning {
+            shared,
+            snapshot,
+            files,
+            work,
+            pending,
+            stop,
+            jobs,
+        } = self;
+        let next = AtomicUsize::new(0);
+        let workers: Vec<Snapshot> = (0..jobs.clamp(1, work.len().max(1)))
+            .map(|_| snapshot.clone())
+            .collect();
+        // Only the workers' handles may hold the revision: the writer waits for all of them.
+        drop(snapshot);
+        std::thread::scope(|scope| {
+            for worker in workers {
+                let (shared, files, work, pending, stop, next) =
+                    (&shared, &files, &work, &pending, &stop, &next);
+                scope.spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let Some(path) = work.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        let Some(&file) = files.get(path) else {
+                            continue;
+                        };
+                        let Ok(outcome) = worker.outcome(file) else {
+                            break;
+                        };
+                        let functions = match &outcome.status {
+                            FileStatus::Planned { functions, .. } => functions.len(),
+                            _ => 0,
+                        };
+                        pending
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .remove(path);
+                        let mut figures = shared.figures();
+                        figures.set_functions(path, functions);
+                        if !figures.scan_finished {
+                            figures.scan_done += 1;
+                        }
+                    }
+                });
+            }
+        });
+        flush(&shared);
+        if pending.lock().unwrap_or_else(|p| p.into_inner()).is_empty() {
+            let mut figures = shared.figures();
+            if !figures.scan_finished {
+                figures.scan_finished = true;
+                tracing::info!(
+                    files = figures.files,
+                    functions = figures.functions,
+                    elapsed = ?shared.started.elapsed(),
+                    "initial scan done"
+                );
+            }
+        }
+    }
+}
+
+/// Writes the results queued since the last flush (they are content-keyed, so a partial
+/// run's results are as good as a whole one's).
+fn flush(shared: &Shared) {
+    match shared.cache.flush() {
+        Ok(0) => {}
+        Ok(written) => tracing::debug!(written, "flushed the store"),
+        Err(err) => shared.record_error(format!("cannot write the cache: {err}")),
+    }
+}
+
+fn merge(into: &mut Batch, next: Batch) {
+    into.paths.extend(next.paths);
+    into.cookies.extend(next.cookies);
+    if into.rescan.is_none() {
+        into.rescan = next.rescan;
+    }
+}
+
+/// PyPTO's pipeline runs MaterializeSemanticAliases on dumps taken right after InitMemRef
+/// (the `auto` of `memreuse plan --materialize-aliases`).
+pub(super) fn materialize_aliases(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().contains("_after_InitMemRef"))
+}
+
+/// Reads `paths` on up to `jobs` threads. Text that is not UTF-8 is read lossily: the parser
+/// then reports it like any other bad input.
+fn read_all(paths: &[PathBuf], jobs: usize) -> Vec<std::io::Result<String>> {
+    let read = |path: &PathBuf| {
+        std::fs::read(path).map(|bytes| match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
+        })
+    };
+    if jobs <= 1 || paths.len() < 64 {
+        return paths.iter().map(read).collect();
+    }
+    let chunk = paths.len().div_ceil(jobs);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = paths
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(read).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}

@@ -1,0 +1,516 @@
+//! End-to-end tests of `memreused` driven through the real `memreuse` binary: each test has
+//! a fresh temporary root and state dir, edits files underneath a running daemon, and kills
+//! every daemon it started when it ends (a Drop guard), pass or fail.
+//!
+//! The CLI is found beside `memreused` in the target dir (`cargo test --workspace` builds
+//! both).
+
+use std::io::Write as _;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use memreuse::tree_gen::{TreeConfig, generate};
+use serde_json::Value;
+
+const DAEMON: &str = env!("CARGO_BIN_EXE_memreused");
+
+fn cli_exe() -> PathBuf {
+    let exe = Path::new(DAEMON).with_file_name("memreuse");
+    assert!(
+        exe.is_file(),
+        "{} is missing: build the CLI too (`cargo test --workspace` does)",
+        exe.display()
+    );
+    exe
+}
+
+/// A workspace root and a state dir outside it, and the daemons started on them.
+struct Env {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    state: PathBuf,
+}
+
+impl Env {
+    fn new() -> Env {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let base = dir.path().canonicalize().expect("canonical temp dir");
+        let root = base.join("root");
+        let state = base.join("state");
+        std::fs::create_dir_all(&root).expect("root");
+        Env {
+            _dir: dir,
+            root,
+            state,
+        }
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(cli_exe());
+        command
+            .arg("--state-dir")
+            .arg(&self.state)
+            .args(args)
+            .current_dir(&self.root)
+            .env("MEMREUSED", DAEMON)
+            .env_remove("MEMREUSE_STATE_DIR")
+            .stdin(Stdio::null());
+        command
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("memreuse runs")
+    }
+
+    /// Runs and expects success.
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "memreuse {args:?} failed ({}):\n{}\n{}",
+            out.status,
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    }
+
+    fn write(&self, relative: &str, contents: &str) {
+        let path = self.root.join(relative);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, contents).expect("write");
+    }
+
+    /// Starts `memreused` itself (not through the CLI) with `args`, and waits for it.
+    fn start_daemon(&self, args: &[&str]) -> std::process::Child {
+        let child = Command::new(DAEMON)
+            .arg("--root")
+            .arg(&self.root)
+            .arg("--state-dir")
+            .arg(&self.state)
+            .args(args)
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start memreused");
+        wait_until("the daemon to listen", Duration::from_secs(30), || {
+            self.info().is_some()
+        });
+        child
+    }
+
+    fn status(&self) -> Value {
+        serde_json::from_str(&self.ok(&["daemon", "status", "--json"])).expect("status JSON")
+    }
+
+    fn info(&self) -> Option<Value> {
+        let bytes = std::fs::read(self.state.join("daemon.json")).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// The pids of live `memreused` processes serving this state dir.
+    fn daemons(&self) -> Vec<i32> {
+        let needle = self.state.to_string_lossy().into_owned();
+        let mut pids = Vec::new();
+        for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+                continue;
+            };
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            let zombie = std::fs::read_to_string(entry.path().join("stat"))
+                .is_ok_and(|s| s.split_whitespace().nth(2) == Some("Z"));
+            if !zombie && cmdline.contains("memreused") && cmdline.contains(&needle) {
+                pids.push(pid);
+            }
+        }
+        pids
+    }
+
+    /// The digests of a file's planned functions, by name, as the daemon answers them.
+    fn query_digests(&self, target: &str) -> Vec<(String, String)> {
+        digests(&self.ok(&["query", target, "--json"]))
+    }
+
+    /// The same, planned cold in-process without any cache.
+    fn cold_digests(&self, relative: &str) -> Vec<(String, String)> {
+        digests(&self.ok(&["plan", relative, "--emit", "json", "--no-cache"]))
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        for pid in self.daemons() {
+            // SAFETY: sends a signal to a daemon this test started.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        // MEMREUSE_TEST_KEEP=1 keeps the directories (and the daemon's logs) for a look.
+        if std::env::var_os("MEMREUSE_TEST_KEEP").is_some() {
+            eprintln!("kept {}", self.root.display());
+            std::mem::forget(std::mem::replace(
+                &mut self._dir,
+                tempfile::tempdir().expect("temp dir"),
+            ));
+        }
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn digests(json: &str) -> Vec<(String, String)> {
+    let document: Value = serde_json::from_str(json).expect("plan JSON");
+    let mut found = Vec::new();
+    for file in document["files"].as_array().expect("files") {
+        for f in file["functions"].as_array().expect("functions") {
+            found.push((
+                f["name"].as_str().expect("name").to_string(),
+                f["digest"].as_str().expect("digest").to_string(),
+            ));
+        }
+    }
+    found
+}
+
+/// Generated kernel files: `(relative path, text)`.
+fn kernels(files: usize, functions: usize, seed: u64) -> Vec<(String, String)> {
+    let cfg = TreeConfig {
+        files,
+        functions,
+        tiles: 4..=10,
+        seed,
+    };
+    generate(&cfg)
+        .map(|(path, text)| (path.to_string_lossy().into_owned(), text))
+        .collect()
+}
+
+fn wait_until(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn eight_concurrent_first_queries_start_exactly_one_daemon() {
+    let env = Env::new();
+    let (path, source) = kernels(1, 2, 1).remove(0);
+    env.write(&path, &source);
+    let children: Vec<_> = (0..8)
+        .map(|_| {
+            env.command(&["query", &path, "--json"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    let outputs: Vec<Output> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("wait"))
+        .collect();
+    for out in &outputs {
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(digests(&text(&out.stdout)), env.cold_digests(&path));
+    }
+    assert_eq!(env.daemons().len(), 1, "exactly one daemon runs");
+    let logs = std::fs::read_dir(env.state.join("logs")).expect("logs");
+    let started: usize = logs
+        .flatten()
+        .map(|e| {
+            let log = std::fs::read_to_string(e.path()).unwrap_or_default();
+            log.matches("listening").count()
+        })
+        .sum();
+    assert_eq!(started, 1, "one daemon ever listened");
+}
+
+#[test]
+fn a_write_is_always_seen_by_the_next_query() {
+    let env = Env::new();
+    let variants: Vec<String> = (0..2)
+        .map(|seed| kernels(1, 2, 10 + seed).remove(0).1)
+        .collect();
+    let path = "k/kernel.py";
+    let mut expected = Vec::new();
+    for variant in &variants {
+        env.write(path, variant);
+        expected.push(env.cold_digests(path));
+    }
+    assert_ne!(expected[0], expected[1], "the variants plan differently");
+    env.ok(&["daemon", "start"]);
+    for i in 0..100 {
+        env.write(path, &variants[i % 2]);
+        assert_eq!(
+            env.query_digests(path),
+            expected[i % 2],
+            "stale answer after write {i}"
+        );
+    }
+}
+
+#[test]
+fn an_atomic_save_through_a_rename_is_seen() {
+    let env = Env::new();
+    let variants: Vec<String> = (0..2)
+        .map(|seed| kernels(1, 1, 20 + seed).remove(0).1)
+        .collect();
+    let path = "k/kernel.py";
+    let mut expected = Vec::new();
+    for variant in &variants {
+        env.write(path, variant);
+        expected.push(env.cold_digests(path));
+    }
+    env.ok(&["daemon", "start"]);
+    for i in 0..6 {
+        // What editors do: write a temporary file beside it, then rename it over.
+        let tmp = env.root.join("k/.kernel.py.swp");
+        std::fs::write(&tmp, &variants[i % 2]).expect("write");
+        std::fs::rename(&tmp, env.root.join(path)).expect("rename");
+        assert_eq!(env.query_digests(path), expected[i % 2], "after save {i}");
+    }
+}
+
+#[test]
+fn a_storm_of_5000_files_converges_to_a_cold_run() {
+    let env = Env::new();
+    env.write("seed/a.py", &kernels(1, 1, 30).remove(0).1);
+    // A lower storm threshold than the default 10,000 events, so that a loaded machine that
+    // writes slowly still makes a storm.
+    let mut daemon = env.start_daemon(&["--storm-events", "2000"]);
+    // A checkout that creates 5,000 files, then one that rewrites them all.
+    for (path, text) in &kernels(5000, 1, 31) {
+        env.write(path, text);
+    }
+    let files = kernels(5000, 1, 32);
+    for (path, text) in &files {
+        env.write(path, text);
+    }
+    // Any query waits for every change made before it.
+    let probe = &files[files.len() - 1].0;
+    assert_eq!(env.query_digests(probe), env.cold_digests(probe));
+    let status = env.status();
+    assert_eq!(status["files"], 5001, "{status:#}");
+    let rescans = status["rescans"].as_array().expect("rescans");
+    assert!(!rescans.is_empty(), "a storm triggers a rescan: {status:#}");
+    for (path, _) in files.iter().step_by(250) {
+        assert_eq!(env.query_digests(path), env.cold_digests(path), "{path}");
+    }
+    env.ok(&["daemon", "stop"]);
+    daemon.wait().expect("the daemon exits");
+}
+
+#[test]
+fn a_daemon_killed_mid_scan_is_restarted_by_the_next_query_with_its_store() {
+    let env = Env::new();
+    let files = kernels(300, 4, 40);
+    for (path, text) in &files {
+        env.write(path, text);
+    }
+    env.ok(&["daemon", "start"]);
+    let pid = env.info().expect("daemon.json")["pid"]
+        .as_i64()
+        .expect("pid");
+    // SAFETY: the daemon this test started.
+    unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+    wait_until("the killed daemon to go", Duration::from_secs(10), || {
+        !env.daemons().contains(&(pid as i32))
+    });
+    let (path, _) = &files[7];
+    assert_eq!(env.query_digests(path), env.cold_digests(path));
+    let status = env.status();
+    assert_ne!(status["pid"].as_i64(), Some(pid), "a new daemon answers");
+    let aside = std::fs::read_dir(&env.state)
+        .expect("state dir")
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().starts_with("cache.bad"));
+    assert!(!aside, "the store survived the kill");
+    assert_eq!(status["last_error"], Value::Null, "{status:#}");
+}
+
+#[test]
+fn a_daemon_of_another_build_is_replaced() {
+    let env = Env::new();
+    let (path, source) = kernels(1, 1, 50).remove(0);
+    env.write(&path, &source);
+    let mut old = env.start_daemon(&["--build-id", "an-older-build"]);
+    assert_eq!(env.query_digests(&path), env.cold_digests(&path));
+    let exited = old.wait().expect("the old daemon exits");
+    assert!(exited.success(), "it was stopped cleanly: {exited}");
+    let status = env.status();
+    assert_ne!(status["pid"].as_i64(), Some(i64::from(old.id())));
+    assert_ne!(status["build_id"], "an-older-build");
+}
+
+#[test]
+fn a_stale_socket_and_daemon_json_are_replaced() {
+    let env = Env::new();
+    let (path, source) = kernels(1, 1, 60).remove(0);
+    env.write(&path, &source);
+    std::fs::create_dir_all(&env.state).expect("state dir");
+    let socket = env.state.join("daemon.sock");
+    // A socket file nobody listens on, as a killed daemon leaves it.
+    drop(std::os::unix::net::UnixListener::bind(&socket).expect("bind"));
+    let stale = serde_json::json!({
+        "pid": 999_999_999u32, "instance": "gone", "socket": socket, "root": env.root,
+        "protocol": 1, "build_id": "gone", "started": 0,
+    });
+    std::fs::write(env.state.join("daemon.json"), stale.to_string()).expect("write");
+    assert_eq!(env.query_digests(&path), env.cold_digests(&path));
+    let info = env.info().expect("daemon.json");
+    assert_ne!(info["instance"], "gone");
+    assert_eq!(
+        env.daemons(),
+        vec![info["pid"].as_i64().expect("pid") as i32]
+    );
+}
+
+#[test]
+fn the_socket_is_private_and_stop_cleans_up() {
+    let env = Env::new();
+    env.ok(&["daemon", "start"]);
+    let socket = env.state.join("daemon.sock");
+    let mode = std::fs::metadata(&socket)
+        .expect("socket")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let stopped = env.ok(&["daemon", "stop"]);
+    assert!(stopped.contains("stopped"), "{stopped}");
+    assert!(!socket.exists());
+    assert!(env.info().is_none());
+    wait_until("the daemon to exit", Duration::from_secs(5), || {
+        env.daemons().is_empty()
+    });
+    let status = env.run(&["daemon", "status"]);
+    assert_eq!(status.status.code(), Some(3), "no daemon: exit 3");
+}
+
+#[test]
+fn a_path_outside_the_root_is_refused() {
+    let env = Env::new();
+    let outside = env.state.parent().expect("base").join("outside.py");
+    std::fs::write(&outside, kernels(1, 1, 70).remove(0).1).expect("write");
+    let out = env.run(&["query", outside.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("outside the workspace root"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_broken_file_gets_diagnostics_others_are_served_and_fixing_clears_them() {
+    let env = Env::new();
+    let good = kernels(2, 1, 80);
+    env.write("a.py", &good[0].1);
+    env.write("b.py", &good[1].1);
+    env.ok(&["daemon", "start"]);
+    env.write("a.py", &format!("{}\n  x = (\n", good[0].1));
+    let broken = env.run(&["query", "a.py"]);
+    assert_eq!(broken.status.code(), Some(1));
+    let stderr = text(&broken.stderr);
+    assert!(stderr.contains("a.py:"), "located diagnostics: {stderr}");
+    assert_eq!(env.query_digests("b.py"), env.cold_digests("b.py"));
+    env.write("a.py", &good[0].1);
+    assert_eq!(env.query_digests("a.py"), env.cold_digests("a.py"));
+    let status = env.status();
+    assert_eq!(status["pid"], env.info().expect("daemon.json")["pid"]);
+}
+
+#[test]
+fn moved_directories_and_deleted_files_are_followed() {
+    let env = Env::new();
+    let files = kernels(3, 1, 90);
+    env.write("in/a.py", &files[0].1);
+    env.ok(&["daemon", "start"]);
+    // A directory prepared elsewhere and moved in, one moved out, one file deleted.
+    let staging = env.state.parent().expect("base").join("staging");
+    std::fs::create_dir_all(staging.join("deep")).expect("mkdir");
+    std::fs::write(staging.join("deep/b.py"), &files[1].1).expect("write");
+    std::fs::rename(&staging, env.root.join("moved")).expect("move in");
+    assert_eq!(
+        env.query_digests("moved/deep/b.py"),
+        env.cold_digests("moved/deep/b.py")
+    );
+    std::fs::rename(env.root.join("moved"), &staging).expect("move out");
+    env.write("in/c.py", &files[2].1);
+    std::fs::remove_file(env.root.join("in/a.py")).expect("delete");
+    env.ok(&["query", "in/c.py"]);
+    let status = env.status();
+    assert_eq!(status["files"], 1, "{status:#}");
+    // Files created in the directory after it moved in are seen too.
+    std::fs::rename(&staging, env.root.join("again")).expect("move in again");
+    env.write("again/deep/d.py", &files[0].1);
+    assert_eq!(
+        env.query_digests("again/deep/d.py"),
+        env.cold_digests("again/deep/d.py")
+    );
+}
+
+#[test]
+fn ignored_directories_are_not_watched_or_served() {
+    let env = Env::new();
+    let files = kernels(2, 1, 100);
+    env.write(".gitignore", "build/\n");
+    env.write("k/a.py", &files[0].1);
+    env.write("build/b.py", &files[1].1);
+    env.ok(&["daemon", "start"]);
+    env.ok(&["query", "k/a.py"]);
+    let status = env.status();
+    assert_eq!(status["files"], 1);
+    assert_eq!(status["watches"], 2, "the root and k/: {status:#}");
+    let out = env.run(&["query", "build/b.py"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
+#[test]
+fn in_process_queries_agree_with_the_daemon() {
+    let env = Env::new();
+    let (path, source) = kernels(1, 3, 110).remove(0);
+    env.write(&path, &source);
+    let alone = env.ok(&["query", &path, "--no-daemon", "--json"]);
+    assert!(env.daemons().is_empty(), "--no-daemon starts none");
+    let served = env.ok(&["query", &path, "--json"]);
+    assert_eq!(digests(&alone), digests(&served));
+    let kernel = &digests(&alone)[0].0;
+    assert_ne!(kernel, "main", "InCore kernels come first");
+    let summary = env.ok(&["query", &format!("{path}::{kernel}")]);
+    assert!(summary.contains(&format!("::{kernel} ")), "{summary}");
+    let missing = env.run(&["query", &format!("{path}::nope")]);
+    assert_eq!(missing.status.code(), Some(1));
+}
+
+#[test]
+fn an_idle_daemon_stops_by_itself() {
+    let env = Env::new();
+    env.ok(&["daemon", "start", "--idle-timeout", "1"]);
+    assert!(env.info().is_some());
+    wait_until("the idle daemon to stop", Duration::from_secs(10), || {
+        env.info().is_none() && env.daemons().is_empty()
+    });
+}
+
+#[test]
+fn bad_peers_do_not_stop_the_daemon() {
+    let env = Env::new();
+    env.ok(&["daemon", "start"]);
+    let socket = env.state.join("daemon.sock");
+    let mut peer = std::os::unix::net::UnixStream::connect(&socket).expect("connect");
+    peer.write_all(b"this is not json\n").expect("write");
+    let mut long = std::os::unix::net::UnixStream::connect(&socket).expect("connect");
+    // More than a request may hold; the daemon answers and hangs up.
+    let _ = long.write_all(&vec![b'x'; 200 * 1024]);
+    drop(peer);
+    drop(long);
+    let status = env.status();
+    assert!(status["pid"].is_number());
+}
