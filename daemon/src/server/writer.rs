@@ -11,6 +11,8 @@ use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 
 use memreuse::db::{FileStatus, Snapshot, Workspace};
+use memreuse::plan::PlanConfig;
+use memreuse::store;
 
 use super::shared::{Files, Shared};
 use crate::protocol::Rescan;
@@ -218,13 +220,16 @@ impl Writer {
             self.tracked.remove(path);
             published.remove(path);
         }
-        let work: Vec<PathBuf> = {
+        let work: Vec<(PathBuf, [u8; 32])> = {
             let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
             pending.extend(planned);
             for path in &gone {
                 pending.remove(path);
             }
-            pending.iter().cloned().collect()
+            pending
+                .iter()
+                .filter_map(|p| Some((p.clone(), *self.tracked.get(p)?)))
+                .collect()
         };
         {
             let mut figures = self.shared.figures();
@@ -245,7 +250,7 @@ impl Writer {
 
     /// Plans `work` on a snapshot in the background. The planner of the last revision was
     /// stopped by the change of inputs; it is not waited for (it may be writing results).
-    fn start_planning(&mut self, work: Vec<PathBuf>) {
+    fn start_planning(&mut self, work: Vec<(PathBuf, [u8; 32])>) {
         self.reap_planners(false);
         let stop = Arc::new(AtomicBool::new(false));
         let job = Planning {
@@ -297,7 +302,8 @@ struct Planning {
     shared: Arc<Shared>,
     snapshot: Snapshot,
     files: Files,
-    work: Vec<PathBuf>,
+    /// Paths and text digests.
+    work: Vec<(PathBuf, [u8; 32])>,
     pending: Arc<Mutex<BTreeSet<PathBuf>>>,
     stop: Arc<AtomicBool>,
     jobs: usize,
@@ -326,18 +332,22 @@ impl Planning {
                     (&shared, &files, &work, &pending, &stop, &next);
                 scope.spawn(move || {
                     while !stop.load(Ordering::Relaxed) {
-                        let Some(path) = work.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        let Some((path, digest)) = work.get(next.fetch_add(1, Ordering::Relaxed))
+                        else {
                             break;
                         };
                         let Some(&file) = files.get(path) else {
                             continue;
                         };
-                        let Ok(outcome) = worker.outcome(file) else {
-                            break;
-                        };
-                        let functions = match &outcome.status {
-                            FileStatus::Planned { functions, .. } => functions.len(),
-                            _ => 0,
+                        let functions = match stored_functions(shared, path, digest) {
+                            Some(functions) => functions,
+                            None => match worker.outcome(file) {
+                                Ok(outcome) => match &outcome.status {
+                                    FileStatus::Planned { functions, .. } => functions.len(),
+                                    _ => 0,
+                                },
+                                Err(_) => break,
+                            },
                         };
                         pending
                             .lock()
@@ -366,6 +376,22 @@ impl Planning {
             }
         }
     }
+}
+
+/// The number of functions of a file whose results the store holds already (its manifest
+/// for this exact text and configuration). Such a file needs no planning, and not planning
+/// it keeps its results out of memory until a query asks; a key that does not match the
+/// database's (it derives the same one) only means planning it after all.
+fn stored_functions(shared: &Shared, path: &Path, digest: &[u8; 32]) -> Option<usize> {
+    let config = PlanConfig {
+        materialize_aliases: materialize_aliases(path),
+        ..shared.config
+    };
+    let key = store::file_key(
+        &store::config_digest(shared.planner.name(), &config),
+        digest,
+    );
+    Some(shared.cache.get_manifest(&key)?.functions.len())
 }
 
 /// Writes the results queued since the last flush (they are content-keyed, so a partial
