@@ -410,7 +410,7 @@ fn progress_bar(files: usize) -> ProgressBar {
     }
     let bar = ProgressBar::new(files as u64);
     if let Ok(style) =
-        ProgressStyle::with_template("planning {bar:40} {pos}/{len} files ({per_sec}, {eta})")
+        ProgressStyle::with_template("planning {bar:40} {pos}/{len} files ({eta} left)")
     {
         bar.set_style(style);
     }

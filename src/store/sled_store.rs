@@ -25,7 +25,6 @@ impl SledStore {
             .path(path)
             .flush_every_ms(None)
             .cache_capacity(64 << 20)
-            .mode(sled::Mode::HighThroughput)
             .open()
             .map_err(to_store_error)?;
         Ok(SledStore { db })
@@ -78,8 +77,12 @@ impl CacheStore for SledStore {
     }
 
     fn write_batch(&self, entries: &[(Key, Vec<u8>)]) -> Result<(), StoreError> {
+        // In key order, each of sled's leaf pages fills once instead of being rewritten for
+        // every random insert that lands in it: several times less written for a cold run.
+        let mut sorted: Vec<&(Key, Vec<u8>)> = entries.iter().collect();
+        sorted.sort_unstable_by_key(|(key, _)| *key);
         let mut batch = sled::Batch::default();
-        for (key, value) in entries {
+        for (key, value) in sorted {
             batch.insert(&key.0, value.as_slice());
         }
         self.db.apply_batch(batch).map_err(to_store_error)?;
