@@ -1,10 +1,12 @@
 //! Planning speed (issue "The PYPTO planner"): one generated function of n tiles, for a family
 //! whose max-live tile count stays bounded (n = 1,000 … 64,000) and a dense family whose
-//! max-live grows with n. Parsing is outside the measurement.
+//! max-live grows with n. Parsing is outside the measurement. `plan_bounded_max_live` goes
+//! through `plan_function(&Function)`, so it includes cloning the input and dropping the plan;
+//! `plan_owned_bounded_max_live` times `plan_function_owned` alone (clone and drop untimed).
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use memreuse::ir::parse_program;
-use memreuse::plan::{PlanConfig, plan_function};
+use memreuse::plan::{PlanConfig, plan_function, plan_function_owned};
 use memreuse::synth::{SynthConfig, program_text};
 
 fn function_of(tiles: usize, max_live: Option<usize>) -> memreuse::ir::Function {
@@ -37,6 +39,19 @@ fn bench_plan(c: &mut Criterion) {
         });
     }
     bounded.finish();
+    let mut owned = c.benchmark_group("plan_owned_bounded_max_live");
+    owned.sample_size(10);
+    for tiles in [1_000, 4_000, 16_000, 64_000] {
+        let f = function_of(tiles, Some(8));
+        owned.bench_with_input(BenchmarkId::from_parameter(tiles), &f, |b, f| {
+            b.iter_batched(
+                || f.clone(),
+                |f| plan_function_owned(f, &config).expect("plans"),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    owned.finish();
     let mut dense = c.benchmark_group("plan_dense");
     dense.sample_size(10);
     for tiles in [1_000, 4_000, 16_000] {

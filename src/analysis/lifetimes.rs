@@ -109,6 +109,11 @@ impl Lifetimes {
         self.families.get(&v).map_or(&[], Vec::as_slice)
     }
 
+    /// Whether any if-phi family exists; without one, overlapping lifetimes never share.
+    pub fn has_families(&self) -> bool {
+        !self.families.is_empty()
+    }
+
     /// Whether two variables share an if-phi family.
     pub fn same_family(&self, a: VarId, b: VarId) -> bool {
         let fb = self.families(b);
@@ -128,6 +133,9 @@ impl Lifetimes {
     /// exclusive branches, so a family counts once, with its largest live member.
     pub fn max_live_bytes(&self, space: MemSpace) -> i64 {
         let family_of = |iv: &Interval| {
+            if self.families.is_empty() {
+                return None;
+            }
             iv.members
                 .iter()
                 .filter_map(|v| self.families(*v).iter().min())
@@ -145,8 +153,9 @@ impl Lifetimes {
             // An interval occupies [def, last); a never-used one still needs its bytes at def.
             events.push((iv.last.max(iv.def + 1), false, i));
         }
-        // Ends before starts at the same instant: touching intervals share.
-        events.sort_by_key(|&(t, start, i)| (t, start, i));
+        // Ends before starts at the same instant: touching intervals share. The keys are
+        // distinct, so the unstable sort gives the same order.
+        events.sort_unstable_by_key(|&(t, start, i)| (t, start, i));
         let mut plain = 0i64;
         let mut by_family: FxHashMap<u32, Vec<i64>> = FxHashMap::default();
         let mut peak = 0i64;
@@ -198,6 +207,9 @@ struct Numbering<'f> {
     families: FxHashMap<VarId, Vec<u32>>,
     next_family: u32,
     loops: Vec<(u32, u32)>,
+    /// The call on the right of each assignment, by target (dense: a hash map of every
+    /// assignment costs more than the walk itself).
+    calls: Vec<Option<&'f Call>>,
 }
 
 pub fn analyze(f: &Function) -> Lifetimes {
@@ -211,6 +223,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
         families: FxHashMap::default(),
         next_family: 0,
         loops: Vec::new(),
+        calls: vec![None; f.vars.len()],
     };
     n.stmts(&f.body);
     let last = n.extend_over_loops();
@@ -222,27 +235,32 @@ pub fn analyze(f: &Function) -> Lifetimes {
     };
     lifetimes.def = n.def;
     lifetimes.last = last;
-    build_groups(f, &mut lifetimes);
+    build_groups(f, &n.calls, &mut lifetimes);
     lifetimes
 }
 
-impl Numbering<'_> {
+impl<'f> Numbering<'f> {
     fn is_tracked(&self, v: VarId) -> bool {
         let var = &self.f.vars[v];
         var.kind == VarKind::Local && matches!(var.ty, Some(Type::Tile(_)))
     }
 
-    fn stmts(&mut self, stmts: &[Stmt]) {
+    fn stmts(&mut self, stmts: &'f [Stmt]) {
         for stmt in stmts {
             self.stmt(stmt);
         }
     }
 
-    fn stmt(&mut self, stmt: &Stmt) {
+    fn stmt(&mut self, stmt: &'f Stmt) {
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
                 let at = self.next();
                 self.uses(value, at);
+                if let (Some(slot), Some(call)) =
+                    (self.calls.get_mut(target.index()), value.as_call())
+                {
+                    *slot = Some(call);
+                }
                 if self.is_tracked(*target) {
                     self.def.insert(*target, at);
                 }
@@ -447,7 +465,7 @@ impl RangeMax {
 }
 
 /// SPEC §5.5: group tracked tiles with a MemRef by base into intervals.
-fn build_groups(f: &Function, lifetimes: &mut Lifetimes) {
+fn build_groups(f: &Function, calls: &[Option<&Call>], lifetimes: &mut Lifetimes) {
     lifetimes.group_of = VarMap::with_len(f.vars.len());
     let mut members: Vec<(u32, VarId)> = lifetimes
         .def
@@ -469,7 +487,6 @@ fn build_groups(f: &Function, lifetimes: &mut Lifetimes) {
         });
         groups[index].push(v);
     }
-    let calls = defining_calls(f);
     for group in groups {
         let rep = group[0];
         let Some(Type::Tile(tile)) = &f.vars[rep].ty else {
@@ -485,7 +502,7 @@ fn build_groups(f: &Function, lifetimes: &mut Lifetimes) {
             }
         }
         let membership = group.iter().find_map(|v| {
-            let call = calls.get(v)?;
+            let call = (*calls.get(v.index())?)?;
             let pairs = pipeline_membership(call)?;
             Some((pairs, matches!(call.op(), "tile.load" | "tile.read")))
         });

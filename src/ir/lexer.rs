@@ -113,6 +113,54 @@ impl Token {
     }
 }
 
+/// How the main loop of the lexer treats a byte.
+#[derive(Clone, Copy)]
+enum Class {
+    /// Insignificant inside a line: space, tab, CR, form feed.
+    Blank,
+    /// `_` or an ASCII letter.
+    NameStart,
+    Digit,
+    /// A one-byte token that never starts a longer one.
+    Single(Tok),
+    /// Everything else, handled case by case.
+    Other,
+}
+
+/// The class of every byte, so the hot paths (blanks, names, brackets, commas) take one table
+/// lookup instead of a chain of comparisons.
+const CLASSES: [Class; 256] = {
+    let mut table = [Class::Other; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = match byte {
+            b' ' | b'\t' | b'\r' | b'\x0c' => Class::Blank,
+            b'_' | b'a'..=b'z' | b'A'..=b'Z' => Class::NameStart,
+            b'0'..=b'9' => Class::Digit,
+            b'(' => Class::Single(Tok::LParen),
+            b')' => Class::Single(Tok::RParen),
+            b'[' => Class::Single(Tok::LBracket),
+            b']' => Class::Single(Tok::RBracket),
+            b'{' => Class::Single(Tok::LBrace),
+            b'}' => Class::Single(Tok::RBrace),
+            b',' => Class::Single(Tok::Comma),
+            b':' => Class::Single(Tok::Colon),
+            b';' => Class::Single(Tok::Semicolon),
+            b'+' => Class::Single(Tok::Plus),
+            b'%' => Class::Single(Tok::Percent),
+            b'&' => Class::Single(Tok::Amp),
+            b'|' => Class::Single(Tok::Pipe),
+            b'^' => Class::Single(Tok::Caret),
+            b'~' => Class::Single(Tok::Tilde),
+            b'@' => Class::Single(Tok::At),
+            _ => Class::Other,
+        };
+        b += 1;
+    }
+    table
+};
+
 /// Bytes that may continue a name: `_`, ASCII letters and digits.
 const NAME_BYTES: [bool; 256] = {
     let mut table = [false; 256];
@@ -152,37 +200,47 @@ struct Lexer<'a> {
 impl Lexer<'_> {
     fn run(mut self) -> Result<Vec<Token>, Diagnostic> {
         self.line_start()?;
-        while self.pos < self.bytes.len() {
-            let c = self.bytes[self.pos];
-            match c {
-                b' ' | b'\t' | b'\r' | b'\x0c' => self.pos += 1,
-                b'#' => self.skip_comment(),
-                b'\\' if self.bytes.get(self.pos + 1) == Some(&b'\n') => self.pos += 2,
-                b'\n' => {
-                    self.pos += 1;
-                    if self.brackets == 0 {
-                        self.push_at(Tok::Newline, self.pos - 1, self.pos);
-                        self.line_start()?;
-                    }
-                }
-                b'"' | b'\'' => self.string(c)?,
-                b'0'..=b'9' => self.number()?,
-                b'.' if self
-                    .bytes
-                    .get(self.pos + 1)
-                    .is_some_and(|b| b.is_ascii_digit()) =>
-                {
-                    self.number()?
-                }
-                c if c == b'_' || c.is_ascii_alphabetic() => {
+        let bytes = self.bytes;
+        while let Some(&c) = bytes.get(self.pos) {
+            match CLASSES[c as usize] {
+                Class::Blank => self.pos += 1,
+                Class::NameStart => {
                     let start = self.pos;
-                    self.pos += self.bytes[start..]
-                        .iter()
-                        .take_while(|&&b| NAME_BYTES[b as usize])
-                        .count();
-                    self.push_at(Tok::Name, start, self.pos);
+                    let mut end = start + 1;
+                    while end < bytes.len() && NAME_BYTES[bytes[end] as usize] {
+                        end += 1;
+                    }
+                    self.pos = end;
+                    self.push_at(Tok::Name, start, end);
                 }
-                _ => self.punct()?,
+                Class::Digit => self.number()?,
+                Class::Single(kind) => {
+                    match kind {
+                        Tok::LParen | Tok::LBracket | Tok::LBrace => self.brackets += 1,
+                        Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                            self.brackets = self.brackets.saturating_sub(1)
+                        }
+                        _ => {}
+                    }
+                    self.pos += 1;
+                    self.push_at(kind, self.pos - 1, self.pos);
+                }
+                Class::Other => match c {
+                    b'#' => self.skip_comment(),
+                    b'\\' if bytes.get(self.pos + 1) == Some(&b'\n') => self.pos += 2,
+                    b'\n' => {
+                        self.pos += 1;
+                        if self.brackets == 0 {
+                            self.push_at(Tok::Newline, self.pos - 1, self.pos);
+                            self.line_start()?;
+                        }
+                    }
+                    b'"' | b'\'' => self.string(c)?,
+                    b'.' if bytes.get(self.pos + 1).is_some_and(|b| b.is_ascii_digit()) => {
+                        self.number()?
+                    }
+                    _ => self.punct()?,
+                },
             }
         }
         let end = self.bytes.len();
@@ -229,8 +287,12 @@ impl Lexer<'_> {
                             )
                             .with_hint("indent with spaces only, 4 per level, as PyPTO prints"));
                         }
-                        width += 1;
-                        self.pos += 1;
+                        let run = self.bytes[self.pos..]
+                            .iter()
+                            .take_while(|&&next| next == b)
+                            .count();
+                        width += run;
+                        self.pos += run;
                     }
                     b'\r' | b'\x0c' => self.pos += 1,
                     _ => break,
@@ -293,6 +355,22 @@ impl Lexer<'_> {
 
     fn number(&mut self) -> Result<(), Diagnostic> {
         let start = self.pos;
+        // Fast path: plain decimal digits followed by neither `.` nor a name byte (`e`, `x`,
+        // `_`, a letter), as in every shape, size and offset.
+        let run = self.bytes[start..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if run > 0
+            && self
+                .bytes
+                .get(start + run)
+                .is_none_or(|&b| b != b'.' && !NAME_BYTES[b as usize])
+        {
+            self.pos = start + run;
+            self.push_at(Tok::Int, start, self.pos);
+            return Ok(());
+        }
         let digits = |lexer: &mut Self| {
             while lexer
                 .bytes
@@ -348,43 +426,28 @@ impl Lexer<'_> {
         Ok(())
     }
 
+    /// Operators that may be one or two bytes long, and unexpected characters.
     fn punct(&mut self) -> Result<(), Diagnostic> {
         let start = self.pos;
         let c = self.bytes[self.pos];
         let next = self.bytes.get(self.pos + 1).copied();
         let (kind, len) = match (c, next) {
-            (b'(', _) => (Tok::LParen, 1),
-            (b')', _) => (Tok::RParen, 1),
-            (b'[', _) => (Tok::LBracket, 1),
-            (b']', _) => (Tok::RBracket, 1),
-            (b'{', _) => (Tok::LBrace, 1),
-            (b'}', _) => (Tok::RBrace, 1),
-            (b',', _) => (Tok::Comma, 1),
-            (b':', _) => (Tok::Colon, 1),
-            (b';', _) => (Tok::Semicolon, 1),
             (b'.', _) => (Tok::Dot, 1),
             (b'-', Some(b'>')) => (Tok::Arrow, 2),
             (b'=', Some(b'=')) => (Tok::EqEq, 2),
             (b'=', _) => (Tok::Assign, 1),
             (b'!', Some(b'=')) => (Tok::NotEq, 2),
-            (b'+', _) => (Tok::Plus, 1),
             (b'-', _) => (Tok::Minus, 1),
             (b'*', Some(b'*')) => (Tok::DoubleStar, 2),
             (b'*', _) => (Tok::Star, 1),
             (b'/', Some(b'/')) => (Tok::DoubleSlash, 2),
             (b'/', _) => (Tok::Slash, 1),
-            (b'%', _) => (Tok::Percent, 1),
             (b'<', Some(b'<')) => (Tok::Shl, 2),
             (b'<', Some(b'=')) => (Tok::Le, 2),
             (b'<', _) => (Tok::Lt, 1),
             (b'>', Some(b'>')) => (Tok::Shr, 2),
             (b'>', Some(b'=')) => (Tok::Ge, 2),
             (b'>', _) => (Tok::Gt, 1),
-            (b'&', _) => (Tok::Amp, 1),
-            (b'|', _) => (Tok::Pipe, 1),
-            (b'^', _) => (Tok::Caret, 1),
-            (b'~', _) => (Tok::Tilde, 1),
-            (b'@', _) => (Tok::At, 1),
             _ => {
                 let len = std::str::from_utf8(&self.bytes[start..])
                     .ok()
@@ -400,13 +463,6 @@ impl Lexer<'_> {
                 ));
             }
         };
-        match kind {
-            Tok::LParen | Tok::LBracket | Tok::LBrace => self.brackets += 1,
-            Tok::RParen | Tok::RBracket | Tok::RBrace => {
-                self.brackets = self.brackets.saturating_sub(1)
-            }
-            _ => {}
-        }
         self.pos += len;
         self.push_at(kind, start, self.pos);
         Ok(())

@@ -81,9 +81,11 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         names_are_dims: false,
         dynamic_dims: dynamic_dims(&text[..start]),
         problems: Vec::new(),
+        pending: Vec::new(),
+        pending_stmts: Vec::new(),
     };
     let preamble = text[..start].to_string();
-    let program = parser.program(preamble)?;
+    let program = parser.program(preamble).map_err(|d| *d)?;
     if parser.problems.is_empty() {
         Ok(program)
     } else {
@@ -138,6 +140,11 @@ struct Parser<'a> {
     names_are_dims: bool,
     dynamic_dims: Vec<Name>,
     problems: Vec<Diagnostic>,
+    /// Items of the lists being parsed, innermost last. A list pushes its items here and moves
+    /// them into an exactly sized `Vec` when it closes, so no list regrows while it is read.
+    pending: Vec<Expr>,
+    /// The same for the statements of the blocks being parsed.
+    pending_stmts: Vec<Stmt>,
 }
 
 struct YieldFrame<'a> {
@@ -147,7 +154,8 @@ struct YieldFrame<'a> {
     vars: Vec<VarId>,
 }
 
-type PResult<T> = Result<T, Diagnostic>;
+/// Errors are boxed so results stay small as they travel up the recursive descent.
+type PResult<T> = Result<T, Box<Diagnostic>>;
 
 impl<'a> Parser<'a> {
     // ---- token helpers -------------------------------------------------------------------
@@ -191,7 +199,7 @@ impl<'a> Parser<'a> {
         self.peek() == Tok::Name && self.text_of(self.token()) == word
     }
 
-    fn expected(&self, what: &str) -> Diagnostic {
+    fn expected(&self, what: &str) -> Box<Diagnostic> {
         let token = self.token();
         let found = match token.kind {
             Tok::Name | Tok::Int | Tok::Float | Tok::Str => {
@@ -199,11 +207,11 @@ impl<'a> Parser<'a> {
             }
             kind => kind.describe().to_string(),
         };
-        Diagnostic::error(
+        Box::new(Diagnostic::error(
             codes::SYNTAX,
             format!("expected {what}, found {found}"),
             token.span(),
-        )
+        ))
     }
 
     fn expect(&mut self, kind: Tok) -> PResult<Token> {
@@ -283,11 +291,11 @@ impl<'a> Parser<'a> {
         let start = self.expect(Tok::At)?.span();
         let (path, path_span) = self.dotted()?;
         if path != "pl.program" {
-            return Err(Diagnostic::error(
+            return Err(Box::new(Diagnostic::error(
                 codes::SYNTAX,
                 format!("expected `@pl.program`, found `@{path}`"),
                 path_span,
-            ));
+            )));
         }
         let decorator = self.decorator_kwargs()?;
         self.expect(Tok::Newline)?;
@@ -322,18 +330,18 @@ impl<'a> Parser<'a> {
         let end = self.token().span();
         self.eat(Tok::Dedent);
         if self.peek() != Tok::Eof {
-            return Err(Diagnostic::error(
+            return Err(Box::new(Diagnostic::error(
                 codes::SYNTAX,
                 "unexpected text after the program class (a file holds one `@pl.program`)",
                 self.token().span(),
-            ));
+            )));
         }
         if functions.is_empty() {
-            return Err(Diagnostic::error(
+            return Err(Box::new(Diagnostic::error(
                 codes::SYNTAX,
                 format!("program '{name}' has no functions"),
                 start,
-            ));
+            )));
         }
         Ok(Program {
             preamble,
@@ -378,11 +386,11 @@ impl<'a> Parser<'a> {
         let start = self.expect(Tok::At)?.span();
         let (path, path_span) = self.dotted()?;
         if path != "pl.function" {
-            return Err(Diagnostic::error(
+            return Err(Box::new(Diagnostic::error(
                 codes::SYNTAX,
                 format!("expected `@pl.function`, found `@{path}`"),
                 path_span,
-            ));
+            )));
         }
         let decorator = self.decorator_kwargs()?;
         self.expect(Tok::Newline)?;
@@ -593,25 +601,24 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::RBracket)?;
                 Ok(Type::Tuple(items))
             }
-            _ => Err(
+            _ => Err(Box::new(
                 Diagnostic::error(codes::SYNTAX, format!("unknown type `{path}`"), span).with_hint(
                     "types are pl.Tile, pl.Tensor, pl.Scalar, pl.Ptr, pl.Tuple, pl.MemRefType",
                 ),
-            ),
+            )),
         }
     }
 
     fn shape(&mut self) -> PResult<Vec<Expr>> {
         self.expect(Tok::LBracket)?;
-        let mut dims = Vec::new();
-        while self.peek() != Tok::RBracket {
-            dims.push(self.expr()?);
-            if !self.eat(Tok::Comma) {
-                break;
-            }
-        }
-        self.expect(Tok::RBracket)?;
-        Ok(dims)
+        let from = self.pending.len();
+        self.items_until(Tok::RBracket)?;
+        Ok(self.take_pending(from))
+    }
+
+    /// The items pushed onto `pending` since it had `from` items.
+    fn take_pending(&mut self, from: usize) -> Vec<Expr> {
+        self.pending.drain(from..).collect()
     }
 
     fn dtype(&mut self) -> PResult<DType> {
@@ -619,25 +626,27 @@ impl<'a> Parser<'a> {
         path.strip_prefix("pl.")
             .and_then(DType::from_name)
             .ok_or_else(|| {
-                Diagnostic::error(
-                    codes::UNKNOWN_DTYPE,
-                    format!("unknown dtype `{path}`"),
-                    span,
+                Box::new(
+                    Diagnostic::error(
+                        codes::UNKNOWN_DTYPE,
+                        format!("unknown dtype `{path}`"),
+                        span,
+                    )
+                    .with_hint(format!(
+                        "known dtypes: {}",
+                        DType::ALL
+                            .iter()
+                            .map(|d| format!("pl.{}", d.name()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
                 )
-                .with_hint(format!(
-                    "known dtypes: {}",
-                    DType::ALL
-                        .iter()
-                        .map(|d| format!("pl.{}", d.name()))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
             })
     }
 
     fn memory_space(&mut self) -> PResult<MemSpace> {
         let (path, span) = self.dotted()?;
-        space_of_path(&path).ok_or_else(|| unknown_space(&path, span))
+        space_of_path(&path).ok_or_else(|| Box::new(unknown_space(&path, span)))
     }
 
     fn memref(&mut self) -> PResult<MemRef> {
@@ -666,11 +675,11 @@ impl<'a> Parser<'a> {
         while self.eat(Tok::Comma) && self.peek() != Tok::RParen {
             let key = self.expect_name()?;
             if self.text_of(key) != "slots" {
-                return Err(Diagnostic::error(
+                return Err(Box::new(Diagnostic::error(
                     codes::SYNTAX,
                     format!("unknown MemRef argument `{}`", self.text_of(key)),
                     key.span(),
-                ));
+                )));
             }
             self.expect(Tok::Assign)?;
             let value = self.expr()?;
@@ -687,12 +696,16 @@ impl<'a> Parser<'a> {
             None
         };
         if extent.is_none() && base_token.kind == Tok::Name {
-            return Err(Diagnostic::error(
-                codes::SYNTAX,
-                "a MemRef needs an offset and a size",
-                start.to(end),
-            )
-            .with_hint("write pl.MemRef(base, offset, size), or pl.MemRef(\"name\") to declare"));
+            return Err(Box::new(
+                Diagnostic::error(
+                    codes::SYNTAX,
+                    "a MemRef needs an offset and a size",
+                    start.to(end),
+                )
+                .with_hint(
+                    "write pl.MemRef(base, offset, size), or pl.MemRef(\"name\") to declare",
+                ),
+            ));
         }
         Ok(MemRef {
             base,
@@ -707,13 +720,13 @@ impl<'a> Parser<'a> {
 
     /// Statements up to the end of the current block (the DEDENT is left for the caller).
     fn statements(&mut self) -> PResult<Vec<Stmt>> {
-        let mut stmts = Vec::new();
+        let from = self.pending_stmts.len();
         while self.peek() != Tok::Dedent && self.peek() != Tok::Eof {
             if let Some(stmt) = self.statement()? {
-                stmts.push(stmt);
+                self.pending_stmts.push(stmt);
             }
         }
-        Ok(stmts)
+        Ok(self.pending_stmts.drain(from..).collect())
     }
 
     /// `: NEWLINE INDENT statements DEDENT`
@@ -749,12 +762,14 @@ impl<'a> Parser<'a> {
                     return Ok(Some(Stmt { kind, span }));
                 }
                 "elif" => {
-                    return Err(Diagnostic::error(
-                        codes::SYNTAX,
-                        "`elif` is not part of PyPTO's printed IR",
-                        start,
-                    )
-                    .with_hint("write `else:` followed by a nested `if`"));
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            codes::SYNTAX,
+                            "`elif` is not part of PyPTO's printed IR",
+                            start,
+                        )
+                        .with_hint("write `else:` followed by a nested `if`"),
+                    ));
                 }
                 "pass" => {
                     self.bump();
@@ -909,11 +924,11 @@ impl<'a> Parser<'a> {
                 let kind = self.yield_into(&targets, call.args, span)?;
                 Ok(Stmt { kind, span })
             }
-            _ => Err(Diagnostic::error(
+            _ => Err(Box::new(Diagnostic::error(
                 codes::SYNTAX,
                 "only `pl.yield_(...)` may be assigned to several names",
                 span,
-            )),
+            ))),
         }
     }
 
@@ -928,14 +943,14 @@ impl<'a> Parser<'a> {
             return Ok(StmtKind::Yield { values });
         }
         let Some(frame_index) = self.yield_frames.len().checked_sub(1) else {
-            return Err(Diagnostic::error(
+            return Err(Box::new(Diagnostic::error(
                 codes::SYNTAX,
                 "`pl.yield_` with targets outside a `for` or `if` body",
                 span,
-            ));
+            )));
         };
         if targets.len() != values.len() {
-            return Err(Diagnostic::error(
+            return Err(Box::new(Diagnostic::error(
                 codes::SYNTAX,
                 format!(
                     "{} targets but {} yielded values",
@@ -943,22 +958,24 @@ impl<'a> Parser<'a> {
                     values.len()
                 ),
                 span,
-            ));
+            )));
         }
         let names: Vec<&'a str> = targets.iter().map(|(t, _)| self.text_of(*t)).collect();
         let frame = &self.yield_frames[frame_index];
         if !frame.vars.is_empty() {
             if frame.names != names {
-                return Err(Diagnostic::error(
-                    codes::SYNTAX,
-                    format!(
-                        "this yield names ({}) but an earlier one named ({})",
-                        names.join(", "),
-                        frame.names.join(", ")
-                    ),
-                    span,
-                )
-                .with_hint("both arms of an `if` yield into the same return variables"));
+                return Err(Box::new(
+                    Diagnostic::error(
+                        codes::SYNTAX,
+                        format!(
+                            "this yield names ({}) but an earlier one named ({})",
+                            names.join(", "),
+                            frame.names.join(", ")
+                        ),
+                        span,
+                    )
+                    .with_hint("both arms of an `if` yield into the same return variables"),
+                ));
             }
             return Ok(StmtKind::Yield { values });
         }
@@ -1046,7 +1063,7 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::RParen)?;
         if init_values.len() != iter_arg_names.len() {
-            return Err(Diagnostic::error(
+            return Err(Box::new(Diagnostic::error(
                 codes::SYNTAX,
                 format!(
                     "{} iter args but {} init values",
@@ -1054,7 +1071,7 @@ impl<'a> Parser<'a> {
                     init_values.len()
                 ),
                 start.to(self.tokens[self.pos - 1].span()),
-            ));
+            )));
         }
         let loop_var = self.define(loop_var, VarKind::LoopVar, None);
         let mut iter_args = Vec::with_capacity(iter_arg_names.len());
@@ -1312,14 +1329,17 @@ impl<'a> Parser<'a> {
                     return Ok(Expr::new(first.kind, token.span().to(end)));
                 }
                 self.expect(Tok::Comma)?;
-                let mut items = vec![first];
-                let end = self.items_until(Tok::RParen, &mut items)?;
+                let from = self.pending.len();
+                self.pending.push(first);
+                let end = self.items_until(Tok::RParen)?;
+                let items = self.take_pending(from);
                 Ok(Expr::new(ExprKind::Tuple(items), token.span().to(end)))
             }
             Tok::LBracket => {
                 self.bump();
-                let mut items = Vec::new();
-                let end = self.items_until(Tok::RBracket, &mut items)?;
+                let from = self.pending.len();
+                let end = self.items_until(Tok::RBracket)?;
+                let items = self.take_pending(from);
                 Ok(Expr::new(ExprKind::List(items), token.span().to(end)))
             }
             Tok::LBrace => {
@@ -1346,10 +1366,12 @@ impl<'a> Parser<'a> {
         (self.peek() == close).then(|| self.bump().span())
     }
 
-    /// Comma-separated expressions up to `close` (trailing comma allowed); returns its span.
-    fn items_until(&mut self, close: Tok, items: &mut Vec<Expr>) -> PResult<Span> {
+    /// Comma-separated expressions up to `close` (trailing comma allowed), pushed onto
+    /// `pending`; returns the span of `close`.
+    fn items_until(&mut self, close: Tok) -> PResult<Span> {
         while self.peek() != close {
-            items.push(self.expr()?);
+            let item = self.expr()?;
+            self.pending.push(item);
             if !self.eat(Tok::Comma) {
                 break;
             }
@@ -1370,6 +1392,14 @@ impl<'a> Parser<'a> {
                 return Ok(Expr::new(ExprKind::None, first.span()));
             }
             _ => {}
+        }
+        if self.peek_at(1) != Tok::Dot {
+            // A plain name: most often a variable, sometimes a callee like `min`.
+            let name = self.bump();
+            if self.peek() == Tok::LParen {
+                return self.call(Cow::Borrowed(self.text_of(name)), name.span());
+            }
+            return Ok(self.resolve(name, name.span()));
         }
         let (path, span) = self.dotted()?;
         if self.peek() == Tok::LParen {
@@ -1405,7 +1435,7 @@ impl<'a> Parser<'a> {
 
     fn call(&mut self, callee: Cow<'a, str>, start: Span) -> PResult<Expr> {
         self.bump();
-        let mut args = Vec::new();
+        let from = self.pending.len();
         let mut kwargs = Vec::new();
         while self.peek() != Tok::RParen {
             if self.peek() == Tok::Name && self.peek_at(1) == Tok::Assign {
@@ -1418,7 +1448,8 @@ impl<'a> Parser<'a> {
                     value,
                 });
             } else if kwargs.is_empty() {
-                args.push(self.expr()?);
+                let arg = self.expr()?;
+                self.pending.push(arg);
             } else {
                 return Err(self.expected("a keyword argument (positional after keyword)"));
             }
@@ -1427,17 +1458,20 @@ impl<'a> Parser<'a> {
             }
         }
         let end = self.expect(Tok::RParen)?.span();
+        // `pl.const` folds before its arguments are moved out of `pending`: no `Vec` at all.
         if callee == "pl.const"
             && kwargs.is_empty()
-            && let [value, dtype] = args.as_slice()
+            && let [value, dtype] = &self.pending[from..]
             && let (Some(value), ExprKind::DType(dtype)) = (int_literal(value), &dtype.kind)
         {
             let kind = ExprKind::Const {
                 value,
                 dtype: *dtype,
             };
+            self.pending.truncate(from);
             return Ok(Expr::new(kind, start.to(end)));
         }
+        let args = self.take_pending(from);
         Ok(Expr::new(
             ExprKind::Call(Box::new(Call {
                 callee: callee.into(),

@@ -7,31 +7,28 @@ use crate::ir::{Expr, ExprKind, Function, Name, Stmt, StmtKind, Type, VarKind};
 
 /// Removes top-level allocs whose base no variable of the body uses; returns their names.
 pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
-    let mut used: FxHashSet<Name> = FxHashSet::default();
-    for (_, var) in f.vars.iter() {
+    let vars = &f.vars;
+    // Borrowed names: cloning one per tile cost more than the rest of this step.
+    let mut used: FxHashSet<&str> = FxHashSet::default();
+    for (_, var) in vars.iter() {
         if var.kind == VarKind::Param {
             continue;
         }
         if let Some(memref) = var.ty.as_ref().and_then(Type::memref) {
-            used.insert(memref.base.clone());
+            used.insert(memref.base.as_str());
         }
     }
     // Parameters used inside the body are variable occurrences of the body too.
-    let mut params_used = FxHashSet::default();
     for_each_expr(&f.body, &mut |e| {
         e.for_each_var(&mut |v| {
-            if f.vars[v].kind == VarKind::Param {
-                params_used.insert(v);
+            if vars[v].kind == VarKind::Param
+                && let Some(memref) = vars[v].ty.as_ref().and_then(Type::memref)
+            {
+                used.insert(memref.base.as_str());
             }
         })
     });
-    for v in params_used {
-        if let Some(memref) = f.vars[v].ty.as_ref().and_then(Type::memref) {
-            used.insert(memref.base.clone());
-        }
-    }
     let mut removed = Vec::new();
-    let vars = &f.vars;
     f.body.retain(|stmt| {
         let StmtKind::Assign { target, value } = &stmt.kind else {
             return true;
@@ -40,7 +37,7 @@ pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
             .as_call()
             .is_some_and(|c| matches!(c.op(), "tile.alloc" | "tensor.alloc"));
         let name = &vars[*target].name;
-        if is_alloc && !used.contains(name) {
+        if is_alloc && !used.contains(name.as_str()) {
             removed.push(name.clone());
             return false;
         }

@@ -12,7 +12,7 @@ use crate::analysis::ops::op_info;
 use crate::backend::Backend;
 use crate::ir::{
     Call, Expr, ExprKind, Function, Kwarg, MemRef, MemRefExtent, MemSpace, Span, Stmt, StmtKind,
-    Type, Var, VarId, VarKind, VarTable,
+    TileType, Type, Var, VarId, VarKind, VarTable,
 };
 
 pub mod codes {
@@ -63,8 +63,14 @@ pub fn rebase(
         let Some(target) = tile_target(&f.vars, representative) else {
             continue;
         };
-        let Some(old) = tile_target(&f.vars, v) else {
-            continue;
+        // Of the group's own MemRef only the offset matters from here on: no clone.
+        let old_offset = match &f.vars[v].ty {
+            Some(Type::Tile(TileType {
+                memref: Some(memref),
+                space: Some(_),
+                ..
+            })) => memref.const_offset(),
+            _ => continue,
         };
         let Some(group) = lifetimes.group_of(v) else {
             continue;
@@ -73,7 +79,7 @@ pub fn rebase(
             place_in_subrange(
                 f,
                 &lifetimes.intervals[group].members,
-                &old,
+                old_offset,
                 &target,
                 placement,
             );
@@ -87,7 +93,7 @@ pub fn rebase(
             let Some(current) = tile_target(&f.vars, member) else {
                 continue;
             };
-            let relative = match (current.memref.const_offset(), old.memref.const_offset()) {
+            let relative = match (current.memref.const_offset(), old_offset) {
                 (Some(member_offset), Some(rep_offset)) => Some(member_offset - rep_offset),
                 _ => None,
             };
@@ -118,7 +124,7 @@ pub fn rebase(
             };
             set_memref(&mut f.vars, member, memref);
         }
-        set_memref(&mut f.vars, v, target.memref.clone());
+        set_memref(&mut f.vars, v, target.memref);
     }
     Ok(())
 }
@@ -129,13 +135,11 @@ pub fn rebase(
 fn place_in_subrange(
     f: &mut Function,
     members: &[VarId],
-    root: &Target,
+    root_offset: Option<i64>,
     arena: &Target,
     placement: i64,
 ) {
-    let (Some(arena_offset), Some(root_offset)) =
-        (arena.memref.const_offset(), root.memref.const_offset())
-    else {
+    let (Some(arena_offset), Some(root_offset)) = (arena.memref.const_offset(), root_offset) else {
         return;
     };
     let shift = arena_offset + placement - root_offset;

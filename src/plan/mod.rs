@@ -176,7 +176,19 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
     if config.planner == Planner::Dsa {
         return offsets::plan_function(input, config);
     }
-    let mut f = input.clone();
+    plan_pypto(input.clone(), config)
+}
+
+/// [`plan_function`] for a caller that no longer needs its input: the plan is made in place,
+/// without the clone (a fifth of planning a 1,000-tile function).
+pub fn plan_function_owned(f: Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
+    if config.planner == Planner::Dsa {
+        return offsets::plan_function(&f, config);
+    }
+    plan_pypto(f, config)
+}
+
+fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
     if f.function_type() == FunctionType::Orchestration {
         return Ok(FunctionPlan {
             function: f,

@@ -78,6 +78,9 @@ impl<'a> ShareFacts<'a> {
     /// Gate 1 for two intervals whose group intervals overlap: sharing is allowed only when
     /// an if-phi family explains the overlap.
     fn family_explains_overlap(&self, a: usize, b: usize) -> bool {
+        if !self.lifetimes.has_families() {
+            return false;
+        }
         let (a, b) = (self.interval(a), self.interval(b));
         let mut family_pair = false;
         for &x in &a.members {
@@ -356,8 +359,9 @@ impl Buffer {
         }
     }
 
-    /// Members whose interval overlaps `[def, last]` (SPEC §5.6).
-    fn overlapping(&self, def: u32, last: u32, out: &mut Vec<usize>) {
+    /// Members whose interval overlaps `[def, last]` (SPEC §5.6); only the first one found
+    /// when `first_only` (without if-phi families, any overlap already decides).
+    fn overlapping(&self, def: u32, last: u32, first_only: bool, out: &mut Vec<usize>) {
         out.clear();
         if self.overlapping_members {
             out.extend(
@@ -382,6 +386,9 @@ impl Buffer {
             }
             if overlaps((d, l), (def, last)) {
                 out.push(i);
+                if first_only {
+                    return;
+                }
             }
         }
     }
@@ -398,7 +405,7 @@ fn fits(
     scratch: &mut Vec<usize>,
 ) -> Option<bool> {
     let iv = facts.interval(candidate);
-    buffer.overlapping(iv.def, iv.last, scratch);
+    buffer.overlapping(iv.def, iv.last, !facts.lifetimes.has_families(), scratch);
     for &member in scratch.iter() {
         if !facts.family_explains_overlap(candidate, member) {
             return None;

@@ -7,12 +7,15 @@
 //! - symmetry: at equal offsets, buffers go in preorder rank order;
 //! - dominance: a buffer whose placement would leave room under it for a whole other unplaced
 //!   buffer is skipped (that buffer could go first);
-//! - sections: in every elementary time interval, the unplaced buffers live there are stacked
-//!   above the current floor and must fit under the capacity.
+//! - "hatless" buffers: when a buffer that no unplaced buffer conflicts with fails, its
+//!   siblings fail too (see [`Search::descend`]);
+//! - sections: in every elementary time interval, the unplaced buffers live there, stacked
+//!   above the current offset, the section's highest placed buffer and their own lowest
+//!   offsets, must fit under the capacity. Only the sections a placement changes are checked.
 //!
-//! [`improve`] alternates attempts at the lower bound and just below the incumbent under
-//! doubling node limits and several preorders, keeping the best plan found; exhausting an
-//! attempt at the bound proves the bound is out of reach and raises it.
+//! [`improve`] restarts such searches under small node limits with several preorders and
+//! targets (the lower bound, and probes between it and the incumbent), keeping the best plan
+//! found; exhausting an attempt proves its target out of reach and raises the bound.
 
 use super::Budget;
 use super::bound::lower_bound_units;
@@ -47,7 +50,37 @@ enum Preorder {
     TotalWidthArea,
 }
 
+const PREORDERS: [Preorder; 3] = [
+    Preorder::WidthAreaTotal,
+    Preorder::TotalAreaWidth,
+    Preorder::TotalWidthArea,
+];
+
+/// Node limit of the shortest attempts, per buffer.
+const ATTEMPT_UNIT_PER_BUFFER: u64 = 4;
+/// Relative noise (per mille) on the keys of the perturbed preorders.
+const PREORDER_NOISE: u64 = 200;
+
+/// The kinds of attempts [`improve`] interleaves, each given an equal share of the nodes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stream {
+    /// MiniMalloc's round robin at the lower bound: its three preorders under doubling limits
+    /// (from two units: they often need a few thousand nodes).
+    RoundRobin,
+    /// Randomly perturbed copies of those preorders at the lower bound, with Luby limits.
+    Perturbed,
+    /// Targets between the bound and the incumbent, so that instances whose bound is out of
+    /// reach still improve in large steps.
+    Probe,
+}
+
 /// Searches for plans below `incumbent`'s peak within `budget`.
+///
+/// Depth-first search at a fixed capacity is heavy-tailed: an early mistake is explored
+/// exhaustively, and which preorder avoids it differs from instance to instance. So the
+/// attempts are restarts from three streams ([`Stream`]) that take turns by nodes spent; the
+/// perturbed preorders are seeded by the attempt number, so a run is deterministic. An
+/// attempt that exhausts its space proves that no plan fits its target and raises the bound.
 pub(crate) fn improve(instance: &Instance, incumbent: &[u64], budget: &Budget) -> SearchOutcome {
     let mut stats = SearchStats::default();
     let peak_of = |offsets: &[u64]| {
@@ -69,40 +102,78 @@ pub(crate) fn improve(instance: &Instance, incumbent: &[u64], budget: &Budget) -
     };
     let loads = instance.section_loads();
     let lifetime_loads = instance.max_load_over_lifetimes(&loads);
-    let preorders = [
-        Preorder::WidthAreaTotal,
-        Preorder::TotalAreaWidth,
-        Preorder::TotalWidthArea,
-    ]
-    .map(|preorder| ranks(instance, &lifetime_loads, preorder));
-    let mut attempt_limit = 2 * instance.len() as u64;
-    'rounds: while best_peak > lower {
-        for rank in &preorders {
-            for target in [lower, best_peak - 1] {
-                if target < lower || best_peak <= lower {
-                    continue;
-                }
-                let mut search = Search::new(&space, rank, target);
-                let verdict = search.run(attempt_limit, &mut stats, budget);
-                match verdict {
-                    Verdict::Found => {
-                        best_peak = peak_of(&search.offsets);
-                        improved = Some(search.offsets);
-                    }
-                    Verdict::Infeasible => lower = target + 1,
-                    Verdict::AttemptLimit => {}
-                    Verdict::OutOfBudget => {
-                        stats.stopped_early = true;
-                        break 'rounds;
-                    }
-                }
+    let unit = ATTEMPT_UNIT_PER_BUFFER * instance.len() as u64;
+    let streams = [Stream::RoundRobin, Stream::Perturbed, Stream::Probe];
+    let mut spent = [0u64; 3];
+    let mut attempts = [0u64; 3];
+    while best_peak > lower {
+        let index = (0..3).min_by_key(|&i| (spent[i], i)).unwrap_or(0);
+        let attempt = attempts[index];
+        attempts[index] += 1;
+        let (preorder, seed, target, limit) = match streams[index] {
+            Stream::RoundRobin => (
+                PREORDERS[(attempt % 3) as usize],
+                None,
+                lower,
+                unit.saturating_mul(2 << (attempt / 3).min(40)),
+            ),
+            Stream::Perturbed => (
+                PREORDERS[(attempt % 3) as usize],
+                Some(attempt),
+                lower,
+                unit.saturating_mul(luby(attempt + 1)),
+            ),
+            Stream::Probe => {
+                // Half, three quarters, seven eighths and all of the way from the bound to
+                // just below the incumbent.
+                let eighths = [4, 6, 7, 8][(attempt % 4) as usize];
+                let gap = best_peak - 1 - lower;
+                let target = lower + gap / 8 * eighths + gap % 8 * eighths / 8;
+                let round = attempt / 4;
+                (
+                    PREORDERS[(round % 3) as usize],
+                    (round >= 3).then_some(u64::MAX - round),
+                    target,
+                    unit.saturating_mul(luby(round + 1)),
+                )
+            }
+        };
+        let rank = ranks(instance, &lifetime_loads, preorder, seed);
+        let mut search = Search::new(&space, &rank, target);
+        let before = stats.nodes;
+        let verdict = search.run(limit, &mut stats, budget);
+        spent[index] += stats.nodes - before;
+        match verdict {
+            Verdict::Found => {
+                best_peak = peak_of(&search.offsets);
+                improved = Some(search.offsets);
+            }
+            Verdict::Infeasible => lower = target + 1,
+            Verdict::AttemptLimit => {}
+            Verdict::OutOfBudget => {
+                stats.stopped_early = true;
+                break;
             }
         }
-        attempt_limit = attempt_limit.saturating_mul(2);
     }
     SearchOutcome {
         unit_offsets: improved,
         stats,
+    }
+}
+
+/// The `index`-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
+fn luby(index: u64) -> u64 {
+    let mut index = index.max(1);
+    loop {
+        let mut k = 1;
+        while k < 63 && (1u64 << k) - 1 < index {
+            k += 1;
+        }
+        if (1u64 << k) - 1 <= index {
+            return 1 << (k - 1);
+        }
+        index -= (1 << (k - 1)) - 1;
     }
 }
 
@@ -135,25 +206,55 @@ fn conflict_lists(instance: &Instance) -> Option<Vec<Vec<u32>>> {
     Some(lists)
 }
 
-/// The rank of each buffer under `preorder` (0 = first).
-fn ranks(instance: &Instance, lifetime_loads: &[u64], preorder: Preorder) -> Vec<u32> {
-    let width = |b: usize| instance.lengths[b];
-    let area = |b: usize| u128::from(instance.units[b]) * u128::from(instance.lengths[b]);
-    let total = |b: usize| lifetime_loads[b];
+/// The rank of each buffer under `preorder` (0 = first); with a `seed`, every key is first
+/// scaled by its own random factor within [`PREORDER_NOISE`] per mille of one.
+fn ranks(
+    instance: &Instance,
+    lifetime_loads: &[u64],
+    preorder: Preorder,
+    seed: Option<u64>,
+) -> Vec<u32> {
+    let mut random = seed.map(|seed| SplitMix64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+    let mut jitter = |value: u128| match &mut random {
+        Some(random) => value.saturating_mul(u128::from(
+            1000 - PREORDER_NOISE / 2 + random.below(PREORDER_NOISE + 1),
+        )),
+        None => value,
+    };
+    let keys: Vec<(u128, u128, u128)> = (0..instance.len())
+        .map(|b| {
+            let width = u128::from(instance.lengths[b]);
+            let area = u128::from(instance.units[b]) * width;
+            let total = u128::from(lifetime_loads[b]);
+            let (first, second, third) = match preorder {
+                Preorder::WidthAreaTotal => (width, area, total),
+                Preorder::TotalAreaWidth => (total, area, width),
+                Preorder::TotalWidthArea => (total, width, area),
+            };
+            (jitter(first), jitter(second), jitter(third))
+        })
+        .collect();
     let mut order: Vec<usize> = (0..instance.len()).collect();
-    order.sort_by_key(|&b| {
-        let key = match preorder {
-            Preorder::WidthAreaTotal => (u128::from(width(b)), area(b), u128::from(total(b))),
-            Preorder::TotalAreaWidth => (u128::from(total(b)), area(b), u128::from(width(b))),
-            Preorder::TotalWidthArea => (u128::from(total(b)), u128::from(width(b)), area(b)),
-        };
-        (std::cmp::Reverse(key), b)
-    });
+    order.sort_by_key(|&b| (std::cmp::Reverse(keys[b]), b));
     let mut rank = vec![0; instance.len()];
     for (position, &buffer) in order.iter().enumerate() {
         rank[buffer] = position as u32;
     }
     rank
+}
+
+/// A small deterministic generator (SplitMix64) for the perturbed preorders.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A value in `0..bound` (`bound` > 0; the slight modulo bias does not matter here).
+    fn below(&mut self, bound: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % bound
+    }
 }
 
 #[derive(Debug)]
@@ -169,6 +270,17 @@ enum Verdict {
 }
 
 const UNPLACED: u64 = u64::MAX;
+
+/// A buffer that may be placed next: `(lowest offset, rank, buffer)`.
+type Candidate = (u64, u32, u32);
+
+/// What [`Search::place`] found out.
+struct Placed {
+    /// No unplaced buffer conflicts with the placed one.
+    hatless: bool,
+    /// The sections whose floor changed still fit under the capacity.
+    fits: bool,
+}
 
 /// Undo records for backtracking.
 enum Change {
@@ -249,8 +361,8 @@ struct Search<'a> {
     offsets: Vec<u64>,
     /// Lowest offset each unplaced buffer can take: the highest top of its placed conflicts.
     min_offsets: Vec<u64>,
-    /// Per section: no unplaced buffer live there can go lower (the top of the highest buffer
-    /// placed there, or the lowest `min_offsets` of its unplaced buffers).
+    /// Per section: the top of the highest buffer placed there (placements go up, so no
+    /// unplaced buffer live there can go lower).
     floors: Vec<u64>,
     /// Per section: the total size of the unplaced buffers live there.
     unplaced_totals: Vec<u64>,
@@ -266,11 +378,13 @@ struct Search<'a> {
     /// Placed buffers in placement order, with the trail length before each placement.
     placements: Vec<(u32, usize)>,
     trail: Vec<Change>,
-    /// Scratch: sections whose unplaced buffers' `min_offsets` rose.
-    affected: Vec<bool>,
-    affected_list: Vec<u32>,
     /// Per depth, scratch space for the candidate ordering.
-    orderings: Vec<Vec<(u64, u32, u32)>>,
+    orderings: Vec<Vec<Candidate>>,
+    /// Scratch for [`Search::order_candidates`].
+    kept: Vec<Candidate>,
+    raised: Vec<Candidate>,
+    /// Per depth, scratch space for [`Search::fill_offset_limits`].
+    offset_limits: Vec<Vec<u64>>,
     nodes: u64,
     node_limit: u64,
 }
@@ -316,9 +430,10 @@ impl<'a> Search<'a> {
             cuts,
             placements: Vec::new(),
             trail: Vec::new(),
-            affected: vec![false; instance.section_count],
-            affected_list: Vec::new(),
             orderings: Vec::new(),
+            kept: Vec::new(),
+            raised: Vec::new(),
+            offset_limits: Vec::new(),
             nodes: 0,
             node_limit: 0,
         }
@@ -355,20 +470,22 @@ impl<'a> Search<'a> {
         depth: usize,
         budget: &Budget,
     ) -> Verdict {
-        if self.sections_fit(sections, 0) {
-            self.descend(buffers, sections, depth, (0, 0), budget)
+        if self.sections_fit(sections) {
+            self.descend(buffers, sections, depth, (0, 0), None, budget)
         } else {
             Verdict::Infeasible
         }
     }
 
-    /// Places the next buffer of the partition; `last` is the previous `(offset, rank)`.
+    /// Places the next buffer of the partition; `last` is the previous `(offset, rank)` and
+    /// `parent` the candidate ordering of the node that placed it, if in the same partition.
     fn descend(
         &mut self,
         buffers: &mut Vec<u32>,
         sections: (u32, u32),
         depth: usize,
         last: (u64, u32),
+        parent: Option<&[Candidate]>,
         budget: &Budget,
     ) -> Verdict {
         if self.nodes >= self.node_limit {
@@ -385,13 +502,7 @@ impl<'a> Search<'a> {
             self.orderings.push(Vec::new());
         }
         let mut ordering = std::mem::take(&mut self.orderings[depth]);
-        ordering.clear();
-        ordering.extend(
-            buffers
-                .iter()
-                .map(|&b| (self.min_offsets[b as usize], self.rank[b as usize], b)),
-        );
-        ordering.sort_unstable();
+        self.order_candidates(buffers, parent, &mut ordering);
         // Every unplaced buffer can still go at its lowest offset; placing anything at or above
         // the lowest such top would leave that buffer's slot empty under it.
         let min_height = ordering
@@ -399,6 +510,12 @@ impl<'a> Search<'a> {
             .map(|&(offset, _, b)| offset + self.instance.units[b as usize])
             .min()
             .unwrap_or(u64::MAX);
+        if self.offset_limits.len() <= depth {
+            self.offset_limits.push(Vec::new());
+        }
+        let mut limits = std::mem::take(&mut self.offset_limits[depth]);
+        self.fill_offset_limits(sections, &mut limits);
+        let span = (sections.1 - sections.0) as usize;
         let mut verdict = Verdict::Infeasible;
         let mut new_cuts = Vec::new();
         for &(offset, rank, buffer) in &ordering {
@@ -409,18 +526,34 @@ impl<'a> Search<'a> {
                 continue;
             }
             let b = buffer as usize;
-            if offset + self.instance.units[b] > self.capacity {
+            // Placing `b` leaves every other section's unplaced total above `offset` (and its
+            // own sections' totals above `offset` too, `b` included), so the section check
+            // can be decided here without placing.
+            let first = (self.instance.first_section[b] - sections.0) as usize;
+            let end = (self.instance.end_section[b] - sections.0) as usize;
+            let limit = limits[first].min(limits[span + 1 + end]);
+            if offset + self.instance.units[b] > self.capacity || offset > limit {
+                if self.is_hatless(b) {
+                    break;
+                }
                 continue;
             }
             let placements = self.placements.len();
             let position = buffers.partition_point(|&other| self.rank[other as usize] < rank);
             buffers.remove(position);
             new_cuts.clear();
-            self.place(b, offset, &mut new_cuts);
-            let outcome = if !self.sections_fit(sections, offset) {
+            let Placed { hatless, fits } = self.place(b, offset, &mut new_cuts);
+            let outcome = if !fits {
                 Verdict::Infeasible
             } else if new_cuts.is_empty() {
-                self.descend(buffers, sections, depth + 1, (offset, rank), budget)
+                self.descend(
+                    buffers,
+                    sections,
+                    depth + 1,
+                    (offset, rank),
+                    Some(&ordering),
+                    budget,
+                )
             } else {
                 self.solve_split(buffers, sections, &mut new_cuts, depth + 1, budget)
             };
@@ -434,9 +567,98 @@ impl<'a> Search<'a> {
                 verdict = outcome;
                 break;
             }
+            // Nothing unplaced conflicts with this buffer, so its lowest offset can never rise:
+            // once a sibling goes first, the monotonic order can never place it, and whatever
+            // the sibling's subtree could complete, the subtree just refuted could too.
+            if hatless {
+                break;
+            }
         }
         self.orderings[depth] = ordering;
+        self.offset_limits[depth] = limits;
         verdict
+    }
+
+    /// Fills `ordering` with the unplaced `buffers` by `(lowest offset, rank)`. From the
+    /// parent's ordering only the entries whose lowest offset rose need sorting (a few
+    /// neighbours of the buffer just placed); the rest keep their order, and a merge joins them.
+    fn order_candidates(
+        &mut self,
+        buffers: &[u32],
+        parent: Option<&[Candidate]>,
+        ordering: &mut Vec<Candidate>,
+    ) {
+        ordering.clear();
+        let Some(parent) = parent else {
+            ordering.extend(
+                buffers
+                    .iter()
+                    .map(|&b| (self.min_offsets[b as usize], self.rank[b as usize], b)),
+            );
+            ordering.sort_unstable();
+            return;
+        };
+        let mut kept = std::mem::take(&mut self.kept);
+        let mut raised = std::mem::take(&mut self.raised);
+        kept.clear();
+        raised.clear();
+        for &(offset, rank, b) in parent {
+            let b_index = b as usize;
+            if self.offsets[b_index] != UNPLACED {
+                continue;
+            }
+            let current = self.min_offsets[b_index];
+            if current == offset {
+                kept.push((offset, rank, b));
+            } else {
+                raised.push((current, rank, b));
+            }
+        }
+        raised.sort_unstable();
+        let (mut i, mut j) = (0, 0);
+        while i < kept.len() && j < raised.len() {
+            if kept[i] < raised[j] {
+                ordering.push(kept[i]);
+                i += 1;
+            } else {
+                ordering.push(raised[j]);
+                j += 1;
+            }
+        }
+        ordering.extend_from_slice(&kept[i..]);
+        ordering.extend_from_slice(&raised[j..]);
+        self.kept = kept;
+        self.raised = raised;
+    }
+
+    /// Fills `limits` with, for the sections of the range, the highest offset at which the
+    /// next placement leaves room for each section's unplaced total: `limits[i]` is the
+    /// minimum over the first `i` sections and `limits[span + 1 + i]` over sections `i..`.
+    fn fill_offset_limits(&self, sections: (u32, u32), limits: &mut Vec<u64>) {
+        let range = sections.0 as usize..sections.1 as usize;
+        let span = range.len();
+        limits.clear();
+        limits.resize(2 * (span + 1), u64::MAX);
+        let room = |total: u64| {
+            if total == 0 {
+                u64::MAX
+            } else {
+                self.capacity.saturating_sub(total)
+            }
+        };
+        for (i, &total) in self.unplaced_totals[range.clone()].iter().enumerate() {
+            limits[i + 1] = limits[i].min(room(total));
+        }
+        for (i, &total) in self.unplaced_totals[range].iter().enumerate().rev() {
+            limits[span + 1 + i] = limits[span + 2 + i].min(room(total));
+        }
+    }
+
+    /// Whether no unplaced buffer conflicts with `buffer`.
+    fn is_hatless(&self, buffer: usize) -> bool {
+        self.space.conflicts[buffer]
+            .iter()
+            .all(|&other| self.offsets[other as usize] != UNPLACED)
     }
 
     /// Solves the independent time ranges between `cut_sections` one after the other.
@@ -479,8 +701,13 @@ impl<'a> Search<'a> {
 
     /// Places `buffer` at `offset` and propagates; section boundaries that no unplaced
     /// buffer crosses any more are added to `new_cuts` (as the first section after them).
-    fn place(&mut self, buffer: usize, offset: u64, new_cuts: &mut Vec<u32>) {
+    ///
+    /// The section check is made here for the sections whose floor changed: `buffer`'s own
+    /// and those raised by propagation. The caller answers for the others, whose only change
+    /// is that no placement can go below `offset` any more.
+    fn place(&mut self, buffer: usize, offset: u64, new_cuts: &mut Vec<u32>) -> Placed {
         self.placements.push((buffer as u32, self.trail.len()));
+        let mut fits = true;
         let units = self.instance.units[buffer];
         let top = offset + units;
         self.offsets[buffer] = offset;
@@ -496,6 +723,8 @@ impl<'a> Search<'a> {
             });
             self.floors[s] = top;
             self.unplaced_totals[s] -= units;
+            let total = self.unplaced_totals[s];
+            fits &= total == 0 || top + total <= self.capacity;
             // Swap `buffer` behind the section's unplaced members.
             let start = self.space.member_starts[s];
             self.unplaced_members[s] -= 1;
@@ -514,46 +743,53 @@ impl<'a> Search<'a> {
                 new_cuts.push(boundary + 1);
             }
         }
+        if !fits {
+            // The placement is refuted: propagating it would be undone unused.
+            return Placed {
+                hatless: self.is_hatless(buffer),
+                fits,
+            };
+        }
+        let mut hatless = true;
+        // The sections of the buffers whose lowest offset rose. Lifetime neighbours all meet
+        // `buffer`'s lifetime, so their sections form one range: scanning it whole costs far
+        // less than marking each neighbour's sections.
+        let (mut affected_first, mut affected_end) = (u32::MAX, 0);
         for &other in &self.space.conflicts[buffer] {
             let o = other as usize;
+            hatless &= self.offsets[o] != UNPLACED;
             if self.offsets[o] == UNPLACED && self.min_offsets[o] < top {
                 self.trail.push(Change::MinOffset {
                     buffer: other,
                     previous: self.min_offsets[o],
                 });
                 self.min_offsets[o] = top;
-                for section in self.instance.first_section[o]..self.instance.end_section[o] {
-                    if !self.affected[section as usize] {
-                        self.affected[section as usize] = true;
-                        self.affected_list.push(section);
-                    }
-                }
+                affected_first = affected_first.min(self.instance.first_section[o]);
+                affected_end = affected_end.max(self.instance.end_section[o]);
             }
         }
-        // A section's floor is at least the lowest offset any of its unplaced buffers can take.
-        // That only tightens the section check when every unplaced member sits above both the
-        // floor and this placement (the check's other lower limit), so most scans stop early.
-        while let Some(section) = self.affected_list.pop() {
+        // Every unplaced buffer goes at or above its lowest offset, so a section where each of
+        // them starts too high for the section's unplaced total to fit cannot be completed.
+        // (Sections elsewhere only saw `offset` rise, which the caller checked.) Most scans stop
+        // at the first buffer that still fits.
+        for section in affected_first..affected_end {
             let s = section as usize;
-            self.affected[s] = false;
-            let threshold = self.floors[s].max(offset);
+            let total = self.unplaced_totals[s];
+            if total == 0 {
+                continue;
+            }
+            let room = self.capacity.saturating_sub(total);
             let start = self.space.member_starts[s] as usize;
             let unplaced = &self.members[start..start + self.unplaced_members[s] as usize];
-            let mut lowest = u64::MAX;
-            for &b in unplaced {
-                lowest = lowest.min(self.min_offsets[b as usize]);
-                if lowest <= threshold {
-                    break;
-                }
-            }
-            if lowest != u64::MAX && lowest > threshold {
-                self.trail.push(Change::Floor {
-                    section,
-                    previous: self.floors[s],
-                });
-                self.floors[s] = lowest;
+            if unplaced
+                .iter()
+                .all(|&b| self.min_offsets[b as usize] > room)
+            {
+                fits = false;
+                break;
             }
         }
+        Placed { hatless, fits }
     }
 
     /// Takes back every placement after the first `placements`.
@@ -588,13 +824,13 @@ impl<'a> Search<'a> {
     }
 
     /// Whether, in every section of the range, the unplaced buffers stacked above the floor
-    /// (never below the current placement offset) fit under the capacity.
-    fn sections_fit(&self, sections: (u32, u32), offset: u64) -> bool {
+    /// fit under the capacity. Placements keep this true incrementally (see [`Search::place`]).
+    fn sections_fit(&self, sections: (u32, u32)) -> bool {
         let range = sections.0 as usize..sections.1 as usize;
         self.floors[range.clone()]
             .iter()
             .zip(&self.unplaced_totals[range])
-            .all(|(&floor, &total)| total == 0 || floor.max(offset) + total <= self.capacity)
+            .all(|(&floor, &total)| total == 0 || floor + total <= self.capacity)
     }
 }
 
@@ -647,6 +883,33 @@ mod tests {
         Search::new(space, rank, capacity).run(u64::MAX, &mut SearchStats::default(), &budget)
     }
 
+    #[test]
+    fn luby_sequence() {
+        let terms: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+        assert_eq!(luby(0), 1);
+    }
+
+    #[test]
+    fn perturbed_preorders_are_permutations_fixed_by_the_seed() {
+        let buffers: Vec<Buffer> = (0..40)
+            .map(|i| Buffer {
+                lower: i % 7,
+                upper: i % 7 + 1 + i % 5,
+                size: 1 + i * 37 % 11,
+            })
+            .collect();
+        let instance = Instance::new(&Problem::new(buffers));
+        let loads = instance.section_loads();
+        let lifetime_loads = instance.max_load_over_lifetimes(&loads);
+        let rank = |seed| ranks(&instance, &lifetime_loads, Preorder::TotalWidthArea, seed);
+        let mut sorted = rank(Some(5));
+        assert_eq!(sorted, rank(Some(5)));
+        assert_ne!(rank(Some(5)), rank(None));
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..40).collect::<Vec<u32>>());
+    }
+
     proptest! {
         #[test]
         fn search_is_exact_on_small_problems(
@@ -668,7 +931,7 @@ mod tests {
             let space = SearchSpace::new(&instance).unwrap();
             let loads = instance.section_loads();
             let lifetime_loads = instance.max_load_over_lifetimes(&loads);
-            let rank = ranks(&instance, &lifetime_loads, Preorder::TotalAreaWidth);
+            let rank = ranks(&instance, &lifetime_loads, Preorder::TotalAreaWidth, None);
             prop_assert!(matches!(verdict_at(&space, &rank, optimum), Verdict::Found));
             prop_assert!(matches!(verdict_at(&space, &rank, optimum - 1), Verdict::Infeasible));
         }
