@@ -118,10 +118,11 @@ fn main() {
 
     let (cold, status) = bench.start();
     println!(
-        "initial scan, empty store: {:.2} s ({} files, {} functions)",
+        "initial scan, empty store: {:.2} s ({} files, {} functions), RSS after it {:.1} MB",
         cold.as_secs_f64(),
         status["files"],
-        status["functions"]
+        status["functions"],
+        status["rss_bytes"].as_f64().unwrap_or(0.0) / 1e6
     );
     bench.run(&["daemon", "stop"]);
     let (warm, status) = bench.start();

@@ -104,7 +104,7 @@ pub fn run(options: Options) -> Result<(), StartError> {
     let watch = watch::Watch::start(shared.clone(), options.storm_events)?;
     let (work_tx, work_rx) = std::sync::mpsc::channel();
     let workspace = Workspace::new(cache, options.config, options.planner);
-    let writer = writer::Writer::new(shared.clone(), workspace, options.jobs);
+    let writer = writer::Writer::new(shared.clone(), workspace, options.jobs, work_tx.clone());
     let writer = std::thread::Builder::new()
         .name("writer".into())
         .spawn(move || writer.run(work_rx))

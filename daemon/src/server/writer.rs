@@ -7,10 +7,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
 use memreuse::db::{FileStatus, Snapshot, Workspace};
+use memreuse::plan::PlanConfig;
+use memreuse::store;
 
 use super::shared::{Files, Shared};
 use crate::protocol::Rescan;
@@ -28,6 +30,9 @@ pub struct Batch {
 
 pub enum Work {
     Changes(Batch),
+    /// A planner planned everything pending, computing this many files (the others came
+    /// from the store): the database may be rebuilt lean.
+    Planned(usize),
     Shutdown,
 }
 
@@ -44,10 +49,19 @@ pub struct Writer {
     /// The planners started, the current one last. Stopped ones may still be flushing what
     /// they planned; they are reaped when done, and all joined at shutdown.
     planners: Vec<Planner>,
+    /// For planners to report [`Work::Planned`].
+    work: Sender<Work>,
+    /// Files computed (not served by the store) since the database was last rebuilt.
+    computed: usize,
 }
 
 impl Writer {
-    pub fn new(shared: Arc<Shared>, workspace: Workspace, jobs: usize) -> Writer {
+    pub fn new(
+        shared: Arc<Shared>,
+        workspace: Workspace,
+        jobs: usize,
+        work: Sender<Work>,
+    ) -> Writer {
         Writer {
             shared,
             workspace,
@@ -57,6 +71,8 @@ impl Writer {
             jobs,
             pending: Arc::default(),
             planners: Vec::new(),
+            work,
+            computed: 0,
         }
     }
 
@@ -64,16 +80,33 @@ impl Writer {
     /// and closes the view on the way out.
     pub fn run(mut self, work: Receiver<Work>) {
         self.scan(None);
-        while let Ok(Work::Changes(mut batch)) = work.recv() {
-            // Batches that queued up meanwhile become one revision.
-            let mut stop = false;
-            while let Ok(next) = work.try_recv() {
-                match next {
-                    Work::Changes(next) => merge(&mut batch, next),
+        while let Ok(first) = work.recv() {
+            // What queued up meanwhile: batches become one revision.
+            let (mut batch, mut planned, mut stop) = (None::<Batch>, false, false);
+            for item in std::iter::once(first).chain(work.try_iter()) {
+                match item {
+                    Work::Changes(next) => match &mut batch {
+                        Some(batch) => merge(batch, next),
+                        None => batch = Some(next),
+                    },
+                    Work::Planned(computed) => {
+                        self.computed += computed;
+                        planned = true;
+                    }
                     Work::Shutdown => stop = true,
                 }
             }
-            self.apply(batch);
+            match batch {
+                Some(batch) => self.apply(batch),
+                // A change restarts planning, so compacting waits for the next quiet end.
+                None if planned => {
+                    if self.computed >= COMPACT_AFTER {
+                        self.compact();
+                    }
+                    finish_scan(&self.shared);
+                }
+                None => {}
+            }
             if stop {
                 break;
             }
@@ -218,13 +251,16 @@ impl Writer {
             self.tracked.remove(path);
             published.remove(path);
         }
-        let work: Vec<PathBuf> = {
+        let work: Vec<(PathBuf, [u8; 32])> = {
             let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
             pending.extend(planned);
             for path in &gone {
                 pending.remove(path);
             }
-            pending.iter().cloned().collect()
+            pending
+                .iter()
+                .filter_map(|p| Some((p.clone(), *self.tracked.get(p)?)))
+                .collect()
         };
         {
             let mut figures = self.shared.figures();
@@ -243,9 +279,52 @@ impl Writer {
         self.start_planning(work);
     }
 
+    /// Replaces the database with a fresh one holding the same texts. Planning memoizes every
+    /// function's parse and plan; once all is planned and stored, queries are as well served
+    /// from the store, so this returns that memory (a cold scan of 20,000 functions would
+    /// otherwise keep well over a gigabyte).
+    fn compact(&mut self) {
+        if !self
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_empty()
+        {
+            // Changes came meanwhile; their planner asks again when it is done.
+            return;
+        }
+        let mut fresh = Workspace::new(
+            self.shared.cache.clone(),
+            self.shared.config,
+            self.shared.planner,
+        );
+        let mut files = BTreeMap::new();
+        for path in self.published.keys() {
+            if let Some(text) = self.workspace.text_of(path) {
+                let file = fresh.set_file(path, &text, materialize_aliases(path));
+                files.insert(path.clone(), file);
+            }
+        }
+        self.shared.withdraw();
+        let old = std::mem::replace(&mut self.workspace, fresh);
+        self.published = Arc::new(files);
+        self.revision += 1;
+        self.shared.publish(
+            self.workspace.snapshot(),
+            self.published.clone(),
+            self.revision,
+        );
+        // Readers still on the old database keep it alive until they finish.
+        drop(old);
+        // SAFETY: malloc_trim only returns free heap pages to the system.
+        unsafe { libc::malloc_trim(0) };
+        self.computed = 0;
+        tracing::info!(revision = self.revision, "compacted the database");
+    }
+
     /// Plans `work` on a snapshot in the background. The planner of the last revision was
     /// stopped by the change of inputs; it is not waited for (it may be writing results).
-    fn start_planning(&mut self, work: Vec<PathBuf>) {
+    fn start_planning(&mut self, work: Vec<(PathBuf, [u8; 32])>) {
         self.reap_planners(false);
         let stop = Arc::new(AtomicBool::new(false));
         let job = Planning {
@@ -256,6 +335,7 @@ impl Writer {
             pending: self.pending.clone(),
             stop: stop.clone(),
             jobs: self.jobs,
+            done: self.work.clone(),
         };
         match std::thread::Builder::new()
             .name("planner".into())
@@ -285,6 +365,10 @@ impl Writer {
     }
 }
 
+/// After planning this many files (not served by the store) the writer rebuilds the
+/// database ([`Writer::compact`]); small edits keep their memos.
+const COMPACT_AFTER: usize = 64;
+
 struct Planner {
     stop: Arc<AtomicBool>,
     thread: std::thread::JoinHandle<()>,
@@ -297,10 +381,13 @@ struct Planning {
     shared: Arc<Shared>,
     snapshot: Snapshot,
     files: Files,
-    work: Vec<PathBuf>,
+    /// Paths and text digests.
+    work: Vec<(PathBuf, [u8; 32])>,
     pending: Arc<Mutex<BTreeSet<PathBuf>>>,
     stop: Arc<AtomicBool>,
     jobs: usize,
+    /// Told [`Work::Planned`] when nothing is left to plan.
+    done: Sender<Work>,
 }
 
 impl Planning {
@@ -313,7 +400,9 @@ impl Planning {
             pending,
             stop,
             jobs,
+            done,
         } = self;
+        let computed = AtomicUsize::new(0);
         let next = AtomicUsize::new(0);
         let workers: Vec<Snapshot> = (0..jobs.clamp(1, work.len().max(1)))
             .map(|_| snapshot.clone())
@@ -322,22 +411,29 @@ impl Planning {
         drop(snapshot);
         std::thread::scope(|scope| {
             for worker in workers {
-                let (shared, files, work, pending, stop, next) =
-                    (&shared, &files, &work, &pending, &stop, &next);
+                let (shared, files, work, pending, stop, next, computed) =
+                    (&shared, &files, &work, &pending, &stop, &next, &computed);
                 scope.spawn(move || {
                     while !stop.load(Ordering::Relaxed) {
-                        let Some(path) = work.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        let Some((path, digest)) = work.get(next.fetch_add(1, Ordering::Relaxed))
+                        else {
                             break;
                         };
                         let Some(&file) = files.get(path) else {
                             continue;
                         };
-                        let Ok(outcome) = worker.outcome(file) else {
-                            break;
-                        };
-                        let functions = match &outcome.status {
-                            FileStatus::Planned { functions, .. } => functions.len(),
-                            _ => 0,
+                        let functions = match stored_functions(shared, path, digest) {
+                            Some(functions) => functions,
+                            None => match worker.outcome(file) {
+                                Ok(outcome) => {
+                                    computed.fetch_add(1, Ordering::Relaxed);
+                                    match &outcome.status {
+                                        FileStatus::Planned { functions, .. } => functions.len(),
+                                        _ => 0,
+                                    }
+                                }
+                                Err(_) => break,
+                            },
                         };
                         pending
                             .lock()
@@ -354,18 +450,46 @@ impl Planning {
         });
         flush(&shared);
         if pending.lock().unwrap_or_else(|p| p.into_inner()).is_empty() {
-            let mut figures = shared.figures();
-            if !figures.scan_finished {
-                figures.scan_finished = true;
-                tracing::info!(
-                    files = figures.files,
-                    functions = figures.functions,
-                    elapsed = ?shared.started.elapsed(),
-                    "initial scan done"
-                );
+            // The writer decides about compacting, then ends the initial scan, so that its
+            // end means lean.
+            if done
+                .send(Work::Planned(computed.load(Ordering::Relaxed)))
+                .is_err()
+            {
+                finish_scan(&shared);
             }
         }
     }
+}
+
+/// Marks the initial scan over (once).
+fn finish_scan(shared: &Shared) {
+    let mut figures = shared.figures();
+    if !figures.scan_finished {
+        figures.scan_finished = true;
+        tracing::info!(
+            files = figures.files,
+            functions = figures.functions,
+            elapsed = ?shared.started.elapsed(),
+            "initial scan done"
+        );
+    }
+}
+
+/// The number of functions of a file whose results the store holds already (its manifest
+/// for this exact text and configuration). Such a file needs no planning, and not planning
+/// it keeps its results out of memory until a query asks; a key that does not match the
+/// database's (it derives the same one) only means planning it after all.
+fn stored_functions(shared: &Shared, path: &Path, digest: &[u8; 32]) -> Option<usize> {
+    let config = PlanConfig {
+        materialize_aliases: materialize_aliases(path),
+        ..shared.config
+    };
+    let key = store::file_key(
+        &store::config_digest(shared.planner.name(), &config),
+        digest,
+    );
+    Some(shared.cache.get_manifest(&key)?.functions.len())
 }
 
 /// Writes the results queued since the last flush (they are content-keyed, so a partial
