@@ -3,9 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::pack::{Blocker, PipelineGate, ShareFacts, pair_blocker};
-use super::{PlanConfig, PlanError, pinned_bases, plan_function};
-use crate::analysis::forbid_alias::{build_forbid_map, hazard_inputs};
+use super::pack::{Blocker, PipelineGate, pair_blocker};
+use super::{PlanConfig, PlanError, SharingRules, plan_function};
 use crate::analysis::lifetimes;
 use crate::ir::{Function, Type, VarId};
 
@@ -79,10 +78,8 @@ pub fn explain(
             ib.space.name()
         );
     } else {
-        let pinned = pinned_bases(&prepared)?;
-        let hazard = hazard_inputs(&prepared, config.backend);
-        let forbid = build_forbid_map(&prepared, &lifetimes, config.backend);
-        let facts = ShareFacts::new(&prepared, &lifetimes, &forbid, hazard.as_ref(), &pinned);
+        let rules = SharingRules::of(&prepared, &lifetimes, config)?;
+        let facts = rules.facts(&prepared, &lifetimes);
         let in_space: Vec<_> = lifetimes
             .intervals
             .iter()

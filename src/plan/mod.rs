@@ -215,11 +215,8 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
             report,
         });
     }
-    let pinned = pinned_bases(&f)?;
-    check_declared_slots(&f, &lifetimes, &pinned)?;
-    let hazard = hazard_inputs(&f, config.backend);
-    let forbid = build_forbid_map(&f, &lifetimes, config.backend);
-    let facts = ShareFacts::new(&f, &lifetimes, &forbid, hazard.as_ref(), &pinned);
+    let rules = SharingRules::of(&f, &lifetimes, config)?;
+    let facts = rules.facts(&f, &lifetimes);
 
     let reserved = capacity::reserved_windows(&f)?;
     let mut reuse_map: FxHashMap<VarId, (VarId, Option<i64>)> = FxHashMap::default();
@@ -308,6 +305,40 @@ fn allocate_memory_addr(
         }
     }
     Ok(())
+}
+
+/// What `can_share` consults besides lifetimes (SPEC §6.1): declared allocations (after the
+/// slot check), the 910B hazard, the forbid map. Both planners and `explain` prepare it alike.
+pub(crate) struct SharingRules {
+    pinned: FxHashSet<Name>,
+    hazard: Option<crate::analysis::forbid_alias::Hazard>,
+    forbid: crate::analysis::forbid_alias::ForbidMap,
+}
+
+impl SharingRules {
+    pub(crate) fn of(
+        f: &Function,
+        lifetimes: &Lifetimes,
+        config: &PlanConfig,
+    ) -> Result<SharingRules, PlanError> {
+        let pinned = pinned_bases(f)?;
+        check_declared_slots(f, lifetimes, &pinned)?;
+        Ok(SharingRules {
+            pinned,
+            hazard: hazard_inputs(f, config.backend),
+            forbid: build_forbid_map(f, lifetimes, config.backend),
+        })
+    }
+
+    pub(crate) fn facts<'a>(&'a self, f: &Function, lifetimes: &'a Lifetimes) -> ShareFacts<'a> {
+        ShareFacts::new(
+            f,
+            lifetimes,
+            &self.forbid,
+            self.hazard.as_ref(),
+            &self.pinned,
+        )
+    }
 }
 
 /// SPEC §6.1.1: top-level allocs with `pinned=True`.

@@ -18,11 +18,9 @@ use super::capacity::{self, Reserved};
 use super::dsa::{self, Buffer as DsaBuffer, Problem, SolveError, SolveOptions};
 use super::pack::{Blocker, PipelineGate, ShareFacts, pair_blocker};
 use super::{
-    BufferReport, FunctionPlan, PlanConfig, PlanError, PlanReport, Planner, SpaceReport, align32,
-    check_declared_slots, cleanup, fixup, hoist_allocs, lifetime_report, pinned_bases, retarget,
-    spaces_of,
+    BufferReport, FunctionPlan, PlanConfig, PlanError, PlanReport, Planner, SharingRules,
+    SpaceReport, align32, cleanup, fixup, hoist_allocs, lifetime_report, retarget, spaces_of,
 };
-use crate::analysis::forbid_alias::{build_forbid_map, hazard_inputs};
 use crate::analysis::lifetimes::{self, Lifetimes};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{ExprKind, Function, FunctionType, MemSpace, Name, Span, Type, VarId, VarKind};
@@ -71,11 +69,8 @@ pub(super) fn plan_function(
             report,
         });
     }
-    let pinned = pinned_bases(&f)?;
-    check_declared_slots(&f, &lifetimes, &pinned)?;
-    let hazard = hazard_inputs(&f, config.backend);
-    let forbid = build_forbid_map(&f, &lifetimes, config.backend);
-    let facts = ShareFacts::new(&f, &lifetimes, &forbid, hazard.as_ref(), &pinned);
+    let rules = SharingRules::of(&f, &lifetimes, config)?;
+    let facts = rules.facts(&f, &lifetimes);
     let reserved = capacity::reserved_windows(&f)?;
 
     let mut addresses = BTreeMap::new();
