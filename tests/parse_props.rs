@@ -63,6 +63,14 @@ fn boundary(text: &str, index: &Index) -> usize {
 
 fn apply(text: &str, mutation: &Mutation) -> String {
     let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let line_edit = matches!(
+        mutation,
+        Mutation::DeleteLine(_) | Mutation::DuplicateLine(_) | Mutation::SwapLines(..)
+    );
+    if line_edit && lines.is_empty() {
+        // An earlier edit emptied the text; there is no line left to edit.
+        return String::new();
+    }
     match mutation {
         Mutation::DeleteLine(line) => {
             lines.remove(line.index(lines.len()));
