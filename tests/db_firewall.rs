@@ -81,7 +81,6 @@ fn cold_run_plans_every_function() {
         file_items(k.py)
         manifest(k.py)
         parse_file(k.py)
-        file_spans(k.py)
         plan(k.py::add_kernel)
         plan(k.py::scale_kernel)
         plan(k.py::main)"#]]
@@ -95,9 +94,8 @@ fn edit_inside_one_function_replans_only_it() {
         expect![[r#"
             parse_file(k.py)
             file_items(k.py)
-            file_spans(k.py)
-            file_result(k.py)
-            plan(k.py::scale_kernel)"#]],
+            plan(k.py::scale_kernel)
+            file_result(k.py)"#]],
     );
 }
 
@@ -112,9 +110,7 @@ fn comment_and_whitespace_above_a_function_replan_nothing() {
         },
         expect![[r#"
             parse_file(k.py)
-            file_items(k.py)
-            file_spans(k.py)
-            file_result(k.py)"#]],
+            file_items(k.py)"#]],
     );
 }
 
@@ -142,8 +138,7 @@ fn reordering_functions_replans_nothing() {
         expect![[r#"
             parse_file(k.py)
             file_items(k.py)
-            file_result(k.py)
-            file_spans(k.py)"#]],
+            file_result(k.py)"#]],
     );
 }
 
@@ -155,7 +150,6 @@ fn renaming_a_function_replans_only_it() {
             parse_file(k.py)
             file_items(k.py)
             file_result(k.py)
-            file_spans(k.py)
             plan(k.py::scale_rows)"#]],
     );
 }
@@ -168,9 +162,7 @@ fn an_edit_reverted_before_the_next_run_replans_nothing() {
         |_| ORIGINAL.to_string(),
         expect![[r#"
             parse_file(k.py)
-            file_items(k.py)
-            file_spans(k.py)
-            file_result(k.py)"#]],
+            file_items(k.py)"#]],
     );
 }
 

@@ -54,10 +54,13 @@ fn counts(ws: &Workspace, outcomes: &[FileOutcome]) -> (usize, usize) {
     (fresh, cached)
 }
 
-/// What `memreuse plan` prints from an outcome: names, digests and reports.
-fn rendered(outcomes: &[FileOutcome]) -> String {
+/// What `memreuse plan --emit json` prints from an outcome: names, digests and complete
+/// reports (manifest-served ones get their detail from the plan entries).
+fn rendered(ws: &Workspace, outcomes: &[FileOutcome]) -> String {
     let mut out = String::new();
     for o in outcomes {
+        let mut o = o.clone();
+        ws.add_report_detail(&mut o);
         if let FileStatus::Planned { functions, .. } = &o.status {
             for f in functions {
                 let planned = f.result.as_ref().expect("planned");
@@ -77,7 +80,7 @@ fn rendered(outcomes: &[FileOutcome]) -> String {
 fn kinds(store: &dyn CacheStore, kind: Kind) -> usize {
     let mut n = 0;
     store
-        .for_each(&mut |_, value| n += usize::from(check(value) == Ok(kind)))
+        .for_each(&mut |_, _, value| n += usize::from(check(value) == Ok(kind)))
         .expect("scan");
     n
 }
@@ -86,11 +89,11 @@ fn kinds(store: &dyn CacheStore, kind: Kind) -> usize {
 fn a_restart_serves_every_function_from_the_cache_with_the_same_result() {
     let store = MemoryStore::default();
     let files = tree();
-    let (ws, cold) = run(&store, &files);
-    assert_eq!(counts(&ws, &cold), (24, 0));
+    let (cold_ws, cold) = run(&store, &files);
+    assert_eq!(counts(&cold_ws, &cold), (24, 0));
     let (ws, warm) = run(&store, &files);
     assert_eq!(counts(&ws, &warm), (0, 24));
-    assert_eq!(rendered(&cold), rendered(&warm));
+    assert_eq!(rendered(&cold_ws, &cold), rendered(&ws, &warm));
     let c = ws.cache().counters();
     assert_eq!((c.file_hits, c.file_misses, c.rejected), (6, 0, 0));
 }
@@ -129,16 +132,20 @@ fn identical_functions_in_two_files_share_one_plan_entry() {
 fn damaged_values_are_misses_and_are_planned_again() {
     let store = MemoryStore::default();
     let files = tree();
-    let (_, cold) = run(&store, &files);
-    for key in store.keys() {
-        let mut value = store.get(&key).expect("memory").expect("present").to_vec();
+    let (cold_ws, cold) = run(&store, &files);
+    for (kind, key) in store.keys() {
+        let mut value = store
+            .get(kind, &key)
+            .expect("memory")
+            .expect("present")
+            .to_vec();
         let last = value.len() - 1;
         value[last] ^= 0x5a;
-        store.overwrite(key, value);
+        store.overwrite(kind, key, value);
     }
     let (ws, again) = run(&store, &files);
     assert_eq!(counts(&ws, &again), (24, 0));
-    assert_eq!(rendered(&cold), rendered(&again));
+    assert_eq!(rendered(&cold_ws, &cold), rendered(&ws, &again));
     assert!(ws.cache().counters().rejected > 0);
 }
 
@@ -202,7 +209,7 @@ fn a_sled_store_survives_a_restart() {
         let outcomes = ws.plan(&MemorySystem::default(), &sources, 2, &|| {});
         ws.flush().expect("flushes");
         let counts = counts(&ws, &outcomes);
-        (counts, rendered(&outcomes))
+        (counts, rendered(&ws, &outcomes))
     };
     let (cold_counts, cold) = plan_with(&files);
     let (warm_counts, warm) = plan_with(&files);
@@ -228,7 +235,7 @@ fn corrupted_bytes_on_disk_never_come_back_as_values() {
             .collect();
         let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
         ws.flush().expect("flushes");
-        rendered(&outcomes)
+        rendered(&ws, &outcomes)
     };
     // Flip bytes all over sled's largest file.
     let mut largest = (0, PathBuf::new());
@@ -252,7 +259,7 @@ fn corrupted_bytes_on_disk_never_come_back_as_values() {
         .collect();
     let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
     // Whatever survived or was rejected, the results are the true ones.
-    assert_eq!(rendered(&outcomes), expected);
+    assert_eq!(rendered(&ws, &outcomes), expected);
 }
 
 #[test]

@@ -98,7 +98,7 @@ fn sigkill_mid_batch_never_leaves_a_bad_value() {
             .unwrap_or_else(|err| panic!("round {round}: the store does not reopen: {err}"));
         let mut entries = 0u64;
         store
-            .for_each(&mut |k, bytes| {
+            .for_each(&mut |_, k, bytes| {
                 entries += 1;
                 assert_eq!(
                     check(bytes),

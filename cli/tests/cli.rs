@@ -185,6 +185,85 @@ fn json_plan_has_schema_and_is_deterministic() {
     }
 }
 
+/// Runs the binary in `dir` with the given state dir (kept between runs).
+fn memreuse_with_state(args: &[&str], dir: &Path, state: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memreuse"))
+        .args(args)
+        .current_dir(dir)
+        .env("MEMREUSE_STATE_DIR", state)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn manifest_served_runs_print_what_cold_runs_print() {
+    // A summary run stores file manifests, which keep only what a summary prints; JSON and
+    // SVG output served from them must still carry every buffer and lifetime.
+    let state = tempfile::tempdir().expect("temp dir");
+    let kernels = ["plan", "examples/kernels"];
+    let summary = memreuse_with_state(&kernels, &repo(), state.path());
+    assert!(summary.status.success(), "{}", text(&summary.stderr));
+    let warm_summary = memreuse_with_state(&kernels, &repo(), state.path());
+    assert_eq!(text(&warm_summary.stdout), text(&summary.stdout));
+
+    let json = ["plan", "examples/kernels", "--emit", "json"];
+    let warm = memreuse_with_state(&json, &repo(), state.path());
+    let cold = memreuse(&json, &repo());
+    assert!(warm.status.success(), "{}", text(&warm.stderr));
+    let warm = text(&warm.stdout);
+    assert!(
+        warm.contains("\"cached\": true"),
+        "the JSON run was not served from the cache"
+    );
+    let warm = warm.replace("\"cached\": true", "\"cached\": false");
+    assert_eq!(warm, text(&cold.stdout));
+
+    let svg_dirs = [
+        tempfile::tempdir().expect("temp dir"),
+        tempfile::tempdir().expect("temp dir"),
+    ];
+    let svg = |out: &Path| {
+        ["plan", "examples/kernels", "--emit", "svg", "--out"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([out.display().to_string()])
+            .collect::<Vec<_>>()
+    };
+    let warm_args = svg(svg_dirs[0].path());
+    let cold_args = svg(svg_dirs[1].path());
+    let warm_args: Vec<&str> = warm_args.iter().map(String::as_str).collect();
+    let cold_args: Vec<&str> = cold_args.iter().map(String::as_str).collect();
+    assert!(
+        memreuse_with_state(&warm_args, &repo(), state.path())
+            .status
+            .success()
+    );
+    assert!(memreuse(&cold_args, &repo()).status.success());
+    let read_all = |dir: &Path| -> Vec<(PathBuf, String)> {
+        let mut files = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).expect("readable") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let content = std::fs::read_to_string(&path).expect("svg text");
+                    files.push((
+                        path.strip_prefix(dir).expect("below").to_path_buf(),
+                        content,
+                    ));
+                }
+            }
+        }
+        files.sort();
+        files
+    };
+    let (warm_svgs, cold_svgs) = (read_all(svg_dirs[0].path()), read_all(svg_dirs[1].path()));
+    assert!(!cold_svgs.is_empty());
+    assert_eq!(warm_svgs, cold_svgs);
+}
+
 #[test]
 fn bad_input_is_located_and_exits_1() {
     let dir = tempfile::tempdir().expect("temp dir");

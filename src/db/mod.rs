@@ -347,7 +347,7 @@ pub fn compute_plan(
     config: &PlanConfig,
     planner: Planner,
 ) -> Result<CachedPlan, Failure> {
-    let anchorer = spans::Anchorer::new(spans::span_table(function));
+    let anchorer = spans::Anchorer::new(function);
     let planned = match planner {
         Planner::None => crate::plan::FunctionPlan {
             function: function.clone(),
@@ -399,7 +399,7 @@ fn canonical_digest_of_printed(text: &str, indent: usize) -> [u8; 32] {
 fn failure(
     kind: FailureKind,
     mut diagnostics: Vec<Diagnostic>,
-    anchorer: &spans::Anchorer,
+    anchorer: &spans::Anchorer<'_>,
 ) -> Failure {
     let anchors = diagnostics
         .iter_mut()
@@ -450,6 +450,7 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
                 name: f.name.clone(),
                 result: Ok(Planned {
                     report: f.report.clone(),
+                    detailed: false,
                     planned_digest: f.planned_digest,
                     planned_text: None,
                 }),
@@ -461,14 +462,19 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
             functions,
         };
     }
-    let tables = file_spans(db, file);
     let mut functions = Vec::with_capacity(items.len());
     let mut entries = Vec::with_capacity(items.len());
     for (index, &item) in items.iter().enumerate() {
         db.unwind_if_revision_cancelled();
         let outcome = plan(db, item);
-        let table = tables.get(index).map_or(&[][..], Vec::as_slice);
+        // Only a plan with anchors depends on where the function sits in the text.
         let locate = |anchors: &[Anchor]| -> Vec<Span> {
+            if anchors.is_empty() {
+                return Vec::new();
+            }
+            let table = file_spans(db, file)
+                .get(index)
+                .map_or(&[][..], Vec::as_slice);
             anchors.iter().map(|&a| spans::resolve(a, table)).collect()
         };
         let result = match &outcome.result {
@@ -481,10 +487,11 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
                     name: item.name(db).clone(),
                     digest: item.ir(db).digest,
                     planned_digest: plan.planned_digest,
-                    report: report.clone(),
+                    report: without_detail(&report),
                 });
                 Ok(Planned {
                     report,
+                    detailed: true,
                     planned_digest: plan.planned_digest,
                     planned_text: Some(plan.planned_text.clone()),
                 })
@@ -514,6 +521,60 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
     FileStatus::Planned {
         header: header.clone(),
         functions,
+    }
+}
+
+/// A report without what only JSON, SVG and the daemon's answers show: the manifest keeps
+/// what a summary prints, so a warm run decodes a few hundred bytes per function instead of
+/// every buffer's members and every variable's lifetime.
+fn without_detail(report: &PlanReport) -> PlanReport {
+    PlanReport {
+        spaces: report
+            .spaces
+            .iter()
+            .map(|s| crate::plan::SpaceReport {
+                buffers: Vec::new(),
+                ..s.clone()
+            })
+            .collect(),
+        removed_allocs: Vec::new(),
+        inserted_moves: report.inserted_moves.clone(),
+        lifetimes: Vec::new(),
+        diagnostics: report.diagnostics.clone(),
+    }
+}
+
+/// Completes the reports of `outcome` that came without detail from a manifest, from their
+/// plan entries (which are location-free: the detail carries no span).
+pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome) {
+    let FileStatus::Planned { functions, .. } = &mut outcome.status else {
+        return;
+    };
+    if functions
+        .iter()
+        .all(|f| f.result.as_ref().is_ok_and(|p| p.detailed) || f.result.is_err())
+    {
+        return;
+    }
+    let FileItems::Program { items, .. } = file_items(db, outcome.file) else {
+        return;
+    };
+    for (function, &item) in functions.iter_mut().zip(items) {
+        let Ok(planned) = &mut function.result else {
+            continue;
+        };
+        if planned.detailed {
+            continue;
+        }
+        if let Ok(full) = &plan(db, item).result {
+            let report = &mut planned.report;
+            for (space, detailed) in report.spaces.iter_mut().zip(&full.report.spaces) {
+                space.buffers = detailed.buffers.clone();
+            }
+            report.removed_allocs = full.report.removed_allocs.clone();
+            report.lifetimes = full.report.lifetimes.clone();
+            planned.detailed = true;
+        }
     }
 }
 

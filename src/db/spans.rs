@@ -3,7 +3,7 @@
 //! stored plan stays right wherever the function moves; anchors are resolved against the
 //! current parse only when something is shown.
 
-use rustc_hash::FxHashMap;
+use std::cell::OnceCell;
 
 use crate::ir::{Expr, ExprKind, Function, Span, Stmt, StmtKind};
 use crate::store::Anchor;
@@ -96,35 +96,45 @@ fn expr(e: &Expr, out: &mut Vec<Span>) {
     }
 }
 
-/// Turns spans of one function into anchors over its span table.
-pub struct Anchorer {
-    exact: FxHashMap<(u32, u32), u32>,
-    /// (start, node) sorted by start, for spans that are no node's own.
+/// Turns spans of one function into anchors over its span table. The table and its index
+/// are built on the first anchor: most plans carry no span at all.
+pub struct Anchorer<'f> {
+    function: &'f Function,
+    index: OnceCell<AnchorIndex>,
+}
+
+struct AnchorIndex {
+    /// (start, node) sorted, so the nodes sharing a start are in table order.
     starts: Vec<(u32, u32)>,
     table: Vec<Span>,
 }
 
-impl Anchorer {
-    pub fn new(table: Vec<Span>) -> Anchorer {
-        let mut exact = FxHashMap::default();
-        for (i, s) in table.iter().enumerate() {
-            exact.entry((s.start, s.end)).or_insert(i as u32);
-        }
-        let mut starts: Vec<(u32, u32)> = table
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.start, i as u32))
-            .collect();
-        starts.sort_unstable();
+impl<'f> Anchorer<'f> {
+    pub fn new(function: &'f Function) -> Anchorer<'f> {
         Anchorer {
-            exact,
-            starts,
-            table,
+            function,
+            index: OnceCell::new(),
         }
     }
 
     pub fn anchor(&self, span: Span) -> Anchor {
-        if let Some(&node) = self.exact.get(&(span.start, span.end)) {
+        let AnchorIndex { starts, table } = self.index.get_or_init(|| {
+            let table = span_table(self.function);
+            let mut starts: Vec<(u32, u32)> = table
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.start, i as u32))
+                .collect();
+            starts.sort_unstable();
+            AnchorIndex { starts, table }
+        });
+        // A node whose own span it is: the first in table order.
+        let first_at_start = starts.partition_point(|&(start, _)| start < span.start);
+        let exact = starts[first_at_start..]
+            .iter()
+            .take_while(|&&(start, _)| start == span.start)
+            .find(|&&(_, node)| table[node as usize].end == span.end);
+        if let Some(&(_, node)) = exact {
             return Anchor {
                 node,
                 offset: 0,
@@ -132,13 +142,11 @@ impl Anchorer {
             };
         }
         // The innermost node starting at or before the span: the last of the sorted starts.
-        let at = self
-            .starts
-            .partition_point(|&(start, _)| start <= span.start);
-        let Some(&(_, node)) = at.checked_sub(1).and_then(|i| self.starts.get(i)) else {
+        let at = starts.partition_point(|&(start, _)| start <= span.start);
+        let Some(&(_, node)) = at.checked_sub(1).and_then(|i| starts.get(i)) else {
             return Anchor::NOWHERE;
         };
-        let base = self.table[node as usize].start;
+        let base = table[node as usize].start;
         Anchor {
             node,
             offset: span.start - base,

@@ -84,7 +84,11 @@ pub struct FunctionOutcome {
 
 #[derive(Clone, Debug)]
 pub struct Planned {
+    /// Without `detailed`, the report lacks its per-buffer and per-variable detail
+    /// (`spaces[].buffers`, `removed_allocs`, `lifetimes`): a file manifest does not carry it
+    /// (see [`Workspace::add_report_detail`]).
     pub report: PlanReport,
+    pub detailed: bool,
     /// blake3 of the planned function's canonical bytes.
     pub planned_digest: [u8; 32],
     /// The planned function as printed in its program; `None` when the plan was served
@@ -372,6 +376,11 @@ impl Workspace {
         super::planned_texts(&self.db, file)
     }
 
+    /// Fills in the report detail that manifest-served plans lack, from the plan entries.
+    pub fn add_report_detail(&self, outcome: &mut FileOutcome) {
+        super::add_report_detail(&self.db, outcome);
+    }
+
     /// Writes the queued results in one batch and makes them durable.
     pub fn flush(&self) -> Result<usize, StoreError> {
         self.db.cache.flush()
@@ -462,6 +471,7 @@ impl Workspace {
 
 impl Snapshot {
     /// The outcome of `file` at this snapshot's revision (memoized results are reused).
+    /// Reports served from a manifest lack their detail (see [`Planned::report`]).
     pub fn outcome(&self, file: SourceFile) -> Result<FileOutcome, Cancelled> {
         salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| FileOutcome {
             file,
@@ -470,6 +480,16 @@ impl Snapshot {
             status: file_result(&self.db, file).clone(),
         }))
         .map_err(|_| Cancelled)
+    }
+
+    /// [`Snapshot::outcome`] with every report complete.
+    pub fn detailed_outcome(&self, file: SourceFile) -> Result<FileOutcome, Cancelled> {
+        let mut outcome = self.outcome(file)?;
+        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
+            super::add_report_detail(&self.db, &mut outcome)
+        }))
+        .map_err(|_| Cancelled)?;
+        Ok(outcome)
     }
 }
 

@@ -3,39 +3,41 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
-use super::{Bytes, BytesInner, CacheStore, Key, StoreError, StoreStats};
+use super::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
 
 /// Cloning shares the contents, so a test can keep a handle to a store it gave away.
 #[derive(Clone, Default)]
 pub struct MemoryStore {
-    map: Arc<RwLock<BTreeMap<Key, Arc<[u8]>>>>,
+    map: Arc<RwLock<BTreeMap<(Kind, Key), Arc<[u8]>>>>,
 }
 
 impl MemoryStore {
     /// Replaces a stored value's bytes (tests corrupt values this way).
-    pub fn overwrite(&self, key: Key, bytes: Vec<u8>) {
+    pub fn overwrite(&self, kind: Kind, key: Key, bytes: Vec<u8>) {
         self.map
             .write()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(key, bytes.into());
+            .insert((kind, key), bytes.into());
     }
 
-    pub fn keys(&self) -> Vec<Key> {
+    pub fn keys(&self) -> Vec<(Kind, Key)> {
         let map = self.map.read().unwrap_or_else(|p| p.into_inner());
         map.keys().copied().collect()
     }
 }
 
 impl CacheStore for MemoryStore {
-    fn get(&self, key: &Key) -> Result<Option<Bytes>, StoreError> {
+    fn get(&self, kind: Kind, key: &Key) -> Result<Option<Bytes>, StoreError> {
         let map = self.map.read().unwrap_or_else(|p| p.into_inner());
-        Ok(map.get(key).map(|v| Bytes(BytesInner::Shared(v.clone()))))
+        Ok(map
+            .get(&(kind, *key))
+            .map(|v| Bytes(BytesInner::Shared(v.clone()))))
     }
 
-    fn write_batch(&self, entries: &[(Key, Vec<u8>)]) -> Result<(), StoreError> {
+    fn write_batch(&self, entries: &[(Kind, Key, Vec<u8>)]) -> Result<(), StoreError> {
         let mut map = self.map.write().unwrap_or_else(|p| p.into_inner());
-        for (key, value) in entries {
-            map.insert(*key, value.as_slice().into());
+        for (kind, key, value) in entries {
+            map.insert((*kind, *key), value.as_slice().into());
         }
         Ok(())
     }
@@ -48,10 +50,10 @@ impl CacheStore for MemoryStore {
         })
     }
 
-    fn for_each(&self, visit: &mut dyn FnMut(&Key, &[u8])) -> Result<(), StoreError> {
+    fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError> {
         let map = self.map.read().unwrap_or_else(|p| p.into_inner());
-        for (key, value) in map.iter() {
-            visit(key, value);
+        for ((kind, key), value) in map.iter() {
+            visit(*kind, key, value);
         }
         Ok(())
     }

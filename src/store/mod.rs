@@ -27,8 +27,9 @@ pub use sled_store::{Opened, SledStore};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key(pub [u8; 32]);
 
-/// What a stored value holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a stored value holds. Each kind lives in its own keyspace, so a warm run that reads
+/// only stamps and manifests never pages in the (much larger) plan entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Kind {
     /// One planned function ([`CachedPlan`]), keyed by its canonical input IR.
@@ -42,6 +43,8 @@ pub enum Kind {
 }
 
 impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::Plan, Kind::File, Kind::Stamp];
+
     fn context(self) -> &'static str {
         match self {
             Kind::Plan => "memreuse plan v1",
@@ -184,12 +187,14 @@ impl std::ops::Deref for Bytes {
 /// A key-value store of encoded values. Implementations store bytes as given; the header and
 /// checksum are checked above this trait, by [`Cache`].
 pub trait CacheStore: Send + Sync {
-    fn get(&self, key: &Key) -> Result<Option<Bytes>, StoreError>;
-    /// Writes all entries atomically; they are durable when this returns.
-    fn write_batch(&self, entries: &[(Key, Vec<u8>)]) -> Result<(), StoreError>;
+    fn get(&self, kind: Kind, key: &Key) -> Result<Option<Bytes>, StoreError>;
+    /// Writes the entries, plans first, then manifests, then stamps, so that whatever
+    /// survives a crash never vouches for something missing; they are durable when this
+    /// returns.
+    fn write_batch(&self, entries: &[(Kind, Key, Vec<u8>)]) -> Result<(), StoreError>;
     fn stats(&self) -> Result<StoreStats, StoreError>;
     /// Every stored value (for integrity checks).
-    fn for_each(&self, visit: &mut dyn FnMut(&Key, &[u8])) -> Result<(), StoreError>;
+    fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError>;
 }
 
 /// Lookups that found a value or not, since the cache was created. (Plans served from a
@@ -210,7 +215,7 @@ pub struct Counters {
 /// and holds writes until [`Cache::flush`].
 pub struct Cache {
     store: Option<Box<dyn CacheStore>>,
-    pending: Mutex<Vec<(Key, Vec<u8>)>>,
+    pending: Mutex<Vec<(Kind, Key, Vec<u8>)>>,
     plan_hits: AtomicU64,
     plan_misses: AtomicU64,
     file_hits: AtomicU64,
@@ -251,7 +256,7 @@ impl Cache {
     }
 
     pub fn get_plan(&self, key: &Key) -> Option<CachedPlan> {
-        let found = self.lookup(key, codec::decode_plan);
+        let found = self.lookup(Kind::Plan, key, codec::decode_plan);
         let counter = if found.is_some() {
             &self.plan_hits
         } else {
@@ -262,7 +267,7 @@ impl Cache {
     }
 
     pub fn get_manifest(&self, key: &Key) -> Option<FileManifest> {
-        let found = self.lookup(key, codec::decode_manifest);
+        let found = self.lookup(Kind::File, key, codec::decode_manifest);
         let counter = if found.is_some() {
             &self.file_hits
         } else {
@@ -272,9 +277,14 @@ impl Cache {
         found
     }
 
-    fn lookup<T>(&self, key: &Key, decode: fn(&[u8]) -> Result<T, DecodeError>) -> Option<T> {
+    fn lookup<T>(
+        &self,
+        kind: Kind,
+        key: &Key,
+        decode: fn(&[u8]) -> Result<T, DecodeError>,
+    ) -> Option<T> {
         let store = self.store.as_ref()?;
-        match store.get(key) {
+        match store.get(kind, key) {
             Ok(Some(bytes)) => match decode(&bytes) {
                 Ok(value) => Some(value),
                 Err(_) => {
@@ -291,23 +301,23 @@ impl Cache {
     }
 
     pub fn put_plan(&self, key: Key, plan: &CachedPlan) {
-        self.queue(key, || codec::encode_plan(plan));
+        self.queue(Kind::Plan, key, || codec::encode_plan(plan));
     }
 
     pub fn put_manifest(&self, key: Key, manifest: &FileManifest) {
-        self.queue(key, || codec::encode_manifest(manifest));
+        self.queue(Kind::File, key, || codec::encode_manifest(manifest));
     }
 
     /// A stamp is bookkeeping, not a result: it counts as neither hit nor miss.
     pub fn get_stamp(&self, key: &Key) -> Option<Stamp> {
-        self.lookup(key, codec::decode_stamp)
+        self.lookup(Kind::Stamp, key, codec::decode_stamp)
     }
 
     pub fn put_stamp(&self, key: Key, stamp: &Stamp) {
-        self.queue(key, || codec::encode_stamp(stamp));
+        self.queue(Kind::Stamp, key, || codec::encode_stamp(stamp));
     }
 
-    fn queue(&self, key: Key, encode: impl FnOnce() -> Vec<u8>) {
+    fn queue(&self, kind: Kind, key: Key, encode: impl FnOnce() -> Vec<u8>) {
         if self.store.is_none() {
             return;
         }
@@ -315,7 +325,7 @@ impl Cache {
         self.pending
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .push((key, value));
+            .push((kind, key, value));
     }
 
     /// Writes every queued value in one batch and makes it durable; returns how many.

@@ -3,10 +3,14 @@
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::{Bytes, BytesInner, CacheStore, Key, StoreError, StoreStats};
+use super::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
 
 pub struct SledStore {
     db: sled::Db,
+    /// One tree per [`Kind`].
+    plans: sled::Tree,
+    files: sled::Tree,
+    stamps: sled::Tree,
 }
 
 /// A store that opened, and whether it had to be rebuilt to do so.
@@ -27,7 +31,26 @@ impl SledStore {
             .cache_capacity(64 << 20)
             .open()
             .map_err(to_store_error)?;
-        Ok(SledStore { db })
+        let tree = |kind: Kind| db.open_tree(tree_name(kind)).map_err(to_store_error);
+        let (plans, files, stamps) = (tree(Kind::Plan)?, tree(Kind::File)?, tree(Kind::Stamp)?);
+        // Stores written before the per-kind trees kept every value in the default tree.
+        if !db.is_empty() {
+            db.clear().map_err(to_store_error)?;
+        }
+        Ok(SledStore {
+            db,
+            plans,
+            files,
+            stamps,
+        })
+    }
+
+    fn tree(&self, kind: Kind) -> &sled::Tree {
+        match kind {
+            Kind::Plan => &self.plans,
+            Kind::File => &self.files,
+            Kind::Stamp => &self.stamps,
+        }
     }
 
     /// Opens the store at `path`; one that will not open (damaged, or written by an
@@ -58,6 +81,14 @@ impl SledStore {
     }
 }
 
+fn tree_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Plan => "plans",
+        Kind::File => "files",
+        Kind::Stamp => "stamps",
+    }
+}
+
 /// sled reports a held lock as a plain I/O error with this text.
 fn is_lock_conflict(err: &StoreError) -> bool {
     matches!(err, StoreError::Backend(text) if text.contains("could not acquire lock"))
@@ -71,39 +102,48 @@ fn to_store_error(err: sled::Error) -> StoreError {
 }
 
 impl CacheStore for SledStore {
-    fn get(&self, key: &Key) -> Result<Option<Bytes>, StoreError> {
-        let value = self.db.get(key.0).map_err(to_store_error)?;
+    fn get(&self, kind: Kind, key: &Key) -> Result<Option<Bytes>, StoreError> {
+        let value = self.tree(kind).get(key.0).map_err(to_store_error)?;
         Ok(value.map(|v| Bytes(BytesInner::Sled(v))))
     }
 
-    fn write_batch(&self, entries: &[(Key, Vec<u8>)]) -> Result<(), StoreError> {
-        // In key order, each of sled's leaf pages fills once instead of being rewritten for
-        // every random insert that lands in it: several times less written for a cold run.
-        let mut sorted: Vec<&(Key, Vec<u8>)> = entries.iter().collect();
-        sorted.sort_unstable_by_key(|(key, _)| *key);
-        let mut batch = sled::Batch::default();
-        for (key, value) in sorted {
-            batch.insert(&key.0, value.as_slice());
+    fn write_batch(&self, entries: &[(Kind, Key, Vec<u8>)]) -> Result<(), StoreError> {
+        for kind in Kind::ALL {
+            // In key order, each of sled's leaf pages fills once instead of being rewritten
+            // for every random insert that lands in it: several times less written for a
+            // cold run.
+            let mut sorted: Vec<&(Kind, Key, Vec<u8>)> =
+                entries.iter().filter(|(k, _, _)| *k == kind).collect();
+            if sorted.is_empty() {
+                continue;
+            }
+            sorted.sort_unstable_by_key(|(_, key, _)| *key);
+            let mut batch = sled::Batch::default();
+            for (_, key, value) in sorted {
+                batch.insert(&key.0, value.as_slice());
+            }
+            self.tree(kind).apply_batch(batch).map_err(to_store_error)?;
         }
-        self.db.apply_batch(batch).map_err(to_store_error)?;
         self.db.flush().map_err(to_store_error)?;
         Ok(())
     }
 
     fn stats(&self) -> Result<StoreStats, StoreError> {
         Ok(StoreStats {
-            entries: self.db.len() as u64,
+            entries: Kind::ALL.iter().map(|&k| self.tree(k).len() as u64).sum(),
             bytes_on_disk: self.db.size_on_disk().map_err(to_store_error)?,
         })
     }
 
-    fn for_each(&self, visit: &mut dyn FnMut(&Key, &[u8])) -> Result<(), StoreError> {
-        for entry in self.db.iter() {
-            let (key, value) = entry.map_err(to_store_error)?;
-            let Ok(key) = <[u8; 32]>::try_from(key.as_ref()) else {
-                continue;
-            };
-            visit(&Key(key), &value);
+    fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError> {
+        for kind in Kind::ALL {
+            for entry in self.tree(kind).iter() {
+                let (key, value) = entry.map_err(to_store_error)?;
+                let Ok(key) = <[u8; 32]>::try_from(key.as_ref()) else {
+                    continue;
+                };
+                visit(kind, &Key(key), &value);
+            }
         }
         Ok(())
     }

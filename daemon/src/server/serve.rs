@@ -147,7 +147,10 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                 let backend = shared.config.backend.name();
                 let planner = shared.planner.name();
                 let (outcome, _) = shared.read(|snapshot, files| {
-                    files.get(&path).map(|&f| snapshot.outcome(f)).transpose()
+                    files
+                        .get(&path)
+                        .map(|&f| snapshot.detailed_outcome(f))
+                        .transpose()
                 })?;
                 let Some(outcome) = outcome else {
                     return Ok(untracked(&display));
