@@ -5,10 +5,12 @@ use std::sync::{Arc, RwLock};
 
 use super::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
 
+type Values = BTreeMap<(Kind, Key), Arc<[u8]>>;
+
 /// Cloning shares the contents, so a test can keep a handle to a store it gave away.
 #[derive(Clone, Default)]
 pub struct MemoryStore {
-    map: Arc<RwLock<BTreeMap<(Kind, Key), Arc<[u8]>>>>,
+    map: Arc<RwLock<Values>>,
 }
 
 impl MemoryStore {
