@@ -2,18 +2,19 @@
 //! memoized per function, so an edit inside one function re-plans that function only.
 //!
 //! ```text
-//! SourceFile ─► parse_file ─► file_items ─► FunctionItem { name | ir } ─► plan
-//!      │              └──────► file_spans ◄── manifest        │
-//!      └──────────────────────► file_diagnostics               ▼
-//!                                                         file_result
+//! SourceFile ─► file_items ─► FunctionItem { name | ir | spans } ─► plan
+//!      │            ▲ manifest                          │              │
+//!      │                                                └──────────────┴──► file_result
+//!      └─► parse_file ─► file_diagnostics (and the parse a plan falls back to)
 //! ```
 //!
 //! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
 //! by its name, whose `ir` field compares by the function's canonical digest. Whitespace,
 //! comments or reordering leave every `ir` equal, so no `plan` re-executes; an edit inside a
-//! function changes only its own `ir`. Everything location-dependent (`parse_file`,
-//! `file_spans`, `file_diagnostics`, `file_result`) is `no_eq` and sits outside the plan
-//! chain: plans carry [`Anchor`](crate::store::Anchor)s, not spans.
+//! function changes only its own `ir`. Where a function sits is its `spans` field, which only
+//! `file_result` reads (and only for plans that carry a span); everything else
+//! location-dependent (`parse_file`, `file_diagnostics`, `file_result`) is `no_eq` and sits
+//! outside the plan chain: plans carry [`Anchor`](crate::store::Anchor)s, not spans.
 //!
 //! The cache ([`Cache`]) is a side channel: `plan` and `manifest` consult it before
 //! computing. That is sound because a cached value is exactly what the computation would
@@ -24,17 +25,17 @@
 
 pub mod spans;
 mod workspace;
-
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Function, Name, Program, Span, canonical_function_bytes, print_function};
-use crate::plan::{PlanConfig, PlanReport, plan_function};
+use crate::plan::{PlanConfig, PlanReport, plan_function, plan_function_owned};
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
 };
 use crate::verify::{VerifyOptions, verify_function};
+use spans::SpanTable;
 
 pub use workspace::{
     Cancelled, FileOutcome, FileStatus, FunctionOutcome, Planned, Snapshot, Workspace,
@@ -96,8 +97,8 @@ pub struct Settings {
     pub planner: Planner,
 }
 
-/// One `@pl.function` of a file. Identified by its name; `ir` is the only tracked field and
-/// it compares by canonical digest, which is what makes it location-independent.
+/// One `@pl.function` of a file. Identified by its name; `ir` compares by canonical digest,
+/// which is what makes it location-independent, and `spans` says where the function sits.
 #[salsa::tracked]
 pub struct FunctionItem<'db> {
     pub file: SourceFile,
@@ -106,6 +107,11 @@ pub struct FunctionItem<'db> {
     #[tracked]
     #[returns(ref)]
     pub ir: FnIr,
+    /// The function's span table in the current text, which anchors resolve against; empty
+    /// when the file's manifest came from the cache (its reports are located already).
+    #[tracked]
+    #[returns(ref)]
+    pub spans: SpanTable,
 }
 
 /// A function's IR, equal to another exactly when their canonical bytes are.
@@ -113,10 +119,27 @@ pub struct FunctionItem<'db> {
 pub struct FnIr {
     /// blake3 of the canonical bytes.
     pub digest: [u8; 32],
-    /// The parsed function; `None` when the file's manifest came from the cache (then a
-    /// plan is parsed for only if its own entry is missing). Its spans may be stale: only
-    /// anchors ever leave `plan`.
-    pub function: Option<Arc<Function>>,
+    /// The parsed function until `plan` takes it: planning is its only use, and keeping
+    /// every function of a large tree for the whole run cost more than a gigabyte. `None`
+    /// from then on, and when the file's manifest came from the cache; a plan that runs
+    /// again parses for its function.
+    function: Arc<Mutex<Option<Arc<Function>>>>,
+}
+
+impl FnIr {
+    fn new(digest: [u8; 32], function: Option<Arc<Function>>) -> FnIr {
+        FnIr {
+            digest,
+            function: Arc::new(Mutex::new(function)),
+        }
+    }
+
+    fn take_function(&self) -> Option<Arc<Function>> {
+        self.function
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take()
+    }
 }
 
 impl PartialEq for FnIr {
@@ -140,9 +163,15 @@ pub enum Parsed {
     },
 }
 
+/// The parse of a file for what needs it besides `file_items`, which parses for itself so
+/// that no memo keeps the functions: diagnostics, and a plan whose function was taken.
 #[salsa::tracked(returns(ref), no_eq, lru = 64)]
 pub fn parse_file(db: &dyn Db, file: SourceFile) -> Parsed {
-    let Some(text) = file.text(db) else {
+    parse_text(file.text(db).as_deref())
+}
+
+fn parse_text(text: Option<&str>) -> Parsed {
+    let Some(text) = text else {
         return Parsed::NeedsText;
     };
     if !ir::has_program(text) {
@@ -226,11 +255,8 @@ pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
             .functions
             .iter()
             .map(|f| {
-                let ir = FnIr {
-                    digest: f.digest,
-                    function: None,
-                };
-                FunctionItem::new(db, file, f.name.clone(), ir)
+                let ir = FnIr::new(f.digest, None);
+                FunctionItem::new(db, file, f.name.clone(), ir, SpanTable::default())
             })
             .collect();
         return FileItems::Program {
@@ -238,7 +264,7 @@ pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
             items,
         };
     }
-    match parse_file(db, file) {
+    match parse_text(file.text(db).as_deref()) {
         Parsed::NeedsText => FileItems::NeedsText,
         Parsed::NotAProgram => FileItems::NotAProgram,
         Parsed::Failed(_) => FileItems::Failed,
@@ -246,16 +272,13 @@ pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
             let mut items = Vec::with_capacity(functions.len());
             for function in functions {
                 db.unwind_if_revision_cancelled();
-                let ir = FnIr {
-                    digest: *blake3::hash(&canonical_function_bytes(function)).as_bytes(),
-                    function: Some(function.clone()),
-                };
-                items.push(FunctionItem::new(db, file, function.name.clone(), ir));
+                let digest = *blake3::hash(&canonical_function_bytes(&function)).as_bytes();
+                let table = spans::span_table(&function);
+                let name = function.name.clone();
+                let ir = FnIr::new(digest, Some(function));
+                items.push(FunctionItem::new(db, file, name, ir, table));
             }
-            FileItems::Program {
-                header: header.clone(),
-                items,
-            }
+            FileItems::Program { header, items }
         }
     }
 }
@@ -299,9 +322,10 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
         };
     }
     let computed_in = Some(db.run());
-    // The manifest named this function but its plan entry is gone: parse after all.
-    let function = match &ir.function {
-        Some(function) => function.clone(),
+    // Taken by an earlier execution, or the manifest named this function but its plan
+    // entry is gone: parse after all.
+    let function = match ir.take_function() {
+        Some(function) => function,
         None => match reparse(db, file, item.name(db)) {
             Some(function) => function,
             None => {
@@ -324,7 +348,7 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
             }
         },
     };
-    let result = compute_plan(&function, &config, planner);
+    let result = compute_plan(function, &config, planner);
     if let Ok(plan) = &result {
         db.cache().put_plan(key, plan);
     }
@@ -341,19 +365,26 @@ fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> 
     }
 }
 
-/// Plans and verifies one function and anchors the report's spans.
-pub fn compute_plan(
-    function: &Function,
+/// Plans and verifies one function and anchors the report's spans. The function is planned
+/// in place unless another holder shares it, so its span table is taken first (reading the
+/// item's `spans` instead would make every plan depend on where its function sits).
+fn compute_plan(
+    function: Arc<Function>,
     config: &PlanConfig,
     planner: Planner,
 ) -> Result<CachedPlan, Failure> {
-    let anchorer = spans::Anchorer::new(function);
+    let table = spans::span_table(&function);
+    let anchorer = spans::Anchorer::new(&table);
+    let function = Arc::try_unwrap(function);
     let planned = match planner {
         Planner::None => crate::plan::FunctionPlan {
-            function: function.clone(),
+            function: function.unwrap_or_else(|shared| (*shared).clone()),
             report: PlanReport::default(),
         },
-        Planner::Pypto => match plan_function(function, config) {
+        Planner::Pypto => match function.map_or_else(
+            |shared| plan_function(&shared, config),
+            |owned| plan_function_owned(owned, config),
+        ) {
             Ok(planned) => planned,
             Err(err) => return Err(failure(FailureKind::Plan, vec![err.0], &anchorer)),
         },
@@ -412,17 +443,6 @@ fn failure(
     }
 }
 
-/// The span tables of a file's functions (from its parse), for locating anchors.
-#[salsa::tracked(returns(ref), no_eq)]
-pub fn file_spans(db: &dyn Db, file: SourceFile) -> Vec<Vec<Span>> {
-    match parse_file(db, file) {
-        Parsed::Program { functions, .. } => {
-            functions.iter().map(|f| spans::span_table(f)).collect()
-        }
-        _ => Vec::new(),
-    }
-}
-
 /// The located diagnostics of a file that did not parse.
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
@@ -464,7 +484,7 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
     }
     let mut functions = Vec::with_capacity(items.len());
     let mut entries = Vec::with_capacity(items.len());
-    for (index, &item) in items.iter().enumerate() {
+    for &item in items {
         db.unwind_if_revision_cancelled();
         let outcome = plan(db, item);
         // Only a plan with anchors depends on where the function sits in the text.
@@ -472,9 +492,7 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
             if anchors.is_empty() {
                 return Vec::new();
             }
-            let table = file_spans(db, file)
-                .get(index)
-                .map_or(&[][..], Vec::as_slice);
+            let table = item.spans(db);
             anchors.iter().map(|&a| spans::resolve(a, table)).collect()
         };
         let result = match &outcome.result {

@@ -8,15 +8,27 @@ use std::cell::OnceCell;
 use crate::ir::{Expr, ExprKind, Function, Span, Stmt, StmtKind};
 use crate::store::Anchor;
 
-/// Every span of `f` in a fixed structural order: the function, its parameters, its
+/// Every span of a function in a fixed structural order: the function, its parameters, its
 /// variables, then each statement followed by its expressions. Two functions with equal
-/// canonical IR give tables of the same length whose entries correspond.
-pub fn span_table(f: &Function) -> Vec<Span> {
+/// canonical IR give tables of the same length whose entries correspond. Unlike spans
+/// themselves, tables compare by position: a table changes when its function moves.
+#[derive(Clone, Debug, Default)]
+pub struct SpanTable(pub Vec<Span>);
+
+impl PartialEq for SpanTable {
+    fn eq(&self, other: &SpanTable) -> bool {
+        let position = |s: &Span| (s.start, s.end);
+        self.0.len() == other.0.len()
+            && self.0.iter().map(position).eq(other.0.iter().map(position))
+    }
+}
+
+pub fn span_table(f: &Function) -> SpanTable {
     let mut out = vec![f.span];
     out.extend(f.params.iter().map(|p| p.span));
     out.extend(f.vars.iter().map(|(_, v)| v.span));
     stmts(&f.body, &mut out);
-    out
+    SpanTable(out)
 }
 
 fn stmts(body: &[Stmt], out: &mut Vec<Span>) {
@@ -96,37 +108,32 @@ fn expr(e: &Expr, out: &mut Vec<Span>) {
     }
 }
 
-/// Turns spans of one function into anchors over its span table. The table and its index
-/// are built on the first anchor: most plans carry no span at all.
-pub struct Anchorer<'f> {
-    function: &'f Function,
-    index: OnceCell<AnchorIndex>,
-}
-
-struct AnchorIndex {
+/// Turns spans of one function into anchors over its span table. The index is built on the
+/// first anchor: most plans carry no span at all.
+pub struct Anchorer<'t> {
+    table: &'t [Span],
     /// (start, node) sorted, so the nodes sharing a start are in table order.
-    starts: Vec<(u32, u32)>,
-    table: Vec<Span>,
+    starts: OnceCell<Vec<(u32, u32)>>,
 }
 
-impl<'f> Anchorer<'f> {
-    pub fn new(function: &'f Function) -> Anchorer<'f> {
+impl<'t> Anchorer<'t> {
+    pub fn new(table: &'t SpanTable) -> Anchorer<'t> {
         Anchorer {
-            function,
-            index: OnceCell::new(),
+            table: &table.0,
+            starts: OnceCell::new(),
         }
     }
 
     pub fn anchor(&self, span: Span) -> Anchor {
-        let AnchorIndex { starts, table } = self.index.get_or_init(|| {
-            let table = span_table(self.function);
+        let table = self.table;
+        let starts = self.starts.get_or_init(|| {
             let mut starts: Vec<(u32, u32)> = table
                 .iter()
                 .enumerate()
                 .map(|(i, s)| (s.start, i as u32))
                 .collect();
             starts.sort_unstable();
-            AnchorIndex { starts, table }
+            starts
         });
         // A node whose own span it is: the first in table order.
         let first_at_start = starts.partition_point(|&(start, _)| start < span.start);
@@ -156,8 +163,8 @@ impl<'f> Anchorer<'f> {
 }
 
 /// The span an anchor stands for in a function whose span table is `table`.
-pub fn resolve(anchor: Anchor, table: &[Span]) -> Span {
-    match table.get(anchor.node as usize) {
+pub fn resolve(anchor: Anchor, table: &SpanTable) -> Span {
+    match table.0.get(anchor.node as usize) {
         Some(node) => {
             let start = node.start + anchor.offset;
             Span {
