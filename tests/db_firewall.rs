@@ -152,10 +152,7 @@ fn renaming_a_function_replans_only_it() {
 fn an_edit_reverted_before_the_next_run_replans_nothing() {
     let mut fixture = Fixture::new();
     fixture.set(&edit_inside_scale_kernel(ORIGINAL));
-    fixture.check(
-        |_| ORIGINAL.to_string(),
-        expect!["file_items(k.py)"],
-    );
+    fixture.check(|_| ORIGINAL.to_string(), expect!["file_items(k.py)"]);
 }
 
 #[test]

@@ -44,6 +44,10 @@ impl CacheStore for MemoryStore {
         Ok(())
     }
 
+    fn sync(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     fn stats(&self) -> Result<StoreStats, StoreError> {
         let map = self.map.read().unwrap_or_else(|p| p.into_inner());
         Ok(StoreStats {

@@ -189,9 +189,11 @@ impl std::ops::Deref for Bytes {
 pub trait CacheStore: Send + Sync {
     fn get(&self, kind: Kind, key: &Key) -> Result<Option<Bytes>, StoreError>;
     /// Writes the entries, plans first, then manifests, then stamps, so that whatever
-    /// survives a crash never vouches for something missing; they are durable when this
-    /// returns.
+    /// survives a crash never vouches for something missing. They are durable once
+    /// [`CacheStore::sync`] returns.
     fn write_batch(&self, entries: &[(Kind, Key, Vec<u8>)]) -> Result<(), StoreError>;
+    /// Makes every write so far durable.
+    fn sync(&self) -> Result<(), StoreError>;
     fn stats(&self) -> Result<StoreStats, StoreError>;
     /// Every stored value (for integrity checks).
     fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError>;
@@ -211,11 +213,18 @@ pub struct Counters {
     pub errors: u64,
 }
 
+/// Queued values are handed to the store in batches of this many while a run goes on, so the
+/// operating system writes them out while planning continues and the final flush has little
+/// left to wait for.
+const WRITE_AHEAD: usize = 1024;
+
 /// The typed cache over a [`CacheStore`]: decodes and checks values, counts hits and misses,
-/// and holds writes until [`Cache::flush`].
+/// and queues writes, which are durable after [`Cache::flush`].
 pub struct Cache {
     store: Option<Box<dyn CacheStore>>,
     pending: Mutex<Vec<(Kind, Key, Vec<u8>)>>,
+    /// Values written ahead since the last flush, and the first error doing so.
+    written_ahead: Mutex<(usize, Option<StoreError>)>,
     plan_hits: AtomicU64,
     plan_misses: AtomicU64,
     file_hits: AtomicU64,
@@ -238,6 +247,7 @@ impl Cache {
         Cache {
             store,
             pending: Mutex::default(),
+            written_ahead: Mutex::default(),
             plan_hits: AtomicU64::new(0),
             plan_misses: AtomicU64::new(0),
             file_hits: AtomicU64::new(0),
@@ -318,17 +328,37 @@ impl Cache {
     }
 
     fn queue(&self, kind: Kind, key: Key, encode: impl FnOnce() -> Vec<u8>) {
-        if self.store.is_none() {
+        let Some(store) = &self.store else {
             return;
-        }
+        };
         let value = encode();
-        self.pending
+        let full = {
+            let mut pending = self
+                .pending
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            pending.push((kind, key, value));
+            if pending.len() < WRITE_AHEAD {
+                return;
+            }
+            std::mem::take(&mut *pending)
+        };
+        // Written by the thread that filled the batch, outside the queue's lock.
+        let result = store.write_batch(&full);
+        let mut ahead = self
+            .written_ahead
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .push((kind, key, value));
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        match result {
+            Ok(()) => ahead.0 += full.len(),
+            Err(err) => {
+                ahead.1.get_or_insert(err);
+            }
+        }
     }
 
-    /// Writes every queued value in one batch and makes it durable; returns how many.
+    /// Writes every queued value and makes everything written since the last flush durable;
+    /// returns how many values that was.
     pub fn flush(&self) -> Result<usize, StoreError> {
         let batch = std::mem::take(
             &mut *self
@@ -336,13 +366,25 @@ impl Cache {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner()),
         );
-        match &self.store {
-            Some(store) if !batch.is_empty() => {
-                store.write_batch(&batch)?;
-                Ok(batch.len())
-            }
-            _ => Ok(0),
+        let (ahead, failed) = std::mem::take(
+            &mut *self
+                .written_ahead
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        );
+        if let Some(err) = failed {
+            return Err(err);
         }
+        let Some(store) = &self.store else {
+            return Ok(0);
+        };
+        if !batch.is_empty() {
+            store.write_batch(&batch)?;
+        }
+        if ahead + batch.len() > 0 {
+            store.sync()?;
+        }
+        Ok(ahead + batch.len())
     }
 
     pub fn counters(&self) -> Counters {

@@ -124,6 +124,10 @@ impl CacheStore for SledStore {
             }
             self.tree(kind).apply_batch(batch).map_err(to_store_error)?;
         }
+        Ok(())
+    }
+
+    fn sync(&self) -> Result<(), StoreError> {
         self.db.flush().map_err(to_store_error)?;
         Ok(())
     }
