@@ -11,7 +11,10 @@
 //!   siblings fail too (see [`Search::descend`]);
 //! - sections: in every elementary time interval, the unplaced buffers live there, stacked
 //!   above the current offset, the section's highest placed buffer and their own lowest
-//!   offsets, must fit under the capacity. Only the sections a placement changes are checked.
+//!   offsets, must fit under the capacity. Only the sections a placement changes are checked;
+//! - decomposition: once no unplaced buffer crosses a section boundary, the two sides are
+//!   solved one after the other, each re-ranked by the section totals left (as MiniMalloc
+//!   re-sorts every sub-problem; with the first ranks kept, E, H and I were out of reach).
 //!
 //! [`improve`] restarts such searches under small node limits with several preorders and
 //! targets (the lower bound, and probes between it and the incumbent), keeping the best plan
