@@ -11,7 +11,10 @@
 //!   siblings fail too (see [`Search::descend`]);
 //! - sections: in every elementary time interval, the unplaced buffers live there, stacked
 //!   above the current offset, the section's highest placed buffer and their own lowest
-//!   offsets, must fit under the capacity. Only the sections a placement changes are checked.
+//!   offsets, must fit under the capacity. Only the sections a placement changes are checked;
+//! - decomposition: once no unplaced buffer crosses a section boundary, the two sides are
+//!   solved one after the other, each re-ranked by the section totals left (as MiniMalloc
+//!   re-sorts every sub-problem; with the first ranks kept, E, H and I were out of reach).
 //!
 //! [`improve`] restarts such searches under small node limits with several preorders and
 //! targets (the lower bound, and probes between it and the incumbent), keeping the best plan
@@ -50,10 +53,20 @@ enum Preorder {
     TotalWidthArea,
 }
 
+/// The order the perturbed and probing attempts cycle through.
 const PREORDERS: [Preorder; 3] = [
     Preorder::WidthAreaTotal,
     Preorder::TotalAreaWidth,
     Preorder::TotalWidthArea,
+];
+
+/// The order the round robin cycles through: "TWA" first, as it is the quickest on six of
+/// the nine MiniMalloc instances whose bound is reachable (the probes, though, take D and J
+/// below 2^20 far sooner starting from "WAT"; see BENCHMARKS.md).
+const ROUND_ROBIN_PREORDERS: [Preorder; 3] = [
+    Preorder::TotalWidthArea,
+    Preorder::TotalAreaWidth,
+    Preorder::WidthAreaTotal,
 ];
 
 /// Node limit of the shortest attempts, per buffer.
@@ -61,11 +74,13 @@ const ATTEMPT_UNIT_PER_BUFFER: u64 = 4;
 /// Relative noise (per mille) on the keys of the perturbed preorders.
 const PREORDER_NOISE: u64 = 200;
 
-/// The kinds of attempts [`improve`] interleaves, each given an equal share of the nodes.
+/// The kinds of attempts [`improve`] interleaves, by nodes spent (see [`NODE_COST`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stream {
     /// MiniMalloc's round robin at the lower bound: its three preorders under doubling limits
-    /// (from two units: they often need a few thousand nodes).
+    /// (from two units: they often need a few thousand nodes). With independent parts
+    /// re-ranked, this alone reaches the bound of every MiniMalloc instance where it is known
+    /// to be reachable, within about 10^5 nodes.
     RoundRobin,
     /// Randomly perturbed copies of those preorders at the lower bound, with Luby limits.
     Perturbed,
@@ -73,6 +88,11 @@ enum Stream {
     /// reach still improve in large steps.
     Probe,
 }
+
+/// How much each node of a stream counts when choosing the stream to run next: the round
+/// robin gets three fifths of the nodes, the perturbed and probing streams a fifth each (the
+/// probes need only a few ten thousand nodes to take D and J below 2^20).
+const NODE_COST: [u64; 3] = [1, 3, 3];
 
 /// Searches for plans below `incumbent`'s peak within `budget`.
 ///
@@ -107,12 +127,14 @@ pub(crate) fn improve(instance: &Instance, incumbent: &[u64], budget: &Budget) -
     let mut spent = [0u64; 3];
     let mut attempts = [0u64; 3];
     while best_peak > lower {
-        let index = (0..3).min_by_key(|&i| (spent[i], i)).unwrap_or(0);
+        let index = (0..3)
+            .min_by_key(|&i| (spent[i].saturating_mul(NODE_COST[i]), i))
+            .unwrap_or(0);
         let attempt = attempts[index];
         attempts[index] += 1;
         let (preorder, seed, target, limit) = match streams[index] {
             Stream::RoundRobin => (
-                PREORDERS[(attempt % 3) as usize],
+                ROUND_ROBIN_PREORDERS[(attempt % 3) as usize],
                 None,
                 lower,
                 unit.saturating_mul(2 << (attempt / 3).min(40)),
@@ -138,8 +160,8 @@ pub(crate) fn improve(instance: &Instance, incumbent: &[u64], budget: &Budget) -
                 )
             }
         };
-        let rank = ranks(instance, &lifetime_loads, preorder, seed);
-        let mut search = Search::new(&space, &rank, target);
+        let ranking = Ranking::new(instance, preorder, seed);
+        let mut search = Search::new(&space, &ranking, &lifetime_loads, target);
         let before = stats.nodes;
         let verdict = search.run(limit, &mut stats, budget);
         spent[index] += stats.nodes - before;
@@ -206,41 +228,60 @@ fn conflict_lists(instance: &Instance) -> Option<Vec<Vec<u32>>> {
     Some(lists)
 }
 
-/// The rank of each buffer under `preorder` (0 = first); with a `seed`, every key is first
-/// scaled by its own random factor within [`PREORDER_NOISE`] per mille of one.
-fn ranks(
-    instance: &Instance,
-    lifetime_loads: &[u64],
+/// How one attempt ranks buffers: a preorder and, for the perturbed attempts, each buffer's
+/// random factors (per mille) for its three keys.
+struct Ranking {
     preorder: Preorder,
-    seed: Option<u64>,
-) -> Vec<u32> {
-    let mut random = seed.map(|seed| SplitMix64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
-    let mut jitter = |value: u128| match &mut random {
-        Some(random) => value.saturating_mul(u128::from(
-            1000 - PREORDER_NOISE / 2 + random.below(PREORDER_NOISE + 1),
-        )),
-        None => value,
-    };
-    let keys: Vec<(u128, u128, u128)> = (0..instance.len())
-        .map(|b| {
-            let width = u128::from(instance.lengths[b]);
-            let area = u128::from(instance.units[b]) * width;
-            let total = u128::from(lifetime_loads[b]);
-            let (first, second, third) = match preorder {
-                Preorder::WidthAreaTotal => (width, area, total),
-                Preorder::TotalAreaWidth => (total, area, width),
-                Preorder::TotalWidthArea => (total, width, area),
-            };
-            (jitter(first), jitter(second), jitter(third))
-        })
-        .collect();
-    let mut order: Vec<usize> = (0..instance.len()).collect();
-    order.sort_by_key(|&b| (std::cmp::Reverse(keys[b]), b));
-    let mut rank = vec![0; instance.len()];
-    for (position, &buffer) in order.iter().enumerate() {
-        rank[buffer] = position as u32;
+    noise: Option<Vec<[u64; 3]>>,
+}
+
+impl Ranking {
+    /// With a `seed`, every key is scaled by its own random factor within [`PREORDER_NOISE`]
+    /// per mille of one.
+    fn new(instance: &Instance, preorder: Preorder, seed: Option<u64>) -> Ranking {
+        let noise = seed.map(|seed| {
+            let mut random = SplitMix64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut factor = || 1000 - PREORDER_NOISE / 2 + random.below(PREORDER_NOISE + 1);
+            (0..instance.len())
+                .map(|_| [factor(), factor(), factor()])
+                .collect()
+        });
+        Ranking { preorder, noise }
     }
-    rank
+
+    /// The sort key of `buffer` (larger first) when `total` is the largest section total over
+    /// its lifetime.
+    fn key(&self, instance: &Instance, buffer: usize, total: u64) -> (u128, u128, u128) {
+        let width = u128::from(instance.lengths[buffer]);
+        let area = u128::from(instance.units[buffer]) * width;
+        let total = u128::from(total);
+        let keys = match self.preorder {
+            Preorder::WidthAreaTotal => [width, area, total],
+            Preorder::TotalAreaWidth => [total, area, width],
+            Preorder::TotalWidthArea => [total, width, area],
+        };
+        let scaled = |position: usize| match &self.noise {
+            Some(noise) => keys[position].saturating_mul(u128::from(noise[buffer][position])),
+            None => keys[position],
+        };
+        (scaled(0), scaled(1), scaled(2))
+    }
+
+    /// The rank of each buffer (0 = first) given the largest section total over its lifetime.
+    fn ranks(&self, instance: &Instance, lifetime_loads: &[u64]) -> Vec<u32> {
+        let mut order: Vec<usize> = (0..instance.len()).collect();
+        order.sort_by_cached_key(|&b| {
+            (
+                std::cmp::Reverse(self.key(instance, b, lifetime_loads[b])),
+                b,
+            )
+        });
+        let mut rank = vec![0; instance.len()];
+        for (position, &buffer) in order.iter().enumerate() {
+            rank[buffer] = position as u32;
+        }
+        rank
+    }
 }
 
 /// A small deterministic generator (SplitMix64) for the perturbed preorders.
@@ -356,7 +397,10 @@ impl<'a> SearchSpace<'a> {
 struct Search<'a> {
     space: &'a SearchSpace<'a>,
     instance: &'a Instance,
-    rank: &'a [u32],
+    ranking: &'a Ranking,
+    /// Each buffer's position in the preorder; an independent part is re-ranked from the
+    /// section totals left when it splits off, as a fresh problem would be.
+    rank: Vec<u32>,
     capacity: u64,
     offsets: Vec<u64>,
     /// Lowest offset each unplaced buffer can take: the highest top of its placed conflicts.
@@ -390,8 +434,14 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(space: &'a SearchSpace<'a>, rank: &'a [u32], capacity: u64) -> Self {
+    fn new(
+        space: &'a SearchSpace<'a>,
+        ranking: &'a Ranking,
+        lifetime_loads: &[u64],
+        capacity: u64,
+    ) -> Self {
         let instance = space.instance;
+        let rank = ranking.ranks(instance, lifetime_loads);
         let offsets = instance
             .units
             .iter()
@@ -418,6 +468,7 @@ impl<'a> Search<'a> {
         Search {
             space,
             instance,
+            ranking,
             rank,
             capacity,
             offsets,
@@ -690,13 +741,45 @@ impl<'a> Search<'a> {
             if part.is_empty() {
                 continue;
             }
+            let previous_ranks = self.rerank(&mut part);
             let verdict = self.solve_partition(&mut part, range, depth, budget);
+            for (b, rank) in previous_ranks {
+                self.rank[b as usize] = rank;
+            }
             if !matches!(verdict, Verdict::Found) {
                 self.undo_to(placements);
                 return verdict;
             }
         }
         Verdict::Found
+    }
+
+    /// Ranks the buffers of an independent part among themselves by the section totals left
+    /// now (reusing their rank values, so other parts keep theirs) and sorts `part` by the new
+    /// ranks; returns the previous ranks.
+    fn rerank(&mut self, part: &mut [u32]) -> Vec<(u32, u32)> {
+        let previous: Vec<(u32, u32)> = part.iter().map(|&b| (b, self.rank[b as usize])).collect();
+        let mut keyed: Vec<((u128, u128, u128), u32)> = part
+            .iter()
+            .map(|&b| {
+                let b_index = b as usize;
+                let sections = self.instance.first_section[b_index] as usize
+                    ..self.instance.end_section[b_index] as usize;
+                let total = self.unplaced_totals[sections]
+                    .iter()
+                    .copied()
+                    .max()
+                    .unwrap_or(0);
+                (self.ranking.key(self.instance, b_index, total), b)
+            })
+            .collect();
+        keyed.sort_unstable_by_key(|&(key, b)| (std::cmp::Reverse(key), b));
+        // `part` is sorted by rank, so its rank values come in ascending order.
+        for (&(_, b), &(_, rank)) in keyed.iter().zip(&previous) {
+            self.rank[b as usize] = rank;
+        }
+        part.sort_unstable_by_key(|&b| self.rank[b as usize]);
+        previous
     }
 
     /// Places `buffer` at `offset` and propagates; section boundaries that no unplaced
@@ -875,12 +958,18 @@ mod tests {
         }
     }
 
-    fn verdict_at(space: &SearchSpace, rank: &[u32], capacity: u64) -> Verdict {
+    fn verdict_at(space: &SearchSpace, ranking: &Ranking, capacity: u64) -> Verdict {
         let budget = Budget {
             deadline: None,
             node_limit: u64::MAX,
         };
-        Search::new(space, rank, capacity).run(u64::MAX, &mut SearchStats::default(), &budget)
+        let loads = space.instance.section_loads();
+        let lifetime_loads = space.instance.max_load_over_lifetimes(&loads);
+        Search::new(space, ranking, &lifetime_loads, capacity).run(
+            u64::MAX,
+            &mut SearchStats::default(),
+            &budget,
+        )
     }
 
     #[test]
@@ -902,12 +991,51 @@ mod tests {
         let instance = Instance::new(&Problem::new(buffers));
         let loads = instance.section_loads();
         let lifetime_loads = instance.max_load_over_lifetimes(&loads);
-        let rank = |seed| ranks(&instance, &lifetime_loads, Preorder::TotalWidthArea, seed);
+        let rank = |seed| {
+            Ranking::new(&instance, Preorder::TotalWidthArea, seed)
+                .ranks(&instance, &lifetime_loads)
+        };
         let mut sorted = rank(Some(5));
         assert_eq!(sorted, rank(Some(5)));
         assert_ne!(rank(Some(5)), rank(None));
         sorted.sort_unstable();
         assert_eq!(sorted, (0..40).collect::<Vec<u32>>());
+    }
+
+    #[test]
+    fn a_part_is_re_ranked_by_the_totals_left_among_its_own_rank_values() {
+        let buffers = vec![
+            Buffer {
+                lower: 0,
+                upper: 2,
+                size: 5,
+            },
+            Buffer {
+                lower: 1,
+                upper: 3,
+                size: 2,
+            },
+            Buffer {
+                lower: 3,
+                upper: 5,
+                size: 4,
+            },
+        ];
+        let instance = Instance::new(&Problem::new(buffers));
+        let space = SearchSpace::new(&instance).unwrap();
+        let ranking = Ranking::new(&instance, Preorder::TotalAreaWidth, None);
+        let loads = instance.section_loads();
+        let lifetime_loads = instance.max_load_over_lifetimes(&loads);
+        let mut search = Search::new(&space, &ranking, &lifetime_loads, 10);
+        // Buffers 0 and 1 share the largest section total (7); 0 has the larger area.
+        assert_eq!(search.rank, [0, 1, 2]);
+        search.place(0, 0, &mut Vec::new());
+        // With 0 placed, 1's largest total left is 2 and 2's is 4.
+        let mut part = vec![1, 2];
+        let previous = search.rerank(&mut part);
+        assert_eq!(previous, [(1, 1), (2, 2)]);
+        assert_eq!(part, [2, 1]);
+        assert_eq!(search.rank, [0, 2, 1]);
     }
 
     proptest! {
@@ -929,11 +1057,9 @@ mod tests {
             let instance = Instance::new(&problem);
             let optimum = brute_force_peak(&instance);
             let space = SearchSpace::new(&instance).unwrap();
-            let loads = instance.section_loads();
-            let lifetime_loads = instance.max_load_over_lifetimes(&loads);
-            let rank = ranks(&instance, &lifetime_loads, Preorder::TotalAreaWidth, None);
-            prop_assert!(matches!(verdict_at(&space, &rank, optimum), Verdict::Found));
-            prop_assert!(matches!(verdict_at(&space, &rank, optimum - 1), Verdict::Infeasible));
+            let ranking = Ranking::new(&instance, Preorder::TotalAreaWidth, None);
+            prop_assert!(matches!(verdict_at(&space, &ranking, optimum), Verdict::Found));
+            prop_assert!(matches!(verdict_at(&space, &ranking, optimum - 1), Verdict::Infeasible));
         }
     }
 }
