@@ -1,8 +1,11 @@
 //! The byte format of cached values: a fixed header (magic, schema version, kind, payload
-//! length, CRC-32 of the stored payload) and the payload, a small hand-written encoding
-//! compressed with LZ4 (printed IR repeats itself a lot; this shrinks the store about five
-//! times). Only this file knows the layout; a value that fails any check decodes to an
+//! length, CRC-32 of the stored payload) and the payload, a small hand-written encoding.
+//! Plan payloads are compressed with LZ4 (printed IR repeats itself a lot; this shrinks the
+//! store about five times); manifests and stamps are small and read on every warm run, so
+//! they are stored as they are. Only this file knows the layout; a value that fails any check decodes to an
 //! error, which callers treat as a miss. The checksum is checked before decompressing.
+
+use std::borrow::Cow;
 
 use compact_str::CompactString;
 
@@ -16,7 +19,7 @@ use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
-pub const SCHEMA_VERSION: u16 = 3;
+pub const SCHEMA_VERSION: u16 = 4;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -130,8 +133,16 @@ pub fn check(bytes: &[u8]) -> Result<Kind, DecodeError> {
     stored_payload(kind, bytes).map(|_| kind)
 }
 
+fn compressed(kind: Kind) -> bool {
+    kind == Kind::Plan
+}
+
 fn frame(kind: Kind, payload: Vec<u8>) -> Vec<u8> {
-    let payload = lz4_flex::compress_prepend_size(&payload);
+    let payload = if compressed(kind) {
+        lz4_flex::compress_prepend_size(&payload)
+    } else {
+        payload
+    };
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&SCHEMA_VERSION.to_le_bytes());
@@ -144,9 +155,14 @@ fn frame(kind: Kind, payload: Vec<u8>) -> Vec<u8> {
 }
 
 /// The payload of a value, decompressed, once its header and checksum hold.
-fn unframe(kind: Kind, bytes: &[u8]) -> Result<Vec<u8>, DecodeError> {
+fn unframe(kind: Kind, bytes: &[u8]) -> Result<Cow<'_, [u8]>, DecodeError> {
     let payload = stored_payload(kind, bytes)?;
-    lz4_flex::decompress_size_prepended(payload).map_err(|_| DecodeError::Payload)
+    if !compressed(kind) {
+        return Ok(Cow::Borrowed(payload));
+    }
+    lz4_flex::decompress_size_prepended(payload)
+        .map(Cow::Owned)
+        .map_err(|_| DecodeError::Payload)
 }
 
 /// The payload as stored (compressed), once the header and checksum hold.
