@@ -127,16 +127,17 @@ fn in_process(named: &Named, target: &Target) -> Result<Answer> {
     let config = crate::settings::plan_config(None, &[])?;
     let mut workspace = Workspace::new(Arc::new(cache), config, db::Planner::Pypto);
     let file = workspace.set_file(&named.path, &text, Toggle::Auto.applies_to(&named.path));
-    let outcomes = workspace.plan(&OsSystem, &[file], 1, &|| {});
+    let mut outcomes = workspace.plan(&OsSystem, &[file], 1, &|| {});
     let display = named
         .path
         .strip_prefix(&target.root)
         .unwrap_or(&named.path)
         .display()
         .to_string();
-    let Some(outcome) = outcomes.first() else {
+    let Some(outcome) = outcomes.first_mut() else {
         bail!("planning {} gave no result", named.path.display());
     };
+    workspace.add_report_detail(outcome);
     let answer = query_answer(
         outcome,
         &display,

@@ -265,6 +265,25 @@ fn manifest_served_runs_print_what_cold_runs_print() {
 }
 
 #[test]
+fn a_query_served_from_a_manifest_is_complete() {
+    let state = tempfile::tempdir().expect("temp dir");
+    let file = "examples/kernels/matmul_kloop/31_after_InitMemRef.py";
+    let query = ["query", "--no-daemon", file, "--json"];
+    let cold = memreuse(&query, &repo());
+    assert!(cold.status.success(), "{}", text(&cold.stderr));
+    let summary = memreuse_with_state(&["plan", file], &repo(), state.path());
+    assert!(summary.status.success(), "{}", text(&summary.stderr));
+    let warm = memreuse_with_state(&query, &repo(), state.path());
+    assert!(warm.status.success(), "{}", text(&warm.stderr));
+    let warm = text(&warm.stdout);
+    assert!(warm.contains("\"cached\": true"), "{warm}");
+    assert_eq!(
+        warm.replace("\"cached\": true", "\"cached\": false"),
+        text(&cold.stdout)
+    );
+}
+
+#[test]
 fn bad_input_is_located_and_exits_1() {
     let dir = tempfile::tempdir().expect("temp dir");
     let source = repo().join("tests/data/errors/unknown_dtype.py");

@@ -9,7 +9,8 @@ use memreuse::plan::explain::explain;
 
 use crate::protocol::Answer;
 
-/// The answer to `query FILE[::FUNCTION]`. `display` names the file in output.
+/// The answer to `query FILE[::FUNCTION]`. `display` names the file in output; `outcome`'s
+/// reports must be complete (`Workspace::add_report_detail`, `Snapshot::detailed_outcome`).
 pub fn query_answer(
     outcome: &FileOutcome,
     display: &str,
@@ -61,12 +62,15 @@ pub fn query_answer(
         .filter(|f| function.is_none_or(|name| f.name == name))
     {
         match &f.result {
-            Ok(planned) => reports.push(FunctionReport {
-                name: &f.name,
-                digest: planned.planned_digest,
-                report: &planned.report,
-                cached: f.computed_in.is_none(),
-            }),
+            Ok(planned) => {
+                debug_assert!(planned.detailed, "a query answer needs complete reports");
+                reports.push(FunctionReport {
+                    name: &f.name,
+                    digest: planned.planned_digest,
+                    report: &planned.report,
+                    cached: f.computed_in.is_none(),
+                })
+            }
             Err((kind, diagnostics)) => {
                 answer.failed = true;
                 if *kind == FailureKind::Verify {
