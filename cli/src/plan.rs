@@ -300,6 +300,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         }
         if args.emit == Emit::Svg {
             for (function, p) in &ok {
+                debug_assert!(p.detailed, "an SVG needs the complete report");
                 let mut name = relative.clone().into_os_string();
                 name.push(format!(".{}.svg", function.name));
                 svgs.push((PathBuf::from(name), plan_svg(&function.name, &p.report)));
@@ -333,11 +334,14 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                     functions: p
                         .functions
                         .iter()
-                        .map(|(f, planned)| FunctionReport {
-                            name: &f.name,
-                            digest: planned.planned_digest,
-                            report: &planned.report,
-                            cached: !workspace.is_fresh(f),
+                        .map(|(f, planned)| {
+                            debug_assert!(planned.detailed, "JSON needs complete reports");
+                            FunctionReport {
+                                name: &f.name,
+                                digest: planned.planned_digest,
+                                report: &planned.report,
+                                cached: !workspace.is_fresh(f),
+                            }
                         })
                         .collect(),
                 })
