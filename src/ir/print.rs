@@ -460,16 +460,16 @@ fn write_expr(out: &mut String, vars: &VarTable, expr: &Expr) {
     match &expr.kind {
         ExprKind::Var(var) => push_var_name(out, vars, *var),
         ExprKind::Symbol(name) | ExprKind::Float(name) | ExprKind::Path(name) => out.push_str(name),
-        ExprKind::Int(value) => {
-            let _ = write!(out, "{value}");
-        }
+        ExprKind::Int(value) => out.push_str(itoa::Buffer::new().format(*value)),
         ExprKind::Str { value, quote } => push_str_literal(out, value, *quote),
         ExprKind::Bool(true) => out.push_str("True"),
         ExprKind::Bool(false) => out.push_str("False"),
         ExprKind::None => out.push_str("None"),
         ExprKind::DType(dtype) => push_dtype(out, *dtype),
         ExprKind::Const { value, dtype } => {
-            let _ = write!(out, "pl.const({value}, ");
+            out.push_str("pl.const(");
+            out.push_str(itoa::Buffer::new().format(*value));
+            out.push_str(", ");
             push_dtype(out, *dtype);
             out.push(')');
         }
