@@ -25,6 +25,7 @@
 
 pub mod spans;
 mod workspace;
+
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
