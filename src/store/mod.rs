@@ -188,8 +188,8 @@ impl std::ops::Deref for Bytes {
 /// checksum are checked above this trait, by [`Cache`].
 pub trait CacheStore: Send + Sync {
     fn get(&self, kind: Kind, key: &Key) -> Result<Option<Bytes>, StoreError>;
-    /// Writes the entries, plans first, then manifests, then stamps, so that whatever
-    /// survives a crash never vouches for something missing. They are durable once
+    /// Writes the entries, plans first, then manifests, then stamps, so that within a batch
+    /// nothing is vouched for before it is written. They are durable once
     /// [`CacheStore::sync`] returns.
     fn write_batch(&self, entries: &[(Kind, Key, Vec<u8>)]) -> Result<(), StoreError>;
     /// Makes every write so far durable.
