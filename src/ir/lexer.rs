@@ -201,19 +201,39 @@ impl Lexer<'_> {
     fn run(mut self) -> Result<Vec<Token>, Diagnostic> {
         self.line_start()?;
         let bytes = self.bytes;
-        while let Some(&c) = bytes.get(self.pos) {
+        // The hot arms work on a local position (kept in a register) and store it back only
+        // around the rarer, out-of-line cases.
+        let mut pos = self.pos;
+        while let Some(&c) = bytes.get(pos) {
             match CLASSES[c as usize] {
-                Class::Blank => self.pos += 1,
+                Class::Blank => pos += 1,
                 Class::NameStart => {
-                    let start = self.pos;
-                    let mut end = start + 1;
-                    while end < bytes.len() && NAME_BYTES[bytes[end] as usize] {
-                        end += 1;
+                    let start = pos;
+                    pos += 1;
+                    while pos < bytes.len() && NAME_BYTES[bytes[pos] as usize] {
+                        pos += 1;
                     }
-                    self.pos = end;
-                    self.push_at(Tok::Name, start, end);
+                    self.push_at(Tok::Name, start, pos);
                 }
-                Class::Digit => self.number()?,
+                Class::Digit => {
+                    // Plain decimal digits followed by neither `.` nor a name byte (`e`, `x`,
+                    // `_`, a letter), as in every shape, size and offset.
+                    let start = pos;
+                    pos += 1;
+                    while pos < bytes.len() && bytes[pos].is_ascii_digit() {
+                        pos += 1;
+                    }
+                    let plain = bytes
+                        .get(pos)
+                        .is_none_or(|&b| b != b'.' && !NAME_BYTES[b as usize]);
+                    if plain {
+                        self.push_at(Tok::Int, start, pos);
+                    } else {
+                        self.pos = start;
+                        self.number()?;
+                        pos = self.pos;
+                    }
+                }
                 Class::Single(kind) => {
                     match kind {
                         Tok::LParen | Tok::LBracket | Tok::LBrace => self.brackets += 1,
@@ -222,25 +242,14 @@ impl Lexer<'_> {
                         }
                         _ => {}
                     }
-                    self.pos += 1;
-                    self.push_at(kind, self.pos - 1, self.pos);
+                    pos += 1;
+                    self.push_at(kind, pos - 1, pos);
                 }
-                Class::Other => match c {
-                    b'#' => self.skip_comment(),
-                    b'\\' if bytes.get(self.pos + 1) == Some(&b'\n') => self.pos += 2,
-                    b'\n' => {
-                        self.pos += 1;
-                        if self.brackets == 0 {
-                            self.push_at(Tok::Newline, self.pos - 1, self.pos);
-                            self.line_start()?;
-                        }
-                    }
-                    b'"' | b'\'' => self.string(c)?,
-                    b'.' if bytes.get(self.pos + 1).is_some_and(|b| b.is_ascii_digit()) => {
-                        self.number()?
-                    }
-                    _ => self.punct()?,
-                },
+                Class::Other => {
+                    self.pos = pos;
+                    self.other(c)?;
+                    pos = self.pos;
+                }
             }
         }
         let end = self.bytes.len();
@@ -253,6 +262,32 @@ impl Lexer<'_> {
         }
         self.push_at(Tok::Eof, end, end);
         Ok(self.tokens)
+    }
+
+    /// Bytes the class table leaves to case-by-case handling: comments, line joins, newlines,
+    /// strings, `.5`-style floats and the operators that may be two bytes long.
+    fn other(&mut self, c: u8) -> Result<(), Diagnostic> {
+        match c {
+            b'#' => self.skip_comment(),
+            b'\\' if self.bytes.get(self.pos + 1) == Some(&b'\n') => self.pos += 2,
+            b'\n' => {
+                self.pos += 1;
+                if self.brackets == 0 {
+                    self.push_at(Tok::Newline, self.pos - 1, self.pos);
+                    self.line_start()?;
+                }
+            }
+            b'"' | b'\'' => self.string(c)?,
+            b'.' if self
+                .bytes
+                .get(self.pos + 1)
+                .is_some_and(|b| b.is_ascii_digit()) =>
+            {
+                self.number()?
+            }
+            _ => self.punct()?,
+        }
+        Ok(())
     }
 
     fn push_at(&mut self, kind: Tok, start: usize, end: usize) {
@@ -353,24 +388,10 @@ impl Lexer<'_> {
         ))
     }
 
+    /// Numbers other than plain decimal integers (which `run` reads itself): hex, `_`
+    /// separators, floats and exponents.
     fn number(&mut self) -> Result<(), Diagnostic> {
         let start = self.pos;
-        // Fast path: plain decimal digits followed by neither `.` nor a name byte (`e`, `x`,
-        // `_`, a letter), as in every shape, size and offset.
-        let run = self.bytes[start..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        if run > 0
-            && self
-                .bytes
-                .get(start + run)
-                .is_none_or(|&b| b != b'.' && !NAME_BYTES[b as usize])
-        {
-            self.pos = start + run;
-            self.push_at(Tok::Int, start, self.pos);
-            return Ok(());
-        }
         let digits = |lexer: &mut Self| {
             while lexer
                 .bytes

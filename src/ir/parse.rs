@@ -196,7 +196,14 @@ impl<'a> Parser<'a> {
     }
 
     fn at_keyword(&self, word: &str) -> bool {
-        self.peek() == Tok::Name && self.text_of(self.token()) == word
+        let token = self.token();
+        // Bytes, not `text_of`: no UTF-8 boundary checks on this hot comparison.
+        token.kind == Tok::Name
+            && self
+                .text
+                .as_bytes()
+                .get(token.start as usize..token.end as usize)
+                == Some(word.as_bytes())
     }
 
     fn expected(&self, what: &str) -> Box<Diagnostic> {
@@ -240,45 +247,47 @@ impl<'a> Parser<'a> {
 
     /// A dotted name `a.b.c` starting at the current token.
     fn dotted(&mut self) -> PResult<(Cow<'a, str>, Span)> {
-        let from = self.pos;
         let first = self.expect_name()?;
-        let mut last = first;
-        while self.peek() == Tok::Dot && self.peek_at(1) == Tok::Name {
-            self.bump();
-            last = self.bump();
-        }
-        Ok((self.path_of(from, self.pos), first.span().to(last.span())))
+        let (path, end) = self.path_from(self.pos - 1);
+        self.pos = end;
+        let last = self.tokens[end - 1];
+        Ok((path, first.span().to(last.span())))
     }
 
     /// The dotted name starting at the current token, without consuming it.
     fn peek_dotted(&self) -> Cow<'a, str> {
-        let mut end = self.pos;
-        while self.tokens.get(end).is_some_and(|t| t.kind == Tok::Name) {
-            end += 1;
-            let dot = self.tokens.get(end);
-            let name = self.tokens.get(end + 1);
-            if !(dot.is_some_and(|t| t.kind == Tok::Dot)
-                && name.is_some_and(|t| t.kind == Tok::Name))
-            {
-                break;
-            }
-            end += 1;
+        if self.peek() != Tok::Name {
+            return Cow::Borrowed("");
         }
-        self.path_of(self.pos, end)
+        self.path_from(self.pos).0
     }
 
-    /// The path spelled by the alternating name and dot tokens `from..to`: a slice of the text
-    /// when written without spaces (as printed), joined from its names otherwise.
-    fn path_of(&self, from: usize, to: usize) -> Cow<'a, str> {
-        let tokens = &self.tokens[from..to];
-        let (Some(first), Some(last)) = (tokens.first(), tokens.last()) else {
-            return Cow::Borrowed("");
-        };
-        if tokens.windows(2).all(|pair| pair[0].end == pair[1].start) {
-            return Cow::Borrowed(&self.text[first.start as usize..last.end as usize]);
+    /// The path spelled by the alternating name and dot tokens from the name at `from`, and
+    /// the index one past its last token. The path is a slice of the text when written
+    /// without spaces (as printed), joined from its names otherwise.
+    fn path_from(&self, from: usize) -> (Cow<'a, str>, usize) {
+        let first = self.tokens[from];
+        let mut last = first;
+        let mut end = from + 1;
+        let mut contiguous = true;
+        while let [dot, name, ..] = self.tokens[end..]
+            && dot.kind == Tok::Dot
+            && name.kind == Tok::Name
+        {
+            contiguous &= last.end == dot.start && dot.end == name.start;
+            last = name;
+            end += 2;
         }
-        let names: Vec<&str> = tokens.iter().step_by(2).map(|t| self.text_of(*t)).collect();
-        Cow::Owned(names.join("."))
+        if contiguous {
+            let path = &self.text[first.start as usize..last.end as usize];
+            return (Cow::Borrowed(path), end);
+        }
+        let names: Vec<&str> = self.tokens[from..end]
+            .iter()
+            .step_by(2)
+            .map(|t| self.text_of(*t))
+            .collect();
+        (Cow::Owned(names.join(".")), end)
     }
 
     fn problem(&mut self, diagnostic: Diagnostic) {
@@ -1152,25 +1161,42 @@ impl<'a> Parser<'a> {
     // ---- expressions ---------------------------------------------------------------------
 
     fn expr(&mut self) -> PResult<Expr> {
+        // Most expressions are a lone number or name ending a list item or argument: read it
+        // without climbing through the operator levels.
+        let leaf = match self.peek() {
+            Tok::Int => true,
+            Tok::Name => !self.at_keyword("not"),
+            _ => false,
+        };
+        if leaf && matches!(self.peek_at(1), Tok::Comma | Tok::RParen | Tok::RBracket) {
+            return self.atom();
+        }
         self.binary(1)
     }
 
     /// Precedence climbing over Python's binary operators, `not` included.
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
-        let mut lhs = if self.at_keyword("not") && min_prec <= UnaryOp::Not.precedence() {
-            let start = self.bump().span();
-            let operand = self.binary(UnaryOp::Not.precedence())?;
-            let span = start.to(operand.span);
-            let operand = Box::new(operand);
-            Expr::new(
-                ExprKind::Unary {
-                    op: UnaryOp::Not,
-                    operand,
-                },
-                span,
-            )
-        } else {
-            self.unary()?
+        let mut lhs = match self.peek() {
+            Tok::Name if min_prec <= UnaryOp::Not.precedence() && self.at_keyword("not") => {
+                let start = self.bump().span();
+                let operand = self.binary(UnaryOp::Not.precedence())?;
+                let span = start.to(operand.span);
+                let operand = Box::new(operand);
+                Expr::new(
+                    ExprKind::Unary {
+                        op: UnaryOp::Not,
+                        operand,
+                    },
+                    span,
+                )
+            }
+            Tok::Minus | Tok::Tilde | Tok::Plus => self.unary()?,
+            // What `unary` would reach through `power` and `postfix`, one call deep.
+            _ => {
+                let atom = self.atom()?;
+                let base = self.postfix_after(atom)?;
+                self.power_after(base)?
+            }
         };
         while let Some(op) = self.binary_op() {
             let prec = op.precedence();
@@ -1247,7 +1273,13 @@ impl<'a> Parser<'a> {
 
     /// `primary ['**' unary]` — `**` binds tighter than a unary minus on its left.
     fn power(&mut self) -> PResult<Expr> {
-        let base = self.postfix()?;
+        let atom = self.atom()?;
+        let base = self.postfix_after(atom)?;
+        self.power_after(base)
+    }
+
+    /// The `['**' unary]` part of `power` after its base.
+    fn power_after(&mut self, base: Expr) -> PResult<Expr> {
         if self.peek() != Tok::DoubleStar {
             return Ok(base);
         }
@@ -1264,8 +1296,8 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    fn postfix(&mut self) -> PResult<Expr> {
-        let mut expr = self.atom()?;
+    /// Subscripts `[index]` after a primary.
+    fn postfix_after(&mut self, mut expr: Expr) -> PResult<Expr> {
         while self.peek() == Tok::LBracket {
             self.bump();
             let index = self.expr()?;
@@ -1287,17 +1319,7 @@ impl<'a> Parser<'a> {
         match token.kind {
             Tok::Int => {
                 self.bump();
-                let text = self.text_of(token);
-                let text = if text.contains('_') {
-                    Cow::Owned(text.replace('_', ""))
-                } else {
-                    Cow::Borrowed(text)
-                };
-                let value = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-                    Some(hex) => i64::from_str_radix(hex, 16),
-                    None => text.parse(),
-                };
-                let value = value.map_err(|_| {
+                let value = self.int_value(token).ok_or_else(|| {
                     Diagnostic::error(
                         codes::SYNTAX,
                         "integer literal does not fit in 64 bits",
@@ -1362,6 +1384,27 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The value of an integer token, `None` when it does not fit in an `i64`.
+    fn int_value(&self, token: Token) -> Option<i64> {
+        let text = self.text_of(token);
+        // Plain decimals of up to 18 digits (every shape, size and offset) cannot overflow.
+        if (1..=18).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit()) {
+            return Some(
+                text.bytes()
+                    .fold(0, |value, digit| value * 10 + i64::from(digit - b'0')),
+            );
+        }
+        let text = if text.contains('_') {
+            Cow::Owned(text.replace('_', ""))
+        } else {
+            Cow::Borrowed(text)
+        };
+        match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+            Some(hex) => i64::from_str_radix(hex, 16).ok(),
+            None => text.parse().ok(),
+        }
+    }
+
     fn eat_close(&mut self, close: Tok) -> Option<Span> {
         (self.peek() == close).then(|| self.bump().span())
     }
@@ -1401,6 +1444,9 @@ impl<'a> Parser<'a> {
             }
             return Ok(self.resolve(name, name.span()));
         }
+        if let Some(constant) = self.plain_const() {
+            return Ok(constant);
+        }
         let (path, span) = self.dotted()?;
         if self.peek() == Tok::LParen {
             return self.call(path, span);
@@ -1416,6 +1462,55 @@ impl<'a> Parser<'a> {
             return Ok(Expr::new(ExprKind::Space(space), span));
         }
         Ok(Expr::new(ExprKind::Path(path.into()), span))
+    }
+
+    /// `pl.const(INT, pl.DTYPE)`, as every MemRef offset is spelled, read in one step; `None`
+    /// (nothing consumed) for any other form, which `call` then folds or reports.
+    fn plain_const(&mut self) -> Option<Expr> {
+        let [
+            pl,
+            dot,
+            name,
+            open,
+            value,
+            comma,
+            dtype_pl,
+            dtype_dot,
+            dtype,
+            close,
+            ..,
+        ] = &self.tokens[self.pos..]
+        else {
+            return None;
+        };
+        let shape_matches = [
+            (pl, Tok::Name),
+            (dot, Tok::Dot),
+            (name, Tok::Name),
+            (open, Tok::LParen),
+            (value, Tok::Int),
+            (comma, Tok::Comma),
+            (dtype_pl, Tok::Name),
+            (dtype_dot, Tok::Dot),
+            (dtype, Tok::Name),
+            (close, Tok::RParen),
+        ]
+        .iter()
+        .all(|(token, kind)| token.kind == *kind);
+        if !shape_matches
+            || self.text_of(*pl) != "pl"
+            || self.text_of(*name) != "const"
+            || self.text_of(*dtype_pl) != "pl"
+        {
+            return None;
+        }
+        let kind = ExprKind::Const {
+            value: self.int_value(*value)?,
+            dtype: DType::from_name(self.text_of(*dtype))?,
+        };
+        let span = pl.span().to(close.span());
+        self.pos += 10;
+        Some(Expr::new(kind, span))
     }
 
     fn resolve(&mut self, name: Token, span: Span) -> Expr {
