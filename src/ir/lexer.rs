@@ -173,33 +173,70 @@ const NAME_BYTES: [bool; 256] = {
     table
 };
 
-/// Splits `text[start..]` into tokens. Offsets in the tokens are offsets into `text`.
-pub fn tokenize(text: &str, start: usize) -> Result<Vec<Token>, Diagnostic> {
-    Lexer {
-        bytes: text.as_bytes(),
-        pos: start,
-        tokens: Vec::with_capacity((text.len() - start) / 3),
-        indents: vec![0],
-        brackets: 0,
-        indent_char: None,
-    }
-    .run()
-}
-
-struct Lexer<'a> {
+/// Splits `text[start..]` into tokens one logical line at a time, into a small window the
+/// parser reads and drains, instead of materialising every token of the file at once.
+/// Offsets in the tokens are offsets into `text`.
+pub struct Lexer<'a> {
     bytes: &'a [u8],
     pos: usize,
-    tokens: Vec<Token>,
+    /// The tokens the parser has not dropped yet: the end of the previous line and the current
+    /// line, which ends with its NEWLINE and the next line's INDENT/DEDENTs (or with EOF).
+    pub tokens: Vec<Token>,
     indents: Vec<usize>,
     /// Open bracket depth; inside brackets newlines and indentation are insignificant.
     brackets: u32,
     /// The first indentation character seen (space or tab); mixing them is an error.
     indent_char: Option<u8>,
+    started: bool,
+    /// EOF is in `tokens`: the input is exhausted, or a lexical error stopped it.
+    done: bool,
 }
 
-impl Lexer<'_> {
-    fn run(mut self) -> Result<Vec<Token>, Diagnostic> {
-        self.line_start()?;
+impl<'a> Lexer<'a> {
+    pub fn new(text: &'a str, start: usize) -> Lexer<'a> {
+        Lexer {
+            bytes: text.as_bytes(),
+            pos: start,
+            tokens: Vec::new(),
+            indents: vec![0],
+            brackets: 0,
+            indent_char: None,
+            started: false,
+            done: false,
+        }
+    }
+
+    /// Drops the first `consumed` tokens of the window and appends the next logical line's.
+    /// After an error the window ends with EOF, so a parser reading on stops.
+    pub fn next_line(&mut self, consumed: usize) -> Result<(), Diagnostic> {
+        self.tokens.drain(..consumed);
+        if self.done {
+            return Ok(());
+        }
+        let result = self.lex_line();
+        if result.is_err() {
+            self.done = true;
+            let end = self.pos.min(self.bytes.len());
+            self.push_at(Tok::Eof, end, end);
+        }
+        result
+    }
+
+    /// The first lexical error in the rest of the input, if any: when the parser stops early,
+    /// a lexical error anywhere in the file still takes precedence over the parser's.
+    pub fn check_rest(&mut self) -> Result<(), Diagnostic> {
+        while !self.done {
+            self.next_line(self.tokens.len())?;
+        }
+        Ok(())
+    }
+
+    fn lex_line(&mut self) -> Result<(), Diagnostic> {
+        let lexed_from = self.tokens.len();
+        if !self.started {
+            self.started = true;
+            self.line_start()?;
+        }
         let bytes = self.bytes;
         // The hot arms work on a local position (kept in a register) and store it back only
         // around the rarer, out-of-line cases.
@@ -245,6 +282,11 @@ impl Lexer<'_> {
                     pos += 1;
                     self.push_at(kind, pos - 1, pos);
                 }
+                Class::Other if c == b'\n' && self.brackets == 0 => {
+                    self.pos = pos + 1;
+                    self.push_at(Tok::Newline, pos, pos + 1);
+                    return self.line_start();
+                }
                 Class::Other => {
                     self.pos = pos;
                     self.other(c)?;
@@ -252,8 +294,13 @@ impl Lexer<'_> {
                 }
             }
         }
+        self.pos = pos;
         let end = self.bytes.len();
-        if self.tokens.last().is_some_and(|t| t.kind != Tok::Newline) {
+        // Nothing lexed on this call means the previous line ended the input with its NEWLINE.
+        if self.tokens[lexed_from..]
+            .last()
+            .is_some_and(|t| t.kind != Tok::Newline)
+        {
             self.push_at(Tok::Newline, end, end);
         }
         while self.indents.len() > 1 {
@@ -261,7 +308,8 @@ impl Lexer<'_> {
             self.push_at(Tok::Dedent, end, end);
         }
         self.push_at(Tok::Eof, end, end);
-        Ok(self.tokens)
+        self.done = true;
+        Ok(())
     }
 
     /// Bytes the class table leaves to case-by-case handling: comments, line joins, newlines,
@@ -270,13 +318,8 @@ impl Lexer<'_> {
         match c {
             b'#' => self.skip_comment(),
             b'\\' if self.bytes.get(self.pos + 1) == Some(&b'\n') => self.pos += 2,
-            b'\n' => {
-                self.pos += 1;
-                if self.brackets == 0 {
-                    self.push_at(Tok::Newline, self.pos - 1, self.pos);
-                    self.line_start()?;
-                }
-            }
+            // Inside brackets; `lex_line` ends the line at any other newline.
+            b'\n' => self.pos += 1,
             b'"' | b'\'' => self.string(c)?,
             b'.' if self
                 .bytes

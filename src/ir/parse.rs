@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use compact_str::CompactString;
 use rustc_hash::FxHashMap;
 
-use super::lexer::{Tok, Token, tokenize};
+use super::lexer::{Lexer, Tok, Token};
 use super::model::*;
 use super::span::Span;
 use crate::diagnostics::Diagnostic;
@@ -70,10 +70,12 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         )
         .into());
     };
-    let tokens = tokenize(text, start)?;
+    let mut lexer = Lexer::new(text, start);
+    lexer.next_line(0)?;
     let mut parser = Parser {
         text,
-        tokens,
+        lexer,
+        lex_error: None,
         pos: 0,
         vars: VarTable::default(),
         scope: FxHashMap::default(),
@@ -85,7 +87,18 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         pending_stmts: Vec::new(),
     };
     let preamble = text[..start].to_string();
-    let program = parser.program(preamble).map_err(|d| *d)?;
+    let program = parser.program(preamble);
+    // As if the whole text were lexed first: a lexical error anywhere wins over the parser's.
+    if let Some(lex_error) = parser.lex_error {
+        return Err(lex_error.into());
+    }
+    let program = match program {
+        Ok(program) => program,
+        Err(syntax_error) => {
+            parser.lexer.check_rest()?;
+            return Err((*syntax_error).into());
+        }
+    };
     if parser.problems.is_empty() {
         Ok(program)
     } else {
@@ -128,7 +141,11 @@ fn is_aliasing_view(op: &str) -> bool {
 
 struct Parser<'a> {
     text: &'a str,
-    tokens: Vec<Token>,
+    /// Lexes the text one logical line ahead of the parser.
+    lexer: Lexer<'a>,
+    /// The lexer's error when it stopped the token stream (with an EOF).
+    lex_error: Option<Diagnostic>,
+    /// Index of the current token in the lexer's window.
     pos: usize,
     /// Variables of the function being parsed.
     vars: VarTable,
@@ -161,17 +178,18 @@ impl<'a> Parser<'a> {
     // ---- token helpers -------------------------------------------------------------------
 
     fn peek(&self) -> Tok {
-        self.tokens[self.pos].kind
+        self.lexer.tokens[self.pos].kind
     }
 
     fn peek_at(&self, ahead: usize) -> Tok {
-        self.tokens
+        self.lexer
+            .tokens
             .get(self.pos + ahead)
             .map_or(Tok::Eof, |t| t.kind)
     }
 
     fn token(&self) -> Token {
-        self.tokens[self.pos]
+        self.lexer.tokens[self.pos]
     }
 
     fn text_of(&self, token: Token) -> &'a str {
@@ -179,11 +197,29 @@ impl<'a> Parser<'a> {
     }
 
     fn bump(&mut self) -> Token {
-        let token = self.tokens[self.pos];
+        let token = self.lexer.tokens[self.pos];
         if token.kind != Tok::Eof {
             self.pos += 1;
+            if self.pos == self.lexer.tokens.len() {
+                self.next_line();
+            }
         }
         token
+    }
+
+    /// Moves the lexer's window to the next logical line, keeping the token just consumed
+    /// (statement spans end at it). Lookahead never crosses a line end: a window ends with
+    /// NEWLINE, INDENT, DEDENT or EOF, which no lookahead looks past.
+    fn next_line(&mut self) {
+        if let Err(error) = self.lexer.next_line(self.pos - 1) {
+            self.lex_error = Some(error);
+        }
+        self.pos = 1;
+    }
+
+    /// The token just consumed.
+    fn prev(&self) -> Token {
+        self.lexer.tokens[self.pos - 1]
     }
 
     fn eat(&mut self, kind: Tok) -> bool {
@@ -247,10 +283,14 @@ impl<'a> Parser<'a> {
 
     /// A dotted name `a.b.c` starting at the current token.
     fn dotted(&mut self) -> PResult<(Cow<'a, str>, Span)> {
-        let first = self.expect_name()?;
-        let (path, end) = self.path_from(self.pos - 1);
-        self.pos = end;
-        let last = self.tokens[end - 1];
+        if self.peek() != Tok::Name {
+            return Err(self.expected("a name"));
+        }
+        let first = self.token();
+        // Jump to the last name; `bump` consumes it (and moves the window on if needed).
+        let (path, end) = self.path_from(self.pos);
+        self.pos = end - 1;
+        let last = self.bump();
         Ok((path, first.span().to(last.span())))
     }
 
@@ -266,11 +306,11 @@ impl<'a> Parser<'a> {
     /// the index one past its last token. The path is a slice of the text when written
     /// without spaces (as printed), joined from its names otherwise.
     fn path_from(&self, from: usize) -> (Cow<'a, str>, usize) {
-        let first = self.tokens[from];
+        let first = self.lexer.tokens[from];
         let mut last = first;
         let mut end = from + 1;
         let mut contiguous = true;
-        while let [dot, name, ..] = self.tokens[end..]
+        while let [dot, name, ..] = self.lexer.tokens[end..]
             && dot.kind == Tok::Dot
             && name.kind == Tok::Name
         {
@@ -282,7 +322,7 @@ impl<'a> Parser<'a> {
             let path = &self.text[first.start as usize..last.end as usize];
             return (Cow::Borrowed(path), end);
         }
-        let names: Vec<&str> = self.tokens[from..end]
+        let names: Vec<&str> = self.lexer.tokens[from..end]
             .iter()
             .step_by(2)
             .map(|t| self.text_of(*t))
@@ -478,7 +518,7 @@ impl<'a> Parser<'a> {
             self.expect(Tok::RBracket)?;
             ty
         };
-        let span = name.span().to(self.tokens[self.pos - 1].span());
+        let span = name.span().to(self.prev().span());
         let var = self.define(name, VarKind::Param, Some(ty));
         Ok(Param {
             var,
@@ -661,15 +701,13 @@ impl<'a> Parser<'a> {
     fn memref(&mut self) -> PResult<MemRef> {
         let (_, start) = self.dotted()?;
         self.expect(Tok::LParen)?;
-        let base_token = self.bump();
+        let base_token = self.token();
         let base: Name = match base_token.kind {
             Tok::Name => self.text_of(base_token).into(),
             Tok::Str => unquote(self.text_of(base_token)).0.into(),
-            _ => {
-                self.pos -= 1;
-                return Err(self.expected("an allocation name"));
-            }
+            _ => return Err(self.expected("an allocation name")),
         };
+        self.bump();
         let mut extent = None;
         let mut slots = None;
         let declaration = self.peek() == Tok::RParen
@@ -766,7 +804,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     let context = self.expr()?;
                     let body = self.block()?;
-                    let span = start.to(self.tokens[self.pos - 1].span());
+                    let span = start.to(self.prev().span());
                     let kind = StmtKind::With(Box::new(WithStmt { context, body }));
                     return Ok(Some(Stmt { kind, span }));
                 }
@@ -797,7 +835,7 @@ impl<'a> Parser<'a> {
                             }
                         }
                     }
-                    let span = start.to(self.tokens[self.pos - 1].span());
+                    let span = start.to(self.prev().span());
                     self.end_of_statement()?;
                     let kind = StmtKind::Return { values };
                     return Ok(Some(Stmt { kind, span }));
@@ -1079,7 +1117,7 @@ impl<'a> Parser<'a> {
                     iter_arg_names.len(),
                     init_values.len()
                 ),
-                start.to(self.tokens[self.pos - 1].span()),
+                start.to(self.prev().span()),
             )));
         }
         let loop_var = self.define(loop_var, VarKind::LoopVar, None);
@@ -1100,7 +1138,7 @@ impl<'a> Parser<'a> {
         let frame = self.yield_frames.pop();
         let body = body?;
         let return_vars = self.bind_return_vars(frame);
-        let span = start.to(self.tokens[self.pos - 1].span());
+        let span = start.to(self.prev().span());
         let kind = StmtKind::For(Box::new(ForStmt {
             loop_var,
             iter_args,
@@ -1137,7 +1175,7 @@ impl<'a> Parser<'a> {
         let frame = self.yield_frames.pop();
         let (then_body, else_body) = branches?;
         let return_vars = self.bind_return_vars(frame);
-        let span = start.to(self.tokens[self.pos - 1].span());
+        let span = start.to(self.prev().span());
         let kind = StmtKind::If(Box::new(IfStmt {
             cond,
             then_body,
@@ -1479,7 +1517,7 @@ impl<'a> Parser<'a> {
             dtype,
             close,
             ..,
-        ] = &self.tokens[self.pos..]
+        ] = &self.lexer.tokens[self.pos..]
         else {
             return None;
         };
@@ -1509,7 +1547,8 @@ impl<'a> Parser<'a> {
             dtype: DType::from_name(self.text_of(*dtype))?,
         };
         let span = pl.span().to(close.span());
-        self.pos += 10;
+        self.pos += 9;
+        self.bump();
         Some(Expr::new(kind, span))
     }
 
