@@ -123,6 +123,8 @@ enum Class {
     Digit,
     /// A one-byte token that never starts a longer one.
     Single(Tok),
+    /// `.`: a dot of a dotted name (the most frequent punctuation), or a float like `.5`.
+    Dot,
     /// Everything else, handled case by case.
     Other,
 }
@@ -154,6 +156,7 @@ const CLASSES: [Class; 256] = {
             b'^' => Class::Single(Tok::Caret),
             b'~' => Class::Single(Tok::Tilde),
             b'@' => Class::Single(Tok::At),
+            b'.' => Class::Dot,
             _ => Class::Other,
         };
         b += 1;
@@ -282,6 +285,15 @@ impl<'a> Lexer<'a> {
                     pos += 1;
                     self.push_at(kind, pos - 1, pos);
                 }
+                Class::Dot if bytes.get(pos + 1).is_some_and(u8::is_ascii_digit) => {
+                    self.pos = pos;
+                    self.number()?;
+                    pos = self.pos;
+                }
+                Class::Dot => {
+                    pos += 1;
+                    self.push_at(Tok::Dot, pos - 1, pos);
+                }
                 Class::Other if c == b'\n' && self.brackets == 0 => {
                     self.pos = pos + 1;
                     self.push_at(Tok::Newline, pos, pos + 1);
@@ -313,7 +325,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// Bytes the class table leaves to case-by-case handling: comments, line joins, newlines,
-    /// strings, `.5`-style floats and the operators that may be two bytes long.
+    /// strings and the operators that may be two bytes long.
     fn other(&mut self, c: u8) -> Result<(), Diagnostic> {
         match c {
             b'#' => self.skip_comment(),
@@ -321,13 +333,6 @@ impl<'a> Lexer<'a> {
             // Inside brackets; `lex_line` ends the line at any other newline.
             b'\n' => self.pos += 1,
             b'"' | b'\'' => self.string(c)?,
-            b'.' if self
-                .bytes
-                .get(self.pos + 1)
-                .is_some_and(|b| b.is_ascii_digit()) =>
-            {
-                self.number()?
-            }
             _ => self.punct()?,
         }
         Ok(())
@@ -431,7 +436,7 @@ impl<'a> Lexer<'a> {
         ))
     }
 
-    /// Numbers other than plain decimal integers (which `run` reads itself): hex, `_`
+    /// Numbers other than plain decimal integers (which `lex_line` reads itself): hex, `_`
     /// separators, floats and exponents.
     fn number(&mut self) -> Result<(), Diagnostic> {
         let start = self.pos;
@@ -496,7 +501,6 @@ impl<'a> Lexer<'a> {
         let c = self.bytes[self.pos];
         let next = self.bytes.get(self.pos + 1).copied();
         let (kind, len) = match (c, next) {
-            (b'.', _) => (Tok::Dot, 1),
             (b'-', Some(b'>')) => (Tok::Arrow, 2),
             (b'=', Some(b'=')) => (Tok::EqEq, 2),
             (b'=', _) => (Tok::Assign, 1),

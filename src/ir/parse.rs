@@ -124,6 +124,9 @@ fn dynamic_dims(preamble: &str) -> Vec<Name> {
 
 const YIELD: &str = "pl.yield_";
 
+/// `pl . const ( INT , pl . DTYPE )`
+const PLAIN_CONST_TOKENS: usize = 10;
+
 /// Ops whose result takes its source's MemRef (SPEC §3.1 rules 1 and 3), so a tile they define
 /// may legitimately have none when the source has none.
 fn is_aliasing_view(op: &str) -> bool {
@@ -196,6 +199,7 @@ impl<'a> Parser<'a> {
         &self.text[token.start as usize..token.end as usize]
     }
 
+    #[inline]
     fn bump(&mut self) -> Token {
         let token = self.lexer.tokens[self.pos];
         if token.kind != Tok::Eof {
@@ -210,6 +214,7 @@ impl<'a> Parser<'a> {
     /// Moves the lexer's window to the next logical line, keeping the token just consumed
     /// (statement spans end at it). Lookahead never crosses a line end: a window ends with
     /// NEWLINE, INDENT, DEDENT or EOF, which no lookahead looks past.
+    #[inline(never)]
     fn next_line(&mut self) {
         if let Err(error) = self.lexer.next_line(self.pos - 1) {
             self.lex_error = Some(error);
@@ -242,6 +247,7 @@ impl<'a> Parser<'a> {
                 == Some(word.as_bytes())
     }
 
+    #[cold]
     fn expected(&self, what: &str) -> Box<Diagnostic> {
         let token = self.token();
         let found = match token.kind {
@@ -257,6 +263,7 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    #[inline]
     fn expect(&mut self, kind: Tok) -> PResult<Token> {
         if self.peek() == kind {
             Ok(self.bump())
@@ -1199,15 +1206,22 @@ impl<'a> Parser<'a> {
     // ---- expressions ---------------------------------------------------------------------
 
     fn expr(&mut self) -> PResult<Expr> {
-        // Most expressions are a lone number or name ending a list item or argument: read it
-        // without climbing through the operator levels.
-        let leaf = match self.peek() {
-            Tok::Int => true,
-            Tok::Name => !self.at_keyword("not"),
-            _ => false,
-        };
-        if leaf && matches!(self.peek_at(1), Tok::Comma | Tok::RParen | Tok::RBracket) {
-            return self.atom();
+        // Most expressions are a lone number, name or `pl.const(…)` ending a list item or
+        // argument: read them without climbing through the operator levels.
+        let ends_item = |kind| matches!(kind, Tok::Comma | Tok::RParen | Tok::RBracket);
+        match self.peek() {
+            Tok::Int if ends_item(self.peek_at(1)) => return self.atom(),
+            Tok::Name if !self.at_keyword("not") => {
+                if ends_item(self.peek_at(1)) {
+                    return self.atom();
+                }
+                if ends_item(self.peek_at(PLAIN_CONST_TOKENS))
+                    && let Some(constant) = self.plain_const()
+                {
+                    return Ok(constant);
+                }
+            }
+            _ => {}
         }
         self.binary(1)
     }
@@ -1547,7 +1561,7 @@ impl<'a> Parser<'a> {
             dtype: DType::from_name(self.text_of(*dtype))?,
         };
         let span = pl.span().to(close.span());
-        self.pos += 9;
+        self.pos += PLAIN_CONST_TOKENS - 1;
         self.bump();
         Some(Expr::new(kind, span))
     }
