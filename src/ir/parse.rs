@@ -1439,12 +1439,19 @@ impl<'a> Parser<'a> {
     /// The value of an integer token, `None` when it does not fit in an `i64`.
     fn int_value(&self, token: Token) -> Option<i64> {
         let text = self.text_of(token);
-        // Plain decimals of up to 18 digits (every shape, size and offset) cannot overflow.
-        if (1..=18).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit()) {
-            return Some(
-                text.bytes()
-                    .fold(0, |value, digit| value * 10 + i64::from(digit - b'0')),
-            );
+        // Plain decimals of up to 18 digits (every shape, size and offset) cannot overflow;
+        // convert them in one pass, leaving hex, `_` and longer literals to the general path.
+        if (1..=18).contains(&text.len()) {
+            let mut value: i64 = 0;
+            let plain = text.bytes().all(|digit| {
+                digit.is_ascii_digit() && {
+                    value = value * 10 + i64::from(digit - b'0');
+                    true
+                }
+            });
+            if plain {
+                return Some(value);
+            }
         }
         let text = if text.contains('_') {
             Cow::Owned(text.replace('_', ""))
