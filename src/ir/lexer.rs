@@ -123,6 +123,8 @@ enum Class {
     Digit,
     /// A one-byte token that never starts a longer one.
     Single(Tok),
+    /// `.`: a dot of a dotted name (the most frequent punctuation), or a float like `.5`.
+    Dot,
     /// Everything else, handled case by case.
     Other,
 }
@@ -154,6 +156,7 @@ const CLASSES: [Class; 256] = {
             b'^' => Class::Single(Tok::Caret),
             b'~' => Class::Single(Tok::Tilde),
             b'@' => Class::Single(Tok::At),
+            b'.' => Class::Dot,
             _ => Class::Other,
         };
         b += 1;
@@ -173,47 +176,104 @@ const NAME_BYTES: [bool; 256] = {
     table
 };
 
-/// Splits `text[start..]` into tokens. Offsets in the tokens are offsets into `text`.
-pub fn tokenize(text: &str, start: usize) -> Result<Vec<Token>, Diagnostic> {
-    Lexer {
-        bytes: text.as_bytes(),
-        pos: start,
-        tokens: Vec::with_capacity((text.len() - start) / 3),
-        indents: vec![0],
-        brackets: 0,
-        indent_char: None,
-    }
-    .run()
-}
-
-struct Lexer<'a> {
+/// Splits `text[start..]` into tokens one logical line at a time, into a small window the
+/// parser reads and drains, instead of materialising every token of the file at once.
+/// Offsets in the tokens are offsets into `text`.
+pub struct Lexer<'a> {
     bytes: &'a [u8],
     pos: usize,
-    tokens: Vec<Token>,
+    /// The tokens the parser has not dropped yet: the end of the previous line and the current
+    /// line, which ends with its NEWLINE and the next line's INDENT/DEDENTs (or with EOF).
+    pub tokens: Vec<Token>,
     indents: Vec<usize>,
     /// Open bracket depth; inside brackets newlines and indentation are insignificant.
     brackets: u32,
     /// The first indentation character seen (space or tab); mixing them is an error.
     indent_char: Option<u8>,
+    started: bool,
+    /// EOF is in `tokens`: the input is exhausted, or a lexical error stopped it.
+    done: bool,
 }
 
-impl Lexer<'_> {
-    fn run(mut self) -> Result<Vec<Token>, Diagnostic> {
-        self.line_start()?;
+impl<'a> Lexer<'a> {
+    pub fn new(text: &'a str, start: usize) -> Lexer<'a> {
+        Lexer {
+            bytes: text.as_bytes(),
+            pos: start,
+            tokens: Vec::new(),
+            indents: vec![0],
+            brackets: 0,
+            indent_char: None,
+            started: false,
+            done: false,
+        }
+    }
+
+    /// Drops the first `consumed` tokens of the window and appends the next logical line's.
+    /// After an error the window ends with EOF, so a parser reading on stops.
+    pub fn next_line(&mut self, consumed: usize) -> Result<(), Diagnostic> {
+        self.tokens.drain(..consumed);
+        if self.done {
+            return Ok(());
+        }
+        let result = self.lex_line();
+        if result.is_err() {
+            self.done = true;
+            let end = self.pos.min(self.bytes.len());
+            self.push_at(Tok::Eof, end, end);
+        }
+        result
+    }
+
+    /// The first lexical error in the rest of the input, if any: when the parser stops early,
+    /// a lexical error anywhere in the file still takes precedence over the parser's.
+    pub fn check_rest(&mut self) -> Result<(), Diagnostic> {
+        while !self.done {
+            self.next_line(self.tokens.len())?;
+        }
+        Ok(())
+    }
+
+    fn lex_line(&mut self) -> Result<(), Diagnostic> {
+        let lexed_from = self.tokens.len();
+        if !self.started {
+            self.started = true;
+            self.line_start()?;
+        }
         let bytes = self.bytes;
-        while let Some(&c) = bytes.get(self.pos) {
+        // The hot arms work on a local position (kept in a register) and store it back only
+        // around the rarer, out-of-line cases.
+        let mut pos = self.pos;
+        while let Some(&c) = bytes.get(pos) {
             match CLASSES[c as usize] {
-                Class::Blank => self.pos += 1,
+                Class::Blank => pos += 1,
                 Class::NameStart => {
-                    let start = self.pos;
-                    let mut end = start + 1;
-                    while end < bytes.len() && NAME_BYTES[bytes[end] as usize] {
-                        end += 1;
+                    let start = pos;
+                    pos += 1;
+                    while pos < bytes.len() && NAME_BYTES[bytes[pos] as usize] {
+                        pos += 1;
                     }
-                    self.pos = end;
-                    self.push_at(Tok::Name, start, end);
+                    self.push_at(Tok::Name, start, pos);
                 }
-                Class::Digit => self.number()?,
+                Class::Digit => {
+                    // Plain decimal digits followed by neither `.` nor a name byte (`e`, `x`,
+                    // `_`, a letter), as in every shape, size and offset.
+                    let start = pos;
+                    pos += 1;
+                    while pos < bytes.len() && bytes[pos].is_ascii_digit() {
+                        pos += 1;
+                    }
+                    let plain = bytes
+                        .get(pos)
+                        .is_none_or(|&b| b != b'.' && !NAME_BYTES[b as usize]);
+                    if plain {
+                        self.push_at(Tok::Int, start, pos);
+                    } else {
+                        self.pos = start;
+                        self.number()?;
+                        pos = self.pos;
+                    }
+                }
                 Class::Single(kind) => {
                     match kind {
                         Tok::LParen | Tok::LBracket | Tok::LBrace => self.brackets += 1,
@@ -222,29 +282,37 @@ impl Lexer<'_> {
                         }
                         _ => {}
                     }
-                    self.pos += 1;
-                    self.push_at(kind, self.pos - 1, self.pos);
+                    pos += 1;
+                    self.push_at(kind, pos - 1, pos);
                 }
-                Class::Other => match c {
-                    b'#' => self.skip_comment(),
-                    b'\\' if bytes.get(self.pos + 1) == Some(&b'\n') => self.pos += 2,
-                    b'\n' => {
-                        self.pos += 1;
-                        if self.brackets == 0 {
-                            self.push_at(Tok::Newline, self.pos - 1, self.pos);
-                            self.line_start()?;
-                        }
-                    }
-                    b'"' | b'\'' => self.string(c)?,
-                    b'.' if bytes.get(self.pos + 1).is_some_and(|b| b.is_ascii_digit()) => {
-                        self.number()?
-                    }
-                    _ => self.punct()?,
-                },
+                Class::Dot if bytes.get(pos + 1).is_some_and(u8::is_ascii_digit) => {
+                    self.pos = pos;
+                    self.number()?;
+                    pos = self.pos;
+                }
+                Class::Dot => {
+                    pos += 1;
+                    self.push_at(Tok::Dot, pos - 1, pos);
+                }
+                Class::Other if c == b'\n' && self.brackets == 0 => {
+                    self.pos = pos + 1;
+                    self.push_at(Tok::Newline, pos, pos + 1);
+                    return self.line_start();
+                }
+                Class::Other => {
+                    self.pos = pos;
+                    self.other(c)?;
+                    pos = self.pos;
+                }
             }
         }
+        self.pos = pos;
         let end = self.bytes.len();
-        if self.tokens.last().is_some_and(|t| t.kind != Tok::Newline) {
+        // Nothing lexed on this call means the previous line ended the input with its NEWLINE.
+        if self.tokens[lexed_from..]
+            .last()
+            .is_some_and(|t| t.kind != Tok::Newline)
+        {
             self.push_at(Tok::Newline, end, end);
         }
         while self.indents.len() > 1 {
@@ -252,7 +320,22 @@ impl Lexer<'_> {
             self.push_at(Tok::Dedent, end, end);
         }
         self.push_at(Tok::Eof, end, end);
-        Ok(self.tokens)
+        self.done = true;
+        Ok(())
+    }
+
+    /// Bytes the class table leaves to case-by-case handling: comments, line joins, newlines,
+    /// strings and the operators that may be two bytes long.
+    fn other(&mut self, c: u8) -> Result<(), Diagnostic> {
+        match c {
+            b'#' => self.skip_comment(),
+            b'\\' if self.bytes.get(self.pos + 1) == Some(&b'\n') => self.pos += 2,
+            // Inside brackets; `lex_line` ends the line at any other newline.
+            b'\n' => self.pos += 1,
+            b'"' | b'\'' => self.string(c)?,
+            _ => self.punct()?,
+        }
+        Ok(())
     }
 
     fn push_at(&mut self, kind: Tok, start: usize, end: usize) {
@@ -353,24 +436,10 @@ impl Lexer<'_> {
         ))
     }
 
+    /// Numbers other than plain decimal integers (which `lex_line` reads itself): hex, `_`
+    /// separators, floats and exponents.
     fn number(&mut self) -> Result<(), Diagnostic> {
         let start = self.pos;
-        // Fast path: plain decimal digits followed by neither `.` nor a name byte (`e`, `x`,
-        // `_`, a letter), as in every shape, size and offset.
-        let run = self.bytes[start..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        if run > 0
-            && self
-                .bytes
-                .get(start + run)
-                .is_none_or(|&b| b != b'.' && !NAME_BYTES[b as usize])
-        {
-            self.pos = start + run;
-            self.push_at(Tok::Int, start, self.pos);
-            return Ok(());
-        }
         let digits = |lexer: &mut Self| {
             while lexer
                 .bytes
@@ -432,7 +501,6 @@ impl Lexer<'_> {
         let c = self.bytes[self.pos];
         let next = self.bytes.get(self.pos + 1).copied();
         let (kind, len) = match (c, next) {
-            (b'.', _) => (Tok::Dot, 1),
             (b'-', Some(b'>')) => (Tok::Arrow, 2),
             (b'=', Some(b'=')) => (Tok::EqEq, 2),
             (b'=', _) => (Tok::Assign, 1),

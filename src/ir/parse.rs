@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use compact_str::CompactString;
 use rustc_hash::FxHashMap;
 
-use super::lexer::{Tok, Token, tokenize};
+use super::lexer::{Lexer, Tok, Token};
 use super::model::*;
 use super::span::Span;
 use crate::diagnostics::Diagnostic;
@@ -70,10 +70,12 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         )
         .into());
     };
-    let tokens = tokenize(text, start)?;
+    let mut lexer = Lexer::new(text, start);
+    lexer.next_line(0)?;
     let mut parser = Parser {
         text,
-        tokens,
+        lexer,
+        lex_error: None,
         pos: 0,
         vars: VarTable::default(),
         scope: FxHashMap::default(),
@@ -85,7 +87,18 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         pending_stmts: Vec::new(),
     };
     let preamble = text[..start].to_string();
-    let program = parser.program(preamble).map_err(|d| *d)?;
+    let program = parser.program(preamble);
+    // As if the whole text were lexed first: a lexical error anywhere wins over the parser's.
+    if let Some(lex_error) = parser.lex_error {
+        return Err(lex_error.into());
+    }
+    let program = match program {
+        Ok(program) => program,
+        Err(syntax_error) => {
+            parser.lexer.check_rest()?;
+            return Err((*syntax_error).into());
+        }
+    };
     if parser.problems.is_empty() {
         Ok(program)
     } else {
@@ -111,6 +124,9 @@ fn dynamic_dims(preamble: &str) -> Vec<Name> {
 
 const YIELD: &str = "pl.yield_";
 
+/// `pl . const ( INT , pl . DTYPE )`
+const PLAIN_CONST_TOKENS: usize = 10;
+
 /// Ops whose result takes its source's MemRef (SPEC §3.1 rules 1 and 3), so a tile they define
 /// may legitimately have none when the source has none.
 fn is_aliasing_view(op: &str) -> bool {
@@ -128,7 +144,11 @@ fn is_aliasing_view(op: &str) -> bool {
 
 struct Parser<'a> {
     text: &'a str,
-    tokens: Vec<Token>,
+    /// Lexes the text one logical line ahead of the parser.
+    lexer: Lexer<'a>,
+    /// The lexer's error when it stopped the token stream (with an EOF).
+    lex_error: Option<Diagnostic>,
+    /// Index of the current token in the lexer's window.
     pos: usize,
     /// Variables of the function being parsed.
     vars: VarTable,
@@ -161,29 +181,50 @@ impl<'a> Parser<'a> {
     // ---- token helpers -------------------------------------------------------------------
 
     fn peek(&self) -> Tok {
-        self.tokens[self.pos].kind
+        self.lexer.tokens[self.pos].kind
     }
 
     fn peek_at(&self, ahead: usize) -> Tok {
-        self.tokens
+        self.lexer
+            .tokens
             .get(self.pos + ahead)
             .map_or(Tok::Eof, |t| t.kind)
     }
 
     fn token(&self) -> Token {
-        self.tokens[self.pos]
+        self.lexer.tokens[self.pos]
     }
 
     fn text_of(&self, token: Token) -> &'a str {
         &self.text[token.start as usize..token.end as usize]
     }
 
+    #[inline]
     fn bump(&mut self) -> Token {
-        let token = self.tokens[self.pos];
+        let token = self.lexer.tokens[self.pos];
         if token.kind != Tok::Eof {
             self.pos += 1;
+            if self.pos == self.lexer.tokens.len() {
+                self.next_line();
+            }
         }
         token
+    }
+
+    /// Moves the lexer's window to the next logical line, keeping the token just consumed
+    /// (statement spans end at it). Lookahead never crosses a line end: a window ends with
+    /// NEWLINE, INDENT, DEDENT or EOF, which no lookahead looks past.
+    #[inline(never)]
+    fn next_line(&mut self) {
+        if let Err(error) = self.lexer.next_line(self.pos - 1) {
+            self.lex_error = Some(error);
+        }
+        self.pos = 1;
+    }
+
+    /// The token just consumed.
+    fn prev(&self) -> Token {
+        self.lexer.tokens[self.pos - 1]
     }
 
     fn eat(&mut self, kind: Tok) -> bool {
@@ -196,9 +237,17 @@ impl<'a> Parser<'a> {
     }
 
     fn at_keyword(&self, word: &str) -> bool {
-        self.peek() == Tok::Name && self.text_of(self.token()) == word
+        let token = self.token();
+        // Bytes, not `text_of`: no UTF-8 boundary checks on this hot comparison.
+        token.kind == Tok::Name
+            && self
+                .text
+                .as_bytes()
+                .get(token.start as usize..token.end as usize)
+                == Some(word.as_bytes())
     }
 
+    #[cold]
     fn expected(&self, what: &str) -> Box<Diagnostic> {
         let token = self.token();
         let found = match token.kind {
@@ -214,6 +263,7 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    #[inline]
     fn expect(&mut self, kind: Tok) -> PResult<Token> {
         if self.peek() == kind {
             Ok(self.bump())
@@ -240,45 +290,51 @@ impl<'a> Parser<'a> {
 
     /// A dotted name `a.b.c` starting at the current token.
     fn dotted(&mut self) -> PResult<(Cow<'a, str>, Span)> {
-        let from = self.pos;
-        let first = self.expect_name()?;
-        let mut last = first;
-        while self.peek() == Tok::Dot && self.peek_at(1) == Tok::Name {
-            self.bump();
-            last = self.bump();
+        if self.peek() != Tok::Name {
+            return Err(self.expected("a name"));
         }
-        Ok((self.path_of(from, self.pos), first.span().to(last.span())))
+        let first = self.token();
+        // Jump to the last name; `bump` consumes it (and moves the window on if needed).
+        let (path, end) = self.path_from(self.pos);
+        self.pos = end - 1;
+        let last = self.bump();
+        Ok((path, first.span().to(last.span())))
     }
 
     /// The dotted name starting at the current token, without consuming it.
     fn peek_dotted(&self) -> Cow<'a, str> {
-        let mut end = self.pos;
-        while self.tokens.get(end).is_some_and(|t| t.kind == Tok::Name) {
-            end += 1;
-            let dot = self.tokens.get(end);
-            let name = self.tokens.get(end + 1);
-            if !(dot.is_some_and(|t| t.kind == Tok::Dot)
-                && name.is_some_and(|t| t.kind == Tok::Name))
-            {
-                break;
-            }
-            end += 1;
+        if self.peek() != Tok::Name {
+            return Cow::Borrowed("");
         }
-        self.path_of(self.pos, end)
+        self.path_from(self.pos).0
     }
 
-    /// The path spelled by the alternating name and dot tokens `from..to`: a slice of the text
-    /// when written without spaces (as printed), joined from its names otherwise.
-    fn path_of(&self, from: usize, to: usize) -> Cow<'a, str> {
-        let tokens = &self.tokens[from..to];
-        let (Some(first), Some(last)) = (tokens.first(), tokens.last()) else {
-            return Cow::Borrowed("");
-        };
-        if tokens.windows(2).all(|pair| pair[0].end == pair[1].start) {
-            return Cow::Borrowed(&self.text[first.start as usize..last.end as usize]);
+    /// The path spelled by the alternating name and dot tokens from the name at `from`, and
+    /// the index one past its last token. The path is a slice of the text when written
+    /// without spaces (as printed), joined from its names otherwise.
+    fn path_from(&self, from: usize) -> (Cow<'a, str>, usize) {
+        let first = self.lexer.tokens[from];
+        let mut last = first;
+        let mut end = from + 1;
+        let mut contiguous = true;
+        while let [dot, name, ..] = self.lexer.tokens[end..]
+            && dot.kind == Tok::Dot
+            && name.kind == Tok::Name
+        {
+            contiguous &= last.end == dot.start && dot.end == name.start;
+            last = name;
+            end += 2;
         }
-        let names: Vec<&str> = tokens.iter().step_by(2).map(|t| self.text_of(*t)).collect();
-        Cow::Owned(names.join("."))
+        if contiguous {
+            let path = &self.text[first.start as usize..last.end as usize];
+            return (Cow::Borrowed(path), end);
+        }
+        let names: Vec<&str> = self.lexer.tokens[from..end]
+            .iter()
+            .step_by(2)
+            .map(|t| self.text_of(*t))
+            .collect();
+        (Cow::Owned(names.join(".")), end)
     }
 
     fn problem(&mut self, diagnostic: Diagnostic) {
@@ -469,7 +525,7 @@ impl<'a> Parser<'a> {
             self.expect(Tok::RBracket)?;
             ty
         };
-        let span = name.span().to(self.tokens[self.pos - 1].span());
+        let span = name.span().to(self.prev().span());
         let var = self.define(name, VarKind::Param, Some(ty));
         Ok(Param {
             var,
@@ -652,15 +708,13 @@ impl<'a> Parser<'a> {
     fn memref(&mut self) -> PResult<MemRef> {
         let (_, start) = self.dotted()?;
         self.expect(Tok::LParen)?;
-        let base_token = self.bump();
+        let base_token = self.token();
         let base: Name = match base_token.kind {
             Tok::Name => self.text_of(base_token).into(),
             Tok::Str => unquote(self.text_of(base_token)).0.into(),
-            _ => {
-                self.pos -= 1;
-                return Err(self.expected("an allocation name"));
-            }
+            _ => return Err(self.expected("an allocation name")),
         };
+        self.bump();
         let mut extent = None;
         let mut slots = None;
         let declaration = self.peek() == Tok::RParen
@@ -757,7 +811,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     let context = self.expr()?;
                     let body = self.block()?;
-                    let span = start.to(self.tokens[self.pos - 1].span());
+                    let span = start.to(self.prev().span());
                     let kind = StmtKind::With(Box::new(WithStmt { context, body }));
                     return Ok(Some(Stmt { kind, span }));
                 }
@@ -788,7 +842,7 @@ impl<'a> Parser<'a> {
                             }
                         }
                     }
-                    let span = start.to(self.tokens[self.pos - 1].span());
+                    let span = start.to(self.prev().span());
                     self.end_of_statement()?;
                     let kind = StmtKind::Return { values };
                     return Ok(Some(Stmt { kind, span }));
@@ -1070,7 +1124,7 @@ impl<'a> Parser<'a> {
                     iter_arg_names.len(),
                     init_values.len()
                 ),
-                start.to(self.tokens[self.pos - 1].span()),
+                start.to(self.prev().span()),
             )));
         }
         let loop_var = self.define(loop_var, VarKind::LoopVar, None);
@@ -1091,7 +1145,7 @@ impl<'a> Parser<'a> {
         let frame = self.yield_frames.pop();
         let body = body?;
         let return_vars = self.bind_return_vars(frame);
-        let span = start.to(self.tokens[self.pos - 1].span());
+        let span = start.to(self.prev().span());
         let kind = StmtKind::For(Box::new(ForStmt {
             loop_var,
             iter_args,
@@ -1128,7 +1182,7 @@ impl<'a> Parser<'a> {
         let frame = self.yield_frames.pop();
         let (then_body, else_body) = branches?;
         let return_vars = self.bind_return_vars(frame);
-        let span = start.to(self.tokens[self.pos - 1].span());
+        let span = start.to(self.prev().span());
         let kind = StmtKind::If(Box::new(IfStmt {
             cond,
             then_body,
@@ -1152,25 +1206,49 @@ impl<'a> Parser<'a> {
     // ---- expressions ---------------------------------------------------------------------
 
     fn expr(&mut self) -> PResult<Expr> {
+        // Most expressions are a lone number, name or `pl.const(…)` ending a list item or
+        // argument: read them without climbing through the operator levels.
+        let ends_item = |kind| matches!(kind, Tok::Comma | Tok::RParen | Tok::RBracket);
+        match self.peek() {
+            Tok::Int if ends_item(self.peek_at(1)) => return self.atom(),
+            Tok::Name if !self.at_keyword("not") => {
+                if ends_item(self.peek_at(1)) {
+                    return self.atom();
+                }
+                if ends_item(self.peek_at(PLAIN_CONST_TOKENS))
+                    && let Some(constant) = self.plain_const()
+                {
+                    return Ok(constant);
+                }
+            }
+            _ => {}
+        }
         self.binary(1)
     }
 
     /// Precedence climbing over Python's binary operators, `not` included.
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
-        let mut lhs = if self.at_keyword("not") && min_prec <= UnaryOp::Not.precedence() {
-            let start = self.bump().span();
-            let operand = self.binary(UnaryOp::Not.precedence())?;
-            let span = start.to(operand.span);
-            let operand = Box::new(operand);
-            Expr::new(
-                ExprKind::Unary {
-                    op: UnaryOp::Not,
-                    operand,
-                },
-                span,
-            )
-        } else {
-            self.unary()?
+        let mut lhs = match self.peek() {
+            Tok::Name if min_prec <= UnaryOp::Not.precedence() && self.at_keyword("not") => {
+                let start = self.bump().span();
+                let operand = self.binary(UnaryOp::Not.precedence())?;
+                let span = start.to(operand.span);
+                let operand = Box::new(operand);
+                Expr::new(
+                    ExprKind::Unary {
+                        op: UnaryOp::Not,
+                        operand,
+                    },
+                    span,
+                )
+            }
+            Tok::Minus | Tok::Tilde | Tok::Plus => self.unary()?,
+            // What `unary` would reach through `power` and `postfix`, one call deep.
+            _ => {
+                let atom = self.atom()?;
+                let base = self.postfix_after(atom)?;
+                self.power_after(base)?
+            }
         };
         while let Some(op) = self.binary_op() {
             let prec = op.precedence();
@@ -1247,7 +1325,13 @@ impl<'a> Parser<'a> {
 
     /// `primary ['**' unary]` — `**` binds tighter than a unary minus on its left.
     fn power(&mut self) -> PResult<Expr> {
-        let base = self.postfix()?;
+        let atom = self.atom()?;
+        let base = self.postfix_after(atom)?;
+        self.power_after(base)
+    }
+
+    /// The `['**' unary]` part of `power` after its base.
+    fn power_after(&mut self, base: Expr) -> PResult<Expr> {
         if self.peek() != Tok::DoubleStar {
             return Ok(base);
         }
@@ -1264,8 +1348,8 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    fn postfix(&mut self) -> PResult<Expr> {
-        let mut expr = self.atom()?;
+    /// Subscripts `[index]` after a primary.
+    fn postfix_after(&mut self, mut expr: Expr) -> PResult<Expr> {
         while self.peek() == Tok::LBracket {
             self.bump();
             let index = self.expr()?;
@@ -1287,17 +1371,7 @@ impl<'a> Parser<'a> {
         match token.kind {
             Tok::Int => {
                 self.bump();
-                let text = self.text_of(token);
-                let text = if text.contains('_') {
-                    Cow::Owned(text.replace('_', ""))
-                } else {
-                    Cow::Borrowed(text)
-                };
-                let value = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-                    Some(hex) => i64::from_str_radix(hex, 16),
-                    None => text.parse(),
-                };
-                let value = value.map_err(|_| {
+                let value = self.int_value(token).ok_or_else(|| {
                     Diagnostic::error(
                         codes::SYNTAX,
                         "integer literal does not fit in 64 bits",
@@ -1362,6 +1436,34 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The value of an integer token, `None` when it does not fit in an `i64`.
+    fn int_value(&self, token: Token) -> Option<i64> {
+        let text = self.text_of(token);
+        // Plain decimals of up to 18 digits (every shape, size and offset) cannot overflow;
+        // convert them in one pass, leaving hex, `_` and longer literals to the general path.
+        if (1..=18).contains(&text.len()) {
+            let mut value: i64 = 0;
+            let plain = text.bytes().all(|digit| {
+                digit.is_ascii_digit() && {
+                    value = value * 10 + i64::from(digit - b'0');
+                    true
+                }
+            });
+            if plain {
+                return Some(value);
+            }
+        }
+        let text = if text.contains('_') {
+            Cow::Owned(text.replace('_', ""))
+        } else {
+            Cow::Borrowed(text)
+        };
+        match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+            Some(hex) => i64::from_str_radix(hex, 16).ok(),
+            None => text.parse().ok(),
+        }
+    }
+
     fn eat_close(&mut self, close: Tok) -> Option<Span> {
         (self.peek() == close).then(|| self.bump().span())
     }
@@ -1401,6 +1503,9 @@ impl<'a> Parser<'a> {
             }
             return Ok(self.resolve(name, name.span()));
         }
+        if let Some(constant) = self.plain_const() {
+            return Ok(constant);
+        }
         let (path, span) = self.dotted()?;
         if self.peek() == Tok::LParen {
             return self.call(path, span);
@@ -1416,6 +1521,56 @@ impl<'a> Parser<'a> {
             return Ok(Expr::new(ExprKind::Space(space), span));
         }
         Ok(Expr::new(ExprKind::Path(path.into()), span))
+    }
+
+    /// `pl.const(INT, pl.DTYPE)`, as every MemRef offset is spelled, read in one step; `None`
+    /// (nothing consumed) for any other form, which `call` then folds or reports.
+    fn plain_const(&mut self) -> Option<Expr> {
+        let [
+            pl,
+            dot,
+            name,
+            open,
+            value,
+            comma,
+            dtype_pl,
+            dtype_dot,
+            dtype,
+            close,
+            ..,
+        ] = &self.lexer.tokens[self.pos..]
+        else {
+            return None;
+        };
+        let shape_matches = [
+            (pl, Tok::Name),
+            (dot, Tok::Dot),
+            (name, Tok::Name),
+            (open, Tok::LParen),
+            (value, Tok::Int),
+            (comma, Tok::Comma),
+            (dtype_pl, Tok::Name),
+            (dtype_dot, Tok::Dot),
+            (dtype, Tok::Name),
+            (close, Tok::RParen),
+        ]
+        .iter()
+        .all(|(token, kind)| token.kind == *kind);
+        if !shape_matches
+            || self.text_of(*pl) != "pl"
+            || self.text_of(*name) != "const"
+            || self.text_of(*dtype_pl) != "pl"
+        {
+            return None;
+        }
+        let kind = ExprKind::Const {
+            value: self.int_value(*value)?,
+            dtype: DType::from_name(self.text_of(*dtype))?,
+        };
+        let span = pl.span().to(close.span());
+        self.pos += PLAIN_CONST_TOKENS - 1;
+        self.bump();
+        Some(Expr::new(kind, span))
     }
 
     fn resolve(&mut self, name: Token, span: Span) -> Expr {
