@@ -15,6 +15,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+// A cold run allocates and frees millions of small model nodes on every planning thread;
+// jemalloc makes such a run about 15 % faster than glibc's allocator (BENCHMARKS.md, issue 5).
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// Plans which tile buffers of PyPTO kernels can share one on-chip allocation, as PyPTO's
 /// MemoryReuse pass does, and answers questions about the plans.
 #[derive(Parser)]
