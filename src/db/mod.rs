@@ -112,7 +112,7 @@ pub struct FunctionItem<'db> {
     /// when the file's manifest came from the cache (its reports are located already).
     #[tracked]
     #[returns(ref)]
-    pub spans: SpanTable,
+    pub spans: Arc<SpanTable>,
 }
 
 /// A function's IR, equal to another exactly when their canonical bytes are.
@@ -120,22 +120,24 @@ pub struct FunctionItem<'db> {
 pub struct FnIr {
     /// blake3 of the canonical bytes.
     pub digest: [u8; 32],
-    /// The parsed function until `plan` takes it: planning is its only use, and keeping
-    /// every function of a large tree for the whole run cost more than a gigabyte. `None`
-    /// from then on, and when the file's manifest came from the cache; a plan that runs
-    /// again parses for its function.
-    function: Arc<Mutex<Option<Arc<Function>>>>,
+    /// The parsed function, with the span table of that parse, until `plan` takes it:
+    /// planning is its only use, and keeping every function of a large tree for the whole
+    /// run cost more than a gigabyte. `None` from then on, and when the file's manifest came
+    /// from the cache; a plan that runs again parses for its function.
+    function: Arc<Mutex<Option<ParsedFunction>>>,
 }
 
+type ParsedFunction = (Arc<Function>, Arc<SpanTable>);
+
 impl FnIr {
-    fn new(digest: [u8; 32], function: Option<Arc<Function>>) -> FnIr {
+    fn new(digest: [u8; 32], function: Option<ParsedFunction>) -> FnIr {
         FnIr {
             digest,
             function: Arc::new(Mutex::new(function)),
         }
     }
 
-    fn take_function(&self) -> Option<Arc<Function>> {
+    fn take_function(&self) -> Option<ParsedFunction> {
         self.function
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -257,7 +259,7 @@ pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
             .iter()
             .map(|f| {
                 let ir = FnIr::new(f.digest, None);
-                FunctionItem::new(db, file, f.name.clone(), ir, SpanTable::default())
+                FunctionItem::new(db, file, f.name.clone(), ir, Arc::default())
             })
             .collect();
         return FileItems::Program {
@@ -274,9 +276,9 @@ pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
             for function in functions {
                 db.unwind_if_revision_cancelled();
                 let digest = *blake3::hash(&canonical_function_bytes(&function)).as_bytes();
-                let table = spans::span_table(&function);
+                let table = Arc::new(spans::span_table(&function));
                 let name = function.name.clone();
-                let ir = FnIr::new(digest, Some(function));
+                let ir = FnIr::new(digest, Some((function, table.clone())));
                 items.push(FunctionItem::new(db, file, name, ir, table));
             }
             FileItems::Program { header, items }
@@ -325,10 +327,13 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
     let computed_in = Some(db.run());
     // Taken by an earlier execution, or the manifest named this function but its plan
     // entry is gone: parse after all.
-    let function = match ir.take_function() {
-        Some(function) => function,
+    let (function, table) = match ir.take_function() {
+        Some(parsed) => parsed,
         None => match reparse(db, file, item.name(db)) {
-            Some(function) => function,
+            Some(function) => {
+                let table = Arc::new(spans::span_table(&function));
+                (function, table)
+            }
             None => {
                 let message = format!(
                     "the cached manifest of this file names a function '{}' it does not define",
@@ -349,7 +354,7 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
             }
         },
     };
-    let result = compute_plan(function, &config, planner);
+    let result = compute_plan(function, &table, &config, planner);
     if let Ok(plan) = &result {
         db.cache().put_plan(key, plan);
     }
@@ -366,16 +371,17 @@ fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> 
     }
 }
 
-/// Plans and verifies one function and anchors the report's spans. The function is planned
-/// in place unless another holder shares it, so its span table is taken first (reading the
-/// item's `spans` instead would make every plan depend on where its function sits).
+/// Plans and verifies one function and anchors the report's spans in `table`, the span table
+/// of the parse the function came from (not the item's `spans`: reading that would make every
+/// plan depend on where its function sits). The function is planned in place unless another
+/// holder shares it.
 fn compute_plan(
     function: Arc<Function>,
+    table: &SpanTable,
     config: &PlanConfig,
     planner: Planner,
 ) -> Result<CachedPlan, Failure> {
-    let table = spans::span_table(&function);
-    let anchorer = spans::Anchorer::new(&table);
+    let anchorer = spans::Anchorer::new(table);
     let function = Arc::try_unwrap(function);
     let planned = match planner {
         Planner::None => crate::plan::FunctionPlan {
