@@ -569,22 +569,25 @@ fn without_detail(report: &PlanReport) -> PlanReport {
     }
 }
 
-/// Completes the reports of `outcome` that came without detail from a manifest, from their
-/// plan entries (which are location-free: the detail carries no span).
-pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome) {
+/// Completes the reports of `outcome` (of its function named `only`, if given) that came
+/// without detail from a manifest, from their plan entries (which are location-free: the
+/// detail carries no span).
+pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&str>) {
     let FileStatus::Planned { functions, .. } = &mut outcome.status else {
         return;
     };
-    if functions
-        .iter()
-        .all(|f| f.result.as_ref().is_ok_and(|p| p.detailed) || f.result.is_err())
-    {
+    let wanted = |f: &FunctionOutcome| only.is_none_or(|name| f.name == name);
+    let lacks_detail = |f: &FunctionOutcome| f.result.as_ref().is_ok_and(|p| !p.detailed);
+    if !functions.iter().any(|f| wanted(f) && lacks_detail(f)) {
         return;
     }
     let FileItems::Program { items, .. } = file_items(db, outcome.file) else {
         return;
     };
     for (function, &item) in functions.iter_mut().zip(items) {
+        if !wanted(function) {
+            continue;
+        }
         let Ok(planned) = &mut function.result else {
             continue;
         };

@@ -378,7 +378,7 @@ impl Workspace {
 
     /// Fills in the report detail that manifest-served plans lack, from the plan entries.
     pub fn add_report_detail(&self, outcome: &mut FileOutcome) {
-        super::add_report_detail(&self.db, outcome);
+        super::add_report_detail(&self.db, outcome, None);
     }
 
     /// Writes the queued results in one batch and makes them durable.
@@ -482,11 +482,16 @@ impl Snapshot {
         .map_err(|_| Cancelled)
     }
 
-    /// [`Snapshot::outcome`] with every report complete.
-    pub fn detailed_outcome(&self, file: SourceFile) -> Result<FileOutcome, Cancelled> {
+    /// [`Snapshot::outcome`] with complete reports: every function's, or only the one named
+    /// `only`.
+    pub fn detailed_outcome(
+        &self,
+        file: SourceFile,
+        only: Option<&str>,
+    ) -> Result<FileOutcome, Cancelled> {
         let mut outcome = self.outcome(file)?;
         salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
-            super::add_report_detail(&self.db, &mut outcome)
+            super::add_report_detail(&self.db, &mut outcome, only)
         }))
         .map_err(|_| Cancelled)?;
         Ok(outcome)

@@ -149,7 +149,7 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                 let (outcome, _) = shared.read(|snapshot, files| {
                     files
                         .get(&path)
-                        .map(|&f| snapshot.detailed_outcome(f))
+                        .map(|&f| snapshot.detailed_outcome(f, function.as_deref()))
                         .transpose()
                 })?;
                 let Some(outcome) = outcome else {
