@@ -26,8 +26,8 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Every `*.py` below `dir` that holds a program, relative to `dir`.
-fn programs(dir: &Path) -> Vec<PathBuf> {
+/// Every file below `dir`, relative to `dir`, sorted.
+fn files_below(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -35,16 +35,26 @@ fn programs(dir: &Path) -> Vec<PathBuf> {
             let path = entry.expect("entry").path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "py")
-                && !path.to_string_lossy().ends_with(".out.py")
-                && std::fs::read_to_string(&path).is_ok_and(|t| t.contains("\n@pl.program"))
-            {
+            } else {
                 found.push(path.strip_prefix(dir).expect("below dir").to_path_buf());
             }
         }
     }
     found.sort();
     found
+}
+
+/// Every `*.py` below `dir` that holds a program, relative to `dir`.
+fn programs(dir: &Path) -> Vec<PathBuf> {
+    files_below(dir)
+        .into_iter()
+        .filter(|path| {
+            path.extension().is_some_and(|e| e == "py")
+                && !path.to_string_lossy().ends_with(".out.py")
+                && std::fs::read_to_string(dir.join(path))
+                    .is_ok_and(|t| t.contains("\n@pl.program"))
+        })
+        .collect()
 }
 
 #[test]
@@ -222,42 +232,27 @@ fn manifest_served_runs_print_what_cold_runs_print() {
         tempfile::tempdir().expect("temp dir"),
         tempfile::tempdir().expect("temp dir"),
     ];
-    let svg = |out: &Path| {
-        ["plan", "examples/kernels", "--emit", "svg", "--out"]
-            .iter()
-            .map(|s| s.to_string())
-            .chain([out.display().to_string()])
-            .collect::<Vec<_>>()
+    let svg_args = |out: &Path| {
+        let mut args: Vec<String> = ["plan", "examples/kernels", "--emit", "svg", "--out"]
+            .map(String::from)
+            .to_vec();
+        args.push(out.display().to_string());
+        args
     };
-    let warm_args = svg(svg_dirs[0].path());
-    let cold_args = svg(svg_dirs[1].path());
+    let (warm_args, cold_args) = (svg_args(svg_dirs[0].path()), svg_args(svg_dirs[1].path()));
     let warm_args: Vec<&str> = warm_args.iter().map(String::as_str).collect();
     let cold_args: Vec<&str> = cold_args.iter().map(String::as_str).collect();
-    assert!(
-        memreuse_with_state(&warm_args, &repo(), state.path())
-            .status
-            .success()
-    );
+    let warm_run = memreuse_with_state(&warm_args, &repo(), state.path());
+    assert!(warm_run.status.success(), "{}", text(&warm_run.stderr));
     assert!(memreuse(&cold_args, &repo()).status.success());
     let read_all = |dir: &Path| -> Vec<(PathBuf, String)> {
-        let mut files = Vec::new();
-        let mut stack = vec![dir.to_path_buf()];
-        while let Some(d) = stack.pop() {
-            for entry in std::fs::read_dir(&d).expect("readable") {
-                let path = entry.expect("entry").path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else {
-                    let content = std::fs::read_to_string(&path).expect("svg text");
-                    files.push((
-                        path.strip_prefix(dir).expect("below").to_path_buf(),
-                        content,
-                    ));
-                }
-            }
-        }
-        files.sort();
-        files
+        files_below(dir)
+            .into_iter()
+            .map(|path| {
+                let content = std::fs::read_to_string(dir.join(&path)).expect("svg text");
+                (path, content)
+            })
+            .collect()
     };
     let (warm_svgs, cold_svgs) = (read_all(svg_dirs[0].path()), read_all(svg_dirs[1].path()));
     assert!(!cold_svgs.is_empty());
