@@ -34,3 +34,19 @@ fn control_characters_in_strings_survive_a_round_trip() {
     };
     assert_eq!(value, "a\0b\r\u{1e}\u{85}J");
 }
+
+/// The parser used to drop a unary `+`, so `+pl.MemRef("m", x / 2)` among a tensor type's
+/// arguments (an expression there) printed as `pl.MemRef("m", x / 2)`, which reads back as the
+/// type's MemRef and fails for want of a size.
+#[test]
+fn unary_plus_before_a_memref_call_in_a_type_survives_a_round_trip() {
+    let text = "@pl.program\nclass P:\n    @pl.function\n    \
+                def main(self, a: pl.Tensor[[8], pl.FP32, +pl.MemRef(\"m\", pl.const(0, pl.INT64) / 2)]):\n        \
+                return\n";
+    let program = print_is_idempotent(text);
+    let printed = print_program(&program);
+    assert!(
+        printed.contains("+pl.MemRef(\"m\", pl.const(0, pl.INT64) / 2)"),
+        "{printed}"
+    );
+}

@@ -396,6 +396,8 @@ impl BinOp {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnaryOp {
+    /// `+x`: kept, not dropped, so `+pl.MemRef(...)` in a type stays an expression when printed.
+    Pos,
     Neg,
     Not,
     Invert,
@@ -406,7 +408,7 @@ impl UnaryOp {
     pub fn precedence(self) -> u8 {
         match self {
             UnaryOp::Not => 3,
-            UnaryOp::Neg | UnaryOp::Invert => 11,
+            UnaryOp::Pos | UnaryOp::Neg | UnaryOp::Invert => 11,
         }
     }
 }
@@ -438,6 +440,10 @@ impl Expr {
                 op: UnaryOp::Neg,
                 operand,
             } => operand.as_const_int().and_then(i64::checked_neg),
+            ExprKind::Unary {
+                op: UnaryOp::Pos,
+                operand,
+            } => operand.as_const_int(),
             ExprKind::Const { value, .. } => Some(*value),
             ExprKind::Call(c) if c.callee == "pl.const" => c.args.first()?.as_const_int(),
             _ => None,

@@ -1303,12 +1303,9 @@ impl<'a> Parser<'a> {
 
     fn unary(&mut self) -> PResult<Expr> {
         let op = match self.peek() {
+            Tok::Plus => UnaryOp::Pos,
             Tok::Minus => UnaryOp::Neg,
             Tok::Tilde => UnaryOp::Invert,
-            Tok::Plus => {
-                self.bump();
-                return self.unary();
-            }
             _ => return self.power(),
         };
         let start = self.bump().span();

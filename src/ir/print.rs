@@ -529,6 +529,7 @@ fn write_expr(out: &mut String, vars: &VarTable, expr: &Expr) {
         }
         ExprKind::Unary { op, operand } => {
             out.push_str(match op {
+                UnaryOp::Pos => "+",
                 UnaryOp::Neg => "-",
                 UnaryOp::Not => "not ",
                 UnaryOp::Invert => "~",
