@@ -50,3 +50,35 @@ fn unary_plus_before_a_memref_call_in_a_type_survives_a_round_trip() {
         "{printed}"
     );
 }
+
+/// A deeply nested expression is an error, not a stack overflow (the fuzz target died on one
+/// with SIGSEGV once unary `+` became a node).
+#[test]
+fn deep_nesting_is_a_located_error() {
+    let forms = [
+        ("+", ""),
+        ("-", ""),
+        ("not ", ""),
+        ("(", ")"),
+        ("[", "]"),
+        ("2 ** ", ""),
+        ("f(", ")"),
+    ];
+    for (open, close) in forms {
+        let deep = format!("{}1{}", open.repeat(100_000), close.repeat(100_000));
+        let text = format!(
+            "@pl.program\nclass P:\n    @pl.function\n    def main(self):\n        x = {deep}\n        return\n"
+        );
+        let error = parse_program(&text).expect_err("100,000 levels are refused");
+        assert!(
+            error.diagnostics[0].message.contains("nested more than"),
+            "{open}: {:?}",
+            error.diagnostics[0]
+        );
+    }
+    let shallow = format!("(({}1{}))", "-".repeat(150), "");
+    let text = format!(
+        "@pl.program\nclass P:\n    @pl.function\n    def main(self):\n        x = {shallow}\n        return\n"
+    );
+    print_is_idempotent(&text);
+}

@@ -85,6 +85,7 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         problems: Vec::new(),
         pending: Vec::new(),
         pending_stmts: Vec::new(),
+        nesting: 0,
     };
     let preamble = text[..start].to_string();
     let program = parser.program(preamble);
@@ -165,7 +166,14 @@ struct Parser<'a> {
     pending: Vec<Expr>,
     /// The same for the statements of the blocks being parsed.
     pending_stmts: Vec<Stmt>,
+    /// Expressions and blocks being parsed inside one another (see [`MAX_NESTING`]).
+    nesting: usize,
 }
+
+/// How deeply expressions and blocks may nest. Parsing, printing and dropping the model all
+/// recurse once per level, so without a bound a line of 100,000 `+`s or `(`s overflows the
+/// stack; CPython stops at 200 nested parentheses too.
+const MAX_NESTING: usize = 200;
 
 struct YieldFrame<'a> {
     /// Types the return variables inherit (a `for`'s iter args); empty for an `if`.
@@ -788,9 +796,24 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Colon)?;
         self.expect(Tok::Newline)?;
         self.expect(Tok::Indent)?;
-        let stmts = self.statements()?;
+        let stmts = self.nested(Self::statements)?;
         self.expect(Tok::Dedent)?;
         Ok(stmts)
+    }
+
+    /// Runs `parse` one nesting level deeper, refusing to go past [`MAX_NESTING`].
+    fn nested<T>(&mut self, parse: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.nesting >= MAX_NESTING {
+            return Err(Box::new(Diagnostic::error(
+                codes::SYNTAX,
+                format!("nested more than {MAX_NESTING} levels deep"),
+                self.token().span(),
+            )));
+        }
+        self.nesting += 1;
+        let result = parse(self);
+        self.nesting -= 1;
+        result
     }
 
     fn end_of_statement(&mut self) -> PResult<()> {
@@ -1231,7 +1254,7 @@ impl<'a> Parser<'a> {
         let mut lhs = match self.peek() {
             Tok::Name if min_prec <= UnaryOp::Not.precedence() && self.at_keyword("not") => {
                 let start = self.bump().span();
-                let operand = self.binary(UnaryOp::Not.precedence())?;
+                let operand = self.nested(|p| p.binary(UnaryOp::Not.precedence()))?;
                 let span = start.to(operand.span);
                 let operand = Box::new(operand);
                 Expr::new(
@@ -1258,7 +1281,7 @@ impl<'a> Parser<'a> {
             self.bump();
             // `**` is right-associative; everything else associates to the left.
             let next = if op == BinOp::Pow { prec } else { prec + 1 };
-            let rhs = self.binary(next)?;
+            let rhs = self.nested(|p| p.binary(next))?;
             let span = lhs.span.to(rhs.span);
             lhs = Expr::new(
                 ExprKind::Binary {
@@ -1302,6 +1325,10 @@ impl<'a> Parser<'a> {
     }
 
     fn unary(&mut self) -> PResult<Expr> {
+        self.nested(Self::unary_at_depth)
+    }
+
+    fn unary_at_depth(&mut self) -> PResult<Expr> {
         let op = match self.peek() {
             Tok::Plus => UnaryOp::Pos,
             Tok::Minus => UnaryOp::Neg,
@@ -1364,6 +1391,10 @@ impl<'a> Parser<'a> {
     }
 
     fn atom(&mut self) -> PResult<Expr> {
+        self.nested(Self::atom_at_depth)
+    }
+
+    fn atom_at_depth(&mut self) -> PResult<Expr> {
         let token = self.token();
         match token.kind {
             Tok::Int => {
