@@ -9,6 +9,7 @@ mod settings;
 mod solve;
 mod state;
 mod stats;
+mod summary;
 mod verify;
 
 use std::process::ExitCode;

@@ -20,6 +20,7 @@ use memreuse::system::OsSystem;
 
 use crate::inputs::{discover, write_atomically};
 use crate::state;
+use crate::summary;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Planner {
@@ -463,33 +464,6 @@ fn report_failure(
     }
 }
 
-enum Align {
-    Left,
-    Right,
-}
-
-/// Appends a space (unless `row` is empty), then `text` padded to `width`. Built by hand:
-/// `{:>N}` pads one character at a time, which made formatting most of a warm run's time
-/// (80,000 rows for 20,000 functions).
-fn cell(row: &mut String, text: &str, width: usize, align: Align) {
-    const SPACES: &str = "                                                                ";
-    if !row.is_empty() {
-        row.push(' ');
-    }
-    let mut pad = width.saturating_sub(text.len());
-    if let Align::Left = align {
-        row.push_str(text);
-    }
-    while pad > 0 {
-        let step = pad.min(SPACES.len());
-        row.push_str(&SPACES[..step]);
-        pad -= step;
-    }
-    if let Align::Right = align {
-        row.push_str(text);
-    }
-}
-
 fn print_summary(planned: &[PlannedFile]) -> Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let width = planned
@@ -502,11 +476,7 @@ fn print_summary(planned: &[PlannedFile]) -> Result<()> {
         .max()
         .unwrap_or(0)
         .max("FUNCTION".len());
-    writeln!(
-        out,
-        "{:<width$} {:<6} {:>6} {:>15} {:>21} {:>11} {:>11} {:>9}",
-        "FUNCTION", "SPACE", "TILES", "BUFFERS", "BYTES", "LOWER BOUND", "FOOTPRINT", "CAPACITY"
-    )?;
+    out.write_all(summary::header(width).as_bytes())?;
     let mut functions = 0;
     let mut row = String::new();
     for p in planned {
@@ -517,35 +487,16 @@ fn print_summary(planned: &[PlannedFile]) -> Result<()> {
             functions += 1;
             let name = format!("{}::{}", p.display, function.name);
             for s in &report.spaces {
-                row.clear();
-                cell(&mut row, &name, width, Align::Left);
-                cell(&mut row, s.space.name(), 6, Align::Left);
-                let mut number = itoa::Buffer::new();
-                cell(&mut row, number.format(s.tiles), 6, Align::Right);
-                let mut pair = |a: i64, b: i64, width: usize| {
-                    let mut first = itoa::Buffer::new();
-                    let mut second = itoa::Buffer::new();
-                    let (a, b) = (first.format(a), second.format(b));
-                    cell(
-                        &mut row,
-                        "",
-                        width.saturating_sub(a.len() + 4 + b.len()),
-                        Align::Right,
-                    );
-                    row.push_str(a);
-                    row.push_str(" -> ");
-                    row.push_str(b);
+                let figures = summary::SpaceRow {
+                    space: s.space.name(),
+                    tiles: s.tiles as i64,
+                    buffers: (s.buffers_before as i64, s.buffers_after as i64),
+                    bytes: (s.bytes_before, s.bytes_after),
+                    lower_bound: s.lower_bound,
+                    footprint: s.footprint,
+                    capacity: s.capacity,
                 };
-                pair(s.buffers_before as i64, s.buffers_after as i64, 15);
-                pair(s.bytes_before, s.bytes_after, 21);
-                cell(&mut row, number.format(s.lower_bound), 11, Align::Right);
-                cell(&mut row, number.format(s.footprint), 11, Align::Right);
-                let capacity = match s.capacity {
-                    0 => "unknown",
-                    capacity => number.format(capacity),
-                };
-                cell(&mut row, capacity, 9, Align::Right);
-                row.push('\n');
+                summary::row(&mut row, &name, width, &figures);
                 out.write_all(row.as_bytes())?;
                 if let Some(pypto) = s.pypto_footprint {
                     let ratio = |x: i64| x as f64 / s.lower_bound.max(1) as f64;

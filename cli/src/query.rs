@@ -17,6 +17,7 @@ use serde_json::Value;
 use crate::daemon::{DaemonUnavailable, Target};
 use crate::plan::Toggle;
 use crate::state;
+use crate::summary;
 
 #[derive(clap::Args)]
 pub struct QueryArgs {
@@ -191,30 +192,25 @@ fn print_summary(out: &mut impl std::io::Write, document: &Value) -> Result<()> 
         .max()
         .unwrap_or(0)
         .max("FUNCTION".len());
-    writeln!(
-        out,
-        "{:<width$} {:<6} {:>6} {:>15} {:>21} {:>11} {:>11} {:>9}",
-        "FUNCTION", "SPACE", "TILES", "BUFFERS", "BYTES", "LOWER BOUND", "FOOTPRINT", "CAPACITY"
-    )?;
+    out.write_all(summary::header(width).as_bytes())?;
+    let mut line = String::new();
     for (name, function) in &rows {
         for s in function["spaces"].as_array().unwrap_or(&empty) {
-            let capacity = match s["capacity"].as_i64() {
-                Some(0) | None => "unknown".to_string(),
-                Some(c) => c.to_string(),
+            let figure = |key: &str| s[key].as_i64().unwrap_or(0);
+            let figures = summary::SpaceRow {
+                space: s["space"].as_str().unwrap_or("?"),
+                tiles: figure("tiles"),
+                buffers: (
+                    figure("buffers_before"),
+                    s["buffers"].as_array().map_or(0, Vec::len) as i64,
+                ),
+                bytes: (figure("bytes_before"), figure("bytes_after")),
+                lower_bound: figure("lower_bound"),
+                footprint: figure("footprint"),
+                capacity: figure("capacity"),
             };
-            let buffers_after = s["buffers"].as_array().map_or(0, Vec::len);
-            writeln!(
-                out,
-                "{:<width$} {:<6} {:>6} {:>15} {:>21} {:>11} {:>11} {:>9}",
-                name,
-                s["space"].as_str().unwrap_or("?"),
-                s["tiles"],
-                format!("{} -> {buffers_after}", s["buffers_before"]),
-                format!("{} -> {}", s["bytes_before"], s["bytes_after"]),
-                s["lower_bound"],
-                s["footprint"],
-                capacity
-            )?;
+            summary::row(&mut line, name, width, &figures);
+            out.write_all(line.as_bytes())?;
         }
         for d in function["diagnostics"].as_array().unwrap_or(&empty) {
             writeln!(

@@ -279,6 +279,18 @@ fn a_query_served_from_a_manifest_is_complete() {
 }
 
 #[test]
+fn query_prints_the_table_plan_prints() {
+    let file = "examples/kernels/elementwise_chain/31_after_InitMemRef.py";
+    let plan = memreuse(&["plan", file], &repo());
+    let query = memreuse(&["query", "--no-daemon", file], &repo());
+    assert!(query.status.success(), "{}", text(&query.stderr));
+    let plan = text(&plan.stdout);
+    let table = plan.rsplit_once("1 files").map_or("", |(rows, _)| rows);
+    assert!(table.contains("bias_gelu"), "{plan}");
+    assert_eq!(text(&query.stdout), table);
+}
+
+#[test]
 fn bad_input_is_located_and_exits_1() {
     let dir = tempfile::tempdir().expect("temp dir");
     let source = repo().join("tests/data/errors/unknown_dtype.py");
