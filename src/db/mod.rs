@@ -39,7 +39,7 @@ use crate::verify::{VerifyOptions, verify_function};
 use spans::SpanTable;
 
 pub use workspace::{
-    Cancelled, FileOutcome, FileStatus, FunctionOutcome, Planned, Snapshot, Workspace,
+    Cancelled, FileOutcome, FileStatus, FunctionOutcome, Planned, Snapshot, Workspace, parallel_map,
 };
 
 pub mod codes {

@@ -432,7 +432,11 @@ fn stamp_matches(stamp: &Stamp, meta: &FileMeta) -> bool {
 }
 
 /// `f` over `items` on up to `jobs` threads, results in order.
-fn parallel_map<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+pub fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     if jobs <= 1 || items.len() <= 1 {
         return items.iter().map(f).collect();
     }

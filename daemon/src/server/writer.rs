@@ -526,21 +526,7 @@ fn read_all(paths: &[PathBuf], jobs: usize) -> Vec<std::io::Result<String>> {
             Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
         })
     };
-    if jobs <= 1 || paths.len() < 64 {
-        return paths.iter().map(read).collect();
-    }
-    let chunk = paths.len().div_ceil(jobs);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = paths
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(read).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    })
+    // Threads only pay off for more than a few files.
+    let jobs = if paths.len() < 64 { 1 } else { jobs };
+    memreuse::db::parallel_map(paths, jobs, read)
 }
