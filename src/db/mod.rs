@@ -558,8 +558,18 @@ fn without_detail(report: &PlanReport) -> PlanReport {
             .spaces
             .iter()
             .map(|s| crate::plan::SpaceReport {
+                space: s.space,
+                capacity: s.capacity,
+                tiles: s.tiles,
+                buffers_before: s.buffers_before,
+                buffers_after: s.buffers_after,
+                bytes_before: s.bytes_before,
+                bytes_after: s.bytes_after,
+                lower_bound: s.lower_bound,
+                footprint: s.footprint,
+                pypto_footprint: s.pypto_footprint,
+                // Not cloned only to be dropped: every buffer's member names.
                 buffers: Vec::new(),
-                ..s.clone()
             })
             .collect(),
         removed_allocs: Vec::new(),
