@@ -474,7 +474,9 @@ fn build_groups(f: &Function, calls: &[Option<&Call>], lifetimes: &mut Lifetimes
         .map(|(v, d)| (d, v))
         .collect();
     members.sort_unstable();
-    let mut by_base: FxHashMap<&str, usize> = FxHashMap::default();
+    // Sized for one base per tile (as before planning): growing the table rehashes it.
+    let mut by_base: FxHashMap<&str, usize> =
+        FxHashMap::with_capacity_and_hasher(members.len(), Default::default());
     let mut groups: Vec<Vec<VarId>> = Vec::new();
     for &(_, v) in &members {
         let Some(Type::Tile(tile)) = &f.vars[v].ty else {

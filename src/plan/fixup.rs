@@ -47,19 +47,32 @@ fn tile_target(vars: &VarTable, v: VarId) -> Option<Target> {
     }
 }
 
+/// Where a group goes when it joins another group's buffer: the buffer representative and, for
+/// a buffer the subrange fallback subdivided (seed S4), the group's placement inside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reuse {
+    pub representative: VarId,
+    pub placement: Option<i64>,
+}
+
 /// SPEC §7.1: every group that joined another buffer takes the buffer representative's MemRef;
-/// its other members keep their offsets relative to it. `reuse_map` maps a group's
-/// representative to the buffer representative and, for a buffer the subrange fallback
-/// subdivided (seed S4), the group's placement inside it.
+/// its other members keep their offsets relative to it. `reuse` is indexed like
+/// `lifetimes.intervals` (`None` for a group that keeps its own buffer); groups are rebased in
+/// that order, which is their representatives' definition order.
 pub fn rebase(
     f: &mut Function,
     lifetimes: &Lifetimes,
-    reuse_map: &FxHashMap<VarId, (VarId, Option<i64>)>,
+    reuse: &[Option<Reuse>],
 ) -> Result<(), PlanError> {
-    let mut reps: Vec<VarId> = reuse_map.keys().copied().collect();
-    reps.sort_unstable_by_key(|v| lifetimes.liveness(*v).map(|(d, _)| d));
-    for v in reps {
-        let (representative, placement) = reuse_map[&v];
+    for (group, interval) in lifetimes.intervals.iter().enumerate() {
+        let Some(Reuse {
+            representative,
+            placement,
+        }) = reuse.get(group).copied().flatten()
+        else {
+            continue;
+        };
+        let v = interval.rep;
         let Some(target) = tile_target(&f.vars, representative) else {
             continue;
         };
@@ -72,21 +85,12 @@ pub fn rebase(
             })) => memref.const_offset(),
             _ => continue,
         };
-        let Some(group) = lifetimes.group_of(v) else {
-            continue;
-        };
         if let Some(placement) = placement {
-            place_in_subrange(
-                f,
-                &lifetimes.intervals[group].members,
-                old_offset,
-                &target,
-                placement,
-            );
+            place_in_subrange(f, &interval.members, old_offset, &target, placement);
             continue;
         }
         let target_size = target.memref.size_bytes().unwrap_or(0);
-        for &member in &lifetimes.intervals[group].members {
+        for &member in &interval.members {
             if member == v {
                 continue;
             }

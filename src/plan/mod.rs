@@ -10,6 +10,7 @@ pub mod fixup;
 pub mod offsets;
 pub mod pack;
 pub mod retarget;
+mod timeline;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -219,7 +220,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
     let facts = rules.facts(&f, &lifetimes);
 
     let reserved = capacity::reserved_windows(&f)?;
-    let mut reuse_map: FxHashMap<VarId, (VarId, Option<i64>)> = FxHashMap::default();
+    let mut reuse: Vec<Option<fixup::Reuse>> = vec![None; lifetimes.intervals.len()];
     let mut gates = std::collections::BTreeMap::new();
     for (space, in_space) in spaces_of(&lifetimes) {
         let capacity = config.planning_capacity(space);
@@ -241,7 +242,10 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
             let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
             for (&member, &placement) in placements {
                 let placement = buffer.subdivided.then_some(placement);
-                reuse_map.insert(lifetimes.intervals[member].rep, (rep, placement));
+                reuse[member] = Some(fixup::Reuse {
+                    representative: rep,
+                    placement,
+                });
             }
         }
         report.spaces.push(space_report(
@@ -257,8 +261,8 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
     }
     capacity::perf_hints(&f, &gates, &mut report.diagnostics);
 
-    if !reuse_map.is_empty() {
-        fixup::rebase(&mut f, &lifetimes, &reuse_map)?;
+    if reuse.iter().any(Option::is_some) {
+        fixup::rebase(&mut f, &lifetimes, &reuse)?;
         fixup::align_loop_carries(&f.body, &mut f.vars);
     }
     fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;

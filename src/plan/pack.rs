@@ -10,9 +10,10 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::timeline::{Member, Timeline};
 use crate::analysis::forbid_alias::{ForbidMap, Hazard};
 use crate::analysis::lifetimes::{Interval, Lifetimes, overlaps};
-use crate::ir::{Function, MemSpace, Name, VarId};
+use crate::ir::{Function, MemSpace, Name, Type, VarId};
 
 /// Everything the gates of `can_share` consult, prepared once per function.
 pub struct ShareFacts<'a> {
@@ -31,31 +32,35 @@ impl<'a> ShareFacts<'a> {
         hazard: Option<&'a Hazard>,
         pinned_bases: &FxHashSet<Name>,
     ) -> ShareFacts<'a> {
-        let interval_of_base: FxHashMap<&str, usize> = lifetimes
-            .intervals
-            .iter()
-            .enumerate()
-            .map(|(i, iv)| (iv.base.as_str(), i))
-            .collect();
         // A forbidden operand resolves to its current base, which also covers views and iter
-        // args (SPEC §6.2 gate 3: nothing in the space being packed is committed yet).
-        let forbids = lifetimes
-            .intervals
-            .iter()
-            .map(|iv| {
-                let mut targets: Vec<usize> = forbid
-                    .forbidden(iv.rep)
-                    .iter()
-                    .filter_map(|&operand| {
-                        let base = f.vars[operand].ty.as_ref()?.memref()?.base.as_str();
-                        interval_of_base.get(base).copied()
-                    })
-                    .collect();
-                targets.sort_unstable();
-                targets.dedup();
-                targets
-            })
-            .collect();
+        // args (SPEC §6.2 gate 3: nothing in the space being packed is committed yet). A grouped
+        // operand's group is the interval of its base; only the others need the base table.
+        let mut interval_of_base: Option<FxHashMap<&str, usize>> = None;
+        let mut forbids = Vec::with_capacity(lifetimes.intervals.len());
+        for iv in &lifetimes.intervals {
+            let mut targets: Vec<usize> = Vec::new();
+            for &operand in forbid.forbidden(iv.rep) {
+                if let Some(group) = lifetimes.group_of(operand) {
+                    targets.push(group);
+                    continue;
+                }
+                let Some(base) = f.vars[operand].ty.as_ref().and_then(Type::memref) else {
+                    continue;
+                };
+                let by_base = interval_of_base.get_or_insert_with(|| {
+                    lifetimes
+                        .intervals
+                        .iter()
+                        .enumerate()
+                        .map(|(i, iv)| (iv.base.as_str(), i))
+                        .collect()
+                });
+                targets.extend(by_base.get(base.base.as_str()).copied());
+            }
+            targets.sort_unstable();
+            targets.dedup();
+            forbids.push(targets);
+        }
         let pinned = lifetimes
             .intervals
             .iter()
@@ -306,8 +311,8 @@ pub struct Buffer {
     /// Whether some member sits in a subrange; every member then keeps its own size.
     pub subdivided: bool,
     pub pinned: bool,
-    /// Members by `(def, index)`, with their last use: the lifetime gate's index.
-    by_def: BTreeMap<(u32, usize), u32>,
+    /// Members by definition, with their last use: the lifetime gate's index.
+    timeline: Timeline,
     /// Whether two members overlap in time (allowed through if-phi families); the ordered
     /// walk of the lifetime gate is exact only when they do not.
     overlapping_members: bool,
@@ -321,13 +326,13 @@ pub struct Buffer {
 }
 
 impl Buffer {
-    fn new(first: usize, pinned: bool, facts: &ShareFacts) -> Buffer {
+    fn new(first: &Candidate, pinned: bool, facts: &ShareFacts) -> Buffer {
         let mut buffer = Buffer {
             members: Vec::new(),
             placements: Vec::new(),
             subdivided: false,
             pinned,
-            by_def: BTreeMap::new(),
+            timeline: Timeline::default(),
             overlapping_members: false,
             forbidden_by_members: FxHashSet::default(),
             stages_by_group: FxHashMap::default(),
@@ -342,20 +347,28 @@ impl Buffer {
         self.members[0]
     }
 
-    fn add(&mut self, i: usize, facts: &ShareFacts, overlaps_a_member: bool, placement: i64) {
-        let iv = facts.interval(i);
+    fn add(&mut self, c: &Candidate, facts: &ShareFacts, overlaps_a_member: bool, placement: i64) {
+        let i = c.interval;
         self.members.push(i);
         self.placements.push(placement);
-        self.by_def.insert((iv.def, i), iv.last);
+        self.timeline.insert(Member {
+            def: c.def,
+            last: c.last,
+            interval: i,
+        });
         self.overlapping_members |= overlaps_a_member;
-        self.forbidden_by_members
-            .extend(facts.forbids[i].iter().copied());
-        record_stages(&mut self.stages_by_group, iv);
+        if c.forbids {
+            self.forbidden_by_members
+                .extend(facts.forbids[i].iter().copied());
+        }
+        if c.pipeline {
+            record_stages(&mut self.stages_by_group, facts.interval(i));
+        }
         if facts.reads_tpop(i) {
-            self.tpop_reader_defs.insert(iv.def);
+            self.tpop_reader_defs.insert(c.def);
         }
         if facts.load_derived(i) {
-            self.load_lasts.insert(iv.last);
+            self.load_lasts.insert(c.last);
         }
     }
 
@@ -365,27 +378,27 @@ impl Buffer {
         out.clear();
         if self.overlapping_members {
             out.extend(
-                self.by_def
+                self.timeline
                     .iter()
-                    .filter(|&(&(d, _), &l)| overlaps((d, l), (def, last)))
-                    .map(|(&(_, i), _)| i),
+                    .filter(|m| overlaps((m.def, m.last), (def, last)))
+                    .map(|m| m.interval),
             );
             return;
         }
         // Members are pairwise disjoint, so walking down from the latest member that starts
         // before `last` can stop after the first group of members starting at or before `def`.
         let mut stop_at: Option<u32> = None;
-        for (&(d, i), &l) in self.by_def.range(..(last, 0)).rev() {
+        for m in self.timeline.defined_before(last) {
             if let Some(stop) = stop_at
-                && d < stop
+                && m.def < stop
             {
                 break;
             }
-            if d <= def && stop_at.is_none() {
-                stop_at = Some(d);
+            if m.def <= def && stop_at.is_none() {
+                stop_at = Some(m.def);
             }
-            if overlaps((d, l), (def, last)) {
-                out.push(i);
+            if overlaps((m.def, m.last), (def, last)) {
+                out.push(m.interval);
                 if first_only {
                     return;
                 }
@@ -394,37 +407,66 @@ impl Buffer {
     }
 }
 
+/// What packing reads of a candidate interval, gathered in one pass over the intervals so the
+/// first-fit loop, which visits them by size, does not reach back into them.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    interval: usize,
+    size: i64,
+    def: u32,
+    last: u32,
+    /// Whether it has forbidden operands.
+    forbids: bool,
+    /// Whether it carries pipeline stages.
+    pipeline: bool,
+}
+
+impl Candidate {
+    fn of(i: usize, facts: &ShareFacts) -> Candidate {
+        let iv = facts.interval(i);
+        Candidate {
+            interval: i,
+            size: iv.size,
+            def: iv.def,
+            last: iv.last,
+            forbids: !facts.forbids[i].is_empty(),
+            pipeline: !iv.pipeline.is_empty(),
+        }
+    }
+}
+
 /// `can_share(candidate, every member of buffer)` with the gates in SPEC's order.
 fn fits(
     buffer: &Buffer,
     buffer_index: usize,
-    candidate: usize,
+    c: &Candidate,
     facts: &ShareFacts,
     gate: &PipelineGate,
     buffer_of: &[Option<usize>],
     scratch: &mut Vec<usize>,
 ) -> Option<bool> {
-    let iv = facts.interval(candidate);
-    buffer.overlapping(iv.def, iv.last, !facts.lifetimes.has_families(), scratch);
+    let candidate = c.interval;
+    buffer.overlapping(c.def, c.last, !facts.lifetimes.has_families(), scratch);
     for &member in scratch.iter() {
         if !facts.family_explains_overlap(candidate, member) {
             return None;
         }
     }
     if facts.hazard.is_some()
-        && ((facts.reads_tpop(candidate) && buffer.load_lasts.contains(&iv.def))
-            || (facts.load_derived(candidate) && buffer.tpop_reader_defs.contains(&iv.last)))
+        && ((facts.reads_tpop(candidate) && buffer.load_lasts.contains(&c.def))
+            || (facts.load_derived(candidate) && buffer.tpop_reader_defs.contains(&c.last)))
     {
         return None;
     }
     if buffer.forbidden_by_members.contains(&candidate)
-        || facts.forbids[candidate]
-            .iter()
-            .any(|&f| buffer_of[f] == Some(buffer_index))
+        || (c.forbids
+            && facts.forbids[candidate]
+                .iter()
+                .any(|&f| buffer_of[f] == Some(buffer_index)))
     {
         return None;
     }
-    if !iv.pipeline.is_empty() && gate.blocks_any(iv, &buffer.stages_by_group) {
+    if c.pipeline && gate.blocks_any(facts.interval(candidate), &buffer.stages_by_group) {
         return None;
     }
     Some(!scratch.is_empty())
@@ -446,15 +488,14 @@ pub fn pack_subdivided(
     eligible: &dyn Fn(usize) -> bool,
     alignment: i64,
 ) -> Vec<Buffer> {
-    let mut order = intervals.to_vec();
-    order.sort_by_key(|&i| {
-        let iv = facts.interval(i);
-        (std::cmp::Reverse(iv.size), iv.def, i)
-    });
+    let mut order: Vec<Candidate> = intervals.iter().map(|&i| Candidate::of(i, facts)).collect();
+    // The keys are distinct, so the unstable sort gives the one first-fit-decreasing order.
+    order.sort_unstable_by_key(|c| (std::cmp::Reverse(c.size), c.def, c.interval));
     let mut buffers: Vec<Buffer> = Vec::new();
     let mut buffer_of: Vec<Option<usize>> = vec![None; facts.lifetimes.intervals.len()];
     let mut scratch = Vec::new();
-    for candidate in order {
+    for c in &order {
+        let candidate = c.interval;
         let pinned = facts.pinned.contains(&candidate);
         let whole = if pinned {
             None
@@ -463,16 +504,8 @@ pub fn pack_subdivided(
                 if buffer.pinned {
                     return None;
                 }
-                fits(
-                    buffer,
-                    index,
-                    candidate,
-                    facts,
-                    gate,
-                    &buffer_of,
-                    &mut scratch,
-                )
-                .map(|overlapping| (index, overlapping, None))
+                fits(buffer, index, c, facts, gate, &buffer_of, &mut scratch)
+                    .map(|overlapping| (index, overlapping, None))
             })
         };
         let placed = whole.or_else(|| {
@@ -489,13 +522,13 @@ pub fn pack_subdivided(
         });
         match placed {
             Some((index, overlapping, subrange)) => {
-                buffers[index].add(candidate, facts, overlapping, subrange.unwrap_or(0));
+                buffers[index].add(c, facts, overlapping, subrange.unwrap_or(0));
                 buffers[index].subdivided |= subrange.is_some();
                 buffer_of[candidate] = Some(index);
             }
             None => {
                 buffer_of[candidate] = Some(buffers.len());
-                buffers.push(Buffer::new(candidate, pinned, facts));
+                buffers.push(Buffer::new(c, pinned, facts));
             }
         }
     }

@@ -1,0 +1,110 @@
+//! A buffer's members ordered by definition, with their last uses: the index the lifetime gate
+//! of first-fit packing searches (SPEC §6.3). Entries live in sorted chunks of bounded length
+//! under one sorted array of chunk heads, a two-level B-tree: a search is a binary search over
+//! the heads plus one inside a chunk, and an insert moves at most one chunk's entries.
+
+/// One member: its interval's definition, last use and index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub def: u32,
+    pub last: u32,
+    pub interval: usize,
+}
+
+impl Member {
+    fn key(&self) -> (u32, usize) {
+        (self.def, self.interval)
+    }
+}
+
+/// Entries per chunk before it splits in two.
+const CHUNK: usize = 64;
+
+#[derive(Clone, Debug, Default)]
+pub struct Timeline {
+    /// The key of each chunk's first entry, ascending.
+    heads: Vec<(u32, usize)>,
+    /// Non-empty chunks, each sorted by key; all of chunk `c` precede all of chunk `c + 1`.
+    chunks: Vec<Vec<Member>>,
+}
+
+impl Timeline {
+    pub fn insert(&mut self, member: Member) {
+        let key = member.key();
+        // The last chunk whose head is at most `key`, or the first chunk.
+        let c = self.heads.partition_point(|&h| h <= key).saturating_sub(1);
+        let Some(chunk) = self.chunks.get_mut(c) else {
+            self.heads.push(key);
+            self.chunks.push(vec![member]);
+            return;
+        };
+        let at = chunk.partition_point(|m| m.key() < key);
+        chunk.insert(at, member);
+        self.heads[c] = chunk[0].key();
+        if chunk.len() > CHUNK {
+            let tail = chunk.split_off(chunk.len() / 2);
+            self.heads.insert(c + 1, tail[0].key());
+            self.chunks.insert(c + 1, tail);
+        }
+    }
+
+    /// All members in key order.
+    pub fn iter(&self) -> impl Iterator<Item = &Member> {
+        self.chunks.iter().flatten()
+    }
+
+    /// Members defined before `def`, latest first.
+    pub fn defined_before(&self, def: u32) -> impl Iterator<Item = &Member> {
+        let bound = (def, 0);
+        let c = self.heads.partition_point(|&h| h < bound);
+        self.chunks[..c]
+            .iter()
+            .rev()
+            .enumerate()
+            .flat_map(move |(j, chunk)| {
+                // Only the latest chunk can hold members at or past the bound.
+                let end = if j == 0 {
+                    chunk.partition_point(|m| m.key() < bound)
+                } else {
+                    chunk.len()
+                };
+                chunk[..end].iter().rev()
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// The chunked index answers exactly as an ordered map of the same members.
+        #[test]
+        fn matches_an_ordered_map(
+            members in proptest::collection::vec((0u32..400, 0u32..40), 0..600),
+            probes in proptest::collection::vec(0u32..450, 1..20),
+        ) {
+            let mut timeline = Timeline::default();
+            let mut reference = BTreeMap::new();
+            for (interval, &(def, length)) in members.iter().enumerate() {
+                timeline.insert(Member { def, last: def + length, interval });
+                reference.insert((def, interval), def + length);
+            }
+            let flatten = |(&(def, interval), &last): (&(u32, usize), &u32)| Member { def, last, interval };
+            prop_assert_eq!(
+                timeline.iter().copied().collect::<Vec<_>>(),
+                reference.iter().map(flatten).collect::<Vec<_>>()
+            );
+            for def in probes {
+                prop_assert_eq!(
+                    timeline.defined_before(def).copied().collect::<Vec<_>>(),
+                    reference.range(..(def, 0)).rev().map(flatten).collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+}
