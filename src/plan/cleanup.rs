@@ -3,31 +3,44 @@
 
 use rustc_hash::FxHashSet;
 
-use crate::ir::{Expr, ExprKind, Function, Name, Stmt, StmtKind, Type, VarKind};
+use crate::ir::{Expr, ExprKind, Function, Name, Stmt, StmtKind, Type, Var, VarKind};
 
 /// Removes top-level allocs whose base no variable of the body uses; returns their names.
 pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
     let vars = &f.vars;
+    let param_bases: FxHashSet<&str> = f
+        .params
+        .iter()
+        .filter_map(|p| memref_base(&vars[p.var]))
+        .collect();
     // Borrowed names: cloning one per tile cost more than the rest of this step.
     let mut used: FxHashSet<&str> = FxHashSet::default();
+    // A parameter keeps an alloc alive only if some variable (the alloc's target) is named
+    // like the parameter's base; only then is the whole body searched for parameter uses.
+    let mut params_may_keep_allocs = false;
     for (_, var) in vars.iter() {
         if var.kind == VarKind::Param {
             continue;
         }
-        if let Some(memref) = var.ty.as_ref().and_then(Type::memref) {
-            used.insert(memref.base.as_str());
+        if let Some(base) = memref_base(var) {
+            used.insert(base);
         }
+        params_may_keep_allocs |= !matches!(var.ty, Some(Type::Tile(_)))
+            && !param_bases.is_empty()
+            && param_bases.contains(var.name.as_str());
     }
     // Parameters used inside the body are variable occurrences of the body too.
-    for_each_expr(&f.body, &mut |e| {
-        e.for_each_var(&mut |v| {
-            if vars[v].kind == VarKind::Param
-                && let Some(memref) = vars[v].ty.as_ref().and_then(Type::memref)
-            {
-                used.insert(memref.base.as_str());
-            }
-        })
-    });
+    if params_may_keep_allocs {
+        for_each_expr(&f.body, &mut |e| {
+            e.for_each_var(&mut |v| {
+                if vars[v].kind == VarKind::Param
+                    && let Some(base) = memref_base(&vars[v])
+                {
+                    used.insert(base);
+                }
+            })
+        });
+    }
     let mut removed = Vec::new();
     f.body.retain(|stmt| {
         let StmtKind::Assign { target, value } = &stmt.kind else {
@@ -44,6 +57,13 @@ pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
         true
     });
     removed
+}
+
+fn memref_base(var: &Var) -> Option<&str> {
+    var.ty
+        .as_ref()
+        .and_then(Type::memref)
+        .map(|m| m.base.as_str())
 }
 
 /// Calls `visit` on every top-level expression of every statement.
@@ -119,4 +139,45 @@ fn strip_in(expr: &mut Expr) {
         }
         true
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::parse_program;
+
+    /// A program whose alloc `mem_ddr_0` is referenced only by parameter `x`'s MemRef, with `x`
+    /// used in the body or not.
+    fn program(uses_param: bool) -> Function {
+        let value = if uses_param { "x" } else { "y" };
+        let text = format!(
+            r#"import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 256)], y: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        mem_ddr_0: pl.Ptr = pl.tensor.alloc(pl.Mem.DDR, 256)
+        mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        return {value}
+"#
+        );
+        let program = parse_program(&text).expect("parses");
+        program.functions.into_iter().next().expect("one function")
+    }
+
+    #[test]
+    fn a_used_parameter_keeps_the_alloc_its_memref_names() {
+        let mut f = program(true);
+        assert_eq!(remove_unused_allocs(&mut f), vec![Name::from("mem_vec_1")]);
+    }
+
+    #[test]
+    fn an_unused_parameter_keeps_no_alloc() {
+        let mut f = program(false);
+        assert_eq!(
+            remove_unused_allocs(&mut f),
+            vec![Name::from("mem_ddr_0"), Name::from("mem_vec_1")]
+        );
+    }
 }
