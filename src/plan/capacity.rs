@@ -143,21 +143,8 @@ fn collect_reserve_calls<'f>(stmts: &'f [Stmt], out: &mut Vec<(&'f Call, Span)>)
 
 /// The allocator's footprint of a packing: buffers laid out in creation order from
 /// `reserved_start`, each 32-byte aligned (SPEC §6.7; the same walk as §8).
-pub fn footprint(buffers: &[Buffer], facts: &ShareFacts, reserved_start: i64) -> i64 {
-    super::address::lay_out(
-        reserved_start,
-        buffers.iter().map(|b| buffer_size(b, facts)),
-    )
-    .1
-}
-
-pub fn buffer_size(buffer: &Buffer, facts: &ShareFacts) -> i64 {
-    buffer
-        .members
-        .iter()
-        .map(|&m| facts.lifetimes.intervals[m].size)
-        .max()
-        .unwrap_or(0)
+pub fn footprint(buffers: &[Buffer], reserved_start: i64) -> i64 {
+    super::address::lay_out(reserved_start, buffers.iter().map(|b| b.size)).1
 }
 
 const SHED_BUDGET: usize = 256;
@@ -248,7 +235,7 @@ pub fn pack_within_capacity(
         function_span,
     } = *input;
     let mut buffers = pack(intervals, facts, gate);
-    let overflows = |b: &[Buffer]| capacity != 0 && footprint(b, facts, reserved_start) > capacity;
+    let overflows = |b: &[Buffer]| capacity != 0 && footprint(b, reserved_start) > capacity;
     let subdivision = || Subdivision::of_space(function, facts.lifetimes, intervals);
     if overflows(&buffers)
         && let subdivision = subdivision()
@@ -262,7 +249,7 @@ pub fn pack_within_capacity(
         }
     }
     let mut repacks = 0;
-    while capacity != 0 && footprint(&buffers, facts, reserved_start) > capacity {
+    while capacity != 0 && footprint(&buffers, reserved_start) > capacity {
         repacks += 1;
         let within_budget = repacks <= SHED_BUDGET;
         let pick = if within_budget {
@@ -278,14 +265,14 @@ pub fn pack_within_capacity(
         let Some(group) = pick else {
             gate.forced_legacy = true;
             buffers = pack(intervals, facts, gate);
-            let oversized = buffers.iter().any(|b| buffer_size(b, facts) > capacity);
+            let oversized = buffers.iter().any(|b| b.size > capacity);
             if !oversized {
                 let why = if within_budget {
                     "at any double-buffering depth"
                 } else {
                     "within the shed-repack budget"
                 };
-                let still = if footprint(&buffers, facts, reserved_start) > capacity {
+                let still = if footprint(&buffers, reserved_start) > capacity {
                     " (which also overflows — reduce tile size or stage count)"
                 } else {
                     ""

@@ -516,16 +516,7 @@ fn space_report(
     buffers: &[Buffer],
 ) -> SpaceReport {
     let intervals = &lifetimes.intervals;
-    let sizes: Vec<i64> = buffers
-        .iter()
-        .map(|b| {
-            b.members
-                .iter()
-                .map(|&m| intervals[m].size)
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let sizes: Vec<i64> = buffers.iter().map(|b| b.size).collect();
     // AllocateMemoryAddr's order (SPEC §8): bases by name, 32-byte aligned.
     let mut by_name: Vec<usize> = (0..buffers.len()).collect();
     by_name.sort_by(|&a, &b| {
@@ -539,10 +530,19 @@ fn space_report(
     for (&i, address) in by_name.iter().zip(addresses) {
         offsets[i] = address;
     }
+    // Member names are read in interval order, which follows the variable table, and handed out
+    // in buffer order: reading them in buffer order would jump around the table.
+    let mut names: Vec<Name> = Vec::new();
+    let mut names_of = vec![0..0; intervals.len()];
+    for &i in in_space {
+        let start = names.len();
+        names.extend(intervals[i].members.iter().map(|&v| f.vars[v].name.clone()));
+        names_of[i] = start..names.len();
+    }
     SpaceReport {
         space,
         capacity,
-        tiles: in_space.iter().map(|&i| intervals[i].members.len()).sum(),
+        tiles: names.len(),
         buffers_before: in_space.len(),
         buffers_after: buffers.len(),
         bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
@@ -561,7 +561,8 @@ fn space_report(
                 members: b
                     .members
                     .iter()
-                    .flat_map(|&m| intervals[m].members.iter().map(|&v| f.vars[v].name.clone()))
+                    .flat_map(|&m| names_of[m].clone())
+                    .map(|k| std::mem::take(&mut names[k]))
                     .collect(),
             })
             .collect(),

@@ -310,6 +310,8 @@ pub struct Buffer {
     pub placements: Vec<i64>,
     /// Whether some member sits in a subrange; every member then keeps its own size.
     pub subdivided: bool,
+    /// The largest member's size in bytes: the buffer's size.
+    pub size: i64,
     pub pinned: bool,
     /// Members by definition, with their last use: the lifetime gate's index.
     timeline: Timeline,
@@ -331,6 +333,7 @@ impl Buffer {
             members: Vec::new(),
             placements: Vec::new(),
             subdivided: false,
+            size: 0,
             pinned,
             timeline: Timeline::default(),
             overlapping_members: false,
@@ -351,6 +354,7 @@ impl Buffer {
         let i = c.interval;
         self.members.push(i);
         self.placements.push(placement);
+        self.size = self.size.max(c.size);
         self.timeline.insert(Member {
             def: c.def,
             last: c.last,
@@ -544,12 +548,7 @@ fn lowest_gap(
     gate: &PipelineGate,
     alignment: i64,
 ) -> Option<i64> {
-    let arena_size = arena
-        .members
-        .iter()
-        .map(|&m| facts.interval(m).size)
-        .max()
-        .unwrap_or(0);
+    let arena_size = arena.size;
     let size = facts.interval(candidate).size;
     let mut blocked: Vec<(i64, i64)> = arena
         .members
