@@ -35,8 +35,10 @@ fn pinned_sizes(f: &Function) -> FxHashMap<&str, i64> {
                 return None;
             };
             let call = value.as_call()?;
-            let pinned = call.kwarg("pinned").map(|e| &e.kind) == Some(&ExprKind::Bool(true));
-            if !pinned || !matches!(call.op(), "tile.alloc" | "tensor.alloc") {
+            // The op first: it sits in the call itself, the kwargs one more load away.
+            if !matches!(call.op(), "tile.alloc" | "tensor.alloc")
+                || call.kwarg("pinned").map(|e| &e.kind) != Some(&ExprKind::Bool(true))
+            {
                 return None;
             }
             Some((
@@ -66,8 +68,9 @@ pub fn lay_out(start: i64, slots: impl IntoIterator<Item = i64>) -> (Vec<i64>, i
 /// SPEC §8: bases sorted by name per space, each at the cursor, slots 32-byte aligned.
 pub fn allocate(f: &Function, reserved: &Reserved) -> Addressing {
     let pinned = pinned_sizes(f);
-    // Per space: base → largest member size (the slot).
-    let mut slots: BTreeMap<MemSpace, BTreeMap<Name, i64>> = BTreeMap::new();
+    // Per space and base, the largest member size (the slot); borrowed names, since most
+    // variables share a handful of bases.
+    let mut largest: FxHashMap<(MemSpace, &str), i64> = FxHashMap::default();
     for (_, var) in f.vars.iter() {
         if var.kind == VarKind::Param {
             continue;
@@ -82,12 +85,12 @@ pub fn allocate(f: &Function, reserved: &Reserved) -> Addressing {
             continue;
         }
         let size = memref.size_bytes().unwrap_or(0);
-        let slot = slots
-            .entry(space)
-            .or_default()
-            .entry(memref.base.clone())
-            .or_insert(0);
+        let slot = largest.entry((space, memref.base.as_str())).or_insert(0);
         *slot = (*slot).max(size);
+    }
+    let mut slots: BTreeMap<MemSpace, BTreeMap<Name, i64>> = BTreeMap::new();
+    for ((space, base), size) in largest {
+        slots.entry(space).or_default().insert(base.into(), size);
     }
     let mut addressing = Addressing::default();
     for (space, bases) in slots {

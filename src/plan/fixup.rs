@@ -385,24 +385,34 @@ pub struct Inserted {
 pub struct YieldFixup<'v> {
     pub vars: &'v mut VarTable,
     pub inserted: Inserted,
-    next_base_number: u32,
+    /// The number the next scratch buffer's name takes; found on the first scratch copy, since
+    /// finding it reads every variable and most functions need no scratch buffer.
+    next_base_number: Option<u32>,
 }
 
 impl<'v> YieldFixup<'v> {
     pub fn new(vars: &'v mut VarTable) -> YieldFixup<'v> {
-        let next_base_number = vars
-            .iter()
-            .filter_map(|(_, var)| base_number(&var.name))
-            .chain(vars.iter().filter_map(|(_, var)| {
-                var.ty.as_ref()?.memref().and_then(|m| base_number(&m.base))
-            }))
-            .max()
-            .map_or(0, |n| n + 1);
         YieldFixup {
             vars,
             inserted: Inserted::default(),
-            next_base_number,
+            next_base_number: None,
         }
+    }
+
+    /// A base number no variable name or MemRef base uses yet.
+    fn fresh_base_number(&mut self) -> u32 {
+        let vars = &*self.vars;
+        let next = *self.next_base_number.get_or_insert_with(|| {
+            vars.iter()
+                .filter_map(|(_, var)| base_number(&var.name))
+                .chain(vars.iter().filter_map(|(_, var)| {
+                    var.ty.as_ref()?.memref().and_then(|m| base_number(&m.base))
+                }))
+                .max()
+                .map_or(0, |n| n + 1)
+        });
+        self.next_base_number = Some(next + 1);
+        next
     }
 
     /// SPEC §7.5 with S1/S2, post-order.
@@ -680,9 +690,8 @@ impl<'v> YieldFixup<'v> {
         let base = format!(
             "mem_{}_{}",
             target.space.name().to_lowercase(),
-            self.next_base_number
+            self.fresh_base_number()
         );
-        self.next_base_number += 1;
         let alloc = self.vars.push(Var {
             name: base.as_str().into(),
             kind: VarKind::Local,
