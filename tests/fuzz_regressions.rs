@@ -26,7 +26,7 @@ fn control_characters_in_strings_survive_a_round_trip() {
     let StmtKind::Eval(call) = &program.functions[0].body[0].kind else {
         panic!("the first statement is the reserve_buffer call");
     };
-    let ExprKind::Call(call) = &call.kind else {
+    let ExprKind::Call(_, call) = &call.kind else {
         panic!("an eval of a call");
     };
     let ExprKind::Str { value, .. } = &call.kwargs[0].value.kind else {

@@ -101,7 +101,7 @@ fn memref_past_the_end_of_its_alloc() {
     for s in &mut f.body {
         if let StmtKind::Assign { target, value } = &mut s.kind
             && f.vars[*target].name == "mem_vec_3"
-            && let ExprKind::Call(call) = &mut value.kind
+            && let ExprKind::Call(_, call) = &mut value.kind
         {
             call.args[1] = Expr::new(ExprKind::Int(8192), call.args[1].span);
         }

@@ -28,10 +28,19 @@ pub fn forbidden_operands(
     value: &Expr,
     backend: Backend,
 ) -> Vec<VarId> {
-    let Some(call) = value.as_call() else {
+    let Some(op) = value.call_op() else {
         return Vec::new();
     };
-    let Some(info) = op_info(call.op()) else {
+    let Some(info) = op_info(op) else {
+        return Vec::new();
+    };
+    let is_cast = op == "tile.cast";
+    // Most ops forbid nothing (a cast may widen): answered from the op alone, without loading
+    // the call.
+    if !info.not_inplace_safe && info.forbid.is_empty() && !is_cast {
+        return Vec::new();
+    }
+    let Some(call) = value.as_call() else {
         return Vec::new();
     };
     let arg_var = |i: usize| call.args.get(i).and_then(Expr::as_var);
@@ -43,7 +52,7 @@ pub fn forbidden_operands(
     } else {
         info.forbid.iter().filter_map(|&i| arg_var(i)).collect()
     };
-    if call.op() == "tile.cast"
+    if is_cast
         && let (Some(out_bits), Some(source)) = (tile_bits(f, target), arg_var(0))
         && tile_bits(f, source).is_some_and(|in_bits| out_bits > in_bits)
         && !forbidden.contains(&source)

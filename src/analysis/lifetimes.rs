@@ -207,10 +207,13 @@ struct Numbering<'f> {
     families: FxHashMap<VarId, Vec<u32>>,
     next_family: u32,
     loops: Vec<(u32, u32)>,
-    /// The call on the right of each assignment, by target (dense: a hash map of every
-    /// assignment costs more than the walk itself).
-    calls: Vec<Option<&'f Call>>,
+    /// Read while the walk has each call at hand; few calls carry one.
+    memberships: Memberships,
 }
+
+/// Each assignment target whose call carries a pipeline membership: its `(group, stage)` pairs
+/// and whether the call is a load.
+type Memberships = FxHashMap<VarId, (Vec<(i64, i64)>, bool)>;
 
 pub fn analyze(f: &Function) -> Lifetimes {
     let mut n = Numbering {
@@ -223,7 +226,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
         families: FxHashMap::default(),
         next_family: 0,
         loops: Vec::new(),
-        calls: vec![None; f.vars.len()],
+        memberships: FxHashMap::default(),
     };
     n.stmts(&f.body);
     let last = n.extend_over_loops();
@@ -235,7 +238,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
     };
     lifetimes.def = n.def;
     lifetimes.last = last;
-    build_groups(f, &n.calls, &mut lifetimes);
+    build_groups(f, &n.memberships, &mut lifetimes);
     lifetimes
 }
 
@@ -256,10 +259,18 @@ impl<'f> Numbering<'f> {
             StmtKind::Assign { target, value } => {
                 let at = self.next();
                 self.uses(value, at);
-                if let (Some(slot), Some(call)) =
-                    (self.calls.get_mut(target.index()), value.as_call())
-                {
-                    *slot = Some(call);
+                if let Some(call) = value.as_call() {
+                    match pipeline_membership(call) {
+                        Some(pairs) => {
+                            let load = matches!(call.op(), "tile.load" | "tile.read");
+                            self.memberships.insert(*target, (pairs, load));
+                        }
+                        // A reassigned target keeps only its last call's membership.
+                        None if !self.memberships.is_empty() => {
+                            self.memberships.remove(target);
+                        }
+                        None => {}
+                    }
                 }
                 if self.is_tracked(*target) {
                     self.def.insert(*target, at);
@@ -465,7 +476,7 @@ impl RangeMax {
 }
 
 /// SPEC §5.5: group tracked tiles with a MemRef by base into intervals.
-fn build_groups(f: &Function, calls: &[Option<&Call>], lifetimes: &mut Lifetimes) {
+fn build_groups(f: &Function, memberships: &Memberships, lifetimes: &mut Lifetimes) {
     lifetimes.group_of = VarMap::with_len(f.vars.len());
     let mut members: Vec<(u32, VarId)> = lifetimes
         .def
@@ -503,11 +514,7 @@ fn build_groups(f: &Function, calls: &[Option<&Call>], lifetimes: &mut Lifetimes
                 last = last.max(l);
             }
         }
-        let membership = group.iter().find_map(|v| {
-            let call = (*calls.get(v.index())?)?;
-            let pairs = pipeline_membership(call)?;
-            Some((pairs, matches!(call.op(), "tile.load" | "tile.read")))
-        });
+        let membership = group.iter().find_map(|v| memberships.get(v).cloned());
         let (pipeline, pipeline_load) = membership.unwrap_or_default();
         let index = lifetimes.intervals.len();
         for v in &group {

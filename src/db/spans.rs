@@ -71,7 +71,7 @@ fn exprs(items: &[Expr], out: &mut Vec<Span>) {
 fn expr(e: &Expr, out: &mut Vec<Span>) {
     out.push(e.span);
     match &e.kind {
-        ExprKind::Call(call) => {
+        ExprKind::Call(_, call) => {
             exprs(&call.args, out);
             for k in &call.kwargs {
                 out.push(k.span);

@@ -1,5 +1,6 @@
 //! The IR front end: the typed model of PyPTO's printed tile IR, its parser and printer.
 
+mod known_ops;
 mod lexer;
 pub mod model;
 pub mod parse;

@@ -265,7 +265,8 @@ pub enum ExprKind {
     Space(MemSpace),
     /// Any other dotted path: `pl.PadValue.max`, `pl.FunctionType.AIV`, `self.helper`.
     Path(Name),
-    Call(Box<Call>),
+    /// A call, with its op resolved when the expression was built ([`ExprKind::call`]).
+    Call(KnownOp, Box<Call>),
     /// `[a, b]`
     List(Vec<Expr>),
     /// `(a, b)` or `(a,)`
@@ -286,6 +287,27 @@ pub enum ExprKind {
         op: UnaryOp,
         operand: Box<Expr>,
     },
+}
+
+impl ExprKind {
+    pub fn call(call: Call) -> ExprKind {
+        ExprKind::Call(KnownOp::of(&call.callee), Box::new(call))
+    }
+}
+
+/// A call's op when it is one the planner asks about by name, resolved when the call expression
+/// is built. A pass asking only which op a statement calls reads it beside the statement instead
+/// of loading the boxed call, which on a large body misses the cache once per statement and
+/// pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KnownOp(Option<&'static str>);
+
+impl KnownOp {
+    pub fn of(callee: &str) -> KnownOp {
+        let op = callee.strip_prefix("pl.").unwrap_or(callee);
+        let known = super::known_ops::KNOWN_OPS;
+        KnownOp(known.binary_search(&op).ok().map(|i| known[i]))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -427,7 +449,16 @@ impl Expr {
 
     pub fn as_call(&self) -> Option<&Call> {
         match &self.kind {
-            ExprKind::Call(c) => Some(c),
+            ExprKind::Call(_, c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The op of a call expression ([`Call::op`]), without loading the call when it is known.
+    pub fn call_op(&self) -> Option<&str> {
+        match &self.kind {
+            ExprKind::Call(KnownOp(Some(op)), _) => Some(op),
+            ExprKind::Call(KnownOp(None), call) => Some(call.op()),
             _ => None,
         }
     }
@@ -445,7 +476,7 @@ impl Expr {
                 operand,
             } => operand.as_const_int(),
             ExprKind::Const { value, .. } => Some(*value),
-            ExprKind::Call(c) if c.callee == "pl.const" => c.args.first()?.as_const_int(),
+            ExprKind::Call(_, c) if c.callee == "pl.const" => c.args.first()?.as_const_int(),
             _ => None,
         }
     }
@@ -454,7 +485,7 @@ impl Expr {
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         match &self.kind {
             ExprKind::Var(v) => f(*v),
-            ExprKind::Call(c) => {
+            ExprKind::Call(_, c) => {
                 for a in &c.args {
                     a.for_each_var(f);
                 }
@@ -499,7 +530,7 @@ impl Expr {
     pub fn map_vars(&mut self, f: &mut impl FnMut(VarId) -> VarId) {
         match &mut self.kind {
             ExprKind::Var(v) => *v = f(*v),
-            ExprKind::Call(c) => {
+            ExprKind::Call(_, c) => {
                 for a in &mut c.args {
                     a.map_vars(f);
                 }

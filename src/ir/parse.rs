@@ -882,7 +882,7 @@ impl<'a> Parser<'a> {
         let span = value.span;
         self.end_of_statement()?;
         let kind = match value.kind {
-            ExprKind::Call(call) if call.callee == YIELD => {
+            ExprKind::Call(_, call) if call.callee == YIELD => {
                 self.yield_into(&[], call.args, span)?
             }
             kind => StmtKind::Eval(Expr { kind, span }),
@@ -902,13 +902,13 @@ impl<'a> Parser<'a> {
         let value = self.expr()?;
         let span = target.span().to(value.span);
         self.end_of_statement()?;
-        if let ExprKind::Call(call) = value.kind {
+        if let ExprKind::Call(op, call) = value.kind {
             if call.callee == YIELD {
                 let kind = self.yield_into(&[(target, annotation)], call.args, span)?;
                 return Ok(Stmt { kind, span });
             }
             let value = Expr {
-                kind: ExprKind::Call(call),
+                kind: ExprKind::Call(op, call),
                 span: value.span,
             };
             return Ok(self.define_assignment(target, annotation, value, span));
@@ -959,7 +959,7 @@ impl<'a> Parser<'a> {
         };
         match &value.kind {
             ExprKind::Var(_) => lacks_memref(value),
-            ExprKind::Call(call) => {
+            ExprKind::Call(_, call) => {
                 let op = call.op();
                 op == "tile.tpop_from_aic"
                     || op == "tile.tpop_from_aiv"
@@ -997,7 +997,7 @@ impl<'a> Parser<'a> {
         let span = targets[0].0.span().to(value.span);
         self.end_of_statement()?;
         match value.kind {
-            ExprKind::Call(call) if call.callee == YIELD => {
+            ExprKind::Call(_, call) if call.callee == YIELD => {
                 let kind = self.yield_into(&targets, call.args, span)?;
                 Ok(Stmt { kind, span })
             }
@@ -1656,11 +1656,11 @@ impl<'a> Parser<'a> {
         }
         let args = self.take_pending(from);
         Ok(Expr::new(
-            ExprKind::Call(Box::new(Call {
+            ExprKind::call(Call {
                 callee: callee.into(),
                 args,
                 kwargs,
-            })),
+            }),
             start.to(end),
         ))
     }

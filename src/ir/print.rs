@@ -474,7 +474,7 @@ fn write_expr(out: &mut String, vars: &VarTable, expr: &Expr) {
             out.push(')');
         }
         ExprKind::Space(space) => push_space(out, *space),
-        ExprKind::Call(call) => {
+        ExprKind::Call(_, call) => {
             out.push_str(&call.callee);
             out.push('(');
             write_expr_list(out, vars, &call.args);
@@ -724,11 +724,11 @@ mod tests {
         }
     }
     fn call(callee: &str, args: Vec<Expr>, kwargs: Vec<Kwarg>) -> Expr {
-        ex(ExprKind::Call(Box::new(Call {
+        ex(ExprKind::call(Call {
             callee: callee.into(),
             args,
             kwargs,
-        })))
+        }))
     }
     fn bin(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
         ex(ExprKind::Binary {

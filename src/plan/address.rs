@@ -34,11 +34,11 @@ fn pinned_sizes(f: &Function) -> FxHashMap<&str, i64> {
             let StmtKind::Assign { target, value } = &stmt.kind else {
                 return None;
             };
+            if !matches!(value.call_op(), Some("tile.alloc" | "tensor.alloc")) {
+                return None;
+            }
             let call = value.as_call()?;
-            // The op first: it sits in the call itself, the kwargs one more load away.
-            if !matches!(call.op(), "tile.alloc" | "tensor.alloc")
-                || call.kwarg("pinned").map(|e| &e.kind) != Some(&ExprKind::Bool(true))
-            {
+            if call.kwarg("pinned").map(|e| &e.kind) != Some(&ExprKind::Bool(true)) {
                 return None;
             }
             Some((
@@ -206,7 +206,7 @@ fn write_reserve_bases(stmts: &mut [Stmt], bases: &mut impl Iterator<Item = i64>
     for stmt in stmts {
         match &mut stmt.kind {
             StmtKind::Eval(e) | StmtKind::Assign { value: e, .. } => {
-                let ExprKind::Call(call) = &mut e.kind else {
+                let ExprKind::Call(_, call) = &mut e.kind else {
                     continue;
                 };
                 if !matches!(call.op(), "system.reserve_buffer" | "reserve_buffer") {

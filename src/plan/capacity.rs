@@ -48,8 +48,8 @@ impl Reserved {
     }
 }
 
-fn is_reserve_buffer(call: &Call) -> bool {
-    matches!(call.op(), "system.reserve_buffer" | "reserve_buffer")
+fn is_reserve_buffer(op: &str) -> bool {
+    matches!(op, "system.reserve_buffer" | "reserve_buffer")
 }
 
 /// SPEC §2.5: windows in program order; an explicit base is used as is, an automatic one
@@ -122,8 +122,8 @@ fn collect_reserve_calls<'f>(stmts: &'f [Stmt], out: &mut Vec<(&'f Call, Span)>)
     for stmt in stmts {
         match &stmt.kind {
             StmtKind::Eval(e) | StmtKind::Assign { value: e, .. } => {
-                if let Some(call) = e.as_call()
-                    && is_reserve_buffer(call)
+                if e.call_op().is_some_and(is_reserve_buffer)
+                    && let Some(call) = e.as_call()
                 {
                     out.push((call, stmt.span));
                 }

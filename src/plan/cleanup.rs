@@ -46,9 +46,7 @@ pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
         let StmtKind::Assign { target, value } = &stmt.kind else {
             return true;
         };
-        let is_alloc = value
-            .as_call()
-            .is_some_and(|c| matches!(c.op(), "tile.alloc" | "tensor.alloc"));
+        let is_alloc = matches!(value.call_op(), Some("tile.alloc" | "tensor.alloc"));
         let name = &vars[*target].name;
         if is_alloc && !used.contains(name.as_str()) {
             removed.push(name.clone());
@@ -121,7 +119,7 @@ pub fn strip_pipeline_membership(stmts: &mut [Stmt]) {
 }
 
 fn strip_in(expr: &mut Expr) {
-    let ExprKind::Call(call) = &mut expr.kind else {
+    let ExprKind::Call(_, call) = &mut expr.kind else {
         return;
     };
     for arg in &mut call.args {

@@ -749,7 +749,7 @@ impl<'v> YieldFixup<'v> {
             kind: StmtKind::Assign {
                 target: destination,
                 value: Expr::new(
-                    ExprKind::Call(Box::new(Call {
+                    ExprKind::call(Call {
                         callee: "pl.tile.move".into(),
                         args: vec![Expr::new(ExprKind::Var(source), span)],
                         kwargs: vec![Kwarg {
@@ -757,7 +757,7 @@ impl<'v> YieldFixup<'v> {
                             value: Expr::new(ExprKind::Space(space), span),
                             span,
                         }],
-                    })),
+                    }),
                     span,
                 ),
             },
@@ -838,8 +838,11 @@ fn normalize_in(
                         original_base.insert(x, base_of(vars, x).map(str::to_string));
                         vars[x].ty = vars[y].ty.clone();
                     }
-                } else if let Some(call) = value.as_call()
-                    && let Some(k) = op_info(call.op()).and_then(|info| info.reuses_input)
+                } else if let Some(k) = value
+                    .call_op()
+                    .and_then(op_info)
+                    .and_then(|info| info.reuses_input)
+                    && let Some(call) = value.as_call()
                     && let Some(source) = call.args.get(k).and_then(Expr::as_var)
                     && let Some(old_source_base) = original_base.get(&source).cloned()
                     && base_of(vars, x).map(str::to_string) == old_source_base

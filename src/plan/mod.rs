@@ -352,12 +352,13 @@ pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
         let StmtKind::Assign { target, value } = &stmt.kind else {
             continue;
         };
+        if !matches!(value.call_op(), Some("tile.alloc" | "tensor.alloc")) {
+            continue;
+        }
         let Some(call) = value.as_call() else {
             continue;
         };
-        let is_pinned = matches!(call.op(), "tile.alloc" | "tensor.alloc")
-            && call.kwarg("pinned").map(|e| &e.kind) == Some(&ExprKind::Bool(true));
-        if !is_pinned {
+        if call.kwarg("pinned").map(|e| &e.kind) != Some(&ExprKind::Bool(true)) {
             continue;
         }
         let name = f.vars[*target].name.clone();
@@ -462,14 +463,14 @@ pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) 
             kind: StmtKind::Assign {
                 target: var,
                 value: Expr::new(
-                    ExprKind::Call(Box::new(Call {
+                    ExprKind::call(Call {
                         callee: "pl.tile.alloc".into(),
                         args: vec![
                             Expr::new(ExprKind::Space(space), span),
                             Expr::new(ExprKind::Int(size), span),
                         ],
                         kwargs: Vec::<Kwarg>::new(),
-                    })),
+                    }),
                     span,
                 ),
             },
@@ -481,7 +482,7 @@ pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) 
 
 fn is_alloc(stmt: &Stmt) -> bool {
     matches!(&stmt.kind, StmtKind::Assign { value, .. }
-        if value.as_call().is_some_and(|c| matches!(c.op(), "tile.alloc" | "tensor.alloc")))
+        if matches!(value.call_op(), Some("tile.alloc" | "tensor.alloc")))
 }
 
 pub(crate) fn lifetime_report(f: &Function, lifetimes: &Lifetimes) -> Vec<LifetimeReport> {

@@ -69,7 +69,7 @@ impl<'f> Walker<'f> {
 
     fn assign(&mut self, target: VarId, value: &'f Expr, span: Span) {
         let forbidden = match &value.kind {
-            ExprKind::Call(call) => self.forbidden(target, call),
+            ExprKind::Call(_, call) => self.forbidden(target, call),
             ExprKind::Index { base, .. } => {
                 base.as_var().and_then(|t| self.tuples.get(&t)).cloned()
             }

@@ -375,7 +375,7 @@ impl<'f> Builder<'f> {
         }
         let (def, writes, source) = match &value.kind {
             ExprKind::Var(src) => (step, false, Source::Linked(*src, LinkKind::Alias)),
-            ExprKind::Call(call) => {
+            ExprKind::Call(_, call) => {
                 let info = op_info(call.op());
                 let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
                 match info {
