@@ -155,16 +155,15 @@ pub struct LifetimeReport {
 
 /// The intervals of each on-chip memory space, spaces in planning (enum) order.
 pub(crate) fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
+    let mut by_space: Vec<Vec<usize>> = vec![Vec::new(); MemSpace::ALL.len()];
+    for (i, iv) in lifetimes.intervals.iter().enumerate() {
+        by_space[iv.space as usize].push(i);
+    }
     MemSpace::ALL
         .iter()
-        .filter(|&&space| space != MemSpace::Ddr)
-        .map(|&space| {
-            let in_space: Vec<usize> = (0..lifetimes.intervals.len())
-                .filter(|&i| lifetimes.intervals[i].space == space)
-                .collect();
-            (space, in_space)
-        })
-        .filter(|(_, in_space)| !in_space.is_empty())
+        .zip(by_space)
+        .filter(|&(&space, ref in_space)| space != MemSpace::Ddr && !in_space.is_empty())
+        .map(|(&space, in_space)| (space, in_space))
         .collect()
 }
 

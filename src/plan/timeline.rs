@@ -12,9 +12,15 @@ pub struct Member {
 }
 
 impl Member {
-    fn key(&self) -> (u32, usize) {
-        (self.def, self.interval)
+    /// `(def, interval)` as one integer, so searches compare single words (interval indices
+    /// fit in 32 bits: there are fewer intervals than variables, whose ids are `u32`).
+    fn key(&self) -> u64 {
+        key(self.def, self.interval)
     }
+}
+
+fn key(def: u32, interval: usize) -> u64 {
+    (u64::from(def) << 32) | interval as u64
 }
 
 /// Entries per chunk before it splits in two.
@@ -23,7 +29,7 @@ const CHUNK: usize = 64;
 #[derive(Clone, Debug, Default)]
 pub struct Timeline {
     /// The key of each chunk's first entry, ascending.
-    heads: Vec<(u32, usize)>,
+    heads: Vec<u64>,
     /// Non-empty chunks, each sorted by key; all of chunk `c` precede all of chunk `c + 1`.
     chunks: Vec<Vec<Member>>,
 }
@@ -55,7 +61,7 @@ impl Timeline {
 
     /// Members defined before `def`, latest first.
     pub fn defined_before(&self, def: u32) -> impl Iterator<Item = &Member> {
-        let bound = (def, 0);
+        let bound = key(def, 0);
         let c = self.heads.partition_point(|&h| h < bound);
         self.chunks[..c]
             .iter()
