@@ -3,6 +3,7 @@
 //! that become the packer's intervals.
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use crate::ir::{
     Call, Expr, ExprKind, Function, MemSpace, Name, Stmt, StmtKind, Type, VarId, VarKind,
@@ -19,8 +20,8 @@ pub struct Interval {
     pub size: i64,
     pub def: u32,
     pub last: u32,
-    /// Members in definition order.
-    pub members: Vec<VarId>,
+    /// Members in definition order; most groups have one, kept without an allocation.
+    pub members: SmallVec<[VarId; 1]>,
     /// `(group, stage)` pairs from the first member call with a `pipeline_membership` attr.
     pub pipeline: Vec<(i64, i64)>,
     /// Whether that call is a `tile.load`/`tile.read`.
@@ -488,14 +489,14 @@ fn build_groups(f: &Function, memberships: &Memberships, lifetimes: &mut Lifetim
     // Sized for one base per tile (as before planning): growing the table rehashes it.
     let mut by_base: FxHashMap<&str, usize> =
         FxHashMap::with_capacity_and_hasher(members.len(), Default::default());
-    let mut groups: Vec<Vec<VarId>> = Vec::new();
+    let mut groups: Vec<SmallVec<[VarId; 1]>> = Vec::new();
     for &(_, v) in &members {
         let Some(Type::Tile(tile)) = &f.vars[v].ty else {
             continue;
         };
         let Some(memref) = &tile.memref else { continue };
         let index = *by_base.entry(memref.base.as_str()).or_insert_with(|| {
-            groups.push(Vec::new());
+            groups.push(SmallVec::new());
             groups.len() - 1
         });
         groups[index].push(v);

@@ -583,7 +583,7 @@ mod tests {
             size: 1024,
             def: 0,
             last: 1,
-            members: Vec::new(),
+            members: Default::default(),
             pipeline,
             pipeline_load,
         }
