@@ -5,6 +5,7 @@
 //! take part in equality, so two models are equal when they denote the same program.
 
 use compact_str::CompactString;
+use smallvec::SmallVec;
 
 use super::span::Span;
 
@@ -320,7 +321,8 @@ pub enum Quote {
 pub struct Call {
     /// The dotted callee as written: `pl.tile.add`, `pl.const`, `self.helper`, `min`.
     pub callee: Name,
-    pub args: Vec<Expr>,
+    /// Positional arguments; up to two (an alloc's, a binary op's) sit inside the call.
+    pub args: SmallVec<[Expr; 2]>,
     /// Keyword arguments in source order, `attrs={...}` included.
     pub kwargs: Vec<Kwarg>,
 }

@@ -883,7 +883,7 @@ impl<'a> Parser<'a> {
         self.end_of_statement()?;
         let kind = match value.kind {
             ExprKind::Call(_, call) if call.callee == YIELD => {
-                self.yield_into(&[], call.args, span)?
+                self.yield_into(&[], call.args.into_vec(), span)?
             }
             kind => StmtKind::Eval(Expr { kind, span }),
         };
@@ -904,7 +904,7 @@ impl<'a> Parser<'a> {
         self.end_of_statement()?;
         if let ExprKind::Call(op, call) = value.kind {
             if call.callee == YIELD {
-                let kind = self.yield_into(&[(target, annotation)], call.args, span)?;
+                let kind = self.yield_into(&[(target, annotation)], call.args.into_vec(), span)?;
                 return Ok(Stmt { kind, span });
             }
             let value = Expr {
@@ -998,7 +998,7 @@ impl<'a> Parser<'a> {
         self.end_of_statement()?;
         match value.kind {
             ExprKind::Call(_, call) if call.callee == YIELD => {
-                let kind = self.yield_into(&targets, call.args, span)?;
+                let kind = self.yield_into(&targets, call.args.into_vec(), span)?;
                 Ok(Stmt { kind, span })
             }
             _ => Err(Box::new(Diagnostic::error(
@@ -1654,7 +1654,7 @@ impl<'a> Parser<'a> {
             self.pending.truncate(from);
             return Ok(Expr::new(kind, start.to(end)));
         }
-        let args = self.take_pending(from);
+        let args = self.pending.drain(from..).collect();
         Ok(Expr::new(
             ExprKind::call(Call {
                 callee: callee.into(),

@@ -726,7 +726,7 @@ mod tests {
     fn call(callee: &str, args: Vec<Expr>, kwargs: Vec<Kwarg>) -> Expr {
         ex(ExprKind::call(Call {
             callee: callee.into(),
-            args,
+            args: args.into(),
             kwargs,
         }))
     }

@@ -751,7 +751,7 @@ impl<'v> YieldFixup<'v> {
                 value: Expr::new(
                     ExprKind::call(Call {
                         callee: "pl.tile.move".into(),
-                        args: vec![Expr::new(ExprKind::Var(source), span)],
+                        args: smallvec::smallvec![Expr::new(ExprKind::Var(source), span)],
                         kwargs: vec![Kwarg {
                             name: "target_memory".into(),
                             value: Expr::new(ExprKind::Space(space), span),

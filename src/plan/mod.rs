@@ -464,7 +464,7 @@ pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) 
                 value: Expr::new(
                     ExprKind::call(Call {
                         callee: "pl.tile.alloc".into(),
-                        args: vec![
+                        args: smallvec::smallvec![
                             Expr::new(ExprKind::Space(space), span),
                             Expr::new(ExprKind::Int(size), span),
                         ],
