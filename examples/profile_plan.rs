@@ -45,7 +45,11 @@ fn ratio(rounds: usize, owned: bool) {
         times.sort();
         let small_time = times[times.len() / 2];
         let large_time = time_plan(&large, owned);
-        rows.push((large_time.as_secs_f64() / small_time.as_secs_f64(), small_time, large_time));
+        rows.push((
+            large_time.as_secs_f64() / small_time.as_secs_f64(),
+            small_time,
+            large_time,
+        ));
     }
     rows.sort_by(|a, b| a.0.total_cmp(&b.0));
     for (ratio, small_time, large_time) in &rows {
