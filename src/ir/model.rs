@@ -266,7 +266,8 @@ pub enum ExprKind {
     Space(MemSpace),
     /// Any other dotted path: `pl.PadValue.max`, `pl.FunctionType.AIV`, `self.helper`.
     Path(Name),
-    /// A call, with its op resolved when the expression was built ([`ExprKind::call`]).
+    /// A call, with its op resolved when the expression was built: build it with
+    /// [`ExprKind::call`], and never change a built call's `callee` in place.
     Call(KnownOp, Box<Call>),
     /// `[a, b]`
     List(Vec<Expr>),
@@ -291,6 +292,7 @@ pub enum ExprKind {
 }
 
 impl ExprKind {
+    /// A call expression, with its op resolved.
     pub fn call(call: Call) -> ExprKind {
         ExprKind::Call(KnownOp::of(&call.callee), Box::new(call))
     }
