@@ -25,9 +25,8 @@ pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
         if let Some(base) = memref_base(var) {
             used.insert(base);
         }
-        params_may_keep_allocs |= !matches!(var.ty, Some(Type::Tile(_)))
-            && !param_bases.is_empty()
-            && param_bases.contains(var.name.as_str());
+        params_may_keep_allocs |=
+            !param_bases.is_empty() && param_bases.contains(var.name.as_str());
     }
     // Parameters used inside the body are variable occurrences of the body too.
     if params_may_keep_allocs {
