@@ -7,6 +7,7 @@ pub mod cleanup;
 pub mod dsa;
 pub mod explain;
 pub mod fixup;
+mod occupancy;
 pub mod offsets;
 pub mod pack;
 pub mod retarget;

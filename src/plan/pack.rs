@@ -2,7 +2,10 @@
 //! (SPEC §6.2–§6.6).
 //!
 //! The result is exactly first-fit over buffers in creation order, but a candidate does not
-//! compare itself with every member of every buffer: each buffer keeps its members sorted by
+//! compare itself with every member of every buffer. An occupancy index over statements skips
+//! the buffers that surely hold a member live during the candidate's interval, which the
+//! lifetime gate would reject anyway (unless an if-phi family explains the overlap, so a
+//! family member looks at every buffer). Each remaining buffer keeps its members sorted by
 //! definition (so the lifetime gate looks only at members near the candidate's interval) and
 //! the union of what its members forbid, so the other gates are set lookups.
 
@@ -10,6 +13,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::occupancy::Occupancy;
 use super::timeline::{Member, Timeline};
 use crate::analysis::forbid_alias::{ForbidMap, Hazard};
 use crate::analysis::lifetimes::{Interval, Lifetimes, overlaps};
@@ -423,6 +427,9 @@ struct Candidate {
     forbids: bool,
     /// Whether it carries pipeline stages.
     pipeline: bool,
+    /// Whether a member is in an if-phi family, which may let it share with a buffer whose
+    /// members' lifetimes overlap its own.
+    in_family: bool,
 }
 
 impl Candidate {
@@ -435,6 +442,11 @@ impl Candidate {
             last: iv.last,
             forbids: !facts.forbids[i].is_empty(),
             pipeline: !iv.pipeline.is_empty(),
+            in_family: facts.lifetimes.has_families()
+                && iv
+                    .members
+                    .iter()
+                    .any(|&v| !facts.lifetimes.families(v).is_empty()),
         }
     }
 }
@@ -496,6 +508,7 @@ pub fn pack_subdivided(
     // The keys are distinct, so the unstable sort gives the one first-fit-decreasing order.
     order.sort_unstable_by_key(|c| (std::cmp::Reverse(c.size), c.def, c.interval));
     let mut buffers: Vec<Buffer> = Vec::new();
+    let mut occupancy = Occupancy::new(order.iter().map(|c| c.last).max().unwrap_or(0));
     let mut buffer_of: Vec<Option<usize>> = vec![None; facts.lifetimes.intervals.len()];
     let mut scratch = Vec::new();
     for c in &order {
@@ -504,13 +517,11 @@ pub fn pack_subdivided(
         let whole = if pinned {
             None
         } else {
-            buffers.iter().enumerate().find_map(|(index, buffer)| {
-                if buffer.pinned {
-                    return None;
-                }
-                fits(buffer, index, c, facts, gate, &buffer_of, &mut scratch)
-                    .map(|overlapping| (index, overlapping, None))
-            })
+            let fit = |index: usize, scratch: &mut Vec<usize>| {
+                fits(&buffers[index], index, c, facts, gate, &buffer_of, scratch)
+            };
+            first_plausible_fit(&occupancy, c, fit, &mut scratch)
+                .map(|(index, overlapping)| (index, overlapping, None))
         };
         let placed = whole.or_else(|| {
             if pinned || !eligible(candidate) {
@@ -529,14 +540,43 @@ pub fn pack_subdivided(
                 buffers[index].add(c, facts, overlapping, subrange.unwrap_or(0));
                 buffers[index].subdivided |= subrange.is_some();
                 buffer_of[candidate] = Some(index);
+                occupancy.add_member(index, c.def, c.last);
             }
             None => {
-                buffer_of[candidate] = Some(buffers.len());
+                let index = buffers.len();
+                buffer_of[candidate] = Some(index);
                 buffers.push(Buffer::new(c, pinned, facts));
+                occupancy.push_buffer(pinned);
+                occupancy.add_member(index, c.def, c.last);
             }
         }
     }
     buffers
+}
+
+/// The first buffer, in creation order, that `fit` accepts among those the occupancy index
+/// leaves plausible for `c`; with the buffer, whether `c` overlaps one of its members.
+fn first_plausible_fit(
+    occupancy: &Occupancy,
+    c: &Candidate,
+    mut fit: impl FnMut(usize, &mut Vec<usize>) -> Option<bool>,
+    scratch: &mut Vec<usize>,
+) -> Option<(usize, bool)> {
+    for group in 0..occupancy.group_count() {
+        let mut plausible = if c.in_family {
+            occupancy.open(group)
+        } else {
+            occupancy.plausible(group, c.def, c.last)
+        };
+        while plausible != 0 {
+            let index = group * 64 + plausible.trailing_zeros() as usize;
+            plausible &= plausible - 1;
+            if let Some(overlapping) = fit(index, scratch) {
+                return Some((index, overlapping));
+            }
+        }
+    }
+    None
 }
 
 /// The lowest `alignment`-aligned offset inside `arena` where `candidate` overlaps no byte
@@ -596,7 +636,83 @@ mod tests {
         )
     }
 
+    /// First fit by trying every buffer in creation order: what the occupancy index must
+    /// reproduce while trying fewer.
+    fn pack_by_scanning(
+        intervals: &[usize],
+        facts: &ShareFacts,
+        gate: &PipelineGate,
+    ) -> Vec<Vec<usize>> {
+        let mut order: Vec<Candidate> =
+            intervals.iter().map(|&i| Candidate::of(i, facts)).collect();
+        order.sort_unstable_by_key(|c| (std::cmp::Reverse(c.size), c.def, c.interval));
+        let mut buffers: Vec<Buffer> = Vec::new();
+        let mut buffer_of = vec![None; facts.lifetimes.intervals.len()];
+        let mut scratch = Vec::new();
+        for c in &order {
+            let pinned = facts.pinned.contains(&c.interval);
+            let fit = buffers.iter().enumerate().find_map(|(index, buffer)| {
+                if pinned || buffer.pinned {
+                    return None;
+                }
+                fits(buffer, index, c, facts, gate, &buffer_of, &mut scratch).map(|o| (index, o))
+            });
+            match fit {
+                Some((index, overlapping)) => {
+                    buffers[index].add(c, facts, overlapping, 0);
+                    buffer_of[c.interval] = Some(index);
+                }
+                None => {
+                    buffer_of[c.interval] = Some(buffers.len());
+                    buffers.push(Buffer::new(c, pinned, facts));
+                }
+            }
+        }
+        buffers.into_iter().map(|b| b.members).collect()
+    }
+
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Packing through the occupancy index gives exactly the buffers that trying every
+        /// buffer gives, with and without control flow (if-phi families) and the 910B hazard.
+        #[test]
+        fn indexed_first_fit_is_first_fit(
+            seed in any::<u64>(),
+            tiles in 20usize..400,
+            max_live in prop_oneof![Just(None), (1usize..12).prop_map(Some)],
+            control_flow in any::<bool>(),
+            backend in prop_oneof![
+                Just(crate::backend::Backend::None),
+                Just(crate::backend::Backend::Ascend910B),
+            ],
+        ) {
+            let cfg = crate::synth::SynthConfig {
+                functions: 2,
+                tiles_per_function: tiles,
+                max_live,
+                seed,
+                control_flow,
+            };
+            let program = crate::ir::parse_program(&crate::synth::program_text("P", &cfg))
+                .expect("generated programs parse");
+            let config = crate::plan::PlanConfig { backend, ..Default::default() };
+            for f in &program.functions {
+                let lifetimes = crate::analysis::lifetimes::analyze(f);
+                let Ok(rules) = crate::plan::SharingRules::of(f, &lifetimes, &config) else {
+                    continue;
+                };
+                let facts = rules.facts(f, &lifetimes);
+                for (space, in_space) in crate::plan::spaces_of(&lifetimes) {
+                    let ivs: Vec<&Interval> =
+                        in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
+                    let gate = PipelineGate::new(space, &ivs, 0);
+                    let indexed: Vec<Vec<usize>> =
+                        pack(&in_space, &facts, &gate).into_iter().map(|b| b.members).collect();
+                    prop_assert_eq!(indexed, pack_by_scanning(&in_space, &facts, &gate));
+                }
+            }
+        }
+
         /// The buffer index answers exactly "does the candidate's stage gate block some member".
         #[test]
         fn blocks_any_matches_blocks_per_member(
