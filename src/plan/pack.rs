@@ -674,7 +674,8 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
         /// Packing through the occupancy index gives exactly the buffers that trying every
-        /// buffer gives, with and without control flow (if-phi families) and the 910B hazard.
+        /// buffer gives, with and without control flow (if-phi families), and under 910B rules
+        /// (the hazard, a known capacity for the pipeline-stage gate).
         #[test]
         fn indexed_first_fit_is_first_fit(
             seed in any::<u64>(),
@@ -705,7 +706,7 @@ mod tests {
                 for (space, in_space) in crate::plan::spaces_of(&lifetimes) {
                     let ivs: Vec<&Interval> =
                         in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
-                    let gate = PipelineGate::new(space, &ivs, 0);
+                    let gate = PipelineGate::new(space, &ivs, config.capacity(space));
                     let indexed: Vec<Vec<usize>> =
                         pack(&in_space, &facts, &gate).into_iter().map(|b| b.members).collect();
                     prop_assert_eq!(indexed, pack_by_scanning(&in_space, &facts, &gate));
