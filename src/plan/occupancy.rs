@@ -22,7 +22,7 @@ const FINE: u32 = 16;
 /// Fine blocks per coarse block.
 const COARSE: usize = 16;
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Occupancy {
     fine_blocks: usize,
     coarse_blocks: usize,
@@ -31,7 +31,7 @@ pub struct Occupancy {
     buffer_count: usize,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct BufferGroup {
     /// Per fine block: buffers with a member live somewhere in it.
     touched: Vec<u64>,
@@ -46,7 +46,7 @@ struct BufferGroup {
 }
 
 impl Occupancy {
-    /// An index for members whose statements are at most `last_statement`.
+    /// An index for intervals whose `last` is at most `last_statement`.
     pub fn new(last_statement: u32) -> Occupancy {
         let fine_blocks = (last_statement / FINE) as usize + 1;
         Occupancy {
