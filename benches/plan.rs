@@ -54,7 +54,7 @@ fn bench_plan(c: &mut Criterion) {
     owned.finish();
     let mut dense = c.benchmark_group("plan_dense");
     dense.sample_size(10);
-    for tiles in [1_000, 4_000, 16_000] {
+    for tiles in [1_000, 4_000, 16_000, 64_000] {
         let f = function_of(tiles, None);
         dense.bench_with_input(BenchmarkId::from_parameter(tiles), &f, |b, f| {
             b.iter(|| plan_function(f, &config).expect("plans"))
