@@ -467,6 +467,12 @@ impl Expr {
         }
     }
 
+    /// Whether this is a `tile.alloc` or `tensor.alloc` call: the right-hand side of an
+    /// allocation statement.
+    pub fn is_alloc_call(&self) -> bool {
+        matches!(self.call_op(), Some("tile.alloc" | "tensor.alloc"))
+    }
+
     /// The value of an integer constant: `5`, `-5`, `pl.const(5, pl.INT64)`.
     pub fn as_const_int(&self) -> Option<i64> {
         match &self.kind {

@@ -1757,8 +1757,8 @@ fn collect_allocs<'f>(
     for stmt in stmts {
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
-                if let Some(call) = value.as_call()
-                    && matches!(call.op(), "tile.alloc" | "tensor.alloc")
+                if value.is_alloc_call()
+                    && let Some(call) = value.as_call()
                 {
                     let size = call.args.get(1).and_then(Expr::as_const_int);
                     out.insert(vars[*target].name.as_str(), size);

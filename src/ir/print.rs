@@ -430,9 +430,7 @@ fn collect_allocated_bases<'a>(body: &'a [Stmt], vars: &'a VarTable, names: &mut
     for stmt in body {
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
-                let is_alloc = value
-                    .as_call()
-                    .is_some_and(|call| matches!(call.op(), "tile.alloc" | "tensor.alloc"));
+                let is_alloc = value.is_alloc_call();
                 if let (true, Some(var)) = (is_alloc, vars.get(*target)) {
                     names.insert(var.name.as_str());
                 }

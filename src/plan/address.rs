@@ -34,7 +34,7 @@ fn pinned_sizes(f: &Function) -> FxHashMap<&str, i64> {
             let StmtKind::Assign { target, value } = &stmt.kind else {
                 return None;
             };
-            if !matches!(value.call_op(), Some("tile.alloc" | "tensor.alloc")) {
+            if !value.is_alloc_call() {
                 return None;
             }
             let call = value.as_call()?;

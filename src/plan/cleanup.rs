@@ -45,7 +45,7 @@ pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
         let StmtKind::Assign { target, value } = &stmt.kind else {
             return true;
         };
-        let is_alloc = matches!(value.call_op(), Some("tile.alloc" | "tensor.alloc"));
+        let is_alloc = value.is_alloc_call();
         let name = &vars[*target].name;
         if is_alloc && !used.contains(name.as_str()) {
             removed.push(name.clone());

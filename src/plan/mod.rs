@@ -352,7 +352,7 @@ pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
         let StmtKind::Assign { target, value } = &stmt.kind else {
             continue;
         };
-        if !matches!(value.call_op(), Some("tile.alloc" | "tensor.alloc")) {
+        if !value.is_alloc_call() {
             continue;
         }
         let Some(call) = value.as_call() else {
@@ -482,7 +482,7 @@ pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) 
 
 fn is_alloc(stmt: &Stmt) -> bool {
     matches!(&stmt.kind, StmtKind::Assign { value, .. }
-        if matches!(value.call_op(), Some("tile.alloc" | "tensor.alloc")))
+        if value.is_alloc_call())
 }
 
 pub(crate) fn lifetime_report(f: &Function, lifetimes: &Lifetimes) -> Vec<LifetimeReport> {

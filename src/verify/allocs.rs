@@ -99,8 +99,8 @@ fn collect_allocs<'f>(f: &'f Function, body: &'f [Stmt], out: &mut FxHashMap<Nam
     for stmt in body {
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
-                if let Some(call) = value.as_call()
-                    && matches!(call.op(), "tile.alloc" | "tensor.alloc")
+                if value.is_alloc_call()
+                    && let Some(call) = value.as_call()
                     && let Some(v) = var(f, *target)
                 {
                     let size = call.args.get(1).and_then(Expr::as_const_int);
