@@ -9,7 +9,7 @@
 //! the span's two end blocks or touches a block strictly inside the span; a member that only
 //! touches an end block may lie outside the span, so that buffer stays plausible and the
 //! packer checks it exactly. Coarse blocks answer the inside of long spans in fewer words.
-//! Memory is two words per fine block per 64 buffers.
+//! Memory is two words per fine block and one per coarse block, per 64 buffers.
 //!
 //! An interval `(def, last)` occupies the statements `def..last`: two intervals overlap
 //! (SPEC §5.6, touching is not overlapping) exactly when those ranges meet, unless one is
@@ -79,7 +79,7 @@ impl Occupancy {
 
     /// Records that `buffer` has a member with interval `(def, last)`.
     pub fn add_member(&mut self, buffer: usize, def: u32, last: u32) {
-        let Some(occupied_to) = last.checked_sub(1).filter(|&l| l >= def) else {
+        let Some(occupied_to) = last_occupied(def, last) else {
             return;
         };
         let (group, bit) = split(buffer);
@@ -122,7 +122,7 @@ impl Occupancy {
     /// The buffers of `group` with a member that surely overlaps interval `(def, last)`.
     fn surely_busy(&self, group: usize, def: u32, last: u32) -> u64 {
         let g = &self.groups[group];
-        let Some(occupied_to) = last.checked_sub(1).filter(|&l| l >= def) else {
+        let Some(occupied_to) = last_occupied(def, last) else {
             let inside_a_block = !def.is_multiple_of(FINE);
             return if inside_a_block {
                 g.covered[(def / FINE) as usize]
@@ -151,6 +151,11 @@ impl BufferGroup {
             | or_all(&self.coarse_touched[coarse_from..coarse_to])
             | or_all(&self.touched[coarse_to * COARSE..=hi])
     }
+}
+
+/// The last statement interval `(def, last)` occupies, or `None` when it occupies none.
+fn last_occupied(def: u32, last: u32) -> Option<u32> {
+    last.checked_sub(1).filter(|&l| l >= def)
 }
 
 fn or_all(words: &[u64]) -> u64 {

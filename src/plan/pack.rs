@@ -504,9 +504,7 @@ pub fn pack_subdivided(
     eligible: &dyn Fn(usize) -> bool,
     alignment: i64,
 ) -> Vec<Buffer> {
-    let mut order: Vec<Candidate> = intervals.iter().map(|&i| Candidate::of(i, facts)).collect();
-    // The keys are distinct, so the unstable sort gives the one first-fit-decreasing order.
-    order.sort_unstable_by_key(|c| (std::cmp::Reverse(c.size), c.def, c.interval));
+    let order = first_fit_decreasing_order(intervals, facts);
     let mut buffers: Vec<Buffer> = Vec::new();
     let mut occupancy = Occupancy::new(order.iter().map(|c| c.last).max().unwrap_or(0));
     let mut buffer_of: Vec<Option<usize>> = vec![None; facts.lifetimes.intervals.len()];
@@ -552,6 +550,14 @@ pub fn pack_subdivided(
         }
     }
     buffers
+}
+
+/// The candidates in the order first-fit-decreasing visits them: larger first, then earlier.
+fn first_fit_decreasing_order(intervals: &[usize], facts: &ShareFacts) -> Vec<Candidate> {
+    let mut order: Vec<Candidate> = intervals.iter().map(|&i| Candidate::of(i, facts)).collect();
+    // The keys are distinct, so the unstable sort gives the one first-fit-decreasing order.
+    order.sort_unstable_by_key(|c| (std::cmp::Reverse(c.size), c.def, c.interval));
+    order
 }
 
 /// The first buffer, in creation order, that `fit` accepts among those the occupancy index
@@ -643,9 +649,7 @@ mod tests {
         facts: &ShareFacts,
         gate: &PipelineGate,
     ) -> Vec<Vec<usize>> {
-        let mut order: Vec<Candidate> =
-            intervals.iter().map(|&i| Candidate::of(i, facts)).collect();
-        order.sort_unstable_by_key(|c| (std::cmp::Reverse(c.size), c.def, c.interval));
+        let order = first_fit_decreasing_order(intervals, facts);
         let mut buffers: Vec<Buffer> = Vec::new();
         let mut buffer_of = vec![None; facts.lifetimes.intervals.len()];
         let mut scratch = Vec::new();
