@@ -2,6 +2,9 @@
 //! per variable, loop extension, if-phi families with read redirection, and the sharing groups
 //! that become the packer's intervals.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -129,11 +132,12 @@ impl Lifetimes {
         }
     }
 
-    /// Maximum total bytes of intervals of `space` live at one statement (touching intervals
-    /// are not both live): a lower bound for any packing. Sources of one if-phi family sit in
-    /// exclusive branches, so a family counts once, with its largest live member.
-    pub fn max_live_bytes(&self, space: MemSpace) -> i64 {
-        let intervals = self.intervals.iter().filter(|iv| iv.space == space);
+    /// Maximum total bytes of the intervals `in_space` (indices of one space's intervals) live
+    /// at one statement (touching intervals are not both live): a lower bound for any packing.
+    /// Sources of one if-phi family sit in exclusive branches, so a family counts once, with its
+    /// largest live member.
+    pub fn max_live_bytes(&self, in_space: &[usize]) -> i64 {
+        let intervals = in_space.iter().map(|&i| &self.intervals[i]);
         if self.families.is_empty() {
             peak_without_families(intervals)
         } else {
@@ -191,22 +195,28 @@ fn occupied_until(iv: &Interval) -> u32 {
     iv.last.max(iv.def + 1)
 }
 
-/// The peak of live bytes when every interval counts on its own: the running sum of per-
-/// statement changes, which applies an instant's ends before its starts (touching intervals
-/// share) without sorting.
-fn peak_without_families<'a>(intervals: impl Iterator<Item = &'a Interval> + Clone) -> i64 {
-    let Some(end) = intervals.clone().map(occupied_until).max() else {
-        return 0;
-    };
-    let mut change = vec![0i64; end as usize + 1];
-    for iv in intervals {
-        change[iv.def as usize] += iv.size;
-        change[occupied_until(iv) as usize] -= iv.size;
-    }
+/// The peak of live bytes when every interval counts on its own: a sweep in definition order
+/// that first retires the intervals ended by then (touching intervals share). Only the live
+/// intervals sit in the heap, and nothing proportional to the statement count is allocated:
+/// a space's few intervals in a large function cost only their own number.
+fn peak_without_families<'a>(intervals: impl Iterator<Item = &'a Interval>) -> i64 {
+    let mut starts: Vec<(u32, u32, i64)> = intervals
+        .map(|iv| (iv.def, occupied_until(iv), iv.size))
+        .collect();
+    // Intervals come in definition order, which this sort only confirms.
+    starts.sort_by_key(|&(def, _, _)| def);
+    let mut live_ends: BinaryHeap<Reverse<(u32, i64)>> = BinaryHeap::new();
     let mut live = 0i64;
     let mut peak = 0i64;
-    for delta in change {
-        live += delta;
+    for (def, end, size) in starts {
+        while let Some(&Reverse((ended, freed))) = live_ends.peek()
+            && ended <= def
+        {
+            live -= freed;
+            live_ends.pop();
+        }
+        live += size;
+        live_ends.push(Reverse((end, size)));
         peak = peak.max(live);
     }
     peak
@@ -515,7 +525,9 @@ fn build_groups(f: &Function, memberships: &Memberships, lifetimes: &mut Lifetim
     // Sized for one base per tile (as before planning): growing the table rehashes it.
     let mut by_base: FxHashMap<&str, usize> =
         FxHashMap::with_capacity_and_hasher(members.len(), Default::default());
-    let mut groups: Vec<SmallVec<[VarId; 1]>> = Vec::new();
+    // Sized up front too: growing these vectors copies them, which on a large function misses
+    // the cache once per line copied.
+    let mut groups: Vec<SmallVec<[VarId; 1]>> = Vec::with_capacity(members.len());
     for &(_, v) in &members {
         let Some(Type::Tile(tile)) = &f.vars[v].ty else {
             continue;
@@ -527,6 +539,7 @@ fn build_groups(f: &Function, memberships: &Memberships, lifetimes: &mut Lifetim
         });
         groups[index].push(v);
     }
+    lifetimes.intervals.reserve_exact(groups.len());
     for group in groups {
         let rep = group[0];
         let Some(Type::Tile(tile)) = &f.vars[rep].ty else {

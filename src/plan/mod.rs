@@ -548,7 +548,7 @@ fn space_report(
         buffers_after: buffers.len(),
         bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
         bytes_after: sizes.iter().sum(),
-        lower_bound: lifetimes.max_live_bytes(space),
+        lower_bound: lifetimes.max_live_bytes(in_space),
         footprint,
         pypto_footprint: None,
         buffers: buffers

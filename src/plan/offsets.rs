@@ -109,7 +109,7 @@ pub(super) fn plan_function(
             buffers_after: in_space.len(),
             bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
             bytes_after: in_space.iter().map(|&i| intervals[i].size).sum(),
-            lower_bound: lifetimes.max_live_bytes(space),
+            lower_bound: lifetimes.max_live_bytes(&in_space),
             footprint,
             pypto_footprint,
             buffers: buffers_report(&f, &lifetimes, &in_space, &addresses),
