@@ -1,7 +1,7 @@
 //! The on-disk [`CacheStore`]: one sled database.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
 
@@ -20,8 +20,29 @@ pub struct Opened {
     pub moved_aside: Option<(PathBuf, String)>,
 }
 
+/// How long `open` waits for a lock that a store dropped a moment ago may still hold: sled
+/// releases its file lock from a background thread after the database is dropped, so an
+/// immediate reopen (a daemon restart, a CLI run just after one) can find it still taken.
+const LOCK_RELEASE_WAIT: Duration = Duration::from_secs(2);
+
 impl SledStore {
+    /// Opens the store at `path`, waiting up to [`LOCK_RELEASE_WAIT`] for a lock held by a
+    /// store that is shutting down; a lock still held after that is an error.
     pub fn open(path: &Path) -> Result<SledStore, StoreError> {
+        let deadline = Instant::now() + LOCK_RELEASE_WAIT;
+        let mut pause = Duration::from_millis(5);
+        loop {
+            match SledStore::open_once(path) {
+                Err(err) if is_lock_conflict(&err) && Instant::now() + pause < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(200));
+                }
+                result => return result,
+            }
+        }
+    }
+
+    fn open_once(path: &Path) -> Result<SledStore, StoreError> {
         // Writes are flushed explicitly after each batch; a background flusher would only add
         // I/O between batches. Values are read once per run, so a small page cache does; the
         // default (1 GB) mostly costs fresh, zeroed memory on large cold runs.
@@ -150,5 +171,39 @@ impl CacheStore for SledStore {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_store_dropped_a_moment_ago_reopens() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("cache");
+        for _ in 0..20 {
+            let store = SledStore::open(&path).expect("opens");
+            store.sync().expect("flushes");
+            drop(store);
+        }
+    }
+
+    #[test]
+    fn a_store_held_open_is_still_an_error() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("cache");
+        let _held = SledStore::open(&path).expect("opens");
+        let second = SledStore::open_or_rebuild(&path);
+        assert!(
+            matches!(&second, Err(err) if is_lock_conflict(err)),
+            "a held store must not open twice, nor be moved aside"
+        );
+        assert!(!dir.path().read_dir().expect("dir").any(|e| {
+            e.expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .contains(".bad-")
+        }));
     }
 }
