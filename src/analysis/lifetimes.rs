@@ -96,6 +96,19 @@ pub struct Lifetimes {
     pub loops: Vec<(u32, u32)>,
     /// Number of statements numbered.
     pub statement_count: u32,
+    /// What the walk saw of the body's statements.
+    pub shape: BodyShape,
+}
+
+/// Statement kinds some later passes act on alone, noted by the numbering walk so a pass
+/// with nothing to act on skips its own walk over the body (on a large function each walk
+/// streams the whole statement tree from memory).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BodyShape {
+    /// A `for` or an `if`, at any depth.
+    pub control_flow: bool,
+    /// A `reserve_buffer` call statement, at any depth.
+    pub reserve_calls: bool,
 }
 
 impl Lifetimes {
@@ -246,6 +259,7 @@ struct Numbering<'f> {
     loops: Vec<(u32, u32)>,
     /// Read while the walk has each call at hand; few calls carry one.
     memberships: Memberships,
+    shape: BodyShape,
 }
 
 /// Each assignment target whose call carries a pipeline membership: its `(group, stage)` pairs
@@ -264,11 +278,13 @@ pub fn analyze(f: &Function) -> Lifetimes {
         next_family: 0,
         loops: Vec::new(),
         memberships: FxHashMap::default(),
+        shape: BodyShape::default(),
     };
     n.stmts(&f.body);
     let last = n.extend_over_loops();
     let mut lifetimes = Lifetimes {
         statement_count: n.order,
+        shape: n.shape,
         loops: n.loops,
         families: n.families,
         ..Lifetimes::default()
@@ -296,6 +312,7 @@ impl<'f> Numbering<'f> {
             StmtKind::Assign { target, value } => {
                 let at = self.next();
                 self.uses(value, at);
+                self.shape.reserve_calls |= value.is_reserve_buffer_call();
                 if let Some(call) = value.as_call() {
                     match pipeline_membership(call) {
                         Some(pairs) => {
@@ -316,6 +333,7 @@ impl<'f> Numbering<'f> {
             StmtKind::Eval(value) => {
                 let at = self.next();
                 self.uses(value, at);
+                self.shape.reserve_calls |= value.is_reserve_buffer_call();
             }
             StmtKind::Yield { values } | StmtKind::Return { values } => {
                 let at = self.next();
@@ -324,6 +342,7 @@ impl<'f> Numbering<'f> {
                 }
             }
             StmtKind::For(for_stmt) => {
+                self.shape.control_flow = true;
                 let start = self.order;
                 for (arg, init) in for_stmt.iter_args.iter().zip(&for_stmt.init_values) {
                     self.uses(init, start);
@@ -344,6 +363,7 @@ impl<'f> Numbering<'f> {
                 }
             }
             StmtKind::If(if_stmt) => {
+                self.shape.control_flow = true;
                 let at = self.order;
                 self.uses(&if_stmt.cond, at);
                 let then_range = (self.order, {

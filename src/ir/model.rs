@@ -473,6 +473,14 @@ impl Expr {
         matches!(self.call_op(), Some("tile.alloc" | "tensor.alloc"))
     }
 
+    /// Whether this is a `reserve_buffer` call, which reserves a window of on-chip memory.
+    pub fn is_reserve_buffer_call(&self) -> bool {
+        matches!(
+            self.call_op(),
+            Some("system.reserve_buffer" | "reserve_buffer")
+        )
+    }
+
     /// The value of an integer constant: `5`, `-5`, `pl.const(5, pl.INT64)`.
     pub fn as_const_int(&self) -> Option<i64> {
         match &self.kind {

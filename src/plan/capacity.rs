@@ -48,10 +48,6 @@ impl Reserved {
     }
 }
 
-fn is_reserve_buffer(op: &str) -> bool {
-    matches!(op, "system.reserve_buffer" | "reserve_buffer")
-}
-
 /// SPEC §2.5: windows in program order; an explicit base is used as is, an automatic one
 /// starts at the running end.
 pub fn reserved_windows(f: &Function) -> Result<Reserved, PlanError> {
@@ -122,7 +118,7 @@ fn collect_reserve_calls<'f>(stmts: &'f [Stmt], out: &mut Vec<(&'f Call, Span)>)
     for stmt in stmts {
         match &stmt.kind {
             StmtKind::Eval(e) | StmtKind::Assign { value: e, .. } => {
-                if e.call_op().is_some_and(is_reserve_buffer)
+                if e.is_reserve_buffer_call()
                     && let Some(call) = e.as_call()
                 {
                     out.push((call, stmt.span));

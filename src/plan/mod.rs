@@ -208,7 +208,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
         // MemoryReuse has nothing to do, but AllocateMemoryAddr still resolves the reserved
         // windows (SPEC §8): an overlap is an error, AUTO windows get their `base=`.
         if capacity::gets_addresses(&f) {
-            let reserved = capacity::reserved_windows(&f)?;
+            let reserved = reserved_windows(&f, &lifetimes)?;
             allocate_memory_addr(&mut f, &reserved, config)?;
         }
         return Ok(FunctionPlan {
@@ -219,7 +219,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
     let rules = SharingRules::of(&f, &lifetimes, config)?;
     let facts = rules.facts(&f, &lifetimes);
 
-    let reserved = capacity::reserved_windows(&f)?;
+    let reserved = reserved_windows(&f, &lifetimes)?;
     let mut reuse: Vec<Option<fixup::Reuse>> = vec![None; lifetimes.intervals.len()];
     let mut gates = std::collections::BTreeMap::new();
     for (space, in_space) in spaces_of(&lifetimes) {
@@ -261,17 +261,26 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
     }
     capacity::perf_hints(&f, &gates, &mut report.diagnostics);
 
+    // Loop carries, if-phis and yields exist only inside a `for` or an `if`, and no fixup adds
+    // one: without them, their fixups would walk the body for nothing.
+    let control_flow = lifetimes.shape.control_flow;
     if reuse.iter().any(Option::is_some) {
         fixup::rebase(&mut f, &lifetimes, &reuse)?;
-        fixup::align_loop_carries(&f.body, &mut f.vars);
+        if control_flow {
+            fixup::align_loop_carries(&f.body, &mut f.vars);
+        }
     }
-    fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
+    if control_flow {
+        fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
+    }
     fixup::normalize_identity_copies(&f.body, &mut f.vars);
-    let inserted = {
+    let inserted = if control_flow {
         let Function { body, vars, .. } = &mut f;
         let mut yield_fixup = fixup::YieldFixup::new(vars);
         yield_fixup.run(body)?;
         yield_fixup.inserted
+    } else {
+        fixup::Inserted::default()
     };
     hoist_allocs(&mut f, &inserted.allocs);
     fixup::normalize_identity_copies(&f.body, &mut f.vars);
@@ -293,13 +302,24 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
     })
 }
 
-/// SPEC §8, after MemoryReuse: the overflow check and, when asked for, the addresses.
+/// The reserved windows (SPEC §2.5); their walk runs only when the analysis saw a call.
+fn reserved_windows(f: &Function, lifetimes: &Lifetimes) -> Result<capacity::Reserved, PlanError> {
+    if lifetimes.shape.reserve_calls {
+        capacity::reserved_windows(f)
+    } else {
+        Ok(capacity::Reserved::default())
+    }
+}
+
+/// SPEC §8, after MemoryReuse: the overflow check and, when asked for, the addresses. Without
+/// a capacity to check or addresses to write, nothing reads the layout, so none is computed.
 fn allocate_memory_addr(
     f: &mut Function,
     reserved: &capacity::Reserved,
     config: &PlanConfig,
 ) -> Result<(), PlanError> {
-    if capacity::gets_addresses(f) {
+    let layout_read = config.capacity_aware() || config.assign_addresses;
+    if layout_read && capacity::gets_addresses(f) {
         let addressing = address::allocate(f, reserved);
         if config.capacity_aware() {
             address::check_capacity(f, &addressing, reserved, config)?;
