@@ -9,15 +9,39 @@ use super::ops::op_info;
 use crate::backend::Backend;
 use crate::ir::{Expr, ExprKind, Function, FunctionType, Type, VarId, VarKind};
 
-/// Forbidden operands of each sharing group, keyed by the group's representative.
+/// Forbidden operands of each sharing group, by group (index into `Lifetimes::intervals`).
+/// Kept as one run per group in one vector: the packer reads the groups in order, and a hash
+/// map with an entry per group would be probed at random.
 #[derive(Clone, Debug, Default)]
 pub struct ForbidMap {
-    by_rep: FxHashMap<VarId, Vec<VarId>>,
+    operands: Vec<VarId>,
+    /// Where each group's run starts in `operands`; one more entry than there are groups.
+    starts: Vec<u32>,
 }
 
 impl ForbidMap {
-    pub fn forbidden(&self, rep: VarId) -> &[VarId] {
-        self.by_rep.get(&rep).map_or(&[], Vec::as_slice)
+    pub fn forbidden(&self, group: usize) -> &[VarId] {
+        match (self.starts.get(group), self.starts.get(group + 1)) {
+            (Some(&start), Some(&end)) => &self.operands[start as usize..end as usize],
+            _ => &[],
+        }
+    }
+
+    /// From `(group, operand)` pairs in program order; a group's operands keep that order.
+    fn from_pairs(mut pairs: Vec<(u32, VarId)>, groups: usize) -> ForbidMap {
+        pairs.sort_by_key(|&(group, _)| group);
+        let mut starts = Vec::with_capacity(groups + 1);
+        let mut next = 0;
+        for group in 0..=groups as u32 {
+            starts.push(next as u32);
+            while pairs.get(next).is_some_and(|&(g, _)| g == group) {
+                next += 1;
+            }
+        }
+        ForbidMap {
+            operands: pairs.into_iter().map(|(_, operand)| operand).collect(),
+            starts,
+        }
     }
 }
 
@@ -70,7 +94,7 @@ fn tile_bits(f: &Function, v: VarId) -> Option<u32> {
 }
 
 pub fn build_forbid_map(f: &Function, lifetimes: &Lifetimes, backend: Backend) -> ForbidMap {
-    let mut map = ForbidMap::default();
+    let mut pairs: Vec<(u32, VarId)> = Vec::new();
     let mut parked_on_tuples: FxHashMap<VarId, Vec<VarId>> = FxHashMap::default();
     visit_assignments(&f.body, &mut |target, value| {
         let mut forbidden = forbidden_operands(f, target, value, backend);
@@ -89,14 +113,13 @@ pub fn build_forbid_map(f: &Function, lifetimes: &Lifetimes, backend: Backend) -
                 .extend(forbidden),
             Some(Type::Tile(_)) => {
                 if let Some(group) = lifetimes.group_of(target) {
-                    let rep = lifetimes.intervals[group].rep;
-                    map.by_rep.entry(rep).or_default().extend(forbidden);
+                    pairs.extend(forbidden.into_iter().map(|operand| (group as u32, operand)));
                 }
             }
             _ => {}
         }
     });
-    map
+    ForbidMap::from_pairs(pairs, lifetimes.intervals.len())
 }
 
 /// Classification of tiles for the 910B split-AIV hazard.

@@ -4,8 +4,11 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::hash::BuildHasher;
 
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use smallvec::SmallVec;
 
 use crate::ir::{
@@ -260,6 +263,9 @@ struct Numbering<'f> {
     /// Read while the walk has each call at hand; few calls carry one.
     memberships: Memberships,
     shape: BodyShape,
+    /// Tracked tiles with a MemRef, `(def, var)` in definition order: the members of the
+    /// sharing groups, noted while the walk has each target's variable at hand.
+    grouped: Vec<(u32, VarId)>,
 }
 
 /// Each assignment target whose call carries a pipeline membership: its `(group, stage)` pairs
@@ -279,6 +285,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
         loops: Vec::new(),
         memberships: FxHashMap::default(),
         shape: BodyShape::default(),
+        grouped: Vec::new(),
     };
     n.stmts(&f.body);
     let last = n.extend_over_loops();
@@ -291,7 +298,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
     };
     lifetimes.def = n.def;
     lifetimes.last = last;
-    build_groups(f, &n.memberships, &mut lifetimes);
+    build_groups(f, n.grouped, &n.memberships, &mut lifetimes);
     lifetimes
 }
 
@@ -328,6 +335,10 @@ impl<'f> Numbering<'f> {
                 }
                 if self.is_tracked(*target) {
                     self.def.insert(*target, at);
+                    if matches!(&self.f.vars[*target].ty, Some(Type::Tile(t)) if t.memref.is_some())
+                    {
+                        self.grouped.push((at, *target));
+                    }
                 }
             }
             StmtKind::Eval(value) => {
@@ -533,31 +544,44 @@ impl RangeMax {
 }
 
 /// SPEC §5.5: group tracked tiles with a MemRef by base into intervals.
-fn build_groups(f: &Function, memberships: &Memberships, lifetimes: &mut Lifetimes) {
+fn build_groups(
+    f: &Function,
+    mut members: Vec<(u32, VarId)>,
+    memberships: &Memberships,
+    lifetimes: &mut Lifetimes,
+) {
     lifetimes.group_of = VarMap::with_len(f.vars.len());
-    let mut members: Vec<(u32, VarId)> = lifetimes
-        .def
-        .iter()
-        .filter(|&(v, _)| matches!(&f.vars[v].ty, Some(Type::Tile(t)) if t.memref.is_some()))
-        .map(|(v, d)| (d, v))
-        .collect();
-    members.sort_unstable();
-    // Sized for one base per tile (as before planning): growing the table rehashes it.
-    let mut by_base: FxHashMap<&str, usize> =
-        FxHashMap::with_capacity_and_hasher(members.len(), Default::default());
+    // A variable assigned twice counts at its last definition, as `def` has it.
+    members.retain(|&(at, v)| lifetimes.def.get(v) == Some(at));
+    let base_of = |v: VarId| {
+        f.vars[v]
+            .ty
+            .as_ref()
+            .and_then(Type::memref)
+            .map(|m| m.base.as_str())
+    };
+    let hash_of = |base: &str| FxBuildHasher.hash_one(base);
+    // Group indices by base, in a table of 4-byte entries: probed at random, a table of one
+    // entry per tile of a large function must stay small to stay in cache. Sized for one base
+    // per tile (as before planning): growing the table rehashes it.
+    let mut by_base: HashTable<u32> = HashTable::with_capacity(members.len());
     // Sized up front too: growing these vectors copies them, which on a large function misses
     // the cache once per line copied.
     let mut groups: Vec<SmallVec<[VarId; 1]>> = Vec::with_capacity(members.len());
     for &(_, v) in &members {
-        let Some(Type::Tile(tile)) = &f.vars[v].ty else {
-            continue;
-        };
-        let Some(memref) = &tile.memref else { continue };
-        let index = *by_base.entry(memref.base.as_str()).or_insert_with(|| {
-            groups.push(SmallVec::new());
-            groups.len() - 1
-        });
-        groups[index].push(v);
+        let Some(base) = base_of(v) else { continue };
+        let first_base = |g: &u32| base_of(groups[*g as usize][0]);
+        match by_base.entry(
+            hash_of(base),
+            |g| first_base(g) == Some(base),
+            |g| first_base(g).map_or(0, hash_of),
+        ) {
+            Entry::Occupied(group) => groups[*group.get() as usize].push(v),
+            Entry::Vacant(slot) => {
+                slot.insert(groups.len() as u32);
+                groups.push(smallvec::smallvec![v]);
+            }
+        }
     }
     lifetimes.intervals.reserve_exact(groups.len());
     for group in groups {

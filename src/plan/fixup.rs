@@ -838,10 +838,11 @@ fn normalize_in(
                         original_base.insert(x, base_of(vars, x).map(str::to_string));
                         vars[x].ty = vars[y].ty.clone();
                     }
-                } else if let Some(k) = value
-                    .call_op()
-                    .and_then(op_info)
-                    .and_then(|info| info.reuses_input)
+                } else if !original_base.is_empty() // only a renamed source moves its op
+                    && let Some(k) = value
+                        .call_op()
+                        .and_then(op_info)
+                        .and_then(|info| info.reuses_input)
                     && let Some(call) = value.as_call()
                     && let Some(source) = call.args.get(k).and_then(Expr::as_var)
                     && let Some(old_source_base) = original_base.get(&source).cloned()

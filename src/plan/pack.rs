@@ -41,9 +41,9 @@ impl<'a> ShareFacts<'a> {
         // operand's group is the interval of its base; only the others need the base table.
         let mut interval_of_base: Option<FxHashMap<&str, usize>> = None;
         let mut forbids = Vec::with_capacity(lifetimes.intervals.len());
-        for iv in &lifetimes.intervals {
+        for group in 0..lifetimes.intervals.len() {
             let mut targets: Vec<usize> = Vec::new();
-            for &operand in forbid.forbidden(iv.rep) {
+            for &operand in forbid.forbidden(group) {
                 if let Some(group) = lifetimes.group_of(operand) {
                     targets.push(group);
                     continue;
@@ -65,13 +65,17 @@ impl<'a> ShareFacts<'a> {
             targets.dedup();
             forbids.push(targets);
         }
-        let pinned = lifetimes
-            .intervals
-            .iter()
-            .enumerate()
-            .filter(|(_, iv)| pinned_bases.contains(&iv.base))
-            .map(|(i, _)| i)
-            .collect();
+        let pinned = if pinned_bases.is_empty() {
+            FxHashSet::default()
+        } else {
+            lifetimes
+                .intervals
+                .iter()
+                .enumerate()
+                .filter(|(_, iv)| pinned_bases.contains(&iv.base))
+                .map(|(i, _)| i)
+                .collect()
+        };
         ShareFacts {
             lifetimes,
             forbids,
