@@ -112,6 +112,8 @@ pub struct BodyShape {
     pub control_flow: bool,
     /// A `reserve_buffer` call statement, at any depth.
     pub reserve_calls: bool,
+    /// An alloc with `pinned=True`, at any depth.
+    pub pinned_allocs: bool,
 }
 
 impl Lifetimes {
@@ -263,9 +265,21 @@ struct Numbering<'f> {
     /// Read while the walk has each call at hand; few calls carry one.
     memberships: Memberships,
     shape: BodyShape,
-    /// Tracked tiles with a MemRef, `(def, var)` in definition order: the members of the
-    /// sharing groups, noted while the walk has each target's variable at hand.
-    grouped: Vec<(u32, VarId)>,
+    /// Tracked tiles with a MemRef in definition order: the members of the sharing groups.
+    grouped: Vec<GroupedTile>,
+}
+
+/// A tracked tile with a MemRef, as the walk saw it at its definition: what grouping reads,
+/// copied while the walk has the variable at hand, so grouping does not return to the
+/// variable table (on a large function, every such pass misses the cache once per tile).
+struct GroupedTile {
+    def: u32,
+    var: VarId,
+    base: Name,
+    base_hash: u64,
+    space: MemSpace,
+    /// The MemRef's size in bytes.
+    size: i64,
 }
 
 /// Each assignment target whose call carries a pipeline membership: its `(group, stage)` pairs
@@ -285,7 +299,9 @@ pub fn analyze(f: &Function) -> Lifetimes {
         loops: Vec::new(),
         memberships: FxHashMap::default(),
         shape: BodyShape::default(),
-        grouped: Vec::new(),
+        // At most one per variable; growing it instead would copy it, missing the cache once
+        // per line copied, and capacity never written costs no memory.
+        grouped: Vec::with_capacity(f.vars.len()),
     };
     n.stmts(&f.body);
     let last = n.extend_over_loops();
@@ -298,7 +314,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
     };
     lifetimes.def = n.def;
     lifetimes.last = last;
-    build_groups(f, n.grouped, &n.memberships, &mut lifetimes);
+    build_groups(f.vars.len(), n.grouped, &n.memberships, &mut lifetimes);
     lifetimes
 }
 
@@ -320,6 +336,7 @@ impl<'f> Numbering<'f> {
                 let at = self.next();
                 self.uses(value, at);
                 self.shape.reserve_calls |= value.is_reserve_buffer_call();
+                self.shape.pinned_allocs |= value.is_pinned_alloc_call();
                 if let Some(call) = value.as_call() {
                     match pipeline_membership(call) {
                         Some(pairs) => {
@@ -335,9 +352,17 @@ impl<'f> Numbering<'f> {
                 }
                 if self.is_tracked(*target) {
                     self.def.insert(*target, at);
-                    if matches!(&self.f.vars[*target].ty, Some(Type::Tile(t)) if t.memref.is_some())
+                    if let Some(Type::Tile(tile)) = &self.f.vars[*target].ty
+                        && let Some(memref) = &tile.memref
                     {
-                        self.grouped.push((at, *target));
+                        self.grouped.push(GroupedTile {
+                            def: at,
+                            var: *target,
+                            base: memref.base.clone(),
+                            base_hash: FxBuildHasher.hash_one(memref.base.as_str()),
+                            space: tile.space.unwrap_or(MemSpace::Ddr),
+                            size: memref.size_bytes().unwrap_or(0),
+                        });
                     }
                 }
             }
@@ -545,52 +570,38 @@ impl RangeMax {
 
 /// SPEC §5.5: group tracked tiles with a MemRef by base into intervals.
 fn build_groups(
-    f: &Function,
-    mut members: Vec<(u32, VarId)>,
+    var_count: usize,
+    mut tiles: Vec<GroupedTile>,
     memberships: &Memberships,
     lifetimes: &mut Lifetimes,
 ) {
-    lifetimes.group_of = VarMap::with_len(f.vars.len());
+    lifetimes.group_of = VarMap::with_len(var_count);
     // A variable assigned twice counts at its last definition, as `def` has it.
-    members.retain(|&(at, v)| lifetimes.def.get(v) == Some(at));
-    let base_of = |v: VarId| {
-        f.vars[v]
-            .ty
-            .as_ref()
-            .and_then(Type::memref)
-            .map(|m| m.base.as_str())
-    };
-    let hash_of = |base: &str| FxBuildHasher.hash_one(base);
-    // Group indices by base, in a table of 4-byte entries: probed at random, a table of one
+    tiles.retain(|t| lifetimes.def.get(t.var) == Some(t.def));
+    // Group numbers by base, in a table of 4-byte entries: probed at random, a table with an
     // entry per tile of a large function must stay small to stay in cache. Sized for one base
     // per tile (as before planning): growing the table rehashes it.
-    let mut by_base: HashTable<u32> = HashTable::with_capacity(members.len());
-    // Sized up front too: growing these vectors copies them, which on a large function misses
-    // the cache once per line copied.
-    let mut groups: Vec<SmallVec<[VarId; 1]>> = Vec::with_capacity(members.len());
-    for &(_, v) in &members {
-        let Some(base) = base_of(v) else { continue };
-        let first_base = |g: &u32| base_of(groups[*g as usize][0]);
+    let mut by_base: HashTable<u32> = HashTable::with_capacity(tiles.len());
+    // Each group's first tile (an index into `tiles`) and its members. Sized up front too:
+    // growing these vectors copies them, which on a large function misses the cache once per
+    // line copied.
+    let mut groups: Vec<(usize, SmallVec<[VarId; 1]>)> = Vec::with_capacity(tiles.len());
+    for (index, tile) in tiles.iter().enumerate() {
+        let first_of = |g: &u32| &tiles[groups[*g as usize].0];
         match by_base.entry(
-            hash_of(base),
-            |g| first_base(g) == Some(base),
-            |g| first_base(g).map_or(0, hash_of),
+            tile.base_hash,
+            |g| first_of(g).base == tile.base,
+            |g| first_of(g).base_hash,
         ) {
-            Entry::Occupied(group) => groups[*group.get() as usize].push(v),
+            Entry::Occupied(group) => groups[*group.get() as usize].1.push(tile.var),
             Entry::Vacant(slot) => {
                 slot.insert(groups.len() as u32);
-                groups.push(smallvec::smallvec![v]);
+                groups.push((index, smallvec::smallvec![tile.var]));
             }
         }
     }
     lifetimes.intervals.reserve_exact(groups.len());
-    for group in groups {
-        let rep = group[0];
-        let Some(Type::Tile(tile)) = &f.vars[rep].ty else {
-            continue;
-        };
-        let Some(memref) = &tile.memref else { continue };
-        let space = tile.space.unwrap_or(MemSpace::Ddr);
+    for (first, group) in groups {
         let (mut def, mut last) = (u32::MAX, 0);
         for v in &group {
             if let Some((d, l)) = lifetimes.liveness(*v) {
@@ -604,11 +615,12 @@ fn build_groups(
         for v in &group {
             lifetimes.group_of.insert(*v, index as u32);
         }
+        let rep = &mut tiles[first];
         lifetimes.intervals.push(Interval {
-            rep,
-            base: memref.base.clone(),
-            space,
-            size: memref.size_bytes().unwrap_or(0),
+            rep: rep.var,
+            base: std::mem::take(&mut rep.base),
+            space: rep.space,
+            size: rep.size,
             def,
             last,
             members: group,

@@ -473,6 +473,17 @@ impl Expr {
         matches!(self.call_op(), Some("tile.alloc" | "tensor.alloc"))
     }
 
+    /// Whether this is an alloc call with `pinned=True`: a declared allocation (SPEC §6.1).
+    pub fn is_pinned_alloc_call(&self) -> bool {
+        self.is_alloc_call()
+            && self.as_call().is_some_and(|call| {
+                matches!(
+                    call.kwarg("pinned").map(|e| &e.kind),
+                    Some(ExprKind::Bool(true))
+                )
+            })
+    }
+
     /// Whether this is a `reserve_buffer` call, which reserves a window of on-chip memory.
     pub fn is_reserve_buffer_call(&self) -> bool {
         matches!(

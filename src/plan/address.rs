@@ -34,13 +34,10 @@ fn pinned_sizes(f: &Function) -> FxHashMap<&str, i64> {
             let StmtKind::Assign { target, value } = &stmt.kind else {
                 return None;
             };
-            if !value.is_alloc_call() {
+            if !value.is_pinned_alloc_call() {
                 return None;
             }
             let call = value.as_call()?;
-            if call.kwarg("pinned").map(|e| &e.kind) != Some(&ExprKind::Bool(true)) {
-                return None;
-            }
             Some((
                 f.vars[*target].name.as_str(),
                 call.args.get(1)?.as_const_int()?,

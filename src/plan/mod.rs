@@ -345,7 +345,13 @@ impl SharingRules {
         lifetimes: &Lifetimes,
         config: &PlanConfig,
     ) -> Result<SharingRules, PlanError> {
-        let pinned = pinned_bases(f)?;
+        // Declared allocations are rare: the top-level walk for them runs only when the
+        // analysis saw one.
+        let pinned = if lifetimes.shape.pinned_allocs {
+            pinned_bases(f)?
+        } else {
+            FxHashSet::default()
+        };
         check_declared_slots(f, lifetimes, &pinned)?;
         Ok(SharingRules {
             pinned,
@@ -372,15 +378,12 @@ pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
         let StmtKind::Assign { target, value } = &stmt.kind else {
             continue;
         };
-        if !value.is_alloc_call() {
+        if !value.is_pinned_alloc_call() {
             continue;
         }
         let Some(call) = value.as_call() else {
             continue;
         };
-        if call.kwarg("pinned").map(|e| &e.kind) != Some(&ExprKind::Bool(true)) {
-            continue;
-        }
         let name = f.vars[*target].name.clone();
         if call
             .args
