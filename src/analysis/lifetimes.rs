@@ -114,6 +114,8 @@ pub struct BodyShape {
     pub reserve_calls: bool,
     /// An alloc with `pinned=True`, at any depth.
     pub pinned_allocs: bool,
+    /// A bare rename `x = y`, at any depth.
+    pub renames: bool,
 }
 
 impl Lifetimes {
@@ -337,6 +339,7 @@ impl<'f> Numbering<'f> {
                 self.uses(value, at);
                 self.shape.reserve_calls |= value.is_reserve_buffer_call();
                 self.shape.pinned_allocs |= value.is_pinned_alloc_call();
+                self.shape.renames |= value.as_var().is_some();
                 if let Some(call) = value.as_call() {
                     match pipeline_membership(call) {
                         Some(pairs) => {

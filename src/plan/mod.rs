@@ -273,7 +273,11 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
     if control_flow {
         fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
     }
-    fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    // Identity-copy normalisation acts only from a bare rename, and the fixups add none.
+    let renames = lifetimes.shape.renames;
+    if renames {
+        fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    }
     let inserted = if control_flow {
         let Function { body, vars, .. } = &mut f;
         let mut yield_fixup = fixup::YieldFixup::new(vars);
@@ -283,7 +287,9 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
         fixup::Inserted::default()
     };
     hoist_allocs(&mut f, &inserted.allocs);
-    fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    if renames {
+        fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    }
     report.inserted_moves = inserted
         .moves
         .iter()
