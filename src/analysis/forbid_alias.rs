@@ -106,17 +106,14 @@ pub fn build_forbid_map(f: &Function, lifetimes: &Lifetimes, backend: Backend) -
         if forbidden.is_empty() {
             return;
         }
-        match &f.vars[target].ty {
-            Some(Type::Tuple(_)) => parked_on_tuples
+        // A grouped target is a tile: only the others need their type read.
+        if let Some(group) = lifetimes.group_of(target) {
+            pairs.extend(forbidden.into_iter().map(|operand| (group as u32, operand)));
+        } else if let Some(Type::Tuple(_)) = &f.vars[target].ty {
+            parked_on_tuples
                 .entry(target)
                 .or_default()
-                .extend(forbidden),
-            Some(Type::Tile(_)) => {
-                if let Some(group) = lifetimes.group_of(target) {
-                    pairs.extend(forbidden.into_iter().map(|operand| (group as u32, operand)));
-                }
-            }
-            _ => {}
+                .extend(forbidden);
         }
     });
     ForbidMap::from_pairs(pairs, lifetimes.intervals.len())
