@@ -200,10 +200,8 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
         retarget::materialize_semantic_aliases(&mut f, config.backend);
     }
     let lifetimes = lifetimes::analyze(&f);
-    let mut report = PlanReport {
-        lifetimes: lifetime_report(&f, &lifetimes),
-        ..PlanReport::default()
-    };
+    let member_rows = MemberRows::of(&f, &lifetimes);
+    let mut report = PlanReport::default();
     if lifetimes.intervals.is_empty() {
         // MemoryReuse has nothing to do, but AllocateMemoryAddr still resolves the reserved
         // windows (SPEC §8): an overlap is an error, AUTO windows get their `base=`.
@@ -211,6 +209,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
             let reserved = reserved_windows(&f, &lifetimes)?;
             allocate_memory_addr(&mut f, &reserved, config)?;
         }
+        report.lifetimes = member_rows.sorted();
         return Ok(FunctionPlan {
             function: f,
             report,
@@ -252,14 +251,15 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
             space,
             config.capacity(space),
             reserved_start,
-            &f,
             &lifetimes,
+            &member_rows,
             &in_space,
             &buffers,
         ));
         gates.insert(space, (gate, capacity, reserved_start));
     }
     capacity::perf_hints(&f, &gates, &mut report.diagnostics);
+    report.lifetimes = member_rows.sorted();
 
     // Loop carries, if-phis and yields exist only inside a `for` or an `if`, and no fixup adds
     // one: without them, their fixups would walk the body for nothing.
@@ -515,11 +515,23 @@ fn is_alloc(stmt: &Stmt) -> bool {
 }
 
 pub(crate) fn lifetime_report(f: &Function, lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
-    let mut rows: Vec<LifetimeReport> = lifetimes
-        .intervals
-        .iter()
-        .flat_map(|iv| {
-            iv.members.iter().filter_map(move |&v| {
+    MemberRows::of(f, lifetimes).sorted()
+}
+
+/// The lifetime report's rows in interval order, with each interval's range of rows: the space
+/// reports take member names from here rather than read the variable table a second time.
+struct MemberRows {
+    rows: Vec<LifetimeReport>,
+    of_interval: Vec<std::ops::Range<usize>>,
+}
+
+impl MemberRows {
+    fn of(f: &Function, lifetimes: &Lifetimes) -> MemberRows {
+        let mut rows = Vec::new();
+        let mut of_interval = Vec::with_capacity(lifetimes.intervals.len());
+        for iv in &lifetimes.intervals {
+            let start = rows.len();
+            rows.extend(iv.members.iter().filter_map(|&v| {
                 let (def, last) = lifetimes.liveness(v)?;
                 let size = f.vars[v].ty.as_ref()?.memref()?.size_bytes().unwrap_or(0);
                 Some(LifetimeReport {
@@ -529,19 +541,31 @@ pub(crate) fn lifetime_report(f: &Function, lifetimes: &Lifetimes) -> Vec<Lifeti
                     def,
                     last,
                 })
-            })
-        })
-        .collect();
-    rows.sort_by_key(|r| (r.def, r.last));
-    rows
+            }));
+            of_interval.push(start..rows.len());
+        }
+        MemberRows { rows, of_interval }
+    }
+
+    fn names(&self, interval: usize) -> impl Iterator<Item = Name> + '_ {
+        self.rows[self.of_interval[interval].clone()]
+            .iter()
+            .map(|row| row.var.clone())
+    }
+
+    /// The report's order: by definition, then last use.
+    fn sorted(mut self) -> Vec<LifetimeReport> {
+        self.rows.sort_by_key(|r| (r.def, r.last));
+        self.rows
+    }
 }
 
 fn space_report(
     space: MemSpace,
     capacity: i64,
     reserved_start: i64,
-    f: &Function,
     lifetimes: &Lifetimes,
+    member_rows: &MemberRows,
     in_space: &[usize],
     buffers: &[Buffer],
 ) -> SpaceReport {
@@ -560,19 +584,13 @@ fn space_report(
     for (&i, address) in by_name.iter().zip(addresses) {
         offsets[i] = address;
     }
-    // Member names are read in interval order, which follows the variable table, and handed out
-    // in buffer order: reading them in buffer order would jump around the table.
-    let mut names: Vec<Name> = Vec::new();
-    let mut names_of = vec![0..0; intervals.len()];
-    for &i in in_space {
-        let start = names.len();
-        names.extend(intervals[i].members.iter().map(|&v| f.vars[v].name.clone()));
-        names_of[i] = start..names.len();
-    }
     SpaceReport {
         space,
         capacity,
-        tiles: names.len(),
+        tiles: in_space
+            .iter()
+            .map(|&i| member_rows.of_interval[i].len())
+            .sum(),
         buffers_before: in_space.len(),
         buffers_after: buffers.len(),
         bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
@@ -591,8 +609,7 @@ fn space_report(
                 members: b
                     .members
                     .iter()
-                    .flat_map(|&m| names_of[m].clone())
-                    .map(|k| std::mem::take(&mut names[k]))
+                    .flat_map(|&m| member_rows.names(m))
                     .collect(),
             })
             .collect(),
