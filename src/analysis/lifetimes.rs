@@ -101,6 +101,9 @@ pub struct Lifetimes {
     pub statement_count: u32,
     /// What the walk saw of the body's statements.
     pub shape: BodyShape,
+    /// Each group member's name and MemRef size, in interval order and within an interval in
+    /// member order: the lifetime report reads them here, not in the variable table.
+    member_facts: Vec<(Name, i64)>,
 }
 
 /// Statement kinds some later passes act on alone, noted by the numbering walk so a pass
@@ -127,6 +130,12 @@ impl Lifetimes {
     /// The interval a grouped variable belongs to.
     pub fn group_of(&self, v: VarId) -> Option<usize> {
         self.group_of.get(v).map(|g| g as usize)
+    }
+
+    /// The name and MemRef size of every group member, in the order of
+    /// `intervals.iter().flat_map(|iv| &iv.members)`.
+    pub fn member_facts(&self) -> &[(Name, i64)] {
+        &self.member_facts
     }
 
     pub fn families(&self, v: VarId) -> &[u32] {
@@ -277,6 +286,7 @@ struct Numbering<'f> {
 struct GroupedTile {
     def: u32,
     var: VarId,
+    name: Name,
     base: Name,
     base_hash: u64,
     space: MemSpace,
@@ -361,6 +371,7 @@ impl<'f> Numbering<'f> {
                         self.grouped.push(GroupedTile {
                             def: at,
                             var: *target,
+                            name: self.f.vars[*target].name.clone(),
                             base: memref.base.clone(),
                             base_hash: FxBuildHasher.hash_one(memref.base.as_str()),
                             space: tile.space.unwrap_or(MemSpace::Ddr),
@@ -585,26 +596,35 @@ fn build_groups(
     // entry per tile of a large function must stay small to stay in cache. Sized for one base
     // per tile (as before planning): growing the table rehashes it.
     let mut by_base: HashTable<u32> = HashTable::with_capacity(tiles.len());
-    // Each group's first tile (an index into `tiles`) and its members. Sized up front too:
+    // Each group's tiles (indices into `tiles`), the first one first. Sized up front too:
     // growing these vectors copies them, which on a large function misses the cache once per
     // line copied.
-    let mut groups: Vec<(usize, SmallVec<[VarId; 1]>)> = Vec::with_capacity(tiles.len());
+    let mut groups: Vec<SmallVec<[u32; 1]>> = Vec::with_capacity(tiles.len());
     for (index, tile) in tiles.iter().enumerate() {
-        let first_of = |g: &u32| &tiles[groups[*g as usize].0];
+        let first_of = |g: &u32| &tiles[groups[*g as usize][0] as usize];
         match by_base.entry(
             tile.base_hash,
             |g| first_of(g).base == tile.base,
             |g| first_of(g).base_hash,
         ) {
-            Entry::Occupied(group) => groups[*group.get() as usize].1.push(tile.var),
+            Entry::Occupied(group) => groups[*group.get() as usize].push(index as u32),
             Entry::Vacant(slot) => {
                 slot.insert(groups.len() as u32);
-                groups.push((index, smallvec::smallvec![tile.var]));
+                groups.push(smallvec::smallvec![index as u32]);
             }
         }
     }
     lifetimes.intervals.reserve_exact(groups.len());
-    for (first, group) in groups {
+    lifetimes.member_facts.reserve_exact(tiles.len());
+    for group_tiles in groups {
+        let first = group_tiles[0] as usize;
+        let mut group: SmallVec<[VarId; 1]> = SmallVec::with_capacity(group_tiles.len());
+        for &t in &group_tiles {
+            let tile = &mut tiles[t as usize];
+            group.push(tile.var);
+            let name = std::mem::take(&mut tile.name);
+            lifetimes.member_facts.push((name, tile.size));
+        }
         let (mut def, mut last) = (u32::MAX, 0);
         for v in &group {
             if let Some((d, l)) = lifetimes.liveness(*v) {

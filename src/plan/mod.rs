@@ -200,7 +200,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
         retarget::materialize_semantic_aliases(&mut f, config.backend);
     }
     let lifetimes = lifetimes::analyze(&f);
-    let member_rows = MemberRows::of(&f, &lifetimes);
+    let member_rows = MemberRows::of(&lifetimes);
     let mut report = PlanReport::default();
     if lifetimes.intervals.is_empty() {
         // MemoryReuse has nothing to do, but AllocateMemoryAddr still resolves the reserved
@@ -514,8 +514,8 @@ fn is_alloc(stmt: &Stmt) -> bool {
         if value.is_alloc_call())
 }
 
-pub(crate) fn lifetime_report(f: &Function, lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
-    MemberRows::of(f, lifetimes).sorted()
+pub(crate) fn lifetime_report(lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
+    MemberRows::of(lifetimes).sorted()
 }
 
 /// The lifetime report's rows in interval order, with each interval's range of rows: the space
@@ -526,22 +526,23 @@ struct MemberRows {
 }
 
 impl MemberRows {
-    fn of(f: &Function, lifetimes: &Lifetimes) -> MemberRows {
-        let mut rows = Vec::new();
+    fn of(lifetimes: &Lifetimes) -> MemberRows {
+        let mut rows = Vec::with_capacity(lifetimes.member_facts().len());
         let mut of_interval = Vec::with_capacity(lifetimes.intervals.len());
+        let mut facts = lifetimes.member_facts().iter();
         for iv in &lifetimes.intervals {
             let start = rows.len();
-            rows.extend(iv.members.iter().filter_map(|&v| {
-                let (def, last) = lifetimes.liveness(v)?;
-                let size = f.vars[v].ty.as_ref()?.memref()?.size_bytes().unwrap_or(0);
-                Some(LifetimeReport {
-                    var: f.vars[v].name.clone(),
-                    space: iv.space,
-                    size,
-                    def,
-                    last,
-                })
-            }));
+            for (&v, (name, size)) in iv.members.iter().zip(facts.by_ref()) {
+                if let Some((def, last)) = lifetimes.liveness(v) {
+                    rows.push(LifetimeReport {
+                        var: name.clone(),
+                        space: iv.space,
+                        size: *size,
+                        def,
+                        last,
+                    });
+                }
+            }
             of_interval.push(start..rows.len());
         }
         MemberRows { rows, of_interval }

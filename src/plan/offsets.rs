@@ -60,7 +60,7 @@ pub(super) fn plan_function(
 
     let lifetimes = lifetimes::analyze(&f);
     let mut report = PlanReport {
-        lifetimes: lifetime_report(&f, &lifetimes),
+        lifetimes: lifetime_report(&lifetimes),
         ..PlanReport::default()
     };
     if lifetimes.intervals.is_empty() {
