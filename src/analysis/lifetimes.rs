@@ -278,6 +278,8 @@ struct Numbering<'f> {
     shape: BodyShape,
     /// Tracked tiles with a MemRef in definition order: the members of the sharing groups.
     grouped: Vec<GroupedTile>,
+    /// Whether a tracked variable was assigned twice, leaving a stale entry in `grouped`.
+    redefined: bool,
 }
 
 /// A tracked tile with a MemRef, as the walk saw it at its definition: what grouping reads,
@@ -314,6 +316,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
         // At most one per variable; growing it instead would copy it, missing the cache once
         // per line copied, and capacity never written costs no memory.
         grouped: Vec::with_capacity(f.vars.len()),
+        redefined: false,
     };
     n.stmts(&f.body);
     let last = n.extend_over_loops();
@@ -326,7 +329,12 @@ pub fn analyze(f: &Function) -> Lifetimes {
     };
     lifetimes.def = n.def;
     lifetimes.last = last;
-    build_groups(f.vars.len(), n.grouped, &n.memberships, &mut lifetimes);
+    let mut grouped = n.grouped;
+    if n.redefined {
+        // A variable assigned twice counts at its last definition, as `def` has it.
+        grouped.retain(|t| lifetimes.def.get(t.var) == Some(t.def));
+    }
+    build_groups(f.vars.len(), grouped, &n.memberships, &mut lifetimes);
     lifetimes
 }
 
@@ -364,6 +372,7 @@ impl<'f> Numbering<'f> {
                     }
                 }
                 if self.is_tracked(*target) {
+                    self.redefined |= self.def.get(*target).is_some();
                     self.def.insert(*target, at);
                     if let Some(Type::Tile(tile)) = &self.f.vars[*target].ty
                         && let Some(memref) = &tile.memref
@@ -590,8 +599,6 @@ fn build_groups(
     lifetimes: &mut Lifetimes,
 ) {
     lifetimes.group_of = VarMap::with_len(var_count);
-    // A variable assigned twice counts at its last definition, as `def` has it.
-    tiles.retain(|t| lifetimes.def.get(t.var) == Some(t.def));
     // Group numbers by base, in a table of 4-byte entries: probed at random, a table with an
     // entry per tile of a large function must stay small to stay in cache. Sized for one base
     // per tile (as before planning): growing the table rehashes it.
@@ -734,5 +741,41 @@ mod tests {
                 lifetimes.peak_with_families(intervals.iter().collect())
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod redefinition_tests {
+    use super::*;
+    use crate::ir::parse_program;
+
+    /// A function built by hand may assign one variable twice (parsing never does): the
+    /// variable then counts once, at its last definition.
+    #[test]
+    fn a_variable_assigned_twice_counts_at_its_last_definition() {
+        let text = r#"import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 256)]) -> pl.Tensor[[64], pl.FP32]:
+        mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        a: pl.Tile[[64], pl.FP32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0], [64], [64], target_memory=pl.Mem.Vec)
+        b: pl.Tile[[64], pl.FP32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.add(a, a)
+        return x
+"#;
+        let mut f = parse_program(text).expect("parses").functions.remove(0);
+        let again = f.body[1].clone();
+        f.body.insert(3, again);
+        let lifetimes = analyze(&f);
+        let a = match &f.body[1].kind {
+            StmtKind::Assign { target, .. } => *target,
+            _ => unreachable!("the second statement assigns `a`"),
+        };
+        assert_eq!(lifetimes.intervals.len(), 1);
+        let members = &lifetimes.intervals[0].members;
+        assert_eq!(members.iter().filter(|&&v| v == a).count(), 1);
+        assert_eq!(lifetimes.liveness(a).map(|(def, _)| def), Some(3));
+        assert_eq!(lifetimes.member_facts().len(), members.len());
     }
 }
