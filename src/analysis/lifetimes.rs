@@ -314,7 +314,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
         memberships: FxHashMap::default(),
         shape: BodyShape::default(),
         // At most one per variable; growing it instead would copy it, missing the cache once
-        // per line copied, and capacity never written costs no memory.
+        // per line copied, while capacity never written costs address space, not memory.
         grouped: Vec::with_capacity(f.vars.len()),
         redefined: false,
     };
@@ -712,6 +712,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::ir::parse_program;
 
     fn interval(def: u32, length: u32, size: i64) -> Interval {
         Interval {
@@ -728,9 +729,9 @@ mod tests {
     }
 
     proptest! {
-        /// Without families, the running sum finds the peak the sorted event walk finds.
+        /// Without families, the heap sweep finds the peak the sorted event walk finds.
         #[test]
-        fn running_sum_matches_the_event_walk(
+        fn heap_sweep_matches_the_event_walk(
             shapes in proptest::collection::vec((0u32..60, 0u32..12, 1i64..5000), 0..80),
         ) {
             let intervals: Vec<Interval> =
@@ -742,12 +743,6 @@ mod tests {
             );
         }
     }
-}
-
-#[cfg(test)]
-mod redefinition_tests {
-    use super::*;
-    use crate::ir::parse_program;
 
     /// A function built by hand may assign one variable twice (parsing never does): the
     /// variable then counts once, at its last definition.
