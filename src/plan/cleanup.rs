@@ -169,6 +169,24 @@ class P:
         assert_eq!(remove_unused_allocs(&mut f), vec![Name::from("mem_vec_1")]);
     }
 
+    /// A parameter read only by an alloc that is itself removed still keeps the alloc named
+    /// like its base: every statement of the body counts, removed ones too.
+    #[test]
+    fn a_parameter_read_by_a_removed_alloc_keeps_its_alloc() {
+        let text = r#"import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 256)]) -> pl.Tensor[[64], pl.FP32]:
+        mem_ddr_0: pl.Ptr = pl.tensor.alloc(pl.Mem.DDR, 256)
+        mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, x)
+        return 0
+"#;
+        let mut f = parse_program(text).expect("parses").functions.remove(0);
+        assert_eq!(remove_unused_allocs(&mut f), vec![Name::from("mem_vec_1")]);
+    }
+
     #[test]
     fn an_unused_parameter_keeps_no_alloc() {
         let mut f = program(false);
