@@ -282,9 +282,9 @@ struct Numbering<'f> {
     redefined: bool,
 }
 
-/// A tracked tile with a MemRef, as the walk saw it at its definition: what grouping reads,
-/// copied while the walk has the variable at hand, so grouping does not return to the
-/// variable table (on a large function, every such pass misses the cache once per tile).
+/// A tracked tile with a MemRef, as the walk saw it at its definition: what grouping and the
+/// lifetime report read, copied while the walk has the variable at hand, so neither returns
+/// to the variable table (on a large function, every such pass misses the cache once per tile).
 struct GroupedTile {
     def: u32,
     var: VarId,

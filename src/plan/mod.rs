@@ -206,7 +206,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
         // MemoryReuse has nothing to do, but AllocateMemoryAddr still resolves the reserved
         // windows (SPEC §8): an overlap is an error, AUTO windows get their `base=`.
         if capacity::gets_addresses(&f) {
-            let reserved = reserved_windows(&f, &lifetimes)?;
+            let reserved = reserved_windows_if_called(&f, &lifetimes)?;
             allocate_memory_addr(&mut f, &reserved, config)?;
         }
         report.lifetimes = member_rows.sorted();
@@ -218,7 +218,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
     let rules = SharingRules::of(&f, &lifetimes, config)?;
     let facts = rules.facts(&f, &lifetimes);
 
-    let reserved = reserved_windows(&f, &lifetimes)?;
+    let reserved = reserved_windows_if_called(&f, &lifetimes)?;
     let mut reuse: Vec<Option<fixup::Reuse>> = vec![None; lifetimes.intervals.len()];
     let mut gates = std::collections::BTreeMap::new();
     for (space, in_space) in spaces_of(&lifetimes) {
@@ -309,7 +309,10 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
 }
 
 /// The reserved windows (SPEC §2.5); their walk runs only when the analysis saw a call.
-fn reserved_windows(f: &Function, lifetimes: &Lifetimes) -> Result<capacity::Reserved, PlanError> {
+fn reserved_windows_if_called(
+    f: &Function,
+    lifetimes: &Lifetimes,
+) -> Result<capacity::Reserved, PlanError> {
     if lifetimes.shape.reserve_calls {
         capacity::reserved_windows(f)
     } else {

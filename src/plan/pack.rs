@@ -41,9 +41,9 @@ impl<'a> ShareFacts<'a> {
         // operand's group is the interval of its base; only the others need the base table.
         let mut interval_of_base: Option<FxHashMap<&str, usize>> = None;
         let mut forbids = Vec::with_capacity(lifetimes.intervals.len());
-        for group in 0..lifetimes.intervals.len() {
+        for interval in 0..lifetimes.intervals.len() {
             let mut targets: Vec<usize> = Vec::new();
-            for &operand in forbid.forbidden(group) {
+            for &operand in forbid.forbidden(interval) {
                 if let Some(group) = lifetimes.group_of(operand) {
                     targets.push(group);
                     continue;
