@@ -507,6 +507,7 @@ pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) 
                 ),
             },
             span,
+            comments: Default::default(),
         }
     });
     f.body.splice(at..at, stmts.collect::<Vec<_>>());
@@ -638,6 +639,7 @@ pub fn plan_program(
         name: program.name.clone(),
         functions,
         dynamic_dims: program.dynamic_dims.clone(),
+        spacing: program.spacing,
         span: program.span,
     };
     Ok((planned, reports))
