@@ -48,6 +48,9 @@ fn verdict(planned: &Program, backend: Backend, file: &str, text: &str) -> Strin
     for (_, d) in diagnostics {
         out.push_str(&d.one_line(file, text, &lines));
         out.push('\n');
+        for note in d.related_lines(file, text, &lines) {
+            out.push_str(&format!("    {note}\n"));
+        }
         if let Some(hint) = &d.hint {
             out.push_str(&format!("    hint: {hint}\n"));
         }

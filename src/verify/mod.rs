@@ -11,7 +11,8 @@
 //! * `V004` no op output shares bytes with an operand it must not alias (SPEC §6.1.4, §13);
 //! * `V005` loop carries and if results are realised in place: the value a loop yields sits
 //!   where its iter arg sits, and every `if` arm yields from where the `if` result sits;
-//! * `V006` a view, an in-place result or a bare alias sits on its source's buffer.
+//! * `V006` a view, an in-place result or a bare alias sits on its source's buffer;
+//! * `V007` every read sees the value it names: the value checker (`values.rs`, below).
 //!
 //! # The liveness model (`liveness.rs`)
 //!
@@ -43,11 +44,23 @@
 //! tiles sorted by definition step, keeping only tiles still live, so the cost is
 //! `O(n log n)` plus the number of co-live tiles per base at each write.
 
+//! # The value checker (`values.rs`)
+//!
+//! A second, semantic check that shares nothing with the liveness model: an abstract
+//! interpretation that tracks which SSA values each byte range of each buffer holds, along
+//! every path (loops iterated to a fixpoint, `if` arms joined), and checks at every read that
+//! the operand's bytes hold the operand. `V003`, `V005` and `V006` find where a plan breaks
+//! liveness or placement rules; `V007` finds the read that would see the wrong data, names the
+//! value lost and the write (or the loop back edge, or the rename) that destroyed it. The two
+//! agree on which plans corrupt data (`tests/checkers_agree.rs`); `V005`/`V006` also reject a
+//! misplaced carry or view that nothing reads, which `V007` lets pass.
+
 mod allocs;
 mod forbid;
 mod identity;
 mod liveness;
 mod overlap;
+pub mod values;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Function, Program};
@@ -61,6 +74,7 @@ pub mod codes {
     pub const FORBIDDEN_ALIAS: &str = "V004";
     pub const CARRY_NOT_IN_PLACE: &str = "V005";
     pub const DETACHED_VIEW: &str = "V006";
+    pub const VALUE_LOST: &str = "V007";
 }
 
 pub use crate::backend::Backend;
@@ -102,6 +116,7 @@ pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
     out.extend(overlap::check(f, &liveness, opts.addressed));
     out.extend(forbid::check(f, &liveness, opts));
     out.extend(identity::check(f, &liveness));
+    out.extend(values::diagnostics(f, opts.addressed));
     out.sort_by_key(|d| (d.span.start, d.code));
     out
 }

@@ -1,0 +1,1078 @@
+//! `V007`, the value checker: abstract interpretation of a planned function that tracks, for
+//! every byte range of every buffer, which SSA values it holds, and checks at every read that
+//! the operand's bytes hold the operand's value (in the style of regalloc2's `checker.rs`).
+//!
+//! It shares nothing with the planner, nor with the liveness checker beside it: no steps, no
+//! lifetimes, only the IR and the op table's view rows.
+//!
+//! # The abstract state
+//!
+//! A *region* is a base (or, with addressed MemRefs, a memory space). Each region holds sorted,
+//! disjoint *cells* `[start, end)`, each with the set of values its bytes hold on every path
+//! that reaches the current statement; bytes in no cell hold nothing known. A value only ever
+//! sits inside its own MemRef's range, so defining a value touches only that range.
+//!
+//! * An op output is a *write*: its bytes hold that value alone (in-place results included;
+//!   a tuple-returning op writes all its items at once, and items that overlap hold neither).
+//! * A view, a bare alias, an iter arg (from its init), a loop result (from its iter arg) and an
+//!   `if` result (from each arm's yield) are *renames*: the new name is added wherever its
+//!   source is, within the new name's own range; nothing is written.
+//! * A loop runs its body from the join of the entry state and the back-edge state until the
+//!   head state no longer changes (0, 1 or many iterations); at the back edge every iter arg
+//!   takes the value yielded for it, all at once. The loop exits from the head state, so its
+//!   results hold the last iteration's values, or the inits when the body never ran.
+//! * An `if` runs each arm from the state before it and joins their end states; a value is
+//!   known only where both arms left it. A write in one arm never disturbs a read in the other.
+//!
+//! Every read of an on-chip tile (op operands, yields, returns, loop headers, conditions) checks
+//! that every byte of the tile's range holds it. Inputs are read before outputs are written.
+//!
+//! # Explaining a violation
+//!
+//! The fast pass records only which values some read found missing. For each such value a
+//! second pass follows that value alone and remembers, per cell, the event that removed it
+//! there: a write, a loop's back edge, or a rename whose source was elsewhere. Values lost only
+//! because their source was (a view of a lost tile, a carry of a lost yield) are not reported
+//! again.
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::liveness::{on_chip_memref, var};
+use crate::analysis::ops::op_info;
+use crate::diagnostics::{Diagnostic, Related};
+use crate::ir::{Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, Type, VarId};
+
+use super::codes;
+
+/// A broken plan can lose most of its values; past this many the rest are summarised.
+const MAX_REPORTED: usize = 50;
+
+/// Why a value is not where a read expects it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// The op that produced `writer`, at `at`, wrote over the value's bytes.
+    Overwritten { writer: VarId, at: Span },
+    /// At a loop's back edge (the yield at `at`) the iter arg takes the value yielded for it,
+    /// which does not sit on all of the iter arg's bytes.
+    CarryNotInPlace {
+        iter_arg: VarId,
+        yielded: Option<VarId>,
+        at: Span,
+    },
+    /// `target` is a rename (view, alias, iter arg, loop or `if` result, at `at`) of `source`,
+    /// which does not hold all of `target`'s bytes there.
+    RenameNotInPlace {
+        target: VarId,
+        source: Option<VarId>,
+        at: Span,
+    },
+}
+
+/// How a rename explains a target it could not place.
+#[derive(Clone, Copy)]
+enum RenameKind {
+    Carry,
+    Rename,
+}
+
+impl RenameKind {
+    fn cause(self, target: VarId, source: Option<VarId>, at: Span) -> Cause {
+        match self {
+            RenameKind::Carry => Cause::CarryNotInPlace {
+                iter_arg: target,
+                yielded: source,
+                at,
+            },
+            RenameKind::Rename => Cause::RenameNotInPlace { target, source, at },
+        }
+    }
+}
+
+/// A read that sees the wrong value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueViolation {
+    /// The tile the read expects.
+    pub lost: VarId,
+    /// The operand that reads it.
+    pub read: Span,
+    /// What destroyed it or kept it away; `None` when nothing ever placed it there.
+    pub cause: Option<Cause>,
+}
+
+/// Runs the value checker over one planned function.
+pub fn check(f: &Function, addressed: bool) -> Vec<ValueViolation> {
+    analyse(f, addressed).1
+}
+
+fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
+    let facts = Facts::of(f, addressed);
+    let mut fast = Interp::new(f, &facts, None);
+    fast.run();
+    let mut lost: Vec<(VarId, Span)> = Vec::new();
+    let mut seen = vec![false; f.vars.len()];
+    for found in &fast.found {
+        if !std::mem::replace(&mut seen[found.var.index()], true) {
+            lost.push((found.var, found.read));
+        }
+    }
+    let mut out = Vec::new();
+    for &(value, read) in &lost {
+        let mut focused = Interp::new(f, &facts, Some(value));
+        focused.run();
+        let cause = focused
+            .found
+            .iter()
+            .find(|found| found.var == value)
+            .and_then(|found| found.cause);
+        // A rename of a lost value, or a carry of a lost yield, is lost because of it.
+        let derived = match cause {
+            Some(Cause::RenameNotInPlace { source, .. }) => source,
+            Some(Cause::CarryNotInPlace { yielded, .. }) => yielded,
+            _ => None,
+        };
+        if derived.is_some_and(|source| seen.get(source.index()).is_some_and(|&s| s)) {
+            continue;
+        }
+        out.push(ValueViolation {
+            lost: value,
+            read,
+            cause,
+        });
+    }
+    (facts, out)
+}
+
+/// The violations as located diagnostics.
+pub(super) fn diagnostics(f: &Function, addressed: bool) -> Vec<Diagnostic> {
+    let (facts, violations) = analyse(f, addressed);
+    let mut out: Vec<Diagnostic> = violations
+        .iter()
+        .take(MAX_REPORTED)
+        .map(|v| describe(f, &facts, v))
+        .collect();
+    if violations.len() > MAX_REPORTED {
+        out.push(Diagnostic::error(
+            codes::VALUE_LOST,
+            format!(
+                "{} more values in function '{}' are read where they are not; only the first {MAX_REPORTED} are reported",
+                violations.len() - MAX_REPORTED,
+                f.name
+            ),
+            f.span,
+        ));
+    }
+    out
+}
+
+fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
+    let name = |id: VarId| var(f, id).map_or("?", |v| v.name.as_str());
+    let def = |id: VarId| {
+        facts
+            .defs
+            .get(id.index())
+            .copied()
+            .flatten()
+            .unwrap_or(f.span)
+    };
+    let lost = name(v.lost);
+    let place = facts.places[v.lost.index()].map_or_else(String::new, |p| {
+        format!(
+            " {} of '{}'",
+            p.bytes_text(),
+            facts.region_names[p.region as usize]
+        )
+    });
+    let (message, hint, cause) = match v.cause {
+        Some(Cause::Overwritten { writer, at }) => (
+            format!(
+                "'{lost}' is read here, but its bytes{place} were overwritten by '{}'",
+                name(writer)
+            ),
+            format!(
+                "'{}' must not share bytes with '{lost}' while '{lost}' is still read; give one of them its own buffer",
+                name(writer)
+            ),
+            Some(Related {
+                span: at,
+                message: format!("'{}' is written over '{lost}' here", name(writer)),
+            }),
+        ),
+        Some(Cause::CarryNotInPlace {
+            iter_arg,
+            yielded,
+            at,
+        }) => {
+            let yielded = yielded.map_or("a value", name);
+            let iter_arg = name(iter_arg);
+            (
+                format!(
+                    "'{lost}' is read here, but its bytes{place} do not receive the value the loop carries into '{iter_arg}'"
+                ),
+                format!(
+                    "the loop yields '{yielded}' for '{iter_arg}' from other bytes; compute it in the iter arg's buffer or `tile.move` it there before the yield"
+                ),
+                Some(Related {
+                    span: at,
+                    message: format!("the back edge carries '{yielded}' into '{iter_arg}' here"),
+                }),
+            )
+        }
+        Some(Cause::RenameNotInPlace { target, source, at }) => {
+            let source = source.map_or("its source", name);
+            let target = name(target);
+            (
+                format!(
+                    "'{lost}' is read here, but its bytes{place} do not hold it: '{target}' takes the value of '{source}', which sits elsewhere"
+                ),
+                format!(
+                    "'{target}' shares its data with '{source}', so it must sit on the bytes '{source}' sits on"
+                ),
+                Some(Related {
+                    span: at,
+                    message: format!("'{target}' takes the value of '{source}' here"),
+                }),
+            )
+        }
+        None => (
+            format!("'{lost}' is read here, but nothing placed it on its bytes{place}"),
+            format!("'{lost}' must be written where its MemRef says it sits"),
+            None,
+        ),
+    };
+    let mut d = Diagnostic::error(codes::VALUE_LOST, message, v.read).with_hint(hint);
+    d.related.push(Related {
+        span: def(v.lost),
+        message: format!("'{lost}' is defined here"),
+    });
+    d.related.extend(cause);
+    d
+}
+
+/// Where a tile sits: a byte range of one region.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    region: u32,
+    start: i64,
+    end: i64,
+}
+
+impl Place {
+    fn bytes_text(&self) -> String {
+        if self.start == i64::MIN {
+            "(all, its offset being symbolic)".to_string()
+        } else {
+            format!("[{}, {})", self.start, self.end)
+        }
+    }
+}
+
+/// What the interpretation needs to know about every variable, computed once.
+struct Facts {
+    /// Indexed by `VarId`: the place of every on-chip tile.
+    places: Vec<Option<Place>>,
+    region_names: Vec<String>,
+    /// Indexed by `VarId`: where each variable is defined.
+    defs: Vec<Option<Span>>,
+    /// The items `x = t[k]` taken from each tuple-valued call result `t`, which the call writes.
+    tuple_items: FxHashMap<VarId, SmallVec<[VarId; 2]>>,
+    /// The on-chip tile parameters, which hold their values on entry.
+    params: Vec<VarId>,
+}
+
+impl Facts {
+    fn of(f: &Function, addressed: bool) -> Facts {
+        let mut facts = Facts {
+            places: vec![None; f.vars.len()],
+            region_names: Vec::new(),
+            defs: vec![None; f.vars.len()],
+            tuple_items: FxHashMap::default(),
+            params: Vec::new(),
+        };
+        let mut builder = FactsBuilder {
+            f,
+            addressed,
+            facts: &mut facts,
+            regions: FxHashMap::default(),
+            call_tuples: vec![false; f.vars.len()],
+        };
+        for p in &f.params {
+            builder.define(p.var, None, p.span);
+            if builder.facts.places[p.var.index()].is_some() {
+                builder.facts.params.push(p.var);
+            }
+        }
+        builder.stmts(&f.body);
+        facts
+    }
+}
+
+struct FactsBuilder<'a> {
+    f: &'a Function,
+    addressed: bool,
+    facts: &'a mut Facts,
+    regions: FxHashMap<String, u32>,
+    /// Indexed by `VarId`: tuple variables assigned a call's result.
+    call_tuples: Vec<bool>,
+}
+
+/// The values of the yield that ends a statement list, and where it is.
+type YieldFact = (SmallVec<[Option<VarId>; 2]>, Span);
+
+impl FactsBuilder<'_> {
+    fn stmts(&mut self, body: &[Stmt]) -> Option<YieldFact> {
+        let mut last_yield = None;
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::Assign { target, value } => {
+                    let source = match &value.kind {
+                        ExprKind::Var(src) => Some(*src),
+                        ExprKind::Call(_, call) => {
+                            let is_tuple = var(self.f, *target)
+                                .is_some_and(|v| matches!(v.ty, Some(Type::Tuple(_))));
+                            if is_tuple && let Some(slot) = self.call_tuples.get_mut(target.index())
+                            {
+                                *slot = true;
+                            }
+                            if op_info(call.op()).is_some_and(|info| info.view) {
+                                call.args.first().and_then(Expr::as_var)
+                            } else {
+                                None
+                            }
+                        }
+                        ExprKind::Index { base, .. } => {
+                            if let Some(tuple) = base.as_var()
+                                && self.call_tuples.get(tuple.index()).is_some_and(|&c| c)
+                            {
+                                self.facts
+                                    .tuple_items
+                                    .entry(tuple)
+                                    .or_default()
+                                    .push(*target);
+                            }
+                            None
+                        }
+                        _ => None,
+                    };
+                    self.define(*target, source, stmt.span);
+                }
+                StmtKind::Yield { values } => {
+                    last_yield = Some((values.iter().map(Expr::as_var).collect(), stmt.span));
+                }
+                StmtKind::For(for_stmt) => {
+                    for (i, &iter_arg) in for_stmt.iter_args.iter().enumerate() {
+                        let init = for_stmt.init_values.get(i).and_then(Expr::as_var);
+                        self.define(iter_arg, init, stmt.span);
+                    }
+                    self.stmts(&for_stmt.body);
+                    for (i, &result) in for_stmt.return_vars.iter().enumerate() {
+                        self.define(result, for_stmt.iter_args.get(i).copied(), stmt.span);
+                    }
+                }
+                StmtKind::If(if_stmt) => {
+                    let then_yield = self.stmts(&if_stmt.then_body);
+                    if let Some(else_body) = &if_stmt.else_body {
+                        self.stmts(else_body);
+                    }
+                    for (i, &result) in if_stmt.return_vars.iter().enumerate() {
+                        let (source, at) = match &then_yield {
+                            Some((values, at)) => (values.get(i).copied().flatten(), *at),
+                            None => (None, stmt.span),
+                        };
+                        self.define(result, source, at);
+                    }
+                }
+                StmtKind::With(with) => {
+                    if let Some(y) = self.stmts(&with.body) {
+                        last_yield = Some(y);
+                    }
+                }
+                StmtKind::Eval(_) | StmtKind::Return { .. } | StmtKind::Pass => {}
+            }
+        }
+        last_yield
+    }
+
+    /// Records where `v` is defined and, for an on-chip tile, where it sits. A symbolic offset
+    /// takes its source's range (a runtime slice lies inside its source), else the whole region.
+    fn define(&mut self, v: VarId, source: Option<VarId>, at: Span) {
+        let Some(slot) = self.facts.defs.get_mut(v.index()) else {
+            return;
+        };
+        slot.get_or_insert(at);
+        let Some(variable) = var(self.f, v) else {
+            return;
+        };
+        let Some(memref) = on_chip_memref(variable) else {
+            return;
+        };
+        let region_name = if self.addressed {
+            match &variable.ty {
+                Some(Type::Tile(t)) => t.space.unwrap_or(MemSpace::Ddr).name().to_string(),
+                _ => String::new(),
+            }
+        } else {
+            memref.base.to_string()
+        };
+        let next = self.regions.len() as u32;
+        let names = &mut self.facts.region_names;
+        let region = *self.regions.entry(region_name).or_insert_with_key(|name| {
+            names.push(name.clone());
+            next
+        });
+        let known = memref
+            .const_offset()
+            .zip(memref.size_bytes())
+            .map(|(start, size)| (start, start.saturating_add(size)));
+        let (start, end) = known.unwrap_or_else(|| {
+            source
+                .and_then(|s| self.facts.places.get(s.index()).copied().flatten())
+                .filter(|p| p.region == region)
+                .map_or((i64::MIN, i64::MAX), |p| (p.start, p.end))
+        });
+        self.facts.places[v.index()] = Some(Place { region, start, end });
+    }
+}
+
+/// The values a cell's bytes hold, sorted.
+type ValueSet = SmallVec<[VarId; 4]>;
+
+#[derive(Clone, Debug, PartialEq)]
+struct Cell {
+    start: i64,
+    end: i64,
+    values: ValueSet,
+    /// In a focused pass: why the focus value is not here (`None` when it is, or never was).
+    cause: Option<Cause>,
+}
+
+impl Cell {
+    fn holds(&self, v: VarId) -> bool {
+        self.values.binary_search(&v).is_ok()
+    }
+    fn insert(&mut self, v: VarId) {
+        if let Err(at) = self.values.binary_search(&v) {
+            self.values.insert(at, v);
+        }
+    }
+    fn remove(&mut self, v: VarId) -> bool {
+        match self.values.binary_search(&v) {
+            Ok(at) => {
+                self.values.remove(at);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+    /// Whether the cell says nothing: no values and no cause; such cells are dropped.
+    fn is_blank(&self) -> bool {
+        self.values.is_empty() && self.cause.is_none()
+    }
+}
+
+/// Cells per region.
+#[derive(Clone, Debug, Default)]
+struct State {
+    regions: Vec<Vec<Cell>>,
+}
+
+/// A read that found its value missing.
+struct Found {
+    var: VarId,
+    read: Span,
+    cause: Option<Cause>,
+}
+
+struct Interp<'f> {
+    f: &'f Function,
+    facts: &'f Facts,
+    focus: Option<VarId>,
+    found: Vec<Found>,
+}
+
+/// A rename: the target and where it takes its value from (`None`: bound as it is).
+type Pair = (VarId, Option<VarId>);
+
+/// Byte ranges `[start, end)` of one region.
+type Ranges = SmallVec<[(i64, i64); 2]>;
+
+impl<'f> Interp<'f> {
+    fn new(f: &'f Function, facts: &'f Facts, focus: Option<VarId>) -> Interp<'f> {
+        Interp {
+            f,
+            facts,
+            focus,
+            found: Vec::new(),
+        }
+    }
+
+    fn run(&mut self) {
+        let mut state = State {
+            regions: vec![Vec::new(); self.facts.region_names.len()],
+        };
+        let params: SmallVec<[Pair; 4]> = self.facts.params.iter().map(|&p| (p, None)).collect();
+        self.rename(&mut state, &params, RenameKind::Rename, self.f.span);
+        self.stmts(&mut state, &self.f.body);
+    }
+
+    fn place(&self, v: VarId) -> Option<Place> {
+        self.facts.places.get(v.index()).copied().flatten()
+    }
+
+    /// Runs a statement list; returns the yield that ends it, if any.
+    fn stmts(&mut self, state: &mut State, body: &'f [Stmt]) -> Option<(&'f [Expr], Span)> {
+        let mut yielded = None;
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::Assign { target, value } => {
+                    self.read_expr(state, value);
+                    self.assign(state, *target, value, stmt.span);
+                }
+                StmtKind::Eval(e) => self.read_expr(state, e),
+                StmtKind::Yield { values } => {
+                    for v in values {
+                        self.read_expr(state, v);
+                    }
+                    yielded = Some((values.as_slice(), stmt.span));
+                }
+                StmtKind::Return { values } => {
+                    for v in values {
+                        self.read_expr(state, v);
+                    }
+                }
+                StmtKind::For(for_stmt) => {
+                    let header = for_stmt.bounds.iter().chain(&for_stmt.init_values);
+                    for e in header.chain(for_stmt.kwargs.iter().map(|k| &k.value)) {
+                        self.read_expr(state, e);
+                    }
+                    self.for_loop(state, for_stmt, stmt.span);
+                }
+                StmtKind::If(if_stmt) => {
+                    self.read_expr(state, &if_stmt.cond);
+                    let mut else_state = state.clone();
+                    let then_yield = self.stmts(state, &if_stmt.then_body);
+                    self.bind_results(state, &if_stmt.return_vars, then_yield, stmt.span);
+                    let else_yield = match &if_stmt.else_body {
+                        Some(else_body) => self.stmts(&mut else_state, else_body),
+                        None => None,
+                    };
+                    self.bind_results(&mut else_state, &if_stmt.return_vars, else_yield, stmt.span);
+                    *state = self.join(state, &else_state);
+                }
+                StmtKind::With(with) => {
+                    self.read_expr(state, &with.context);
+                    if let Some(y) = self.stmts(state, &with.body) {
+                        yielded = Some(y);
+                    }
+                }
+                StmtKind::Pass => {}
+            }
+        }
+        yielded
+    }
+
+    /// An `if` arm's results take the values the arm yields (an arm without a yield binds
+    /// them as they are).
+    fn bind_results(
+        &mut self,
+        state: &mut State,
+        results: &[VarId],
+        yielded: Option<(&[Expr], Span)>,
+        if_span: Span,
+    ) {
+        if results.is_empty() {
+            return;
+        }
+        let pairs = pairs(results, yielded.map(|(values, _)| values));
+        let at = yielded.map_or(if_span, |(_, at)| at);
+        self.rename(state, &pairs, RenameKind::Rename, at);
+    }
+
+    fn for_loop(&mut self, state: &mut State, for_stmt: &'f ForStmt, at: Span) {
+        let inits = pairs(&for_stmt.iter_args, Some(&for_stmt.init_values));
+        let mut entry = std::mem::take(state);
+        self.rename(&mut entry, &inits, RenameKind::Rename, at);
+        // Violations count only on the pass that starts from the fixpoint: earlier passes
+        // start from states that hold more.
+        let mark = self.found.len();
+        let mut head = entry.clone();
+        loop {
+            self.found.truncate(mark);
+            let mut body = head.clone();
+            let yielded = self.stmts(&mut body, &for_stmt.body);
+            let carries = pairs(&for_stmt.iter_args, yielded.map(|(values, _)| values));
+            let yield_span = yielded.map_or(at, |(_, span)| span);
+            self.rename(&mut body, &carries, RenameKind::Carry, yield_span);
+            let next = self.join(&entry, &body);
+            let done = same_values(&next, &head);
+            head = next;
+            if done {
+                break;
+            }
+        }
+        let results: SmallVec<[Pair; 4]> = for_stmt
+            .return_vars
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| (r, for_stmt.iter_args.get(i).copied()))
+            .collect();
+        self.rename(&mut head, &results, RenameKind::Rename, at);
+        *state = head;
+    }
+
+    fn assign(&mut self, state: &mut State, target: VarId, value: &Expr, at: Span) {
+        match &value.kind {
+            ExprKind::Var(src) => {
+                self.rename(state, &[(target, Some(*src))], RenameKind::Rename, at);
+            }
+            ExprKind::Call(_, call) => {
+                if op_info(call.op()).is_some_and(|info| info.view) {
+                    let src = call.args.first().and_then(Expr::as_var);
+                    self.rename(state, &[(target, src)], RenameKind::Rename, at);
+                } else if let Some(items) = self.facts.tuple_items.get(&target) {
+                    self.write_all(state, items, at);
+                } else {
+                    self.write_all(state, &[target], at);
+                }
+            }
+            // A call's tuple item was written by the call; an item of anything else is bound
+            // as it is.
+            ExprKind::Index { base, .. } => {
+                let written = base
+                    .as_var()
+                    .and_then(|t| self.facts.tuple_items.get(&t))
+                    .is_some_and(|items| items.contains(&target));
+                if !written {
+                    self.rename(state, &[(target, None)], RenameKind::Rename, at);
+                }
+            }
+            _ => self.write_all(state, &[target], at),
+        }
+    }
+
+    fn read_expr(&mut self, state: &State, e: &Expr) {
+        match &e.kind {
+            ExprKind::Var(v) => self.read(state, *v, e.span),
+            ExprKind::Call(_, c) => {
+                for a in &c.args {
+                    self.read_expr(state, a);
+                }
+                for k in &c.kwargs {
+                    self.read_expr(state, &k.value);
+                }
+            }
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
+                for item in items {
+                    self.read_expr(state, item);
+                }
+            }
+            ExprKind::Dict(entries) => {
+                for (k, v) in entries {
+                    self.read_expr(state, k);
+                    self.read_expr(state, v);
+                }
+            }
+            ExprKind::Index { base, index } => {
+                self.read_expr(state, base);
+                self.read_expr(state, index);
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.read_expr(state, lhs);
+                self.read_expr(state, rhs);
+            }
+            ExprKind::Unary { operand, .. } => self.read_expr(state, operand),
+            ExprKind::Symbol(_)
+            | ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Str { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::None
+            | ExprKind::Const { .. }
+            | ExprKind::DType(_)
+            | ExprKind::Space(_)
+            | ExprKind::Path(_) => {}
+        }
+    }
+
+    /// Checks that every byte of `v`'s range holds `v`.
+    fn read(&mut self, state: &State, v: VarId, span: Span) {
+        if self.focus.is_some_and(|focus| focus != v) {
+            return;
+        }
+        let Some(place) = self.place(v) else {
+            return;
+        };
+        let cells = &state.regions[place.region as usize];
+        let mut at = cells.partition_point(|c| c.end <= place.start);
+        let mut covered = place.start;
+        while covered < place.end {
+            match cells.get(at) {
+                Some(cell) if cell.start <= covered && cell.holds(v) => {
+                    covered = cell.end;
+                    at += 1;
+                }
+                other => {
+                    let cause = other.filter(|c| c.start <= covered).and_then(|c| c.cause);
+                    self.found.push(Found {
+                        var: v,
+                        read: span,
+                        cause,
+                    });
+                    return;
+                }
+            }
+        }
+    }
+
+    /// An op at `at` writes `outputs` at once: each holds its own bytes, and bytes two of them
+    /// share hold neither.
+    fn write_all(&mut self, state: &mut State, outputs: &[VarId], at: Span) {
+        for &out in outputs {
+            if let Some(place) = self.place(out) {
+                self.clobber(state, place, out, Some(out), at);
+            }
+        }
+        for (i, &a) in outputs.iter().enumerate() {
+            for &b in &outputs[i + 1..] {
+                let (Some(pa), Some(pb)) = (self.place(a), self.place(b)) else {
+                    continue;
+                };
+                if pa.region != pb.region || pa.end <= pb.start || pb.end <= pa.start {
+                    continue;
+                }
+                let overlap = Place {
+                    region: pa.region,
+                    start: pa.start.max(pb.start),
+                    end: pa.end.min(pb.end),
+                };
+                // Each output loses the shared bytes to the other.
+                let writer = if self.focus == Some(b) { a } else { b };
+                self.clobber(state, overlap, writer, None, at);
+            }
+        }
+    }
+
+    /// Replaces the contents of `place` by `value` (or by nothing), the work of `writer`'s op.
+    fn clobber(
+        &mut self,
+        state: &mut State,
+        place: Place,
+        writer: VarId,
+        value: Option<VarId>,
+        at: Span,
+    ) {
+        let cells = &mut state.regions[place.region as usize];
+        let (lo, hi) = split_range(cells, place.start, place.end);
+        let values: ValueSet = value.into_iter().collect();
+        let Some(focus) = self.focus.filter(|&f| Some(f) != value) else {
+            if values.is_empty() {
+                cells.drain(lo..hi);
+            } else {
+                cells.splice(lo..hi, [cell(place.start, place.end, values)]);
+            }
+            return;
+        };
+        // Follow the focus value: remember where this write removed it.
+        let mut replaced: Vec<Cell> = Vec::with_capacity(hi - lo + 2);
+        let mut covered = place.start;
+        for old in &cells[lo..hi] {
+            if old.start > covered {
+                push_merged(&mut replaced, covered, old.start, &values, None);
+            }
+            let cause = if old.holds(focus) {
+                Some(Cause::Overwritten { writer, at })
+            } else {
+                old.cause
+            };
+            push_merged(&mut replaced, old.start, old.end, &values, cause);
+            covered = old.end;
+        }
+        if covered < place.end {
+            push_merged(&mut replaced, covered, place.end, &values, None);
+        }
+        replaced.retain(|c| !c.is_blank());
+        cells.splice(lo..hi, replaced);
+    }
+
+    /// Renames at `at`, all at once: each target is added wherever its source is, within the
+    /// target's own range, after the target's previous instance is removed. A target without
+    /// a source is bound over its whole range.
+    fn rename(&mut self, state: &mut State, pairs: &[Pair], kind: RenameKind, at: Span) {
+        let placed: SmallVec<[(VarId, Option<VarId>, Place); 4]> = pairs
+            .iter()
+            .filter_map(|&(t, s)| self.place(t).map(|p| (t, s, p)))
+            .collect();
+        if placed.is_empty() {
+            return;
+        }
+        for &(_, _, p) in &placed {
+            split_range(&mut state.regions[p.region as usize], p.start, p.end);
+        }
+        // Where each source is, before any target changes.
+        let mut holds: SmallVec<[Ranges; 4]> = SmallVec::new();
+        for &(_, source, p) in &placed {
+            let cells = &state.regions[p.region as usize];
+            let (lo, hi) = range_of(cells, p.start, p.end);
+            let ranges = match source {
+                Some(s) if self.place(s).is_some() => cells[lo..hi]
+                    .iter()
+                    .filter(|c| c.holds(s))
+                    .map(|c| (c.start, c.end))
+                    .collect(),
+                _ => SmallVec::from_elem((p.start, p.end), 1),
+            };
+            holds.push(ranges);
+        }
+        for (&(target, source, p), ranges) in placed.iter().zip(&holds) {
+            let focused = self.focus == Some(target);
+            let cells = &mut state.regions[p.region as usize];
+            if focused {
+                fill_gaps(cells, p.start, p.end);
+            }
+            let (lo, hi) = range_of(cells, p.start, p.end);
+            for c in &mut cells[lo..hi] {
+                c.remove(target);
+                if focused {
+                    c.cause = Some(kind.cause(target, source, at));
+                }
+            }
+            for &(start, end) in ranges {
+                fill_gaps(cells, start, end);
+                let (lo, hi) = range_of(cells, start, end);
+                for c in &mut cells[lo..hi] {
+                    c.insert(target);
+                    if focused {
+                        c.cause = None;
+                    }
+                }
+            }
+        }
+        for &(_, _, p) in &placed {
+            let cells = &mut state.regions[p.region as usize];
+            let (lo, hi) = range_of(cells, p.start, p.end);
+            normalize(cells, lo.saturating_sub(1), (hi + 1).min(cells.len()));
+        }
+    }
+
+    /// The state on both paths: the values a cell holds on each. In a focused pass, the cause
+    /// of a missing focus value comes from the path that lost it.
+    fn join(&self, a: &State, b: &State) -> State {
+        let regions = a
+            .regions
+            .iter()
+            .zip(&b.regions)
+            .map(|(ra, rb)| match self.focus {
+                None => intersect_cells(ra, rb),
+                Some(focus) => join_focused(ra, rb, focus),
+            })
+            .collect();
+        State { regions }
+    }
+}
+
+/// Renames of `targets` from the expressions at the same positions.
+fn pairs(targets: &[VarId], sources: Option<&[Expr]>) -> SmallVec<[Pair; 4]> {
+    targets
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| (t, sources.and_then(|s| s.get(i)).and_then(Expr::as_var)))
+        .collect()
+}
+
+fn cell(start: i64, end: i64, values: ValueSet) -> Cell {
+    Cell {
+        start,
+        end,
+        values,
+        cause: None,
+    }
+}
+
+/// The bytes both lists cover, with the values both hold there.
+fn intersect_cells(a: &[Cell], b: &[Cell]) -> Vec<Cell> {
+    let mut out: Vec<Cell> = Vec::with_capacity(a.len().min(b.len()));
+    let (mut i, mut j) = (0, 0);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        let (start, end) = (x.start.max(y.start), x.end.min(y.end));
+        if start < end {
+            let values: ValueSet = x.values.iter().copied().filter(|v| y.holds(*v)).collect();
+            if !values.is_empty() {
+                push_merged(&mut out, start, end, &values, None);
+            }
+        }
+        if x.end <= y.end {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+/// The join of a focused pass: it also keeps, where the focus value is missing on either path,
+/// the cause from the path that lost it.
+fn join_focused(a: &[Cell], b: &[Cell], focus: VarId) -> Vec<Cell> {
+    let mut out: Vec<Cell> = Vec::with_capacity(a.len().max(b.len()));
+    let (mut i, mut j) = (0, 0);
+    let empty = ValueSet::new();
+    // Sweep the union of both lists' boundaries; a gap holds nothing and has no cause.
+    let mut pos = i64::MIN;
+    loop {
+        while a.get(i).is_some_and(|c| c.end <= pos) {
+            i += 1;
+        }
+        while b.get(j).is_some_and(|c| c.end <= pos) {
+            j += 1;
+        }
+        let (ca, cb) = (a.get(i), b.get(j));
+        let start = match (ca, cb) {
+            (None, None) => break,
+            (Some(x), None) => x.start,
+            (None, Some(y)) => y.start,
+            (Some(x), Some(y)) => x.start.min(y.start),
+        }
+        .max(pos);
+        let in_a = ca.filter(|c| c.start <= start);
+        let in_b = cb.filter(|c| c.start <= start);
+        let end = [
+            in_a.map(|c| c.end),
+            in_b.map(|c| c.end),
+            ca.filter(|c| c.start > start).map(|c| c.start),
+            cb.filter(|c| c.start > start).map(|c| c.start),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(i64::MAX);
+        let va = in_a.map_or(&empty, |c| &c.values);
+        let vb = in_b.map_or(&empty, |c| &c.values);
+        let values: ValueSet = va.iter().copied().filter(|v| vb.contains(v)).collect();
+        let (cause_a, cause_b) = (in_a.and_then(|c| c.cause), in_b.and_then(|c| c.cause));
+        let cause = match (va.contains(&focus), vb.contains(&focus)) {
+            (true, true) => None,
+            (true, false) => cause_b,
+            (false, true) => cause_a,
+            (false, false) => cause_a.or(cause_b),
+        };
+        if !(values.is_empty() && cause.is_none()) {
+            push_merged(&mut out, start, end, &values, cause);
+        }
+        pos = end;
+    }
+    out
+}
+
+/// Appends `[start, end)`, merged into the last cell when it continues it with equal contents.
+fn push_merged(out: &mut Vec<Cell>, start: i64, end: i64, values: &ValueSet, cause: Option<Cause>) {
+    if let Some(last) = out.last_mut()
+        && last.end == start
+        && last.values == *values
+        && last.cause == cause
+    {
+        last.end = end;
+        return;
+    }
+    out.push(Cell {
+        start,
+        end,
+        values: values.clone(),
+        cause,
+    });
+}
+
+/// Whether two states hold the same values everywhere (causes aside).
+fn same_values(a: &State, b: &State) -> bool {
+    a.regions
+        .iter()
+        .zip(&b.regions)
+        .all(|(ra, rb)| same_cells(ra, rb))
+}
+
+fn same_cells(a: &[Cell], b: &[Cell]) -> bool {
+    let same = |x: &Cell, y: &Cell| x.start == y.start && x.end == y.end && x.values == y.values;
+    if a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y)) {
+        return true;
+    }
+    // Equal contents may be cut into cells differently (focused passes keep causes apart).
+    holding(a) == holding(b)
+}
+
+/// The maximal runs of bytes holding the same non-empty value set.
+fn holding(cells: &[Cell]) -> Vec<(i64, i64, &ValueSet)> {
+    let mut runs: Vec<(i64, i64, &ValueSet)> = Vec::new();
+    for c in cells.iter().filter(|c| !c.values.is_empty()) {
+        match runs.last_mut() {
+            Some(last) if last.1 == c.start && *last.2 == c.values => last.1 = c.end,
+            _ => runs.push((c.start, c.end, &c.values)),
+        }
+    }
+    runs
+}
+
+/// Splits cells so that none straddles `start` or `end`; returns the index range of the cells
+/// inside `[start, end)`.
+fn split_range(cells: &mut Vec<Cell>, start: i64, end: i64) -> (usize, usize) {
+    split_at(cells, start);
+    split_at(cells, end);
+    range_of(cells, start, end)
+}
+
+fn split_at(cells: &mut Vec<Cell>, pos: i64) {
+    let at = cells.partition_point(|c| c.end <= pos);
+    if let Some(cell) = cells.get(at)
+        && cell.start < pos
+    {
+        let mut upper = cell.clone();
+        upper.start = pos;
+        cells[at].end = pos;
+        cells.insert(at + 1, upper);
+    }
+}
+
+/// The index range of the cells inside `[start, end)` (cells must not straddle its ends).
+fn range_of(cells: &[Cell], start: i64, end: i64) -> (usize, usize) {
+    let lo = cells.partition_point(|c| c.end <= start);
+    let hi = lo + cells[lo..].partition_point(|c| c.start < end);
+    (lo, hi)
+}
+
+/// Adds empty cells over the bytes of `[start, end)` no cell covers (the cells must not
+/// straddle its ends).
+fn fill_gaps(cells: &mut Vec<Cell>, start: i64, end: i64) {
+    let (lo, hi) = range_of(cells, start, end);
+    let mut filled: Vec<Cell> = Vec::with_capacity(hi - lo + 1);
+    let mut covered = start;
+    for cell in &cells[lo..hi] {
+        if cell.start > covered {
+            filled.push(blank(covered, cell.start));
+        }
+        filled.push(cell.clone());
+        covered = cell.end;
+    }
+    if covered < end {
+        filled.push(blank(covered, end));
+    }
+    if filled.len() != hi - lo {
+        cells.splice(lo..hi, filled);
+    }
+}
+
+fn blank(start: i64, end: i64) -> Cell {
+    Cell {
+        start,
+        end,
+        values: ValueSet::new(),
+        cause: None,
+    }
+}
+
+/// Drops blank cells and merges equal neighbours among `cells[lo..hi]`.
+fn normalize(cells: &mut Vec<Cell>, lo: usize, hi: usize) {
+    let mut merged: Vec<Cell> = Vec::with_capacity(hi - lo);
+    for cell in cells[lo..hi].iter().filter(|c| !c.is_blank()) {
+        push_merged(&mut merged, cell.start, cell.end, &cell.values, cell.cause);
+    }
+    if merged.len() != hi - lo {
+        cells.splice(lo..hi, merged);
+    }
+}
