@@ -41,7 +41,9 @@ use smallvec::SmallVec;
 use super::liveness::{on_chip_memref, var};
 use crate::analysis::ops::op_info;
 use crate::diagnostics::{Diagnostic, Related};
-use crate::ir::{Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, Type, VarId};
+use crate::ir::{
+    Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, TileType, Type, VarId,
+};
 
 use super::codes;
 
@@ -297,7 +299,7 @@ impl Facts {
             call_tuples: vec![false; f.vars.len()],
         };
         for p in &f.params {
-            builder.define(p.var, None, p.span);
+            builder.define(p.var, None, p.span, false);
             if builder.facts.places[p.var.index()].is_some() {
                 builder.facts.params.push(p.var);
             }
@@ -325,6 +327,7 @@ impl FactsBuilder<'_> {
         for stmt in body {
             match &stmt.kind {
                 StmtKind::Assign { target, value } => {
+                    let mut view = true;
                     let source = match &value.kind {
                         ExprKind::Var(src) => Some(*src),
                         ExprKind::Call(_, call) => {
@@ -337,6 +340,7 @@ impl FactsBuilder<'_> {
                             if op_info(call.op()).is_some_and(|info| info.view) {
                                 call.args.first().and_then(Expr::as_var)
                             } else {
+                                view = false;
                                 None
                             }
                         }
@@ -350,11 +354,15 @@ impl FactsBuilder<'_> {
                                     .or_default()
                                     .push(*target);
                             }
+                            view = false;
                             None
                         }
-                        _ => None,
+                        _ => {
+                            view = false;
+                            None
+                        }
                     };
-                    self.define(*target, source, stmt.span);
+                    self.define(*target, source, stmt.span, view);
                 }
                 StmtKind::Yield { values } => {
                     last_yield = Some((values.iter().map(Expr::as_var).collect(), stmt.span));
@@ -362,11 +370,11 @@ impl FactsBuilder<'_> {
                 StmtKind::For(for_stmt) => {
                     for (i, &iter_arg) in for_stmt.iter_args.iter().enumerate() {
                         let init = for_stmt.init_values.get(i).and_then(Expr::as_var);
-                        self.define(iter_arg, init, stmt.span);
+                        self.define(iter_arg, init, stmt.span, false);
                     }
                     self.stmts(&for_stmt.body);
                     for (i, &result) in for_stmt.return_vars.iter().enumerate() {
-                        self.define(result, for_stmt.iter_args.get(i).copied(), stmt.span);
+                        self.define(result, for_stmt.iter_args.get(i).copied(), stmt.span, false);
                     }
                 }
                 StmtKind::If(if_stmt) => {
@@ -379,7 +387,7 @@ impl FactsBuilder<'_> {
                             Some((values, at)) => (values.get(i).copied().flatten(), *at),
                             None => (None, stmt.span),
                         };
-                        self.define(result, source, at);
+                        self.define(result, source, at, false);
                     }
                 }
                 StmtKind::With(with) => {
@@ -393,9 +401,12 @@ impl FactsBuilder<'_> {
         last_yield
     }
 
-    /// Records where `v` is defined and, for an on-chip tile, where it sits. A symbolic offset
-    /// takes its source's range (a runtime slice lies inside its source), else the whole region.
-    fn define(&mut self, v: VarId, source: Option<VarId>, at: Span) {
+    /// Records where `v` is defined and, for an on-chip tile, the bytes its data occupies.
+    /// A MemRef may be larger than its tile's data (the packer sizes a shared buffer's first
+    /// tile by the buffer), so a tile covers at most its shape's bytes from its offset; a view
+    /// or alias covers its MemRef's bytes within its source's. A symbolic offset takes its
+    /// source's range (a runtime slice lies inside its source), else the whole region.
+    fn define(&mut self, v: VarId, source: Option<VarId>, at: Span, view: bool) {
         let Some(slot) = self.facts.defs.get_mut(v.index()) else {
             return;
         };
@@ -420,18 +431,42 @@ impl FactsBuilder<'_> {
             names.push(name.clone());
             next
         });
-        let known = memref
-            .const_offset()
-            .zip(memref.size_bytes())
-            .map(|(start, size)| (start, start.saturating_add(size)));
-        let (start, end) = known.unwrap_or_else(|| {
-            source
-                .and_then(|s| self.facts.places.get(s.index()).copied().flatten())
-                .filter(|p| p.region == region)
-                .map_or((i64::MIN, i64::MAX), |p| (p.start, p.end))
-        });
+        let source_place = source
+            .and_then(|s| self.facts.places.get(s.index()).copied().flatten())
+            .filter(|p| p.region == region);
+        let known = memref.const_offset().zip(memref.size_bytes());
+        let (start, end) = match (known, source_place) {
+            (Some((start, size)), Some(src)) if view => {
+                let end = start.saturating_add(size);
+                let clipped = (start.max(src.start), end.min(src.end));
+                if clipped.0 < clipped.1 {
+                    clipped
+                } else {
+                    (start, end)
+                }
+            }
+            (Some((start, size)), _) => {
+                let data = match &variable.ty {
+                    Some(Type::Tile(t)) => data_bytes(t).map_or(size, |d| d.min(size)),
+                    _ => size,
+                };
+                (start, start.saturating_add(data))
+            }
+            (None, Some(src)) => (src.start, src.end),
+            (None, None) => (i64::MIN, i64::MAX),
+        };
         self.facts.places[v.index()] = Some(Place { region, start, end });
     }
+}
+
+/// The bytes a tile's data takes: its static shape's elements at the dtype's storage width.
+fn data_bytes(tile: &TileType) -> Option<i64> {
+    let mut elements: i64 = 1;
+    for dim in &tile.shape {
+        elements = elements.checked_mul(dim.as_const_int()?)?;
+    }
+    let bits = elements.checked_mul(i64::from(tile.dtype.storage_bits()))?;
+    Some((bits + 7) / 8)
 }
 
 /// The values a cell's bytes hold, sorted.
