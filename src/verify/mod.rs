@@ -10,7 +10,9 @@
 //! * `V003` no tile is written over bytes another tile still needs (the liveness model below);
 //! * `V004` no op output shares bytes with an operand it must not alias (SPEC §6.1.4, §13);
 //! * `V005` loop carries and if results are realised in place: the value a loop yields sits
-//!   where its iter arg sits, and every `if` arm yields from where the `if` result sits;
+//!   where its iter arg sits, and every `if` arm yields from where the `if` result sits
+//!   (checked where the carry or result is read at all: a misplaced one nothing reads corrupts
+//!   nothing);
 //! * `V006` a view, an in-place result or a bare alias sits on its source's buffer;
 //! * `V007` every read sees the value it names: the value checker (`values.rs`, below).
 //!
@@ -52,8 +54,8 @@
 //! the operand's bytes hold the operand. `V003`, `V005` and `V006` find where a plan breaks
 //! liveness or placement rules; `V007` finds the read that would see the wrong data, names the
 //! value lost and the write (or the loop back edge, or the rename) that destroyed it. The two
-//! agree on which plans corrupt data (`tests/checkers_agree.rs`); `V005`/`V006` also reject a
-//! misplaced carry or view that nothing reads, which `V007` lets pass.
+//! agree on which plans corrupt data (`tests/checkers_agree.rs`); only `V006` also rejects a
+//! detached view that nothing reads, which `V007` lets pass.
 
 mod allocs;
 mod forbid;

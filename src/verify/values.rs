@@ -12,8 +12,10 @@
 //! that reaches the current statement; bytes in no cell hold nothing known. A value only ever
 //! sits inside its own MemRef's range, so defining a value touches only that range.
 //!
-//! * An op output is a *write*: its bytes hold that value alone (in-place results included;
-//!   a tuple-returning op writes all its items at once, and items that overlap hold neither).
+//! * An op output is a *write*: its bytes hold that value alone (a tuple-returning op writes
+//!   all its items at once, and items that overlap hold neither). An in-place result (the op
+//!   table's "output reuses input k") is written over its input too, but the input's names
+//!   stay where the input was: the op, not the plan, changes the input's buffer.
 //! * A view, a bare alias, an iter arg (from its init), a loop result (from its iter arg) and an
 //!   `if` result (from each arm's yield) are *renames*: the new name is added wherever its
 //!   source is, within the new name's own range; nothing is written.
@@ -280,6 +282,25 @@ struct Facts {
     tuple_items: FxHashMap<VarId, SmallVec<[VarId; 2]>>,
     /// The on-chip tile parameters, which hold their values on entry.
     params: Vec<VarId>,
+    /// In-place results (the op lands its output on argument k's buffer): their input.
+    in_place_inputs: FxHashMap<VarId, VarId>,
+    /// Indexed by `VarId`: a representative of the variables that name one datum, joined
+    /// through views, aliases and in-place results (not through loop carries or `if` results,
+    /// which name different values).
+    datum: Vec<u32>,
+}
+
+impl Facts {
+    fn datum_of(&self, v: VarId) -> u32 {
+        let mut at = v.0;
+        while let Some(&up) = self.datum.get(at as usize) {
+            if up == at {
+                break;
+            }
+            at = up;
+        }
+        at
+    }
 }
 
 impl Facts {
@@ -290,6 +311,8 @@ impl Facts {
             defs: vec![None; f.vars.len()],
             tuple_items: FxHashMap::default(),
             params: Vec::new(),
+            in_place_inputs: FxHashMap::default(),
+            datum: (0..f.vars.len() as u32).collect(),
         };
         let mut builder = FactsBuilder {
             f,
@@ -337,9 +360,18 @@ impl FactsBuilder<'_> {
                             {
                                 *slot = true;
                             }
-                            if op_info(call.op()).is_some_and(|info| info.view) {
+                            let info = op_info(call.op());
+                            if info.is_some_and(|info| info.view) {
                                 call.args.first().and_then(Expr::as_var)
                             } else {
+                                let input = info
+                                    .and_then(|info| info.reuses_input)
+                                    .and_then(|k| call.args.get(k))
+                                    .and_then(Expr::as_var);
+                                if let Some(input) = input {
+                                    self.facts.in_place_inputs.insert(*target, input);
+                                    self.same_datum(*target, input);
+                                }
                                 view = false;
                                 None
                             }
@@ -362,6 +394,9 @@ impl FactsBuilder<'_> {
                             None
                         }
                     };
+                    if let (true, Some(source)) = (view, source) {
+                        self.same_datum(*target, source);
+                    }
                     self.define(*target, source, stmt.span, view);
                 }
                 StmtKind::Yield { values } => {
@@ -399,6 +434,15 @@ impl FactsBuilder<'_> {
             }
         }
         last_yield
+    }
+
+    fn same_datum(&mut self, a: VarId, b: VarId) {
+        let (ra, rb) = (self.facts.datum_of(a), self.facts.datum_of(b));
+        if let Some(slot) = self.facts.datum.get_mut(ra as usize)
+            && (rb as usize) < self.f.vars.len()
+        {
+            *slot = rb;
+        }
     }
 
     /// Records where `v` is defined and, for an on-chip tile, the bytes its data occupies.
@@ -666,6 +710,10 @@ impl<'f> Interp<'f> {
                     self.rename(state, &[(target, src)], RenameKind::Rename, at);
                 } else if let Some(items) = self.facts.tuple_items.get(&target) {
                     self.write_all(state, items, at);
+                } else if let (Some(&input), Some(place)) =
+                    (self.facts.in_place_inputs.get(&target), self.place(target))
+                {
+                    self.write_in_place(state, place, target, input, at);
                 } else {
                     self.write_all(state, &[target], at);
                 }
@@ -785,6 +833,59 @@ impl<'f> Interp<'f> {
                 self.clobber(state, overlap, writer, None, at);
             }
         }
+    }
+
+    /// An in-place result (`matmul_acc`, `fillpad_inplace`, ...) is written over its input:
+    /// other values there are lost, but where the input is, the names of the input's datum
+    /// (the input, its views and aliases) stay: the op, not the plan, decides that the input's
+    /// buffer changes, so reading the input afterwards is the program's business. A loop init
+    /// the input was carried from is a value of its own and is lost.
+    fn write_in_place(
+        &mut self,
+        state: &mut State,
+        place: Place,
+        out: VarId,
+        input: VarId,
+        at: Span,
+    ) {
+        let cells = &mut state.regions[place.region as usize];
+        let (lo, hi) = split_range(cells, place.start, place.end);
+        let kept: Ranges = cells[lo..hi]
+            .iter()
+            .filter(|c| c.holds(input))
+            .map(|c| (c.start, c.end))
+            .collect();
+        let mut covered = place.start;
+        for &(start, end) in kept.iter().chain([(place.end, place.end)].iter()) {
+            if covered < start {
+                let rest = Place {
+                    start: covered,
+                    end: start,
+                    ..place
+                };
+                self.clobber(state, rest, out, Some(out), at);
+            }
+            covered = end;
+        }
+        let datum = self.facts.datum_of(input);
+        let focus = self.focus;
+        let cells = &mut state.regions[place.region as usize];
+        for &(start, end) in &kept {
+            let (lo, hi) = range_of(cells, start, end);
+            for c in &mut cells[lo..hi] {
+                let lost_focus = focus
+                    .is_some_and(|f| f != out && c.holds(f) && self.facts.datum_of(f) != datum);
+                c.values.retain(|v| self.facts.datum_of(*v) == datum);
+                c.insert(out);
+                if focus == Some(out) {
+                    c.cause = None;
+                } else if lost_focus {
+                    c.cause = Some(Cause::Overwritten { writer: out, at });
+                }
+            }
+        }
+        let (lo, hi) = range_of(cells, place.start, place.end);
+        normalize(cells, lo.saturating_sub(1), (hi + 1).min(cells.len()));
     }
 
     /// Replaces the contents of `place` by `value` (or by nothing), the work of `writer`'s op.
