@@ -127,7 +127,7 @@ fn a_tile_moved_onto_a_live_buffer_is_detected() {
 
 /// Drops the `n`-th yield-fixup move (`x_mv = tile.move(x)` yielded by the list it ends) and
 /// yields `x` instead; returns the carry or result the move fed.
-fn drop_fixup_move(body: &mut Vec<Stmt>, n: &mut usize) -> Option<VarId> {
+fn drop_fixup_move(body: &mut [Stmt], n: &mut usize) -> Option<VarId> {
     for stmt in body.iter_mut() {
         let found = match &mut stmt.kind {
             StmtKind::For(f) => drop_in_list(&mut f.body, &f.iter_args, n)
