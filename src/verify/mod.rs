@@ -107,8 +107,16 @@ impl VerifyOptions {
     }
 }
 
-/// Checks one planned function; an empty result means the plan is sound.
+/// Checks one planned function with both checkers; an empty result means the plan is sound.
 pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    let mut out = check_liveness(f, opts);
+    out.extend(check_values(f, opts));
+    out.sort_by_key(|d| (d.span.start, d.code));
+    out
+}
+
+/// The liveness checker alone: `V001`–`V006`.
+pub fn check_liveness(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
     let opts = &VerifyOptions {
         addressed: opts.addressed_in(f),
         ..*opts
@@ -118,9 +126,12 @@ pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
     out.extend(overlap::check(f, &liveness, opts.addressed));
     out.extend(forbid::check(f, &liveness, opts));
     out.extend(identity::check(f, &liveness));
-    out.extend(values::diagnostics(f, opts.addressed));
-    out.sort_by_key(|d| (d.span.start, d.code));
     out
+}
+
+/// The value checker alone: `V007` (see [`values::check`] for its findings as data).
+pub fn check_values(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    values::diagnostics(f, opts.addressed_in(f))
 }
 
 /// Checks every function of a program; each diagnostic comes with its function's index.

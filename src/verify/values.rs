@@ -124,11 +124,10 @@ fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
     for &(value, read) in &lost {
         let mut focused = Interp::new(f, &facts, Some(value));
         focused.run();
-        let cause = focused
+        let (read, cause) = focused
             .found
-            .iter()
-            .find(|found| found.var == value)
-            .and_then(|found| found.cause);
+            .first()
+            .map_or((read, None), |found| (found.read, found.cause));
         // A rename of a lost value, or a carry of a lost yield, is lost because of it.
         let derived = match cause {
             Some(Cause::RenameNotInPlace { source, .. }) => source,
@@ -567,6 +566,8 @@ struct Interp<'f> {
     facts: &'f Facts,
     focus: Option<VarId>,
     found: Vec<Found>,
+    /// A focused pass stops at the focus value's first failing read.
+    done: bool,
 }
 
 /// A rename: the target and where it takes its value from (`None`: bound as it is).
@@ -582,6 +583,7 @@ impl<'f> Interp<'f> {
             facts,
             focus,
             found: Vec::new(),
+            done: false,
         }
     }
 
@@ -594,14 +596,34 @@ impl<'f> Interp<'f> {
         self.stmts(&mut state, &self.f.body);
     }
 
+    /// Where `v` sits, if this pass follows it: a focused pass follows only the focus value's
+    /// region, as no other region's contents can change where the focus value is.
     fn place(&self, v: VarId) -> Option<Place> {
-        self.facts.places.get(v.index()).copied().flatten()
+        let place = self.facts.places.get(v.index()).copied().flatten()?;
+        let focus_region = self
+            .focus
+            .and_then(|f| self.facts.places.get(f.index()).copied().flatten());
+        match focus_region {
+            Some(focus) if focus.region != place.region => None,
+            _ => Some(place),
+        }
+    }
+
+    /// Whether `v` is an on-chip tile at all.
+    fn is_tile(&self, v: VarId) -> bool {
+        self.facts
+            .places
+            .get(v.index())
+            .is_some_and(Option::is_some)
     }
 
     /// Runs a statement list; returns the yield that ends it, if any.
     fn stmts(&mut self, state: &mut State, body: &'f [Stmt]) -> Option<(&'f [Expr], Span)> {
         let mut yielded = None;
         for stmt in body {
+            if self.done {
+                return yielded;
+            }
             match &stmt.kind {
                 StmtKind::Assign { target, value } => {
                     self.read_expr(state, value);
@@ -679,6 +701,10 @@ impl<'f> Interp<'f> {
             self.found.truncate(mark);
             let mut body = head.clone();
             let yielded = self.stmts(&mut body, &for_stmt.body);
+            if self.done {
+                *state = body;
+                return;
+            }
             let carries = pairs(&for_stmt.iter_args, yielded.map(|(values, _)| values));
             let yield_span = yielded.map_or(at, |(_, span)| span);
             self.rename(&mut body, &carries, RenameKind::Carry, yield_span);
@@ -801,6 +827,9 @@ impl<'f> Interp<'f> {
                         read: span,
                         cause,
                     });
+                    // The first failing read of the focus value, on whatever iteration, is a
+                    // real one (later iterations start from fewer values), with a real cause.
+                    self.done = self.focus.is_some();
                     return;
                 }
             }
@@ -950,7 +979,7 @@ impl<'f> Interp<'f> {
             let cells = &state.regions[p.region as usize];
             let (lo, hi) = range_of(cells, p.start, p.end);
             let ranges = match source {
-                Some(s) if self.place(s).is_some() => cells[lo..hi]
+                Some(s) if self.is_tile(s) => cells[lo..hi]
                     .iter()
                     .filter(|c| c.holds(s))
                     .map(|c| (c.start, c.end))
