@@ -120,14 +120,31 @@ fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
             lost.push((found.var, found.read));
         }
     }
+    // One focused pass per region explains every value lost there.
+    let mut by_region: Vec<(u32, SmallVec<[VarId; 4]>)> = Vec::new();
+    for &(value, _) in &lost {
+        let Some(place) = facts.places[value.index()] else {
+            continue;
+        };
+        match by_region.iter_mut().find(|(r, _)| *r == place.region) {
+            Some((_, values)) => values.push(value),
+            None => by_region.push((place.region, SmallVec::from_elem(value, 1))),
+        }
+    }
+    let mut explained: FxHashMap<VarId, (Span, Option<Cause>)> = FxHashMap::default();
+    for (region, mut values) in by_region {
+        values.sort_unstable();
+        let mut focused = Interp::new(f, &facts, Some(Foci::new(region, values)));
+        focused.run();
+        for found in focused.found {
+            explained
+                .entry(found.var)
+                .or_insert((found.read, found.cause));
+        }
+    }
     let mut out = Vec::new();
     for &(value, read) in &lost {
-        let mut focused = Interp::new(f, &facts, Some(value));
-        focused.run();
-        let (read, cause) = focused
-            .found
-            .first()
-            .map_or((read, None), |found| (found.read, found.cause));
+        let (read, cause) = explained.get(&value).copied().unwrap_or((read, None));
         // A rename of a lost value, or a carry of a lost yield, is lost because of it.
         let derived = match cause {
             Some(Cause::RenameNotInPlace { source, .. }) => source,
@@ -520,9 +537,13 @@ struct Cell {
     start: i64,
     end: i64,
     values: ValueSet,
-    /// In a focused pass: why the focus value is not here (`None` when it is, or never was).
-    cause: Option<Cause>,
+    /// In a focused pass: why focus values are not here (none for a focus value that is, or
+    /// never was).
+    causes: Causes,
 }
+
+/// Focus values and why each is missing, sorted by value.
+type Causes = Vec<(VarId, Cause)>;
 
 impl Cell {
     fn holds(&self, v: VarId) -> bool {
@@ -544,7 +565,13 @@ impl Cell {
     }
     /// Whether the cell says nothing: no values and no cause; such cells are dropped.
     fn is_blank(&self) -> bool {
-        self.values.is_empty() && self.cause.is_none()
+        self.values.is_empty() && self.causes.is_empty()
+    }
+    fn cause(&self, v: VarId) -> Option<Cause> {
+        cause_in(&self.causes, v)
+    }
+    fn set_cause(&mut self, v: VarId, cause: Option<Cause>) {
+        set_cause_in(&mut self.causes, v, cause);
     }
 }
 
@@ -564,10 +591,34 @@ struct Found {
 struct Interp<'f> {
     f: &'f Function,
     facts: &'f Facts,
-    focus: Option<VarId>,
+    /// In a focused pass: the values whose causes it follows.
+    focus: Option<Foci>,
     found: Vec<Found>,
-    /// A focused pass stops at the focus value's first failing read.
+    /// A focused pass stops once each focus value has failed a read.
     done: bool,
+}
+
+/// The values a focused pass follows, all of one region, and which have failed a read.
+struct Foci {
+    region: u32,
+    /// Sorted.
+    values: SmallVec<[VarId; 4]>,
+    found: SmallVec<[bool; 4]>,
+    pending: usize,
+}
+
+impl Foci {
+    fn new(region: u32, values: SmallVec<[VarId; 4]>) -> Foci {
+        Foci {
+            region,
+            found: SmallVec::from_elem(false, values.len()),
+            pending: values.len(),
+            values,
+        }
+    }
+    fn index(&self, v: VarId) -> Option<usize> {
+        self.values.binary_search(&v).ok()
+    }
 }
 
 /// A rename: the target and where it takes its value from (`None`: bound as it is).
@@ -577,7 +628,7 @@ type Pair = (VarId, Option<VarId>);
 type Ranges = SmallVec<[(i64, i64); 2]>;
 
 impl<'f> Interp<'f> {
-    fn new(f: &'f Function, facts: &'f Facts, focus: Option<VarId>) -> Interp<'f> {
+    fn new(f: &'f Function, facts: &'f Facts, focus: Option<Foci>) -> Interp<'f> {
         Interp {
             f,
             facts,
@@ -596,17 +647,20 @@ impl<'f> Interp<'f> {
         self.stmts(&mut state, &self.f.body);
     }
 
-    /// Where `v` sits, if this pass follows it: a focused pass follows only the focus value's
-    /// region, as no other region's contents can change where the focus value is.
+    /// Where `v` sits, if this pass follows it: a focused pass follows only the focus values'
+    /// region, as no other region's contents can change where they are.
     fn place(&self, v: VarId) -> Option<Place> {
         let place = self.facts.places.get(v.index()).copied().flatten()?;
-        let focus_region = self
-            .focus
-            .and_then(|f| self.facts.places.get(f.index()).copied().flatten());
-        match focus_region {
-            Some(focus) if focus.region != place.region => None,
+        match &self.focus {
+            Some(foci) if foci.region != place.region => None,
             _ => Some(place),
         }
+    }
+
+    fn is_focus(&self, v: VarId) -> bool {
+        self.focus
+            .as_ref()
+            .is_some_and(|foci| foci.index(v).is_some())
     }
 
     /// Whether `v` is an on-chip tile at all.
@@ -694,11 +748,13 @@ impl<'f> Interp<'f> {
         let mut entry = std::mem::take(state);
         self.rename(&mut entry, &inits, RenameKind::Rename, at);
         // Violations count only on the pass that starts from the fixpoint: earlier passes
-        // start from states that hold more.
+        // start from states that hold more. (A focused pass keeps the first it meets.)
         let mark = self.found.len();
         let mut head = entry.clone();
         loop {
-            self.found.truncate(mark);
+            if self.focus.is_none() {
+                self.found.truncate(mark);
+            }
             let mut body = head.clone();
             let yielded = self.stmts(&mut body, &for_stmt.body);
             if self.done {
@@ -805,9 +861,13 @@ impl<'f> Interp<'f> {
 
     /// Checks that every byte of `v`'s range holds `v`.
     fn read(&mut self, state: &State, v: VarId, span: Span) {
-        if self.focus.is_some_and(|focus| focus != v) {
-            return;
-        }
+        let focus_index = match &self.focus {
+            Some(foci) => match foci.index(v) {
+                Some(i) if !foci.found[i] => Some(i),
+                _ => return,
+            },
+            None => None,
+        };
         let Some(place) = self.place(v) else {
             return;
         };
@@ -821,15 +881,21 @@ impl<'f> Interp<'f> {
                     at += 1;
                 }
                 other => {
-                    let cause = other.filter(|c| c.start <= covered).and_then(|c| c.cause);
+                    let cause = other
+                        .filter(|c| c.start <= covered)
+                        .and_then(|c| c.cause(v));
                     self.found.push(Found {
                         var: v,
                         read: span,
                         cause,
                     });
-                    // The first failing read of the focus value, on whatever iteration, is a
-                    // real one (later iterations start from fewer values), with a real cause.
-                    self.done = self.focus.is_some();
+                    // A focus value's first failing read, on whatever iteration, is a real one
+                    // (later iterations start from fewer values), with a real cause.
+                    if let (Some(foci), Some(i)) = (&mut self.focus, focus_index) {
+                        foci.found[i] = true;
+                        foci.pending -= 1;
+                        self.done = foci.pending == 0;
+                    }
                     return;
                 }
             }
@@ -857,9 +923,9 @@ impl<'f> Interp<'f> {
                     start: pa.start.max(pb.start),
                     end: pa.end.min(pb.end),
                 };
-                // Each output loses the shared bytes to the other.
-                let writer = if self.focus == Some(b) { a } else { b };
-                self.clobber(state, overlap, writer, None, at);
+                // `b`, written last, holds the shared bytes and loses them to `a` (`a` lost
+                // them to `b`).
+                self.clobber(state, overlap, a, None, at);
             }
         }
     }
@@ -897,20 +963,19 @@ impl<'f> Interp<'f> {
             covered = end;
         }
         let datum = self.facts.datum_of(input);
-        let focus = self.focus;
+        let foci = self.focus.as_ref().map(|f| &f.values[..]).unwrap_or(&[]);
         let cells = &mut state.regions[place.region as usize];
         for &(start, end) in &kept {
             let (lo, hi) = range_of(cells, start, end);
             for c in &mut cells[lo..hi] {
-                let lost_focus = focus
-                    .is_some_and(|f| f != out && c.holds(f) && self.facts.datum_of(f) != datum);
+                for &f in foci {
+                    if f != out && c.holds(f) && self.facts.datum_of(f) != datum {
+                        c.set_cause(f, Some(Cause::Overwritten { writer: out, at }));
+                    }
+                }
                 c.values.retain(|v| self.facts.datum_of(*v) == datum);
                 c.insert(out);
-                if focus == Some(out) {
-                    c.cause = None;
-                } else if lost_focus {
-                    c.cause = Some(Cause::Overwritten { writer: out, at });
-                }
+                c.set_cause(out, None);
             }
         }
         let (lo, hi) = range_of(cells, place.start, place.end);
@@ -929,7 +994,7 @@ impl<'f> Interp<'f> {
         let cells = &mut state.regions[place.region as usize];
         let (lo, hi) = split_range(cells, place.start, place.end);
         let values: ValueSet = value.into_iter().collect();
-        let Some(focus) = self.focus.filter(|&f| Some(f) != value) else {
+        let Some(foci) = &self.focus else {
             if values.is_empty() {
                 cells.drain(lo..hi);
             } else {
@@ -937,23 +1002,27 @@ impl<'f> Interp<'f> {
             }
             return;
         };
-        // Follow the focus value: remember where this write removed it.
+        // Follow the focus values: remember where this write removed them.
         let mut replaced: Vec<Cell> = Vec::with_capacity(hi - lo + 2);
         let mut covered = place.start;
+        let none = Causes::new();
         for old in &cells[lo..hi] {
             if old.start > covered {
-                push_merged(&mut replaced, covered, old.start, &values, None);
+                push_merged(&mut replaced, covered, old.start, &values, &none);
             }
-            let cause = if old.holds(focus) {
-                Some(Cause::Overwritten { writer, at })
-            } else {
-                old.cause
-            };
-            push_merged(&mut replaced, old.start, old.end, &values, cause);
+            let mut causes = old.causes.clone();
+            for &f in &foci.values {
+                if Some(f) == value {
+                    set_cause_in(&mut causes, f, None);
+                } else if old.holds(f) {
+                    set_cause_in(&mut causes, f, Some(Cause::Overwritten { writer, at }));
+                }
+            }
+            push_merged(&mut replaced, old.start, old.end, &values, &causes);
             covered = old.end;
         }
         if covered < place.end {
-            push_merged(&mut replaced, covered, place.end, &values, None);
+            push_merged(&mut replaced, covered, place.end, &values, &none);
         }
         replaced.retain(|c| !c.is_blank());
         cells.splice(lo..hi, replaced);
@@ -989,7 +1058,7 @@ impl<'f> Interp<'f> {
             holds.push(ranges);
         }
         for (&(target, source, p), ranges) in placed.iter().zip(&holds) {
-            let focused = self.focus == Some(target);
+            let focused = self.is_focus(target);
             let cells = &mut state.regions[p.region as usize];
             if focused {
                 fill_gaps(cells, p.start, p.end);
@@ -998,7 +1067,7 @@ impl<'f> Interp<'f> {
             for c in &mut cells[lo..hi] {
                 c.remove(target);
                 if focused {
-                    c.cause = Some(kind.cause(target, source, at));
+                    c.set_cause(target, Some(kind.cause(target, source, at)));
                 }
             }
             for &(start, end) in ranges {
@@ -1007,7 +1076,7 @@ impl<'f> Interp<'f> {
                 for c in &mut cells[lo..hi] {
                     c.insert(target);
                     if focused {
-                        c.cause = None;
+                        c.set_cause(target, None);
                     }
                 }
             }
@@ -1026,9 +1095,9 @@ impl<'f> Interp<'f> {
             .regions
             .iter()
             .zip(&b.regions)
-            .map(|(ra, rb)| match self.focus {
+            .map(|(ra, rb)| match &self.focus {
                 None => intersect_cells(ra, rb),
-                Some(focus) => join_focused(ra, rb, focus),
+                Some(foci) => join_focused(ra, rb, &foci.values),
             })
             .collect();
         State { regions }
@@ -1049,7 +1118,25 @@ fn cell(start: i64, end: i64, values: ValueSet) -> Cell {
         start,
         end,
         values,
-        cause: None,
+        causes: Causes::new(),
+    }
+}
+
+fn cause_in(causes: &Causes, v: VarId) -> Option<Cause> {
+    causes
+        .binary_search_by_key(&v, |&(f, _)| f)
+        .ok()
+        .map(|i| causes[i].1)
+}
+
+fn set_cause_in(causes: &mut Causes, v: VarId, cause: Option<Cause>) {
+    match (causes.binary_search_by_key(&v, |&(f, _)| f), cause) {
+        (Ok(i), Some(cause)) => causes[i].1 = cause,
+        (Ok(i), None) => {
+            causes.remove(i);
+        }
+        (Err(i), Some(cause)) => causes.insert(i, (v, cause)),
+        (Err(_), None) => {}
     }
 }
 
@@ -1062,7 +1149,7 @@ fn intersect_cells(a: &[Cell], b: &[Cell]) -> Vec<Cell> {
         if start < end {
             let values: ValueSet = x.values.iter().copied().filter(|v| y.holds(*v)).collect();
             if !values.is_empty() {
-                push_merged(&mut out, start, end, &values, None);
+                push_merged(&mut out, start, end, &values, &Causes::new());
             }
         }
         if x.end <= y.end {
@@ -1074,9 +1161,9 @@ fn intersect_cells(a: &[Cell], b: &[Cell]) -> Vec<Cell> {
     out
 }
 
-/// The join of a focused pass: it also keeps, where the focus value is missing on either path,
+/// The join of a focused pass: it also keeps, where a focus value is missing on either path,
 /// the cause from the path that lost it.
-fn join_focused(a: &[Cell], b: &[Cell], focus: VarId) -> Vec<Cell> {
+fn join_focused(a: &[Cell], b: &[Cell], foci: &[VarId]) -> Vec<Cell> {
     let mut out: Vec<Cell> = Vec::with_capacity(a.len().max(b.len()));
     let (mut i, mut j) = (0, 0);
     let empty = ValueSet::new();
@@ -1112,15 +1199,21 @@ fn join_focused(a: &[Cell], b: &[Cell], focus: VarId) -> Vec<Cell> {
         let va = in_a.map_or(&empty, |c| &c.values);
         let vb = in_b.map_or(&empty, |c| &c.values);
         let values: ValueSet = va.iter().copied().filter(|v| vb.contains(v)).collect();
-        let (cause_a, cause_b) = (in_a.and_then(|c| c.cause), in_b.and_then(|c| c.cause));
-        let cause = match (va.contains(&focus), vb.contains(&focus)) {
-            (true, true) => None,
-            (true, false) => cause_b,
-            (false, true) => cause_a,
-            (false, false) => cause_a.or(cause_b),
-        };
-        if !(values.is_empty() && cause.is_none()) {
-            push_merged(&mut out, start, end, &values, cause);
+        let mut causes = Causes::new();
+        for &f in foci {
+            let (cause_a, cause_b) = (in_a.and_then(|c| c.cause(f)), in_b.and_then(|c| c.cause(f)));
+            let cause = match (va.contains(&f), vb.contains(&f)) {
+                (true, true) => None,
+                (true, false) => cause_b,
+                (false, true) => cause_a,
+                (false, false) => cause_a.or(cause_b),
+            };
+            if let Some(cause) = cause {
+                causes.push((f, cause));
+            }
+        }
+        if !(values.is_empty() && causes.is_empty()) {
+            push_merged(&mut out, start, end, &values, &causes);
         }
         pos = end;
     }
@@ -1128,11 +1221,11 @@ fn join_focused(a: &[Cell], b: &[Cell], focus: VarId) -> Vec<Cell> {
 }
 
 /// Appends `[start, end)`, merged into the last cell when it continues it with equal contents.
-fn push_merged(out: &mut Vec<Cell>, start: i64, end: i64, values: &ValueSet, cause: Option<Cause>) {
+fn push_merged(out: &mut Vec<Cell>, start: i64, end: i64, values: &ValueSet, causes: &Causes) {
     if let Some(last) = out.last_mut()
         && last.end == start
         && last.values == *values
-        && last.cause == cause
+        && last.causes == *causes
     {
         last.end = end;
         return;
@@ -1141,7 +1234,7 @@ fn push_merged(out: &mut Vec<Cell>, start: i64, end: i64, values: &ValueSet, cau
         start,
         end,
         values: values.clone(),
-        cause,
+        causes: causes.clone(),
     });
 }
 
@@ -1227,7 +1320,7 @@ fn blank(start: i64, end: i64) -> Cell {
         start,
         end,
         values: ValueSet::new(),
-        cause: None,
+        causes: Causes::new(),
     }
 }
 
@@ -1235,7 +1328,13 @@ fn blank(start: i64, end: i64) -> Cell {
 fn normalize(cells: &mut Vec<Cell>, lo: usize, hi: usize) {
     let mut merged: Vec<Cell> = Vec::with_capacity(hi - lo);
     for cell in cells[lo..hi].iter().filter(|c| !c.is_blank()) {
-        push_merged(&mut merged, cell.start, cell.end, &cell.values, cell.cause);
+        push_merged(
+            &mut merged,
+            cell.start,
+            cell.end,
+            &cell.values,
+            &cell.causes,
+        );
     }
     if merged.len() != hi - lo {
         cells.splice(lo..hi, merged);
