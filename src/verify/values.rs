@@ -298,12 +298,30 @@ struct Facts {
     tuple_items: FxHashMap<VarId, SmallVec<[VarId; 2]>>,
     /// The on-chip tile parameters, which hold their values on entry.
     params: Vec<VarId>,
-    /// In-place results (the op lands its output on argument k's buffer): their input.
-    in_place_inputs: FxHashMap<VarId, VarId>,
     /// Indexed by `VarId`: a representative of the variables that name one datum, joined
     /// through views, aliases and in-place results (not through loop carries or `if` results,
     /// which name different values).
     datum: Vec<u32>,
+    /// Indexed by `VarId`: what the assignment defining it does.
+    effects: Vec<Effect>,
+    /// The regions each loop and `if` (keyed by the statement's address) defines values in,
+    /// sorted: the only regions its body can change.
+    touched: FxHashMap<usize, SmallVec<[u32; 8]>>,
+}
+
+/// What an assignment does to the buffers.
+#[derive(Clone, Copy, Debug)]
+enum Effect {
+    /// An op output written over its bytes.
+    Write,
+    /// An in-place result written over its input.
+    InPlace(VarId),
+    /// A tuple-valued call: writes every item extracted from it.
+    WriteItems,
+    /// A tuple item, written by the call that made the tuple.
+    Item,
+    /// A view or alias of its source (`None`: bound as it is).
+    Rename(Option<VarId>),
 }
 
 impl Facts {
@@ -327,8 +345,9 @@ impl Facts {
             defs: vec![None; f.vars.len()],
             tuple_items: FxHashMap::default(),
             params: Vec::new(),
-            in_place_inputs: FxHashMap::default(),
             datum: (0..f.vars.len() as u32).collect(),
+            effects: vec![Effect::Write; f.vars.len()],
+            touched: FxHashMap::default(),
         };
         let mut builder = FactsBuilder {
             f,
@@ -336,6 +355,7 @@ impl Facts {
             facts: &mut facts,
             regions: FxHashMap::default(),
             call_tuples: vec![false; f.vars.len()],
+            open: Vec::new(),
         };
         for p in &f.params {
             builder.define(p.var, None, p.span, false);
@@ -352,66 +372,70 @@ struct FactsBuilder<'a> {
     f: &'a Function,
     addressed: bool,
     facts: &'a mut Facts,
-    regions: FxHashMap<String, u32>,
+    regions: FxHashMap<&'a str, u32>,
     /// Indexed by `VarId`: tuple variables assigned a call's result.
     call_tuples: Vec<bool>,
+    /// The regions touched so far by each loop or `if` being walked, innermost last.
+    open: Vec<SmallVec<[u32; 8]>>,
 }
 
 /// The values of the yield that ends a statement list, and where it is.
 type YieldFact = (SmallVec<[Option<VarId>; 2]>, Span);
 
-impl FactsBuilder<'_> {
-    fn stmts(&mut self, body: &[Stmt]) -> Option<YieldFact> {
+impl<'a> FactsBuilder<'a> {
+    fn stmts(&mut self, body: &'a [Stmt]) -> Option<YieldFact> {
         let mut last_yield = None;
         for stmt in body {
             match &stmt.kind {
                 StmtKind::Assign { target, value } => {
-                    let mut view = true;
-                    let source = match &value.kind {
-                        ExprKind::Var(src) => Some(*src),
+                    let effect = match &value.kind {
+                        ExprKind::Var(src) => Effect::Rename(Some(*src)),
                         ExprKind::Call(_, call) => {
+                            let info = op_info(call.op());
                             let is_tuple = var(self.f, *target)
                                 .is_some_and(|v| matches!(v.ty, Some(Type::Tuple(_))));
-                            if is_tuple && let Some(slot) = self.call_tuples.get_mut(target.index())
-                            {
-                                *slot = true;
-                            }
-                            let info = op_info(call.op());
+                            let input = info
+                                .and_then(|info| info.reuses_input)
+                                .and_then(|k| call.args.get(k))
+                                .and_then(Expr::as_var);
                             if info.is_some_and(|info| info.view) {
-                                call.args.first().and_then(Expr::as_var)
-                            } else {
-                                let input = info
-                                    .and_then(|info| info.reuses_input)
-                                    .and_then(|k| call.args.get(k))
-                                    .and_then(Expr::as_var);
-                                if let Some(input) = input {
-                                    self.facts.in_place_inputs.insert(*target, input);
-                                    self.same_datum(*target, input);
+                                Effect::Rename(call.args.first().and_then(Expr::as_var))
+                            } else if is_tuple {
+                                if let Some(slot) = self.call_tuples.get_mut(target.index()) {
+                                    *slot = true;
                                 }
-                                view = false;
-                                None
+                                Effect::WriteItems
+                            } else if let Some(input) = input {
+                                Effect::InPlace(input)
+                            } else {
+                                Effect::Write
                             }
                         }
-                        ExprKind::Index { base, .. } => {
-                            if let Some(tuple) = base.as_var()
-                                && self.call_tuples.get(tuple.index()).is_some_and(|&c| c)
-                            {
+                        ExprKind::Index { base, .. } => match base.as_var() {
+                            Some(tuple) if self.call_tuples.get(tuple.index()) == Some(&true) => {
                                 self.facts
                                     .tuple_items
                                     .entry(tuple)
                                     .or_default()
                                     .push(*target);
+                                Effect::Item
                             }
-                            view = false;
-                            None
-                        }
-                        _ => {
-                            view = false;
-                            None
-                        }
+                            _ => Effect::Rename(None),
+                        },
+                        _ => Effect::Write,
                     };
-                    if let (true, Some(source)) = (view, source) {
-                        self.same_datum(*target, source);
+                    let (source, view) = match effect {
+                        Effect::Rename(source) => (source, true),
+                        _ => (None, false),
+                    };
+                    match effect {
+                        Effect::Rename(Some(source)) | Effect::InPlace(source) => {
+                            self.same_datum(*target, source);
+                        }
+                        _ => {}
+                    }
+                    if let Some(slot) = self.facts.effects.get_mut(target.index()) {
+                        *slot = effect;
                     }
                     self.define(*target, source, stmt.span, view);
                 }
@@ -419,6 +443,7 @@ impl FactsBuilder<'_> {
                     last_yield = Some((values.iter().map(Expr::as_var).collect(), stmt.span));
                 }
                 StmtKind::For(for_stmt) => {
+                    self.open.push(SmallVec::new());
                     for (i, &iter_arg) in for_stmt.iter_args.iter().enumerate() {
                         let init = for_stmt.init_values.get(i).and_then(Expr::as_var);
                         self.define(iter_arg, init, stmt.span, false);
@@ -427,8 +452,10 @@ impl FactsBuilder<'_> {
                     for (i, &result) in for_stmt.return_vars.iter().enumerate() {
                         self.define(result, for_stmt.iter_args.get(i).copied(), stmt.span, false);
                     }
+                    self.close(stmt);
                 }
                 StmtKind::If(if_stmt) => {
+                    self.open.push(SmallVec::new());
                     let then_yield = self.stmts(&if_stmt.then_body);
                     if let Some(else_body) = &if_stmt.else_body {
                         self.stmts(else_body);
@@ -440,6 +467,7 @@ impl FactsBuilder<'_> {
                         };
                         self.define(result, source, at, false);
                     }
+                    self.close(stmt);
                 }
                 StmtKind::With(with) => {
                     if let Some(y) = self.stmts(&with.body) {
@@ -450,6 +478,19 @@ impl FactsBuilder<'_> {
             }
         }
         last_yield
+    }
+
+    /// Records the regions the loop or `if` `stmt` touched; they count for its parent too.
+    fn close(&mut self, stmt: &Stmt) {
+        let Some(mut touched) = self.open.pop() else {
+            return;
+        };
+        touched.sort_unstable();
+        touched.dedup();
+        if let Some(parent) = self.open.last_mut() {
+            parent.extend(touched.iter().copied());
+        }
+        self.facts.touched.insert(stmt_key(stmt), touched);
     }
 
     fn same_datum(&mut self, a: VarId, b: VarId) {
@@ -471,26 +512,30 @@ impl FactsBuilder<'_> {
             return;
         };
         slot.get_or_insert(at);
-        let Some(variable) = var(self.f, v) else {
+        let f: &'a Function = self.f;
+        let Some(variable) = var(f, v) else {
             return;
         };
         let Some(memref) = on_chip_memref(variable) else {
             return;
         };
-        let region_name = if self.addressed {
+        let region_name: &'a str = if self.addressed {
             match &variable.ty {
-                Some(Type::Tile(t)) => t.space.unwrap_or(MemSpace::Ddr).name().to_string(),
-                _ => String::new(),
+                Some(Type::Tile(t)) => t.space.unwrap_or(MemSpace::Ddr).name(),
+                _ => "",
             }
         } else {
-            memref.base.to_string()
+            memref.base.as_str()
         };
         let next = self.regions.len() as u32;
         let names = &mut self.facts.region_names;
-        let region = *self.regions.entry(region_name).or_insert_with_key(|name| {
-            names.push(name.clone());
+        let region = *self.regions.entry(region_name).or_insert_with(|| {
+            names.push(region_name.to_string());
             next
         });
+        if let Some(open) = self.open.last_mut() {
+            open.push(region);
+        }
         let source_place = source
             .and_then(|s| self.facts.places.get(s.index()).copied().flatten())
             .filter(|p| p.region == region);
@@ -517,6 +562,11 @@ impl FactsBuilder<'_> {
         };
         self.facts.places[v.index()] = Some(Place { region, start, end });
     }
+}
+
+/// A loop's or `if`'s key in [`Facts::touched`].
+fn stmt_key(stmt: &Stmt) -> usize {
+    std::ptr::from_ref(stmt) as usize
 }
 
 /// The bytes a tile's data takes: its static shape's elements at the dtype's storage width.
@@ -681,7 +731,7 @@ impl<'f> Interp<'f> {
             match &stmt.kind {
                 StmtKind::Assign { target, value } => {
                     self.read_expr(state, value);
-                    self.assign(state, *target, value, stmt.span);
+                    self.assign(state, *target, stmt.span);
                 }
                 StmtKind::Eval(e) => self.read_expr(state, e),
                 StmtKind::Yield { values } => {
@@ -700,19 +750,30 @@ impl<'f> Interp<'f> {
                     for e in header.chain(for_stmt.kwargs.iter().map(|k| &k.value)) {
                         self.read_expr(state, e);
                     }
-                    self.for_loop(state, for_stmt, stmt.span);
+                    self.for_loop(state, stmt, for_stmt);
                 }
                 StmtKind::If(if_stmt) => {
                     self.read_expr(state, &if_stmt.cond);
-                    let mut else_state = state.clone();
+                    let touched = self.touched(stmt);
+                    // Only the regions the `if` touches differ between its arms.
+                    let mut other: Vec<Vec<Cell>> = touched
+                        .iter()
+                        .map(|&r| state.regions[r as usize].clone())
+                        .collect();
                     let then_yield = self.stmts(state, &if_stmt.then_body);
                     self.bind_results(state, &if_stmt.return_vars, then_yield, stmt.span);
+                    for (&r, cells) in touched.iter().zip(&mut other) {
+                        std::mem::swap(&mut state.regions[r as usize], cells);
+                    }
                     let else_yield = match &if_stmt.else_body {
-                        Some(else_body) => self.stmts(&mut else_state, else_body),
+                        Some(else_body) => self.stmts(state, else_body),
                         None => None,
                     };
-                    self.bind_results(&mut else_state, &if_stmt.return_vars, else_yield, stmt.span);
-                    *state = self.join(state, &else_state);
+                    self.bind_results(state, &if_stmt.return_vars, else_yield, stmt.span);
+                    for (&r, then_cells) in touched.iter().zip(&other) {
+                        let joined = self.join_region(then_cells, &state.regions[r as usize]);
+                        state.regions[r as usize] = joined;
+                    }
                 }
                 StmtKind::With(with) => {
                     self.read_expr(state, &with.context);
@@ -743,31 +804,50 @@ impl<'f> Interp<'f> {
         self.rename(state, &pairs, RenameKind::Rename, at);
     }
 
-    fn for_loop(&mut self, state: &mut State, for_stmt: &'f ForStmt, at: Span) {
+    /// The regions `stmt` (a loop or an `if`) can change, as far as this pass follows them.
+    fn touched(&self, stmt: &Stmt) -> SmallVec<[u32; 8]> {
+        let all = self.facts.touched.get(&stmt_key(stmt));
+        let follows = |r: &&u32| self.focus.as_ref().is_none_or(|f| f.region == **r);
+        all.map(|t| t.iter().filter(follows).copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// Runs a loop to its fixpoint. Regions the loop does not touch stay as they are; the
+    /// state of the others at the head is the join of the entry and the back edge.
+    fn for_loop(&mut self, state: &mut State, stmt: &'f Stmt, for_stmt: &'f ForStmt) {
+        let at = stmt.span;
+        let touched = self.touched(stmt);
         let inits = pairs(&for_stmt.iter_args, Some(&for_stmt.init_values));
-        let mut entry = std::mem::take(state);
-        self.rename(&mut entry, &inits, RenameKind::Rename, at);
+        self.rename(state, &inits, RenameKind::Rename, at);
+        let saved = |state: &State| -> Vec<Vec<Cell>> {
+            touched
+                .iter()
+                .map(|&r| state.regions[r as usize].clone())
+                .collect()
+        };
+        let entry = saved(state);
         // Violations count only on the pass that starts from the fixpoint: earlier passes
         // start from states that hold more. (A focused pass keeps the first it meets.)
         let mark = self.found.len();
-        let mut head = entry.clone();
         loop {
             if self.focus.is_none() {
                 self.found.truncate(mark);
             }
-            let mut body = head.clone();
-            let yielded = self.stmts(&mut body, &for_stmt.body);
+            let head = saved(state);
+            let yielded = self.stmts(state, &for_stmt.body);
             if self.done {
-                *state = body;
                 return;
             }
             let carries = pairs(&for_stmt.iter_args, yielded.map(|(values, _)| values));
             let yield_span = yielded.map_or(at, |(_, span)| span);
-            self.rename(&mut body, &carries, RenameKind::Carry, yield_span);
-            let next = self.join(&entry, &body);
-            let done = same_values(&next, &head);
-            head = next;
-            if done {
+            self.rename(state, &carries, RenameKind::Carry, yield_span);
+            let mut fixpoint = true;
+            for ((&r, entry_cells), head_cells) in touched.iter().zip(&entry).zip(&head) {
+                let next = self.join_region(entry_cells, &state.regions[r as usize]);
+                fixpoint &= same_cells(&next, head_cells);
+                state.regions[r as usize] = next;
+            }
+            if fixpoint {
                 break;
             }
         }
@@ -777,41 +857,29 @@ impl<'f> Interp<'f> {
             .enumerate()
             .map(|(i, &r)| (r, for_stmt.iter_args.get(i).copied()))
             .collect();
-        self.rename(&mut head, &results, RenameKind::Rename, at);
-        *state = head;
+        self.rename(state, &results, RenameKind::Rename, at);
     }
 
-    fn assign(&mut self, state: &mut State, target: VarId, value: &Expr, at: Span) {
-        match &value.kind {
-            ExprKind::Var(src) => {
-                self.rename(state, &[(target, Some(*src))], RenameKind::Rename, at);
+    fn assign(&mut self, state: &mut State, target: VarId, at: Span) {
+        let Some(&effect) = self.facts.effects.get(target.index()) else {
+            return;
+        };
+        match effect {
+            Effect::Rename(source) => {
+                self.rename(state, &[(target, source)], RenameKind::Rename, at);
             }
-            ExprKind::Call(_, call) => {
-                if op_info(call.op()).is_some_and(|info| info.view) {
-                    let src = call.args.first().and_then(Expr::as_var);
-                    self.rename(state, &[(target, src)], RenameKind::Rename, at);
-                } else if let Some(items) = self.facts.tuple_items.get(&target) {
+            Effect::WriteItems => {
+                if let Some(items) = self.facts.tuple_items.get(&target) {
                     self.write_all(state, items, at);
-                } else if let (Some(&input), Some(place)) =
-                    (self.facts.in_place_inputs.get(&target), self.place(target))
-                {
+                }
+            }
+            Effect::InPlace(input) => {
+                if let Some(place) = self.place(target) {
                     self.write_in_place(state, place, target, input, at);
-                } else {
-                    self.write_all(state, &[target], at);
                 }
             }
-            // A call's tuple item was written by the call; an item of anything else is bound
-            // as it is.
-            ExprKind::Index { base, .. } => {
-                let written = base
-                    .as_var()
-                    .and_then(|t| self.facts.tuple_items.get(&t))
-                    .is_some_and(|items| items.contains(&target));
-                if !written {
-                    self.rename(state, &[(target, None)], RenameKind::Rename, at);
-                }
-            }
-            _ => self.write_all(state, &[target], at),
+            Effect::Write => self.write_all(state, &[target], at),
+            Effect::Item => {}
         }
     }
 
@@ -1088,19 +1156,13 @@ impl<'f> Interp<'f> {
         }
     }
 
-    /// The state on both paths: the values a cell holds on each. In a focused pass, the cause
+    /// A region on both paths: the values a cell holds on each. In a focused pass, the cause
     /// of a missing focus value comes from the path that lost it.
-    fn join(&self, a: &State, b: &State) -> State {
-        let regions = a
-            .regions
-            .iter()
-            .zip(&b.regions)
-            .map(|(ra, rb)| match &self.focus {
-                None => intersect_cells(ra, rb),
-                Some(foci) => join_focused(ra, rb, &foci.values),
-            })
-            .collect();
-        State { regions }
+    fn join_region(&self, a: &[Cell], b: &[Cell]) -> Vec<Cell> {
+        match &self.focus {
+            None => intersect_cells(a, b),
+            Some(foci) => join_focused(a, b, &foci.values),
+        }
     }
 }
 
@@ -1238,14 +1300,7 @@ fn push_merged(out: &mut Vec<Cell>, start: i64, end: i64, values: &ValueSet, cau
     });
 }
 
-/// Whether two states hold the same values everywhere (causes aside).
-fn same_values(a: &State, b: &State) -> bool {
-    a.regions
-        .iter()
-        .zip(&b.regions)
-        .all(|(ra, rb)| same_cells(ra, rb))
-}
-
+/// Whether two lists of cells hold the same values everywhere (causes aside).
 fn same_cells(a: &[Cell], b: &[Cell]) -> bool {
     let same = |x: &Cell, y: &Cell| x.start == y.start && x.end == y.end && x.values == y.values;
     if a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y)) {
