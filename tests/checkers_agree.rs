@@ -4,6 +4,9 @@
 //! A disagreement is a bug in one of them. `V001`/`V002` (allocs) and `V004` (forbidden
 //! aliases) are about other rules and take no part.
 
+use std::fs;
+use std::path::Path;
+
 use memreuse::backend::Backend;
 use memreuse::ir::{Function, parse_program, print_function};
 use memreuse::plan::{PlanConfig, plan_program};
@@ -105,6 +108,44 @@ fn the_checkers_agree_on_a_spread_of_generated_plans() {
         hazards.rejected * 10 >= hazards.plans,
         "too few hazard plans rejected: {hazards:?}"
     );
+}
+
+/// Every planned fixture: the verifier's own cases and the planner fixtures' outputs.
+#[test]
+fn the_checkers_agree_on_every_planned_fixture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut files: Vec<_> = fs::read_dir(root.join("verify"))
+        .expect("tests/data/verify exists")
+        .map(|e| e.expect("readable entry").path().join("input.py"))
+        .chain(
+            fs::read_dir(root.join("plan"))
+                .expect("tests/data/plan exists")
+                .map(|e| e.expect("readable entry").path())
+                .filter(|p| p.to_string_lossy().ends_with(".out.py")),
+        )
+        .collect();
+    files.sort();
+    let mut tally = Tally::default();
+    for file in files {
+        let text = fs::read_to_string(&file).expect("readable fixture");
+        // Some planner fixtures' outputs are expected errors, not programs.
+        let Ok(program) = parse_program(&text) else {
+            continue;
+        };
+        for f in &program.functions {
+            let (liveness, values, lines) = verdicts(f, Backend::None);
+            tally.plans += 1;
+            tally.rejected += usize::from(values);
+            assert_eq!(
+                liveness,
+                values,
+                "{}: the checkers disagree:\n{}",
+                file.display(),
+                lines.join("\n")
+            );
+        }
+    }
+    assert!(tally.rejected >= 10, "{tally:?}");
 }
 
 fn synth_config() -> impl Strategy<Value = (SynthConfig, Shapes)> {
