@@ -28,7 +28,10 @@ fn inputs() -> Vec<String> {
         .filter(|p| p.is_dir())
         .flat_map(|dir| std::fs::read_dir(dir).expect("a kernel directory"))
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with("_after_MaterializeSemanticAliases.py"))
+        .filter(|p| {
+            p.to_string_lossy()
+                .ends_with("_after_MaterializeSemanticAliases.py")
+        })
         .collect();
     files.sort();
     eprintln!("{} input dumps from {}", files.len(), root.display());
