@@ -98,6 +98,13 @@ pub struct PlanArgs {
     /// AIC and AIV functions).
     #[arg(long)]
     pub addresses: bool,
+    /// Print PyPTO's decision unchanged, even where it is unsafe: Step 0 retargets by PyPTO's
+    /// rule alone, no repair is made, and the checker's findings are printed as warnings
+    /// (`V003` …) with `file:line:col`. For comparison with PyPTO and bug reports. The exit
+    /// code is 0 when the plan was printed, unsafe or not; 1 only when PyPTO's pass itself
+    /// fails. Without it, unsafe decisions are repaired (warnings `MR-R001`–`MR-R003`).
+    #[arg(long)]
+    pub exact: bool,
     /// Plan everything afresh: neither read nor write the cache.
     #[arg(long)]
     pub no_cache: bool,
@@ -162,6 +169,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     }
     let config = PlanConfig {
         assign_addresses: args.addresses,
+        exact: args.exact,
         planner: match args.planner {
             Planner::Dsa => memreuse::plan::Planner::Dsa,
             Planner::Pypto | Planner::None => memreuse::plan::Planner::Pypto,
@@ -449,8 +457,9 @@ fn report_failure(
         }
         FailureKind::Verify => {
             eprintln!(
-                "error: the plan for {display} fails verification (it would let one tile \
-                 overwrite another that is still needed); nothing was emitted"
+                "error: internal error: the plan for {display} still fails verification after \
+                 repair (it would let one tile overwrite another that is still needed); nothing \
+                 was emitted for function '{function}'"
             );
             const SHOWN: usize = 5;
             for d in diagnostics.iter().take(SHOWN) {

@@ -50,7 +50,7 @@ mod liveness;
 mod overlap;
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Function, Program};
+use crate::ir::{Function, Program, VarId};
 use liveness::Liveness;
 
 /// Stable codes of the verifier's diagnostics.
@@ -91,18 +91,53 @@ impl VerifyOptions {
     }
 }
 
+/// One finding of the checker; for a tile written over bytes another still needs (`V003`) or
+/// over an operand it must not alias (`V004`), the two tiles, so a repair can separate them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub diagnostic: Diagnostic,
+    pub clobber: Option<Clobber>,
+}
+
+/// `writer`'s write destroys bytes `victim` still needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clobber {
+    pub victim: VarId,
+    pub writer: VarId,
+}
+
+impl From<Diagnostic> for Finding {
+    fn from(diagnostic: Diagnostic) -> Finding {
+        Finding {
+            diagnostic,
+            clobber: None,
+        }
+    }
+}
+
 /// Checks one planned function; an empty result means the plan is sound.
 pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    check_function(f, opts)
+        .into_iter()
+        .map(|finding| finding.diagnostic)
+        .collect()
+}
+
+/// [`verify_function`] with each finding's tiles, ordered by location and code.
+pub fn check_function(f: &Function, opts: &VerifyOptions) -> Vec<Finding> {
     let opts = &VerifyOptions {
         addressed: opts.addressed_in(f),
         ..*opts
     };
     let liveness = Liveness::of(f);
-    let mut out = allocs::check(f, &liveness, opts);
+    let mut out: Vec<Finding> = allocs::check(f, &liveness, opts)
+        .into_iter()
+        .map(Finding::from)
+        .collect();
     out.extend(overlap::check(f, &liveness, opts.addressed));
     out.extend(forbid::check(f, &liveness, opts));
-    out.extend(identity::check(f, &liveness));
-    out.sort_by_key(|d| (d.span.start, d.code));
+    out.extend(identity::check(f, &liveness).into_iter().map(Finding::from));
+    out.sort_by_key(|finding| (finding.diagnostic.span.start, finding.diagnostic.code));
     out
 }
 
