@@ -442,3 +442,24 @@ fn warning(mut d: Diagnostic) -> Diagnostic {
 fn unrepaired(findings: Vec<Finding>) -> SafePlanError {
     SafePlanError::Unrepaired(findings.into_iter().map(|f| f.diagnostic).collect())
 }
+
+/// [`plan_checked`] over every function of a program; the first failure stops it, naming
+/// the function's index.
+pub fn plan_program_checked(
+    program: &crate::ir::Program,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<(crate::ir::Program, Vec<crate::plan::PlanReport>), (usize, SafePlanError)> {
+    let mut functions = Vec::with_capacity(program.functions.len());
+    let mut reports = Vec::with_capacity(program.functions.len());
+    for (index, function) in program.functions.iter().enumerate() {
+        let plan = plan_checked(function.clone(), config, options).map_err(|e| (index, e))?;
+        functions.push(plan.function);
+        reports.push(plan.report);
+    }
+    let planned = crate::ir::Program {
+        functions,
+        ..program.clone()
+    };
+    Ok((planned, reports))
+}
