@@ -39,10 +39,11 @@ pub struct Detached {
 /// not fed from a tile on its own buffer, or when the seed itself must stay where the place is.
 pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
     let (anchor, seed) = find_place(&f.body, place)?;
-    let seed_ref = tile_memref(f, seed)?.clone();
-    let space = tile_space(f, seed)?;
-    let shared_base = seed_ref.base.clone();
-    if tile_memref(f, anchor).map(|m| &m.base) != Some(&shared_base) {
+    // The place's own MemRef: a return var printed without a type has none of its own.
+    let place_ref = tile_memref(f, anchor)?.clone();
+    let space = tile_space(f, anchor)?;
+    let shared_base = place_ref.base.clone();
+    if tile_memref(f, seed).is_some_and(|m| m.base != shared_base) {
         return None;
     }
     let alloc_size = alloc_size(f, &shared_base)?;
@@ -71,7 +72,7 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
         Place::IfResult(_) => "phi",
     };
     let copy_name: Name = fresh_name(f, &format!("{}_{suffix}", f.vars[seed].name)).into();
-    let mut copy_ty = f.vars[seed].ty.clone();
+    let mut copy_ty = f.vars[anchor].ty.clone();
     if let Some(Type::Tile(tile)) = &mut copy_ty
         && let Some(memref) = &mut tile.memref
     {
