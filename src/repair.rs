@@ -109,37 +109,15 @@ pub fn plan_checked(
             return Err(unrepaired(findings));
         };
         let mut separated = None;
-        let debug = std::env::var_os("MR_DEBUG").is_some();
-        if debug {
-            eprintln!(
-                "DEBUG finding {} / cands {:?}",
-                finding.diagnostic.message,
-                candidates(&input, &own, &plan.function, finding, pair)
-                    .iter()
-                    .map(|c| c.0)
-                    .collect::<Vec<_>>()
-            );
-        }
         for (action, repair) in candidates(&input, &own, &plan.function, finding, pair) {
             let mut trial_input = input.clone();
             let mut trial_own = own.clone();
             let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own) else {
-                if debug {
-                    eprintln!("DEBUG {action:?} does not apply");
-                }
                 continue;
             };
             let trial = plan_function_keeping(trial_input.clone(), config, &trial_own)
                 .map_err(SafePlanError::Plan)?;
             let trial_findings = check_function(&trial.function, options);
-            if debug {
-                let mut text = String::new();
-                crate::ir::print_function(&trial.function, &mut text, 4);
-                eprintln!("DEBUG trial plan:\n{text}");
-                for f in &trial_findings {
-                    eprintln!("DEBUG   after {action:?}: {}", f.diagnostic.message);
-                }
-            }
             if trial_findings.iter().all(|f| f.clobber != Some(pair)) {
                 separated = Some((trial_input, trial_own, repair, trial, trial_findings));
                 break;
@@ -260,11 +238,6 @@ fn apply(
         }
         Action::Detach(place) => {
             let detached = detach(input, place)?;
-            if std::env::var_os("MR_DEBUG").is_some() {
-                let mut text = String::new();
-                crate::ir::print_function(input, &mut text, 4);
-                eprintln!("DEBUG detached {detached:?}\n{text}");
-            }
             repair.message = repair
                 .message
                 .replace("{copy}", &detached.copy)

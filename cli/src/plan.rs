@@ -11,9 +11,11 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, Workspace};
+use memreuse::diagnostics::Severity;
 use memreuse::ir::LineIndex;
 use memreuse::json::{FileReport, FunctionReport, plan_document};
 use memreuse::plan::PlanConfig;
+use memreuse::repair::is_repair;
 use memreuse::store::Cache;
 use memreuse::svg::plan_svg;
 use memreuse::system::OsSystem;
@@ -39,7 +41,7 @@ pub enum Emit {
     Summary,
     /// The rewritten program in PyPTO's printed form.
     Ir,
-    /// The plan as JSON (schema 1).
+    /// The plan as JSON (schema 2).
     Json,
     /// One SVG picture per function: tiles over statement time and address, per memory space.
     Svg,
@@ -306,6 +308,13 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                 Some(dir) => write_atomically(&dir.join(relative), &printed)?,
                 None => stdout.lock().write_all(printed.as_bytes())?,
             }
+            // The repairs (and, with --exact, the checker's findings) go with the program.
+            let warnings = ok.iter().flat_map(|(_, p)| &p.report.diagnostics);
+            let mut lines = None;
+            for d in warnings.filter(|d| d.severity == Severity::Warning) {
+                let lines = lines.get_or_insert_with(|| LineIndex::new(text.get()));
+                eprintln!("{}", d.one_line(&display, text.get(), lines));
+            }
         }
         if args.emit == Emit::Svg {
             for (function, p) in &ok {
@@ -487,6 +496,7 @@ fn print_summary(planned: &[PlannedFile]) -> Result<()> {
         .max("FUNCTION".len());
     out.write_all(summary::header(width).as_bytes())?;
     let mut functions = 0;
+    let mut repairs = 0;
     let mut row = String::new();
     for p in planned {
         // Only diagnostics need line numbers; most files have none.
@@ -518,13 +528,22 @@ fn print_summary(planned: &[PlannedFile]) -> Result<()> {
                     )?;
                 }
             }
+            repairs += report.diagnostics.iter().filter(|d| is_repair(d)).count();
             for d in &report.diagnostics {
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
                 writeln!(out, "  {}", d.one_line(&p.display, p.text.get(), lines))?;
             }
         }
     }
-    writeln!(out, "{} files, {} functions", planned.len(), functions)?;
+    match repairs {
+        0 => writeln!(out, "{} files, {} functions", planned.len(), functions)?,
+        n => writeln!(
+            out,
+            "{} files, {} functions, {n} repairs of PyPTO's plan (warnings MR-R…)",
+            planned.len(),
+            functions
+        )?,
+    }
     out.flush()?;
     Ok(())
 }

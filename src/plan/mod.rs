@@ -28,7 +28,7 @@ use crate::ir::{
 use pack::{Buffer, PipelineGate, ShareFacts};
 
 /// Bumped whenever a planning decision can change for the same input.
-pub const PLANNER_VERSION: u32 = 1;
+pub const PLANNER_VERSION: u32 = 2;
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

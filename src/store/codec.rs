@@ -323,6 +323,9 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
     })
 }
 
+use crate::repair::codes as repair;
+use crate::verify::codes as verify;
+
 /// Diagnostic codes are `&'static str`; a stored code is mapped back to the planner's own
 /// constant. A code missing here makes its plans undecodable (always a miss, never wrong).
 fn report_code(code: &str) -> Option<&'static str> {
@@ -333,6 +336,18 @@ fn report_code(code: &str) -> Option<&'static str> {
         address::codes::CAPACITY_OVERFLOW,
         codes::DECLARED_SLOT_CO_LIVE,
         codes::PINNED_EXTENT,
+        repair::TILE_KEEPS_OWN_BUFFER,
+        repair::CARRY_GETS_OWN_BUFFER,
+        repair::STEP0_RETARGET_REFUSED,
+        repair::TILE_GETS_FRESH_BUFFER,
+        repair::IF_RESULT_GETS_OWN_BUFFER,
+        // `--exact` keeps the checker's findings as warnings.
+        verify::MEMREF_WITHOUT_ALLOC,
+        verify::MEMREF_OUTSIDE_ALLOC,
+        verify::CO_LIVE_OVERLAP,
+        verify::FORBIDDEN_ALIAS,
+        verify::CARRY_NOT_IN_PLACE,
+        verify::DETACHED_VIEW,
     ]
     .into_iter()
     .find(|known| *known == code)
