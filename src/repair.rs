@@ -297,7 +297,11 @@ fn candidates(
     let mut places: Vec<_> = places
         .into_iter()
         .filter(|&(_, _, anchor, seed)| {
-            planned_base(anchor).as_deref() == Some(victim_base.as_str())
+            // An untyped return var sits where its seed sits.
+            planned_base(anchor)
+                .or_else(|| planned_base(seed))
+                .as_deref()
+                == Some(victim_base.as_str())
                 && planned_base(seed).as_deref() == Some(victim_base.as_str())
                 && anchor.index() < input.vars.len()
         })

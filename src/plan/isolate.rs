@@ -39,10 +39,15 @@ pub struct Detached {
 /// not fed from a tile on its own buffer, or when the seed itself must stay where the place is.
 pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
     let (anchor, seed) = find_place(&f.body, place)?;
-    // The place's own MemRef: a return var printed without a type has none of its own.
-    let place_ref = tile_memref(f, anchor)?.clone();
-    let space = tile_space(f, anchor)?;
-    let shared_base = place_ref.base.clone();
+    // The place's own MemRef; a return var printed without a type has none, and then the
+    // seed's stands for it.
+    let typed = if tile_memref(f, anchor).is_some() {
+        anchor
+    } else {
+        seed
+    };
+    let shared_base = tile_memref(f, typed)?.base.clone();
+    let space = tile_space(f, typed)?;
     if tile_memref(f, seed).is_some_and(|m| m.base != shared_base) {
         return None;
     }
@@ -72,7 +77,7 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
         Place::IfResult(_) => "phi",
     };
     let copy_name: Name = fresh_name(f, &format!("{}_{suffix}", f.vars[seed].name)).into();
-    let mut copy_ty = f.vars[anchor].ty.clone();
+    let mut copy_ty = f.vars[typed].ty.clone();
     if let Some(Type::Tile(tile)) = &mut copy_ty
         && let Some(memref) = &mut tile.memref
     {
@@ -329,7 +334,9 @@ impl<'f> Places<'f> {
                     for arm in arms.into_iter().flatten() {
                         if let Some(values) = first_yield(arm) {
                             for (&result, value) in i.return_vars.iter().zip(values) {
-                                if let Some(value) = value.as_var() {
+                                if let Some(value) = value.as_var()
+                                    && cut != Some((result, value))
+                                {
                                     self.join(result, value);
                                 }
                             }
