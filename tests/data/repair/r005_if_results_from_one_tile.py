@@ -2,7 +2,7 @@
 # its buffer, and the else arm's two values are copied into that one buffer: the second result
 # gets its own allocation, fed in the then arm by a copy of 't'.
 # memreuse-test: backend=none step0=off
-# expect: repairs MR-R005
+# expect: repairs MR-R001 MR-R005
 import pypto.language as pl
 
 @pl.program
