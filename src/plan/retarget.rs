@@ -483,8 +483,8 @@ struct HazardWalk<'f> {
     step: u32,
     def: FxHashMap<VarId, u32>,
     last: FxHashMap<VarId, u32>,
-    /// Enclosing loops: (head, index into `ends`), outermost first.
-    loops: Vec<(u32, usize)>,
+    /// Heads of the enclosing loops, outermost first.
+    loops: Vec<u32>,
     heads: FxHashMap<VarId, u32>,
 }
 
@@ -506,8 +506,8 @@ impl<'f> HazardWalk<'f> {
     fn read(&mut self, e: &Expr, step: u32) {
         e.for_each_var(&mut |v| {
             let Some(&def) = self.def.get(&v) else { return };
-            let at = match self.loops.iter().find(|&&(head, _)| head > def) {
-                Some(&(head, _)) => u32::MAX - head,
+            let at = match self.loops.iter().find(|&&head| head > def) {
+                Some(&head) => u32::MAX - head,
                 None => step,
             };
             let last = self.last.entry(v).or_insert(def);
@@ -553,8 +553,7 @@ impl<'f> HazardWalk<'f> {
                         self.define(arg, head);
                         self.heads.insert(arg, head);
                     }
-                    let depth = self.loops.len();
-                    self.loops.push((head, depth));
+                    self.loops.push(head);
                     self.stmts(&l.body);
                     self.loops.pop();
                     let end = self.bump();

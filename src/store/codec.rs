@@ -14,6 +14,8 @@ use crate::ir::{MemSpace, Name, Span};
 use crate::plan::{
     BufferReport, LifetimeReport, MoveReport, PlanReport, SpaceReport, address, capacity, codes,
 };
+use crate::repair::codes as repair;
+use crate::verify::codes as verify;
 
 use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
 
@@ -322,9 +324,6 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
         diagnostics,
     })
 }
-
-use crate::repair::codes as repair;
-use crate::verify::codes as verify;
 
 /// Diagnostic codes are `&'static str`; a stored code is mapped back to the planner's own
 /// constant. A code missing here makes its plans undecodable (always a miss, never wrong).
