@@ -12,7 +12,7 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
 use crate::plan::isolate::{Place, detach, fresh_buffer};
 use crate::plan::{FunctionPlan, PlanConfig, PlanError, plan_function_keeping};
-use crate::verify::{Clobber, Finding, VerifyOptions, check_function};
+use crate::verify::{Clobber, Finding, PlanInput, VerifyOptions, check_plan};
 
 /// Stable codes of the repairs and of a plan that could not be repaired.
 pub mod codes {
@@ -74,6 +74,9 @@ pub fn plan_checked(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
+    let plan_input = PlanInput::of(&input);
+    let check_function =
+        |f: &Function, options: &VerifyOptions| check_plan(&plan_input, f, options);
     if config.exact {
         let mut plan = plan_function_keeping(input, config, &FxHashSet::default())
             .map_err(SafePlanError::Plan)?;

@@ -30,13 +30,15 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, Function, Name, Program, Span, canonical_function_bytes, print_function};
+use crate::ir::{
+    self, Function, Name, ProgramHeader, Span, canonical_function_bytes, print_function,
+};
 use crate::plan::{PlanConfig, PlanReport, plan_function, plan_function_owned};
 use crate::repair::SafePlanError;
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
 };
-use crate::verify::{VerifyOptions, verify_function};
+use crate::verify::{PlanInput, VerifyOptions, verify_plan};
 use spans::SpanTable;
 
 pub use workspace::{
@@ -161,8 +163,7 @@ pub enum Parsed {
     NotAProgram,
     Failed(Vec<Diagnostic>),
     Program {
-        /// The printed program up to its `class` line.
-        header: Arc<str>,
+        header: ProgramHeader,
         functions: Vec<Arc<Function>>,
     },
 }
@@ -183,28 +184,10 @@ fn parse_text(text: Option<&str>) -> Parsed {
     }
     match ir::parse_program(text) {
         Err(err) => Parsed::Failed(err.diagnostics),
-        Ok(program) => {
-            let Program {
-                preamble,
-                decorator,
-                name,
-                functions,
-                dynamic_dims,
-                span,
-            } = program;
-            let header = ir::print_program(&Program {
-                preamble,
-                decorator,
-                name,
-                functions: Vec::new(),
-                dynamic_dims,
-                span,
-            });
-            Parsed::Program {
-                header: header.into(),
-                functions: functions.into_iter().map(Arc::new).collect(),
-            }
-        }
+        Ok(program) => Parsed::Program {
+            header: ProgramHeader::of(&program),
+            functions: program.functions.into_iter().map(Arc::new).collect(),
+        },
     }
 }
 
@@ -247,7 +230,7 @@ pub enum FileItems<'db> {
     /// Did not parse; `file_diagnostics` says why.
     Failed,
     Program {
-        header: Arc<str>,
+        header: ProgramHeader,
         items: Vec<FunctionItem<'db>>,
     },
 }
@@ -264,7 +247,7 @@ pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
             })
             .collect();
         return FileItems::Program {
-            header: manifest.header.as_str().into(),
+            header: manifest.header.clone(),
             items,
         };
     }
@@ -383,6 +366,7 @@ fn compute_plan(
     planner: Planner,
 ) -> Result<CachedPlan, Failure> {
     let anchorer = spans::Anchorer::new(table);
+    let input = PlanInput::of(&function);
     let function = Arc::try_unwrap(function);
     let dsa = config.planner == crate::plan::Planner::Dsa;
     let options = VerifyOptions {
@@ -417,7 +401,7 @@ fn compute_plan(
                 Ok(planned) => planned,
                 Err(err) => return Err(failure(FailureKind::Plan, vec![err.0], &anchorer)),
             };
-            let violations = verify_function(&planned.function, &options);
+            let violations = verify_plan(&input, &planned.function, &options);
             if !violations.is_empty() {
                 return Err(failure(FailureKind::Verify, violations, &anchorer));
             }
@@ -554,7 +538,7 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
     if entries.len() == items.len() && db.cache().is_enabled() {
         let key = store::file_key(&config_digest(db, file), &file.digest(db));
         let manifest = FileManifest {
-            header: header.to_string(),
+            header: header.clone(),
             functions: entries,
         };
         db.cache().put_manifest(key, &manifest);

@@ -438,5 +438,6 @@ fn move_stmt(destination: VarId, source: VarId, space: MemSpace, span: Span) -> 
             ),
         },
         span,
+        comments: Default::default(),
     }
 }

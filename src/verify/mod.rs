@@ -50,8 +50,9 @@ mod liveness;
 mod overlap;
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Function, Program, VarId};
+use crate::ir::{Function, Name, Program, VarId};
 use liveness::Liveness;
+use rustc_hash::FxHashSet;
 
 /// Stable codes of the verifier's diagnostics.
 pub mod codes {
@@ -115,22 +116,50 @@ impl From<Diagnostic> for Finding {
     }
 }
 
-/// Checks one planned function; an empty result means the plan is sound.
+/// Checks one planned function; an empty result means the plan is sound. Without the input it
+/// was planned from, every tile must sit on a base some alloc defines.
 pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    check_function(f, opts)
-        .into_iter()
-        .map(|finding| finding.diagnostic)
-        .collect()
+    diagnostics(check_with(f, opts, &FxHashSet::default()))
 }
 
-/// [`verify_function`] with each finding's tiles, ordered by location and code.
-pub fn check_function(f: &Function, opts: &VerifyOptions) -> Vec<Finding> {
+/// What checking a plan needs to know of its input, taken before the input is planned in place.
+#[derive(Clone, Debug, Default)]
+pub struct PlanInput {
+    /// Bases the input already used without an alloc: PyPTO plans such tiles on their MemRefs
+    /// alone (SPEC §3.3), so these are not allocs the plan removed.
+    allocless: FxHashSet<Name>,
+}
+
+impl PlanInput {
+    pub fn of(input: &Function) -> PlanInput {
+        PlanInput {
+            allocless: allocs::bases_without_alloc(input),
+        }
+    }
+}
+
+/// Checks the plan `planned` made of the input `input` describes: as [`verify_function`],
+/// except for the bases the input already used without an alloc.
+pub fn verify_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    diagnostics(check_plan(input, planned, opts))
+}
+
+/// [`verify_plan`] with each finding's tiles, ordered by location and code.
+pub fn check_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -> Vec<Finding> {
+    check_with(planned, opts, &input.allocless)
+}
+
+fn diagnostics(findings: Vec<Finding>) -> Vec<Diagnostic> {
+    findings.into_iter().map(|f| f.diagnostic).collect()
+}
+
+fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -> Vec<Finding> {
     let opts = &VerifyOptions {
         addressed: opts.addressed_in(f),
         ..*opts
     };
     let liveness = Liveness::of(f);
-    let mut out: Vec<Finding> = allocs::check(f, &liveness, opts)
+    let mut out: Vec<Finding> = allocs::check(f, &liveness, opts, allocless)
         .into_iter()
         .map(Finding::from)
         .collect();
