@@ -255,8 +255,11 @@ fn apply(
 }
 
 /// The ways to separate the pair, best first: a tile the packer moved onto the other's buffer
-/// goes back to its own (the writer first); else the loop carry that sits on the victim's
-/// buffer gets one of its own (a carry seeded from the victim first, outermost first).
+/// goes back to its own (the writer first); else a loop carry or `if` result enclosing the
+/// write that sits on the victim's buffer gets one of its own (one seeded from the victim
+/// first, then outer before inner); else the writer, if the input already put it there, moves
+/// to a fresh allocation. The warnings' `{copy}` and `{new_base}` are named by [`apply`], when
+/// the edit makes them.
 fn candidates(
     input: &Function,
     own: &FxHashSet<VarId>,
@@ -327,7 +330,7 @@ fn candidates(
         );
         out.push((Action::Detach(place), repair(code, message, finding)));
     }
-    if let Some(Some(writer_base)) = (writer.index() < input.vars.len()).then(|| input_base(writer))
+    if let Some(writer_base) = input_base(writer)
         && writer_base == victim_base
     {
         let message = format!(
