@@ -13,13 +13,15 @@ use memreuse_daemon::client::{self, Connection, Launch};
 use memreuse_daemon::layout::{Layout, build_id};
 use memreuse_daemon::protocol::{Body, Request, Status};
 
+use crate::exit::UsageError;
 use crate::state;
 
 #[derive(clap::Args)]
 pub struct DaemonArgs {
     #[command(subcommand)]
     pub action: Action,
-    /// The workspace root the daemon watches [default: the current directory].
+    /// The project root the daemon watches [default: the nearest directory up from here
+    /// holding memreuse.toml or .git, else the current directory].
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
 }
@@ -59,23 +61,22 @@ pub struct Target {
 const WAIT: Duration = Duration::from_secs(60);
 
 impl Target {
+    /// The daemon of the project at `root` (default: the project the current directory is
+    /// in). Nothing is created: a command that only reads works on a read-only state dir.
     pub fn new(root: Option<&Path>, state_dir: Option<&Path>) -> Result<Target> {
         let root = match root {
-            Some(root) => root.to_path_buf(),
-            None => std::env::current_dir().context("cannot read the current directory")?,
+            Some(root) => root.canonicalize().map_err(|err| {
+                UsageError(format!("cannot open the root {}: {err}", root.display()))
+            })?,
+            None => crate::settings::root_here()?,
         };
-        let root = root
-            .canonicalize()
-            .with_context(|| format!("cannot open the root {}", root.display()))?;
         let state_dir = state::state_dir_for(state_dir, &root)?;
-        std::fs::create_dir_all(&state_dir)
-            .with_context(|| format!("cannot create {}", state_dir.display()))?;
-        let state_dir = state_dir.canonicalize()?;
+        let state_dir = state_dir.canonicalize().unwrap_or(state_dir);
         let launch = Launch {
             exe: daemon_exe()?,
             root: root.clone(),
             layout: Layout::new(&state_dir),
-            args: settings_args()?,
+            args: settings_args(&root)?,
             wait: WAIT,
         };
         Ok(Target { root, launch })
@@ -87,6 +88,16 @@ impl Target {
 
     /// The running daemon, started if none runs; replaced if it is another build.
     pub fn ensure(&self) -> Result<Connection> {
+        if !self.launch.exe.is_file() {
+            bail!(DaemonUnavailable(format!(
+                "memreused is not beside {} nor on PATH (build both binaries with `cargo build \
+                 --release`, install both with `cargo install --path cli` and `cargo install \
+                 --path daemon`, or set MEMREUSED)",
+                std::env::current_exe()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            )));
+        }
         let expected = build_id(&self.launch.exe)
             .with_context(|| format!("cannot read {}", self.launch.exe.display()))?;
         client::ensure(&self.launch, &expected)
@@ -114,25 +125,30 @@ impl std::fmt::Display for DaemonUnavailable {
 
 impl std::error::Error for DaemonUnavailable {}
 
-/// `memreused`: `$MEMREUSED` when set, else the file beside this executable.
+/// `memreused`: `$MEMREUSED` when set, else the file beside this executable (as cargo
+/// builds and installs them), else the first on `PATH`. It may not exist: only starting a
+/// daemon needs it.
 fn daemon_exe() -> Result<PathBuf> {
+    const NAME: &str = "memreused";
     if let Some(path) = std::env::var_os("MEMREUSED").filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(path));
     }
     let me = std::env::current_exe().context("cannot find my own executable")?;
-    let exe = me.with_file_name("memreused");
-    if !exe.is_file() {
-        bail!(DaemonUnavailable(format!(
-            "memreused is not installed beside {} (or set MEMREUSED)",
-            me.display()
-        )));
+    let beside = me.with_file_name(NAME);
+    if beside.is_file() {
+        return Ok(beside);
     }
-    Ok(exe)
+    let on_path = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(NAME))
+            .find(|candidate| candidate.is_file())
+    });
+    Ok(on_path.unwrap_or(beside))
 }
 
 /// The daemon plans with `memreuse.toml`'s settings, as `memreuse plan` would by default.
-fn settings_args() -> Result<Vec<OsString>> {
-    let config = crate::settings::plan_config(None, &[])?;
+fn settings_args(root: &Path) -> Result<Vec<OsString>> {
+    let config = crate::settings::plan_config(root, None, &[])?;
     let mut args: Vec<OsString> = vec!["--backend".into(), config.backend.name().into()];
     for space in memreuse::ir::MemSpace::ALL {
         if let Some(bytes) = config.capacity_overrides[*space as usize] {

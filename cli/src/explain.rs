@@ -50,7 +50,11 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
     };
     let config = PlanConfig {
         materialize_aliases: args.materialize_aliases.applies_to(&path),
-        ..crate::settings::plan_config(args.backend, &[])?
+        ..crate::settings::plan_config(
+            &crate::settings::root_of(std::slice::from_ref(&path))?,
+            args.backend,
+            &[],
+        )?
     };
     match explain(f, &config, &args.first, &args.second) {
         Ok(text) => {

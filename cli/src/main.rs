@@ -1,6 +1,7 @@
 //! `memreuse`: plan on-chip memory reuse for PyPTO tile kernels.
 
 mod daemon;
+mod exit;
 mod explain;
 mod inputs;
 mod plan;
@@ -94,18 +95,12 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            // DESIGN §3: 3 when the store could not be reached.
-            if err.downcast_ref::<plan::StoreUnavailable>().is_some()
-                || err.downcast_ref::<daemon::DaemonUnavailable>().is_some()
-            {
-                ExitCode::from(3)
-            } else if err.downcast_ref::<query::UsageError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
+        Err(err) => match exit::code_of(&err) {
+            Some(code) => {
+                eprintln!("error: {err:#}");
+                code
             }
-        }
+            None => ExitCode::SUCCESS,
+        },
     }
 }

@@ -8,13 +8,13 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use memreuse::db::{self, Workspace};
-use memreuse::store::Cache;
 use memreuse::system::OsSystem;
 use memreuse_daemon::answer::query_answer;
 use memreuse_daemon::protocol::{Answer, Body, ErrorCode, Request};
 use serde_json::Value;
 
 use crate::daemon::{DaemonUnavailable, Target};
+use crate::exit::UsageError;
 use crate::plan::Toggle;
 use crate::state;
 use crate::summary;
@@ -33,7 +33,8 @@ pub struct QueryArgs {
     /// Plan in this process instead of asking (or starting) the daemon.
     #[arg(long)]
     pub no_daemon: bool,
-    /// The workspace root [default: the current directory].
+    /// The project root [default: the nearest directory up from here holding memreuse.toml
+    /// or .git, else the current directory].
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
 }
@@ -74,18 +75,6 @@ pub fn resolve(target: &str, root: &Path) -> Result<Named, UsageError> {
     Ok(Named { path, function })
 }
 
-/// A usage error (exit code 2).
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
 pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     let target = Target::new(args.root.as_deref(), state_dir)?;
     let named = resolve(&args.target, &target.root)?;
@@ -117,16 +106,10 @@ pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
 fn in_process(named: &Named, target: &Target) -> Result<Answer> {
     let text = std::fs::read_to_string(&named.path)
         .with_context(|| format!("cannot read {}", named.path.display()))?;
-    let open = state::open_store(&target.layout().state_dir)?;
-    let (cache, _lock) = match open {
-        Some(open) => (open.cache, Some(open.lock)),
-        None => {
-            eprintln!("warning: the cache is in use by the daemon; planning without it");
-            (Cache::disabled(), None)
-        }
-    };
-    let config = crate::settings::plan_config(None, &[])?;
-    let mut workspace = Workspace::new(Arc::new(cache), config, db::Planner::Pypto);
+    let opened = state::open_or_degrade(&target.layout().state_dir);
+    let _lock = opened.held;
+    let config = crate::settings::plan_config(&target.root, None, &[])?;
+    let mut workspace = Workspace::new(Arc::new(opened.cache), config, db::Planner::Pypto);
     let file = workspace.set_file(&named.path, &text, Toggle::Auto.applies_to(&named.path));
     let mut outcomes = workspace.plan(&OsSystem, &[file], 1, &|| {});
     let display = named

@@ -1,5 +1,6 @@
-//! Planner settings from `memreuse.toml` (found in the current directory or an ancestor) and
-//! the command line, the command line winning.
+//! The project root (like cargo and watchman: the nearest directory holding `memreuse.toml`
+//! or `.git`), and planner settings from its `memreuse.toml` and the command line, the
+//! command line winning.
 
 use std::path::{Path, PathBuf};
 
@@ -21,11 +22,38 @@ struct FileSettings {
     capacity: std::collections::BTreeMap<String, i64>,
 }
 
-fn find_settings_file(start: &Path) -> Option<PathBuf> {
+/// The nearest of `start` (canonical) and its ancestors that holds `memreuse.toml` or `.git`.
+fn find_root(start: &Path) -> Option<PathBuf> {
     start
         .ancestors()
-        .map(|dir| dir.join(FILE_NAME))
-        .find(|candidate| candidate.is_file())
+        .find(|dir| dir.join(FILE_NAME).is_file() || dir.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+/// The project the current directory is in: its root, else the current directory itself.
+pub fn root_here() -> Result<PathBuf> {
+    let cwd = std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .context("cannot read the current directory")?;
+    Ok(find_root(&cwd).unwrap_or(cwd))
+}
+
+/// The project the first of `paths` is in, so that the same files planned from anywhere
+/// share one state dir and one `memreuse.toml`; the current directory's when it is in none.
+pub fn root_of(paths: &[PathBuf]) -> Result<PathBuf> {
+    let found = paths.first().and_then(|path| {
+        let path = path.canonicalize().ok()?;
+        let dir = if path.is_dir() {
+            path
+        } else {
+            path.parent()?.to_path_buf()
+        };
+        find_root(&dir)
+    });
+    match found {
+        Some(root) => Ok(root),
+        None => root_here(),
+    }
 }
 
 fn parse_space(name: &str) -> Result<MemSpace> {
@@ -58,14 +86,15 @@ pub fn parse_capacity(text: &str) -> Result<(MemSpace, i64), String> {
     Ok((space, bytes))
 }
 
-/// The configuration for this run: `memreuse.toml` first, then the flags.
+/// The configuration for this run: the `memreuse.toml` at `root` first, then the flags.
 pub fn plan_config(
+    root: &Path,
     backend_flag: Option<BackendArg>,
     capacity_flags: &[(MemSpace, i64)],
 ) -> Result<PlanConfig> {
     let mut config = PlanConfig::default();
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    if let Some(path) = find_settings_file(&cwd) {
+    let path = root.join(FILE_NAME);
+    if path.is_file() {
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let file: FileSettings =

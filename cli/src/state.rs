@@ -7,16 +7,9 @@ use anyhow::{Context, Result};
 use memreuse::store::{Cache, Counters, SledStore};
 use serde::{Deserialize, Serialize};
 
-/// `--state-dir`, else `MEMREUSE_STATE_DIR`, else
-/// `$XDG_STATE_HOME/memreuse/<blake3(canonical cwd)[..16]>` (`~/.local/state` without XDG).
-pub fn state_dir(flag: Option<&Path>) -> Result<PathBuf> {
-    let root = std::env::current_dir()
-        .and_then(|d| d.canonicalize())
-        .context("cannot read the current directory")?;
-    state_dir_for(flag, &root)
-}
-
-/// [`state_dir`] for the workspace at `root` (canonical) rather than the current directory.
+/// The state dir of the project at `root` (canonical): `--state-dir`, else
+/// `MEMREUSE_STATE_DIR`, else `$XDG_STATE_HOME/memreuse/<blake3(root)[..16]>`
+/// (`~/.local/state` without XDG).
 pub fn state_dir_for(flag: Option<&Path>, root: &Path) -> Result<PathBuf> {
     if let Some(dir) = flag {
         return Ok(dir.to_path_buf());
@@ -74,6 +67,40 @@ pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
         cache: Cache::new(Box::new(opened.store)),
         lock,
     }))
+}
+
+/// The cache a command working in-process uses: the state dir's store, or none when another
+/// process holds it or the state dir cannot be used (a warning says which; the command then
+/// plans without the cache, as with `--no-cache`).
+pub struct InProcessCache {
+    pub cache: Cache,
+    /// The state dir and its lock, while the store is open.
+    pub held: Option<(PathBuf, File)>,
+}
+
+pub fn open_or_degrade(dir: &Path) -> InProcessCache {
+    let without = InProcessCache {
+        cache: Cache::disabled(),
+        held: None,
+    };
+    match open_store(dir) {
+        Ok(Some(open)) => InProcessCache {
+            cache: open.cache,
+            held: Some((dir.to_path_buf(), open.lock)),
+        },
+        Ok(None) => {
+            eprintln!(
+                "warning: the cache in {} is in use by another memreuse process (a daemon: \
+                 `memreuse daemon stop`); planning without it",
+                dir.display()
+            );
+            without
+        }
+        Err(err) => {
+            eprintln!("warning: {err:#}; planning without the cache");
+            without
+        }
+    }
 }
 
 /// What the last `memreuse plan` did with the cache.

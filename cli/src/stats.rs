@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use serde_json::json;
 
-use crate::state::{LastRun, open_store, state_dir};
+use crate::state::{LastRun, open_store, state_dir_for};
 
 #[derive(clap::Args)]
 pub struct StatsArgs {
@@ -16,7 +16,7 @@ pub struct StatsArgs {
 }
 
 pub fn run(args: StatsArgs, state_dir_flag: Option<&std::path::Path>) -> Result<ExitCode> {
-    let dir = state_dir(state_dir_flag)?;
+    let dir = state_dir_for(state_dir_flag, &crate::settings::root_here()?)?;
     let Some(open) = open_store(&dir)? else {
         eprintln!(
             "error: the cache in {} is in use by another memreuse process",

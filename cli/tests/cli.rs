@@ -285,7 +285,7 @@ fn query_prints_the_table_plan_prints() {
     let query = memreuse(&["query", "--no-daemon", file], &repo());
     assert!(query.status.success(), "{}", text(&query.stderr));
     let plan = text(&plan.stdout);
-    let table = plan.rsplit_once("1 files").map_or("", |(rows, _)| rows);
+    let table = plan.rsplit_once("1 file,").map_or("", |(rows, _)| rows);
     assert!(table.contains("bias_gelu"), "{plan}");
     assert_eq!(text(&query.stdout), table);
 }
@@ -317,7 +317,7 @@ fn directories_skip_non_programs_and_ignored_files() {
     let stdout = text(&result.stdout);
     assert!(stdout.contains("k.py::"), "{stdout}");
     assert!(!stdout.contains("ignored.py"), "{stdout}");
-    assert!(stdout.contains("1 files"), "{stdout}");
+    assert!(stdout.contains("1 file,"), "{stdout}");
 }
 
 #[test]

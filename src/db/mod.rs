@@ -303,6 +303,16 @@ pub enum FailureKind {
     Verify,
 }
 
+impl FailureKind {
+    /// As JSON names it (`"failure"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Plan => "plan",
+            FailureKind::Verify => "verify",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct PlanOutcome {
     pub result: Result<Arc<CachedPlan>, Arc<Failure>>,
