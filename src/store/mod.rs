@@ -62,7 +62,7 @@ pub fn config_digest(planner: &str, config: &PlanConfig) -> [u8; 32] {
 
 fn derive(kind: Kind, config: &[u8; 32], content: &[u8]) -> Key {
     let mut hasher = blake3::Hasher::new_derive_key(kind.context());
-    hasher.update(&PLANNER_VERSION.to_le_bytes());
+    hasher.update(PLANNER_VERSION.as_bytes());
     hasher.update(config);
     hasher.update(content);
     Key(*hasher.finalize().as_bytes())
