@@ -15,6 +15,7 @@ use memreuse_daemon::protocol::{Body, Request, Status};
 
 use crate::exit::UsageError;
 use crate::state;
+use crate::summary::human_bytes;
 
 #[derive(clap::Args)]
 pub struct DaemonArgs {
@@ -172,7 +173,7 @@ pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             if std::io::stderr().is_terminal() {
                 show_scan(&mut connection)?;
             }
-            println!(
+            outln!(
                 "memreused is running (pid {}) for {}",
                 hello.pid,
                 hello.root.display()
@@ -183,8 +184,8 @@ pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             match client::stop(target.layout(), WAIT)
                 .map_err(|e| DaemonUnavailable(e.to_string()))?
             {
-                Some(pid) => println!("stopped memreused (pid {pid})"),
-                None => println!("no daemon runs for {}", target.root.display()),
+                Some(pid) => outln!("stopped memreused (pid {pid})"),
+                None => outln!("no daemon runs for {}", target.root.display()),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -199,9 +200,11 @@ pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             };
             let (status, revision) = status(&mut connection)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&status)?);
+                let mut document = serde_json::to_value(&status)?;
+                document["revision"] = revision.into();
+                outln!("{}", serde_json::to_string_pretty(&document)?);
             } else {
-                print_status(&status, revision);
+                print_status(&status, revision)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -257,45 +260,56 @@ fn show_scan(connection: &mut Connection) -> Result<()> {
     Ok(())
 }
 
-fn print_status(s: &Status, revision: u64) {
-    println!("pid:          {}", s.pid);
-    println!("root:         {}", s.root.display());
-    println!("state dir:    {}", s.state_dir.display());
-    println!("build:        {}", s.build_id);
-    println!("uptime:       {:.1} s", s.uptime_seconds);
-    println!("revision:     {revision}");
+fn print_status(s: &Status, revision: u64) -> Result<()> {
+    outln!("pid:          {}", s.pid);
+    outln!("root:         {}", s.root.display());
+    outln!("state dir:    {}", s.state_dir.display());
+    outln!("build:        {}", s.build_id);
+    outln!("uptime:       {:.1} s", s.uptime_seconds);
+    outln!("revision:     {revision}");
     if s.scan.finished {
-        println!("scan:         done ({} files)", s.scan.total);
+        outln!("scan:         done ({} files)", s.scan.total);
     } else {
-        println!("scan:         {}/{} files", s.scan.done, s.scan.total);
+        outln!("scan:         {}/{} files", s.scan.done, s.scan.total);
     }
-    println!("files:        {}", s.files);
-    println!("functions:    {}", s.functions);
+    outln!("files:        {}", s.files);
+    outln!("functions:    {}", s.functions);
     match s.watch_limit {
-        Some(limit) => println!("watches:      {} of {limit} allowed", s.watches),
-        None => println!("watches:      {}", s.watches),
+        Some(limit) => outln!("watches:      {} of {limit} allowed", s.watches),
+        None => outln!("watches:      {}", s.watches),
     }
-    println!("rescans:      {}", s.rescans.len());
+    outln!("rescans:      {}", s.rescans.len());
     for rescan in s.rescans.iter().rev().take(5) {
-        println!("  at {:.1} s: {}", rescan.at_seconds, rescan.reason);
+        outln!("  at {:.1} s: {}", rescan.at_seconds, rescan.reason);
     }
     let c = &s.cache;
-    println!(
+    outln!(
         "cache:        plans {} hits, {} misses; files {} hits, {} misses; {} rejected, {} errors",
-        c.plan_hits, c.plan_misses, c.file_hits, c.file_misses, c.rejected, c.errors
+        c.plan_hits,
+        c.plan_misses,
+        c.file_hits,
+        c.file_misses,
+        c.rejected,
+        c.errors
     );
-    println!(
-        "store:        {} entries, {} bytes on disk",
-        s.store_entries, s.store_bytes
+    outln!(
+        "store:        {} entries, {} on disk",
+        s.store_entries,
+        human_bytes(s.store_bytes)
     );
     if let Some(rss) = s.rss_bytes {
         let per_function = rss.checked_div(s.functions as u64).unwrap_or(0);
-        println!("memory:       {rss} bytes resident ({per_function} per function)");
+        outln!(
+            "memory:       {} resident ({} per function)",
+            human_bytes(rss),
+            human_bytes(per_function)
+        );
     }
-    println!(
+    outln!(
         "last error:   {}",
         s.last_error.as_deref().unwrap_or("none")
     );
+    Ok(())
 }
 
 /// `memreuse stats` from a running daemon; `None` when none runs (the caller opens the
@@ -314,20 +328,26 @@ pub fn stats(json: bool, state_dir: Option<&Path>) -> Result<Option<ExitCode>> {
             "daemon": { "pid": s.pid, "revision": revision, "files": s.files,
                         "functions": s.functions, "cache": s.cache },
         });
-        println!("{}", serde_json::to_string_pretty(&document)?);
+        outln!("{}", serde_json::to_string_pretty(&document)?);
         return Ok(Some(ExitCode::SUCCESS));
     }
     let c = &s.cache;
-    println!("state dir:     {}", s.state_dir.display());
-    println!("entries:       {}", s.store_entries);
-    println!("bytes on disk: {}", s.store_bytes);
-    println!(
+    outln!("state dir:     {}", s.state_dir.display());
+    outln!("entries:       {}", s.store_entries);
+    outln!("on disk:       {}", human_bytes(s.store_bytes));
+    outln!(
         "daemon:        pid {}, revision {revision}, {} files, {} functions",
-        s.pid, s.files, s.functions
+        s.pid,
+        s.files,
+        s.functions
     );
-    println!(
+    outln!(
         "  plans:       {} hits, {} misses; files {} hits, {} misses; {} rejected",
-        c.plan_hits, c.plan_misses, c.file_hits, c.file_misses, c.rejected
+        c.plan_hits,
+        c.plan_misses,
+        c.file_hits,
+        c.file_misses,
+        c.rejected
     );
     Ok(Some(ExitCode::SUCCESS))
 }
@@ -364,7 +384,13 @@ pub fn explain(
         .request(&request)
         .map_err(|e| DaemonUnavailable(e.to_string()))?;
     match response.body {
-        Body::Explain(answer) => crate::query::print_answer(&answer, false).map(Some),
+        // A failure is answered in-process, so that it exits as the table says.
+        Body::Explain(answer) if answer.failed => Ok(None),
+        Body::Explain(answer) => {
+            let (file, function) = crate::explain::split_target(&args.target)?;
+            crate::explain::print_explanation(args, file, function, &answer.text)?;
+            Ok(Some(ExitCode::SUCCESS))
+        }
         // Not a file the daemon tracks: read it here.
         Body::Error(_) => Ok(None),
         other => bail!(DaemonUnavailable(format!("unexpected answer {other:?}"))),

@@ -1,5 +1,15 @@
 //! `memreuse`: plan on-chip memory reuse for PyPTO tile kernels.
 
+/// `println!` that returns the write's error (a closed pipe ends the command quietly, see
+/// `exit::code_of`) instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
+mod color;
 mod daemon;
 mod exit;
 mod explain;
@@ -25,8 +35,13 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// Plans which tile buffers of PyPTO kernels can share one on-chip allocation, as PyPTO's
 /// MemoryReuse pass does, and answers questions about the plans.
 #[derive(Parser)]
-#[command(name = "memreuse", version, about, long_about = None)]
-struct Cli {
+#[command(name = "memreuse", version = VERSION)]
+#[command(
+    after_help = "Exit codes: 0 success; 1 the input or a plan has errors (diagnostics \
+    with file:line:col are printed); 2 usage error; 3 the cache or the daemon could not be \
+    reached or started."
+)]
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
     /// More log output (repeat for more).
@@ -39,7 +54,25 @@ struct Cli {
     /// $XDG_STATE_HOME/memreuse/<hash of the current directory>].
     #[arg(long, global = true, value_name = "DIR")]
     state_dir: Option<std::path::PathBuf>,
+    /// Colour diagnostics: `auto` on a terminal (unless NO_COLOR is set), never in pipes
+    /// and logs.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    color: color::ColorChoice,
 }
+
+/// The version and the commit it was built from (`build.rs`).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("MEMREUSE_COMMIT"),
+    ")"
+);
 
 #[derive(Subcommand)]
 enum Command {
@@ -59,10 +92,19 @@ enum Command {
     Daemon(daemon::DaemonArgs),
     /// Solve offline allocation problems (CSV `id,lower,upper,size`) and report peak vs bound.
     Solve(solve::SolveArgs),
+    /// Print a shell completion script, e.g. `memreuse completions bash >
+    /// ~/.local/share/bash-completion/completions/memreuse`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `memreuse man > ~/.local/share/man/man1/memreuse.1`.
+    Man,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    color::init(cli.color);
     let level = match (cli.quiet, cli.verbose) {
         (true, _) => "error",
         (false, 0) => "warn",
@@ -92,6 +134,8 @@ fn main() -> ExitCode {
         Command::Daemon(args) => daemon::run(args, cli.state_dir.as_deref()),
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Completions { shell } => completions(shell),
+        Command::Man => man_page(),
     };
     match result {
         Ok(code) => code,
@@ -103,4 +147,22 @@ fn main() -> ExitCode {
             None => ExitCode::SUCCESS,
         },
     }
+}
+
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
+    use clap::CommandFactory as _;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "memreuse", &mut script);
+    let mut out = std::io::stdout().lock();
+    std::io::Write::write_all(&mut out, &script)?;
+    std::io::Write::flush(&mut out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn man_page() -> anyhow::Result<ExitCode> {
+    use clap::CommandFactory as _;
+    let mut out = std::io::stdout().lock();
+    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+    std::io::Write::flush(&mut out)?;
+    Ok(ExitCode::SUCCESS)
 }

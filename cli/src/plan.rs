@@ -24,7 +24,7 @@ use memreuse::system::OsSystem;
 use crate::exit::UsageError;
 use crate::inputs::{discover, prepare_out_dir, write_atomically};
 use crate::state;
-use crate::summary;
+use crate::summary::{self, plural};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Planner {
@@ -194,8 +194,15 @@ impl LazyText<'_> {
 struct Totals {
     files: usize,
     functions: usize,
-    failed_files: usize,
+    unreadable_files: usize,
+    unparsed_files: usize,
     failed_functions: usize,
+}
+
+impl Totals {
+    fn failed(&self) -> bool {
+        self.unreadable_files + self.unparsed_files + self.failed_functions > 0
+    }
 }
 
 pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
@@ -443,7 +450,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             eprintln!("warning: {err:#}");
         }
     }
-    let failed = empty || totals.failed_files > 0 || totals.failed_functions > 0;
+    let failed = empty || totals.failed();
     // Everything is printed and durable. Freeing the memo tables one node at a time takes
     // longer than the OS takes to reclaim them (0.7 s after a 20,000-function run), and the
     // store's flusher thread would make its drop wait for its next tick.
@@ -464,13 +471,13 @@ fn report_failures(planned: &[PlannedFile]) -> Totals {
         match &p.body {
             FileBody::Unreadable(err) => {
                 eprintln!("error: cannot read {}: {err}", p.display);
-                totals.failed_files += 1;
+                totals.unreadable_files += 1;
             }
             FileBody::ParseFailed(diagnostics) => {
                 for d in *diagnostics {
-                    eprint!("{}", d.render(&p.display, p.text.get()));
+                    eprint!("{}", crate::color::render(d, &p.display, p.text.get()));
                 }
-                totals.failed_files += 1;
+                totals.unparsed_files += 1;
             }
             FileBody::Program { functions, .. } => {
                 for function in *functions {
@@ -609,7 +616,7 @@ fn report_failure(
     match kind {
         FailureKind::Plan => {
             for d in diagnostics {
-                eprint!("{}", d.render(display, text));
+                eprint!("{}", crate::color::render(d, display, text));
                 eprintln!("  in function '{function}'");
             }
         }
@@ -620,7 +627,7 @@ fn report_failure(
             );
             const SHOWN: usize = 5;
             for d in diagnostics.iter().take(SHOWN) {
-                eprint!("{}", d.render(display, text));
+                eprint!("{}", crate::color::render(d, display, text));
                 eprintln!("  in function '{function}'");
             }
             if diagnostics.len() > SHOWN {
@@ -710,24 +717,34 @@ fn print_summary(planned: &[PlannedFile], totals: &Totals) -> Result<()> {
         plural(totals.files, "file"),
         plural(totals.functions, "function")
     )?;
-    if totals.failed_files + totals.failed_functions > 0 {
-        write!(
-            out,
-            "; failed: {} that do not parse or read, {} without a plan",
-            plural(totals.failed_files, "file"),
-            plural(totals.failed_functions, "function")
-        )?;
+    if totals.failed() {
+        let errors: Vec<String> = [
+            (
+                totals.unreadable_files,
+                "file cannot be read",
+                "files cannot be read",
+            ),
+            (
+                totals.unparsed_files,
+                "file does not parse",
+                "files do not parse",
+            ),
+            (
+                totals.failed_functions,
+                "function has no plan",
+                "functions have no plan",
+            ),
+        ]
+        .into_iter()
+        .filter(|(count, _, _)| *count > 0)
+        .map(|(count, one, many)| match count {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        })
+        .collect();
+        write!(out, "; errors: {}", errors.join(", "))?;
     }
     writeln!(out)?;
     out.flush()?;
     Ok(())
-}
-
-/// `1 file`, `2 files`.
-pub fn plural(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
-    }
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use memreuse::db::{self, Workspace};
 use memreuse::system::OsSystem;
 use memreuse_daemon::answer::query_answer;
@@ -105,7 +105,7 @@ pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
 /// Plans the one file here, with the store when no daemon holds it.
 fn in_process(named: &Named, target: &Target) -> Result<Answer> {
     let text = std::fs::read_to_string(&named.path)
-        .with_context(|| format!("cannot read {}", named.path.display()))?;
+        .map_err(|err| UsageError(format!("cannot read {}: {err}", named.path.display())))?;
     let opened = state::open_or_degrade(&target.layout().state_dir);
     let _lock = opened.held;
     let config = crate::settings::plan_config(&target.root, None, &[])?;

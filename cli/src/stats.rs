@@ -42,7 +42,11 @@ pub fn run(args: StatsArgs, state_dir_flag: Option<&std::path::Path>) -> Result<
     }
     writeln!(out, "state dir:     {}", dir.display())?;
     writeln!(out, "entries:       {}", stats.entries)?;
-    writeln!(out, "bytes on disk: {}", stats.bytes_on_disk)?;
+    writeln!(
+        out,
+        "on disk:       {}",
+        crate::summary::human_bytes(stats.bytes_on_disk)
+    )?;
     match last {
         None => writeln!(out, "last run:      none recorded")?,
         Some(last) => {
