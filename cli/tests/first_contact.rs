@@ -646,3 +646,58 @@ fn color_is_never_written_to_a_pipe_unless_asked() {
     let never = sandbox.run(&["plan", "bad.py", "--color", "never"], &sandbox.work());
     assert_eq!(never.stderr, plain.stderr);
 }
+
+#[test]
+fn every_flag_the_readme_names_exists() {
+    let sandbox = Sandbox::new();
+    let mut helps = String::new();
+    let mut commands: Vec<Vec<&str>> = vec![vec![]];
+    for sub in [
+        "plan",
+        "explain",
+        "verify",
+        "stats",
+        "query",
+        "daemon",
+        "solve",
+        "completions",
+        "man",
+    ] {
+        commands.push(vec![sub]);
+    }
+    for action in ["start", "stop", "status", "run"] {
+        commands.push(vec!["daemon", action]);
+    }
+    for command in &commands {
+        let mut args = command.clone();
+        args.push("--help");
+        let result = sandbox.run(&args, &sandbox.work());
+        assert!(result.status.success(), "{args:?}");
+        helps.push_str(&text(&result.stdout));
+    }
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");
+    // cargo's own flags, in the set-up commands.
+    let cargo_flags = ["--release", "--workspace", "--path"];
+    let mut missing = Vec::new();
+    for (i, _) in readme.match_indices("--") {
+        let flag: String = readme[i + 2..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if flag.is_empty() || !flag.starts_with(|c: char| c.is_ascii_lowercase()) {
+            continue;
+        }
+        let flag = format!("--{flag}");
+        // Listed as `--flag <VALUE>`, `--flag`, or `--flag...` (repeatable).
+        let listed = [" ", "\n", "..."]
+            .iter()
+            .any(|end| helps.contains(&format!("{flag}{end}")));
+        if !listed && !cargo_flags.contains(&flag.as_str()) && !missing.contains(&flag) {
+            missing.push(flag);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "README names flags no --help lists: {missing:?}"
+    );
+}
