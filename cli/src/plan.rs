@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, Workspace};
 use memreuse::diagnostics::Diagnostic;
-use memreuse::ir::LineIndex;
+use memreuse::ir::{LineIndex, ProgramHeader};
 use memreuse::json::{
     FailedFunction, FileError, FileReport, FunctionEntry, FunctionReport, plan_document,
 };
@@ -149,7 +149,7 @@ enum FileBody<'a> {
     ParseFailed(&'a [Diagnostic]),
     /// Every function in order, planned or failed.
     Program {
-        header: &'a str,
+        header: &'a ProgramHeader,
         file: db::SourceFile,
         functions: &'a [FunctionOutcome],
     },
@@ -502,7 +502,7 @@ fn report_failures(planned: &[PlannedFile]) -> Totals {
 fn printed_program(
     workspace: &Workspace,
     display: &str,
-    header: &str,
+    header: &ProgramHeader,
     file: db::SourceFile,
     functions: &[FunctionOutcome],
 ) -> Result<String> {
@@ -514,14 +514,11 @@ fn printed_program(
     } else {
         Vec::new()
     };
-    let mut printed = header.to_string();
+    let mut texts = Vec::with_capacity(functions.len());
     for (i, function) in functions.iter().enumerate() {
         let Ok(planned) = &function.result else {
             bail!("{display}::{} has no plan", function.name);
         };
-        if i > 0 {
-            printed.push('\n');
-        }
         let Some(text) = planned
             .planned_text
             .as_ref()
@@ -529,9 +526,9 @@ fn printed_program(
         else {
             bail!("the cache lost the planned text of {display}; run with --no-cache");
         };
-        printed.push_str(text);
+        texts.push(&**text);
     }
-    Ok(printed)
+    Ok(header.assemble(texts))
 }
 
 /// One file as JSON sees it: every function, planned or failed, or why there are none.

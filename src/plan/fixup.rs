@@ -762,6 +762,7 @@ impl<'v> YieldFixup<'v> {
                 ),
             },
             span,
+            comments: Default::default(),
         }
     }
 }

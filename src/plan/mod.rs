@@ -29,7 +29,7 @@ use pack::{Buffer, PipelineGate, ShareFacts};
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "899a8ba27920b48e";
+pub const PLANNER_VERSION: &str = "462b725f6edfdb7c";
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -509,6 +509,7 @@ pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) 
                 ),
             },
             span,
+            comments: Default::default(),
         }
     });
     f.body.splice(at..at, stmts.collect::<Vec<_>>());
@@ -640,6 +641,7 @@ pub fn plan_program(
         name: program.name.clone(),
         functions,
         dynamic_dims: program.dynamic_dims.clone(),
+        spacing: program.spacing,
         span: program.span,
     };
     Ok((planned, reports))
