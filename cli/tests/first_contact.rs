@@ -701,3 +701,30 @@ fn every_flag_the_readme_names_exists() {
         "README names flags no --help lists: {missing:?}"
     );
 }
+
+// --- "query on a read-only tree fails on its freshness cookie" ---
+
+#[test]
+fn a_query_answers_when_the_freshness_cookie_cannot_be_written() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
+    sandbox.put(&kernel("elementwise_chain"), "k.py");
+    let start = sandbox.run(&["daemon", "start"], &sandbox.work());
+    assert!(start.status.success(), "{}", text(&start.stderr));
+    let status = sandbox.run(&["daemon", "status", "--json"], &sandbox.work());
+    let pid = json(&status)["pid"].as_u64().expect("pid");
+    // Directories where the daemon's next cookies would go make every cookie write fail, as
+    // on a read-only tree (which root, who may run the tests, cannot make).
+    for n in 0..16 {
+        std::fs::create_dir_all(sandbox.work().join(format!(".memreuse-cookie-{pid}-{n}")))
+            .expect("mkdir");
+    }
+    let query = sandbox.run(&["query", "k.py"], &sandbox.work());
+    assert_eq!(query.status.code(), Some(0), "{}", text(&query.stderr));
+    assert!(text(&query.stdout).contains("k.py::bias_gelu"));
+    assert!(
+        text(&query.stderr).contains("may be stale"),
+        "{}",
+        text(&query.stderr)
+    );
+}

@@ -138,9 +138,10 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             function,
             stale_ok,
         } => {
-            if let Err(body) = admit(shared, &path, stale_ok).await {
-                return body;
-            }
+            let unconfirmed = match admit(shared, &path, stale_ok).await {
+                Ok(unconfirmed) => unconfirmed,
+                Err(body) => return body,
+            };
             let shared = shared.clone();
             blocking(move || {
                 let display = display(&shared.root, &path);
@@ -156,9 +157,11 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     return Ok(untracked(&display));
                 };
                 let function = function.as_deref();
-                Ok(Body::Query(query_answer(
-                    &outcome, &display, function, backend, planner,
-                )))
+                let mut answer = query_answer(&outcome, &display, function, backend, planner);
+                if let Some(note) = unconfirmed {
+                    answer.diagnostics.insert_str(0, &note);
+                }
+                Ok(Body::Query(answer))
             })
             .await
         }
@@ -169,9 +172,10 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             second,
             stale_ok,
         } => {
-            if let Err(body) = admit(shared, &path, stale_ok).await {
-                return body;
-            }
+            let unconfirmed = match admit(shared, &path, stale_ok).await {
+                Ok(unconfirmed) => unconfirmed,
+                Err(body) => return body,
+            };
             let shared = shared.clone();
             blocking(move || {
                 let display = display(&shared.root, &path);
@@ -185,14 +189,18 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     materialize_aliases: super::writer::materialize_aliases(&path),
                     ..shared.config
                 };
-                Ok(Body::Explain(explain_answer(
+                let mut answer = explain_answer(
                     outcome.text.as_deref().unwrap_or(""),
                     &display,
                     &function,
                     &config,
                     &first,
                     &second,
-                )))
+                );
+                if let Some(note) = unconfirmed {
+                    answer.diagnostics.insert_str(0, &note);
+                }
+                Ok(Body::Explain(answer))
             })
             .await
         }
@@ -210,8 +218,9 @@ fn untracked(display: &str) -> Body {
 }
 
 /// Refuses paths outside the root; unless `stale_ok`, waits until every change made before
-/// now is applied.
-async fn admit(shared: &Arc<Shared>, path: &Path, stale_ok: bool) -> Result<(), Body> {
+/// now is applied. On a tree where the freshness cookie cannot be written (read-only), the
+/// answer is given anyway: `Some` is the warning that it may be stale.
+async fn admit(shared: &Arc<Shared>, path: &Path, stale_ok: bool) -> Result<Option<String>, Body> {
     if !path.is_absolute() || !path.starts_with(&shared.root) {
         return Err(error(
             ErrorCode::Refused,
@@ -223,25 +232,23 @@ async fn admit(shared: &Arc<Shared>, path: &Path, stale_ok: bool) -> Result<(), 
         ));
     }
     if stale_ok {
-        return Ok(());
+        return Ok(None);
     }
     let (n, seen) = shared.new_cookie();
     let cookie = shared.tree.cookie_path(n);
     if let Err(err) = tokio::fs::write(&cookie, b"").await {
         shared.forget_cookie(n);
-        return Err(error(
-            ErrorCode::Internal,
-            format!(
-                "cannot write the freshness cookie {}: {err}",
-                cookie.display()
-            ),
-        ));
+        return Ok(Some(format!(
+            "warning: cannot write the freshness cookie {} ({err}), so changes made just \
+             before this query may not be seen yet; the answer may be stale\n",
+            cookie.display()
+        )));
     }
     let result = tokio::time::timeout(COOKIE_WAIT, seen).await;
     // Removing it makes one more event, which the watcher ignores.
     let _ = tokio::fs::remove_file(&cookie).await;
     match result {
-        Ok(Ok(())) => Ok(()),
+        Ok(Ok(())) => Ok(None),
         Ok(Err(_)) => Err(error(
             ErrorCode::ShuttingDown,
             "the daemon is shutting down".into(),
