@@ -265,6 +265,7 @@ fn print_status(s: &Status, revision: u64) -> Result<()> {
     outln!("root:         {}", s.root.display());
     outln!("state dir:    {}", s.state_dir.display());
     outln!("build:        {}", s.build_id);
+    outln!("backend:      {} (planner {})", s.backend, s.planner);
     outln!("uptime:       {:.1} s", s.uptime_seconds);
     outln!("revision:     {revision}");
     if s.scan.finished {

@@ -457,6 +457,8 @@ fn query_from_a_subdirectory_talks_to_the_project_daemon() {
     assert_eq!(query.status.code(), Some(0), "{}", text(&query.stderr));
     let status = sandbox.run(&["daemon", "status", "--json"], &sandbox.work());
     assert_eq!(status.status.code(), Some(0), "{}", text(&status.stderr));
+    // It plans with the project's memreuse.toml, and says so.
+    assert_eq!(json(&status)["backend"], "910b");
     let root = sandbox.work().canonicalize().expect("canonical");
     assert_eq!(
         json(&status)["root"].as_str().map(PathBuf::from),

@@ -122,6 +122,9 @@ pub struct Status {
     pub root: PathBuf,
     pub state_dir: PathBuf,
     pub build_id: String,
+    /// What it plans with (from `memreuse.toml` when it started): backend and planner names.
+    pub backend: String,
+    pub planner: String,
     pub uptime_seconds: f64,
     /// The initial scan: files planned so far of the files found (`done == total` when over).
     pub scan: Progress,

@@ -299,6 +299,8 @@ fn status(shared: &Shared) -> Status {
         root: shared.root.clone(),
         state_dir: shared.state_dir.clone(),
         build_id: shared.build_id.clone(),
+        backend: shared.config.backend.name().to_string(),
+        planner: shared.planner.name().to_string(),
         uptime_seconds: shared.started.elapsed().as_secs_f64(),
         scan: Progress {
             done: figures.scan_done,
