@@ -13,7 +13,7 @@ use memreuse_daemon::client::{self, Connection, Launch};
 use memreuse_daemon::layout::{Layout, build_id};
 use memreuse_daemon::protocol::{Body, Request, Status};
 
-use crate::exit::UsageError;
+use crate::exit::{Unavailable, UsageError};
 use crate::state;
 use crate::summary::human_bytes;
 
@@ -90,7 +90,7 @@ impl Target {
     /// The running daemon, started if none runs; replaced if it is another build.
     pub fn ensure(&self) -> Result<Connection> {
         if !self.launch.exe.is_file() {
-            bail!(DaemonUnavailable(format!(
+            bail!(Unavailable(format!(
                 "memreused is not beside {} nor on PATH (build both binaries with `cargo build \
                  --release`, install both with `cargo install --path cli` and `cargo install \
                  --path daemon`, or set MEMREUSED)",
@@ -101,8 +101,7 @@ impl Target {
         }
         let expected = build_id(&self.launch.exe)
             .with_context(|| format!("cannot read {}", self.launch.exe.display()))?;
-        client::ensure(&self.launch, &expected)
-            .map_err(|err| DaemonUnavailable(err.to_string()).into())
+        client::ensure(&self.launch, &expected).map_err(|err| Unavailable(err.to_string()).into())
     }
 
     /// The running daemon, if one answers and is this build (none is started).
@@ -113,18 +112,6 @@ impl Target {
             .then_some(connection)
     }
 }
-
-/// The daemon could not be reached or started (exit code 3).
-#[derive(Debug)]
-pub struct DaemonUnavailable(pub String);
-
-impl std::fmt::Display for DaemonUnavailable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for DaemonUnavailable {}
 
 /// `memreused`: `$MEMREUSED` when set, else the file beside this executable (as cargo
 /// builds and installs them), else the first on `PATH`. It may not exist: only starting a
@@ -181,9 +168,7 @@ pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Action::Stop => {
-            match client::stop(target.layout(), WAIT)
-                .map_err(|e| DaemonUnavailable(e.to_string()))?
-            {
+            match client::stop(target.layout(), WAIT).map_err(|e| Unavailable(e.to_string()))? {
                 Some(pid) => outln!("stopped memreused (pid {pid})"),
                 None => outln!("no daemon runs for {}", target.root.display()),
             }
@@ -220,10 +205,7 @@ pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                 .arg(idle_timeout.to_string())
                 .arg("--log-stderr")
                 .exec();
-            Err(
-                DaemonUnavailable(format!("cannot run {}: {err}", target.launch.exe.display()))
-                    .into(),
-            )
+            Err(Unavailable(format!("cannot run {}: {err}", target.launch.exe.display())).into())
         }
     }
 }
@@ -233,11 +215,11 @@ pub fn status(connection: &mut Connection) -> Result<(Status, u64)> {
     let response = connection
         .client
         .request(&Request::Status)
-        .map_err(|e| DaemonUnavailable(e.to_string()))?;
+        .map_err(|e| Unavailable(e.to_string()))?;
     match response.body {
         Body::Status(status) => Ok((*status, response.revision)),
-        Body::Error(err) => bail!(DaemonUnavailable(err.message)),
-        other => bail!(DaemonUnavailable(format!("unexpected answer {other:?}"))),
+        Body::Error(err) => bail!(Unavailable(err.message)),
+        other => bail!(Unavailable(format!("unexpected answer {other:?}"))),
     }
 }
 
@@ -383,7 +365,7 @@ pub fn explain(
     let response = connection
         .client
         .request(&request)
-        .map_err(|e| DaemonUnavailable(e.to_string()))?;
+        .map_err(|e| Unavailable(e.to_string()))?;
     match response.body {
         // A failure is answered in-process, so that it exits as the table says.
         Body::Explain(answer) if answer.failed => Ok(None),
@@ -394,6 +376,6 @@ pub fn explain(
         }
         // Not a file the daemon tracks: read it here.
         Body::Error(_) => Ok(None),
-        other => bail!(DaemonUnavailable(format!("unexpected answer {other:?}"))),
+        other => bail!(Unavailable(format!("unexpected answer {other:?}"))),
     }
 }

@@ -19,6 +19,18 @@ impl std::fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
+/// The cache or the daemon could not be reached or started (exit code 3).
+#[derive(Debug)]
+pub struct Unavailable(pub String);
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unavailable {}
+
 /// The exit code of a command that ended with `err`, or `None` when the reader of standard
 /// output went away (`| head`): that ends the command quietly with 0, as in ripgrep.
 pub fn code_of(err: &anyhow::Error) -> Option<ExitCode> {
@@ -34,13 +46,7 @@ pub fn code_of(err: &anyhow::Error) -> Option<ExitCode> {
     if broken_pipe {
         return None;
     }
-    let code = if err
-        .downcast_ref::<crate::plan::StoreUnavailable>()
-        .is_some()
-        || err
-            .downcast_ref::<crate::daemon::DaemonUnavailable>()
-            .is_some()
-    {
+    let code = if err.downcast_ref::<Unavailable>().is_some() {
         UNAVAILABLE
     } else if err.downcast_ref::<UsageError>().is_some() {
         USAGE

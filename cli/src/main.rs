@@ -9,6 +9,7 @@ macro_rules! outln {
     }};
 }
 
+mod cache;
 mod color;
 mod daemon;
 mod exit;
@@ -86,6 +87,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// The cache: entries, bytes on disk, and the hits and misses of the last run.
     Stats(stats::StatsArgs),
+    /// The cache: its figures (`stats`), LRU eviction to its size cap (`prune`), `clear`.
+    Cache(cache::CacheArgs),
     /// The plan of one file or function, from the daemon (started when none runs).
     Query(query::QueryArgs),
     /// Start, stop or inspect the daemon that keeps a tree's plans up to date.
@@ -130,6 +133,7 @@ fn main() -> ExitCode {
             Ok(None) => explain::run(args),
             Err(err) => Err(err),
         },
+        Command::Cache(args) => cache::run(args, cli.state_dir.as_deref()),
         Command::Query(args) => query::run(args, cli.state_dir.as_deref()),
         Command::Daemon(args) => daemon::run(args, cli.state_dir.as_deref()),
         Command::Verify(args) => verify::run(args),

@@ -449,6 +449,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         if let Err(err) = last.save(dir) {
             eprintln!("warning: {err:#}");
         }
+        prune_to_cap(workspace.cache(), &root);
     }
     let failed = empty || totals.failed();
     // Everything is printed and durable. Freeing the memo tables one node at a time takes
@@ -460,6 +461,32 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Keeps the cache within its cap (`[cache] max-size`): when the store has grown past it,
+/// evicts the least recently used entries, none this run used.
+fn prune_to_cap(cache: &Cache, root: &Path) {
+    let cap = match crate::settings::cache_cap(root) {
+        Ok(cap) => cap,
+        Err(err) => {
+            eprintln!("warning: {err:#}; the cache was not pruned");
+            return;
+        }
+    };
+    let Some(Ok(stats)) = cache.store().map(|s| s.stats()) else {
+        return;
+    };
+    if stats.bytes_on_disk <= cap {
+        return;
+    }
+    match cache.prune(cap) {
+        Ok(pruned) => tracing::info!(
+            removed = pruned.removed,
+            bytes = pruned.bytes_removed,
+            "pruned the cache to its cap"
+        ),
+        Err(err) => eprintln!("warning: cannot prune the cache: {err}"),
+    }
 }
 
 /// Prints every failure's diagnostics to stderr, in input order, and counts.
@@ -575,18 +602,6 @@ fn svg_usage_error() -> UsageError {
             .into(),
     )
 }
-
-/// The cache could not be opened or written (exit code 3).
-#[derive(Debug)]
-pub struct StoreUnavailable(pub String);
-
-impl std::fmt::Display for StoreUnavailable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for StoreUnavailable {}
 
 /// A bar on a terminal for runs long enough to want one; hidden otherwise.
 fn progress_bar(files: usize) -> ProgressBar {

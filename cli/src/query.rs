@@ -13,8 +13,8 @@ use memreuse_daemon::answer::query_answer;
 use memreuse_daemon::protocol::{Answer, Body, ErrorCode, Request};
 use serde_json::Value;
 
-use crate::daemon::{DaemonUnavailable, Target};
-use crate::exit::UsageError;
+use crate::daemon::Target;
+use crate::exit::{Unavailable, UsageError};
 use crate::plan::Toggle;
 use crate::state;
 use crate::summary;
@@ -90,13 +90,13 @@ pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         let response = connection
             .client
             .request(&request)
-            .map_err(|e| DaemonUnavailable(e.to_string()))?;
+            .map_err(|e| Unavailable(e.to_string()))?;
         tracing::debug!(instance = %response.instance, revision = response.revision, "answered");
         match response.body {
             Body::Query(answer) => answer,
             Body::Error(err) if err.code == ErrorCode::Refused => bail!(UsageError(err.message)),
-            Body::Error(err) => bail!(DaemonUnavailable(err.message)),
-            other => bail!(DaemonUnavailable(format!("unexpected answer {other:?}"))),
+            Body::Error(err) => bail!(Unavailable(err.message)),
+            other => bail!(Unavailable(format!("unexpected answer {other:?}"))),
         }
     };
     print_answer(&answer, args.json)

@@ -40,22 +40,10 @@ pub struct OpenStore {
 /// Opens the cache in `dir`. `Ok(None)` when another process holds it (the caller runs
 /// without it); a damaged store is moved aside and rebuilt with a warning.
 pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let lock_path = dir.join("daemon.lock");
-    let lock = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .with_context(|| format!("cannot open {}", lock_path.display()))?;
-    match lock.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => return Ok(None),
-        Err(std::fs::TryLockError::Error(err)) => {
-            return Err(err).with_context(|| format!("cannot lock {}", lock_path.display()));
-        }
-    }
-    let opened = SledStore::open_or_rebuild(&dir.join("cache"))
+    let Some(lock) = lock(dir)? else {
+        return Ok(None);
+    };
+    let opened = SledStore::open_or_rebuild(&store_dir(dir))
         .with_context(|| format!("cannot open the cache in {}", dir.display()))?;
     if let Some((aside, reason)) = &opened.moved_aside {
         eprintln!(
@@ -67,6 +55,31 @@ pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
         cache: Cache::new(Box::new(opened.store)),
         lock,
     }))
+}
+
+/// Takes the state dir's `daemon.lock` (creating the dir); `None` when another process
+/// holds it (a daemon, or a CLI working in-process).
+pub fn lock(dir: &Path) -> Result<Option<File>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let lock_path = dir.join("daemon.lock");
+    let lock = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("cannot open {}", lock_path.display()))?;
+    match lock.try_lock() {
+        Ok(()) => Ok(Some(lock)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(err)) => {
+            Err(err).with_context(|| format!("cannot lock {}", lock_path.display()))
+        }
+    }
+}
+
+/// The store's directory in a state dir.
+pub fn store_dir(dir: &Path) -> PathBuf {
+    dir.join("cache")
 }
 
 /// The cache a command working in-process uses: the state dir's store, or none when another

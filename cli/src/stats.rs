@@ -17,7 +17,8 @@ pub struct StatsArgs {
 
 pub fn run(args: StatsArgs, state_dir_flag: Option<&std::path::Path>) -> Result<ExitCode> {
     let dir = state_dir_for(state_dir_flag, &crate::settings::root_here()?)?;
-    let Some(open) = open_store(&dir)? else {
+    let opened = open_store(&dir).map_err(|err| crate::exit::Unavailable(format!("{err:#}")))?;
+    let Some(open) = opened else {
         eprintln!(
             "error: the cache in {} is in use by another memreuse process",
             dir.display()

@@ -730,3 +730,84 @@ fn a_query_answers_when_the_freshness_cookie_cannot_be_written() {
         text(&query.stderr)
     );
 }
+
+// --- "The cache … is never pruned (104 MB for 114 MB of sources, growing with every edit)" ---
+
+#[test]
+fn cache_prune_evicts_the_least_recently_used_and_clear_empties_it() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
+    sandbox.put(&kernel("elementwise_chain"), "a.py");
+    sandbox.put(&kernel("flash_attention"), "b.py");
+    let work = sandbox.work();
+    let run = |args: &[&str]| {
+        let result = sandbox.run(args, &work);
+        assert!(
+            result.status.success(),
+            "{args:?}: {}",
+            text(&result.stderr)
+        );
+        result
+    };
+    let cached = |file: &str| -> Vec<bool> {
+        let document = json(&run(&["plan", file, "--emit", "json"]));
+        document["files"][0]["functions"]
+            .as_array()
+            .expect("functions")
+            .iter()
+            .map(|f| f["cached"].as_bool().expect("cached"))
+            .collect()
+    };
+    run(&["plan", "a.py"]);
+    let just_a = json(&run(&["cache", "prune", "--max-size", "1 TiB", "--json"]));
+    let size_of_a = just_a["bytes_before"].as_u64().expect("bytes");
+    assert!(size_of_a > 0);
+    run(&["plan", "b.py"]);
+    // a is used again after b: b is now the least recently used.
+    run(&["plan", "a.py"]);
+    let size = size_of_a.to_string();
+    let pruned = json(&run(&["cache", "prune", "--max-size", &size, "--json"]));
+    assert!(pruned["removed"].as_u64().expect("removed") > 0, "{pruned}");
+    assert!(cached("a.py").iter().all(|&c| c), "a's plans were kept");
+    assert!(cached("b.py").iter().all(|&c| !c), "b's plans were evicted");
+    let cleared = run(&["cache", "clear"]);
+    assert!(text(&cleared.stdout).starts_with("cleared the cache"));
+    assert!(
+        cached("a.py").iter().all(|&c| !c),
+        "nothing is left after clear"
+    );
+}
+
+#[test]
+fn the_cache_cap_in_memreuse_toml_is_kept_by_every_plan() {
+    let sandbox = Sandbox::new();
+    std::fs::write(
+        sandbox.work().join("memreuse.toml"),
+        "[cache]\nmax-size = \"1 KiB\"\n",
+    )
+    .expect("write");
+    sandbox.put(&kernel("elementwise_chain"), "a.py");
+    sandbox.put(&kernel("flash_attention"), "b.py");
+    for file in ["a.py", "b.py"] {
+        let result = sandbox.run(&["plan", file], &sandbox.work());
+        assert!(result.status.success(), "{}", text(&result.stderr));
+    }
+    // Only what the last run used survives a cap smaller than everything.
+    let stats = json(&sandbox.run(&["cache", "prune", "--json"], &sandbox.work()));
+    assert_eq!(stats["cap"], 1024);
+    let again = sandbox.run(&["plan", "a.py", "--emit", "json"], &sandbox.work());
+    let document = json(&again);
+    assert_eq!(document["files"][0]["functions"][0]["cached"], false);
+    let bad = std::fs::write(
+        sandbox.work().join("memreuse.toml"),
+        "[cache]\nmax-size = \"lots\"\n",
+    );
+    bad.expect("write");
+    let result = sandbox.run(&["cache", "prune"], &sandbox.work());
+    assert_eq!(result.status.code(), Some(1));
+    assert!(
+        text(&result.stderr).contains("max-size"),
+        "{}",
+        text(&result.stderr)
+    );
+}
