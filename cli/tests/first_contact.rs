@@ -664,11 +664,15 @@ fn every_flag_the_readme_names_exists() {
         "solve",
         "completions",
         "man",
+        "cache",
     ] {
         commands.push(vec![sub]);
     }
     for action in ["start", "stop", "status", "run"] {
         commands.push(vec!["daemon", action]);
+    }
+    for action in ["stats", "prune", "clear"] {
+        commands.push(vec!["cache", action]);
     }
     for command in &commands {
         let mut args = command.clone();
