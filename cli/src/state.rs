@@ -96,24 +96,60 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
         cache: Cache::disabled(),
         held: None,
     };
-    match open_store(dir) {
-        Ok(Some(open)) => InProcessCache {
-            cache: open.cache,
-            held: Some((dir.to_path_buf(), open.lock)),
-        },
-        Ok(None) => {
-            eprintln!(
-                "warning: the cache in {} is in use by another memreuse process (a daemon: \
-                 `memreuse daemon stop`); planning without it",
-                dir.display()
-            );
-            without
-        }
-        Err(err) => {
-            eprintln!("warning: {err:#}; planning without the cache");
-            without
+    let deadline = std::time::Instant::now() + QUEUE_WAIT;
+    let mut waiting = false;
+    loop {
+        match open_store(dir) {
+            Ok(Some(open)) => {
+                return InProcessCache {
+                    cache: open.cache,
+                    held: Some((dir.to_path_buf(), open.lock)),
+                };
+            }
+            Ok(None) if daemon_answers(dir) => {
+                eprintln!(
+                    "warning: the cache in {} is held by the daemon (`memreuse daemon stop` \
+                     releases it); planning without it",
+                    dir.display()
+                );
+                return without;
+            }
+            // Another command works in-process: queue behind it, as cargo does for its
+            // build directory, rather than plan everything again.
+            Ok(None) if std::time::Instant::now() < deadline => {
+                if !waiting {
+                    eprintln!(
+                        "note: waiting for another memreuse to finish with the cache in {}",
+                        dir.display()
+                    );
+                    waiting = true;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Ok(None) => {
+                eprintln!(
+                    "warning: the cache in {} stayed in use by another memreuse for {} s; \
+                     planning without it",
+                    dir.display(),
+                    QUEUE_WAIT.as_secs()
+                );
+                return without;
+            }
+            Err(err) => {
+                eprintln!("warning: {err:#}; planning without the cache");
+                return without;
+            }
         }
     }
+}
+
+/// How long a command waits for another one working in-process to release the cache.
+const QUEUE_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Whether a daemon answers on the state dir's socket (it holds the cache for its life).
+fn daemon_answers(dir: &Path) -> bool {
+    let layout = memreuse_daemon::layout::Layout::new(dir);
+    std::os::unix::net::UnixStream::connect(&layout.socket).is_ok()
 }
 
 /// What the last `memreuse plan` did with the cache.

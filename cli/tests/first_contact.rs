@@ -815,3 +815,55 @@ fn the_cache_cap_in_memreuse_toml_is_kept_by_every_plan() {
         text(&result.stderr)
     );
 }
+
+// --- "The cache … is used by one process at a time (3 of 4 parallel plans run uncached)" ---
+
+#[test]
+fn parallel_plans_queue_for_the_cache_instead_of_planning_uncached() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
+    for name in [
+        "elementwise_chain",
+        "flash_attention",
+        "rms_norm",
+        "matmul_kloop",
+    ] {
+        sandbox.put(&kernel(name), &format!("kernels/{name}.py"));
+    }
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            sandbox
+                .command(
+                    Path::new(env!("CARGO_BIN_EXE_memreuse")),
+                    &["plan", "kernels", "--emit", "json"],
+                    &sandbox.work(),
+                )
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawns")
+        })
+        .collect();
+    let mut planned = 0;
+    let mut functions = 0;
+    for child in children {
+        let output = child.wait_with_output().expect("waits");
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        assert!(
+            !text(&output.stderr).contains("without"),
+            "{}",
+            text(&output.stderr)
+        );
+        for file in json(&output)["files"].as_array().expect("files") {
+            for function in file["functions"].as_array().expect("functions") {
+                functions += 1;
+                planned += usize::from(function["cached"] == false);
+            }
+        }
+    }
+    assert_eq!(
+        planned * 4,
+        functions,
+        "only the first run plans; the others queue and hit"
+    );
+}
