@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use memreuse::store::{Cache, Counters, SledStore};
+use memreuse_daemon::client::DaemonStore;
+use memreuse_daemon::protocol::PROTOCOL_VERSION;
 use serde::{Deserialize, Serialize};
 
 /// The state dir of the project at `root` (canonical): `--state-dir`, else
@@ -107,12 +109,24 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
                 };
             }
             Ok(None) if daemon_answers(dir) => {
-                eprintln!(
-                    "warning: the cache in {} is held by the daemon (`memreuse daemon stop` \
-                     releases it); planning without it",
-                    dir.display()
-                );
-                return without;
+                let layout = memreuse_daemon::layout::Layout::new(dir);
+                return match memreuse_daemon::client::connect(&layout) {
+                    Some(connection) if connection.hello.protocol == PROTOCOL_VERSION => {
+                        tracing::info!("reading the cache through the daemon");
+                        InProcessCache {
+                            cache: Cache::new(Box::new(DaemonStore::new(connection))),
+                            held: None,
+                        }
+                    }
+                    _ => {
+                        eprintln!(
+                            "warning: the cache in {} is held by a daemon of another version \
+                             (`memreuse daemon stop` releases it); planning without it",
+                            dir.display()
+                        );
+                        without
+                    }
+                };
             }
             // Another command works in-process: queue behind it, as cargo does for its
             // build directory, rather than plan everything again.

@@ -867,3 +867,34 @@ fn parallel_plans_queue_for_the_cache_instead_of_planning_uncached() {
         "only the first run plans; the others queue and hit"
     );
 }
+
+// --- "plan while the daemon runs plans everything uncached instead of asking it" ---
+
+#[test]
+fn plan_reads_the_cache_through_a_running_daemon() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
+    for name in ["elementwise_chain", "flash_attention", "rms_norm"] {
+        sandbox.put(&kernel(name), &format!("kernels/{name}.py"));
+    }
+    // A query waits until the daemon has seen (and planned) the tree.
+    for name in ["elementwise_chain", "flash_attention", "rms_norm"] {
+        let query = sandbox.run(&["query", &format!("kernels/{name}.py")], &sandbox.work());
+        assert!(query.status.success(), "{}", text(&query.stderr));
+    }
+    let plan = sandbox.run(&["plan", "kernels", "--emit", "json"], &sandbox.work());
+    assert!(plan.status.success(), "{}", text(&plan.stderr));
+    assert!(
+        !text(&plan.stderr).contains("without"),
+        "{}",
+        text(&plan.stderr)
+    );
+    let mut functions = 0;
+    for file in json(&plan)["files"].as_array().expect("files") {
+        for function in file["functions"].as_array().expect("functions") {
+            functions += 1;
+            assert_eq!(function["cached"], true, "{}", function["name"]);
+        }
+    }
+    assert!(functions >= 3);
+}

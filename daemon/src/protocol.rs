@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of the types below.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Longest request line the daemon reads (requests are small).
 pub const MAX_REQUEST_LINE: usize = 64 * 1024;
@@ -46,6 +46,12 @@ pub enum Request {
         stale_ok: bool,
     },
     Status,
+    /// One value of the daemon's cache (a `memreuse plan` reading through the daemon, which
+    /// holds the store): `kind` is the [`memreuse::store::Kind`] number, `key` hex.
+    CacheGet {
+        kind: u8,
+        key: String,
+    },
     /// Stop the daemon (it answers first).
     Shutdown,
 }
@@ -67,8 +73,39 @@ pub enum Body {
     Query(Answer),
     Explain(Answer),
     Status(Box<Status>),
+    CacheValue(CacheValue),
     ShuttingDown,
     Error(ErrorReply),
+}
+
+/// The answer to [`Request::CacheGet`]: the stored bytes, hex, if any.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CacheValue {
+    pub value: Option<String>,
+}
+
+/// Lower-case hex of `bytes`.
+pub fn to_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    out
+}
+
+/// The bytes of lower-case or upper-case hex; `None` when it is not hex.
+pub fn from_hex(text: &str) -> Option<Vec<u8>> {
+    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    let bytes = text.as_bytes();
+    if bytes.len() % 2 != 0 {
+        return None;
+    }
+    bytes
+        .chunks(2)
+        .map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?))
+        .collect()
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

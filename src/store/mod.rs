@@ -174,6 +174,12 @@ enum BytesInner {
     Shared(std::sync::Arc<[u8]>),
 }
 
+impl From<Vec<u8>> for Bytes {
+    fn from(bytes: Vec<u8>) -> Bytes {
+        Bytes(BytesInner::Shared(bytes.into()))
+    }
+}
+
 impl std::ops::Deref for Bytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {

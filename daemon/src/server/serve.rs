@@ -13,8 +13,8 @@ use tokio::sync::Notify;
 use super::shared::{ReadError, Shared};
 use crate::answer::{explain_answer, query_answer};
 use crate::protocol::{
-    Body, CacheFigures, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE, PROTOCOL_VERSION, Progress,
-    Request, Response, Status,
+    Body, CacheFigures, CacheValue, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE,
+    PROTOCOL_VERSION, Progress, Request, Response, Status, from_hex, to_hex,
 };
 
 /// How long a query waits for its freshness cookie to come back through the watcher.
@@ -133,6 +133,10 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             blocking(move || Ok(Body::Status(Box::new(status(&shared))))).await
         }
         Request::Shutdown => Body::ShuttingDown,
+        Request::CacheGet { kind, key } => {
+            let shared = shared.clone();
+            blocking(move || Ok(cache_get(&shared, kind, &key))).await
+        }
         Request::Query {
             path,
             function,
@@ -282,6 +286,29 @@ async fn blocking(work: impl FnOnce() -> Result<Body, ReadError> + Send + 'stati
         Ok(Err(ReadError::Closed)) => error(ErrorCode::ShuttingDown, ReadError::Closed.to_string()),
         Ok(Err(err)) => error(ErrorCode::Internal, err.to_string()),
         Err(err) => error(ErrorCode::Internal, format!("the request failed: {err}")),
+    }
+}
+
+/// One value of the store, for a CLI reading through the daemon.
+fn cache_get(shared: &Shared, kind: u8, key: &str) -> Body {
+    let kind = memreuse::store::Kind::ALL
+        .into_iter()
+        .find(|k| *k as u8 == kind);
+    let key = from_hex(key).and_then(|bytes| <[u8; 32]>::try_from(bytes).ok());
+    let (Some(kind), Some(key)) = (kind, key) else {
+        return error(
+            ErrorCode::Refused,
+            "a cache key is a kind and 32 hex bytes".into(),
+        );
+    };
+    let Some(store) = shared.cache.store() else {
+        return Body::CacheValue(CacheValue { value: None });
+    };
+    match store.get(kind, &memreuse::store::Key(key)) {
+        Ok(value) => Body::CacheValue(CacheValue {
+            value: value.map(|bytes| to_hex(&bytes)),
+        }),
+        Err(err) => error(ErrorCode::Internal, format!("cannot read the cache: {err}")),
     }
 }
 
