@@ -99,7 +99,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 pub fn from_hex(text: &str) -> Option<Vec<u8>> {
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
     let bytes = text.as_bytes();
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return None;
     }
     bytes
@@ -279,5 +279,20 @@ mod tests {
             read_line(&mut two, &mut buf, 10),
             Err(LineError::Closed)
         ));
+    }
+}
+
+#[cfg(test)]
+mod hex_tests {
+    use super::*;
+
+    #[test]
+    fn hex_round_trips_and_refuses_what_is_not_hex() {
+        let bytes: Vec<u8> = (0..=255).collect();
+        assert_eq!(from_hex(&to_hex(&bytes)), Some(bytes));
+        assert_eq!(to_hex(&[0x0f, 0xa0]), "0fa0");
+        assert_eq!(from_hex("0FA0"), Some(vec![0x0f, 0xa0]));
+        assert_eq!(from_hex("abc"), None);
+        assert_eq!(from_hex("zz"), None);
     }
 }
