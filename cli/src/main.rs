@@ -122,7 +122,7 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let result = match cli.command {
-        Command::Plan(args) => plan::run(args, cli.state_dir.as_deref()),
+        Command::Plan(args) => plan::run(args, cli.state_dir.as_deref(), cli.verbose > 0),
         Command::Stats(args) => match daemon::stats(args.json, cli.state_dir.as_deref()) {
             Ok(Some(code)) => Ok(code),
             Ok(None) => stats::run(args, cli.state_dir.as_deref()),

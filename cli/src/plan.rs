@@ -205,7 +205,8 @@ impl Totals {
     }
 }
 
-pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
+/// `verbose` (`-v`): the summary lists which tiles share each buffer.
+pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<ExitCode> {
     let started = Instant::now();
     let files = discover(&args.paths)?;
     tracing::info!(elapsed = ?started.elapsed(), files = files.len(), "found files");
@@ -265,7 +266,8 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     let bar = progress_bar(sources.len());
     let mut outcomes = workspace.plan(&OsSystem, &sources, jobs, &|| bar.inc(1));
     bar.finish_and_clear();
-    if matches!(args.emit, Emit::Json | Emit::Svg) {
+    // JSON, pictures and `-v`'s buffer members need the report's detail.
+    if matches!(args.emit, Emit::Json | Emit::Svg) || (verbose && args.emit == Emit::Summary) {
         for outcome in &mut outcomes {
             workspace.add_report_detail(outcome);
         }
@@ -406,7 +408,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                 (None, _) => bail!(svg_usage_error()),
             }
         }
-        Emit::Summary => print_summary(&planned, &totals)?,
+        Emit::Summary => print_summary(&planned, &totals, verbose)?,
         Emit::Json => {
             let reports: Vec<FileReport> =
                 planned.iter().map(|p| file_report(p, &workspace)).collect();
@@ -649,20 +651,16 @@ fn report_failure(
     }
 }
 
-fn print_summary(planned: &[PlannedFile], totals: &Totals) -> Result<()> {
+fn print_summary(planned: &[PlannedFile], totals: &Totals, members: bool) -> Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let width = planned
-        .iter()
-        .flat_map(|p| {
-            p.functions()
-                .iter()
-                .map(move |f| p.display.len() + 2 + f.name.len())
-        })
-        .max()
-        .unwrap_or(0)
-        .max("FUNCTION".len());
+    let width = summary::name_width(
+        planned
+            .iter()
+            .flat_map(|p| p.functions().iter().map(|f| f.name.as_str())),
+    );
     out.write_all(summary::header(width).as_bytes())?;
     let mut row = String::new();
+    let mut bytes = (0i64, 0i64);
     for p in planned {
         // Only diagnostics need line numbers; most files have none.
         let lines = std::cell::OnceCell::new();
@@ -674,10 +672,9 @@ fn print_summary(planned: &[PlannedFile], totals: &Totals) -> Result<()> {
                 p.display,
                 plural(diagnostics.len(), "error")
             )?,
-            FileBody::Program { .. } => {}
+            FileBody::Program { .. } => writeln!(out, "{}", p.display)?,
         }
         for function in p.functions() {
-            let name = format!("{}::{}", p.display, function.name);
             let planned = match &function.result {
                 Ok(planned) => planned,
                 Err((kind, diagnostics)) => {
@@ -687,8 +684,11 @@ fn print_summary(planned: &[PlannedFile], totals: &Totals) -> Result<()> {
                     };
                     writeln!(
                         out,
-                        "{name:<width$} error: no plan, {what} ({}, above)",
-                        plural(diagnostics.len(), "error")
+                        "{}{:<name$} error: no plan, {what} ({}, above)",
+                        summary::INDENT,
+                        function.name.as_str(),
+                        plural(diagnostics.len(), "error"),
+                        name = width - summary::INDENT.len()
                     )?;
                     continue;
                 }
@@ -704,7 +704,9 @@ fn print_summary(planned: &[PlannedFile], totals: &Totals) -> Result<()> {
                     footprint: s.footprint,
                     capacity: s.capacity,
                 };
-                summary::row(&mut row, &name, width, &figures);
+                bytes.0 += s.bytes_before;
+                bytes.1 += s.bytes_after;
+                summary::row(&mut row, &function.name, width, &figures);
                 out.write_all(row.as_bytes())?;
                 if let Some(pypto) = s.pypto_footprint {
                     let ratio = |x: i64| x as f64 / s.lower_bound.max(1) as f64;
@@ -716,12 +718,34 @@ fn print_summary(planned: &[PlannedFile], totals: &Totals) -> Result<()> {
                         ratio(pypto)
                     )?;
                 }
+                if members {
+                    for buffer in &s.buffers {
+                        let names: Vec<&str> = buffer.members.iter().map(|m| m.as_str()).collect();
+                        writeln!(
+                            out,
+                            "{0}{0}{0}{1} ({2}): {3}",
+                            summary::INDENT,
+                            buffer.base.as_str(),
+                            summary::human_bytes(buffer.size.max(0) as u64),
+                            names.join(", ")
+                        )?;
+                    }
+                }
             }
             for d in &report.diagnostics {
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
                 writeln!(out, "  {}", d.one_line(&p.display, p.text.get(), lines))?;
             }
         }
+    }
+    writeln!(out, "{}", summary::LEGEND)?;
+    if bytes.0 > 0 {
+        writeln!(
+            out,
+            "in all: {} -> {} of tile buffers",
+            summary::human_bytes(bytes.0.max(0) as u64),
+            summary::human_bytes(bytes.1.max(0) as u64)
+        )?;
     }
     write!(
         out,

@@ -154,59 +154,64 @@ pub fn print_answer(answer: &Answer, json: bool) -> Result<ExitCode> {
     })
 }
 
-/// One row per function and memory space, as `memreuse plan` prints them.
+/// One row per function and memory space under its file's line, as `memreuse plan` prints
+/// them.
 fn print_summary(out: &mut impl std::io::Write, document: &Value) -> Result<()> {
     let empty = Vec::new();
     let files = document["files"].as_array().unwrap_or(&empty);
-    let rows: Vec<(String, &Value)> = files
-        .iter()
-        .flat_map(|file| {
-            let path = file["path"].as_str().unwrap_or("?");
-            file["functions"]
-                .as_array()
-                .unwrap_or(&empty)
-                .iter()
-                .map(move |f| (format!("{path}::{}", f["name"].as_str().unwrap_or("?")), f))
-        })
-        .collect();
-    let width = rows
-        .iter()
-        .map(|(name, _)| name.len())
-        .max()
-        .unwrap_or(0)
-        .max("FUNCTION".len());
+    let width = summary::name_width(
+        files
+            .iter()
+            .flat_map(|file| file["functions"].as_array().unwrap_or(&empty).iter())
+            .map(|f| f["name"].as_str().unwrap_or("?")),
+    );
     out.write_all(summary::header(width).as_bytes())?;
     let mut line = String::new();
-    for (name, function) in &rows {
-        for s in function["spaces"].as_array().unwrap_or(&empty) {
-            let figure = |key: &str| s[key].as_i64().unwrap_or(0);
-            let figures = summary::SpaceRow {
-                space: s["space"].as_str().unwrap_or("?"),
-                tiles: figure("tiles"),
-                buffers: (
-                    figure("buffers_before"),
-                    s["buffers"].as_array().map_or(0, Vec::len) as i64,
-                ),
-                bytes: (figure("bytes_before"), figure("bytes_after")),
-                lower_bound: figure("lower_bound"),
-                footprint: figure("footprint"),
-                capacity: figure("capacity"),
-            };
-            summary::row(&mut line, name, width, &figures);
-            out.write_all(line.as_bytes())?;
-        }
-        for d in function["diagnostics"].as_array().unwrap_or(&empty) {
-            writeln!(
-                out,
-                "  {}:{}:{}: {}[{}]: {}",
-                name.rsplit_once("::")
-                    .map_or(name.as_str(), |(file, _)| file),
-                d["line"],
-                d["col"],
-                d["severity"].as_str().unwrap_or("?"),
-                d["code"].as_str().unwrap_or("?"),
-                d["message"].as_str().unwrap_or("")
-            )?;
+    for file in files {
+        let path = file["path"].as_str().unwrap_or("?");
+        writeln!(out, "{path}")?;
+        for function in file["functions"].as_array().unwrap_or(&empty) {
+            let name = function["name"].as_str().unwrap_or("?");
+            if function["status"] == "failed" {
+                writeln!(
+                    out,
+                    "{}{name:<pad$} error: no plan ({} failed)",
+                    summary::INDENT,
+                    function["failure"].as_str().unwrap_or("?"),
+                    pad = width - summary::INDENT.len()
+                )?;
+            }
+            for s in function["spaces"].as_array().unwrap_or(&empty) {
+                let figure = |key: &str| s[key].as_i64().unwrap_or(0);
+                let figures = summary::SpaceRow {
+                    space: s["space"].as_str().unwrap_or("?"),
+                    tiles: figure("tiles"),
+                    buffers: (
+                        figure("buffers_before"),
+                        s["buffers"].as_array().map_or(0, Vec::len) as i64,
+                    ),
+                    bytes: (figure("bytes_before"), figure("bytes_after")),
+                    lower_bound: figure("lower_bound"),
+                    footprint: figure("footprint"),
+                    capacity: figure("capacity"),
+                };
+                summary::row(&mut line, name, width, &figures);
+                out.write_all(line.as_bytes())?;
+            }
+            for d in function["diagnostics"].as_array().unwrap_or(&empty) {
+                if function["status"] == "failed" {
+                    continue;
+                }
+                writeln!(
+                    out,
+                    "  {path}:{}:{}: {}[{}]: {}",
+                    d["line"],
+                    d["col"],
+                    d["severity"].as_str().unwrap_or("?"),
+                    d["code"].as_str().unwrap_or("?"),
+                    d["message"].as_str().unwrap_or("")
+                )?;
+            }
         }
     }
     Ok(())

@@ -150,7 +150,7 @@ fn the_daemon_is_found_on_path_when_not_beside_the_cli() {
     };
     let query = run(&["query", "k.py"]);
     assert_eq!(query.status.code(), Some(0), "{}", text(&query.stderr));
-    assert!(text(&query.stdout).contains("k.py::bias_gelu"));
+    assert!(text(&query.stdout).contains("k.py\n  bias_gelu "));
     let stop = run(&["daemon", "stop"]);
     assert!(stop.status.success(), "{}", text(&stop.stderr));
 }
@@ -241,6 +241,7 @@ fn a_run_never_plans_the_outputs_of_an_earlier_one() {
     assert!(second.status.success(), "{}", text(&second.stderr));
     let stdout = text(&second.stdout);
     assert!(stdout.contains("1 file, 1 function"), "{stdout}");
+    assert!(stdout.contains("k.py\n"), "{stdout}");
     assert!(!stdout.contains("planned/"), "{stdout}");
 }
 
@@ -325,16 +326,13 @@ fn one_refused_function_leaves_the_rest_of_the_tree_planned() {
     let result = sandbox.run(&["plan", "tree"], &sandbox.work());
     assert_eq!(result.status.code(), Some(1));
     let stdout = text(&result.stdout);
-    assert!(stdout.contains("tree/mixed.py::bias_gelu "), "{stdout}");
-    assert!(
-        stdout.contains("tree/mixed.py::bias_gelu_again "),
-        "{stdout}"
-    );
-    assert!(stdout.contains("tree/good.py::bias_gelu "), "{stdout}");
+    assert!(stdout.contains("tree/mixed.py\n  bias_gelu "), "{stdout}");
+    assert!(stdout.contains("\n  bias_gelu_again "), "{stdout}");
+    assert!(stdout.contains("tree/good.py\n  bias_gelu "), "{stdout}");
     assert!(
         stdout
             .lines()
-            .any(|l| l.starts_with("tree/mixed.py::co_live_slot") && l.contains("error: no plan")),
+            .any(|l| l.starts_with("  co_live_slot") && l.contains("error: no plan")),
         "{stdout}"
     );
     let footer = stdout.lines().last().expect("a footer");
@@ -439,7 +437,7 @@ fn an_unusable_state_dir_warns_and_plans_without_the_cache() {
         .output()
         .expect("runs");
     assert_eq!(result.status.code(), Some(0), "{}", text(&result.stderr));
-    assert!(text(&result.stdout).contains("k.py::bias_gelu"));
+    assert!(text(&result.stdout).contains("k.py\n  bias_gelu "));
     let stderr = text(&result.stderr);
     assert!(
         stderr.contains("warning:") && stderr.contains("without the cache"),
@@ -465,7 +463,7 @@ fn query_from_a_subdirectory_talks_to_the_project_daemon() {
         Some(root)
     );
     // The table names the file relative to the project root.
-    assert!(text(&query.stdout).contains("sub/k.py::bias_gelu"));
+    assert!(text(&query.stdout).contains("sub/k.py\n  bias_gelu "));
 }
 
 // --- "The cache is keyed per working directory (same files planned from another
@@ -727,7 +725,7 @@ fn a_query_answers_when_the_freshness_cookie_cannot_be_written() {
     }
     let query = sandbox.run(&["query", "k.py"], &sandbox.work());
     assert_eq!(query.status.code(), Some(0), "{}", text(&query.stderr));
-    assert!(text(&query.stdout).contains("k.py::bias_gelu"));
+    assert!(text(&query.stdout).contains("k.py\n  bias_gelu "));
     assert!(
         text(&query.stderr).contains("may be stale"),
         "{}",
@@ -897,4 +895,34 @@ fn plan_reads_the_cache_through_a_running_daemon() {
         }
     }
     assert!(functions >= 3);
+}
+
+// --- "a summary a newcomer can read: paths once per file, headers explained, totals, which
+// tiles share a buffer with -v" ---
+
+#[test]
+fn the_summary_names_each_file_once_explains_itself_and_lists_sharing_with_v() {
+    let sandbox = Sandbox::new();
+    sandbox.put(&kernel("matmul_kloop"), "k.py");
+    let plain = text(&sandbox.run(&["plan", "k.py"], &sandbox.work()).stdout);
+    assert_eq!(plain.matches("k.py").count(), 1, "{plain}");
+    assert!(plain.contains("before -> after"), "{plain}");
+    assert!(plain.contains("in all: "), "{plain}");
+    let document = json(&sandbox.run(&["plan", "k.py", "--emit", "json"], &sandbox.work()));
+    let buffer = &document["files"][0]["functions"][0]["spaces"][0]["buffers"][0];
+    let members: Vec<&str> = buffer["members"]
+        .as_array()
+        .expect("members")
+        .iter()
+        .map(|m| m.as_str().expect("name"))
+        .collect();
+    let verbose = text(&sandbox.run(&["plan", "k.py", "-v"], &sandbox.work()).stdout);
+    let listed = format!("{} (", buffer["base"].as_str().expect("base"));
+    assert!(
+        verbose
+            .lines()
+            .any(|l| l.trim_start().starts_with(&listed) && l.ends_with(&members.join(", "))),
+        "{verbose}"
+    );
+    assert!(!plain.contains(&members.join(", ")), "{plain}");
 }
