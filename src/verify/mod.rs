@@ -50,8 +50,9 @@ mod liveness;
 mod overlap;
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Function, Program};
+use crate::ir::{Function, Name, Program};
 use liveness::Liveness;
+use rustc_hash::FxHashSet;
 
 /// Stable codes of the verifier's diagnostics.
 pub mod codes {
@@ -91,14 +92,41 @@ impl VerifyOptions {
     }
 }
 
-/// Checks one planned function; an empty result means the plan is sound.
+/// Checks one planned function; an empty result means the plan is sound. Without the input it
+/// was planned from, every tile must sit on a base some alloc defines.
 pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    verify_with(f, opts, &FxHashSet::default())
+}
+
+/// What checking a plan needs to know of its input, taken before the input is planned in place.
+#[derive(Clone, Debug, Default)]
+pub struct PlanInput {
+    /// Bases the input already used without an alloc: PyPTO plans such tiles on their MemRefs
+    /// alone (SPEC §3.3), so these are not allocs the plan removed.
+    allocless: FxHashSet<Name>,
+}
+
+impl PlanInput {
+    pub fn of(input: &Function) -> PlanInput {
+        PlanInput {
+            allocless: allocs::bases_without_alloc(input),
+        }
+    }
+}
+
+/// Checks the plan `planned` made of the input `input` describes: as [`verify_function`],
+/// except for the bases the input already used without an alloc.
+pub fn verify_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    verify_with(planned, opts, &input.allocless)
+}
+
+fn verify_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -> Vec<Diagnostic> {
     let opts = &VerifyOptions {
         addressed: opts.addressed_in(f),
         ..*opts
     };
     let liveness = Liveness::of(f);
-    let mut out = allocs::check(f, &liveness, opts);
+    let mut out = allocs::check(f, &liveness, opts, allocless);
     out.extend(overlap::check(f, &liveness, opts.addressed));
     out.extend(forbid::check(f, &liveness, opts));
     out.extend(identity::check(f, &liveness));
