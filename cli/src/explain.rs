@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use memreuse::ir;
 use memreuse::plan::PlanConfig;
 use memreuse::plan::explain::explain;
@@ -56,10 +56,11 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
     };
     let Some(f) = program.functions.iter().find(|f| f.name == function) else {
         let names: Vec<&str> = program.functions.iter().map(|f| f.name.as_str()).collect();
-        bail!(UsageError(format!(
-            "no function '{function}' in {file} (it has: {})",
+        eprintln!(
+            "error: no function '{function}' in {file} (it has: {})",
             names.join(", ")
-        )));
+        );
+        return Ok(ExitCode::from(crate::exit::ERRORS));
     };
     let config = PlanConfig {
         materialize_aliases: args.materialize_aliases.applies_to(&path),

@@ -108,29 +108,21 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
                     held: Some((dir.to_path_buf(), open.lock)),
                 };
             }
-            Ok(None) if daemon_answers(dir) => {
-                let layout = memreuse_daemon::layout::Layout::new(dir);
-                return match memreuse_daemon::client::connect(&layout) {
-                    Some(connection) if connection.hello.protocol == PROTOCOL_VERSION => {
-                        tracing::info!("reading the cache through the daemon");
-                        InProcessCache {
-                            cache: Cache::new(Box::new(DaemonStore::new(connection))),
-                            held: None,
-                        }
-                    }
-                    _ => {
-                        eprintln!(
-                            "warning: the cache in {} is held by a daemon of another version \
-                             (`memreuse daemon stop` releases it); planning without it",
-                            dir.display()
-                        );
-                        without
-                    }
-                };
-            }
-            // Another command works in-process: queue behind it, as cargo does for its
-            // build directory, rather than plan everything again.
-            Ok(None) if std::time::Instant::now() < deadline => {
+            Ok(None) => {
+                if let Some(connection) = daemon_of(dir) {
+                    return through_daemon(dir, connection);
+                }
+                if std::time::Instant::now() >= deadline {
+                    eprintln!(
+                        "warning: the cache in {} stayed in use by another memreuse for {} s; \
+                         planning without it",
+                        dir.display(),
+                        QUEUE_WAIT.as_secs()
+                    );
+                    return without;
+                }
+                // Another command works in-process: queue behind it, as cargo does for its
+                // build directory, rather than plan everything again.
                 if !waiting {
                     eprintln!(
                         "note: waiting for another memreuse to finish with the cache in {}",
@@ -139,15 +131,6 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
                     waiting = true;
                 }
                 std::thread::sleep(std::time::Duration::from_millis(20));
-            }
-            Ok(None) => {
-                eprintln!(
-                    "warning: the cache in {} stayed in use by another memreuse for {} s; \
-                     planning without it",
-                    dir.display(),
-                    QUEUE_WAIT.as_secs()
-                );
-                return without;
             }
             Err(err) => {
                 eprintln!("warning: {err:#}; planning without the cache");
@@ -160,10 +143,29 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
 /// How long a command waits for another one working in-process to release the cache.
 const QUEUE_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
 
-/// Whether a daemon answers on the state dir's socket (it holds the cache for its life).
-fn daemon_answers(dir: &Path) -> bool {
-    let layout = memreuse_daemon::layout::Layout::new(dir);
-    std::os::unix::net::UnixStream::connect(&layout.socket).is_ok()
+/// The cache of a running daemon, read through its socket.
+fn through_daemon(dir: &Path, connection: memreuse_daemon::client::Connection) -> InProcessCache {
+    if connection.hello.protocol == PROTOCOL_VERSION {
+        tracing::info!("reading the cache through the daemon");
+        return InProcessCache {
+            cache: Cache::new(Box::new(DaemonStore::new(connection))),
+            held: None,
+        };
+    }
+    eprintln!(
+        "warning: the cache in {} is held by a daemon of another version (`memreuse daemon \
+         stop` releases it); planning without it",
+        dir.display()
+    );
+    InProcessCache {
+        cache: Cache::disabled(),
+        held: None,
+    }
+}
+
+/// The daemon of the state dir, if one answers (it holds the cache for its life).
+fn daemon_of(dir: &Path) -> Option<memreuse_daemon::client::Connection> {
+    memreuse_daemon::client::connect(&memreuse_daemon::layout::Layout::new(dir))
 }
 
 /// What the last `memreuse plan` did with the cache.
