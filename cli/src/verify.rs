@@ -37,20 +37,22 @@ pub struct VerifyArgs {
 const BEFORE_MEMORY_REUSE: [&str; 2] = ["_after_InitMemRef", "_after_MaterializeSemanticAliases"];
 
 /// Whether a file that fails verification is input to MemoryReuse rather than its output:
-/// its name says so (`memreuse plan --out` keeps the names, but its outputs verify), or every
-/// violation is a loop carry kept apart from its init value, which MemoryReuse always puts
-/// in place.
+/// its name says so (`memreuse plan --out` keeps the names, but its outputs verify), or its
+/// violations are loop carries kept apart from their init values (which MemoryReuse always
+/// puts in place) and the reads of the values they therefore never receive.
 fn not_planned_yet(path: &Path, violations: &[(usize, memreuse::diagnostics::Diagnostic)]) -> bool {
     let named = path.file_name().is_some_and(|n| {
         BEFORE_MEMORY_REUSE
             .iter()
             .any(|p| n.to_string_lossy().contains(p))
     });
-    !violations.is_empty()
-        && (named
-            || violations
-                .iter()
-                .all(|(_, d)| d.code == codes::CARRY_NOT_IN_PLACE))
+    let carries_apart = violations
+        .iter()
+        .any(|(_, d)| d.code == codes::CARRY_NOT_IN_PLACE)
+        && violations
+            .iter()
+            .all(|(_, d)| [codes::CARRY_NOT_IN_PLACE, codes::VALUE_LOST].contains(&d.code));
+    !violations.is_empty() && (named || carries_apart)
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {

@@ -29,7 +29,7 @@ use pack::{Buffer, PipelineGate, ShareFacts};
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "e384b008d522850a";
+pub const PLANNER_VERSION: &str = "291b6e1123ad9c6e";
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -244,7 +244,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
         // windows (SPEC §8): an overlap is an error, AUTO windows get their `base=`.
         if capacity::gets_addresses(&f) {
             let reserved = reserved_windows_if_called(&f, &lifetimes)?;
-            allocate_memory_addr(&mut f, &reserved, config)?;
+            allocate_memory_addr(&mut f, &reserved, config, &mut report.diagnostics)?;
         }
         report.lifetimes = member_rows.sorted();
         return Ok(FunctionPlan {
@@ -339,7 +339,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
         .collect();
     report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
     cleanup::strip_pipeline_membership(&mut f.body);
-    allocate_memory_addr(&mut f, &reserved, config)?;
+    allocate_memory_addr(&mut f, &reserved, config, &mut report.diagnostics)?;
     Ok(FunctionPlan {
         function: f,
         report,
@@ -360,16 +360,28 @@ fn reserved_windows_if_called(
 
 /// SPEC §8, after MemoryReuse: the overflow check and, when asked for, the addresses. Without
 /// a capacity to check or addresses to write, nothing reads the layout, so none is computed.
+///
+/// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
+/// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
+/// overflow surfaces only in the next pass, so the plan is emitted and the overflow becomes a
+/// warning that says which pass will fail.
 fn allocate_memory_addr(
     f: &mut Function,
     reserved: &capacity::Reserved,
     config: &PlanConfig,
+    diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(), PlanError> {
     let layout_read = config.capacity_aware() || config.assign_addresses;
     if layout_read && capacity::gets_addresses(f) {
         let addressing = address::allocate(f, reserved);
         if config.capacity_aware() {
-            address::check_capacity(f, &addressing, reserved, config)?;
+            let overflow = address::check_capacity(f, &addressing, reserved, config);
+            match overflow {
+                Err(error) if !config.assign_addresses => {
+                    diagnostics.push(address::overflow_left_to_allocate_memory_addr(error))
+                }
+                overflow => overflow?,
+            }
         }
         if config.assign_addresses {
             address::apply(f, &addressing, reserved);
