@@ -68,8 +68,8 @@ impl Target {
             .canonicalize()
             .with_context(|| format!("cannot open the root {}", root.display()))?;
         let state_dir = state::state_dir_for(state_dir, &root)?;
-        std::fs::create_dir_all(&state_dir)
-            .with_context(|| format!("cannot create {}", state_dir.display()))?;
+        memreuse_daemon::layout::prepare_private_dir(&state_dir)
+            .map_err(|err| DaemonUnavailable(err.to_string()))?;
         let state_dir = state_dir.canonicalize()?;
         let launch = Launch {
             exe: daemon_exe()?,

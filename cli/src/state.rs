@@ -47,13 +47,10 @@ pub struct OpenStore {
 /// Opens the cache in `dir`. `Ok(None)` when another process holds it (the caller runs
 /// without it); a damaged store is moved aside and rebuilt with a warning.
 pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // Private to this user whatever the umask: it holds the daemon's socket and lock.
+    memreuse_daemon::layout::prepare_private_dir(dir)?;
     let lock_path = dir.join("daemon.lock");
-    let lock = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
+    let lock = memreuse_daemon::layout::open_lock(&lock_path)
         .with_context(|| format!("cannot open {}", lock_path.display()))?;
     match lock.try_lock() {
         Ok(()) => {}
@@ -107,10 +104,8 @@ struct CountersDef {
 impl LastRun {
     pub fn save(&self, dir: &Path) -> Result<()> {
         let path = dir.join("last-run.json");
-        let tmp = dir.join("last-run.json.tmp");
-        std::fs::write(&tmp, serde_json::to_vec_pretty(self)?)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))
+        memreuse_daemon::layout::write_atomically(&path, &serde_json::to_vec_pretty(self)?)
+            .with_context(|| format!("cannot write {}", path.display()))
     }
 
     pub fn load(dir: &Path) -> Option<LastRun> {

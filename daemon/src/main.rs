@@ -54,6 +54,9 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    // Everything the daemon creates (state, logs, cache) is for this user only.
+    // SAFETY: umask only swaps the process's file mode mask; no other thread runs yet.
+    unsafe { libc::umask(0o077) };
     let args = Args::parse();
     let _log = match init_logging(&args) {
         Ok(guard) => guard,
@@ -78,8 +81,7 @@ fn run(args: Args) -> Result<()> {
         .root
         .canonicalize()
         .with_context(|| format!("cannot open the root {}", args.root.display()))?;
-    std::fs::create_dir_all(&args.state_dir)
-        .with_context(|| format!("cannot create {}", args.state_dir.display()))?;
+    memreuse_daemon::layout::prepare_private_dir(&args.state_dir)?;
     let state_dir = args.state_dir.canonicalize()?;
     let build_id = match args.build_id {
         Some(id) => id,

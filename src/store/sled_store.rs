@@ -6,6 +6,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use super::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
 
 pub struct SledStore {
+    path: PathBuf,
     db: sled::Db,
     /// One tree per [`Kind`].
     plans: sled::Tree,
@@ -52,6 +53,7 @@ impl SledStore {
             .cache_capacity(64 << 20)
             .open()
             .map_err(to_store_error)?;
+        restrict_modes(path);
         let tree = |kind: Kind| db.open_tree(tree_name(kind)).map_err(to_store_error);
         let (plans, files, stamps) = (tree(Kind::Plan)?, tree(Kind::File)?, tree(Kind::Stamp)?);
         // Stores written before the per-kind trees kept every value in the default tree.
@@ -59,6 +61,7 @@ impl SledStore {
             db.clear().map_err(to_store_error)?;
         }
         Ok(SledStore {
+            path: path.to_path_buf(),
             db,
             plans,
             files,
@@ -99,6 +102,32 @@ impl SledStore {
             store: SledStore::open(path)?,
             moved_aside: Some((aside, reason)),
         })
+    }
+}
+
+/// Makes the store's files 0600 and its directories 0700, whatever the umask they were
+/// created under (sled creates them with the process's). Best effort: a file that cannot be
+/// changed stays as it is, inside the private state dir.
+fn restrict_modes(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let tighten = |path: &Path, meta: &std::fs::Metadata, mode: u32| {
+        if meta.permissions().mode() & 0o077 != 0 {
+            let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
+        }
+    };
+    if let Ok(meta) = std::fs::symlink_metadata(dir) {
+        tighten(dir, &meta, 0o700);
+    }
+    for entry in entries.flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        if meta.is_dir() {
+            restrict_modes(&entry.path());
+        } else if meta.is_file() {
+            tighten(&entry.path(), &meta, 0o600);
+        }
     }
 }
 
@@ -150,6 +179,8 @@ impl CacheStore for SledStore {
 
     fn sync(&self) -> Result<(), StoreError> {
         self.db.flush().map_err(to_store_error)?;
+        // sled may have added a snapshot file since the last time.
+        restrict_modes(&self.path);
         Ok(())
     }
 

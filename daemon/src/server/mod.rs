@@ -63,6 +63,8 @@ pub enum StartError {
     Store(#[from] memreuse::store::StoreError),
     #[error("cannot watch the tree: {0}")]
     Watch(#[from] notify::Error),
+    #[error("{0}")]
+    Untrusted(#[from] crate::layout::Untrusted),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> StartError {
@@ -171,8 +173,7 @@ pub fn run(options: Options) -> Result<(), StartError> {
 
 /// Takes `daemon.lock`, waiting up to `wait` for a CLI that works in-process to finish.
 fn acquire(layout: &Layout, wait: Duration) -> Result<File, StartError> {
-    std::fs::create_dir_all(&layout.state_dir)
-        .map_err(io(format!("cannot create {}", layout.state_dir.display())))?;
+    layout.prepare()?;
     let lock =
         open_lock(&layout.lock).map_err(io(format!("cannot open {}", layout.lock.display())))?;
     let deadline = Instant::now() + wait;
