@@ -2,9 +2,10 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use memreuse::store::{Cache, Counters, SledStore};
+use memreuse::store::{Cache, Counters, Reporter, SledStore, StoreEvent};
 use serde::{Deserialize, Serialize};
 
 /// `--state-dir`, else `MEMREUSE_STATE_DIR`, else
@@ -45,7 +46,8 @@ pub struct OpenStore {
 }
 
 /// Opens the cache in `dir`. `Ok(None)` when another process holds it (the caller runs
-/// without it); a damaged store is moved aside and rebuilt with a warning.
+/// without it); a damaged store is moved aside and rebuilt, one that cannot be used is left
+/// alone, each with a warning.
 pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
     // Private to this user whatever the umask: it holds the daemon's socket and lock.
     memreuse_daemon::layout::prepare_private_dir(dir)?;
@@ -59,18 +61,20 @@ pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
             return Err(err).with_context(|| format!("cannot lock {}", lock_path.display()));
         }
     }
-    let opened = SledStore::open_or_rebuild(&dir.join("cache"))
-        .with_context(|| format!("cannot open the cache in {}", dir.display()))?;
-    if let Some((aside, reason)) = &opened.moved_aside {
-        eprintln!(
-            "warning: the cache would not open ({reason}); moved it to {} and started a new one",
-            aside.display()
-        );
-    }
-    Ok(Some(OpenStore {
-        cache: Cache::new(Box::new(opened.store)),
-        lock,
-    }))
+    // The store heals itself (moves a damaged one aside, switches off one the machine
+    // refuses) and says so here; the command goes on either way.
+    let report: Reporter = Arc::new(|event: &StoreEvent| eprintln!("warning: {event}"));
+    let cache = match SledStore::open_or_rebuild(&dir.join("cache"), report) {
+        Ok(store) => Cache::new(Box::new(store)),
+        Err(err) => {
+            eprintln!(
+                "warning: cannot open the cache in {}: {err}; going on without it",
+                dir.display()
+            );
+            Cache::disabled()
+        }
+    };
+    Ok(Some(OpenStore { cache, lock }))
 }
 
 /// What the last `memreuse plan` did with the cache.

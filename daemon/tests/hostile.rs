@@ -133,6 +133,12 @@ impl Drop for Env {
             // SAFETY: sends a signal to a daemon this test started.
             unsafe { libc::kill(pid, libc::SIGKILL) };
         }
+        // MEMREUSE_TEST_KEEP=1 keeps the directories for a look.
+        if std::env::var_os("MEMREUSE_TEST_KEEP").is_some() {
+            eprintln!("kept {}", self.root.display());
+            let kept = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
+            std::mem::forget(kept);
+        }
     }
 }
 
@@ -384,4 +390,222 @@ fn state_files_are_private_whatever_the_umask() {
         .permissions()
         .mode();
     assert_eq!(mode & 0o777, 0o700);
+}
+
+/// Runs `command`, killing it after `limit`: its output, or `None` when it did not finish.
+fn bounded(mut command: Command, limit: Duration) -> Option<Output> {
+    let child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    // Collected on a thread, so a full pipe never stalls the child.
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(output) => Some(output.expect("output")),
+        Err(_) => {
+            // SAFETY: sends a signal to the child this test started.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            None
+        }
+    }
+}
+
+/// Copies a directory tree.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Applies `f` to every file and directory below `dir`, deepest first.
+fn for_all(dir: &Path, f: &dyn Fn(&Path)) {
+    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
+        if entry.file_type().expect("type").is_dir() {
+            for_all(&entry.path(), f);
+        }
+        f(&entry.path());
+    }
+    f(dir);
+}
+
+/// How a cache is damaged.
+#[derive(Clone, Copy, Debug)]
+enum Damage {
+    /// Bytes flipped in the first half of sled's data file, from this seed.
+    Flip(u64),
+    /// The data file cut to half its length: sled recovers the first half, as after a crash.
+    Truncate,
+    /// The data file overwritten with garbage of the same length: sled finds no valid log
+    /// and starts afresh.
+    Garbage,
+    /// A byte of sled's snapshot flipped (as a kill while sled writes one can leave it):
+    /// the snapshot is an index of the log, so nothing may be lost.
+    Snapshot,
+    /// The store's files and directories made read-only (not damage: must not move).
+    ReadOnly,
+}
+
+fn damage(cache: &Path, how: Damage) {
+    let db = cache.join("db");
+    let mut bytes = std::fs::read(&db).expect("the store has a data file");
+    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    match how {
+        Damage::Flip(seed) => {
+            for _ in 0..seed {
+                next();
+            }
+            for _ in 0..20 {
+                let at = (next() % (bytes.len() as u64 / 2)) as usize;
+                bytes[at] ^= 0xff;
+            }
+        }
+        Damage::Truncate => bytes.truncate(bytes.len() / 2),
+        Damage::Garbage => bytes.iter_mut().for_each(|b| *b = next() as u8),
+        Damage::Snapshot => {
+            let snapshot = std::fs::read_dir(cache)
+                .expect("cache")
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| {
+                    p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with("snap."))
+                })
+                .expect("the store has a snapshot");
+            let mut snap = std::fs::read(&snapshot).expect("read");
+            let middle = snap.len() / 2;
+            snap[middle] ^= 0x5a;
+            std::fs::write(&snapshot, snap).expect("write");
+        }
+        Damage::ReadOnly => {}
+    }
+    std::fs::write(&db, bytes).expect("damage");
+    if let Damage::ReadOnly = how {
+        for_all(cache, &|p| {
+            let mode = if p.is_dir() { 0o500 } else { 0o400 };
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).expect("chmod");
+        });
+    }
+}
+
+/// Every kind of damage ends in the right plan (exit 0, a warning) and a `stats` that
+/// answers in bounded time, and the store works again; damage is noticed, a bad snapshot
+/// loses nothing, a read-only store is left where it is.
+#[test]
+fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
+    let env = Env::new();
+    // Large enough for several of sled's segments.
+    for (path, text) in kernels(80, 4, 7) {
+        env.write(&path, &text);
+    }
+    let expected = env.cold_digests(".");
+    // The second run makes sled write a snapshot.
+    env.ok(&["plan", ".", "--emit", "json"]);
+    env.ok(&["plan", ".", "--emit", "json"]);
+    let good = env.state.clone();
+    // As root, the read-only case runs as another user (root ignores file modes).
+    let as_other = is_root();
+    if as_other {
+        std::fs::set_permissions(env.base(), std::fs::Permissions::from_mode(0o711))
+            .expect("chmod");
+    }
+    let cases = [
+        Damage::Flip(0),
+        Damage::Flip(1),
+        Damage::Flip(2),
+        Damage::Truncate,
+        Damage::Garbage,
+        Damage::Snapshot,
+        Damage::ReadOnly,
+    ];
+    let all = expected.len();
+    for (n, how) in cases.into_iter().enumerate() {
+        let state = env.base().join(format!("damaged-{n}"));
+        copy_tree(&good, &state);
+        let unprivileged = as_other && matches!(how, Damage::ReadOnly);
+        if unprivileged {
+            for_all(&state, &|p| {
+                std::os::unix::fs::chown(p, Some(OTHER_UID), Some(OTHER_UID)).expect("chown");
+            });
+        }
+        damage(&state.join("cache"), how);
+        let command = |args: &[&str]| {
+            let mut command = Command::new(cli_exe());
+            command
+                .arg("--state-dir")
+                .arg(&state)
+                .args(args)
+                .current_dir(&env.root)
+                .env_remove("MEMREUSE_STATE_DIR")
+                .stdin(Stdio::null());
+            if unprivileged {
+                command.uid(OTHER_UID).gid(OTHER_UID);
+            }
+            command
+        };
+        let mut warnings = String::new();
+        let mut cached = Vec::new();
+        for run in 0..2 {
+            let out = bounded(
+                command(&["plan", ".", "--emit", "json"]),
+                Duration::from_secs(60),
+            )
+            .unwrap_or_else(|| panic!("{how:?}: plan run {run} hung"));
+            let stderr = text(&out.stderr);
+            assert!(out.status.success(), "{how:?}: run {run}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{how:?}: {stderr}");
+            assert_eq!(digests(&text(&out.stdout)), expected, "{how:?}: run {run}");
+            warnings.push_str(&stderr);
+            let last: Value = serde_json::from_slice(
+                &std::fs::read(state.join("last-run.json")).expect("last-run.json"),
+            )
+            .expect("JSON");
+            cached.push(last["cached"].as_u64().expect("cached") as usize);
+        }
+        let stats = bounded(command(&["stats", "--json"]), Duration::from_secs(30))
+            .unwrap_or_else(|| panic!("{how:?}: stats hung"));
+        assert!(stats.status.success(), "{how:?}: {}", text(&stats.stderr));
+        let moved = std::fs::read_dir(&state)
+            .expect("state")
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("cache.bad-"));
+        match how {
+            Damage::ReadOnly => {
+                assert!(!moved, "a read-only store is not damage");
+                assert!(warnings.contains("cannot use the cache"), "{warnings}");
+                assert_eq!(cached, [0, 0], "nothing can be cached");
+            }
+            Damage::Flip(_) => {
+                // Noticed: moved aside, or values lost or rejected and planned afresh.
+                assert!(moved || cached[0] < all, "{how:?}: {cached:?} {warnings}");
+            }
+            Damage::Snapshot => {
+                assert!(!moved, "a bad snapshot is rebuilt from the log: {warnings}");
+                assert!(warnings.contains("index was unreadable"), "{warnings}");
+                assert_eq!(cached[0], all, "nothing lost");
+            }
+            Damage::Truncate | Damage::Garbage => {}
+        }
+        if !matches!(how, Damage::ReadOnly) {
+            // The store works again: the second run was served from it (all of it, unless
+            // the damage showed only mid-run, after some plans came from the old store).
+            assert!(cached[1] > 0, "{how:?}: {cached:?} {warnings}");
+        }
+    }
 }

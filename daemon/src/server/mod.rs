@@ -18,13 +18,13 @@ mod writer;
 
 use std::fs::File;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use memreuse::db::{Planner, Workspace};
 use memreuse::plan::PlanConfig;
-use memreuse::store::{Cache, SledStore};
+use memreuse::store::{Cache, Reporter, SledStore, StoreEvent};
 
 use crate::layout::{DaemonInfo, Layout, open_lock, write_atomically};
 use crate::protocol::PROTOCOL_VERSION;
@@ -77,11 +77,27 @@ pub fn run(options: Options) -> Result<(), StartError> {
     let layout = Layout::new(&options.state_dir);
     let lock = acquire(&layout, options.lock_wait)?;
 
-    let opened = SledStore::open_or_rebuild(&options.state_dir.join("cache"))?;
-    if let Some((aside, reason)) = &opened.moved_aside {
-        tracing::warn!(%reason, aside = %aside.display(), "the cache would not open; rebuilt it");
-    }
-    let cache = Arc::new(Cache::new(Box::new(opened.store)));
+    // What the store does about damage goes to the log and to `status` (once `shared` is
+    // there to hold it).
+    let told: Arc<OnceLock<Weak<shared::Shared>>> = Arc::default();
+    let early: Arc<Mutex<Vec<String>>> = Arc::default();
+    let report: Reporter = {
+        let (told, early) = (told.clone(), early.clone());
+        Arc::new(
+            move |event: &StoreEvent| match told.get().and_then(Weak::upgrade) {
+                Some(shared) => shared.record_error(event.to_string()),
+                None => {
+                    tracing::warn!("{event}");
+                    early
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(event.to_string());
+                }
+            },
+        )
+    };
+    let store = SledStore::open_or_rebuild(&options.state_dir.join("cache"), report)?;
+    let cache = Arc::new(Cache::new(Box::new(store)));
 
     let listener = bind(&layout)?;
     let started_unix = SystemTime::now()
@@ -102,6 +118,11 @@ pub fn run(options: Options) -> Result<(), StartError> {
         cache.clone(),
         tree,
     ));
+
+    let _ = told.set(Arc::downgrade(&shared));
+    for event in std::mem::take(&mut *early.lock().unwrap_or_else(|p| p.into_inner())) {
+        shared.figures().last_error = Some(event);
+    }
 
     let watch = watch::Watch::start(shared.clone(), options.storm_events)?;
     let (work_tx, work_rx) = std::sync::mpsc::channel();
