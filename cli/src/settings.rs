@@ -12,13 +12,32 @@ use crate::plan::BackendArg;
 
 pub const FILE_NAME: &str = "memreuse.toml";
 
-/// `backend = "910b"` and `[capacity] Vec = 131072` in `memreuse.toml`.
+/// `backend = "910b"` and `[capacity] Vec = 131072` in `memreuse.toml`; `max_file_bytes`
+/// bounds what the daemon reads of one file.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileSettings {
     backend: Option<String>,
     #[serde(default)]
     capacity: std::collections::BTreeMap<String, i64>,
+    max_file_bytes: Option<u64>,
+}
+
+/// `memreuse.toml`'s settings and where it is, if there is one.
+fn file_settings() -> Result<Option<(PathBuf, FileSettings)>> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let Some(path) = find_settings_file(&cwd) else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let file = toml::from_str(&text).with_context(|| format!("invalid {}", path.display()))?;
+    Ok(Some((path, file)))
+}
+
+/// `max_file_bytes` from `memreuse.toml`, if set.
+pub fn max_file_bytes() -> Result<Option<u64>> {
+    Ok(file_settings()?.and_then(|(_, file)| file.max_file_bytes))
 }
 
 fn find_settings_file(start: &Path) -> Option<PathBuf> {
@@ -64,12 +83,7 @@ pub fn plan_config(
     capacity_flags: &[(MemSpace, i64)],
 ) -> Result<PlanConfig> {
     let mut config = PlanConfig::default();
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    if let Some(path) = find_settings_file(&cwd) {
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let file: FileSettings =
-            toml::from_str(&text).with_context(|| format!("invalid {}", path.display()))?;
+    if let Some((path, file)) = file_settings()? {
         if let Some(name) = &file.backend {
             let Some(backend) = Backend::from_name(name) else {
                 bail!(

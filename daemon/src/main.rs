@@ -48,6 +48,9 @@ struct Args {
     /// More events than this in one batch make a full rescan.
     #[arg(long, hide = true, default_value_t = memreuse_daemon::server::STORM)]
     storm_events: usize,
+    /// Files larger than this many bytes are not read (reported instead).
+    #[arg(long, default_value_t = memreuse_daemon::server::MAX_FILE_BYTES)]
+    max_file_bytes: u64,
     /// Report this build id instead of the executable's (for tests of version skew).
     #[arg(long, hide = true)]
     build_id: Option<String>,
@@ -104,6 +107,7 @@ fn run(args: Args) -> Result<()> {
         lock_wait: Duration::from_secs(args.lock_wait),
         build_id,
         storm_events: args.storm_events,
+        max_file_bytes: args.max_file_bytes,
         jobs: args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),

@@ -609,3 +609,91 @@ fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
         }
     }
 }
+
+fn mkfifo(path: &Path) {
+    let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).expect("path");
+    // SAFETY: `name` is a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0, "mkfifo");
+}
+
+fn daemon_rss(pid: i32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// A FIFO, a symlink to `/dev/zero` and an oversized file, present at start and arriving
+/// later: fresh queries of the other files keep answering, the FIFO and the oversized file
+/// get a located diagnostic, the symlink out of the root is ignored, memory stays small,
+/// and `daemon stop` is prompt and clean.
+#[test]
+fn special_files_in_the_tree_cannot_stop_the_daemon() {
+    let env = Env::new();
+    let path = env.kernel(8);
+    mkfifo(&env.root.join("early.py"));
+    std::fs::write(env.root.join("big.py"), vec![b'#'; 5000]).expect("write");
+    std::fs::write(env.root.join("memreuse.toml"), "max_file_bytes = 4096\n").expect("write");
+    let start =
+        bounded(env.command(&["daemon", "start"]), Duration::from_secs(30)).expect("start answers");
+    assert!(start.status.success(), "{}", text(&start.stderr));
+    let expected = env.cold_digests(&path);
+    let query = |target: &str| {
+        bounded(
+            env.command(&["query", target, "--json"]),
+            Duration::from_secs(30),
+        )
+        .unwrap_or_else(|| panic!("query {target} hung"))
+    };
+    // Arriving after start, as with a checkout.
+    mkfifo(&env.root.join("late.py"));
+    std::os::unix::fs::symlink("/dev/zero", env.root.join("zero.py")).expect("symlink");
+    std::fs::write(
+        env.root.join(&path),
+        std::fs::read(env.root.join(&path)).expect("read"),
+    )
+    .expect("touch");
+    for _ in 0..3 {
+        let out = query(&path);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(digests(&text(&out.stdout)), expected);
+    }
+    for (name, why) in [
+        ("early.py", "FIFO"),
+        ("late.py", "FIFO"),
+        ("big.py", "limit of 4096"),
+    ] {
+        let out = query(name);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.contains(name) && stderr.contains(why),
+            "{name}: {stderr}"
+        );
+    }
+    let zero = query("zero.py");
+    assert_ne!(
+        zero.status.code(),
+        Some(0),
+        "a symlink out of the root is not served"
+    );
+    let refused = text(&zero.stderr);
+    assert!(
+        refused.contains("not a kernel file") || refused.contains("outside the workspace root"),
+        "{refused}"
+    );
+    let pids = env.daemons();
+    assert_eq!(pids.len(), 1);
+    let rss_kib = daemon_rss(pids[0]);
+    assert!(
+        rss_kib < 1 << 20,
+        "the daemon read /dev/zero? {rss_kib} KiB"
+    );
+    let stop =
+        bounded(env.command(&["daemon", "stop"]), Duration::from_secs(20)).expect("stop answers");
+    assert!(stop.status.success(), "{}", text(&stop.stderr));
+    assert!(!env.state.join("daemon.json").exists());
+    assert!(!env.state.join("daemon.sock").exists());
+}

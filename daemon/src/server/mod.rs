@@ -10,6 +10,7 @@
 //! accepting, let the requests being answered finish, write pending results and flush,
 //! remove the socket and `daemon.json`, and release the lock last.
 
+mod read;
 mod serve;
 mod shared;
 mod tree;
@@ -29,6 +30,7 @@ use memreuse::store::{Cache, Reporter, SledStore, StoreEvent};
 use crate::layout::{DaemonInfo, Layout, open_lock, write_atomically};
 use crate::protocol::PROTOCOL_VERSION;
 
+pub use read::MAX_FILE_BYTES;
 pub use watch::STORM;
 
 pub struct Options {
@@ -46,6 +48,8 @@ pub struct Options {
     pub jobs: usize,
     /// More events than this in one batch make a rescan ([`watch::STORM`] by default).
     pub storm_events: usize,
+    /// Larger files are not read ([`MAX_FILE_BYTES`] by default).
+    pub max_file_bytes: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -117,6 +121,7 @@ pub fn run(options: Options) -> Result<(), StartError> {
         options.planner,
         cache.clone(),
         tree,
+        options.max_file_bytes,
     ));
 
     let _ = told.set(Arc::downgrade(&shared));

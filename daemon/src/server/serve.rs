@@ -153,7 +153,7 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                         .transpose()
                 })?;
                 let Some(outcome) = outcome else {
-                    return Ok(untracked(&display));
+                    return Ok(untracked(&shared, &path, &display));
                 };
                 let function = function.as_deref();
                 Ok(Body::Query(query_answer(
@@ -179,7 +179,10 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     files.get(&path).map(|&f| snapshot.outcome(f)).transpose()
                 })?;
                 let Some(outcome) = outcome else {
-                    return Ok(untracked(&display));
+                    return Ok(match untracked(&shared, &path, &display) {
+                        Body::Query(answer) => Body::Explain(answer),
+                        other => other,
+                    });
                 };
                 let config = memreuse::plan::PlanConfig {
                     materialize_aliases: super::writer::materialize_aliases(&path),
@@ -199,7 +202,16 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
     }
 }
 
-fn untracked(display: &str) -> Body {
+/// The answer for a path the daemon has no file for: why it was not read, or that it is
+/// not a kernel file.
+fn untracked(shared: &Shared, path: &Path, display: &str) -> Body {
+    if let Some(why) = shared.refused().get(path) {
+        return Body::Query(crate::protocol::Answer {
+            diagnostics: format!("error: {display}: {why}\n"),
+            failed: true,
+            ..Default::default()
+        });
+    }
     error(
         ErrorCode::Refused,
         format!(

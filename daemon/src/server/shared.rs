@@ -12,6 +12,7 @@ use memreuse::plan::PlanConfig;
 use memreuse::store::Cache;
 use tokio::sync::oneshot;
 
+use super::read::Refusals;
 use super::tree::Tree;
 use crate::protocol::Rescan;
 
@@ -28,6 +29,10 @@ pub struct Shared {
     pub planner: Planner,
     pub cache: Arc<Cache>,
     pub tree: Tree,
+    /// Files larger than this are not read.
+    pub max_file_bytes: u64,
+    /// Paths not read (special files, oversized ones) and why: queries report them.
+    refused: Mutex<Refusals>,
     view: Mutex<View>,
     view_changed: Condvar,
     pub figures: Mutex<Figures>,
@@ -94,6 +99,7 @@ impl Shared {
         planner: Planner,
         cache: Arc<Cache>,
         tree: Tree,
+        max_file_bytes: u64,
     ) -> Shared {
         Shared {
             instance,
@@ -105,6 +111,8 @@ impl Shared {
             planner,
             cache,
             tree,
+            max_file_bytes,
+            refused: Mutex::default(),
             view: Mutex::new(View {
                 snapshot: None,
                 files: Files::default(),
@@ -121,6 +129,10 @@ impl Shared {
 
     fn view(&self) -> MutexGuard<'_, View> {
         self.view.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn refused(&self) -> MutexGuard<'_, Refusals> {
+        self.refused.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     pub fn figures(&self) -> MutexGuard<'_, Figures> {
