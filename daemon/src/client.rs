@@ -38,6 +38,12 @@ pub enum ClientError {
     #[error("{0}")]
     Untrusted(#[from] Untrusted),
     #[error(
+        "the daemon at {0} took the connection but did not answer the handshake within \
+         {HANDSHAKE_WAIT:?} (too many connections, or stuck); try again, or stop it with \
+         `memreuse daemon stop`"
+    )]
+    Unresponsive(PathBuf),
+    #[error(
         "the daemon of this state dir serves {running}, not {wanted}; stop it (`memreuse daemon \
          stop`) or use another --state-dir"
     )]
@@ -54,6 +60,9 @@ pub struct Client {
 
 /// How long a client waits for one answer (a query may wait for the initial load).
 const ANSWER_WAIT: Duration = Duration::from_secs(600);
+/// How long a client waits for the handshake: a daemon answers it at once, unless it is at
+/// its connection limit (and then it frees a place within seconds).
+const HANDSHAKE_WAIT: Duration = Duration::from_secs(20);
 
 impl Client {
     /// Connects to `socket`, and believes the other end only when it runs as this user.
@@ -93,6 +102,11 @@ impl Client {
             writer: stream,
             line: Vec::new(),
         })
+    }
+
+    fn set_wait(&mut self, wait: Duration) {
+        // Only fails for a zero duration.
+        let _ = self.writer.set_read_timeout(Some(wait));
     }
 
     pub fn request(&mut self, request: &Request) -> Result<Response, ClientError> {
@@ -155,10 +169,22 @@ pub fn connect_trusted(layout: &Layout) -> Result<Option<Connection>, ClientErro
         Err(ClientError::Io { .. }) => return Ok(None),
         Err(err) => return Err(err),
     };
-    Ok(client
-        .hello()
-        .ok()
-        .map(|hello| Connection { client, hello }))
+    client.set_wait(HANDSHAKE_WAIT);
+    let hello = match client.hello() {
+        Ok(hello) => hello,
+        Err(ClientError::Io { source, .. })
+            if matches!(
+                source.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            return Err(ClientError::Unresponsive(layout.socket.clone()));
+        }
+        // A daemon on its way down, or not one at all.
+        Err(_) => return Ok(None),
+    };
+    client.set_wait(ANSWER_WAIT);
+    Ok(Some(Connection { client, hello }))
 }
 
 /// A connection to a daemon built as `launch.exe` is, starting one if none runs and

@@ -60,6 +60,7 @@ fn main() -> ExitCode {
     // Everything the daemon creates (state, logs, cache) is for this user only.
     // SAFETY: umask only swaps the process's file mode mask; no other thread runs yet.
     unsafe { libc::umask(0o077) };
+    raise_descriptor_limit();
     let args = Args::parse();
     let _log = match init_logging(&args) {
         Ok(guard) => guard,
@@ -116,6 +117,23 @@ fn run(args: Args) -> Result<()> {
         Ok(()) => Ok(()),
         Err(err @ StartError::AlreadyRunning(_)) => bail!("{err}"),
         Err(err) => Err(err).context("the daemon stopped"),
+    }
+}
+
+/// Each connection takes a descriptor: use all the system allows this process (the soft
+/// limit is often 1,024, the hard one much higher).
+fn raise_descriptor_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `limit` is valid for writes; setrlimit only changes this process's limit.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
     }
 }
 

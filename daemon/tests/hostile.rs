@@ -89,6 +89,15 @@ impl Env {
         text(&out.stdout)
     }
 
+    /// Replaces a file at once (a temporary file renamed over it), as editors save: a reader
+    /// sees the old text or the new, never a part.
+    fn replace(&self, relative: &str, contents: &str) {
+        let path = self.root.join(relative);
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, contents).expect("write");
+        std::fs::rename(&tmp, &path).expect("rename");
+    }
+
     fn write(&self, relative: &str, contents: &str) {
         let path = self.root.join(relative);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -696,4 +705,184 @@ fn special_files_in_the_tree_cannot_stop_the_daemon() {
     assert!(stop.status.success(), "{}", text(&stop.stderr));
     assert!(!env.state.join("daemon.json").exists());
     assert!(!env.state.join("daemon.sock").exists());
+}
+
+/// Raises this process's descriptor limit as far as allowed; the new soft limit.
+fn raise_descriptor_limit() -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `limit` is valid for writes; setrlimit only changes this process's limit.
+    unsafe {
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+        limit.rlim_cur = limit.rlim_max;
+        libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+    }
+    limit.rlim_cur
+}
+
+/// Before, 1,100 idle connections exhausted the daemon's descriptors and clients hung.
+#[test]
+fn two_thousand_idle_connections_do_not_lock_clients_out() {
+    let limit = raise_descriptor_limit();
+    let idle_count = 2000.min(limit.saturating_sub(200) as usize);
+    assert!(
+        idle_count >= 1100,
+        "descriptor limit {limit} too low for the test"
+    );
+    let env = Env::new();
+    let path = env.kernel(9);
+    env.ok(&["daemon", "start"]);
+    let expected = env.cold_digests(&path);
+    let socket = env.state.join("daemon.sock");
+    let idle: Vec<std::os::unix::net::UnixStream> = (0..idle_count)
+        .map(|i| {
+            std::os::unix::net::UnixStream::connect(&socket)
+                .unwrap_or_else(|e| panic!("connection {i}: {e}"))
+        })
+        .collect();
+    for _ in 0..3 {
+        let out = bounded(
+            env.command(&["query", &path, "--json"]),
+            Duration::from_secs(60),
+        )
+        .expect("query answers");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(digests(&text(&out.stdout)), expected);
+    }
+    let status = bounded(
+        env.command(&["daemon", "status", "--json"]),
+        Duration::from_secs(30),
+    )
+    .expect("status answers");
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    drop(idle);
+}
+
+/// A file rewritten without pause while 8 clients query it: every query is answered with
+/// a plan of one of its two versions, none fails.
+#[test]
+fn a_write_storm_with_eight_querying_clients_fails_no_query() {
+    let env = Env::new();
+    let mut versions = kernels(2, 30, 10);
+    let (path, first) = versions.remove(0);
+    let second = versions.remove(0).1;
+    env.write(&path, &first);
+    let mut expected = vec![env.cold_digests(&path)];
+    env.write(&path, &second);
+    expected.push(env.cold_digests(&path));
+    env.ok(&["daemon", "start"]);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut flip = false;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                env.replace(&path, if flip { &first } else { &second });
+                flip = !flip;
+                std::thread::sleep(Duration::from_millis(3));
+            }
+        });
+        let clients: Vec<_> = (0..8)
+            .map(|_| {
+                scope.spawn(|| {
+                    for _ in 0..6 {
+                        let out = bounded(
+                            env.command(&["query", &path, "--json"]),
+                            Duration::from_secs(150),
+                        );
+                        let failed = match &out {
+                            Some(out) if out.status.success() => {
+                                !expected.contains(&digests(&text(&out.stdout)))
+                            }
+                            _ => true,
+                        };
+                        if failed {
+                            let why = out.map_or("hung".into(), |o| text(&o.stderr));
+                            failures.lock().expect("failures").push(why);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for client in clients {
+            client.join().expect("client");
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let failures = failures.into_inner().expect("failures");
+    assert!(
+        failures.is_empty(),
+        "{} failed: {failures:#?}",
+        failures.len()
+    );
+}
+
+/// `daemon stop` while clients query: every query is answered (by this daemon before it
+/// goes, or by the next one it starts).
+#[test]
+fn daemon_stop_answers_the_queries_in_flight() {
+    let env = Env::new();
+    let mut versions = kernels(2, 30, 11);
+    let (path, first) = versions.remove(0);
+    let second = versions.remove(0).1;
+    env.write(&path, &first);
+    let mut expected = vec![env.cold_digests(&path)];
+    env.write(&path, &second);
+    expected.push(env.cold_digests(&path));
+    env.ok(&["daemon", "start"]);
+    let failures = std::sync::Mutex::new(Vec::new());
+    let answered = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let clients: Vec<_> = (0..8)
+            .map(|i| {
+                let (env, path, failures, answered, expected) =
+                    (&env, &path, &failures, &answered, &expected);
+                let (first, second) = (&first, &second);
+                scope.spawn(move || {
+                    for n in 0..5 {
+                        // Each edit makes the next query plan afresh: it is slow, in flight.
+                        if i == 0 {
+                            env.replace(path, if n % 2 == 0 { second } else { first });
+                        }
+                        let out = bounded(
+                            env.command(&["query", path, "--json"]),
+                            Duration::from_secs(120),
+                        );
+                        match &out {
+                            Some(out)
+                                if out.status.success()
+                                    && expected.contains(&digests(&text(&out.stdout))) =>
+                            {
+                                answered.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            }
+                            _ => failures
+                                .lock()
+                                .expect("failures")
+                                .push(out.map_or("hung".into(), |o| text(&o.stderr))),
+                        }
+                    }
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        for _ in 0..2 {
+            let stop = bounded(env.command(&["daemon", "stop"]), Duration::from_secs(60))
+                .expect("stop answers");
+            assert!(stop.status.success(), "{}", text(&stop.stderr));
+            std::thread::sleep(Duration::from_millis(400));
+        }
+        for client in clients {
+            client.join().expect("client");
+        }
+    });
+    let failures = failures.into_inner().expect("failures");
+    assert!(
+        failures.is_empty(),
+        "{} failed: {failures:#?}",
+        failures.len()
+    );
+    assert_eq!(answered.into_inner(), 40);
 }

@@ -164,15 +164,13 @@ pub fn run(options: Options) -> Result<(), StartError> {
         stop: tokio::sync::Notify::new(),
         busy: AtomicUsize::new(0),
         last_request_ms: AtomicU64::new(0),
+        connections: serve::Connections::default(),
+        stopping: tokio::sync::watch::channel(false).0,
     });
     let served = serve_until_stopped(listener, server.clone(), options.idle_timeout);
 
-    // Shutdown, in order: no new connections (done), let answers in progress finish,
+    // Shutdown, in order: no new connections and the answers in progress given (done),
     // stop watching, let the writer write and flush, then remove our files.
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while server.busy.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
     stop_watch.store(true, Ordering::Relaxed);
     let _ = work_tx.send(writer::Work::Shutdown);
     drop(work_tx);
@@ -248,6 +246,9 @@ fn bind(layout: &Layout) -> Result<std::os::unix::net::UnixListener, StartError>
     Ok(listener)
 }
 
+/// How long a stopping daemon waits for the answers in progress.
+const DRAIN_WAIT: Duration = Duration::from_secs(30);
+
 fn serve_until_stopped(
     listener: std::os::unix::net::UnixListener,
     server: Arc<serve::Server>,
@@ -260,7 +261,10 @@ fn serve_until_stopped(
     runtime.block_on(async {
         let listener = tokio::net::UnixListener::from_std(listener).map_err(io("cannot listen"))?;
         let stopping = stop_signal(server.clone(), idle_timeout);
-        serve::accept(listener, server, stopping).await;
+        serve::accept(listener, server.clone(), stopping).await;
+        // No new connections; answer the requests in progress (and those sent right after a
+        // handshake) before the runtime, and with it every connection, goes.
+        server.drain(DRAIN_WAIT).await;
         Ok::<(), StartError>(())
     })?;
     // Connections still open are dropped with the runtime.

@@ -242,7 +242,9 @@ impl Writer {
             "applying changes"
         );
         // Every snapshot (readers' and the planner's) must be gone before salsa lets an
-        // input change; the planner stops at its next file, readers are cancelled.
+        // input change; the planner stops at its next file, readers are cancelled (but those
+        // cancelled before may finish first).
+        self.shared.let_starving_reads_finish();
         for planner in &self.planners {
             planner.stop.store(true, Ordering::Relaxed);
         }
