@@ -75,10 +75,7 @@ fn print_expr(expr: &Expr) -> String {
         has_self: true,
         params: vec![],
         ret: None,
-        body: vec![Stmt {
-            kind: StmtKind::Eval(expr.clone()),
-            span: Span::default(),
-        }],
+        body: vec![Stmt::new(StmtKind::Eval(expr.clone()), Span::default())],
         vars: VarTable::default(),
         span: Span::default(),
     };

@@ -3,7 +3,10 @@
 
 use std::path::Path;
 
-use memreuse::ir::{Program, canonical_function_bytes, parse_program, print_program};
+use memreuse::ir::{
+    FunctionSpacing, LoopKind, Program, StmtKind, Type, VarId, canonical_function_bytes,
+    parse_program, print_program,
+};
 
 fn parse(text: &str, what: &str) -> Program {
     parse_program(text).unwrap_or_else(|e| panic!("{what} does not parse: {e:?}"))
@@ -71,6 +74,7 @@ fn hand_written_text_prints_in_canonical_form() {
             @pl.function(type=pl.FunctionType.InCore)
             def main(self, a: pl.Tensor[[64], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)]) -> pl.Tensor[[64], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)]:
                 mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+                # load once
                 t: pl.Tile[[64], pl.FP32, pl.MemRef(mem_vec_1, 0, 256), pl.Mem.Vec] = pl.tile.load(a, [0], [64], [64], target_memory=pl.Mem.Vec)
                 for i, (acc,) in pl.range(0, 4, 1, init_values=(t,)):
                     nxt: pl.Tile[[64], pl.FP32, pl.MemRef(mem_vec_1, 0, 256), pl.Mem.Vec] = pl.tile.add(acc, acc)
@@ -89,10 +93,8 @@ fn canonical_bytes_ignore_position_comments_and_layout() {
     let original = parse(HAND_WRITTEN, "hand-written text");
     let shifted_text = HAND_WRITTEN
         .replace("@pl.program", "# moved down\n\n@pl.program")
-        .replace(
-            "# load once",
-            "# load once, twice commented\n\n        # again",
-        );
+        .replace("# load once", "\n        # load once\n")
+        .replace("# input", "# the input");
     let shifted = parse(&shifted_text, "shifted text");
     let canonical = parse(&print_program(&original), "printed text");
     for other in [&shifted, &canonical] {
@@ -101,6 +103,17 @@ fn canonical_bytes_ignore_position_comments_and_layout() {
             canonical_function_bytes(&other.functions[0])
         );
     }
+
+    // A statement's leading comment is printed (PyPTO's dumps carry them): it is part of the
+    // program, and editing it is an edit of the function.
+    let recommented = parse(
+        &HAND_WRITTEN.replace("# load once", "# load once, twice commented"),
+        "recommented",
+    );
+    assert_ne!(
+        canonical_function_bytes(&original.functions[0]),
+        canonical_function_bytes(&recommented.functions[0])
+    );
 
     let edited = parse(
         &HAND_WRITTEN.replace("pl.range(0, 4", "pl.range(0, 8"),
@@ -196,10 +209,7 @@ mod generated_expressions {
             })
             .to_vec();
         let k = var("k", VarKind::Local);
-        let stmt = |kind| Stmt {
-            kind,
-            span: Span::default(),
-        };
+        let stmt = |kind| Stmt::new(kind, Span::default());
         let function = Function {
             name: "f".into(),
             decorator: vec![],
@@ -222,6 +232,7 @@ mod generated_expressions {
             name: "Generated".into(),
             functions: vec![function],
             dynamic_dims: vec![],
+            spacing: Default::default(),
             span: Span::default(),
         }
     }
@@ -234,4 +245,53 @@ mod generated_expressions {
             prop_assert_eq!(parse(&text, &text), program);
         }
     }
+}
+
+/// What the real-dump fixture's forms mean in the model, beyond printing back: a MemRef inside
+/// an opaque type is still a MemRef, a `pl.while_` loop has no loop variable, a return var keeps
+/// the MemRef on its yield line, and the functions are printed back to back.
+#[test]
+fn real_dump_forms_keep_their_meaning() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/roundtrip/real_dump_forms.py");
+    let text = std::fs::read_to_string(&path).expect("readable fixture");
+    let program = parse(&text, "real_dump_forms.py");
+    assert_eq!(program.spacing, FunctionSpacing::Adjacent);
+    let var = |function: usize, name: &str| {
+        let vars = &program.functions[function].vars;
+        (0..vars.len() as u32)
+            .map(VarId)
+            .find(|&v| vars[v].name == name)
+            .map(|v| &vars[v])
+            .unwrap_or_else(|| panic!("no variable {name}"))
+    };
+    let base = |function: usize, name: &str| {
+        var(function, name)
+            .ty
+            .as_ref()
+            .and_then(Type::memref)
+            .map(|m| m.base.to_string())
+    };
+    assert_eq!(base(1, "signal__ssa_v1").as_deref(), Some("mem_ddr_5"));
+    assert_eq!(base(1, "box__ssa_v0").as_deref(), Some("mem_ddr_7"));
+    assert_eq!(base(1, "resid__iter_v1").as_deref(), Some("mem_ddr_3"));
+    assert_eq!(base(1, "resid__rv_v2").as_deref(), Some("mem_ddr_6"));
+    assert!(matches!(
+        var(1, "tids__ssa_v0").ty,
+        Some(Type::Opaque(ref o)) if o.constructor == "pl.Array"
+    ));
+    assert!(matches!(var(1, "odd__ssa_v0").ty, Some(Type::Opaque(_))));
+    let StmtKind::For(while_loop) = &program.functions[0].body[4].kind else {
+        panic!("the fifth statement of loop_kernel is its while loop");
+    };
+    assert_eq!(
+        (
+            while_loop.kind,
+            while_loop.loop_var,
+            while_loop.iter_args.len()
+        ),
+        (LoopKind::While, None, 2)
+    );
+    assert_eq!(program.functions[0].body[4].comments.lines().len(), 1);
+    assert!(!program.functions[2].has_self);
 }

@@ -280,11 +280,8 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             } else {
                 Vec::new()
             };
-            let mut printed = header.to_string();
+            let mut texts = Vec::with_capacity(ok.len());
             for (i, (_, planned)) in ok.iter().enumerate() {
-                if i > 0 {
-                    printed.push('\n');
-                }
                 let Some(function) = planned
                     .planned_text
                     .as_ref()
@@ -292,8 +289,9 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                 else {
                     bail!("the cache lost the planned text of {display}; run with --no-cache");
                 };
-                printed.push_str(function);
+                texts.push(&**function);
             }
+            let printed = header.assemble(texts);
             match &args.out {
                 Some(dir) => write_atomically(&dir.join(relative), &printed)?,
                 None => stdout.lock().write_all(printed.as_bytes())?,

@@ -30,7 +30,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, Function, Name, Program, Span, canonical_function_bytes, print_function};
+use crate::ir::{
+    self, Function, Name, ProgramHeader, Span, canonical_function_bytes, print_function,
+};
 use crate::plan::{PlanConfig, PlanReport, plan_function, plan_function_owned};
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
@@ -160,8 +162,7 @@ pub enum Parsed {
     NotAProgram,
     Failed(Vec<Diagnostic>),
     Program {
-        /// The printed program up to its `class` line.
-        header: Arc<str>,
+        header: ProgramHeader,
         functions: Vec<Arc<Function>>,
     },
 }
@@ -182,28 +183,10 @@ fn parse_text(text: Option<&str>) -> Parsed {
     }
     match ir::parse_program(text) {
         Err(err) => Parsed::Failed(err.diagnostics),
-        Ok(program) => {
-            let Program {
-                preamble,
-                decorator,
-                name,
-                functions,
-                dynamic_dims,
-                span,
-            } = program;
-            let header = ir::print_program(&Program {
-                preamble,
-                decorator,
-                name,
-                functions: Vec::new(),
-                dynamic_dims,
-                span,
-            });
-            Parsed::Program {
-                header: header.into(),
-                functions: functions.into_iter().map(Arc::new).collect(),
-            }
-        }
+        Ok(program) => Parsed::Program {
+            header: ProgramHeader::of(&program),
+            functions: program.functions.into_iter().map(Arc::new).collect(),
+        },
     }
 }
 
@@ -246,7 +229,7 @@ pub enum FileItems<'db> {
     /// Did not parse; `file_diagnostics` says why.
     Failed,
     Program {
-        header: Arc<str>,
+        header: ProgramHeader,
         items: Vec<FunctionItem<'db>>,
     },
 }
@@ -263,7 +246,7 @@ pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
             })
             .collect();
         return FileItems::Program {
-            header: manifest.header.as_str().into(),
+            header: manifest.header.clone(),
             items,
         };
     }
@@ -538,7 +521,7 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
     if entries.len() == items.len() && db.cache().is_enabled() {
         let key = store::file_key(&config_digest(db, file), &file.digest(db));
         let manifest = FileManifest {
-            header: header.to_string(),
+            header: header.clone(),
             functions: entries,
         };
         db.cache().put_manifest(key, &manifest);

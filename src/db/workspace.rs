@@ -20,7 +20,7 @@ use salsa::{Durability, Setter as _};
 
 use super::{Db, FailureKind, Planner, Settings, SourceFile, file_result};
 use crate::diagnostics::Diagnostic;
-use crate::ir::Name;
+use crate::ir::{Name, ProgramHeader};
 use crate::plan::{PlanConfig, PlanReport};
 use crate::store::{self, Cache, Stamp, StoreError};
 use crate::system::{FileMeta, System};
@@ -68,7 +68,7 @@ pub enum FileStatus {
     NotAProgram,
     ParseFailed(Vec<Diagnostic>),
     Planned {
-        header: Arc<str>,
+        header: ProgramHeader,
         functions: Vec<FunctionOutcome>,
     },
 }

@@ -1,6 +1,6 @@
 //! Tokens of the Python subset PyPTO prints: names, numbers, strings, operators, and the
 //! NEWLINE/INDENT/DEDENT structure of Python's layout rule (implicit joining inside brackets,
-//! comments and blank lines ignored).
+//! blank lines ignored, comment-only lines set aside for the statement they precede).
 
 use super::Span;
 use crate::diagnostics::Diagnostic;
@@ -193,6 +193,9 @@ pub struct Lexer<'a> {
     started: bool,
     /// EOF is in `tokens`: the input is exhausted, or a lexical error stopped it.
     done: bool,
+    /// Comment-only lines lexed and not yet taken by the parser, from `#` to the line's end:
+    /// PyPTO prints a statement's leading comments, so they are part of the program.
+    pub comments: Vec<Span>,
 }
 
 impl<'a> Lexer<'a> {
@@ -206,6 +209,7 @@ impl<'a> Lexer<'a> {
             indent_char: None,
             started: false,
             done: false,
+            comments: Vec::new(),
         }
     }
 
@@ -388,7 +392,11 @@ impl<'a> Lexer<'a> {
                     continue;
                 }
                 Some(b'#') => {
+                    let start = self.pos;
                     self.skip_comment();
+                    let text = &self.bytes[start..self.pos];
+                    let end = start + text.trim_ascii_end().len();
+                    self.comments.push(Span::new(start, end));
                     continue;
                 }
                 Some(_) => {}

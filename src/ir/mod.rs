@@ -9,5 +9,5 @@ pub mod span;
 
 pub use model::*;
 pub use parse::{ParseError, has_program, parse_program};
-pub use print::{canonical_function_bytes, print_function, print_program};
+pub use print::{ProgramHeader, canonical_function_bytes, print_function, print_program};
 pub use span::{LineCol, LineIndex, Span};

@@ -22,7 +22,29 @@ pub struct Program {
     pub functions: Vec<Function>,
     /// Names declared at module level with `NAME = pl.dynamic("NAME")`.
     pub dynamic_dims: Vec<Name>,
+    /// How the input separated its functions; the printer keeps it.
+    pub spacing: FunctionSpacing,
     pub span: Span,
+}
+
+/// What stands between one function's last line and the next function's decorator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FunctionSpacing {
+    /// One blank line (hand-written programs, upstream's `python_print`).
+    #[default]
+    BlankLine,
+    /// Nothing: PyPTO's per-pass dumps (`dump_passes=True`) print functions back to back.
+    Adjacent,
+}
+
+impl FunctionSpacing {
+    /// The text printed between two functions.
+    pub fn separator(self) -> &'static str {
+        match self {
+            FunctionSpacing::BlankLine => "\n",
+            FunctionSpacing::Adjacent => "",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -141,6 +163,32 @@ impl std::ops::IndexMut<VarId> for VarTable {
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
+    /// Comment lines printed above the statement. They are part of the program (PyPTO's dumps
+    /// carry them), so they take part in equality and in the canonical bytes.
+    pub comments: Comments,
+}
+
+impl Stmt {
+    pub fn new(kind: StmtKind, span: Span) -> Stmt {
+        Stmt {
+            kind,
+            span,
+            comments: Comments::default(),
+        }
+    }
+}
+
+/// A statement's leading comment lines, each from `#` to its end.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Comments(Option<Box<[Name]>>);
+
+impl Comments {
+    pub fn new(lines: Vec<Name>) -> Comments {
+        Comments((!lines.is_empty()).then(|| lines.into_boxed_slice()))
+    }
+    pub fn lines(&self) -> &[Name] {
+        self.0.as_deref().unwrap_or_default()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -173,6 +221,7 @@ pub enum LoopKind {
     Parallel,
     Unroll,
     Pipeline,
+    While,
 }
 
 impl LoopKind {
@@ -182,6 +231,7 @@ impl LoopKind {
             LoopKind::Parallel => "parallel",
             LoopKind::Unroll => "unroll",
             LoopKind::Pipeline => "pipeline",
+            LoopKind::While => "while_",
         }
     }
     pub fn from_name(name: &str) -> Option<LoopKind> {
@@ -190,14 +240,19 @@ impl LoopKind {
             "parallel" => LoopKind::Parallel,
             "unroll" => LoopKind::Unroll,
             "pipeline" => LoopKind::Pipeline,
+            "while_" => LoopKind::While,
             _ => return None,
         })
     }
 }
 
+/// A `for` loop over `pl.range`/`pl.parallel`/`pl.unroll`/`pl.pipeline`, or a
+/// `pl.while_` loop (`for (c, w) in pl.while_(init_values=(...)):`), which has no loop
+/// variable and no bounds; its condition is the body's first statement, `pl.cond(expr)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ForStmt {
-    pub loop_var: VarId,
+    /// `None` exactly for `pl.while_` loops.
+    pub loop_var: Option<VarId>,
     pub iter_args: Vec<VarId>,
     pub kind: LoopKind,
     /// Positional arguments of the loop call as written: `stop`, `start, stop` or
@@ -612,6 +667,38 @@ pub enum Type {
     MemRefType,
     /// `pl.Tuple[...]`; `pl.Tuple[()]` is the empty tuple.
     Tuple(Vec<Type>),
+    /// A type constructor the planner does not model (`pl.Array[8, pl.TASK_ID]`,
+    /// `pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef(...)]`, `pl.PrefetchAsyncContext`),
+    /// kept as written.
+    Opaque(Box<OpaqueType>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpaqueType {
+    /// The dotted constructor, e.g. `pld.DistributedTensor`.
+    pub constructor: Name,
+    /// The subscript's items; `None` when the type is written without brackets.
+    pub args: Option<Vec<TypeArg>>,
+}
+
+impl OpaqueType {
+    pub fn memref(&self) -> Option<&MemRef> {
+        self.args.iter().flatten().find_map(|arg| match arg {
+            TypeArg::MemRef(m) => Some(m),
+            _ => None,
+        })
+    }
+}
+
+/// One subscript item of an opaque type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeArg {
+    /// A MemRef stays a MemRef: a DDR-resident opaque tensor still names its allocation.
+    MemRef(MemRef),
+    /// A nested type, e.g. `pl.Tile[...]` inside an unknown container.
+    Type(Type),
+    /// Anything else: shapes, dtypes (known or not), literals.
+    Expr(Expr),
 }
 
 impl Type {
@@ -625,6 +712,7 @@ impl Type {
         match self {
             Type::Tile(t) => t.memref.as_ref(),
             Type::Tensor(t) => t.memref.as_ref(),
+            Type::Opaque(t) => t.memref(),
             _ => None,
         }
     }

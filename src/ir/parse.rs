@@ -407,12 +407,14 @@ impl<'a> Parser<'a> {
                 start,
             )));
         }
+        let spacing = function_spacing(self.text, &functions);
         Ok(Program {
             preamble,
             decorator,
             name,
             functions,
             dynamic_dims: std::mem::take(&mut self.dynamic_dims),
+            spacing,
             span: start.to(end),
         })
     }
@@ -447,6 +449,8 @@ impl<'a> Parser<'a> {
         self.scope.clear();
         self.yield_frames.clear();
 
+        // Comments between functions are not part of any statement.
+        self.comments_before(self.token().start);
         let start = self.expect(Tok::At)?.span();
         let (path, path_span) = self.dotted()?;
         if path != "pl.function" {
@@ -582,8 +586,57 @@ impl<'a> Parser<'a> {
     }
 
     fn ty_inner(&mut self) -> PResult<Type> {
-        let (path, span) = self.dotted()?;
-        match &*path {
+        let (start, pending) = (self.pos, self.pending.len());
+        let (path, _) = self.dotted()?;
+        match self.known_type(&path) {
+            Ok(Some(ty)) => Ok(ty),
+            Ok(None) => self.opaque_type(path),
+            // A scalar or tensor of an element type the planner does not know is still a type
+            // PyPTO accepts: keep it as written. A tile's element type must be known.
+            Err(error) if error.code == codes::UNKNOWN_DTYPE && path != "pl.Tile" => {
+                // A type never spans a line end, so the lexer's window still holds it.
+                self.pos = start;
+                self.pending.truncate(pending);
+                let (path, _) = self.dotted()?;
+                self.opaque_type(path)
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// A type constructor the planner does not model, kept with its subscript as written.
+    fn opaque_type(&mut self, constructor: Cow<'a, str>) -> PResult<Type> {
+        let args = if self.eat(Tok::LBracket) {
+            let mut args = Vec::new();
+            while self.peek() != Tok::RBracket {
+                let item = self.peek_dotted();
+                let arg = if item == "pl.MemRef" {
+                    TypeArg::MemRef(self.memref()?)
+                } else if is_type_constructor(&item) {
+                    TypeArg::Type(self.ty_inner()?)
+                } else {
+                    TypeArg::Expr(self.expr()?)
+                };
+                args.push(arg);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RBracket)?;
+            Some(args)
+        } else {
+            None
+        };
+        Ok(Type::Opaque(Box::new(OpaqueType {
+            constructor: constructor.as_ref().into(),
+            args,
+        })))
+    }
+
+    /// The rest of a type the planner models, after its constructor `path`; `None` for any
+    /// other constructor.
+    fn known_type(&mut self, path: &str) -> PResult<Option<Type>> {
+        let ty = match path {
             "pl.Tile" => {
                 self.expect(Tok::LBracket)?;
                 let shape = self.shape()?;
@@ -617,7 +670,7 @@ impl<'a> Parser<'a> {
                         .with_hint("add the space after the MemRef, e.g. `pl.Mem.Vec`"),
                     );
                 }
-                Ok(Type::Tile(tile))
+                Type::Tile(tile)
             }
             "pl.Tensor" => {
                 self.expect(Tok::LBracket)?;
@@ -638,16 +691,16 @@ impl<'a> Parser<'a> {
                     }
                 }
                 self.expect(Tok::RBracket)?;
-                Ok(Type::Tensor(tensor))
+                Type::Tensor(tensor)
             }
             "pl.Scalar" => {
                 self.expect(Tok::LBracket)?;
                 let dtype = self.dtype()?;
                 self.expect(Tok::RBracket)?;
-                Ok(Type::Scalar(dtype))
+                Type::Scalar(dtype)
             }
-            "pl.Ptr" => Ok(Type::Ptr),
-            "pl.MemRefType" => Ok(Type::MemRefType),
+            "pl.Ptr" => Type::Ptr,
+            "pl.MemRefType" => Type::MemRefType,
             "pl.Tuple" => {
                 self.expect(Tok::LBracket)?;
                 let mut items = Vec::new();
@@ -663,14 +716,11 @@ impl<'a> Parser<'a> {
                     }
                 }
                 self.expect(Tok::RBracket)?;
-                Ok(Type::Tuple(items))
+                Type::Tuple(items)
             }
-            _ => Err(Box::new(
-                Diagnostic::error(codes::SYNTAX, format!("unknown type `{path}`"), span).with_hint(
-                    "types are pl.Tile, pl.Tensor, pl.Scalar, pl.Ptr, pl.Tuple, pl.MemRefType",
-                ),
-            )),
-        }
+            _ => return Ok(None),
+        };
+        Ok(Some(ty))
     }
 
     fn shape(&mut self) -> PResult<Vec<Expr>> {
@@ -825,6 +875,31 @@ impl<'a> Parser<'a> {
     }
 
     fn statement(&mut self) -> PResult<Option<Stmt>> {
+        let comments = self.comments_before(self.token().start);
+        let mut stmt = self.statement_without_comments()?;
+        if let Some(stmt) = &mut stmt {
+            stmt.comments = comments;
+        }
+        Ok(stmt)
+    }
+
+    /// The comment-only lines above `offset` not yet claimed by an earlier statement.
+    fn comments_before(&mut self, offset: u32) -> Comments {
+        let pending = &mut self.lexer.comments;
+        if pending.first().is_none_or(|c| c.start >= offset) {
+            return Comments::default();
+        }
+        let taken = pending.iter().take_while(|c| c.start < offset).count();
+        let text = self.text;
+        Comments::new(
+            pending
+                .drain(..taken)
+                .map(|c| text[c.start as usize..c.end as usize].into())
+                .collect(),
+        )
+    }
+
+    fn statement_without_comments(&mut self) -> PResult<Option<Stmt>> {
         let start = self.token().span();
         if self.peek() == Tok::Name {
             match self.text_of(self.token()) {
@@ -836,7 +911,7 @@ impl<'a> Parser<'a> {
                     let body = self.block()?;
                     let span = start.to(self.prev().span());
                     let kind = StmtKind::With(Box::new(WithStmt { context, body }));
-                    return Ok(Some(Stmt { kind, span }));
+                    return Ok(Some(Stmt::new(kind, span)));
                 }
                 "elif" => {
                     return Err(Box::new(
@@ -852,7 +927,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     self.end_of_statement()?;
                     let kind = StmtKind::Pass;
-                    return Ok(Some(Stmt { kind, span: start }));
+                    return Ok(Some(Stmt::new(kind, start)));
                 }
                 "return" => {
                     self.bump();
@@ -868,7 +943,7 @@ impl<'a> Parser<'a> {
                     let span = start.to(self.prev().span());
                     self.end_of_statement()?;
                     let kind = StmtKind::Return { values };
-                    return Ok(Some(Stmt { kind, span }));
+                    return Ok(Some(Stmt::new(kind, span)));
                 }
                 _ => {}
             }
@@ -887,7 +962,7 @@ impl<'a> Parser<'a> {
             }
             kind => StmtKind::Eval(Expr { kind, span }),
         };
-        Ok(Some(Stmt { kind, span }))
+        Ok(Some(Stmt::new(kind, span)))
     }
 
     /// `x: T = value` / `x = value` (including `x: T = pl.yield_(v)`).
@@ -905,7 +980,7 @@ impl<'a> Parser<'a> {
         if let ExprKind::Call(op, call) = value.kind {
             if call.callee == YIELD {
                 let kind = self.yield_into(&[(target, annotation)], call.args.into_vec(), span)?;
-                return Ok(Stmt { kind, span });
+                return Ok(Stmt::new(kind, span));
             }
             let value = Expr {
                 kind: ExprKind::Call(op, call),
@@ -944,10 +1019,7 @@ impl<'a> Parser<'a> {
         }
         let ty = annotation.or_else(|| self.inferred_type(&value));
         let var = self.define(target, VarKind::Local, ty);
-        Stmt {
-            kind: StmtKind::Assign { target: var, value },
-            span,
-        }
+        Stmt::new(StmtKind::Assign { target: var, value }, span)
     }
 
     /// SPEC §3.1 rule 1: tpop results and aliases of MemRef-less tiles have no buffer.
@@ -999,7 +1071,7 @@ impl<'a> Parser<'a> {
         match value.kind {
             ExprKind::Call(_, call) if call.callee == YIELD => {
                 let kind = self.yield_into(&targets, call.args.into_vec(), span)?;
-                Ok(Stmt { kind, span })
+                Ok(Stmt::new(kind, span))
             }
             _ => Err(Box::new(Diagnostic::error(
                 codes::SYNTAX,
@@ -1059,13 +1131,13 @@ impl<'a> Parser<'a> {
         let mut vars = Vec::with_capacity(targets.len());
         for (i, ((token, annotation), value)) in targets.iter().zip(&values).enumerate() {
             let frame = &self.yield_frames[frame_index];
-            // SPEC §1.4.5/§1.4.6: a for's return var has its iter arg's type; an if's the
-            // annotation, else the yielded value's type.
-            let ty = match frame.inherited.get(i) {
-                Some(Some(inherited)) => Some(inherited.clone()),
-                _ => annotation
-                    .clone()
-                    .or_else(|| value.as_var().and_then(|v| self.vars[v].ty.clone())),
+            // SPEC §1.4.5/§1.4.6: a return var has the type annotated on its yield line (a
+            // loop's may sit on another MemRef than its iter arg, as after MemoryReuse); else
+            // a loop's has its iter arg's type and an if's the yielded value's.
+            let ty = match (annotation, frame.inherited.get(i)) {
+                (Some(annotation), _) => Some(annotation.clone()),
+                (None, Some(Some(inherited))) => Some(inherited.clone()),
+                (None, _) => value.as_var().and_then(|v| self.vars[v].ty.clone()),
             };
             vars.push(self.vars.push(Var {
                 name: self.text_of(*token).into(),
@@ -1082,9 +1154,14 @@ impl<'a> Parser<'a> {
 
     fn for_stmt(&mut self) -> PResult<Stmt> {
         let start = self.bump().span();
-        let loop_var = self.expect_name()?;
+        // `for (c, w) in pl.while_(...)` has no loop variable.
+        let loop_var = if self.peek() == Tok::LParen {
+            None
+        } else {
+            Some(self.expect_name()?)
+        };
         let mut iter_arg_names = Vec::new();
-        if self.eat(Tok::Comma) {
+        if loop_var.is_none() || self.eat(Tok::Comma) {
             self.expect(Tok::LParen)?;
             while self.peek() != Tok::RParen {
                 iter_arg_names.push(self.expect_name()?);
@@ -1105,8 +1182,22 @@ impl<'a> Parser<'a> {
                     format!("unsupported loop iterator `{callee}`"),
                     callee_span,
                 )
-                .with_hint("loops iterate pl.range, pl.parallel, pl.unroll or pl.pipeline")
+                .with_hint(
+                    "loops iterate pl.range, pl.parallel, pl.unroll, pl.pipeline or pl.while_",
+                )
             })?;
+        if (kind == LoopKind::While) != loop_var.is_none() {
+            let message = if loop_var.is_none() {
+                format!("a `{callee}` loop needs a loop variable: `for i, (...) in {callee}(...)`")
+            } else {
+                "a `pl.while_` loop has no loop variable: `for (...) in pl.while_(...)`".into()
+            };
+            return Err(Box::new(Diagnostic::error(
+                codes::SYNTAX,
+                message,
+                callee_span,
+            )));
+        }
         self.expect(Tok::LParen)?;
         let mut bounds = Vec::new();
         let mut init_values = Vec::new();
@@ -1150,7 +1241,7 @@ impl<'a> Parser<'a> {
                 start.to(self.prev().span()),
             )));
         }
-        let loop_var = self.define(loop_var, VarKind::LoopVar, None);
+        let loop_var = loop_var.map(|name| self.define(name, VarKind::LoopVar, None));
         let mut iter_args = Vec::with_capacity(iter_arg_names.len());
         let mut inherited = Vec::with_capacity(iter_arg_names.len());
         for (name, init) in iter_arg_names.into_iter().zip(&init_values) {
@@ -1179,7 +1270,7 @@ impl<'a> Parser<'a> {
             body,
             return_vars,
         }));
-        Ok(Stmt { kind, span })
+        Ok(Stmt::new(kind, span))
     }
 
     /// Return variables become visible after their statement.
@@ -1212,7 +1303,7 @@ impl<'a> Parser<'a> {
             else_body,
             return_vars,
         }));
-        Ok(Stmt { kind, span })
+        Ok(Stmt::new(kind, span))
     }
 
     fn if_branches(&mut self) -> PResult<(Vec<Stmt>, Option<Vec<Stmt>>)> {
@@ -1749,6 +1840,33 @@ impl<'a> Parser<'a> {
 }
 
 /// Allocation bases defined anywhere in the body, with their constant size when known.
+/// The spacing the text uses between its first two functions: a blank line right above the
+/// second decorator, or none (PyPTO's per-pass dumps). One function prints the same either way.
+fn function_spacing(text: &str, functions: &[Function]) -> FunctionSpacing {
+    let Some(second) = functions.get(1) else {
+        return FunctionSpacing::default();
+    };
+    let before = &text[..second.span.start as usize];
+    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+    let previous_line = before[..line_start.saturating_sub(1)]
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default();
+    if previous_line.trim().is_empty() {
+        FunctionSpacing::BlankLine
+    } else {
+        FunctionSpacing::Adjacent
+    }
+}
+
+/// The constructors of the types the planner models.
+fn is_type_constructor(path: &str) -> bool {
+    matches!(
+        path,
+        "pl.Tile" | "pl.Tensor" | "pl.Scalar" | "pl.Ptr" | "pl.MemRefType" | "pl.Tuple"
+    )
+}
+
 fn collect_allocs<'f>(
     stmts: &'f [Stmt],
     vars: &'f VarTable,

@@ -10,13 +10,26 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use super::model::*;
 
 /// Prints a whole file: the preamble verbatim, the `@pl.program` class, and its functions
-/// separated by one blank line. The text ends with a single `\n`.
+/// separated as the program's [`FunctionSpacing`] says. The text ends with a single `\n`.
 pub fn print_program(program: &Program) -> String {
     let mut out = String::new();
+    print_program_header(program, &mut out);
+    for (i, function) in program.functions.iter().enumerate() {
+        if i > 0 {
+            out.push_str(program.spacing.separator());
+        }
+        print_function(function, &mut out, 4);
+    }
+    out
+}
+
+/// The preamble and the `@pl.program` class line.
+fn print_program_header(program: &Program, out: &mut String) {
     out.push_str(&program.preamble);
     if !program.preamble.is_empty() && !program.preamble.ends_with('\n') {
         out.push('\n');
@@ -24,19 +37,44 @@ pub fn print_program(program: &Program) -> String {
     out.push_str("@pl.program");
     if !program.decorator.is_empty() {
         out.push('(');
-        write_kwargs(&mut out, &program.decorator, &VarTable::default());
+        write_kwargs(out, &program.decorator, &VarTable::default());
         out.push(')');
     }
     out.push_str("\nclass ");
     out.push_str(&program.name);
     out.push_str(":\n");
-    for (i, function) in program.functions.iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
+}
+
+/// A printed program without its functions: everything up to its `class` line, and how its
+/// functions are separated. Printed functions (see [`print_function`], indentation 4) join back
+/// into the file with [`ProgramHeader::assemble`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramHeader {
+    pub text: Arc<str>,
+    pub spacing: FunctionSpacing,
+}
+
+impl ProgramHeader {
+    pub fn of(program: &Program) -> ProgramHeader {
+        let mut out = String::new();
+        print_program_header(program, &mut out);
+        ProgramHeader {
+            text: out.into(),
+            spacing: program.spacing,
         }
-        print_function(function, &mut out, 4);
     }
-    out
+
+    /// The whole printed file, from its functions' printed texts in order.
+    pub fn assemble<'t>(&self, functions: impl IntoIterator<Item = &'t str>) -> String {
+        let mut out = self.text.to_string();
+        for (i, function) in functions.into_iter().enumerate() {
+            if i > 0 {
+                out.push_str(self.spacing.separator());
+            }
+            out.push_str(function);
+        }
+        out
+    }
 }
 
 /// Appends `function` — decorator, signature, optional `pl.func_attr(...)` line, body — to
@@ -176,6 +214,11 @@ impl<'a> FunctionPrinter<'a> {
     }
 
     fn stmt(&mut self, stmt: &Stmt, indent: usize, yield_targets: &[VarId]) {
+        for comment in stmt.comments.lines() {
+            push_indent(self.out, indent);
+            self.out.push_str(comment);
+            self.out.push('\n');
+        }
         push_indent(self.out, indent);
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
@@ -235,9 +278,14 @@ impl<'a> FunctionPrinter<'a> {
 
     fn for_stmt(&mut self, for_stmt: &ForStmt, indent: usize) {
         self.out.push_str("for ");
-        self.var_name(for_stmt.loop_var);
-        if !for_stmt.iter_args.is_empty() {
-            self.out.push_str(", (");
+        if let Some(loop_var) = for_stmt.loop_var {
+            self.var_name(loop_var);
+            if !for_stmt.iter_args.is_empty() {
+                self.out.push_str(", ");
+            }
+        }
+        if !for_stmt.iter_args.is_empty() || for_stmt.loop_var.is_none() {
+            self.out.push('(');
             for (i, &var) in for_stmt.iter_args.iter().enumerate() {
                 if i > 0 {
                     self.out.push_str(", ");
@@ -359,6 +407,24 @@ impl<'a> FunctionPrinter<'a> {
             Type::Tuple(types) => {
                 self.out.push_str("pl.Tuple[");
                 self.type_list(types, bases);
+                self.out.push(']');
+            }
+            Type::Opaque(opaque) => {
+                self.out.push_str(&opaque.constructor);
+                let Some(args) = &opaque.args else {
+                    return;
+                };
+                self.out.push('[');
+                for (i, arg) in args.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    match arg {
+                        TypeArg::MemRef(memref) => self.memref(memref, bases),
+                        TypeArg::Type(ty) => self.ty(ty, bases),
+                        TypeArg::Expr(expr) => self.expr(expr),
+                    }
+                }
                 self.out.push(']');
             }
         }
@@ -750,10 +816,7 @@ mod tests {
         ))
     }
     fn st(kind: StmtKind) -> Stmt {
-        Stmt {
-            kind,
-            span: Span::default(),
-        }
+        Stmt::new(kind, Span::default())
     }
     fn assign(target: VarId, value: Expr) -> Stmt {
         st(StmtKind::Assign { target, value })
@@ -881,6 +944,7 @@ mod tests {
             name: "Demo".into(),
             functions: vec![kernel, worker],
             dynamic_dims: vec![],
+            spacing: FunctionSpacing::BlankLine,
             span: Span::default(),
         };
         expect![[r#"
@@ -914,6 +978,7 @@ mod tests {
             name: "P".into(),
             functions: vec![Builder::default().function("f", vec![ret(vec![])])],
             dynamic_dims: vec![],
+            spacing: FunctionSpacing::BlankLine,
             span: Span::default(),
         };
         expect![[r#"
@@ -948,7 +1013,7 @@ mod tests {
         let k = b.untyped("k", VarKind::LoopVar);
         let untyped_out = b.untyped("u_out", VarKind::ReturnVar);
         let single_carry = ForStmt {
-            loop_var: i,
+            loop_var: Some(i),
             iter_args: vec![acc],
             kind: LoopKind::Range,
             bounds: vec![int(4)],
@@ -961,7 +1026,7 @@ mod tests {
             return_vars: vec![out],
         };
         let pair_carry = ForStmt {
-            loop_var: j,
+            loop_var: Some(j),
             iter_args: vec![p, q],
             kind: LoopKind::Pipeline,
             bounds: vec![int(0), int(8), int(2)],
@@ -978,7 +1043,7 @@ mod tests {
             return_vars: vec![p_out, q_out],
         };
         let untyped_carry = ForStmt {
-            loop_var: k,
+            loop_var: Some(k),
             iter_args: vec![acc],
             kind: LoopKind::Unroll,
             bounds: vec![int(1), sym("N")],
@@ -988,7 +1053,7 @@ mod tests {
             return_vars: vec![untyped_out],
         };
         let plain = ForStmt {
-            loop_var: k,
+            loop_var: Some(k),
             iter_args: vec![],
             kind: LoopKind::Parallel,
             bounds: vec![int(4)],
@@ -1058,7 +1123,7 @@ mod tests {
             return_vars: vec![phi],
         };
         let for_stmt = ForStmt {
-            loop_var: i,
+            loop_var: Some(i),
             iter_args: vec![acc],
             kind: LoopKind::Range,
             bounds: vec![int(2)],

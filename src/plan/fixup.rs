@@ -668,7 +668,7 @@ impl<'v> YieldFixup<'v> {
 
     /// A fresh `<src>_mv` variable: `src`'s type on the target's MemRef and space.
     fn moved_var(&mut self, source: VarId, target: &Target) -> VarId {
-        let name = self.fresh_name(&format!("{}_mv", self.vars[source].name));
+        let name = self.moved_name(source);
         let mut ty = self.vars[source].ty.clone();
         if let Some(Type::Tile(tile)) = &mut ty {
             tile.memref = Some(target.memref.clone());
@@ -716,7 +716,7 @@ impl<'v> YieldFixup<'v> {
             slot_index: None,
             span: Span::default(),
         };
-        let name = self.fresh_name(&format!("{}_mv", self.vars[source].name));
+        let name = self.moved_name(source);
         let mut ty = self.vars[source].ty.clone();
         if let Some(Type::Tile(tile)) = &mut ty {
             tile.memref = Some(memref);
@@ -728,6 +728,25 @@ impl<'v> YieldFixup<'v> {
             span: self.vars[source].span,
         });
         Some((copy, (alloc, size, target.space)))
+    }
+
+    /// The name of a move of `source`: `<hint>_mv`, made unique as upstream's printer makes
+    /// names unique. The hint is the name upstream's IR gave `source`: its printer tells apart
+    /// variables with one hint by appending `_1`, `_2`, ..., so a printed `x_2` whose stem `x`
+    /// names another variable of the function had the hint `x` (real dumps: a move of
+    /// `sq_sum__tile_2` is `sq_sum__tile_mv`).
+    fn moved_name(&self, source: VarId) -> String {
+        let name = self.vars[source].name.as_str();
+        let stem = name
+            .rsplit_once('_')
+            .filter(|(stem, n)| {
+                !stem.is_empty()
+                    && !n.is_empty()
+                    && n.bytes().all(|b| b.is_ascii_digit())
+                    && self.vars.iter().any(|(_, v)| v.name == *stem)
+            })
+            .map_or(name, |(stem, _)| stem);
+        self.fresh_name(&format!("{stem}_mv"))
     }
 
     fn fresh_name(&self, wanted: &str) -> String {
@@ -762,6 +781,7 @@ impl<'v> YieldFixup<'v> {
                 ),
             },
             span,
+            comments: Default::default(),
         }
     }
 }

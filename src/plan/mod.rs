@@ -27,7 +27,7 @@ use crate::ir::{
 use pack::{Buffer, PipelineGate, ShareFacts};
 
 /// Bumped whenever a planning decision can change for the same input.
-pub const PLANNER_VERSION: u32 = 1;
+pub const PLANNER_VERSION: u32 = 2;
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -507,6 +507,7 @@ pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) 
                 ),
             },
             span,
+            comments: Default::default(),
         }
     });
     f.body.splice(at..at, stmts.collect::<Vec<_>>());
@@ -638,6 +639,7 @@ pub fn plan_program(
         name: program.name.clone(),
         functions,
         dynamic_dims: program.dynamic_dims.clone(),
+        spacing: program.spacing,
         span: program.span,
     };
     Ok((planned, reports))

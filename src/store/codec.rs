@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use compact_str::CompactString;
 
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::ir::{MemSpace, Name, Span};
+use crate::ir::{FunctionSpacing, MemSpace, Name, ProgramHeader, Span};
 use crate::plan::{
     BufferReport, LifetimeReport, MoveReport, PlanReport, SpaceReport, address, capacity, codes,
 };
@@ -19,7 +19,7 @@ use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
-pub const SCHEMA_VERSION: u16 = 4;
+pub const SCHEMA_VERSION: u16 = 5;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -71,7 +71,11 @@ pub fn decode_plan(bytes: &[u8]) -> Result<CachedPlan, DecodeError> {
 
 pub fn encode_manifest(manifest: &FileManifest) -> Vec<u8> {
     let mut w = Writer::default();
-    w.str(&manifest.header);
+    w.str(&manifest.header.text);
+    w.raw(&[match manifest.header.spacing {
+        FunctionSpacing::BlankLine => 0,
+        FunctionSpacing::Adjacent => 1,
+    }]);
     w.len(manifest.functions.len());
     for f in &manifest.functions {
         w.str(&f.name);
@@ -109,7 +113,16 @@ pub fn decode_stamp(bytes: &[u8]) -> Result<Stamp, DecodeError> {
 pub fn decode_manifest(bytes: &[u8]) -> Result<FileManifest, DecodeError> {
     let payload = unframe(Kind::File, bytes)?;
     let mut r = Reader::new(&payload);
-    let header = r.string()?;
+    let text = r.string()?;
+    let spacing = match r.array::<1>()? {
+        [0] => FunctionSpacing::BlankLine,
+        [1] => FunctionSpacing::Adjacent,
+        _ => return Err(DecodeError::Payload),
+    };
+    let header = ProgramHeader {
+        text: text.into(),
+        spacing,
+    };
     let functions = r.list(|r| {
         Ok(ManifestEntry {
             name: r.name()?,

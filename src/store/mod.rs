@@ -16,7 +16,7 @@ mod sled_store;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::ir::{Name, Span};
+use crate::ir::{Name, ProgramHeader, Span};
 use crate::plan::{PLANNER_VERSION, PlanConfig, PlanReport};
 
 pub use codec::{DecodeError, SCHEMA_VERSION, check};
@@ -136,8 +136,8 @@ pub fn report_spans_mut(report: &mut PlanReport) -> impl Iterator<Item = &mut Sp
 /// planning it (all but the planned text, which stays in the function's plan entry).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileManifest {
-    /// The printed program up to and including its `class` line.
-    pub header: String,
+    /// The printed program up to and including its `class` line, and its function spacing.
+    pub header: ProgramHeader,
     pub functions: Vec<ManifestEntry>,
 }
 
