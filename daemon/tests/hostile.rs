@@ -886,3 +886,28 @@ fn daemon_stop_answers_the_queries_in_flight() {
     );
     assert_eq!(answered.into_inner(), 40);
 }
+
+/// A kernel file that is not UTF-8 gets one diagnostic with its line and column, worded the
+/// same by `plan` and by the daemon.
+#[test]
+fn text_that_is_not_utf8_is_located_alike_by_the_cli_and_the_daemon() {
+    let env = Env::new();
+    let (path, source) = kernels(1, 1, 12).remove(0);
+    let mut bytes = source.into_bytes();
+    let at = bytes.iter().position(|&b| b == b'\n').expect("a line") + 5;
+    bytes.insert(at, 0xff);
+    let full = env.root.join(&path);
+    std::fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&full, bytes).expect("write");
+    let plan = env.run(&["plan", &path, "--no-cache"]);
+    let query = env.run(&["query", &path]);
+    let expected =
+        format!("error: cannot read {path}: 2:5: not UTF-8 text (byte 0xff at offset {at})");
+    for (what, out) in [("plan", &plan), ("query", &query)] {
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{what}: {stderr}");
+        let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("UTF-8")).collect();
+        assert_eq!(lines.len(), 1, "{what}: one diagnostic: {stderr}");
+        assert!(lines[0].starts_with(&expected), "{what}: {stderr}");
+    }
+}

@@ -20,9 +20,8 @@ pub enum Read {
     Failed(std::io::Error),
 }
 
-/// Reads `path` (below `root`, canonical) if it is a regular file of at most `max` bytes.
-/// Text that is not UTF-8 is read lossily: the parser then reports it like any other bad
-/// input.
+/// Reads `path` (below `root`, canonical) if it is a regular file of at most `max` bytes
+/// of UTF-8 text.
 pub fn read_kernel(path: &Path, root: &Path, max: u64) -> Read {
     let target = match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => match path.canonicalize() {
@@ -68,10 +67,10 @@ pub fn read_kernel(path: &Path, root: &Path, max: u64) -> Read {
     if bytes.len() as u64 > max {
         return Read::Refused(too_large(bytes.len() as u64, max));
     }
-    Read::Text(match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
-    })
+    match memreuse::system::decode_utf8(bytes) {
+        Ok(text) => Read::Text(text),
+        Err(err) => Read::Refused(err.to_string()),
+    }
 }
 
 fn not_regular(kind: &std::fs::FileType) -> String {
@@ -88,11 +87,11 @@ fn not_regular(kind: &std::fs::FileType) -> String {
     } else {
         "not a regular file"
     };
-    format!("not read: it is {what}, not a regular file")
+    format!("it is {what}, not a regular file")
 }
 
 fn too_large(len: u64, max: u64) -> String {
-    format!("not read: {len} bytes, more than the limit of {max} (max_file_bytes in memreuse.toml)")
+    format!("{len} bytes, more than the limit of {max} (max_file_bytes in memreuse.toml)")
 }
 
 /// Paths the writer refused to read, and why, for queries to report.

@@ -314,7 +314,8 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
 fn untracked(shared: &Shared, path: &Path, display: &str) -> Body {
     if let Some(why) = shared.refused().get(path) {
         return Body::Query(crate::protocol::Answer {
-            diagnostics: format!("error: {display}: {why}\n"),
+            // Worded as `memreuse plan` words a file it cannot read.
+            diagnostics: format!("error: cannot read {display}: {why}\n"),
             failed: true,
             ..Default::default()
         });
