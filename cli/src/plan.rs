@@ -192,7 +192,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         }
     };
     let (cache, lock) = match state {
-        Some((dir, open)) => (open.cache, Some((dir, open.lock))),
+        Some((dir, open)) => (open.cache, Some((dir, open.lock, open.store))),
         None => (Cache::disabled(), None),
     };
     tracing::info!(elapsed = ?started.elapsed(), "opened the cache");
@@ -230,7 +230,9 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     }
     tracing::info!(elapsed = ?started.elapsed(), "planned");
 
-    let stdout = std::io::stdout();
+    // Standard output is written only once the cache is flushed and closed and its lock
+    // released: a slow reader of the output must not keep a daemon from starting.
+    let mut stdout: Vec<u8> = Vec::new();
     let mut planned = Vec::new();
     // (path under --out, document); written once the function count is known.
     let mut svgs: Vec<(PathBuf, String)> = Vec::new();
@@ -294,7 +296,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             let printed = header.assemble(texts);
             match &args.out {
                 Some(dir) => write_atomically(&dir.join(relative), &printed)?,
-                None => stdout.lock().write_all(printed.as_bytes())?,
+                None => stdout.extend_from_slice(printed.as_bytes()),
             }
         }
         if args.emit == Emit::Svg {
@@ -319,11 +321,11 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                     write_atomically(&dir.join(relative), svg)?;
                 }
             }
-            (None, [(_, svg)]) => stdout.lock().write_all(svg.as_bytes())?,
+            (None, [(_, svg)]) => stdout.extend_from_slice(svg.as_bytes()),
             (None, []) => {}
             (None, _) => return Ok(svg_usage_error()),
         },
-        Emit::Summary => print_summary(&planned)?,
+        Emit::Summary => print_summary(&mut stdout, &planned)?,
         Emit::Json => {
             let reports: Vec<FileReport> = planned
                 .iter()
@@ -351,10 +353,8 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                 Planner::None => "none",
             };
             let document = plan_document(config.backend.name(), planner, &reports);
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            serde_json::to_writer_pretty(&mut out, &document)?;
-            writeln!(out)?;
-            out.flush()?;
+            serde_json::to_writer_pretty(&mut stdout, &document)?;
+            writeln!(stdout)?;
         }
     }
     tracing::info!(elapsed = ?started.elapsed(), "printed");
@@ -372,7 +372,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         .flush()
         .map_err(|err| StoreUnavailable(format!("cannot write the cache: {err}")))?;
     tracing::info!(elapsed = ?started.elapsed(), written, "flushed the cache");
-    if let Some((dir, _lock)) = &lock {
+    if let Some((dir, _, _)) = &lock {
         let last = state::LastRun {
             files: sources.len(),
             functions: functions.len(),
@@ -384,6 +384,13 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         };
         last.save(dir)?;
     }
+    if let Some((_, lock, store)) = lock {
+        if let Some(store) = store {
+            store.close();
+        }
+        drop(lock);
+    }
+    std::io::stdout().lock().write_all(&stdout)?;
     // Everything is printed and durable. Freeing the memo tables one node at a time takes
     // longer than the OS takes to reclaim them (0.7 s after a 20,000-function run), and the
     // store's flusher thread would make its drop wait for its next tick.
@@ -462,8 +469,7 @@ fn report_failure(
     }
 }
 
-fn print_summary(planned: &[PlannedFile]) -> Result<()> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+fn print_summary(out: &mut Vec<u8>, planned: &[PlannedFile]) -> Result<()> {
     let width = planned
         .iter()
         .flat_map(|p| {

@@ -43,6 +43,8 @@ pub struct OpenStore {
     pub cache: Cache,
     /// Held while the store is open.
     pub lock: File,
+    /// The store itself, to close before the lock goes (`None` when it would not open).
+    pub store: Option<Arc<SledStore>>,
 }
 
 /// Opens the cache in `dir`. `Ok(None)` when another process holds it (the caller runs
@@ -64,17 +66,20 @@ pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
     // The store heals itself (moves a damaged one aside, switches off one the machine
     // refuses) and says so here; the command goes on either way.
     let report: Reporter = Arc::new(|event: &StoreEvent| eprintln!("warning: {event}"));
-    let cache = match SledStore::open_or_rebuild(&dir.join("cache"), report) {
-        Ok(store) => Cache::new(Box::new(store)),
+    let (cache, store) = match SledStore::open_or_rebuild(&dir.join("cache"), report) {
+        Ok(store) => {
+            let store = Arc::new(store);
+            (Cache::new(Box::new(store.clone())), Some(store))
+        }
         Err(err) => {
             eprintln!(
                 "warning: cannot open the cache in {}: {err}; going on without it",
                 dir.display()
             );
-            Cache::disabled()
+            (Cache::disabled(), None)
         }
     };
-    Ok(Some(OpenStore { cache, lock }))
+    Ok(Some(OpenStore { cache, lock, store }))
 }
 
 /// What the last `memreuse plan` did with the cache.

@@ -911,3 +911,40 @@ fn text_that_is_not_utf8_is_located_alike_by_the_cli_and_the_daemon() {
         assert!(lines[0].starts_with(&expected), "{what}: {stderr}");
     }
 }
+
+/// `plan … | slow-reader`: while its output waits for a reader, plan holds no lock, so a
+/// first query starts the daemon and is answered.
+#[test]
+fn a_slow_reader_of_plans_output_does_not_block_a_first_query() {
+    let env = Env::new();
+    for (path, text) in kernels(40, 4, 13) {
+        env.write(&path, &text);
+    }
+    let path = kernels(40, 4, 13).remove(0).0;
+    let expected = env.cold_digests(&path);
+    // More than a pipe holds, and nobody reads it yet.
+    let mut plan = env
+        .command(&["plan", ".", "--emit", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("plan starts");
+    // Wait until it has finished planning and blocks on its output.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !env.state.join("last-run.json").exists() {
+        assert!(std::time::Instant::now() < deadline, "plan never finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let query = bounded(
+        env.command(&["query", &path, "--json"]),
+        Duration::from_secs(30),
+    )
+    .expect("the query is not blocked by plan's output");
+    assert!(query.status.success(), "{}", text(&query.stderr));
+    assert_eq!(digests(&text(&query.stdout)), expected);
+    let mut printed = Vec::new();
+    std::io::Read::read_to_end(&mut plan.stdout.take().expect("stdout"), &mut printed)
+        .expect("read");
+    assert!(plan.wait().expect("plan ends").success());
+    assert!(printed.len() > 64 * 1024, "{} bytes", printed.len());
+}

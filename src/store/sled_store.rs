@@ -231,6 +231,16 @@ impl SledStore {
         }
     }
 
+    /// Closes the database (releasing its file lock once sled's threads let go); the store
+    /// is off from now on. Call after the last flush.
+    pub fn close(&self) {
+        let state = std::mem::replace(
+            &mut *self.state.write().unwrap_or_else(|p| p.into_inner()),
+            State::Off,
+        );
+        drop(state);
+    }
+
     /// The open trees and their generation; `None` when the store is off.
     fn current(&self) -> Option<(Trees, u64)> {
         match &*self.state.read().unwrap_or_else(|p| p.into_inner()) {
@@ -514,6 +524,25 @@ fn restrict_modes(dir: &Path) {
         } else if meta.is_file() {
             tighten(&entry.path(), &meta, 0o600);
         }
+    }
+}
+
+/// A store shared with whoever may close it ([`SledStore::close`]).
+impl CacheStore for Arc<SledStore> {
+    fn get(&self, kind: Kind, key: &Key) -> Result<Option<Bytes>, StoreError> {
+        (**self).get(kind, key)
+    }
+    fn write_batch(&self, entries: &[(Kind, Key, Vec<u8>)]) -> Result<(), StoreError> {
+        (**self).write_batch(entries)
+    }
+    fn sync(&self) -> Result<(), StoreError> {
+        (**self).sync()
+    }
+    fn stats(&self) -> Result<StoreStats, StoreError> {
+        (**self).stats()
+    }
+    fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError> {
+        (**self).for_each(visit)
     }
 }
 
