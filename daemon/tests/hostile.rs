@@ -948,3 +948,50 @@ fn a_slow_reader_of_plans_output_does_not_block_a_first_query() {
     assert!(plan.wait().expect("plan ends").success());
     assert!(printed.len() > 64 * 1024, "{} bytes", printed.len());
 }
+
+/// A daemon started on a store whose snapshot is damaged starts, repairs it without loss,
+/// answers right, and says what happened in a `status` that answers at once.
+#[test]
+fn a_daemon_on_a_damaged_store_starts_answers_and_reports_it() {
+    let env = Env::new();
+    let files = kernels(80, 4, 7);
+    for (path, text) in &files {
+        env.write(path, text);
+    }
+    // The second run makes sled write a snapshot.
+    env.ok(&["plan", ".", "--emit", "summary"]);
+    env.ok(&["plan", ".", "--emit", "summary"]);
+    damage(&env.state.join("cache"), Damage::Snapshot);
+    let start =
+        bounded(env.command(&["daemon", "start"]), Duration::from_secs(60)).expect("start answers");
+    assert!(start.status.success(), "{}", text(&start.stderr));
+    let path = &files[0].0;
+    let out = bounded(
+        env.command(&["query", path, "--json"]),
+        Duration::from_secs(60),
+    )
+    .expect("query answers");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(digests(&text(&out.stdout)), env.cold_digests(path));
+    let status = bounded(
+        env.command(&["daemon", "status", "--json"]),
+        Duration::from_secs(30),
+    )
+    .expect("status answers");
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    let status: Value = serde_json::from_slice(&status.stdout).expect("status JSON");
+    assert!(
+        status["last_error"]
+            .as_str()
+            .is_some_and(|e| e.contains("index was unreadable")),
+        "{status}"
+    );
+    assert!(
+        status["store_entries"].as_u64() > Some(0),
+        "nothing lost: {status}"
+    );
+    assert_eq!(
+        status["cache"]["file_misses"], 0,
+        "served from the store: {status}"
+    );
+}

@@ -62,7 +62,7 @@ impl Connections {
     }
 }
 
-/// Counts a connection as open while it lives.
+/// Counts a connection (counted open when accepted) as closed when it ends.
 struct Registered<'a> {
     connections: &'a Connections,
     id: u64,
@@ -136,6 +136,9 @@ pub async fn accept(
             () = &mut stopping => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
+                    // Counted here, not when the task first runs: a burst of accepts must
+                    // see the connections before it.
+                    server.connections.open.fetch_add(1, Ordering::SeqCst);
                     tokio::spawn(connection(stream, server.clone()));
                 }
                 Err(err) => {
@@ -153,7 +156,6 @@ async fn connection(stream: UnixStream, server: Arc<Server>) {
     let connections = &server.connections;
     let id = connections.next.fetch_add(1, Ordering::Relaxed);
     let close = Arc::new(Notify::new());
-    connections.open.fetch_add(1, Ordering::SeqCst);
     connections.quiet().push_back((id, close.clone()));
     let _registered = Registered { connections, id };
     let (read, mut write) = stream.into_split();
