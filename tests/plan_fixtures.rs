@@ -166,7 +166,18 @@ fn check(path: &Path) -> Result<(), String> {
         addressed: header.config.assign_addresses,
         every_function_addressed: false,
     };
-    let violations = memreuse::verify::verify_program(&planned, &options);
+    let violations: Vec<_> = program
+        .functions
+        .iter()
+        .zip(&planned.functions)
+        .enumerate()
+        .flat_map(|(i, (input, planned))| {
+            let input = memreuse::verify::PlanInput::of(input);
+            memreuse::verify::verify_plan(&input, planned, &options)
+                .into_iter()
+                .map(move |d| (i, d))
+        })
+        .collect();
     let expected_failure = header.expectations.iter().find(|e| e[0] == "verify-fails");
     match (expected_failure, violations.is_empty()) {
         (None, false) => {

@@ -37,7 +37,7 @@ use crate::plan::{PlanConfig, PlanReport, plan_function, plan_function_owned};
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
 };
-use crate::verify::{VerifyOptions, verify_function};
+use crate::verify::{PlanInput, VerifyOptions, verify_plan};
 use spans::SpanTable;
 
 pub use workspace::{
@@ -365,6 +365,7 @@ fn compute_plan(
     planner: Planner,
 ) -> Result<CachedPlan, Failure> {
     let anchorer = spans::Anchorer::new(table);
+    let input = PlanInput::of(&function);
     let function = Arc::try_unwrap(function);
     let planned = match planner {
         Planner::None => crate::plan::FunctionPlan {
@@ -386,7 +387,7 @@ fn compute_plan(
             addressed: config.assign_addresses || dsa,
             every_function_addressed: dsa,
         };
-        let violations = verify_function(&planned.function, &options);
+        let violations = verify_plan(&input, &planned.function, &options);
         if !violations.is_empty() {
             return Err(failure(FailureKind::Verify, violations, &anchorer));
         }

@@ -27,7 +27,7 @@ use crate::ir::{
 use pack::{Buffer, PipelineGate, ShareFacts};
 
 /// Bumped whenever a planning decision can change for the same input.
-pub const PLANNER_VERSION: u32 = 2;
+pub const PLANNER_VERSION: u32 = 3;
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -91,6 +91,7 @@ impl PlanError {
 pub mod codes {
     pub const DECLARED_SLOT_CO_LIVE: &str = "MR-E001";
     pub const PINNED_EXTENT: &str = "MR-E002";
+    pub const BASE_WITHOUT_ALLOC: &str = "MR-W002";
 }
 
 /// A planned function and what the planner decided.
@@ -180,6 +181,40 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
     plan_pypto(input.clone(), config)
 }
 
+/// SPEC §3.3 puts one `tile.alloc` per base at the top of the body, but PyPTO's MemoryReuse
+/// works on MemRefs alone and plans a tile whose base no alloc defines like any other: so do
+/// we, and say so at the tile (once per base).
+fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Vec<Diagnostic>) {
+    let allocated: FxHashSet<&str> = f
+        .body
+        .iter()
+        .filter_map(|stmt| match &stmt.kind {
+            StmtKind::Assign { target, value } if value.is_alloc_call() => {
+                Some(f.vars[*target].name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    let mut warned = FxHashSet::default();
+    for interval in &lifetimes.intervals {
+        if allocated.contains(interval.base.as_str()) || !warned.insert(interval.base.as_str()) {
+            continue;
+        }
+        let tile = &f.vars[interval.rep];
+        out.push(
+            Diagnostic::warning(
+                codes::BASE_WITHOUT_ALLOC,
+                format!(
+                    "tile '{}' is placed on '{}', which no `tile.alloc` in function '{}' defines; it is planned on its MemRef alone, as PyPTO's MemoryReuse does",
+                    tile.name, interval.base, f.name
+                ),
+                tile.span,
+            )
+            .with_hint("post-InitMemRef bodies start with one `tile.alloc` per base"),
+        );
+    }
+}
+
 /// [`plan_function`] for a caller that no longer needs its input: the plan is made in place,
 /// without the clone (a fifth of planning a 1,000-tile function).
 pub fn plan_function_owned(f: Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
@@ -207,7 +242,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
         // windows (SPEC §8): an overlap is an error, AUTO windows get their `base=`.
         if capacity::gets_addresses(&f) {
             let reserved = reserved_windows_if_called(&f, &lifetimes)?;
-            allocate_memory_addr(&mut f, &reserved, config)?;
+            allocate_memory_addr(&mut f, &reserved, config, &mut report.diagnostics)?;
         }
         report.lifetimes = member_rows.sorted();
         return Ok(FunctionPlan {
@@ -215,6 +250,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
             report,
         });
     }
+    warn_of_bases_without_alloc(&f, &lifetimes, &mut report.diagnostics);
     let rules = SharingRules::of(&f, &lifetimes, config)?;
     let facts = rules.facts(&f, &lifetimes);
 
@@ -301,7 +337,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
         .collect();
     report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
     cleanup::strip_pipeline_membership(&mut f.body);
-    allocate_memory_addr(&mut f, &reserved, config)?;
+    allocate_memory_addr(&mut f, &reserved, config, &mut report.diagnostics)?;
     Ok(FunctionPlan {
         function: f,
         report,
@@ -322,16 +358,28 @@ fn reserved_windows_if_called(
 
 /// SPEC §8, after MemoryReuse: the overflow check and, when asked for, the addresses. Without
 /// a capacity to check or addresses to write, nothing reads the layout, so none is computed.
+///
+/// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
+/// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
+/// overflow surfaces only in the next pass, so the plan is emitted and the overflow becomes a
+/// warning that says which pass will fail.
 fn allocate_memory_addr(
     f: &mut Function,
     reserved: &capacity::Reserved,
     config: &PlanConfig,
+    diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(), PlanError> {
     let layout_read = config.capacity_aware() || config.assign_addresses;
     if layout_read && capacity::gets_addresses(f) {
         let addressing = address::allocate(f, reserved);
         if config.capacity_aware() {
-            address::check_capacity(f, &addressing, reserved, config)?;
+            let overflow = address::check_capacity(f, &addressing, reserved, config);
+            match overflow {
+                Err(error) if !config.assign_addresses => {
+                    diagnostics.push(address::overflow_left_to_allocate_memory_addr(error))
+                }
+                overflow => overflow?,
+            }
         }
         if config.assign_addresses {
             address::apply(f, &addressing, reserved);

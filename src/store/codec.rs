@@ -325,6 +325,8 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
             message,
             span,
             hint,
+            // Planner reports name no related places (only the verifier's findings do).
+            related: Vec::new(),
         })
     })?;
     Ok(PlanReport {

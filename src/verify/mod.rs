@@ -10,8 +10,11 @@
 //! * `V003` no tile is written over bytes another tile still needs (the liveness model below);
 //! * `V004` no op output shares bytes with an operand it must not alias (SPEC §6.1.4, §13);
 //! * `V005` loop carries and if results are realised in place: the value a loop yields sits
-//!   where its iter arg sits, and every `if` arm yields from where the `if` result sits;
-//! * `V006` a view, an in-place result or a bare alias sits on its source's buffer.
+//!   where its iter arg sits, and every `if` arm yields from where the `if` result sits
+//!   (checked where the carry or result is read at all: a misplaced one nothing reads corrupts
+//!   nothing);
+//! * `V006` a view, an in-place result or a bare alias sits on its source's buffer;
+//! * `V007` every read sees the value it names: the value checker (`values.rs`, below).
 //!
 //! # The liveness model (`liveness.rs`)
 //!
@@ -43,15 +46,28 @@
 //! tiles sorted by definition step, keeping only tiles still live, so the cost is
 //! `O(n log n)` plus the number of co-live tiles per base at each write.
 
+//! # The value checker (`values.rs`)
+//!
+//! A second, semantic check that shares nothing with the liveness model: an abstract
+//! interpretation that tracks which SSA values each byte range of each buffer holds, along
+//! every path (loops iterated to a fixpoint, `if` arms joined), and checks at every read that
+//! the operand's bytes hold the operand. `V003`, `V005` and `V006` find where a plan breaks
+//! liveness or placement rules; `V007` finds the read that would see the wrong data, names the
+//! value lost and the write (or the loop back edge, or the rename) that destroyed it. The two
+//! agree on which plans corrupt data (`tests/checkers_agree.rs`); only `V006` also rejects a
+//! detached view that nothing reads, which `V007` lets pass.
+
 mod allocs;
 mod forbid;
 mod identity;
 mod liveness;
 mod overlap;
+pub mod values;
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Function, Program};
+use crate::ir::{Function, Name, Program};
 use liveness::Liveness;
+use rustc_hash::FxHashSet;
 
 /// Stable codes of the verifier's diagnostics.
 pub mod codes {
@@ -61,6 +77,7 @@ pub mod codes {
     pub const FORBIDDEN_ALIAS: &str = "V004";
     pub const CARRY_NOT_IN_PLACE: &str = "V005";
     pub const DETACHED_VIEW: &str = "V006";
+    pub const VALUE_LOST: &str = "V007";
 }
 
 pub use crate::backend::Backend;
@@ -91,19 +108,66 @@ impl VerifyOptions {
     }
 }
 
-/// Checks one planned function; an empty result means the plan is sound.
+/// Checks one planned function with both checkers; an empty result means the plan is sound.
+/// Without the input it was planned from, every tile must sit on a base some alloc defines.
 pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    verify_with(f, opts, &FxHashSet::default())
+}
+
+/// What checking a plan needs to know of its input, taken before the input is planned in place.
+#[derive(Clone, Debug, Default)]
+pub struct PlanInput {
+    /// Bases the input already used without an alloc: PyPTO plans such tiles on their MemRefs
+    /// alone (SPEC §3.3), so these are not allocs the plan removed.
+    allocless: FxHashSet<Name>,
+}
+
+impl PlanInput {
+    pub fn of(input: &Function) -> PlanInput {
+        PlanInput {
+            allocless: allocs::bases_without_alloc(input),
+        }
+    }
+}
+
+/// Checks the plan `planned` made of the input `input` describes: as [`verify_function`],
+/// except for the bases the input already used without an alloc.
+pub fn verify_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    verify_with(planned, opts, &input.allocless)
+}
+
+fn verify_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -> Vec<Diagnostic> {
+    let mut out = liveness_checker(f, opts, allocless);
+    out.extend(check_values(f, opts));
+    out.sort_by_key(|d| (d.span.start, d.code));
+    out
+}
+
+/// The liveness checker alone: `V001`–`V006`.
+pub fn check_liveness(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    liveness_checker(f, opts, &FxHashSet::default())
+}
+
+fn liveness_checker(
+    f: &Function,
+    opts: &VerifyOptions,
+    allocless: &FxHashSet<Name>,
+) -> Vec<Diagnostic> {
     let opts = &VerifyOptions {
         addressed: opts.addressed_in(f),
         ..*opts
     };
     let liveness = Liveness::of(f);
-    let mut out = allocs::check(f, &liveness, opts);
+    let mut out = allocs::check(f, &liveness, opts, allocless);
     out.extend(overlap::check(f, &liveness, opts.addressed));
     out.extend(forbid::check(f, &liveness, opts));
     out.extend(identity::check(f, &liveness));
-    out.sort_by_key(|d| (d.span.start, d.code));
     out
+}
+
+/// The value checker alone: `V007` (see [`values::check`] for its findings as data).
+pub fn check_values(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    values::diagnostics(f, opts.addressed_in(f))
 }
 
 /// Checks every function of a program; each diagnostic comes with its function's index.
