@@ -727,9 +727,10 @@ fn raise_descriptor_limit() -> u64 {
 #[test]
 fn two_thousand_idle_connections_do_not_lock_clients_out() {
     let limit = raise_descriptor_limit();
-    let idle_count = 2000.min(limit.saturating_sub(200) as usize);
+    // 2,000 where the system allows; always more than the daemon's 512 connections.
+    let idle_count = 2000.min(limit.saturating_sub(100) as usize);
     assert!(
-        idle_count >= 1100,
+        idle_count > 600,
         "descriptor limit {limit} too low for the test"
     );
     let env = Env::new();
