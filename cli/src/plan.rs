@@ -249,11 +249,12 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         state::InProcessCache {
             cache: Cache::disabled(),
             held: None,
+            store: None,
         }
     } else {
         state::open_or_degrade(&state::state_dir_for(state_dir, &root)?)
     };
-    let lock = opened.held;
+    let (lock, store) = (opened.held, opened.store);
     tracing::info!(elapsed = ?started.elapsed(), "opened the cache");
     let mut workspace = Workspace::new(Arc::new(opened.cache), config, planner);
     let inputs: Vec<(PathBuf, bool)> = files
@@ -347,7 +348,9 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         }
     }
 
-    let stdout = std::io::stdout();
+    // Standard output is written only once the cache is flushed and closed and its lock
+    // released: a slow reader of the output must not keep a daemon from starting.
+    let mut stdout: Vec<u8> = Vec::new();
     match args.emit {
         Emit::Ir => {
             let mut written = Vec::new();
@@ -390,11 +393,9 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                     }
                 }
                 None => {
-                    let mut out = stdout.lock();
                     for (_, text) in &written {
-                        out.write_all(text.as_bytes())?;
+                        stdout.extend_from_slice(text.as_bytes());
                     }
-                    out.flush()?;
                 }
             }
         }
@@ -423,12 +424,12 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                         write_atomically(&dir.join(target), svg)?;
                     }
                 }
-                (None, [(_, svg)]) => stdout.lock().write_all(svg.as_bytes())?,
+                (None, [(_, svg)]) => stdout.extend_from_slice(svg.as_bytes()),
                 (None, []) => {}
                 (None, _) => bail!(svg_usage_error()),
             }
         }
-        Emit::Summary => print_summary(&planned, &totals, verbose)?,
+        Emit::Summary => print_summary(&mut stdout, &planned, &totals, verbose)?,
         Emit::Json => {
             let reports: Vec<FileReport> =
                 planned.iter().map(|p| file_report(p, &workspace)).collect();
@@ -438,10 +439,8 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                 Planner::None => "none",
             };
             let document = plan_document(config.backend.name(), planner, &reports);
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            serde_json::to_writer_pretty(&mut out, &document)?;
-            writeln!(out)?;
-            out.flush()?;
+            serde_json::to_writer_pretty(&mut stdout, &document)?;
+            writeln!(stdout)?;
         }
     }
     tracing::info!(elapsed = ?started.elapsed(), "printed");
@@ -473,6 +472,11 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         }
         prune_to_cap(workspace.cache(), &root);
     }
+    if let Some(store) = store {
+        store.close();
+    }
+    drop(lock);
+    std::io::stdout().lock().write_all(&stdout)?;
     let failed = empty || totals.failed();
     // Everything is printed and durable. Freeing the memo tables one node at a time takes
     // longer than the OS takes to reclaim them (0.7 s after a 20,000-function run), and the
@@ -672,8 +676,12 @@ fn report_failure(
     }
 }
 
-fn print_summary(planned: &[PlannedFile], totals: &Totals, members: bool) -> Result<()> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+fn print_summary(
+    out: &mut Vec<u8>,
+    planned: &[PlannedFile],
+    totals: &Totals,
+    members: bool,
+) -> Result<()> {
     let width = summary::name_width(
         planned
             .iter()
