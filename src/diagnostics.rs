@@ -37,6 +37,15 @@ pub struct Diagnostic {
     pub span: Span,
     /// What to do about it, when there is something useful to say.
     pub hint: Option<String>,
+    /// Other places the finding involves (where a lost value was defined, what overwrote it).
+    pub related: Vec<Related>,
+}
+
+/// A secondary place of a diagnostic, with what happens there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub span: Span,
+    pub message: String,
 }
 
 impl Diagnostic {
@@ -47,6 +56,7 @@ impl Diagnostic {
             message: message.into(),
             span,
             hint: None,
+            related: Vec::new(),
         }
     }
 
@@ -75,7 +85,19 @@ impl Diagnostic {
         )
     }
 
-    /// The full report: location, message, a snippet with a caret, and the hint.
+    /// The related places in the one-line form: `file:line:col: note: message`, one a line.
+    pub fn related_lines(&self, file: &str, text: &str, lines: &LineIndex) -> Vec<String> {
+        self.related
+            .iter()
+            .map(|r| {
+                let pos = lines.line_col(text, r.span.start);
+                format!("{file}:{}:{}: note: {}", pos.line, pos.col, r.message)
+            })
+            .collect()
+    }
+
+    /// The full report: location, message, a snippet with a caret, the related places, and the
+    /// hint.
     pub fn render(&self, file: &str, text: &str) -> String {
         let files = SimpleFile::new(file, text);
         let severity = match self.severity {
@@ -88,7 +110,15 @@ impl Diagnostic {
         let mut diagnostic = cs::Diagnostic::new(severity)
             .with_code(self.code)
             .with_message(&self.message)
-            .with_labels(vec![cs::Label::primary((), start..end)]);
+            .with_labels(
+                std::iter::once(cs::Label::primary((), start..end))
+                    .chain(self.related.iter().map(|r| {
+                        let end = (r.span.end as usize).min(text.len());
+                        let start = (r.span.start as usize).min(end);
+                        cs::Label::secondary((), start..end).with_message(&r.message)
+                    }))
+                    .collect(),
+            );
         if let Some(hint) = &self.hint {
             diagnostic = diagnostic.with_notes(vec![format!("hint: {hint}")]);
         }

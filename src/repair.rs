@@ -103,12 +103,13 @@ pub fn plan_checked(
     };
     let mut findings = check_function(&plan.function, options);
     for _ in 0..MAX_ROUNDS {
-        let Some(finding) = findings.first() else {
+        if findings.is_empty() {
             plan.report.diagnostics.extend(repairs);
             return Ok(plan);
-        };
-        // The first finding's pair of tiles, separated by the first edit that separates it.
-        let Some(pair) = finding.clobber else {
+        }
+        // The first finding that names two tiles, separated by the first edit that separates
+        // them (the others often follow from the same decision).
+        let Some((finding, pair)) = findings.iter().find_map(|f| Some((f, f.clobber?))) else {
             return Err(unrepaired(findings));
         };
         let mut separated = None;

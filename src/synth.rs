@@ -6,9 +6,10 @@
 //! parse and planning benchmarks, property tests and the large example kernels. The generator is
 //! pure and seeded: the same [`SynthConfig`] always gives the same bytes.
 //!
-//! It emits only shapes PyPTO's frontend produces and PyPTO's plan handles, with Step 0 and
-//! without (`tests/synth_plans_verify.rs`); the shapes it avoids, on which PyPTO's own plan is
-//! wrong, are pinned in `tests/data/verify_upstream/`.
+//! By default it emits only shapes PyPTO's frontend produces and PyPTO's plan handles, with
+//! Step 0 and without (`tests/synth_plans_verify.rs`). [`Shapes::WithUpstreamHazards`] also
+//! emits the shapes on which PyPTO's own plan is wrong, pinned in `tests/data/verify_upstream/`
+//! (`tests/checkers_agree.rs` plans them and requires both checkers to agree).
 
 use std::fmt::Write;
 
@@ -42,8 +43,26 @@ impl Default for SynthConfig {
     }
 }
 
-/// The text of one `@pl.program` named `name`.
+/// Which program shapes the generator may emit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shapes {
+    /// Only shapes PyPTO's plan handles: every plan of the generated text is sound.
+    #[default]
+    PyptoSafe,
+    /// Also the shapes of `tests/data/verify_upstream/`, on which PyPTO's plan can lose a
+    /// value: loop inits read inside or after their loop (sometimes through a view of a live
+    /// tile), nested loops seeded by the enclosing iter arg whose result the outer loop yields,
+    /// `if`s whose then arm yields a pre-if value, and tuple items nobody reads.
+    WithUpstreamHazards,
+}
+
+/// The text of one `@pl.program` named `name`, with the shapes PyPTO's plan handles.
 pub fn program_text(name: &str, cfg: &SynthConfig) -> String {
+    program_text_with(name, cfg, Shapes::PyptoSafe)
+}
+
+/// The text of one `@pl.program` named `name`, with the given shapes.
+pub fn program_text_with(name: &str, cfg: &SynthConfig, shapes: Shapes) -> String {
     let mut out = format!(
         "# pypto.program: {name}\nimport pypto.language as pl\n\n@pl.program\nclass {name}:\n"
     );
@@ -53,7 +72,7 @@ pub fn program_text(name: &str, cfg: &SynthConfig) -> String {
             out.push('\n');
         }
         let function_seed = rng.next();
-        FunctionGen::new(cfg, function_seed).emit(&format!("kernel_{index}"), &mut out);
+        FunctionGen::new(cfg, shapes, function_seed).emit(&format!("kernel_{index}"), &mut out);
     }
     if cfg.functions >= 2 {
         out.push('\n');
@@ -318,6 +337,7 @@ enum Placement {
 
 struct FunctionGen<'a> {
     cfg: &'a SynthConfig,
+    shapes: Shapes,
     rng: SplitMix64,
     /// InitMemRef's per-function MemRef counter `N`; the tensor parameters took 0..=2.
     next_memref: usize,
@@ -338,9 +358,10 @@ struct FunctionGen<'a> {
 }
 
 impl<'a> FunctionGen<'a> {
-    fn new(cfg: &'a SynthConfig, seed: u64) -> FunctionGen<'a> {
+    fn new(cfg: &'a SynthConfig, shapes: Shapes, seed: u64) -> FunctionGen<'a> {
         FunctionGen {
             cfg,
+            shapes,
             rng: SplitMix64(seed),
             next_memref: 3,
             next_name: 0,
@@ -537,9 +558,19 @@ impl<'a> FunctionGen<'a> {
 
     fn binary(&mut self, lhs: &Tile) -> Tile {
         let rhs_tile = self.partner(lhs);
+        self.binary_with(lhs, &rhs_tile)
+    }
+
+    fn binary_with(&mut self, lhs: &Tile, rhs_tile: &Tile) -> Tile {
         let op = self.rng.pick(&["add", "sub", "mul", "maximum", "minimum"]);
         let rhs = format!("pl.tile.{op}({}, {})", lhs.name, rhs_tile.name);
         self.define_vec(op, (lhs.rows, lhs.cols, lhs.dtype), &rhs)
+    }
+
+    /// With [`Shapes::WithUpstreamHazards`], true `percent` % of the time; never otherwise (and
+    /// then it draws nothing, so the default shapes' text does not change).
+    fn hazard(&mut self, percent: usize) -> bool {
+        self.shapes == Shapes::WithUpstreamHazards && self.rng.percent(percent)
     }
 
     fn cast(&mut self, src: &Tile, to: DType) -> Tile {
@@ -820,9 +851,15 @@ impl<'a> FunctionGen<'a> {
         ];
         // The op writes both items at once, but upstream numbers each `x = t[k]` on its own
         // (SPEC §5.1): an item nobody reads would end before the next one is extracted and
-        // could share its buffer. PyPTO's frontend only extracts items it uses.
-        for item in &items {
-            self.unary(item, None);
+        // could share its buffer. PyPTO's frontend only extracts items it uses; the hazard
+        // shapes leave the first unread.
+        let unread_first = self.hazard(30);
+        for (k, item) in items.iter().enumerate() {
+            if unread_first && k == 0 {
+                self.pool.retain(|t| t.name != item.name);
+            } else {
+                self.unary(item, None);
+            }
         }
     }
 
@@ -875,7 +912,8 @@ impl<'a> FunctionGen<'a> {
     /// seeded by a tile of its own (see [`FunctionGen::loop_seed`]).
     fn carry_loop(&mut self) {
         let carries = if self.rng.percent(30) { 2 } else { 1 };
-        let inits: Vec<Tile> = (0..carries).map(|_| self.loop_seed()).collect();
+        let (inits, live_inits): (Vec<Tile>, Vec<bool>) =
+            (0..carries).map(|_| self.loop_init()).unzip();
         let loop_var = self.fresh_name("i");
         // Iter args have their init's type and MemRef (SPEC §3.1).
         let iter_args: Vec<Tile> = inits
@@ -898,8 +936,13 @@ impl<'a> FunctionGen<'a> {
             g.pool.extend(iter_args.iter().cloned());
             g.random_statements(4);
             let mut nexts = Vec::new();
-            for carry in &iter_args {
-                let next = if carry.dtype.is_float() && g.rng.percent(50) {
+            for (carry, (init, &live)) in iter_args.iter().zip(inits.iter().zip(&live_inits)) {
+                let next = if live && g.hazard(50) {
+                    // The init read again inside the loop.
+                    g.binary_with(carry, init)
+                } else if g.depth < MAX_BLOCK_DEPTH && g.hazard(25) {
+                    g.nested_carry(carry)
+                } else if carry.dtype.is_float() && g.rng.percent(50) {
                     g.binary(carry)
                 } else {
                     g.unary(carry, None)
@@ -934,7 +977,75 @@ impl<'a> FunctionGen<'a> {
             g.loop_vars.pop();
             return_vars
         });
+        for ((out, init), live) in return_vars.iter().zip(&inits).zip(live_inits) {
+            if live && self.hazard(50) {
+                // The init read again after the loop.
+                self.binary_with(out, init);
+            }
+        }
         self.pool.extend(return_vars);
+    }
+
+    /// A loop init: a tile of its own ([`FunctionGen::loop_seed`]), or, among the hazard
+    /// shapes, a live tile or a view of one (then `true`).
+    fn loop_init(&mut self) -> (Tile, bool) {
+        if !self.hazard(40) {
+            return (self.loop_seed(), false);
+        }
+        let src = self.operand();
+        if src.rows < 2 || !self.hazard(40) {
+            return (src, true);
+        }
+        let half = src.rows / 2;
+        let (rows, cols, dtype) = (src.rows - half, src.cols, src.dtype);
+        let memref = MemRef {
+            base: src.memref.base.clone(),
+            offset: Offset::View(src.memref.offset.bytes() + half * cols * dtype.bytes()),
+            size: rows * cols * dtype.bytes(),
+        };
+        let rhs = format!("pl.tile.slice({}, [{rows}, {cols}], [{half}, 0])", src.name);
+        let view = self.define(
+            "view",
+            (rows, cols, dtype, Space::Vec),
+            Placement::Shared(memref),
+            &rhs,
+        );
+        self.pool.push(view.clone());
+        (view, true)
+    }
+
+    /// A two-trip loop nested in a carry loop and seeded by its iter arg `outer`; the outer
+    /// loop yields its result (`tests/data/verify_upstream/nested_carry_without_step0.py`).
+    fn nested_carry(&mut self, outer: &Tile) -> Tile {
+        let loop_var = self.fresh_name("j");
+        let inner = Tile {
+            name: self.fresh_name("carry"),
+            ..outer.clone()
+        };
+        self.start_line();
+        let _ = writeln!(
+            self.body,
+            "for {loop_var}, ({},) in pl.range(2, init_values=({},)):",
+            inner.name, outer.name
+        );
+        self.block(|g| {
+            g.loop_vars.push(loop_var);
+            g.pool.push(inner.clone());
+            g.random_statements(2);
+            let next = g.unary(&inner, None);
+            g.next_memref += 1;
+            let out = Tile {
+                name: g.fresh_name("out"),
+                ..outer.clone()
+            };
+            g.start_line();
+            g.body.push_str(&out.name);
+            g.body.push_str(": ");
+            out.write_type(&mut g.body);
+            let _ = writeln!(g.body, " = pl.yield_({})", next.name);
+            g.loop_vars.pop();
+            out
+        })
     }
 
     /// A tile made for one loop init and read by nothing else: InitMemRef puts the iter arg on
@@ -1041,9 +1152,10 @@ impl<'a> FunctionGen<'a> {
                 self.body.push_str("else:\n");
             }
             let else_yields_template = branch == 1 && self.rng.percent(30);
+            let then_yields_template = branch == 0 && self.hazard(30);
             self.block(|g| {
                 g.random_statements(3);
-                let value = if else_yields_template {
+                let value = if else_yields_template || then_yields_template {
                     template.clone()
                 } else {
                     g.unary(&template, None)

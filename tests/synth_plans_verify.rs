@@ -1,7 +1,8 @@
-//! Plans generated programs (`memreuse::synth`) and requires the independent verifier to accept
-//! every plan, with and without Step 0 and for every backend, and two runs to print the same
-//! bytes. The generator emits only shapes PyPTO's frontend produces; the shapes it avoids, on
-//! which PyPTO's own plan is wrong, are pinned in `tests/upstream_miscompiles.rs`.
+//! Plans generated programs (`memreuse::synth`) and requires both checkers to accept every
+//! plan, with and without Step 0 and for every backend, and two runs to print the same bytes.
+//! The generator's default shapes are the ones PyPTO's plan handles; the shapes on which
+//! PyPTO's own plan is wrong are pinned in `tests/upstream_miscompiles.rs` and generated only
+//! with `Shapes::WithUpstreamHazards` (`tests/checkers_agree.rs`).
 
 use memreuse::backend::Backend;
 use memreuse::ir::{parse_program, print_program};

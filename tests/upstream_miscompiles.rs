@@ -3,7 +3,8 @@
 //! explains in its header why the plan is wrong; `<case>.expected` snapshots, with Step 0 off
 //! and on, the planned program and what the verifier reports on it (bless with
 //! `UPDATE_EXPECT=1 cargo test --test upstream_miscompiles`). The plan and the verdict are the
-//! same for every backend. `memreuse::synth` never emits these shapes.
+//! same for every backend. `memreuse::synth` emits these shapes only with
+//! `Shapes::WithUpstreamHazards` (`tests/checkers_agree.rs`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -48,6 +49,9 @@ fn verdict(planned: &Program, backend: Backend, file: &str, text: &str) -> Strin
     for (_, d) in diagnostics {
         out.push_str(&d.one_line(file, text, &lines));
         out.push('\n');
+        for note in d.related_lines(file, text, &lines) {
+            out.push_str(&format!("    {note}\n"));
+        }
         if let Some(hint) = &d.hint {
             out.push_str(&format!("    hint: {hint}\n"));
         }

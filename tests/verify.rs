@@ -38,6 +38,9 @@ fn run(file: &str, text: &str) -> String {
             d.one_line(file, text, &lines),
             program.functions[function].name
         ));
+        for note in d.related_lines(file, text, &lines) {
+            out.push_str(&format!("    {note}\n"));
+        }
         if let Some(hint) = &d.hint {
             out.push_str(&format!("    hint: {hint}\n"));
         }

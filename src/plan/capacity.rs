@@ -282,6 +282,7 @@ pub fn pack_within_capacity(
                     ),
                     span: function_span,
                     hint: None,
+                    related: Vec::new(),
                 });
             }
             break;
@@ -339,6 +340,7 @@ pub fn perf_hints(
                 ),
                 span: group.first_member.map_or(f.span, |v| f.vars[v].span),
                 hint: None,
+                related: Vec::new(),
             });
         }
     }

@@ -156,6 +156,7 @@ fn pypto_instead(mut pypto: FunctionPlan, space: MemSpace) -> FunctionPlan {
         ),
         span: address::head_of(&pypto.function),
         hint: None,
+        related: Vec::new(),
     });
     pypto
 }

@@ -327,6 +327,8 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
             message,
             span,
             hint,
+            // Planner reports name no related places (only the verifier's findings do).
+            related: Vec::new(),
         })
     })?;
     Ok(PlanReport {
@@ -360,6 +362,7 @@ fn report_code(code: &str) -> Option<&'static str> {
         verify::FORBIDDEN_ALIAS,
         verify::CARRY_NOT_IN_PLACE,
         verify::DETACHED_VIEW,
+        verify::VALUE_LOST,
     ]
     .into_iter()
     .find(|known| *known == code)

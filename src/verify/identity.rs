@@ -1,6 +1,7 @@
 //! `V005`/`V006`: tiles that must be one storage are. A loop's iter arg, init value, yielded
 //! value and result share one place, as do an `if` result and what each arm yields; a view,
-//! an in-place result or a bare alias sits on its source's buffer.
+//! an in-place result or a bare alias sits on its source's buffer. Carries and results are
+//! checked only when their value is read somewhere.
 
 use super::codes;
 use super::liveness::{LinkKind, Liveness, final_yield, on_chip_memref, var};
@@ -9,7 +10,16 @@ use crate::ir::{Expr, Function, MemRef, Span, Stmt, StmtKind, VarId};
 
 pub(super) fn check(f: &Function, live: &Liveness) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    carries(f, &f.body, &mut out);
+    let mut read = vec![false; live.tiles.len()];
+    for tile in live.tiles.iter().filter(|t| !t.reads.is_empty()) {
+        read[tile.value as usize] = true;
+    }
+    let carry = Carries {
+        f,
+        live,
+        read_values: &read,
+    };
+    carry.stmts(&f.body, &mut out);
     for link in &live.links {
         let (tile, source) = (
             &live.tiles[link.tile as usize],
@@ -42,64 +52,88 @@ pub(super) fn check(f: &Function, live: &Liveness) -> Vec<Diagnostic> {
     out
 }
 
-fn carries(f: &Function, body: &[Stmt], out: &mut Vec<Diagnostic>) {
-    for stmt in body {
-        match &stmt.kind {
-            StmtKind::For(for_stmt) => {
-                let yielded = final_yield(&for_stmt.body);
-                for (i, &iter_arg) in for_stmt.iter_args.iter().enumerate() {
-                    let init = for_stmt.init_values.get(i).and_then(Expr::as_var);
-                    let result = for_stmt.return_vars.get(i).copied();
-                    let next = yielded.and_then(|(values, span)| {
-                        values.get(i).and_then(Expr::as_var).map(|v| (v, span))
-                    });
-                    let members = [
-                        (init, "its init value", stmt.span),
-                        (
-                            next.map(|(v, _)| v),
-                            "the value it yields",
-                            next.map_or(stmt.span, |(_, s)| s),
-                        ),
-                        (result, "its result", stmt.span),
+/// Carries and `if` results are checked only where their value is observed: a misplaced carry
+/// or phi that nothing reads (nor its views and aliases) corrupts nothing.
+struct Carries<'a> {
+    f: &'a Function,
+    live: &'a Liveness,
+    /// Indexed by storage value: whether any of its tiles is read.
+    read_values: &'a [bool],
+}
+
+impl Carries<'_> {
+    fn observed(&self, v: VarId) -> bool {
+        self.live
+            .tile(v)
+            .is_some_and(|t| self.read_values[t.value as usize])
+    }
+
+    fn stmts(&self, body: &[Stmt], out: &mut Vec<Diagnostic>) {
+        let f = self.f;
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::For(for_stmt) => {
+                    let yielded = final_yield(&for_stmt.body);
+                    for (i, &iter_arg) in for_stmt.iter_args.iter().enumerate() {
+                        let init = for_stmt.init_values.get(i).and_then(Expr::as_var);
+                        let result = for_stmt.return_vars.get(i).copied();
+                        if !self.observed(iter_arg) && !result.is_some_and(|r| self.observed(r)) {
+                            continue;
+                        }
+                        let next = yielded.and_then(|(values, span)| {
+                            values.get(i).and_then(Expr::as_var).map(|v| (v, span))
+                        });
+                        let members = [
+                            (init, "its init value", stmt.span),
+                            (
+                                next.map(|(v, _)| v),
+                                "the value it yields",
+                                next.map_or(stmt.span, |(_, s)| s),
+                            ),
+                            (result, "its result", stmt.span),
+                        ];
+                        for (member, role, span) in members {
+                            if let Some(member) = member {
+                                let context =
+                                    format!("loop carry {i}: iter arg '{}'", name(f, iter_arg));
+                                compare(f, iter_arg, member, &context, role, span, out);
+                            }
+                        }
+                    }
+                    self.stmts(&for_stmt.body, out);
+                }
+                StmtKind::If(if_stmt) => {
+                    let arms = [
+                        ("then", Some(&if_stmt.then_body)),
+                        ("else", if_stmt.else_body.as_ref()),
                     ];
-                    for (member, role, span) in members {
-                        if let Some(member) = member {
-                            let context =
-                                format!("loop carry {i}: iter arg '{}'", name(f, iter_arg));
-                            compare(f, iter_arg, member, &context, role, span, out);
+                    for (arm, arm_body) in arms {
+                        let Some((values, span)) = arm_body.and_then(|b| final_yield(b)) else {
+                            continue;
+                        };
+                        for (&result, value) in if_stmt.return_vars.iter().zip(values) {
+                            if !self.observed(result) {
+                                continue;
+                            }
+                            if let Some(yielded) = value.as_var() {
+                                let context = format!("if result '{}'", name(f, result));
+                                let role = format!("the value its {arm} arm yields");
+                                compare(f, result, yielded, &context, &role, span, out);
+                            }
                         }
                     }
-                }
-                carries(f, &for_stmt.body, out);
-            }
-            StmtKind::If(if_stmt) => {
-                let arms = [
-                    ("then", Some(&if_stmt.then_body)),
-                    ("else", if_stmt.else_body.as_ref()),
-                ];
-                for (arm, arm_body) in arms {
-                    let Some((values, span)) = arm_body.and_then(|b| final_yield(b)) else {
-                        continue;
-                    };
-                    for (&result, value) in if_stmt.return_vars.iter().zip(values) {
-                        if let Some(yielded) = value.as_var() {
-                            let context = format!("if result '{}'", name(f, result));
-                            let role = format!("the value its {arm} arm yields");
-                            compare(f, result, yielded, &context, &role, span, out);
-                        }
+                    self.stmts(&if_stmt.then_body, out);
+                    if let Some(else_body) = &if_stmt.else_body {
+                        self.stmts(else_body, out);
                     }
                 }
-                carries(f, &if_stmt.then_body, out);
-                if let Some(else_body) = &if_stmt.else_body {
-                    carries(f, else_body, out);
-                }
+                StmtKind::With(with) => self.stmts(&with.body, out),
+                StmtKind::Assign { .. }
+                | StmtKind::Eval(_)
+                | StmtKind::Yield { .. }
+                | StmtKind::Return { .. }
+                | StmtKind::Pass => {}
             }
-            StmtKind::With(with) => carries(f, &with.body, out),
-            StmtKind::Assign { .. }
-            | StmtKind::Eval(_)
-            | StmtKind::Yield { .. }
-            | StmtKind::Return { .. }
-            | StmtKind::Pass => {}
         }
     }
 }

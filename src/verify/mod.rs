@@ -10,8 +10,11 @@
 //! * `V003` no tile is written over bytes another tile still needs (the liveness model below);
 //! * `V004` no op output shares bytes with an operand it must not alias (SPEC §6.1.4, §13);
 //! * `V005` loop carries and if results are realised in place: the value a loop yields sits
-//!   where its iter arg sits, and every `if` arm yields from where the `if` result sits;
-//! * `V006` a view, an in-place result or a bare alias sits on its source's buffer.
+//!   where its iter arg sits, and every `if` arm yields from where the `if` result sits
+//!   (checked where the carry or result is read at all: a misplaced one nothing reads corrupts
+//!   nothing);
+//! * `V006` a view, an in-place result or a bare alias sits on its source's buffer;
+//! * `V007` every read sees the value it names: the value checker (`values.rs`, below).
 //!
 //! # The liveness model (`liveness.rs`)
 //!
@@ -43,11 +46,23 @@
 //! tiles sorted by definition step, keeping only tiles still live, so the cost is
 //! `O(n log n)` plus the number of co-live tiles per base at each write.
 
+//! # The value checker (`values.rs`)
+//!
+//! A second, semantic check that shares nothing with the liveness model: an abstract
+//! interpretation that tracks which SSA values each byte range of each buffer holds, along
+//! every path (loops iterated to a fixpoint, `if` arms joined), and checks at every read that
+//! the operand's bytes hold the operand. `V003`, `V005` and `V006` find where a plan breaks
+//! liveness or placement rules; `V007` finds the read that would see the wrong data, names the
+//! value lost and the write (or the loop back edge, or the rename) that destroyed it. The two
+//! agree on which plans corrupt data (`tests/checkers_agree.rs`); only `V006` also rejects a
+//! detached view that nothing reads, which `V007` lets pass.
+
 mod allocs;
 mod forbid;
 mod identity;
 mod liveness;
 mod overlap;
+pub mod values;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Function, Name, Program, VarId};
@@ -62,6 +77,7 @@ pub mod codes {
     pub const FORBIDDEN_ALIAS: &str = "V004";
     pub const CARRY_NOT_IN_PLACE: &str = "V005";
     pub const DETACHED_VIEW: &str = "V006";
+    pub const VALUE_LOST: &str = "V007";
 }
 
 pub use crate::backend::Backend;
@@ -92,8 +108,9 @@ impl VerifyOptions {
     }
 }
 
-/// One finding of the checker; for a tile written over bytes another still needs (`V003`) or
-/// over an operand it must not alias (`V004`), the two tiles, so a repair can separate them.
+/// One finding of a checker; when it is about one tile written over bytes another still needs
+/// (`V003`, `V007`) or over an operand it must not alias (`V004`), the two tiles, so a repair
+/// can separate them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     pub diagnostic: Diagnostic,
@@ -116,8 +133,8 @@ impl From<Diagnostic> for Finding {
     }
 }
 
-/// Checks one planned function; an empty result means the plan is sound. Without the input it
-/// was planned from, every tile must sit on a base some alloc defines.
+/// Checks one planned function with both checkers; an empty result means the plan is sound.
+/// Without the input it was planned from, every tile must sit on a base some alloc defines.
 pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
     diagnostics(check_with(f, opts, &FxHashSet::default()))
 }
@@ -154,6 +171,22 @@ fn diagnostics(findings: Vec<Finding>) -> Vec<Diagnostic> {
 }
 
 fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -> Vec<Finding> {
+    let mut out = liveness_checker(f, opts, allocless);
+    out.extend(values::findings(f, opts.addressed_in(f)));
+    out.sort_by_key(|finding| (finding.diagnostic.span.start, finding.diagnostic.code));
+    out
+}
+
+/// The liveness checker alone: `V001`–`V006`.
+pub fn check_liveness(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    diagnostics(liveness_checker(f, opts, &FxHashSet::default()))
+}
+
+fn liveness_checker(
+    f: &Function,
+    opts: &VerifyOptions,
+    allocless: &FxHashSet<Name>,
+) -> Vec<Finding> {
     let opts = &VerifyOptions {
         addressed: opts.addressed_in(f),
         ..*opts
@@ -166,8 +199,12 @@ fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -
     out.extend(overlap::check(f, &liveness, opts.addressed));
     out.extend(forbid::check(f, &liveness, opts));
     out.extend(identity::check(f, &liveness).into_iter().map(Finding::from));
-    out.sort_by_key(|finding| (finding.diagnostic.span.start, finding.diagnostic.code));
     out
+}
+
+/// The value checker alone: `V007` (see [`values::check`] for its findings as data).
+pub fn check_values(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    values::diagnostics(f, opts.addressed_in(f))
 }
 
 /// Checks every function of a program; each diagnostic comes with its function's index.
