@@ -108,9 +108,8 @@ impl VerifyOptions {
     }
 }
 
-/// One finding of a checker; when it is about one tile written over bytes another still needs
-/// (`V003`, `V007`) or over an operand it must not alias (`V004`), the two tiles, so a repair
-/// can separate them.
+/// One finding of the checker; for a tile written over bytes another still needs (`V003`) or
+/// over an operand it must not alias (`V004`), the two tiles, so a repair can separate them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     pub diagnostic: Diagnostic,
@@ -170,19 +169,25 @@ fn diagnostics(findings: Vec<Finding>) -> Vec<Diagnostic> {
     findings.into_iter().map(|f| f.diagnostic).collect()
 }
 
+/// Both checkers, ordered by location and code.
 fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -> Vec<Finding> {
-    let mut out = liveness_checker(f, opts, allocless);
-    out.extend(values::findings(f, opts.addressed_in(f)));
+    let mut out = liveness_findings(f, opts, allocless);
+    out.extend(values::findings(f, opts.addressed_in(f)).into_iter().map(
+        |(diagnostic, clobber)| Finding {
+            diagnostic,
+            clobber: clobber.map(|(victim, writer)| Clobber { victim, writer }),
+        },
+    ));
     out.sort_by_key(|finding| (finding.diagnostic.span.start, finding.diagnostic.code));
     out
 }
 
 /// The liveness checker alone: `V001`–`V006`.
 pub fn check_liveness(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    diagnostics(liveness_checker(f, opts, &FxHashSet::default()))
+    diagnostics(liveness_findings(f, opts, &FxHashSet::default()))
 }
 
-fn liveness_checker(
+fn liveness_findings(
     f: &Function,
     opts: &VerifyOptions,
     allocless: &FxHashSet<Name>,
