@@ -127,7 +127,7 @@ fn check(case: &Case, deviation: Option<&String>) -> Result<(), String> {
         ..VerifyOptions::default()
     };
     let plan = |exact: bool| {
-        let mut config = config.clone();
+        let mut config = config;
         config.exact = exact;
         plan_program_checked(&input, &config, &options).map_err(|(i, e)| {
             format!(
