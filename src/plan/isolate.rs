@@ -1,5 +1,8 @@
-//! Input edits of the safe planner (ARCHITECTURE "Safe planning"): a loop carry that PyPTO keeps
-//! on its init value's buffer, where the init is still needed, gets a buffer of its own.
+//! Input edits of the safe planner (ARCHITECTURE "Safe planning"): a loop carry or an `if`
+//! result that PyPTO keeps on its seed's buffer, where the seed is still needed, gets a buffer of
+//! its own ([`detach`]); a tile the input put on a buffer it must not use moves to a fresh one
+//! ([`fresh_buffer`]). Both only add allocations, variables and `tile.move`s: every `VarId` of
+//! the input stays valid.
 
 use rustc_hash::FxHashMap;
 
