@@ -15,9 +15,11 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::layout::{Layout, lock_held, open_lock};
+use memreuse::store::{Bytes, CacheStore, Key, Kind, StoreError, StoreStats};
+
 use crate::protocol::{
-    Body, Hello, LineError, MAX_RESPONSE_LINE, PROTOCOL_VERSION, Request, Response, read_line,
-    to_line,
+    Body, CacheValue, Hello, LineError, MAX_RESPONSE_LINE, PROTOCOL_VERSION, Request, Response,
+    from_hex, read_line, to_hex, to_line,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -299,5 +301,78 @@ fn wait_unlocked(layout: &Layout, wait: Duration) -> bool {
             return false;
         }
         std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The cache of a running daemon, read through its socket: a `memreuse plan` run while the
+/// daemon holds the store gets the daemon's plans instead of planning everything again.
+/// Writes are dropped: the daemon plans every file it watches itself.
+pub struct DaemonStore {
+    client: std::sync::Mutex<Client>,
+}
+
+impl DaemonStore {
+    pub fn new(connection: Connection) -> DaemonStore {
+        DaemonStore {
+            client: std::sync::Mutex::new(connection.client),
+        }
+    }
+}
+
+fn remote_error(err: impl std::fmt::Display) -> StoreError {
+    StoreError::Backend(format!("the daemon's cache: {err}"))
+}
+
+impl CacheStore for DaemonStore {
+    fn get(&self, kind: Kind, key: &Key) -> Result<Option<Bytes>, StoreError> {
+        let request = Request::CacheGet {
+            kind: kind as u8,
+            key: to_hex(&key.0),
+        };
+        let response = self
+            .client
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .request(&request)
+            .map_err(remote_error)?;
+        match response.body {
+            Body::CacheValue(CacheValue { value: None }) => Ok(None),
+            Body::CacheValue(CacheValue { value: Some(hex) }) => from_hex(&hex)
+                .map(|bytes| Some(Bytes::from(bytes)))
+                .ok_or_else(|| remote_error("a value that is not hex")),
+            other => Err(remote_error(format!("unexpected answer {other:?}"))),
+        }
+    }
+
+    fn write_batch(&self, _entries: &[(Kind, Key, Vec<u8>)]) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    fn sync(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    fn stats(&self) -> Result<StoreStats, StoreError> {
+        Err(remote_error("its size is in `memreuse daemon status`"))
+    }
+
+    fn for_each(&self, _visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError> {
+        Err(remote_error("it is not listed through the socket"))
+    }
+
+    fn next_generation(&self) -> Result<u64, StoreError> {
+        Ok(0)
+    }
+
+    fn mark_used(&self, _entries: &[(Kind, Key)], _generation: u64) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    fn last_used(&self, _kind: Kind, _key: &Key) -> Result<Option<u64>, StoreError> {
+        Ok(None)
+    }
+
+    fn remove_batch(&self, _entries: &[(Kind, Key)]) -> Result<(), StoreError> {
+        Err(remote_error("only the daemon prunes it"))
     }
 }

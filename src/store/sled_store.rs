@@ -11,6 +11,22 @@ pub struct SledStore {
     plans: sled::Tree,
     files: sled::Tree,
     stamps: sled::Tree,
+    /// `[kind] ++ key` → the generation that last used the entry (big-endian u64), and
+    /// [`GENERATION`] → the last generation handed out.
+    recency: sled::Tree,
+}
+
+const GENERATION: &[u8] = b"generation";
+
+fn recency_key(kind: Kind, key: &Key) -> [u8; 33] {
+    let mut bytes = [0; 33];
+    bytes[0] = kind as u8;
+    bytes[1..].copy_from_slice(&key.0);
+    bytes
+}
+
+fn generation_of(value: &[u8]) -> Option<u64> {
+    Some(u64::from_be_bytes(value.try_into().ok()?))
 }
 
 /// A store that opened, and whether it had to be rebuilt to do so.
@@ -58,11 +74,13 @@ impl SledStore {
         if !db.is_empty() {
             db.clear().map_err(to_store_error)?;
         }
+        let recency = db.open_tree("recency").map_err(to_store_error)?;
         Ok(SledStore {
             db,
             plans,
             files,
             stamps,
+            recency,
         })
     }
 
@@ -158,6 +176,48 @@ impl CacheStore for SledStore {
             entries: Kind::ALL.iter().map(|&k| self.tree(k).len() as u64).sum(),
             bytes_on_disk: self.db.size_on_disk().map_err(to_store_error)?,
         })
+    }
+
+    fn next_generation(&self) -> Result<u64, StoreError> {
+        let previous = self
+            .recency
+            .fetch_and_update(GENERATION, |old| {
+                let next = old.and_then(generation_of).unwrap_or(0) + 1;
+                Some(next.to_be_bytes().to_vec())
+            })
+            .map_err(to_store_error)?;
+        Ok(previous.as_deref().and_then(generation_of).unwrap_or(0) + 1)
+    }
+
+    fn mark_used(&self, entries: &[(Kind, Key)], generation: u64) -> Result<(), StoreError> {
+        let mut batch = sled::Batch::default();
+        for (kind, key) in entries {
+            batch.insert(&recency_key(*kind, key)[..], &generation.to_be_bytes()[..]);
+        }
+        self.recency.apply_batch(batch).map_err(to_store_error)
+    }
+
+    fn last_used(&self, kind: Kind, key: &Key) -> Result<Option<u64>, StoreError> {
+        let value = self
+            .recency
+            .get(recency_key(kind, key))
+            .map_err(to_store_error)?;
+        Ok(value.as_deref().and_then(generation_of))
+    }
+
+    fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError> {
+        for kind in Kind::ALL {
+            let mut batch = sled::Batch::default();
+            for (_, key) in entries.iter().filter(|(k, _)| *k == kind) {
+                batch.remove(&key.0);
+            }
+            self.tree(kind).apply_batch(batch).map_err(to_store_error)?;
+        }
+        let mut batch = sled::Batch::default();
+        for (kind, key) in entries {
+            batch.remove(&recency_key(*kind, key)[..]);
+        }
+        self.recency.apply_batch(batch).map_err(to_store_error)
     }
 
     fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError> {

@@ -13,8 +13,8 @@ use tokio::sync::Notify;
 use super::shared::{ReadError, Shared};
 use crate::answer::{explain_answer, query_answer};
 use crate::protocol::{
-    Body, CacheFigures, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE, PROTOCOL_VERSION, Progress,
-    Request, Response, Status,
+    Body, CacheFigures, CacheValue, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE,
+    PROTOCOL_VERSION, Progress, Request, Response, Status, from_hex, to_hex,
 };
 
 /// How long a query waits for its freshness cookie to come back through the watcher.
@@ -133,14 +133,19 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             blocking(move || Ok(Body::Status(Box::new(status(&shared))))).await
         }
         Request::Shutdown => Body::ShuttingDown,
+        Request::CacheGet { kind, key } => {
+            let shared = shared.clone();
+            blocking(move || Ok(cache_get(&shared, kind, &key))).await
+        }
         Request::Query {
             path,
             function,
             stale_ok,
         } => {
-            if let Err(body) = admit(shared, &path, stale_ok).await {
-                return body;
-            }
+            let unconfirmed = match admit(shared, &path, stale_ok).await {
+                Ok(unconfirmed) => unconfirmed,
+                Err(body) => return body,
+            };
             let shared = shared.clone();
             blocking(move || {
                 let display = display(&shared.root, &path);
@@ -156,9 +161,11 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     return Ok(untracked(&display));
                 };
                 let function = function.as_deref();
-                Ok(Body::Query(query_answer(
-                    &outcome, &display, function, backend, planner,
-                )))
+                let mut answer = query_answer(&outcome, &display, function, backend, planner);
+                if let Some(note) = unconfirmed {
+                    answer.diagnostics.insert_str(0, &note);
+                }
+                Ok(Body::Query(answer))
             })
             .await
         }
@@ -169,9 +176,10 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             second,
             stale_ok,
         } => {
-            if let Err(body) = admit(shared, &path, stale_ok).await {
-                return body;
-            }
+            let unconfirmed = match admit(shared, &path, stale_ok).await {
+                Ok(unconfirmed) => unconfirmed,
+                Err(body) => return body,
+            };
             let shared = shared.clone();
             blocking(move || {
                 let display = display(&shared.root, &path);
@@ -185,14 +193,18 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     materialize_aliases: super::writer::materialize_aliases(&path),
                     ..shared.config
                 };
-                Ok(Body::Explain(explain_answer(
+                let mut answer = explain_answer(
                     outcome.text.as_deref().unwrap_or(""),
                     &display,
                     &function,
                     &config,
                     &first,
                     &second,
-                )))
+                );
+                if let Some(note) = unconfirmed {
+                    answer.diagnostics.insert_str(0, &note);
+                }
+                Ok(Body::Explain(answer))
             })
             .await
         }
@@ -210,8 +222,9 @@ fn untracked(display: &str) -> Body {
 }
 
 /// Refuses paths outside the root; unless `stale_ok`, waits until every change made before
-/// now is applied.
-async fn admit(shared: &Arc<Shared>, path: &Path, stale_ok: bool) -> Result<(), Body> {
+/// now is applied. On a tree where the freshness cookie cannot be written (read-only), the
+/// answer is given anyway: `Some` is the warning that it may be stale.
+async fn admit(shared: &Arc<Shared>, path: &Path, stale_ok: bool) -> Result<Option<String>, Body> {
     if !path.is_absolute() || !path.starts_with(&shared.root) {
         return Err(error(
             ErrorCode::Refused,
@@ -223,25 +236,23 @@ async fn admit(shared: &Arc<Shared>, path: &Path, stale_ok: bool) -> Result<(), 
         ));
     }
     if stale_ok {
-        return Ok(());
+        return Ok(None);
     }
     let (n, seen) = shared.new_cookie();
     let cookie = shared.tree.cookie_path(n);
     if let Err(err) = tokio::fs::write(&cookie, b"").await {
         shared.forget_cookie(n);
-        return Err(error(
-            ErrorCode::Internal,
-            format!(
-                "cannot write the freshness cookie {}: {err}",
-                cookie.display()
-            ),
-        ));
+        return Ok(Some(format!(
+            "warning: cannot write the freshness cookie {} ({err}), so changes made just \
+             before this query may not be seen yet; the answer may be stale\n",
+            cookie.display()
+        )));
     }
     let result = tokio::time::timeout(COOKIE_WAIT, seen).await;
     // Removing it makes one more event, which the watcher ignores.
     let _ = tokio::fs::remove_file(&cookie).await;
     match result {
-        Ok(Ok(())) => Ok(()),
+        Ok(Ok(())) => Ok(None),
         Ok(Err(_)) => Err(error(
             ErrorCode::ShuttingDown,
             "the daemon is shutting down".into(),
@@ -278,6 +289,29 @@ async fn blocking(work: impl FnOnce() -> Result<Body, ReadError> + Send + 'stati
     }
 }
 
+/// One value of the store, for a CLI reading through the daemon.
+fn cache_get(shared: &Shared, kind: u8, key: &str) -> Body {
+    let kind = memreuse::store::Kind::ALL
+        .into_iter()
+        .find(|k| *k as u8 == kind);
+    let key = from_hex(key).and_then(|bytes| <[u8; 32]>::try_from(bytes).ok());
+    let (Some(kind), Some(key)) = (kind, key) else {
+        return error(
+            ErrorCode::Refused,
+            "a cache key is a kind and 32 hex bytes".into(),
+        );
+    };
+    let Some(store) = shared.cache.store() else {
+        return Body::CacheValue(CacheValue { value: None });
+    };
+    match store.get(kind, &memreuse::store::Key(key)) {
+        Ok(value) => Body::CacheValue(CacheValue {
+            value: value.map(|bytes| to_hex(&bytes)),
+        }),
+        Err(err) => error(ErrorCode::Internal, format!("cannot read the cache: {err}")),
+    }
+}
+
 fn status(shared: &Shared) -> Status {
     let store = shared.cache.store().map(|s| s.stats());
     let (store_entries, store_bytes, store_error) = match store {
@@ -292,6 +326,8 @@ fn status(shared: &Shared) -> Status {
         root: shared.root.clone(),
         state_dir: shared.state_dir.clone(),
         build_id: shared.build_id.clone(),
+        backend: shared.config.backend.name().to_string(),
+        planner: shared.planner.name().to_string(),
         uptime_seconds: shared.started.elapsed().as_secs_f64(),
         scan: Progress {
             done: figures.scan_done,
