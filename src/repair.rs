@@ -103,12 +103,13 @@ pub fn plan_checked(
     };
     let mut findings = check_function(&plan.function, options);
     for _ in 0..MAX_ROUNDS {
-        let Some(finding) = findings.first() else {
+        if findings.is_empty() {
             plan.report.diagnostics.extend(repairs);
             return Ok(plan);
-        };
-        // The first finding's pair of tiles, separated by the first edit that separates it.
-        let Some(pair) = finding.clobber else {
+        }
+        // The first finding that names two tiles, separated by the first edit that separates
+        // them (the others often follow from the same decision).
+        let Some((finding, pair)) = findings.iter().find_map(|f| Some((f, f.clobber?))) else {
             return Err(unrepaired(findings));
         };
         let mut separated = None;
@@ -142,9 +143,9 @@ pub fn plan_checked(
     )]))
 }
 
-/// Loop carries seeded from one tile, or `if` results whose then arm yields one tile, and
-/// that receive different values: PyPTO keeps them on one buffer (the yield fixup then
-/// refuses, or writes one value over the other). Every one but the first gets its own.
+/// Run when the yield fixup refuses carries on one buffer (`MR-E006`, seed S2): loop carries
+/// seeded from one tile, and `if` results whose then arm yields one tile while the else arm
+/// yields two, sit on one buffer in PyPTO's plan. Every one but the first gets its own.
 fn separate_shared_seeds(f: &mut Function) -> Vec<Diagnostic> {
     let mut shared = Vec::new();
     shared_seeds(f, &f.body, &mut shared);
@@ -159,7 +160,7 @@ fn separate_shared_seeds(f: &mut Function) -> Vec<Diagnostic> {
             continue;
         };
         let message = format!(
-            "PyPTO keeps {what} '{first_name}' and '{anchor_name}' on one buffer, '{}', because both start from '{}', but they receive different values, so one would overwrite the other; the repaired plan feeds '{anchor_name}' from '{}', a copy of '{}' in its own allocation '{}'",
+            "PyPTO keeps {what} '{first_name}' and '{anchor_name}' on one buffer, '{}', because both start from '{}', so their writebacks overwrite each other (the seed's S2 rejects this); the repaired plan feeds '{anchor_name}' from '{}', a copy of '{}' in its own allocation '{}'",
             detached.shared_base, detached.seed, detached.copy, detached.seed, detached.new_base
         );
         let mut d = Diagnostic::error(code, message, span);
@@ -174,10 +175,6 @@ fn shared_seeds(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate:
     for stmt in body {
         match &stmt.kind {
             StmtKind::For(l) => {
-                let yielded = l.body.last().and_then(|s| match &s.kind {
-                    StmtKind::Yield { values } => Some(values),
-                    _ => None,
-                });
                 for j in 1..l.iter_args.len().min(l.init_values.len()) {
                     let Some(seed) = var(&l.init_values[j]) else {
                         continue;
@@ -185,8 +182,6 @@ fn shared_seeds(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate:
                     let first = (0..j).find(|&i| {
                         var(&l.init_values[i])
                             .is_some_and(|s| base(f, s).is_some() && base(f, s) == base(f, seed))
-                            && yielded
-                                .is_none_or(|y| y.get(i).and_then(var) != y.get(j).and_then(var))
                     });
                     if let Some(i) = first {
                         out.push((Place::Carry(l.iter_args[j]), l.iter_args[i], stmt.span));

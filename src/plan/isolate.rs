@@ -1,5 +1,8 @@
-//! Input edits of the safe planner (ARCHITECTURE "Safe planning"): a loop carry that PyPTO keeps
-//! on its init value's buffer, where the init is still needed, gets a buffer of its own.
+//! Input edits of the safe planner (ARCHITECTURE "Safe planning"): a loop carry or an `if`
+//! result that PyPTO keeps on its seed's buffer, where the seed is still needed, gets a buffer of
+//! its own ([`detach`]); a tile the input put on a buffer it must not use moves to a fresh one
+//! ([`fresh_buffer`]). Both only add allocations, variables and `tile.move`s: every `VarId` of
+//! the input stays valid.
 
 use rustc_hash::FxHashMap;
 
@@ -53,8 +56,23 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
     }
     let alloc_size = alloc_size(f, &shared_base)?;
     let mut places = Places::new(f, &shared_base);
-    places.walk(&f.body, Some((anchor, seed)));
-    let family = places.component(anchor);
+    places.walk(&f.body, &[(anchor, seed)]);
+    let mut family = places.component(anchor);
+    // Carries that start from one tile and yield one value are one place; the carry leaves
+    // with a copy of that value too, made before the yield.
+    let mut yield_copy = None;
+    if family.contains(&seed)
+        && let Place::Carry(_) = place
+        && let Some(yielded) = yielded_value(&f.body, anchor)
+    {
+        let mut places = Places::new(f, &shared_base);
+        places.walk(&f.body, &[(anchor, seed), (anchor, yielded)]);
+        family = places.component(anchor);
+        if family.contains(&yielded) {
+            return None;
+        }
+        yield_copy = Some(yielded);
+    }
     if family.contains(&seed) {
         return None;
     }
@@ -91,6 +109,19 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
         span: seed_span,
     });
     let copy_stmt = move_stmt(copy, seed, space, seed_span);
+    if let Some(yielded) = yield_copy {
+        let name: Name = fresh_name(f, &format!("{}_carry", f.vars[yielded].name)).into();
+        let span = f.vars[yielded].span;
+        let ty = f.vars[copy].ty.clone();
+        let yielded_copy = f.vars.push(Var {
+            name,
+            kind: VarKind::Local,
+            ty,
+            span,
+        });
+        let stmt = move_stmt(yielded_copy, yielded, space, span);
+        feed_yield(&mut f.body, anchor, yielded_copy, &mut Some(stmt));
+    }
     insert_copy(&mut f.body, place, copy, &mut Some(copy_stmt));
     super::hoist_allocs(f, &[(alloc, alloc_size, space)]);
     Some(Detached {
@@ -99,6 +130,57 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
         new_base,
         copy: copy_name,
     })
+}
+
+/// What the loop of `iter_arg` yields for it, when that is a variable.
+fn yielded_value(body: &[Stmt], iter_arg: VarId) -> Option<VarId> {
+    body.iter().find_map(|stmt| match &stmt.kind {
+        StmtKind::For(f) => match f.iter_args.iter().position(|&a| a == iter_arg) {
+            Some(i) => final_yield_values(&f.body)?.get(i)?.as_var(),
+            None => yielded_value(&f.body, iter_arg),
+        },
+        StmtKind::If(i) => yielded_value(&i.then_body, iter_arg).or_else(|| {
+            i.else_body
+                .as_deref()
+                .and_then(|e| yielded_value(e, iter_arg))
+        }),
+        StmtKind::With(w) => yielded_value(&w.body, iter_arg),
+        _ => None,
+    })
+}
+
+/// Makes the loop of `iter_arg` yield `copy` for it, computed by `copy_stmt` before the yield.
+fn feed_yield(body: &mut [Stmt], iter_arg: VarId, copy: VarId, copy_stmt: &mut Option<Stmt>) {
+    for stmt in body.iter_mut() {
+        match &mut stmt.kind {
+            StmtKind::For(f) => {
+                if let Some(i) = f.iter_args.iter().position(|&a| a == iter_arg) {
+                    let at = f.body.len().saturating_sub(1);
+                    if let Some(StmtKind::Yield { values }) = f.body.last_mut().map(|s| &mut s.kind)
+                        && let Some(value) = values.get_mut(i)
+                    {
+                        *value = Expr::new(ExprKind::Var(copy), value.span);
+                        if let Some(stmt) = copy_stmt.take() {
+                            f.body.insert(at, stmt);
+                        }
+                    }
+                    return;
+                }
+                feed_yield(&mut f.body, iter_arg, copy, copy_stmt);
+            }
+            StmtKind::If(i) => {
+                feed_yield(&mut i.then_body, iter_arg, copy, copy_stmt);
+                if let Some(e) = &mut i.else_body {
+                    feed_yield(e, iter_arg, copy, copy_stmt);
+                }
+            }
+            StmtKind::With(w) => feed_yield(&mut w.body, iter_arg, copy, copy_stmt),
+            _ => {}
+        }
+        if copy_stmt.is_none() {
+            return;
+        }
+    }
 }
 
 /// The variable that sits on the place and the seed that feeds it.
@@ -291,8 +373,8 @@ impl<'f> Places<'f> {
         }
     }
 
-    /// Records every link; `cut` is the one (iter arg, init) link left out.
-    fn walk(&mut self, body: &'f [Stmt], cut: Option<(VarId, VarId)>) {
+    /// Records every link but those in `cut`.
+    fn walk(&mut self, body: &'f [Stmt], cut: &[(VarId, VarId)]) {
         for stmt in body {
             match &stmt.kind {
                 StmtKind::Assign { target, value } => match &value.kind {
@@ -316,11 +398,13 @@ impl<'f> Places<'f> {
                     let yielded = first_yield(&f.body);
                     for (i, &iter_arg) in f.iter_args.iter().enumerate() {
                         if let Some(init) = f.init_values.get(i).and_then(Expr::as_var)
-                            && cut != Some((iter_arg, init))
+                            && !cut.contains(&(iter_arg, init))
                         {
                             self.join(iter_arg, init);
                         }
-                        if let Some(value) = yielded.and_then(|y| y.get(i)).and_then(Expr::as_var) {
+                        if let Some(value) = yielded.and_then(|y| y.get(i)).and_then(Expr::as_var)
+                            && !cut.contains(&(iter_arg, value))
+                        {
                             self.join(iter_arg, value);
                         }
                         if let Some(&result) = f.return_vars.get(i) {
@@ -335,7 +419,7 @@ impl<'f> Places<'f> {
                         if let Some(values) = first_yield(arm) {
                             for (&result, value) in i.return_vars.iter().zip(values) {
                                 if let Some(value) = value.as_var()
-                                    && cut != Some((result, value))
+                                    && !cut.contains(&(result, value))
                                 {
                                     self.join(result, value);
                                 }

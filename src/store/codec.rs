@@ -362,6 +362,7 @@ fn report_code(code: &str) -> Option<&'static str> {
         verify::FORBIDDEN_ALIAS,
         verify::CARRY_NOT_IN_PLACE,
         verify::DETACHED_VIEW,
+        verify::VALUE_LOST,
     ]
     .into_iter()
     .find(|known| *known == code)

@@ -25,4 +25,4 @@ class CarriesSeededFromOneTile:
         st: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)] = pl.tile.store(s, [0, 0], y)
         return st
 ## repairs
-r002_loop_carries_seeded_from_one_tile.py:17:9: warning[MR-R002]: PyPTO keeps loop carries 'p' and 'q' on one buffer, 'mem_vec_2', because both start from 'a', but they receive different values, so one would overwrite the other; the repaired plan feeds 'q' from 'a_carry', a copy of 'a' in its own allocation 'mem_vec_6'
+r002_loop_carries_seeded_from_one_tile.py:17:9: warning[MR-R002]: PyPTO keeps loop carries 'p' and 'q' on one buffer, 'mem_vec_2', because both start from 'a', so their writebacks overwrite each other (the seed's S2 rejects this); the repaired plan feeds 'q' from 'a_carry', a copy of 'a' in its own allocation 'mem_vec_6'
