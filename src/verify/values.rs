@@ -3,19 +3,22 @@
 //! the operand's bytes hold the operand's value (in the style of regalloc2's `checker.rs`).
 //!
 //! It shares nothing with the planner, nor with the liveness checker beside it: no steps, no
-//! lifetimes, only the IR and the op table's view rows.
+//! lifetimes, only the IR and the op table's aliasing rows (views, "output reuses input k").
 //!
 //! # The abstract state
 //!
 //! A *region* is a base (or, with addressed MemRefs, a memory space). Each region holds sorted,
 //! disjoint *cells* `[start, end)`, each with the set of values its bytes hold on every path
 //! that reaches the current statement; bytes in no cell hold nothing known. A value only ever
-//! sits inside its own MemRef's range, so defining a value touches only that range.
+//! sits inside its own range, so defining a value touches only that range: the bytes its data
+//! takes from its MemRef's offset (a MemRef may be larger than its tile's data), for a view
+//! its MemRef's bytes within its source's.
 //!
 //! * An op output is a *write*: its bytes hold that value alone (a tuple-returning op writes
 //!   all its items at once, and items that overlap hold neither). An in-place result (the op
-//!   table's "output reuses input k") is written over its input too, but the input's names
-//!   stay where the input was: the op, not the plan, changes the input's buffer.
+//!   table's "output reuses input k") is written over its input too, but the names of the
+//!   input's datum (the input, its views and aliases) stay: the op, not the plan, changes the
+//!   input's buffer. A loop init carried into that input is a value of its own and is lost.
 //! * A view, a bare alias, an iter arg (from its init), a loop result (from its iter arg) and an
 //!   `if` result (from each arm's yield) are *renames*: the new name is added wherever its
 //!   source is, within the new name's own range; nothing is written.
@@ -28,14 +31,16 @@
 //!
 //! Every read of an on-chip tile (op operands, yields, returns, loop headers, conditions) checks
 //! that every byte of the tile's range holds it. Inputs are read before outputs are written.
+//! A loop or `if` clones, joins and compares only the regions it defines values in.
 //!
 //! # Explaining a violation
 //!
-//! The fast pass records only which values some read found missing. For each such value a
-//! second pass follows that value alone and remembers, per cell, the event that removed it
-//! there: a write, a loop's back edge, or a rename whose source was elsewhere. Values lost only
-//! because their source was (a view of a lost tile, a carry of a lost yield) are not reported
-//! again.
+//! The fast pass records only which values some read found missing. Then one focused pass per
+//! region follows the values lost there and remembers, per cell and value, the event that
+//! removed it: a write, a loop's back edge, or a rename whose source was elsewhere. It stops
+//! once each has failed a read (a read failing on an early iteration fails at the fixpoint
+//! too, for the same reason). Values lost only because their source was (a view of a lost
+//! tile, a carry of a lost yield) are not reported again.
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -47,7 +52,7 @@ use crate::ir::{
     Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, TileType, Type, VarId,
 };
 
-use super::codes;
+use super::{VerifyOptions, codes};
 
 /// A broken plan can lose most of its values; past this many the rest are summarised.
 const MAX_REPORTED: usize = 50;
@@ -104,9 +109,10 @@ pub struct ValueViolation {
     pub cause: Option<Cause>,
 }
 
-/// Runs the value checker over one planned function.
-pub fn check(f: &Function, addressed: bool) -> Vec<ValueViolation> {
-    analyse(f, addressed).1
+/// Runs the value checker over one planned function; no violation means every read sees its
+/// value.
+pub fn check(f: &Function, opts: &VerifyOptions) -> Vec<ValueViolation> {
+    analyse(f, opts.addressed_in(f)).1
 }
 
 fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
@@ -164,8 +170,8 @@ fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
 }
 
 /// The violations as located diagnostics.
-pub(super) fn diagnostics(f: &Function, addressed: bool) -> Vec<Diagnostic> {
-    let (facts, violations) = analyse(f, addressed);
+pub(super) fn diagnostics(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    let (facts, violations) = analyse(f, opts.addressed_in(f));
     let mut out: Vec<Diagnostic> = violations
         .iter()
         .take(MAX_REPORTED)
