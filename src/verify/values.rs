@@ -148,23 +148,30 @@ fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
                 .or_insert((found.read, found.cause));
         }
     }
-    let mut out = Vec::new();
-    for &(value, read) in &lost {
-        let (read, cause) = explained.get(&value).copied().unwrap_or((read, None));
-        // A rename of a lost value, or a carry of a lost yield, is lost because of it.
-        let derived = match cause {
+    let violations: Vec<ValueViolation> = lost
+        .iter()
+        .map(|&(value, read)| {
+            let (read, cause) = explained.get(&value).copied().unwrap_or((read, None));
+            ValueViolation {
+                lost: value,
+                read,
+                cause,
+            }
+        })
+        .collect();
+    // A rename of a lost value, or a carry of a lost yield, is lost because of it.
+    let derived = |v: &ValueViolation| {
+        let source = match v.cause {
             Some(Cause::RenameNotInPlace { source, .. }) => source,
             Some(Cause::CarryNotInPlace { yielded, .. }) => yielded,
             _ => None,
         };
-        if derived.is_some_and(|source| seen.get(source.index()).is_some_and(|&s| s)) {
-            continue;
-        }
-        out.push(ValueViolation {
-            lost: value,
-            read,
-            cause,
-        });
+        source.is_some_and(|s| seen.get(s.index()).is_some_and(|&s| s))
+    };
+    let mut out: Vec<ValueViolation> = violations.iter().filter(|v| !derived(v)).cloned().collect();
+    // Values lost only to each other (a carry of a view of itself) still make the plan wrong.
+    if out.is_empty() {
+        out.extend(violations.into_iter().take(1));
     }
     (facts, out)
 }
