@@ -200,12 +200,10 @@ pub(super) fn diagnostics(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic>
 
 fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
     let name = |id: VarId| var(f, id).map_or("?", |v| v.name.as_str());
+    // Point at the defined name itself when the parser recorded it, else at its statement.
     let def = |id: VarId| {
-        facts
-            .defs
-            .get(id.index())
-            .copied()
-            .flatten()
+        let name = var(f, id).map(|v| v.span).filter(|s| s.start < s.end);
+        name.or_else(|| facts.defs.get(id.index()).copied().flatten())
             .unwrap_or(f.span)
     };
     let lost = name(v.lost);
