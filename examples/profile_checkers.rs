@@ -17,7 +17,10 @@ fn main() {
     let rounds: usize = std::env::args()
         .nth(1)
         .map_or(15, |s| s.parse().expect("ROUNDS"));
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/conformance/generated");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/conformance/generated"
+    );
     let manifest = std::fs::read_to_string(format!("{dir}/MANIFEST.tsv"))
         .expect("../shared/conformance/generated/MANIFEST.tsv");
     let mut inputs: Vec<(Function, PlanConfig)> = Vec::new();

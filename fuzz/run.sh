@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Seeds a scratch corpus from the example kernels and test fixtures, then fuzzes the `parse`
-# target on stable Rust. Extra arguments go to libFuzzer, e.g. `fuzz/run.sh -max_total_time=1800`.
+# Seeds a scratch corpus from the example kernels and test fixtures (PyPTO's real dumps in
+# tests/data/real among them), then fuzzes the `parse` target on stable Rust. Extra arguments
+# go to libFuzzer, e.g. `fuzz/run.sh -max_total_time=1800`.
 set -euo pipefail
 cd "$(dirname "$0")"
 mkdir -p corpus/parse

@@ -60,6 +60,13 @@ impl Diagnostic {
         }
     }
 
+    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message, span)
+        }
+    }
+
     pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
         self.hint = Some(hint.into());
         self

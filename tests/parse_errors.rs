@@ -53,11 +53,6 @@ fn tile_without_memref() {
 }
 
 #[test]
-fn memref_undefined_alloc() {
-    check("memref_undefined_alloc", "E005", 9, 39);
-}
-
-#[test]
 fn memref_larger_than_alloc() {
     check("memref_larger_than_alloc", "E006", 9, 40);
 }

@@ -11,9 +11,11 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, Workspace};
+use memreuse::diagnostics::Severity;
 use memreuse::ir::LineIndex;
 use memreuse::json::{FileReport, FunctionReport, plan_document};
 use memreuse::plan::PlanConfig;
+use memreuse::repair::is_repair;
 use memreuse::store::Cache;
 use memreuse::svg::plan_svg;
 use memreuse::system::OsSystem;
@@ -39,7 +41,7 @@ pub enum Emit {
     Summary,
     /// The rewritten program in PyPTO's printed form.
     Ir,
-    /// The plan as JSON (schema 1).
+    /// The plan as JSON (schema 2).
     Json,
     /// One SVG picture per function: tiles over statement time and address, per memory space.
     Svg,
@@ -98,6 +100,13 @@ pub struct PlanArgs {
     /// AIC and AIV functions).
     #[arg(long)]
     pub addresses: bool,
+    /// Print PyPTO's decision unchanged, even where it is unsafe: Step 0 retargets by PyPTO's
+    /// rule alone, no repair is made, and the checker's findings are printed as warnings
+    /// (`V003` …) with `file:line:col`. For comparison with PyPTO and bug reports. The exit
+    /// code is 0 when the plan was printed, unsafe or not; 1 only when PyPTO's pass itself
+    /// fails. Without it, unsafe decisions are repaired (warnings `MR-R001`–`MR-R005`).
+    #[arg(long)]
+    pub exact: bool,
     /// Plan everything afresh: neither read nor write the cache.
     #[arg(long)]
     pub no_cache: bool,
@@ -162,6 +171,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     }
     let config = PlanConfig {
         assign_addresses: args.addresses,
+        exact: args.exact,
         planner: match args.planner {
             Planner::Dsa => memreuse::plan::Planner::Dsa,
             Planner::Pypto | Planner::None => memreuse::plan::Planner::Pypto,
@@ -295,6 +305,13 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             match &args.out {
                 Some(dir) => write_atomically(&dir.join(relative), &printed)?,
                 None => stdout.lock().write_all(printed.as_bytes())?,
+            }
+            // The repairs (and, with --exact, the checker's findings) go with the program.
+            let warnings = ok.iter().flat_map(|(_, p)| &p.report.diagnostics);
+            let mut lines = None;
+            for d in warnings.filter(|d| d.severity == Severity::Warning) {
+                let lines = lines.get_or_insert_with(|| LineIndex::new(text.get()));
+                eprintln!("{}", d.one_line(&display, text.get(), lines));
             }
         }
         if args.emit == Emit::Svg {
@@ -447,8 +464,9 @@ fn report_failure(
         }
         FailureKind::Verify => {
             eprintln!(
-                "error: the plan for {display} fails verification (it would let one tile \
-                 overwrite another that is still needed); nothing was emitted"
+                "error: internal error: the plan for {display} still fails verification after \
+                 repair (it would let one tile overwrite another that is still needed); nothing \
+                 was emitted for function '{function}'"
             );
             const SHOWN: usize = 5;
             for d in diagnostics.iter().take(SHOWN) {
@@ -476,6 +494,7 @@ fn print_summary(planned: &[PlannedFile]) -> Result<()> {
         .max("FUNCTION".len());
     out.write_all(summary::header(width).as_bytes())?;
     let mut functions = 0;
+    let mut repairs = 0;
     let mut row = String::new();
     for p in planned {
         // Only diagnostics need line numbers; most files have none.
@@ -507,13 +526,22 @@ fn print_summary(planned: &[PlannedFile]) -> Result<()> {
                     )?;
                 }
             }
+            repairs += report.diagnostics.iter().filter(|d| is_repair(d)).count();
             for d in &report.diagnostics {
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
                 writeln!(out, "  {}", d.one_line(&p.display, p.text.get(), lines))?;
             }
         }
     }
-    writeln!(out, "{} files, {} functions", planned.len(), functions)?;
+    match repairs {
+        0 => writeln!(out, "{} files, {} functions", planned.len(), functions)?,
+        n => writeln!(
+            out,
+            "{} files, {} functions, {n} repairs of PyPTO's plan (warnings MR-R…)",
+            planned.len(),
+            functions
+        )?,
+    }
     out.flush()?;
     Ok(())
 }

@@ -20,7 +20,6 @@ pub mod codes {
     pub const UNKNOWN_DTYPE: &str = "E002";
     pub const UNKNOWN_MEMORY_SPACE: &str = "E003";
     pub const MISSING_MEMREF: &str = "E004";
-    pub const UNDEFINED_ALLOC: &str = "E005";
     pub const MEMREF_EXCEEDS_ALLOC: &str = "E006";
     pub const DUPLICATE_FUNCTION: &str = "E007";
     pub const UNDEFINED_VARIABLE: &str = "E008";
@@ -1794,18 +1793,8 @@ impl<'a> Parser<'a> {
             if tile.space == Some(MemSpace::Ddr) {
                 continue;
             }
+            // A base no alloc defines is planned as PyPTO does, with the planner's warning.
             let Some(&alloc_size) = allocs.get(memref.base.as_str()) else {
-                self.problem(
-                    Diagnostic::error(
-                        codes::UNDEFINED_ALLOC,
-                        format!(
-                            "tile '{}' is placed on '{}', which no `tile.alloc` in function '{}' defines",
-                            var.name, memref.base, function.name
-                        ),
-                        memref.span,
-                    )
-                    .with_hint("post-InitMemRef bodies start with one `tile.alloc` per base"),
-                );
                 continue;
             };
             let (Some(alloc_size), Some(offset), Some(size)) =
@@ -1839,7 +1828,6 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Allocation bases defined anywhere in the body, with their constant size when known.
 /// The spacing the text uses between its first two functions: a blank line right above the
 /// second decorator, or none (PyPTO's per-pass dumps). One function prints the same either way.
 fn function_spacing(text: &str, functions: &[Function]) -> FunctionSpacing {
@@ -1867,6 +1855,7 @@ fn is_type_constructor(path: &str) -> bool {
     )
 }
 
+/// Allocation bases defined anywhere in the body, with their constant size when known.
 fn collect_allocs<'f>(
     stmts: &'f [Stmt],
     vars: &'f VarTable,

@@ -108,6 +108,9 @@ enum BaseStyle {
     Quoted,
     /// In the body, a base defined by an alloc prints as a bare reference to it.
     BareIfAllocated,
+    /// A tile's MemRef in the body: its base is a variable reference, printed bare even when
+    /// no alloc defines it (as upstream prints such a plan).
+    Bare,
 }
 
 struct FunctionPrinter<'a> {
@@ -384,6 +387,10 @@ impl<'a> FunctionPrinter<'a> {
                 self.shape_and_dtype(&tile.shape, tile.dtype);
                 if let Some(memref) = &tile.memref {
                     self.out.push_str(", ");
+                    let bases = match bases {
+                        BaseStyle::Quoted => BaseStyle::Quoted,
+                        BaseStyle::BareIfAllocated | BaseStyle::Bare => BaseStyle::Bare,
+                    };
                     self.memref(memref, bases);
                 }
                 if let Some(space) = tile.space {
@@ -453,8 +460,13 @@ impl<'a> FunctionPrinter<'a> {
         self.out.push_str("pl.MemRef(");
         match &memref.extent {
             Some(extent) => {
-                let bare = matches!(bases, BaseStyle::BareIfAllocated)
-                    && self.allocated_bases.contains(memref.base.as_str());
+                let bare = match bases {
+                    BaseStyle::Quoted => false,
+                    BaseStyle::BareIfAllocated => {
+                        self.allocated_bases.contains(memref.base.as_str())
+                    }
+                    BaseStyle::Bare => true,
+                };
                 if bare {
                     self.out.push_str(&memref.base);
                 } else {

@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::capacity::Reserved;
 use super::{PlanConfig, PlanError, align32};
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
     BinOp, Expr, ExprKind, Function, Kwarg, MemSpace, Name, Span, Stmt, StmtKind, Type, VarId,
     VarKind,
@@ -15,6 +16,7 @@ use crate::ir::{
 
 pub mod codes {
     pub const CAPACITY_OVERFLOW: &str = "MR-E008";
+    pub const CAPACITY_OVERFLOW_AHEAD: &str = "MR-W003";
 }
 
 /// Where every base of a function lives.
@@ -134,6 +136,21 @@ pub fn check_capacity(
         );
     }
     Ok(())
+}
+
+/// Without `--addresses`, the overflow [`check_capacity`] found, as the warning that
+/// AllocateMemoryAddr will stop there.
+pub fn overflow_left_to_allocate_memory_addr(error: PlanError) -> Diagnostic {
+    let error = error.0;
+    Diagnostic {
+        severity: Severity::Warning,
+        code: codes::CAPACITY_OVERFLOW_AHEAD,
+        message: format!(
+            "{}; MemoryReuse emits this plan, and AllocateMemoryAddr (--addresses) will stop here",
+            error.message
+        ),
+        ..error
+    }
 }
 
 /// A one-character span at the function's decorator, to locate whole-function diagnostics

@@ -7,6 +7,7 @@ pub mod cleanup;
 pub mod dsa;
 pub mod explain;
 pub mod fixup;
+pub mod isolate;
 mod occupancy;
 pub mod offsets;
 pub mod pack;
@@ -27,7 +28,7 @@ use crate::ir::{
 use pack::{Buffer, PipelineGate, ShareFacts};
 
 /// Bumped whenever a planning decision can change for the same input.
-pub const PLANNER_VERSION: u32 = 2;
+pub const PLANNER_VERSION: u32 = 4;
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -49,6 +50,9 @@ pub struct PlanConfig {
     pub capacity_overrides: [Option<i64>; MemSpace::ALL.len()],
     /// Rewrite MemRef offsets to addresses, as AllocateMemoryAddr does (InCore/AIC/AIV only).
     pub assign_addresses: bool,
+    /// Keep PyPTO's decision where it is unsafe (`--exact`): Step 0 retargets by PyPTO's rule
+    /// alone, and the engine reports the checker's findings instead of repairing the plan.
+    pub exact: bool,
 }
 
 impl PlanConfig {
@@ -91,6 +95,7 @@ impl PlanError {
 pub mod codes {
     pub const DECLARED_SLOT_CO_LIVE: &str = "MR-E001";
     pub const PINNED_EXTENT: &str = "MR-E002";
+    pub const BASE_WITHOUT_ALLOC: &str = "MR-W002";
 }
 
 /// A planned function and what the planner decided.
@@ -177,7 +182,41 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
     if config.planner == Planner::Dsa {
         return offsets::plan_function(input, config);
     }
-    plan_pypto(input.clone(), config)
+    plan_pypto(input.clone(), config, &FxHashSet::default())
+}
+
+/// SPEC §3.3 puts one `tile.alloc` per base at the top of the body, but PyPTO's MemoryReuse
+/// works on MemRefs alone and plans a tile whose base no alloc defines like any other: so do
+/// we, and say so at the tile (once per base).
+fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Vec<Diagnostic>) {
+    let allocated: FxHashSet<&str> = f
+        .body
+        .iter()
+        .filter_map(|stmt| match &stmt.kind {
+            StmtKind::Assign { target, value } if value.is_alloc_call() => {
+                Some(f.vars[*target].name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    let mut warned = FxHashSet::default();
+    for interval in &lifetimes.intervals {
+        if allocated.contains(interval.base.as_str()) || !warned.insert(interval.base.as_str()) {
+            continue;
+        }
+        let tile = &f.vars[interval.rep];
+        out.push(
+            Diagnostic::warning(
+                codes::BASE_WITHOUT_ALLOC,
+                format!(
+                    "tile '{}' is placed on '{}', which no `tile.alloc` in function '{}' defines; it is planned on its MemRef alone, as PyPTO's MemoryReuse does",
+                    tile.name, interval.base, f.name
+                ),
+                tile.span,
+            )
+            .with_hint("post-InitMemRef bodies start with one `tile.alloc` per base"),
+        );
+    }
 }
 
 /// [`plan_function`] for a caller that no longer needs its input: the plan is made in place,
@@ -186,28 +225,46 @@ pub fn plan_function_owned(f: Function, config: &PlanConfig) -> Result<FunctionP
     if config.planner == Planner::Dsa {
         return offsets::plan_function(&f, config);
     }
-    plan_pypto(f, config)
+    plan_pypto(f, config, &FxHashSet::default())
 }
 
-fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
+/// PyPTO's plan, except that the sharing groups of the tiles in `own_buffer` keep their own
+/// allocation instead of joining another group's buffer (the safe planner's repair).
+pub fn plan_function_keeping(
+    f: Function,
+    config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
+    if config.planner == Planner::Dsa {
+        return offsets::plan_function(&f, config);
+    }
+    plan_pypto(f, config, own_buffer)
+}
+
+fn plan_pypto(
+    mut f: Function,
+    config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
     if f.function_type() == FunctionType::Orchestration {
         return Ok(FunctionPlan {
             function: f,
             report: PlanReport::default(),
         });
     }
+    let mut report = PlanReport::default();
     if config.materialize_aliases {
-        retarget::materialize_semantic_aliases(&mut f, config.backend);
+        report.diagnostics =
+            retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact);
     }
     let lifetimes = lifetimes::analyze(&f);
     let member_rows = MemberRows::of(&lifetimes);
-    let mut report = PlanReport::default();
     if lifetimes.intervals.is_empty() {
         // MemoryReuse has nothing to do, but AllocateMemoryAddr still resolves the reserved
         // windows (SPEC §8): an overlap is an error, AUTO windows get their `base=`.
         if capacity::gets_addresses(&f) {
             let reserved = reserved_windows_if_called(&f, &lifetimes)?;
-            allocate_memory_addr(&mut f, &reserved, config)?;
+            allocate_memory_addr(&mut f, &reserved, config, &mut report.diagnostics)?;
         }
         report.lifetimes = member_rows.sorted();
         return Ok(FunctionPlan {
@@ -215,6 +272,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
             report,
         });
     }
+    warn_of_bases_without_alloc(&f, &lifetimes, &mut report.diagnostics);
     let rules = SharingRules::of(&f, &lifetimes, config)?;
     let facts = rules.facts(&f, &lifetimes);
 
@@ -240,6 +298,14 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
             let rep = lifetimes.intervals[buffer.representative()].rep;
             let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
             for (&member, &placement) in placements {
+                let keeps_own = !own_buffer.is_empty()
+                    && lifetimes.intervals[member]
+                        .members
+                        .iter()
+                        .any(|v| own_buffer.contains(v));
+                if keeps_own {
+                    continue;
+                }
                 let placement = buffer.subdivided.then_some(placement);
                 reuse[member] = Some(fixup::Reuse {
                     representative: rep,
@@ -301,7 +367,7 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
         .collect();
     report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
     cleanup::strip_pipeline_membership(&mut f.body);
-    allocate_memory_addr(&mut f, &reserved, config)?;
+    allocate_memory_addr(&mut f, &reserved, config, &mut report.diagnostics)?;
     Ok(FunctionPlan {
         function: f,
         report,
@@ -322,16 +388,28 @@ fn reserved_windows_if_called(
 
 /// SPEC §8, after MemoryReuse: the overflow check and, when asked for, the addresses. Without
 /// a capacity to check or addresses to write, nothing reads the layout, so none is computed.
+///
+/// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
+/// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
+/// overflow surfaces only in the next pass, so the plan is emitted and the overflow becomes a
+/// warning that says which pass will fail.
 fn allocate_memory_addr(
     f: &mut Function,
     reserved: &capacity::Reserved,
     config: &PlanConfig,
+    diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(), PlanError> {
     let layout_read = config.capacity_aware() || config.assign_addresses;
     if layout_read && capacity::gets_addresses(f) {
         let addressing = address::allocate(f, reserved);
         if config.capacity_aware() {
-            address::check_capacity(f, &addressing, reserved, config)?;
+            let overflow = address::check_capacity(f, &addressing, reserved, config);
+            match overflow {
+                Err(error) if !config.assign_addresses => {
+                    diagnostics.push(address::overflow_left_to_allocate_memory_addr(error))
+                }
+                overflow => overflow?,
+            }
         }
         if config.assign_addresses {
             address::apply(f, &addressing, reserved);

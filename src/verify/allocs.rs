@@ -1,19 +1,40 @@
 //! `V001`/`V002`: every on-chip tile names a surviving alloc and fits inside it.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::liveness::{Bytes, Liveness, TileFact, var};
 use super::{VerifyOptions, codes};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Expr, Function, Name, Stmt, StmtKind};
+use crate::ir::{Expr, Function, MemSpace, Name, Stmt, StmtKind, Type};
 
-pub(super) fn check(f: &Function, live: &Liveness, opts: &VerifyOptions) -> Vec<Diagnostic> {
+/// The on-chip bases tiles of `f` sit on that no alloc of `f` defines.
+pub(super) fn bases_without_alloc(f: &Function) -> FxHashSet<Name> {
+    let mut allocs = FxHashMap::default();
+    collect_allocs(f, &f.body, &mut allocs);
+    f.vars
+        .iter()
+        .filter_map(|(_, v)| match &v.ty {
+            Some(Type::Tile(tile)) if tile.space != Some(MemSpace::Ddr) => tile.memref.as_ref(),
+            _ => None,
+        })
+        .filter(|memref| !allocs.contains_key(&memref.base))
+        .map(|memref| memref.base.clone())
+        .collect()
+}
+
+/// `allocless`: bases the input already used without an alloc, which are not removed allocs.
+pub(super) fn check(
+    f: &Function,
+    live: &Liveness,
+    opts: &VerifyOptions,
+    allocless: &FxHashSet<Name>,
+) -> Vec<Diagnostic> {
     let mut allocs = FxHashMap::default();
     collect_allocs(f, &f.body, &mut allocs);
     let mut out = Vec::new();
     let mut missing: FxHashMap<&Name, Vec<&TileFact>> = FxHashMap::default();
     for tile in &live.tiles {
-        if !allocs.contains_key(&tile.base) {
+        if !allocs.contains_key(&tile.base) && !allocless.contains(&tile.base) {
             missing.entry(&tile.base).or_default().push(tile);
         }
     }

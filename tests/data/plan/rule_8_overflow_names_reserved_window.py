@@ -1,7 +1,7 @@
 # SPEC §8, §9.3: two co-live 49152 B Vec tiles above a 131072 B reserve need 229376 B of the
 # 188416 B Vec (910B). MemoryReuse falls back and warns (no pipeline group to shed); AllocateMemoryAddr
 # rejects it and names the reserved window.
-# memreuse-test: backend=910b step0=off
+# memreuse-test: backend=910b step0=off addresses=on
 # expect: error MR-E008 Vec buffer usage (229376 bytes) exceeds platform limit (188416 bytes). The first 131072 bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above them
 import pypto.language as pl
 

@@ -1,10 +1,10 @@
 # SPEC §11 #95 TestCapacityGatedReuse::test_fallback_repacks_legacy_on_genuine_overflow (§6.7 force_legacy, §8):
 # four co-live 20480 B stages need 81920 B > 65536 B at every depth, so the shed (F 3 -> 2 -> 1)
 # never helps and the legacy packing (4 buffers) is kept with MR-W001. Upstream's test stops after
-# MemoryReuse; memreuse also runs AllocateMemoryAddr on the InCore function, which rejects the
+# MemoryReuse; with addresses=on memreuse runs AllocateMemoryAddr on the InCore function, which rejects the
 # genuine overflow. The MemoryReuse half (4 buffers, the warning) is pinned by the `_reuse_only`
 # companion. R mode.
-# memreuse-test: backend=910b step0=off
+# memreuse-test: backend=910b step0=off addresses=on
 # expect: error MR-E008 Right buffer usage (81920 bytes) exceeds platform limit (65536 bytes)
 import pypto.language as pl
 

@@ -3,7 +3,7 @@
 # branch without a warning (one buffer is larger than the space); AllocateMemoryAddr is the hard
 # gate. Left (65536 B) and Acc (131072 B) fit exactly. The `_reuse_only` companion checks that no
 # MR-W001 is reported. R mode.
-# memreuse-test: backend=910b step0=off
+# memreuse-test: backend=910b step0=off addresses=on
 # expect: error MR-E008 Right buffer usage (131072 bytes) exceeds platform limit (65536 bytes)
 import pypto.language as pl
 

@@ -1,0 +1,118 @@
+//! The whole pipeline on PyPTO's real kernel dumps: parse, plan (910B, as the dumps were
+//! compiled), verify the plan and print it, for every input dump of `../shared/conformance/real`
+//! (81 programs, 21 MB) when present, else the subset in `tests/data/real`.
+//!
+//! `cargo bench --bench real_dumps`
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use memreuse::backend::Backend;
+use memreuse::ir::{Program, parse_program, print_program};
+use memreuse::plan::{PlanConfig, plan_program};
+use memreuse::verify::{PlanInput, VerifyOptions, verify_plan};
+
+/// Every input dump's text.
+fn inputs() -> Vec<String> {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = manifest_dir.join("../shared/conformance/real");
+    let root = if shared.is_dir() {
+        shared
+    } else {
+        manifest_dir.join("tests/data/real")
+    };
+    let mut files: Vec<_> = std::fs::read_dir(&root)
+        .expect("the real dumps")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .flat_map(|dir| std::fs::read_dir(dir).expect("a kernel directory"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.to_string_lossy()
+                .ends_with("_after_MaterializeSemanticAliases.py")
+        })
+        .collect();
+    files.sort();
+    eprintln!("{} input dumps from {}", files.len(), root.display());
+    files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("readable dump"))
+        .collect()
+}
+
+fn config() -> PlanConfig {
+    PlanConfig {
+        backend: Backend::Ascend910B,
+        materialize_aliases: false,
+        ..PlanConfig::default()
+    }
+}
+
+/// Plans and checks one program; the number of checker findings (upstream's unsafe plans).
+fn plan_and_verify(program: &Program, config: &PlanConfig) -> (Program, usize) {
+    let options = VerifyOptions {
+        backend: config.backend,
+        ..VerifyOptions::default()
+    };
+    let (planned, _) = plan_program(program, config).expect("every real program plans");
+    let findings = program
+        .functions
+        .iter()
+        .zip(&planned.functions)
+        .map(|(input, plan)| verify_plan(&PlanInput::of(input), plan, &options).len())
+        .sum();
+    (planned, findings)
+}
+
+fn real_dumps(c: &mut Criterion) {
+    let texts = inputs();
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let config = config();
+    let programs: Vec<Program> = texts
+        .iter()
+        .map(|t| parse_program(t).expect("every real dump parses"))
+        .collect();
+    let planned: Vec<Program> = programs
+        .iter()
+        .map(|p| plan_and_verify(p, &config).0)
+        .collect();
+
+    let mut group = c.benchmark_group("real_dumps");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("parse_plan_verify_print", |b| {
+        b.iter(|| {
+            for text in &texts {
+                let program = parse_program(black_box(text)).expect("parses");
+                let (plan, findings) = plan_and_verify(&program, &config);
+                black_box((print_program(&plan), findings));
+            }
+        })
+    });
+    group.bench_function("parse", |b| {
+        b.iter(|| {
+            for text in &texts {
+                black_box(parse_program(black_box(text)).expect("parses"));
+            }
+        })
+    });
+    group.bench_function("plan_verify", |b| {
+        b.iter(|| {
+            for program in &programs {
+                black_box(plan_and_verify(black_box(program), &config));
+            }
+        })
+    });
+    group.bench_function("print", |b| {
+        b.iter(|| {
+            for plan in &planned {
+                black_box(print_program(black_box(plan)));
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, real_dumps);
+criterion_main!(benches);

@@ -1,0 +1,206 @@
+//! PyPTO's own dumps of real kernels (pypto-lib programs, `tests/data/real/README.md`): every
+//! input and output dump prints back byte for byte, planning the input reproduces upstream's
+//! output exactly, and the checker accepts upstream's output — except for the programs
+//! `tests/data/real/DEVIATIONS.tsv` lists, where the checker must reject upstream's plan with
+//! the listed code and memreuse must not ship it.
+//!
+//! Runs the full set in `../shared/conformance/real` when it is there (CI has it), else the
+//! subset copied into `tests/data/real`, and says which.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use memreuse::backend::Backend;
+use memreuse::ir::{Program, parse_program, print_program};
+use memreuse::plan::{PlanConfig, plan_program};
+use memreuse::verify::{PlanInput, VerifyOptions, verify_plan};
+
+struct Case {
+    kernel: String,
+    backend: Backend,
+    input: PathBuf,
+    output: PathBuf,
+}
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real")
+}
+
+/// The corpus to run: the shared full set if present, else the bundled subset.
+fn corpus() -> (PathBuf, Vec<Case>) {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/real");
+    let root = if shared.join("MANIFEST.tsv").is_file() {
+        shared
+    } else {
+        data_dir()
+    };
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("a manifest");
+    let mut lines = manifest.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
+    let column = |name: &str| header.iter().position(|c| *c == name).expect(name);
+    let (kernel, backend, before, after) = (
+        column("kernel"),
+        column("backend"),
+        column("before"),
+        column("after"),
+    );
+    let cases = lines
+        .map(|line| {
+            let cells: Vec<&str> = line.split('\t').collect();
+            Case {
+                kernel: cells[kernel].to_string(),
+                backend: Backend::from_name(&cells[backend].to_lowercase())
+                    .unwrap_or_else(|| panic!("unknown backend {}", cells[backend])),
+                input: root.join(cells[before]),
+                output: root.join(cells[after]),
+            }
+        })
+        .collect();
+    (root, cases)
+}
+
+/// Kernel → the checker code that rejects upstream's plan of it.
+fn deviations() -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(data_dir().join("DEVIATIONS.tsv")).expect("DEVIATIONS");
+    text.lines()
+        .skip(1)
+        .map(|line| {
+            let cells: Vec<&str> = line.split('\t').collect();
+            (cells[0].to_string(), cells[2].to_string())
+        })
+        .collect()
+}
+
+fn parse(path: &Path) -> Result<(String, Program), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let program = parse_program(&text).map_err(|e| format!("{}: {e:?}", path.display()))?;
+    Ok((text, program))
+}
+
+/// The checker's findings on `planned`, a plan of `input`, per function.
+fn findings(input: &Program, planned: &Program, backend: Backend) -> Vec<String> {
+    let options = VerifyOptions {
+        backend,
+        ..VerifyOptions::default()
+    };
+    input
+        .functions
+        .iter()
+        .zip(&planned.functions)
+        .flat_map(|(i, p)| {
+            verify_plan(&PlanInput::of(i), p, &options)
+                .into_iter()
+                .map(move |d| {
+                    format!(
+                        "{}: {}[{}] {}",
+                        p.name,
+                        d.severity.name(),
+                        d.code,
+                        d.message
+                    )
+                })
+        })
+        .collect()
+}
+
+fn check(case: &Case, deviation: Option<&String>) -> Result<(), String> {
+    let (input_text, input) = parse(&case.input)?;
+    let (output_text, upstream) = parse(&case.output)?;
+    for (text, program, which) in [
+        (&input_text, &input, "input"),
+        (&output_text, &upstream, "upstream output"),
+    ] {
+        if print_program(program) != *text {
+            return Err(format!("the {which} does not print back byte for byte"));
+        }
+    }
+    let upstream_findings = findings(&input, &upstream, case.backend);
+    let config = PlanConfig {
+        backend: case.backend,
+        materialize_aliases: false,
+        ..PlanConfig::default()
+    };
+    let planned = plan_program(&input, &config);
+    match deviation {
+        None => {
+            if !upstream_findings.is_empty() {
+                return Err(format!(
+                    "the checker rejects upstream's output, which DEVIATIONS.tsv does not list: {upstream_findings:?}"
+                ));
+            }
+            let (planned, _) = planned.map_err(|(i, e)| {
+                format!(
+                    "planning {} fails: {}",
+                    input.functions[i].name, e.0.message
+                )
+            })?;
+            if print_program(&planned) != output_text {
+                return Err("the plan differs from upstream's output".into());
+            }
+        }
+        Some(code) => {
+            if !upstream_findings
+                .iter()
+                .any(|f| f.contains(&format!("[{code}]")))
+            {
+                return Err(format!(
+                    "DEVIATIONS.tsv says the checker rejects upstream's plan with {code}, but it finds {upstream_findings:?}"
+                ));
+            }
+            // A plan of memreuse's own making (not upstream's decision) must pass the checker;
+            // upstream's decision itself is refused by the checker before it leaves the tool.
+            if let Ok((planned, _)) = planned
+                && print_program(&planned) != output_text
+            {
+                let ours = findings(&input, &planned, case.backend);
+                if !ours.is_empty() {
+                    return Err(format!("memreuse's own plan fails the checker: {ours:?}"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn real_dumps_round_trip_and_plan_as_upstream() {
+    let (root, cases) = corpus();
+    let deviations = deviations();
+    assert!(!cases.is_empty());
+    eprintln!(
+        "real dumps: {} programs from {}",
+        cases.len(),
+        root.display()
+    );
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| {
+            check(case, deviations.get(&case.kernel))
+                .err()
+                .map(|e| format!("{}: {e}", case.kernel))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} real programs fail:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+/// A deviation names a program that exists, so a stale row cannot hide a regression.
+#[test]
+fn every_deviation_is_a_real_program() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/real");
+    let (_, cases) = corpus();
+    if !shared.is_dir() {
+        return eprintln!("../shared/conformance/real is absent: deviations checked in CI");
+    }
+    for kernel in deviations().keys() {
+        assert!(
+            cases.iter().any(|c| c.kernel == *kernel),
+            "DEVIATIONS.tsv lists {kernel}, which is not in the corpus"
+        );
+    }
+}
