@@ -297,7 +297,8 @@ fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
     d
 }
 
-/// Where a tile sits: a byte range of one region.
+/// Where a tile sits: a byte range of one region. A symbolic offset with no source to take its
+/// range from covers the whole region, `[i64::MIN, i64::MAX)`.
 #[derive(Clone, Copy, Debug)]
 struct Place {
     region: u32,
@@ -632,13 +633,9 @@ impl Cell {
             self.values.insert(at, v);
         }
     }
-    fn remove(&mut self, v: VarId) -> bool {
-        match self.values.binary_search(&v) {
-            Ok(at) => {
-                self.values.remove(at);
-                true
-            }
-            Err(_) => false,
+    fn remove(&mut self, v: VarId) {
+        if let Ok(at) = self.values.binary_search(&v) {
+            self.values.remove(at);
         }
     }
     /// Whether the cell says nothing: no values and no cause; such cells are dropped.
