@@ -304,6 +304,10 @@ struct Place {
     region: u32,
     start: i64,
     end: i64,
+    /// Where a write of the tile may reach: its MemRef's end, which a MemRef larger than the
+    /// tile's data puts past `end` (an op may fill its whole MemRef, an Acc tile its aligned
+    /// rows), so a write clobbers up to here but places its value only up to `end`.
+    written_end: i64,
 }
 
 impl Place {
@@ -569,6 +573,10 @@ impl<'a> FactsBuilder<'a> {
             .and_then(|s| self.facts.places.get(s.index()).copied().flatten())
             .filter(|p| p.region == region);
         let known = memref.const_offset().zip(memref.size_bytes());
+        let written_end = match known {
+            Some((start, size)) if !view => start.saturating_add(size),
+            _ => i64::MIN,
+        };
         let (start, end) = match (known, source_place) {
             (Some((start, size)), Some(src)) if view => {
                 let end = start.saturating_add(size);
@@ -589,7 +597,12 @@ impl<'a> FactsBuilder<'a> {
             (None, Some(src)) => (src.start, src.end),
             (None, None) => (i64::MIN, i64::MAX),
         };
-        self.facts.places[v.index()] = Some(Place { region, start, end });
+        self.facts.places[v.index()] = Some(Place {
+            region,
+            start,
+            end,
+            written_end: written_end.max(end),
+        });
     }
 }
 
@@ -1000,6 +1013,7 @@ impl<'f> Interp<'f> {
     fn write_all(&mut self, state: &mut State, outputs: &[VarId], at: Span) {
         for &out in outputs {
             if let Some(place) = self.place(out) {
+                self.clobber_tail(state, place, out, at);
                 self.clobber(state, place, out, Some(out), at);
             }
         }
@@ -1008,13 +1022,14 @@ impl<'f> Interp<'f> {
                 let (Some(pa), Some(pb)) = (self.place(a), self.place(b)) else {
                     continue;
                 };
-                if pa.region != pb.region || pa.end <= pb.start || pb.end <= pa.start {
+                let (a_end, b_end) = (pa.written_end, pb.written_end);
+                if pa.region != pb.region || a_end <= pb.start || b_end <= pa.start {
                     continue;
                 }
                 let overlap = Place {
-                    region: pa.region,
                     start: pa.start.max(pb.start),
-                    end: pa.end.min(pb.end),
+                    end: a_end.min(b_end),
+                    ..pa
                 };
                 // `b`, written last, holds the shared bytes and loses them to `a` (`a` lost
                 // them to `b`).
@@ -1036,6 +1051,7 @@ impl<'f> Interp<'f> {
         input: VarId,
         at: Span,
     ) {
+        self.clobber_tail(state, place, out, at);
         let cells = &mut state.regions[place.region as usize];
         let (lo, hi) = split_range(cells, place.start, place.end);
         let kept: Ranges = cells[lo..hi]
@@ -1073,6 +1089,19 @@ impl<'f> Interp<'f> {
         }
         let (lo, hi) = range_of(cells, place.start, place.end);
         normalize(cells, lo.saturating_sub(1), (hi + 1).min(cells.len()));
+    }
+
+    /// A write of `out` may reach past its data to its MemRef's end: those bytes hold nothing
+    /// after it.
+    fn clobber_tail(&mut self, state: &mut State, place: Place, out: VarId, at: Span) {
+        if place.written_end > place.end {
+            let tail = Place {
+                start: place.end,
+                end: place.written_end,
+                ..place
+            };
+            self.clobber(state, tail, out, None, at);
+        }
     }
 
     /// Replaces the contents of `place` by `value` (or by nothing), the work of `writer`'s op.
