@@ -1,5 +1,5 @@
 //! Criterion benchmark of the DSA planner over the public reference instances
-//! (`shared/benchmarks/reference_bounds.csv`, or `MEMREUSE_BENCHMARKS`). Prints, once, the
+//! (`tests/data/benchmarks/reference_bounds.csv`, or `MEMREUSE_BENCHMARKS`). Prints, once, the
 //! table for BENCHMARKS.md: peak against the best known peak and the lower bound.
 
 use std::path::PathBuf;
@@ -10,7 +10,7 @@ use memreuse::plan::dsa::{Problem, SolveOptions, check_solution, parse_csv, solv
 
 fn benchmarks_dir() -> PathBuf {
     std::env::var_os("MEMREUSE_BENCHMARKS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks"),
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/benchmarks"),
         PathBuf::from,
     )
 }

@@ -99,6 +99,11 @@ impl Diagnostic {
     /// The full report: location, message, a snippet with a caret, the related places, and the
     /// hint.
     pub fn render(&self, file: &str, text: &str) -> String {
+        self.render_styled(file, text, false)
+    }
+
+    /// [`Diagnostic::render`], with ANSI colours when `color` (for a terminal).
+    pub fn render_styled(&self, file: &str, text: &str, color: bool) -> String {
         let files = SimpleFile::new(file, text);
         let severity = match self.severity {
             Severity::Error => cs::Severity::Error,
@@ -122,12 +127,18 @@ impl Diagnostic {
         if let Some(hint) = &self.hint {
             diagnostic = diagnostic.with_notes(vec![format!("hint: {hint}")]);
         }
-        let mut out = term::termcolor::NoColor::new(Vec::new());
         let config = term::Config::default();
-        if term::emit(&mut out, &config, &files, &diagnostic).is_err() {
-            return self.one_line(file, text, &LineIndex::new(text));
+        let emitted = if color {
+            let mut out = term::termcolor::Ansi::new(Vec::new());
+            term::emit(&mut out, &config, &files, &diagnostic).map(|()| out.into_inner())
+        } else {
+            let mut out = term::termcolor::NoColor::new(Vec::new());
+            term::emit(&mut out, &config, &files, &diagnostic).map(|()| out.into_inner())
+        };
+        match emitted {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(_) => self.one_line(file, text, &LineIndex::new(text)),
         }
-        String::from_utf8_lossy(&out.into_inner()).into_owned()
     }
 }
 

@@ -11,11 +11,41 @@ use crate::repair::is_repair;
 /// 2: `repairs` (the safe planner's repairs of PyPTO's plan) beside `diagnostics`.
 pub const SCHEMA_VERSION: u32 = 2;
 
-/// One planned file: its path as given, its text, its planned functions in order.
+pub mod codes {
+    /// A file that could not be read (it has no text to locate anything in).
+    pub const UNREADABLE: &str = "MR-E901";
+}
+
+/// One input file: its path as given, its text, and either every function in order
+/// (planned or failed) or why it has none.
 pub struct FileReport<'a> {
     pub path: &'a str,
     pub text: &'a str,
-    pub functions: Vec<FunctionReport<'a>>,
+    pub functions: Vec<FunctionEntry<'a>>,
+    /// Why the file gave no functions at all.
+    pub error: Option<FileError<'a>>,
+}
+
+/// A file that could not be planned as a whole.
+pub enum FileError<'a> {
+    /// It could not be read (the message says why).
+    Unreadable(&'a str),
+    /// It does not parse (located in `text`).
+    Parse(&'a [Diagnostic]),
+}
+
+/// One function of a file: its plan, or why it has none.
+pub enum FunctionEntry<'a> {
+    Planned(FunctionReport<'a>),
+    Failed(FailedFunction<'a>),
+}
+
+/// A function that got no plan. `failure` is `plan` (the planner refused it, PyPTO's
+/// ValueError) or `verify` (its plan failed the checker: an internal error, never emitted).
+pub struct FailedFunction<'a> {
+    pub name: &'a str,
+    pub failure: &'static str,
+    pub diagnostics: &'a [Diagnostic],
 }
 
 /// One planned function: its name, the blake3 digest of its planned canonical bytes, what
@@ -43,11 +73,23 @@ fn file_json(file: &FileReport) -> Value {
     let functions: Vec<Value> = file
         .functions
         .iter()
-        .map(|function| {
+        .map(|entry| {
+            let function = match entry {
+                FunctionEntry::Planned(function) => function,
+                FunctionEntry::Failed(failed) => {
+                    return json!({
+                        "name": failed.name,
+                        "status": "failed",
+                        "failure": failed.failure,
+                        "diagnostics": failed.diagnostics.iter().map(|d| diagnostic_json(d, file.text, &lines)).collect::<Vec<_>>(),
+                    });
+                }
+            };
             let report = function.report;
             let digest = blake3::Hash::from_bytes(function.digest).to_hex().to_string();
             json!({
                 "name": function.name,
+                "status": "planned",
                 "digest": digest,
                 "cached": function.cached,
                 "spaces": report.spaces.iter().map(|s| json!({
@@ -86,8 +128,32 @@ fn file_json(file: &FileReport) -> Value {
             })
         })
         .collect();
+    let diagnostics: Vec<Value> = match &file.error {
+        None => Vec::new(),
+        Some(FileError::Parse(diagnostics)) => diagnostics
+            .iter()
+            .map(|d| diagnostic_json(d, file.text, &lines))
+            .collect(),
+        Some(FileError::Unreadable(message)) => vec![json!({
+            "code": codes::UNREADABLE,
+            "severity": "error",
+            "message": message,
+            "line": null,
+            "col": null,
+        })],
+    };
+    let failed = file.error.is_some()
+        || file
+            .functions
+            .iter()
+            .any(|f| matches!(f, FunctionEntry::Failed(_)));
     let mut map = Map::new();
     map.insert("path".into(), Value::from(file.path));
+    map.insert(
+        "status".into(),
+        Value::from(if failed { "failed" } else { "planned" }),
+    );
+    map.insert("diagnostics".into(), Value::from(diagnostics));
     map.insert("functions".into(), Value::from(functions));
     Value::Object(map)
 }

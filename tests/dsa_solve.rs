@@ -10,10 +10,11 @@ use memreuse::plan::dsa::{
 };
 use proptest::prelude::*;
 
-/// `shared/benchmarks` beside the repository, or `MEMREUSE_BENCHMARKS`.
+/// `tests/data/benchmarks` (copied from the public suites, licences beside them), or
+/// `MEMREUSE_BENCHMARKS`.
 fn benchmarks_dir() -> PathBuf {
     std::env::var_os("MEMREUSE_BENCHMARKS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks"),
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/benchmarks"),
         PathBuf::from,
     )
 }

@@ -13,13 +13,16 @@ use memreuse_daemon::client::{self, Connection, Launch};
 use memreuse_daemon::layout::{Layout, build_id};
 use memreuse_daemon::protocol::{Body, Request, Status};
 
+use crate::exit::{Unavailable, UsageError};
 use crate::state;
+use crate::summary::human_bytes;
 
 #[derive(clap::Args)]
 pub struct DaemonArgs {
     #[command(subcommand)]
     pub action: Action,
-    /// The workspace root the daemon watches [default: the current directory].
+    /// The project root the daemon watches [default: the nearest directory up from here
+    /// holding memreuse.toml or .git, else the current directory].
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
 }
@@ -59,23 +62,22 @@ pub struct Target {
 const WAIT: Duration = Duration::from_secs(60);
 
 impl Target {
+    /// The daemon of the project at `root` (default: the project the current directory is
+    /// in). Nothing is created: a command that only reads works on a read-only state dir.
     pub fn new(root: Option<&Path>, state_dir: Option<&Path>) -> Result<Target> {
         let root = match root {
-            Some(root) => root.to_path_buf(),
-            None => std::env::current_dir().context("cannot read the current directory")?,
+            Some(root) => root.canonicalize().map_err(|err| {
+                UsageError(format!("cannot open the root {}: {err}", root.display()))
+            })?,
+            None => crate::settings::root_here()?,
         };
-        let root = root
-            .canonicalize()
-            .with_context(|| format!("cannot open the root {}", root.display()))?;
         let state_dir = state::state_dir_for(state_dir, &root)?;
-        std::fs::create_dir_all(&state_dir)
-            .with_context(|| format!("cannot create {}", state_dir.display()))?;
-        let state_dir = state_dir.canonicalize()?;
+        let state_dir = state_dir.canonicalize().unwrap_or(state_dir);
         let launch = Launch {
             exe: daemon_exe()?,
             root: root.clone(),
             layout: Layout::new(&state_dir),
-            args: settings_args()?,
+            args: settings_args(&root)?,
             wait: WAIT,
         };
         Ok(Target { root, launch })
@@ -87,10 +89,19 @@ impl Target {
 
     /// The running daemon, started if none runs; replaced if it is another build.
     pub fn ensure(&self) -> Result<Connection> {
+        if !self.launch.exe.is_file() {
+            bail!(Unavailable(format!(
+                "memreused is not beside {} nor on PATH (build both binaries with `cargo build \
+                 --release`, install both with `cargo install --path cli` and `cargo install \
+                 --path daemon`, or set MEMREUSED)",
+                std::env::current_exe()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            )));
+        }
         let expected = build_id(&self.launch.exe)
             .with_context(|| format!("cannot read {}", self.launch.exe.display()))?;
-        client::ensure(&self.launch, &expected)
-            .map_err(|err| DaemonUnavailable(err.to_string()).into())
+        client::ensure(&self.launch, &expected).map_err(|err| Unavailable(err.to_string()).into())
     }
 
     /// The running daemon, if one answers and is this build (none is started).
@@ -102,43 +113,40 @@ impl Target {
     }
 }
 
-/// The daemon could not be reached or started (exit code 3).
-#[derive(Debug)]
-pub struct DaemonUnavailable(pub String);
-
-impl std::fmt::Display for DaemonUnavailable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for DaemonUnavailable {}
-
-/// `memreused`: `$MEMREUSED` when set, else the file beside this executable.
+/// `memreused`: `$MEMREUSED` when set, else the file beside this executable (as cargo
+/// builds and installs them), else the first on `PATH`. It may not exist: only starting a
+/// daemon needs it.
 fn daemon_exe() -> Result<PathBuf> {
+    const NAME: &str = "memreused";
     if let Some(path) = std::env::var_os("MEMREUSED").filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(path));
     }
     let me = std::env::current_exe().context("cannot find my own executable")?;
-    let exe = me.with_file_name("memreused");
-    if !exe.is_file() {
-        bail!(DaemonUnavailable(format!(
-            "memreused is not installed beside {} (or set MEMREUSED)",
-            me.display()
-        )));
+    let beside = me.with_file_name(NAME);
+    if beside.is_file() {
+        return Ok(beside);
     }
-    Ok(exe)
+    let on_path = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(NAME))
+            .find(|candidate| candidate.is_file())
+    });
+    Ok(on_path.unwrap_or(beside))
 }
 
 /// The daemon plans with `memreuse.toml`'s settings, as `memreuse plan` would by default.
-fn settings_args() -> Result<Vec<OsString>> {
-    let config = crate::settings::plan_config(None, &[])?;
+fn settings_args(root: &Path) -> Result<Vec<OsString>> {
+    let config = crate::settings::plan_config(root, None, &[])?;
     let mut args: Vec<OsString> = vec!["--backend".into(), config.backend.name().into()];
     for space in memreuse::ir::MemSpace::ALL {
         if let Some(bytes) = config.capacity_overrides[*space as usize] {
             args.push("--capacity".into());
             args.push(format!("{}={bytes}", space.name()).into());
         }
+    }
+    if let Some(bytes) = crate::settings::max_file_bytes(root)? {
+        args.push("--max-file-bytes".into());
+        args.push(bytes.to_string().into());
     }
     Ok(args)
 }
@@ -156,7 +164,7 @@ pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             if std::io::stderr().is_terminal() {
                 show_scan(&mut connection)?;
             }
-            println!(
+            outln!(
                 "memreused is running (pid {}) for {}",
                 hello.pid,
                 hello.root.display()
@@ -164,11 +172,9 @@ pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Action::Stop => {
-            match client::stop(target.layout(), WAIT)
-                .map_err(|e| DaemonUnavailable(e.to_string()))?
-            {
-                Some(pid) => println!("stopped memreused (pid {pid})"),
-                None => println!("no daemon runs for {}", target.root.display()),
+            match client::stop(target.layout(), WAIT).map_err(|e| Unavailable(e.to_string()))? {
+                Some(pid) => outln!("stopped memreused (pid {pid})"),
+                None => outln!("no daemon runs for {}", target.root.display()),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -183,9 +189,11 @@ pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             };
             let (status, revision) = status(&mut connection)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&status)?);
+                let mut document = serde_json::to_value(&status)?;
+                document["revision"] = revision.into();
+                outln!("{}", serde_json::to_string_pretty(&document)?);
             } else {
-                print_status(&status, revision);
+                print_status(&status, revision)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -201,10 +209,7 @@ pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                 .arg(idle_timeout.to_string())
                 .arg("--log-stderr")
                 .exec();
-            Err(
-                DaemonUnavailable(format!("cannot run {}: {err}", target.launch.exe.display()))
-                    .into(),
-            )
+            Err(Unavailable(format!("cannot run {}: {err}", target.launch.exe.display())).into())
         }
     }
 }
@@ -214,11 +219,11 @@ pub fn status(connection: &mut Connection) -> Result<(Status, u64)> {
     let response = connection
         .client
         .request(&Request::Status)
-        .map_err(|e| DaemonUnavailable(e.to_string()))?;
+        .map_err(|e| Unavailable(e.to_string()))?;
     match response.body {
         Body::Status(status) => Ok((*status, response.revision)),
-        Body::Error(err) => bail!(DaemonUnavailable(err.message)),
-        other => bail!(DaemonUnavailable(format!("unexpected answer {other:?}"))),
+        Body::Error(err) => bail!(Unavailable(err.message)),
+        other => bail!(Unavailable(format!("unexpected answer {other:?}"))),
     }
 }
 
@@ -241,45 +246,57 @@ fn show_scan(connection: &mut Connection) -> Result<()> {
     Ok(())
 }
 
-fn print_status(s: &Status, revision: u64) {
-    println!("pid:          {}", s.pid);
-    println!("root:         {}", s.root.display());
-    println!("state dir:    {}", s.state_dir.display());
-    println!("build:        {}", s.build_id);
-    println!("uptime:       {:.1} s", s.uptime_seconds);
-    println!("revision:     {revision}");
+fn print_status(s: &Status, revision: u64) -> Result<()> {
+    outln!("pid:          {}", s.pid);
+    outln!("root:         {}", s.root.display());
+    outln!("state dir:    {}", s.state_dir.display());
+    outln!("build:        {}", s.build_id);
+    outln!("backend:      {} (planner {})", s.backend, s.planner);
+    outln!("uptime:       {:.1} s", s.uptime_seconds);
+    outln!("revision:     {revision}");
     if s.scan.finished {
-        println!("scan:         done ({} files)", s.scan.total);
+        outln!("scan:         done ({} files)", s.scan.total);
     } else {
-        println!("scan:         {}/{} files", s.scan.done, s.scan.total);
+        outln!("scan:         {}/{} files", s.scan.done, s.scan.total);
     }
-    println!("files:        {}", s.files);
-    println!("functions:    {}", s.functions);
+    outln!("files:        {}", s.files);
+    outln!("functions:    {}", s.functions);
     match s.watch_limit {
-        Some(limit) => println!("watches:      {} of {limit} allowed", s.watches),
-        None => println!("watches:      {}", s.watches),
+        Some(limit) => outln!("watches:      {} of {limit} allowed", s.watches),
+        None => outln!("watches:      {}", s.watches),
     }
-    println!("rescans:      {}", s.rescans.len());
+    outln!("rescans:      {}", s.rescans.len());
     for rescan in s.rescans.iter().rev().take(5) {
-        println!("  at {:.1} s: {}", rescan.at_seconds, rescan.reason);
+        outln!("  at {:.1} s: {}", rescan.at_seconds, rescan.reason);
     }
     let c = &s.cache;
-    println!(
+    outln!(
         "cache:        plans {} hits, {} misses; files {} hits, {} misses; {} rejected, {} errors",
-        c.plan_hits, c.plan_misses, c.file_hits, c.file_misses, c.rejected, c.errors
+        c.plan_hits,
+        c.plan_misses,
+        c.file_hits,
+        c.file_misses,
+        c.rejected,
+        c.errors
     );
-    println!(
-        "store:        {} entries, {} bytes on disk",
-        s.store_entries, s.store_bytes
+    outln!(
+        "store:        {} entries, {} on disk",
+        s.store_entries,
+        human_bytes(s.store_bytes)
     );
     if let Some(rss) = s.rss_bytes {
         let per_function = rss.checked_div(s.functions as u64).unwrap_or(0);
-        println!("memory:       {rss} bytes resident ({per_function} per function)");
+        outln!(
+            "memory:       {} resident ({} per function)",
+            human_bytes(rss),
+            human_bytes(per_function)
+        );
     }
-    println!(
+    outln!(
         "last error:   {}",
         s.last_error.as_deref().unwrap_or("none")
     );
+    Ok(())
 }
 
 /// `memreuse stats` from a running daemon; `None` when none runs (the caller opens the
@@ -298,20 +315,26 @@ pub fn stats(json: bool, state_dir: Option<&Path>) -> Result<Option<ExitCode>> {
             "daemon": { "pid": s.pid, "revision": revision, "files": s.files,
                         "functions": s.functions, "cache": s.cache },
         });
-        println!("{}", serde_json::to_string_pretty(&document)?);
+        outln!("{}", serde_json::to_string_pretty(&document)?);
         return Ok(Some(ExitCode::SUCCESS));
     }
     let c = &s.cache;
-    println!("state dir:     {}", s.state_dir.display());
-    println!("entries:       {}", s.store_entries);
-    println!("bytes on disk: {}", s.store_bytes);
-    println!(
+    outln!("state dir:     {}", s.state_dir.display());
+    outln!("entries:       {}", s.store_entries);
+    outln!("on disk:       {}", human_bytes(s.store_bytes));
+    outln!(
         "daemon:        pid {}, revision {revision}, {} files, {} functions",
-        s.pid, s.files, s.functions
+        s.pid,
+        s.files,
+        s.functions
     );
-    println!(
+    outln!(
         "  plans:       {} hits, {} misses; files {} hits, {} misses; {} rejected",
-        c.plan_hits, c.plan_misses, c.file_hits, c.file_misses, c.rejected
+        c.plan_hits,
+        c.plan_misses,
+        c.file_hits,
+        c.file_misses,
+        c.rejected
     );
     Ok(Some(ExitCode::SUCCESS))
 }
@@ -346,11 +369,17 @@ pub fn explain(
     let response = connection
         .client
         .request(&request)
-        .map_err(|e| DaemonUnavailable(e.to_string()))?;
+        .map_err(|e| Unavailable(e.to_string()))?;
     match response.body {
-        Body::Explain(answer) => crate::query::print_answer(&answer, false).map(Some),
+        // A failure is answered in-process, so that it exits as the table says.
+        Body::Explain(answer) if answer.failed => Ok(None),
+        Body::Explain(answer) => {
+            let (file, function) = crate::explain::split_target(&args.target)?;
+            crate::explain::print_explanation(args, file, function, &answer.text)?;
+            Ok(Some(ExitCode::SUCCESS))
+        }
         // Not a file the daemon tracks: read it here.
         Body::Error(_) => Ok(None),
-        other => bail!(DaemonUnavailable(format!("unexpected answer {other:?}"))),
+        other => bail!(Unavailable(format!("unexpected answer {other:?}"))),
     }
 }

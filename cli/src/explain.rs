@@ -3,11 +3,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use memreuse::ir;
 use memreuse::plan::PlanConfig;
 use memreuse::plan::explain::explain;
 
+use crate::exit::UsageError;
 use crate::plan::{BackendArg, Toggle};
 
 #[derive(clap::Args)]
@@ -24,42 +25,84 @@ pub struct ExplainArgs {
     /// Run MaterializeSemanticAliases first (`auto`: for `*_after_InitMemRef.py` dumps).
     #[arg(long, value_enum, default_value = "auto", num_args = 0..=1, default_missing_value = "on")]
     pub materialize_aliases: Toggle,
+    /// Print JSON: the file, function, both tiles and the explanation.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `FILE::FUNCTION`, or a usage error.
+pub fn split_target(target: &str) -> Result<(&str, &str), UsageError> {
+    match target.rsplit_once("::") {
+        Some((file, function)) if !file.is_empty() && !function.is_empty() => Ok((file, function)),
+        _ => Err(UsageError(format!(
+            "expected FILE::FUNCTION, got '{target}'"
+        ))),
+    }
 }
 
 pub fn run(args: ExplainArgs) -> Result<ExitCode> {
-    let Some((file, function)) = args.target.rsplit_once("::") else {
-        bail!("expected FILE::FUNCTION, got '{}'", args.target);
-    };
+    let (file, function) = split_target(&args.target)?;
     let path = PathBuf::from(file);
-    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {file}"))?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|err| UsageError(format!("cannot read {file}: {err}")))?;
     let program = match ir::parse_program(&text) {
         Ok(program) => program,
         Err(err) => {
             for d in &err.diagnostics {
-                eprint!("{}", d.render(file, &text));
+                eprint!("{}", crate::color::render(d, file, &text));
             }
-            return Ok(ExitCode::from(1));
+            return Ok(ExitCode::from(crate::exit::ERRORS));
         }
     };
     let Some(f) = program.functions.iter().find(|f| f.name == function) else {
         let names: Vec<&str> = program.functions.iter().map(|f| f.name.as_str()).collect();
-        bail!(
-            "no function '{function}' in {file} (it has: {})",
+        eprintln!(
+            "error: no function '{function}' in {file} (it has: {})",
             names.join(", ")
         );
+        return Ok(ExitCode::from(crate::exit::ERRORS));
     };
     let config = PlanConfig {
         materialize_aliases: args.materialize_aliases.applies_to(&path),
-        ..crate::settings::plan_config(args.backend, &[])?
+        ..crate::settings::plan_config(
+            &crate::settings::root_of(std::slice::from_ref(&path))?,
+            args.backend,
+            &[],
+        )?
     };
     match explain(f, &config, &args.first, &args.second) {
         Ok(text) => {
-            print!("{text}");
+            print_explanation(&args, file, function, &text)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(err) => {
             eprintln!("error: {err}");
-            Ok(ExitCode::from(1))
+            Ok(ExitCode::from(crate::exit::ERRORS))
         }
     }
+}
+
+/// The explanation as text, or with `--json` as one object.
+pub fn print_explanation(
+    args: &ExplainArgs,
+    file: &str,
+    function: &str,
+    explanation: &str,
+) -> Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let document = serde_json::json!({
+            "file": file,
+            "function": function,
+            "first": args.first,
+            "second": args.second,
+            "explanation": explanation,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&document)?)?;
+    } else {
+        out.write_all(explanation.as_bytes())?;
+    }
+    out.flush()?;
+    Ok(())
 }

@@ -1,6 +1,18 @@
 //! `memreuse`: plan on-chip memory reuse for PyPTO tile kernels.
 
+/// `println!` that returns the write's error (a closed pipe ends the command quietly, see
+/// `exit::code_of`) instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
+mod cache;
+mod color;
 mod daemon;
+mod exit;
 mod explain;
 mod inputs;
 mod plan;
@@ -24,8 +36,13 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// Plans which tile buffers of PyPTO kernels can share one on-chip allocation, as PyPTO's
 /// MemoryReuse pass does, and answers questions about the plans.
 #[derive(Parser)]
-#[command(name = "memreuse", version, about, long_about = None)]
-struct Cli {
+#[command(name = "memreuse", version = VERSION)]
+#[command(
+    after_help = "Exit codes: 0 success; 1 the input or a plan has errors (diagnostics \
+    with file:line:col are printed); 2 usage error; 3 the cache or the daemon could not be \
+    reached or started."
+)]
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
     /// More log output (repeat for more).
@@ -38,7 +55,25 @@ struct Cli {
     /// $XDG_STATE_HOME/memreuse/<hash of the current directory>].
     #[arg(long, global = true, value_name = "DIR")]
     state_dir: Option<std::path::PathBuf>,
+    /// Colour diagnostics: `auto` on a terminal (unless NO_COLOR is set), never in pipes
+    /// and logs.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    color: color::ColorChoice,
 }
+
+/// The version and the commit it was built from (`build.rs`).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("MEMREUSE_COMMIT"),
+    ")"
+);
 
 #[derive(Subcommand)]
 enum Command {
@@ -52,16 +87,27 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// The cache: entries, bytes on disk, and the hits and misses of the last run.
     Stats(stats::StatsArgs),
+    /// The cache: its figures (`stats`), LRU eviction to its size cap (`prune`), `clear`.
+    Cache(cache::CacheArgs),
     /// The plan of one file or function, from the daemon (started when none runs).
     Query(query::QueryArgs),
     /// Start, stop or inspect the daemon that keeps a tree's plans up to date.
     Daemon(daemon::DaemonArgs),
     /// Solve offline allocation problems (CSV `id,lower,upper,size`) and report peak vs bound.
     Solve(solve::SolveArgs),
+    /// Print a shell completion script, e.g. `memreuse completions bash >
+    /// ~/.local/share/bash-completion/completions/memreuse`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `memreuse man > ~/.local/share/man/man1/memreuse.1`.
+    Man,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    color::init(cli.color);
     let level = match (cli.quiet, cli.verbose) {
         (true, _) => "error",
         (false, 0) => "warn",
@@ -76,7 +122,7 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let result = match cli.command {
-        Command::Plan(args) => plan::run(args, cli.state_dir.as_deref()),
+        Command::Plan(args) => plan::run(args, cli.state_dir.as_deref(), cli.verbose > 0),
         Command::Stats(args) => match daemon::stats(args.json, cli.state_dir.as_deref()) {
             Ok(Some(code)) => Ok(code),
             Ok(None) => stats::run(args, cli.state_dir.as_deref()),
@@ -87,25 +133,40 @@ fn main() -> ExitCode {
             Ok(None) => explain::run(args),
             Err(err) => Err(err),
         },
+        Command::Cache(args) => cache::run(args, cli.state_dir.as_deref()),
         Command::Query(args) => query::run(args, cli.state_dir.as_deref()),
         Command::Daemon(args) => daemon::run(args, cli.state_dir.as_deref()),
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Completions { shell } => completions(shell),
+        Command::Man => man_page(),
     };
     match result {
         Ok(code) => code,
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            // DESIGN §3: 3 when the store could not be reached.
-            if err.downcast_ref::<plan::StoreUnavailable>().is_some()
-                || err.downcast_ref::<daemon::DaemonUnavailable>().is_some()
-            {
-                ExitCode::from(3)
-            } else if err.downcast_ref::<query::UsageError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
+        Err(err) => match exit::code_of(&err) {
+            Some(code) => {
+                eprintln!("error: {err:#}");
+                code
             }
-        }
+            None => ExitCode::SUCCESS,
+        },
     }
+}
+
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
+    use clap::CommandFactory as _;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "memreuse", &mut script);
+    let mut out = std::io::stdout().lock();
+    std::io::Write::write_all(&mut out, &script)?;
+    std::io::Write::flush(&mut out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn man_page() -> anyhow::Result<ExitCode> {
+    use clap::CommandFactory as _;
+    let mut out = std::io::stdout().lock();
+    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+    std::io::Write::flush(&mut out)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -11,18 +11,21 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, Workspace};
-use memreuse::diagnostics::Severity;
-use memreuse::ir::LineIndex;
-use memreuse::json::{FileReport, FunctionReport, plan_document};
+use memreuse::diagnostics::{Diagnostic, Severity};
+use memreuse::ir::{LineIndex, ProgramHeader};
+use memreuse::json::{
+    FailedFunction, FileError, FileReport, FunctionEntry, FunctionReport, plan_document,
+};
 use memreuse::plan::PlanConfig;
 use memreuse::repair::is_repair;
 use memreuse::store::Cache;
 use memreuse::svg::plan_svg;
 use memreuse::system::OsSystem;
 
-use crate::inputs::{discover, write_atomically};
+use crate::exit::UsageError;
+use crate::inputs::{discover, prepare_out_dir, write_atomically};
 use crate::state;
-use crate::summary;
+use crate::summary::{self, plural};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Planner {
@@ -71,8 +74,8 @@ impl From<BackendArg> for Backend {
 
 #[derive(clap::Args)]
 pub struct PlanArgs {
-    /// Kernel files or directories (walked recursively, honouring .gitignore). Files without
-    /// a `@pl.program` are skipped.
+    /// Kernel files or directories (walked recursively, honouring .gitignore, skipping hidden
+    /// files and earlier `--out` directories). Files without a `@pl.program` are skipped.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Target backend: sets capacities and the target-specific rules [default: the
@@ -87,8 +90,10 @@ pub struct PlanArgs {
     pub planner: Planner,
     #[arg(long, value_enum, default_value = "summary")]
     pub emit: Emit,
-    /// With `--emit ir`: write one file per input under DIR, mirroring the input tree. With
-    /// `--emit svg`: write `DIR/<file>.<function>.svg` per function.
+    /// With `--emit ir`: write one file per input under DIR, mirroring the inputs relative to
+    /// their common directory (refused when two would land on one path or on an input).
+    /// With `--emit svg`: write `DIR/<file>.<function>.svg` per function. Files are written
+    /// atomically; DIR is marked so that later runs do not plan it.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Run MaterializeSemanticAliases (loop-carry retargeting) first. `auto` runs it for
@@ -113,6 +118,10 @@ pub struct PlanArgs {
     /// Plan on N threads [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
     pub jobs: Option<usize>,
+    /// Accept a PATH that holds no `@pl.program` (otherwise an error: a typo in CI should
+    /// not pass).
+    #[arg(long)]
+    pub allow_empty: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -134,11 +143,40 @@ impl Toggle {
     }
 }
 
+/// One input file with a program, or one that failed to give one.
 struct PlannedFile<'a> {
     display: String,
+    relative: &'a Path,
     /// Read lazily: a stamped file's text is only needed to locate diagnostics.
     text: LazyText<'a>,
-    functions: Vec<(&'a FunctionOutcome, &'a db::Planned)>,
+    body: FileBody<'a>,
+}
+
+enum FileBody<'a> {
+    Unreadable(String),
+    ParseFailed(&'a [Diagnostic]),
+    /// Every function in order, planned or failed.
+    Program {
+        header: &'a ProgramHeader,
+        file: db::SourceFile,
+        functions: &'a [FunctionOutcome],
+    },
+}
+
+impl PlannedFile<'_> {
+    fn functions(&self) -> &[FunctionOutcome] {
+        match &self.body {
+            FileBody::Program { functions, .. } => functions,
+            _ => &[],
+        }
+    }
+
+    fn failed(&self) -> bool {
+        match &self.body {
+            FileBody::Program { functions, .. } => functions.iter().any(|f| f.result.is_err()),
+            _ => true,
+        }
+    }
 }
 
 /// A file's text: loaded by the workspace, or read on first use (for output only).
@@ -159,16 +197,38 @@ impl LazyText<'_> {
     }
 }
 
-pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
+/// Counts for the footer and the exit code.
+#[derive(Default)]
+struct Totals {
+    files: usize,
+    functions: usize,
+    unreadable_files: usize,
+    unparsed_files: usize,
+    failed_functions: usize,
+}
+
+impl Totals {
+    fn failed(&self) -> bool {
+        self.unreadable_files + self.unparsed_files + self.failed_functions > 0
+    }
+}
+
+/// `verbose` (`-v`): the summary lists which tiles share each buffer.
+pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<ExitCode> {
     let started = Instant::now();
     let files = discover(&args.paths)?;
     tracing::info!(elapsed = ?started.elapsed(), files = files.len(), "found files");
     if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 {
-        bail!("--emit ir over several files needs --out DIR");
+        bail!(UsageError(
+            "--emit ir over several files needs --out DIR (the outputs mirror the inputs \
+             below DIR)"
+                .into()
+        ));
     }
     if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 {
-        return Ok(svg_usage_error());
+        bail!(svg_usage_error());
     }
+    let root = crate::settings::root_of(&args.paths)?;
     let config = PlanConfig {
         assign_addresses: args.addresses,
         exact: args.exact,
@@ -176,7 +236,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             Planner::Dsa => memreuse::plan::Planner::Dsa,
             Planner::Pypto | Planner::None => memreuse::plan::Planner::Pypto,
         },
-        ..crate::settings::plan_config(args.backend, &args.capacity)?
+        ..crate::settings::plan_config(&root, args.backend, &args.capacity)?
     };
     let planner = match args.planner {
         Planner::Pypto | Planner::Dsa => db::Planner::Pypto,
@@ -185,209 +245,217 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    let state = if args.no_cache {
-        None
-    } else {
-        let dir = state::state_dir(state_dir)?;
-        match state::open_store(&dir).map_err(|err| StoreUnavailable(format!("{err:#}")))? {
-            Some(open) => Some((dir, open)),
-            None => {
-                eprintln!(
-                    "warning: the cache in {} is in use by another memreuse process; planning \
-                     without it",
-                    dir.display()
-                );
-                None
-            }
+    let opened = if args.no_cache {
+        state::InProcessCache {
+            cache: Cache::disabled(),
+            held: None,
+            store: None,
         }
+    } else {
+        state::open_or_degrade(&state::state_dir_for(state_dir, &root)?)
     };
-    let (cache, lock) = match state {
-        Some((dir, open)) => (open.cache, Some((dir, open.lock))),
-        None => (Cache::disabled(), None),
-    };
+    let (lock, store) = (opened.held, opened.store);
     tracing::info!(elapsed = ?started.elapsed(), "opened the cache");
-    let mut workspace = Workspace::new(Arc::new(cache), config, planner);
+    let mut workspace = Workspace::new(Arc::new(opened.cache), config, planner);
     let inputs: Vec<(PathBuf, bool)> = files
         .iter()
         .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
         .collect();
-    let mut failed = false;
-    let mut sources = Vec::with_capacity(inputs.len());
-    let mut relative = Vec::with_capacity(inputs.len());
     // Only the summary can do without input texts (it locates diagnostics lazily).
     let trust_stamps = args.emit == Emit::Summary;
     let loaded = workspace.load(&OsSystem, &inputs, jobs, trust_stamps);
-    for (loaded, file) in loaded.into_iter().zip(&files) {
+    let mut sources = Vec::with_capacity(inputs.len());
+    let mut unreadable = Vec::new();
+    for (index, loaded) in loaded.into_iter().enumerate() {
         match loaded {
-            Ok(source) => {
-                sources.push(source);
-                relative.push(&file.relative);
-            }
-            Err(err) => {
-                eprintln!("error: cannot read {}: {err}", file.path.display());
-                failed = true;
-            }
+            Ok(source) => sources.push(source),
+            Err(err) => unreadable.push((index, err.to_string())),
         }
     }
     tracing::info!(elapsed = ?started.elapsed(), "read files");
     let bar = progress_bar(sources.len());
     let mut outcomes = workspace.plan(&OsSystem, &sources, jobs, &|| bar.inc(1));
     bar.finish_and_clear();
-    if matches!(args.emit, Emit::Json | Emit::Svg) {
+    // JSON, pictures and `-v`'s buffer members need the report's detail.
+    if matches!(args.emit, Emit::Json | Emit::Svg) || (verbose && args.emit == Emit::Summary) {
         for outcome in &mut outcomes {
             workspace.add_report_detail(outcome);
         }
     }
     tracing::info!(elapsed = ?started.elapsed(), "planned");
 
-    let stdout = std::io::stdout();
+    // Every input in order; a failed function fails only itself.
     let mut planned = Vec::new();
-    // (path under --out, document); written once the function count is known.
-    let mut svgs: Vec<(PathBuf, String)> = Vec::new();
-    for (outcome, relative) in outcomes.iter().zip(relative) {
-        let display = outcome.path.display().to_string();
+    let mut has_program = vec![false; args.paths.len()];
+    let mut outcome_iter = outcomes.iter();
+    let mut unreadable_iter = unreadable.into_iter().peekable();
+    for (index, file) in files.iter().enumerate() {
+        let display = file.path.display().to_string();
+        if unreadable_iter.peek().is_some_and(|(i, _)| *i == index) {
+            let (_, err) = unreadable_iter.next().expect("peeked");
+            has_program[file.argument] = true;
+            planned.push(PlannedFile {
+                display,
+                relative: &file.relative,
+                text: LazyText {
+                    loaded: Some(""),
+                    path: &file.path,
+                    read: std::cell::OnceCell::new(),
+                },
+                body: FileBody::Unreadable(err),
+            });
+            continue;
+        }
+        let Some(outcome) = outcome_iter.next() else {
+            bail!("planning {display} gave no result");
+        };
         let text = LazyText {
             loaded: outcome.text.as_deref(),
             path: &outcome.path,
             read: std::cell::OnceCell::new(),
         };
-        let (header, functions) = match &outcome.status {
-            FileStatus::NeedsText => continue,
-            FileStatus::Unreadable(err) => {
-                eprintln!("error: cannot read {display}: {err}");
-                failed = true;
-                continue;
-            }
+        let body = match &outcome.status {
+            FileStatus::NeedsText => bail!("the text of {display} was not loaded"),
+            FileStatus::Unreadable(err) => FileBody::Unreadable(err.clone()),
             FileStatus::NotAProgram => {
                 tracing::debug!(file = %outcome.path.display(), "skipping: no @pl.program");
                 continue;
             }
-            FileStatus::ParseFailed(diagnostics) => {
-                for d in diagnostics {
-                    eprint!("{}", d.render(&display, text.get()));
-                }
-                failed = true;
-                continue;
-            }
-            FileStatus::Planned { header, functions } => (header, functions),
+            FileStatus::ParseFailed(diagnostics) => FileBody::ParseFailed(diagnostics),
+            FileStatus::Planned { header, functions } => FileBody::Program {
+                header,
+                file: outcome.file,
+                functions,
+            },
         };
-        let mut ok = Vec::with_capacity(functions.len());
-        for function in functions {
-            match &function.result {
-                Ok(planned) => ok.push((function, planned)),
-                Err((kind, diagnostics)) => {
-                    report_failure(*kind, &display, text.get(), &function.name, diagnostics);
-                    failed = true;
-                }
-            }
-        }
-        if ok.len() != functions.len() {
-            continue;
-        }
-        if args.emit == Emit::Ir {
-            let stored = if ok.iter().any(|(_, p)| p.planned_text.is_none()) {
-                workspace.planned_texts(outcome.file)
-            } else {
-                Vec::new()
-            };
-            let mut texts = Vec::with_capacity(ok.len());
-            for (i, (_, planned)) in ok.iter().enumerate() {
-                let Some(function) = planned
-                    .planned_text
-                    .as_ref()
-                    .or(stored.get(i).and_then(Option::as_ref))
-                else {
-                    bail!("the cache lost the planned text of {display}; run with --no-cache");
-                };
-                texts.push(&**function);
-            }
-            let printed = header.assemble(texts);
-            match &args.out {
-                Some(dir) => write_atomically(&dir.join(relative), &printed)?,
-                None => stdout.lock().write_all(printed.as_bytes())?,
-            }
-            // The repairs (and, with --exact, the checker's findings) go with the program.
-            let warnings = ok.iter().flat_map(|(_, p)| &p.report.diagnostics);
-            let mut lines = None;
-            for d in warnings.filter(|d| d.severity == Severity::Warning) {
-                let lines = lines.get_or_insert_with(|| LineIndex::new(text.get()));
-                eprintln!("{}", d.one_line(&display, text.get(), lines));
-            }
-        }
-        if args.emit == Emit::Svg {
-            for (function, p) in &ok {
-                debug_assert!(p.detailed, "an SVG needs the complete report");
-                let mut name = relative.clone().into_os_string();
-                name.push(format!(".{}.svg", function.name));
-                svgs.push((PathBuf::from(name), plan_svg(&function.name, &p.report)));
-            }
-        }
+        has_program[file.argument] = true;
         planned.push(PlannedFile {
             display,
+            relative: &file.relative,
             text,
-            functions: ok,
+            body,
         });
     }
+    let totals = report_failures(&planned);
+    let mut empty = false;
+    for (path, found) in args.paths.iter().zip(&has_program) {
+        if !found && !args.allow_empty {
+            eprintln!(
+                "error: {} holds no @pl.program (pass --allow-empty to accept that)",
+                path.display()
+            );
+            empty = true;
+        }
+    }
+
+    // Standard output is written only once the cache is flushed and closed and its lock
+    // released: a slow reader of the output must not keep a daemon from starting.
+    let mut stdout: Vec<u8> = Vec::new();
     match args.emit {
-        Emit::Ir => {}
-        Emit::Svg => match (&args.out, svgs.as_slice()) {
-            (Some(dir), _) => {
-                for (relative, svg) in &svgs {
-                    write_atomically(&dir.join(relative), svg)?;
+        Emit::Ir => {
+            let mut written = Vec::new();
+            for p in &planned {
+                let FileBody::Program {
+                    header,
+                    file,
+                    functions,
+                } = &p.body
+                else {
+                    continue;
+                };
+                if p.failed() {
+                    eprintln!(
+                        "note: {} was not printed: some of its functions have no plan",
+                        p.display
+                    );
+                    continue;
+                }
+                let text = printed_program(&workspace, &p.display, header, *file, functions)?;
+                written.push((p.relative.to_path_buf(), text));
+                // The repairs (and, with --exact, the checkers' findings) go with the program.
+                let warnings = functions
+                    .iter()
+                    .filter_map(|f| f.result.as_ref().ok())
+                    .flat_map(|planned| &planned.report.diagnostics)
+                    .filter(|d| d.severity == Severity::Warning);
+                let mut lines = None;
+                for d in warnings {
+                    let lines = lines.get_or_insert_with(|| LineIndex::new(p.text.get()));
+                    eprintln!("{}", d.one_line(&p.display, p.text.get(), lines));
                 }
             }
-            (None, [(_, svg)]) => stdout.lock().write_all(svg.as_bytes())?,
-            (None, []) => {}
-            (None, _) => return Ok(svg_usage_error()),
-        },
-        Emit::Summary => print_summary(&planned)?,
+            match &args.out {
+                Some(dir) => {
+                    let targets: Vec<PathBuf> = written.iter().map(|(t, _)| t.clone()).collect();
+                    prepare_out_dir(dir, &files, &targets)?;
+                    for (target, text) in &written {
+                        write_atomically(&dir.join(target), text)?;
+                    }
+                }
+                None => {
+                    for (_, text) in &written {
+                        stdout.extend_from_slice(text.as_bytes());
+                    }
+                }
+            }
+        }
+        Emit::Svg => {
+            // (path under --out, document)
+            let mut svgs: Vec<(PathBuf, String)> = Vec::new();
+            for p in &planned {
+                for function in p.functions() {
+                    let Ok(planned) = &function.result else {
+                        continue;
+                    };
+                    debug_assert!(planned.detailed, "an SVG needs the complete report");
+                    let mut name = p.relative.as_os_str().to_owned();
+                    name.push(format!(".{}.svg", function.name));
+                    svgs.push((
+                        PathBuf::from(name),
+                        plan_svg(&function.name, &planned.report),
+                    ));
+                }
+            }
+            match (&args.out, svgs.as_slice()) {
+                (Some(dir), _) => {
+                    let targets: Vec<PathBuf> = svgs.iter().map(|(t, _)| t.clone()).collect();
+                    prepare_out_dir(dir, &files, &targets)?;
+                    for (target, svg) in &svgs {
+                        write_atomically(&dir.join(target), svg)?;
+                    }
+                }
+                (None, [(_, svg)]) => stdout.extend_from_slice(svg.as_bytes()),
+                (None, []) => {}
+                (None, _) => bail!(svg_usage_error()),
+            }
+        }
+        Emit::Summary => print_summary(&mut stdout, &planned, &totals, verbose)?,
         Emit::Json => {
-            let reports: Vec<FileReport> = planned
-                .iter()
-                .map(|p| FileReport {
-                    path: &p.display,
-                    text: p.text.get(),
-                    functions: p
-                        .functions
-                        .iter()
-                        .map(|(f, planned)| {
-                            debug_assert!(planned.detailed, "JSON needs complete reports");
-                            FunctionReport {
-                                name: &f.name,
-                                digest: planned.planned_digest,
-                                report: &planned.report,
-                                cached: !workspace.is_fresh(f),
-                            }
-                        })
-                        .collect(),
-                })
-                .collect();
+            let reports: Vec<FileReport> =
+                planned.iter().map(|p| file_report(p, &workspace)).collect();
             let planner = match args.planner {
                 Planner::Pypto => "pypto",
                 Planner::Dsa => "dsa",
                 Planner::None => "none",
             };
             let document = plan_document(config.backend.name(), planner, &reports);
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            serde_json::to_writer_pretty(&mut out, &document)?;
-            writeln!(out)?;
-            out.flush()?;
+            serde_json::to_writer_pretty(&mut stdout, &document)?;
+            writeln!(stdout)?;
         }
     }
     tracing::info!(elapsed = ?started.elapsed(), "printed");
-    let functions: Vec<&FunctionOutcome> = outcomes
-        .iter()
-        .flat_map(|o| match &o.status {
-            FileStatus::Planned { functions, .. } => functions.iter().collect(),
-            _ => Vec::new(),
-        })
-        .collect();
+    let functions: Vec<&FunctionOutcome> = planned.iter().flat_map(|p| p.functions()).collect();
     let fresh = functions.iter().filter(|f| workspace.is_fresh(f)).count();
     workspace.record_stamps(&outcomes);
-    // Results are durable before success is reported.
-    let written = workspace
-        .flush()
-        .map_err(|err| StoreUnavailable(format!("cannot write the cache: {err}")))?;
+    // Results are durable before success is reported; a cache that cannot be written costs
+    // the next run its hits, not this run its answer.
+    let written = match workspace.flush() {
+        Ok(written) => written,
+        Err(err) => {
+            eprintln!("warning: cannot write the cache: {err}");
+            0
+        }
+    };
     tracing::info!(elapsed = ?started.elapsed(), written, "flushed the cache");
     if let Some((dir, _lock)) = &lock {
         let last = state::LastRun {
@@ -399,39 +467,167 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             written,
             seconds: started.elapsed().as_secs_f64(),
         };
-        last.save(dir)?;
+        if let Err(err) = last.save(dir) {
+            eprintln!("warning: {err:#}");
+        }
+        prune_to_cap(workspace.cache(), &root);
     }
+    if let Some(store) = store {
+        store.close();
+    }
+    drop(lock);
+    std::io::stdout().lock().write_all(&stdout)?;
+    let failed = empty || totals.failed();
     // Everything is printed and durable. Freeing the memo tables one node at a time takes
     // longer than the OS takes to reclaim them (0.7 s after a 20,000-function run), and the
     // store's flusher thread would make its drop wait for its next tick.
     std::mem::forget(workspace);
     Ok(if failed {
-        ExitCode::from(1)
+        ExitCode::from(crate::exit::ERRORS)
     } else {
         ExitCode::SUCCESS
     })
 }
 
-/// One SVG per function goes to stdout only when there is exactly one function.
-fn svg_usage_error() -> ExitCode {
-    eprintln!(
-        "error: --emit svg over more than one function needs --out DIR (one \
-         <file>.<function>.svg per function)"
-    );
-    ExitCode::from(2)
-}
-
-/// The cache could not be opened or written (exit code 3).
-#[derive(Debug)]
-pub struct StoreUnavailable(pub String);
-
-impl std::fmt::Display for StoreUnavailable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+/// Keeps the cache within its cap (`[cache] max-size`): when the store has grown past it,
+/// evicts the least recently used entries, none this run used.
+fn prune_to_cap(cache: &Cache, root: &Path) {
+    let cap = match crate::settings::cache_cap(root) {
+        Ok(cap) => cap,
+        Err(err) => {
+            eprintln!("warning: {err:#}; the cache was not pruned");
+            return;
+        }
+    };
+    let Some(Ok(stats)) = cache.store().map(|s| s.stats()) else {
+        return;
+    };
+    if stats.bytes_on_disk <= cap {
+        return;
+    }
+    match cache.prune(cap) {
+        Ok(pruned) => tracing::info!(
+            removed = pruned.removed,
+            bytes = pruned.bytes_removed,
+            "pruned the cache to its cap"
+        ),
+        Err(err) => eprintln!("warning: cannot prune the cache: {err}"),
     }
 }
 
-impl std::error::Error for StoreUnavailable {}
+/// Prints every failure's diagnostics to stderr, in input order, and counts.
+fn report_failures(planned: &[PlannedFile]) -> Totals {
+    let mut totals = Totals::default();
+    for p in planned {
+        totals.files += 1;
+        totals.functions += p.functions().len();
+        match &p.body {
+            FileBody::Unreadable(err) => {
+                eprintln!("error: cannot read {}: {err}", p.display);
+                totals.unreadable_files += 1;
+            }
+            FileBody::ParseFailed(diagnostics) => {
+                for d in *diagnostics {
+                    eprint!("{}", crate::color::render(d, &p.display, p.text.get()));
+                }
+                totals.unparsed_files += 1;
+            }
+            FileBody::Program { functions, .. } => {
+                for function in *functions {
+                    if let Err((kind, diagnostics)) = &function.result {
+                        report_failure(
+                            *kind,
+                            &p.display,
+                            p.text.get(),
+                            &function.name,
+                            diagnostics,
+                        );
+                        totals.failed_functions += 1;
+                    }
+                }
+            }
+        }
+    }
+    totals
+}
+
+/// The planned program of one file, every function planned.
+fn printed_program(
+    workspace: &Workspace,
+    display: &str,
+    header: &ProgramHeader,
+    file: db::SourceFile,
+    functions: &[FunctionOutcome],
+) -> Result<String> {
+    let needs_stored = functions
+        .iter()
+        .any(|f| f.result.as_ref().is_ok_and(|p| p.planned_text.is_none()));
+    let stored = if needs_stored {
+        workspace.planned_texts(file)
+    } else {
+        Vec::new()
+    };
+    let mut texts = Vec::with_capacity(functions.len());
+    for (i, function) in functions.iter().enumerate() {
+        let Ok(planned) = &function.result else {
+            bail!("{display}::{} has no plan", function.name);
+        };
+        let Some(text) = planned
+            .planned_text
+            .as_ref()
+            .or(stored.get(i).and_then(Option::as_ref))
+        else {
+            bail!("the cache lost the planned text of {display}; run with --no-cache");
+        };
+        texts.push(&**text);
+    }
+    Ok(header.assemble(texts))
+}
+
+/// One file as JSON sees it: every function, planned or failed, or why there are none.
+fn file_report<'a>(p: &'a PlannedFile, workspace: &Workspace) -> FileReport<'a> {
+    let (error, functions) = match &p.body {
+        FileBody::Unreadable(err) => (Some(FileError::Unreadable(err.as_str())), Vec::new()),
+        FileBody::ParseFailed(diagnostics) => (Some(FileError::Parse(diagnostics)), Vec::new()),
+        FileBody::Program { functions, .. } => (
+            None,
+            functions
+                .iter()
+                .map(|f| match &f.result {
+                    Ok(planned) => {
+                        debug_assert!(planned.detailed, "JSON needs complete reports");
+                        FunctionEntry::Planned(FunctionReport {
+                            name: &f.name,
+                            digest: planned.planned_digest,
+                            report: &planned.report,
+                            cached: !workspace.is_fresh(f),
+                        })
+                    }
+                    Err((kind, diagnostics)) => FunctionEntry::Failed(FailedFunction {
+                        name: &f.name,
+                        failure: kind.name(),
+                        diagnostics,
+                    }),
+                })
+                .collect(),
+        ),
+    };
+    FileReport {
+        path: &p.display,
+        text: p.text.get(),
+        functions,
+        error,
+    }
+}
+
+/// One SVG per function goes to stdout only when there is exactly one function.
+fn svg_usage_error() -> UsageError {
+    UsageError(
+        "--emit svg over more than one function needs --out DIR (one \
+         <file>.<function>.svg per function)"
+            .into(),
+    )
+}
 
 /// A bar on a terminal for runs long enough to want one; hidden otherwise.
 fn progress_bar(files: usize) -> ProgressBar {
@@ -458,7 +654,7 @@ fn report_failure(
     match kind {
         FailureKind::Plan => {
             for d in diagnostics {
-                eprint!("{}", d.render(display, text));
+                eprint!("{}", crate::color::render(d, display, text));
                 eprintln!("  in function '{function}'");
             }
         }
@@ -470,7 +666,7 @@ fn report_failure(
             );
             const SHOWN: usize = 5;
             for d in diagnostics.iter().take(SHOWN) {
-                eprint!("{}", d.render(display, text));
+                eprint!("{}", crate::color::render(d, display, text));
                 eprintln!("  in function '{function}'");
             }
             if diagnostics.len() > SHOWN {
@@ -480,29 +676,54 @@ fn report_failure(
     }
 }
 
-fn print_summary(planned: &[PlannedFile]) -> Result<()> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let width = planned
-        .iter()
-        .flat_map(|p| {
-            p.functions
-                .iter()
-                .map(move |(f, _)| p.display.len() + 2 + f.name.len())
-        })
-        .max()
-        .unwrap_or(0)
-        .max("FUNCTION".len());
+fn print_summary(
+    out: &mut Vec<u8>,
+    planned: &[PlannedFile],
+    totals: &Totals,
+    members: bool,
+) -> Result<()> {
+    let width = summary::name_width(
+        planned
+            .iter()
+            .flat_map(|p| p.functions().iter().map(|f| f.name.as_str())),
+    );
     out.write_all(summary::header(width).as_bytes())?;
-    let mut functions = 0;
     let mut repairs = 0;
     let mut row = String::new();
+    let mut bytes = (0i64, 0i64);
     for p in planned {
         // Only diagnostics need line numbers; most files have none.
         let lines = std::cell::OnceCell::new();
-        for (function, planned) in &p.functions {
+        match &p.body {
+            FileBody::Unreadable(_) => writeln!(out, "{}  error: cannot be read", p.display)?,
+            FileBody::ParseFailed(diagnostics) => writeln!(
+                out,
+                "{}  error: does not parse ({}, above)",
+                p.display,
+                plural(diagnostics.len(), "error")
+            )?,
+            FileBody::Program { .. } => writeln!(out, "{}", p.display)?,
+        }
+        for function in p.functions() {
+            let planned = match &function.result {
+                Ok(planned) => planned,
+                Err((kind, diagnostics)) => {
+                    let what = match kind {
+                        FailureKind::Plan => "the planner refused it",
+                        FailureKind::Verify => "its plan failed verification",
+                    };
+                    writeln!(
+                        out,
+                        "{}{:<name$} error: no plan, {what} ({}, above)",
+                        summary::INDENT,
+                        function.name.as_str(),
+                        plural(diagnostics.len(), "error"),
+                        name = width - summary::INDENT.len()
+                    )?;
+                    continue;
+                }
+            };
             let report = &planned.report;
-            functions += 1;
-            let name = format!("{}::{}", p.display, function.name);
             for s in &report.spaces {
                 let figures = summary::SpaceRow {
                     space: s.space.name(),
@@ -513,7 +734,9 @@ fn print_summary(planned: &[PlannedFile]) -> Result<()> {
                     footprint: s.footprint,
                     capacity: s.capacity,
                 };
-                summary::row(&mut row, &name, width, &figures);
+                bytes.0 += s.bytes_before;
+                bytes.1 += s.bytes_after;
+                summary::row(&mut row, &function.name, width, &figures);
                 out.write_all(row.as_bytes())?;
                 if let Some(pypto) = s.pypto_footprint {
                     let ratio = |x: i64| x as f64 / s.lower_bound.max(1) as f64;
@@ -525,6 +748,19 @@ fn print_summary(planned: &[PlannedFile]) -> Result<()> {
                         ratio(pypto)
                     )?;
                 }
+                if members {
+                    for buffer in &s.buffers {
+                        let names: Vec<&str> = buffer.members.iter().map(|m| m.as_str()).collect();
+                        writeln!(
+                            out,
+                            "{0}{0}{0}{1} ({2}): {3}",
+                            summary::INDENT,
+                            buffer.base.as_str(),
+                            summary::human_bytes(buffer.size.max(0) as u64),
+                            names.join(", ")
+                        )?;
+                    }
+                }
             }
             repairs += report.diagnostics.iter().filter(|d| is_repair(d)).count();
             for d in &report.diagnostics {
@@ -533,15 +769,52 @@ fn print_summary(planned: &[PlannedFile]) -> Result<()> {
             }
         }
     }
-    match repairs {
-        0 => writeln!(out, "{} files, {} functions", planned.len(), functions)?,
-        n => writeln!(
+    writeln!(out, "{}", summary::LEGEND)?;
+    if bytes.0 > 0 {
+        writeln!(
             out,
-            "{} files, {} functions, {n} repairs of PyPTO's plan (warnings MR-R…)",
-            planned.len(),
-            functions
-        )?,
+            "in all: {} -> {} of tile buffers",
+            summary::human_bytes(bytes.0.max(0) as u64),
+            summary::human_bytes(bytes.1.max(0) as u64)
+        )?;
     }
+    write!(
+        out,
+        "{}, {}",
+        plural(totals.files, "file"),
+        plural(totals.functions, "function")
+    )?;
+    if repairs > 0 {
+        write!(out, ", {repairs} repairs of PyPTO's plan (warnings MR-R…)")?;
+    }
+    if totals.failed() {
+        let errors: Vec<String> = [
+            (
+                totals.unreadable_files,
+                "file cannot be read",
+                "files cannot be read",
+            ),
+            (
+                totals.unparsed_files,
+                "file does not parse",
+                "files do not parse",
+            ),
+            (
+                totals.failed_functions,
+                "function has no plan",
+                "functions have no plan",
+            ),
+        ]
+        .into_iter()
+        .filter(|(count, _, _)| *count > 0)
+        .map(|(count, one, many)| match count {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        })
+        .collect();
+        write!(out, "; errors: {}", errors.join(", "))?;
+    }
+    writeln!(out)?;
     out.flush()?;
     Ok(())
 }

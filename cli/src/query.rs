@@ -6,15 +6,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use memreuse::db::{self, Workspace};
-use memreuse::store::Cache;
 use memreuse::system::OsSystem;
 use memreuse_daemon::answer::query_answer;
 use memreuse_daemon::protocol::{Answer, Body, ErrorCode, Request};
 use serde_json::Value;
 
-use crate::daemon::{DaemonUnavailable, Target};
+use crate::daemon::Target;
+use crate::exit::{Unavailable, UsageError};
 use crate::plan::Toggle;
 use crate::state;
 use crate::summary;
@@ -33,7 +33,8 @@ pub struct QueryArgs {
     /// Plan in this process instead of asking (or starting) the daemon.
     #[arg(long)]
     pub no_daemon: bool,
-    /// The workspace root [default: the current directory].
+    /// The project root [default: the nearest directory up from here holding memreuse.toml
+    /// or .git, else the current directory].
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
 }
@@ -74,18 +75,6 @@ pub fn resolve(target: &str, root: &Path) -> Result<Named, UsageError> {
     Ok(Named { path, function })
 }
 
-/// A usage error (exit code 2).
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
 pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     let target = Target::new(args.root.as_deref(), state_dir)?;
     let named = resolve(&args.target, &target.root)?;
@@ -101,13 +90,13 @@ pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         let response = connection
             .client
             .request(&request)
-            .map_err(|e| DaemonUnavailable(e.to_string()))?;
+            .map_err(|e| Unavailable(e.to_string()))?;
         tracing::debug!(instance = %response.instance, revision = response.revision, "answered");
         match response.body {
             Body::Query(answer) => answer,
             Body::Error(err) if err.code == ErrorCode::Refused => bail!(UsageError(err.message)),
-            Body::Error(err) => bail!(DaemonUnavailable(err.message)),
-            other => bail!(DaemonUnavailable(format!("unexpected answer {other:?}"))),
+            Body::Error(err) => bail!(Unavailable(err.message)),
+            other => bail!(Unavailable(format!("unexpected answer {other:?}"))),
         }
     };
     print_answer(&answer, args.json)
@@ -116,17 +105,11 @@ pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
 /// Plans the one file here, with the store when no daemon holds it.
 fn in_process(named: &Named, target: &Target) -> Result<Answer> {
     let text = std::fs::read_to_string(&named.path)
-        .with_context(|| format!("cannot read {}", named.path.display()))?;
-    let open = state::open_store(&target.layout().state_dir)?;
-    let (cache, _lock) = match open {
-        Some(open) => (open.cache, Some(open.lock)),
-        None => {
-            eprintln!("warning: the cache is in use by the daemon; planning without it");
-            (Cache::disabled(), None)
-        }
-    };
-    let config = crate::settings::plan_config(None, &[])?;
-    let mut workspace = Workspace::new(Arc::new(cache), config, db::Planner::Pypto);
+        .map_err(|err| UsageError(format!("cannot read {}: {err}", named.path.display())))?;
+    let opened = state::open_or_degrade(&target.layout().state_dir);
+    let _lock = opened.held;
+    let config = crate::settings::plan_config(&target.root, None, &[])?;
+    let mut workspace = Workspace::new(Arc::new(opened.cache), config, db::Planner::Pypto);
     let file = workspace.set_file(&named.path, &text, Toggle::Auto.applies_to(&named.path));
     let mut outcomes = workspace.plan(&OsSystem, &[file], 1, &|| {});
     let display = named
@@ -171,59 +154,64 @@ pub fn print_answer(answer: &Answer, json: bool) -> Result<ExitCode> {
     })
 }
 
-/// One row per function and memory space, as `memreuse plan` prints them.
+/// One row per function and memory space under its file's line, as `memreuse plan` prints
+/// them.
 fn print_summary(out: &mut impl std::io::Write, document: &Value) -> Result<()> {
     let empty = Vec::new();
     let files = document["files"].as_array().unwrap_or(&empty);
-    let rows: Vec<(String, &Value)> = files
-        .iter()
-        .flat_map(|file| {
-            let path = file["path"].as_str().unwrap_or("?");
-            file["functions"]
-                .as_array()
-                .unwrap_or(&empty)
-                .iter()
-                .map(move |f| (format!("{path}::{}", f["name"].as_str().unwrap_or("?")), f))
-        })
-        .collect();
-    let width = rows
-        .iter()
-        .map(|(name, _)| name.len())
-        .max()
-        .unwrap_or(0)
-        .max("FUNCTION".len());
+    let width = summary::name_width(
+        files
+            .iter()
+            .flat_map(|file| file["functions"].as_array().unwrap_or(&empty).iter())
+            .map(|f| f["name"].as_str().unwrap_or("?")),
+    );
     out.write_all(summary::header(width).as_bytes())?;
     let mut line = String::new();
-    for (name, function) in &rows {
-        for s in function["spaces"].as_array().unwrap_or(&empty) {
-            let figure = |key: &str| s[key].as_i64().unwrap_or(0);
-            let figures = summary::SpaceRow {
-                space: s["space"].as_str().unwrap_or("?"),
-                tiles: figure("tiles"),
-                buffers: (
-                    figure("buffers_before"),
-                    s["buffers"].as_array().map_or(0, Vec::len) as i64,
-                ),
-                bytes: (figure("bytes_before"), figure("bytes_after")),
-                lower_bound: figure("lower_bound"),
-                footprint: figure("footprint"),
-                capacity: figure("capacity"),
-            };
-            summary::row(&mut line, name, width, &figures);
-            out.write_all(line.as_bytes())?;
-        }
-        for d in function["diagnostics"].as_array().unwrap_or(&empty) {
-            writeln!(
-                out,
-                "  {}:{}:{}: {}[{}]: {}",
-                name.rsplit_once("::")
-                    .map_or(name.as_str(), |(file, _)| file),
-                d["line"],
-                d["col"],
-                d["severity"].as_str().unwrap_or("?"),
-                d["code"].as_str().unwrap_or("?"),
-                d["message"].as_str().unwrap_or("")
-            )?;
+    for file in files {
+        let path = file["path"].as_str().unwrap_or("?");
+        writeln!(out, "{path}")?;
+        for function in file["functions"].as_array().unwrap_or(&empty) {
+            let name = function["name"].as_str().unwrap_or("?");
+            if function["status"] == "failed" {
+                writeln!(
+                    out,
+                    "{}{name:<pad$} error: no plan ({} failed)",
+                    summary::INDENT,
+                    function["failure"].as_str().unwrap_or("?"),
+                    pad = width - summary::INDENT.len()
+                )?;
+            }
+            for s in function["spaces"].as_array().unwrap_or(&empty) {
+                let figure = |key: &str| s[key].as_i64().unwrap_or(0);
+                let figures = summary::SpaceRow {
+                    space: s["space"].as_str().unwrap_or("?"),
+                    tiles: figure("tiles"),
+                    buffers: (
+                        figure("buffers_before"),
+                        s["buffers"].as_array().map_or(0, Vec::len) as i64,
+                    ),
+                    bytes: (figure("bytes_before"), figure("bytes_after")),
+                    lower_bound: figure("lower_bound"),
+                    footprint: figure("footprint"),
+                    capacity: figure("capacity"),
+                };
+                summary::row(&mut line, name, width, &figures);
+                out.write_all(line.as_bytes())?;
+            }
+            for d in function["diagnostics"].as_array().unwrap_or(&empty) {
+                if function["status"] == "failed" {
+                    continue;
+                }
+                writeln!(
+                    out,
+                    "  {path}:{}:{}: {}[{}]: {}",
+                    d["line"],
+                    d["col"],
+                    d["severity"].as_str().unwrap_or("?"),
+                    d["code"].as_str().unwrap_or("?"),
+                    d["message"].as_str().unwrap_or("")
+                )?;
+            }
         }
     }
     Ok(())

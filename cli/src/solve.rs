@@ -65,6 +65,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         time_limit: Some(Duration::from_millis(args.deadline_ms)),
         node_limit: args.node_limit,
     };
+    for path in &args.files {
+        if !path.is_file() {
+            anyhow::bail!(crate::exit::UsageError(format!(
+                "{} is not a file",
+                path.display()
+            )));
+        }
+    }
     let mut rows = Vec::new();
     let mut any_invalid = false;
     let stdout = std::io::stdout();

@@ -2,21 +2,17 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use memreuse::store::{Cache, Counters, SledStore};
+use memreuse::store::{Cache, Counters, Reporter, SledStore, StoreEvent};
+use memreuse_daemon::client::DaemonStore;
+use memreuse_daemon::protocol::PROTOCOL_VERSION;
 use serde::{Deserialize, Serialize};
 
-/// `--state-dir`, else `MEMREUSE_STATE_DIR`, else
-/// `$XDG_STATE_HOME/memreuse/<blake3(canonical cwd)[..16]>` (`~/.local/state` without XDG).
-pub fn state_dir(flag: Option<&Path>) -> Result<PathBuf> {
-    let root = std::env::current_dir()
-        .and_then(|d| d.canonicalize())
-        .context("cannot read the current directory")?;
-    state_dir_for(flag, &root)
-}
-
-/// [`state_dir`] for the workspace at `root` (canonical) rather than the current directory.
+/// The state dir of the project at `root` (canonical): `--state-dir`, else
+/// `MEMREUSE_STATE_DIR`, else `$XDG_STATE_HOME/memreuse/<blake3(root)[..16]>`
+/// (`~/.local/state` without XDG).
 pub fn state_dir_for(flag: Option<&Path>, root: &Path) -> Result<PathBuf> {
     if let Some(dir) = flag {
         return Ok(dir.to_path_buf());
@@ -42,38 +38,146 @@ pub struct OpenStore {
     pub cache: Cache,
     /// Held while the store is open.
     pub lock: File,
+    /// The store itself, to close before the lock goes (`None` when it would not open).
+    pub store: Option<Arc<SledStore>>,
 }
 
 /// Opens the cache in `dir`. `Ok(None)` when another process holds it (the caller runs
-/// without it); a damaged store is moved aside and rebuilt with a warning.
+/// without it); a damaged store is moved aside and rebuilt, one that cannot be used is left
+/// alone, each with a warning.
 pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let Some(lock) = lock(dir)? else {
+        return Ok(None);
+    };
+    // The store heals itself (moves a damaged one aside, switches off one the machine
+    // refuses) and says so here; the command goes on either way.
+    let report: Reporter = Arc::new(|event: &StoreEvent| eprintln!("warning: {event}"));
+    let (cache, store) = match SledStore::open_or_rebuild(&store_dir(dir), report) {
+        Ok(store) => {
+            let store = Arc::new(store);
+            (Cache::new(Box::new(store.clone())), Some(store))
+        }
+        Err(err) => {
+            eprintln!(
+                "warning: cannot open the cache in {}: {err}; going on without it",
+                dir.display()
+            );
+            (Cache::disabled(), None)
+        }
+    };
+    Ok(Some(OpenStore { cache, lock, store }))
+}
+
+/// Takes the state dir's `daemon.lock` (creating the dir); `None` when another process
+/// holds it (a daemon, or a CLI working in-process).
+pub fn lock(dir: &Path) -> Result<Option<File>> {
+    // Private to this user whatever the umask: it holds the daemon's socket and lock.
+    memreuse_daemon::layout::prepare_private_dir(dir)?;
     let lock_path = dir.join("daemon.lock");
-    let lock = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
+    let lock = memreuse_daemon::layout::open_lock(&lock_path)
         .with_context(|| format!("cannot open {}", lock_path.display()))?;
     match lock.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => return Ok(None),
+        Ok(()) => Ok(Some(lock)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
         Err(std::fs::TryLockError::Error(err)) => {
-            return Err(err).with_context(|| format!("cannot lock {}", lock_path.display()));
+            Err(err).with_context(|| format!("cannot lock {}", lock_path.display()))
         }
     }
-    let opened = SledStore::open_or_rebuild(&dir.join("cache"))
-        .with_context(|| format!("cannot open the cache in {}", dir.display()))?;
-    if let Some((aside, reason)) = &opened.moved_aside {
-        eprintln!(
-            "warning: the cache would not open ({reason}); moved it to {} and started a new one",
-            aside.display()
-        );
+}
+
+/// The store's directory in a state dir.
+pub fn store_dir(dir: &Path) -> PathBuf {
+    dir.join("cache")
+}
+
+/// The cache a command working in-process uses: the state dir's store, or none when another
+/// process holds it or the state dir cannot be used (a warning says which; the command then
+/// plans without the cache, as with `--no-cache`).
+pub struct InProcessCache {
+    pub cache: Cache,
+    /// The state dir and its lock, while the store is open.
+    pub held: Option<(PathBuf, File)>,
+    /// The store, to close before the lock is released.
+    pub store: Option<Arc<SledStore>>,
+}
+
+pub fn open_or_degrade(dir: &Path) -> InProcessCache {
+    let without = InProcessCache {
+        cache: Cache::disabled(),
+        held: None,
+        store: None,
+    };
+    let deadline = std::time::Instant::now() + QUEUE_WAIT;
+    let mut waiting = false;
+    loop {
+        match open_store(dir) {
+            Ok(Some(open)) => {
+                return InProcessCache {
+                    cache: open.cache,
+                    held: Some((dir.to_path_buf(), open.lock)),
+                    store: open.store,
+                };
+            }
+            Ok(None) => {
+                if let Some(connection) = daemon_of(dir) {
+                    return through_daemon(dir, connection);
+                }
+                if std::time::Instant::now() >= deadline {
+                    eprintln!(
+                        "warning: the cache in {} stayed in use by another memreuse for {} s; \
+                         planning without it",
+                        dir.display(),
+                        QUEUE_WAIT.as_secs()
+                    );
+                    return without;
+                }
+                // Another command works in-process: queue behind it, as cargo does for its
+                // build directory, rather than plan everything again.
+                if !waiting {
+                    eprintln!(
+                        "note: waiting for another memreuse to finish with the cache in {}",
+                        dir.display()
+                    );
+                    waiting = true;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(err) => {
+                eprintln!("warning: {err:#}; planning without the cache");
+                return without;
+            }
+        }
     }
-    Ok(Some(OpenStore {
-        cache: Cache::new(Box::new(opened.store)),
-        lock,
-    }))
+}
+
+/// How long a command waits for another one working in-process to release the cache.
+const QUEUE_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// The cache of a running daemon, read through its socket.
+fn through_daemon(dir: &Path, connection: memreuse_daemon::client::Connection) -> InProcessCache {
+    if connection.hello.protocol == PROTOCOL_VERSION {
+        tracing::info!("reading the cache through the daemon");
+        return InProcessCache {
+            cache: Cache::new(Box::new(DaemonStore::new(connection))),
+            held: None,
+            store: None,
+        };
+    }
+    eprintln!(
+        "warning: the cache in {} is held by a daemon of another version (`memreuse daemon \
+         stop` releases it); planning without it",
+        dir.display()
+    );
+    InProcessCache {
+        cache: Cache::disabled(),
+        held: None,
+        store: None,
+    }
+}
+
+/// The daemon of the state dir, if one answers (it holds the cache for its life).
+fn daemon_of(dir: &Path) -> Option<memreuse_daemon::client::Connection> {
+    memreuse_daemon::client::connect(&memreuse_daemon::layout::Layout::new(dir))
 }
 
 /// What the last `memreuse plan` did with the cache.
@@ -107,10 +211,8 @@ struct CountersDef {
 impl LastRun {
     pub fn save(&self, dir: &Path) -> Result<()> {
         let path = dir.join("last-run.json");
-        let tmp = dir.join("last-run.json.tmp");
-        std::fs::write(&tmp, serde_json::to_vec_pretty(self)?)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))
+        memreuse_daemon::layout::write_atomically(&path, &serde_json::to_vec_pretty(self)?)
+            .with_context(|| format!("cannot write {}", path.display()))
     }
 
     pub fn load(dir: &Path) -> Option<LastRun> {

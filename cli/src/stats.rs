@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use serde_json::json;
 
-use crate::state::{LastRun, open_store, state_dir};
+use crate::state::{LastRun, open_store, state_dir_for};
 
 #[derive(clap::Args)]
 pub struct StatsArgs {
@@ -16,8 +16,9 @@ pub struct StatsArgs {
 }
 
 pub fn run(args: StatsArgs, state_dir_flag: Option<&std::path::Path>) -> Result<ExitCode> {
-    let dir = state_dir(state_dir_flag)?;
-    let Some(open) = open_store(&dir)? else {
+    let dir = state_dir_for(state_dir_flag, &crate::settings::root_here()?)?;
+    let opened = open_store(&dir).map_err(|err| crate::exit::Unavailable(format!("{err:#}")))?;
+    let Some(open) = opened else {
         eprintln!(
             "error: the cache in {} is in use by another memreuse process",
             dir.display()
@@ -42,7 +43,11 @@ pub fn run(args: StatsArgs, state_dir_flag: Option<&std::path::Path>) -> Result<
     }
     writeln!(out, "state dir:     {}", dir.display())?;
     writeln!(out, "entries:       {}", stats.entries)?;
-    writeln!(out, "bytes on disk: {}", stats.bytes_on_disk)?;
+    writeln!(
+        out,
+        "on disk:       {}",
+        crate::summary::human_bytes(stats.bytes_on_disk)
+    )?;
     match last {
         None => writeln!(out, "last run:      none recorded")?,
         Some(last) => {

@@ -1,14 +1,18 @@
 //! `memreuse verify`: check already-planned IR with the independent verifier.
 
-use std::path::PathBuf;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
-use memreuse::ir;
-use memreuse::verify::{VerifyOptions, verify_program};
+use memreuse::ir::{self, LineIndex};
+use memreuse::json::diagnostic_json;
+use memreuse::verify::{VerifyOptions, codes, verify_program};
+use serde_json::{Value, json};
 
 use crate::inputs::discover;
 use crate::plan::BackendArg;
+use crate::summary::plural;
 
 #[derive(clap::Args)]
 pub struct VerifyArgs {
@@ -21,6 +25,34 @@ pub struct VerifyArgs {
     /// MemRef offsets are absolute addresses (dumps taken after AllocateMemoryAddr).
     #[arg(long)]
     pub addressed: bool,
+    /// Print JSON: every file with its status and violations, and the totals.
+    #[arg(long)]
+    pub json: bool,
+    /// Accept a PATH that holds no `@pl.program`.
+    #[arg(long)]
+    pub allow_empty: bool,
+}
+
+/// Dumps PyPTO writes before its MemoryReuse pass: nothing has been planned in them yet.
+const BEFORE_MEMORY_REUSE: [&str; 2] = ["_after_InitMemRef", "_after_MaterializeSemanticAliases"];
+
+/// Whether a file that fails verification is input to MemoryReuse rather than its output:
+/// its name says so (`memreuse plan --out` keeps the names, but its outputs verify), or its
+/// violations are loop carries kept apart from their init values (which MemoryReuse always
+/// puts in place) and the reads of the values they therefore never receive.
+fn not_planned_yet(path: &Path, violations: &[(usize, memreuse::diagnostics::Diagnostic)]) -> bool {
+    let named = path.file_name().is_some_and(|n| {
+        BEFORE_MEMORY_REUSE
+            .iter()
+            .any(|p| n.to_string_lossy().contains(p))
+    });
+    let carries_apart = violations
+        .iter()
+        .any(|(_, d)| d.code == codes::CARRY_NOT_IN_PLACE)
+        && violations
+            .iter()
+            .all(|(_, d)| [codes::CARRY_NOT_IN_PLACE, codes::VALUE_LOST].contains(&d.code));
+    !violations.is_empty() && (named || carries_apart)
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
@@ -31,12 +63,19 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     };
     let mut failed = false;
     let mut checked = 0;
+    let mut violations_total = 0;
+    let mut files_with_violations = 0;
+    let mut unplanned = 0;
+    let mut has_program = vec![false; args.paths.len()];
+    let mut files_json: Vec<Value> = Vec::new();
     for file in discover(&args.paths)? {
         let display = file.path.display().to_string();
         let text = match std::fs::read_to_string(&file.path) {
             Ok(text) => text,
             Err(err) => {
                 eprintln!("error: cannot read {display}: {err}");
+                files_json.push(json!({"path": display, "status": "unreadable",
+                                       "message": err.to_string(), "violations": []}));
                 failed = true;
                 continue;
             }
@@ -44,27 +83,98 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         if !ir::has_program(&text) {
             continue;
         }
+        has_program[file.argument] = true;
+        let lines = LineIndex::new(&text);
         let program = match ir::parse_program(&text) {
             Ok(program) => program,
             Err(err) => {
                 for d in &err.diagnostics {
-                    eprint!("{}", d.render(&display, &text));
+                    eprint!("{}", crate::color::render(d, &display, &text));
                 }
+                let diagnostics: Vec<Value> = err
+                    .diagnostics
+                    .iter()
+                    .map(|d| diagnostic_json(d, &text, &lines))
+                    .collect();
+                files_json.push(json!({"path": display, "status": "parse_failed",
+                                       "diagnostics": diagnostics, "violations": []}));
                 failed = true;
                 continue;
             }
         };
         checked += 1;
-        for (index, diagnostic) in verify_program(&program, &options) {
-            eprint!("{}", diagnostic.render(&display, &text));
-            eprintln!("  in function '{}'", program.functions[index].name);
+        let violations = verify_program(&program, &options);
+        if not_planned_yet(&file.path, &violations) {
+            eprintln!(
+                "error: {display} is not planned yet (it is input to MemoryReuse, not its \
+                 output): plan it with `memreuse plan {display}`, or verify PyPTO's \
+                 *_after_MemoryReuse.py dump"
+            );
+            files_json.push(json!({"path": display, "status": "not_planned",
+                                   "violations": []}));
+            unplanned += 1;
+            failed = true;
+            continue;
+        }
+        let mut listed = Vec::with_capacity(violations.len());
+        for (index, diagnostic) in &violations {
+            let function = program.functions[*index].name.as_str();
+            if !args.json {
+                eprint!("{}", crate::color::render(diagnostic, &display, &text));
+                eprintln!("  in function '{function}'");
+            }
+            let mut entry = diagnostic_json(diagnostic, &text, &lines);
+            entry["function"] = Value::from(function);
+            listed.push(entry);
+        }
+        if !violations.is_empty() {
+            failed = true;
+            violations_total += violations.len();
+            files_with_violations += 1;
+        }
+        let status = if violations.is_empty() {
+            "verified"
+        } else {
+            "violations"
+        };
+        files_json.push(json!({"path": display, "status": status, "violations": listed}));
+    }
+    for (path, found) in args.paths.iter().zip(&has_program) {
+        if !found && !args.allow_empty {
+            eprintln!(
+                "error: {} holds no @pl.program (pass --allow-empty to accept that)",
+                path.display()
+            );
             failed = true;
         }
     }
-    if failed {
-        Ok(ExitCode::from(1))
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let document = json!({
+            "files": files_json,
+            "checked": checked,
+            "violations": violations_total,
+            "files_with_violations": files_with_violations,
+            "not_planned": unplanned,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&document)?)?;
     } else {
-        println!("{checked} files verified: no violations");
-        Ok(ExitCode::SUCCESS)
+        let not_planned = match unplanned {
+            0 => String::new(),
+            n => format!(", {n} not planned yet"),
+        };
+        writeln!(
+            out,
+            "{} in {} ({} checked{not_planned})",
+            plural(violations_total, "violation"),
+            plural(files_with_violations, "file"),
+            plural(checked, "file")
+        )?;
     }
+    out.flush()?;
+    Ok(if failed {
+        ExitCode::from(crate::exit::ERRORS)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -3,7 +3,9 @@
 
 use memreuse::db::{FailureKind, FileOutcome, FileStatus};
 use memreuse::ir;
-use memreuse::json::{FileReport, FunctionReport, plan_document};
+use memreuse::json::{
+    FailedFunction, FileError, FileReport, FunctionEntry, FunctionReport, plan_document,
+};
 use memreuse::plan::PlanConfig;
 use memreuse::plan::explain::explain;
 
@@ -20,6 +22,15 @@ pub fn query_answer(
 ) -> Answer {
     let text = outcome.text.as_deref().unwrap_or("");
     let mut answer = Answer::default();
+    let document = |error: Option<FileError>, functions: Vec<FunctionEntry>| {
+        let file = FileReport {
+            path: display,
+            text,
+            functions,
+            error,
+        };
+        plan_document(backend, planner, &[file])
+    };
     let functions = match &outcome.status {
         FileStatus::NeedsText => {
             answer.diagnostics = format!("error: the text of {display} was not loaded\n");
@@ -27,7 +38,9 @@ pub fn query_answer(
             return answer;
         }
         FileStatus::Unreadable(err) => {
-            answer.diagnostics = format!("error: cannot read {display}: {err}\n");
+            let message = format!("cannot read {display}: {err}");
+            answer.diagnostics = format!("error: {message}\n");
+            answer.document = Some(document(Some(FileError::Unreadable(&message)), Vec::new()));
             answer.failed = true;
             return answer;
         }
@@ -40,6 +53,7 @@ pub fn query_answer(
             for d in diagnostics {
                 answer.diagnostics.push_str(&d.render(display, text));
             }
+            answer.document = Some(document(Some(FileError::Parse(diagnostics)), Vec::new()));
             answer.failed = true;
             return answer;
         }
@@ -56,7 +70,7 @@ pub fn query_answer(
         answer.failed = true;
         return answer;
     }
-    let mut reports = Vec::new();
+    let mut entries = Vec::new();
     for f in functions
         .iter()
         .filter(|f| function.is_none_or(|name| f.name == name))
@@ -64,12 +78,12 @@ pub fn query_answer(
         match &f.result {
             Ok(planned) => {
                 debug_assert!(planned.detailed, "a query answer needs complete reports");
-                reports.push(FunctionReport {
+                entries.push(FunctionEntry::Planned(FunctionReport {
                     name: &f.name,
                     digest: planned.planned_digest,
                     report: &planned.report,
                     cached: f.computed_in.is_none(),
-                })
+                }))
             }
             Err((kind, diagnostics)) => {
                 answer.failed = true;
@@ -85,15 +99,15 @@ pub fn query_answer(
                         .diagnostics
                         .push_str(&format!("  in function '{}'\n", f.name));
                 }
+                entries.push(FunctionEntry::Failed(FailedFunction {
+                    name: &f.name,
+                    failure: kind.name(),
+                    diagnostics,
+                }));
             }
         }
     }
-    let file = FileReport {
-        path: display,
-        text,
-        functions: reports,
-    };
-    answer.document = Some(plan_document(backend, planner, &[file]));
+    answer.document = Some(document(None, entries));
     answer
 }
 

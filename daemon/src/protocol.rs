@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of the types below.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Longest request line the daemon reads (requests are small).
 pub const MAX_REQUEST_LINE: usize = 64 * 1024;
@@ -46,6 +46,12 @@ pub enum Request {
         stale_ok: bool,
     },
     Status,
+    /// One value of the daemon's cache (a `memreuse plan` reading through the daemon, which
+    /// holds the store): `kind` is the [`memreuse::store::Kind`] number, `key` hex.
+    CacheGet {
+        kind: u8,
+        key: String,
+    },
     /// Stop the daemon (it answers first).
     Shutdown,
 }
@@ -67,8 +73,39 @@ pub enum Body {
     Query(Answer),
     Explain(Answer),
     Status(Box<Status>),
+    CacheValue(CacheValue),
     ShuttingDown,
     Error(ErrorReply),
+}
+
+/// The answer to [`Request::CacheGet`]: the stored bytes, hex, if any.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CacheValue {
+    pub value: Option<String>,
+}
+
+/// Lower-case hex of `bytes`.
+pub fn to_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    out
+}
+
+/// The bytes of lower-case or upper-case hex; `None` when it is not hex.
+pub fn from_hex(text: &str) -> Option<Vec<u8>> {
+    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    let bytes = text.as_bytes();
+    if !bytes.len().is_multiple_of(2) {
+        return None;
+    }
+    bytes
+        .chunks(2)
+        .map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?))
+        .collect()
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -122,6 +159,9 @@ pub struct Status {
     pub root: PathBuf,
     pub state_dir: PathBuf,
     pub build_id: String,
+    /// What it plans with (from `memreuse.toml` when it started): backend and planner names.
+    pub backend: String,
+    pub planner: String,
     pub uptime_seconds: f64,
     /// The initial scan: files planned so far of the files found (`done == total` when over).
     pub scan: Progress,
@@ -239,5 +279,20 @@ mod tests {
             read_line(&mut two, &mut buf, 10),
             Err(LineError::Closed)
         ));
+    }
+}
+
+#[cfg(test)]
+mod hex_tests {
+    use super::*;
+
+    #[test]
+    fn hex_round_trips_and_refuses_what_is_not_hex() {
+        let bytes: Vec<u8> = (0..=255).collect();
+        assert_eq!(from_hex(&to_hex(&bytes)), Some(bytes));
+        assert_eq!(to_hex(&[0x0f, 0xa0]), "0fa0");
+        assert_eq!(from_hex("0FA0"), Some(vec![0x0f, 0xa0]));
+        assert_eq!(from_hex("abc"), None);
+        assert_eq!(from_hex("zz"), None);
     }
 }

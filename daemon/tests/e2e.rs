@@ -484,7 +484,7 @@ fn in_process_queries_agree_with_the_daemon() {
     let kernel = &digests(&alone)[0].0;
     assert_ne!(kernel, "main", "InCore kernels come first");
     let summary = env.ok(&["query", &format!("{path}::{kernel}")]);
-    assert!(summary.contains(&format!("::{kernel} ")), "{summary}");
+    assert!(summary.contains(&format!("\n  {kernel} ")), "{summary}");
     let missing = env.run(&["query", &format!("{path}::nope")]);
     assert_eq!(missing.status.code(), Some(1));
 }

@@ -218,8 +218,15 @@ pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
     {
         return None;
     }
-    let key = store::file_key(&config_digest(db, file), &file.digest(db));
-    db.cache().get_manifest(&key).map(Arc::new)
+    let config = config_digest(db, file);
+    let key = store::file_key(&config, &file.digest(db));
+    let manifest = db.cache().get_manifest(&key)?;
+    // Its plans are served through it without being looked up: they are in use too.
+    for function in &manifest.functions {
+        let plan = store::plan_key(&config, &function.digest);
+        db.cache().touch(store::Kind::Plan, plan);
+    }
+    Some(Arc::new(manifest))
 }
 
 /// The functions of a file, location-independent.
@@ -285,6 +292,16 @@ pub enum FailureKind {
     Plan,
     /// The plan failed the independent verifier: an internal error, never emitted.
     Verify,
+}
+
+impl FailureKind {
+    /// As JSON names it (`"failure"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Plan => "plan",
+            FailureKind::Verify => "verify",
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

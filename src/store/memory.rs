@@ -7,10 +7,14 @@ use super::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
 
 type Values = BTreeMap<(Kind, Key), Arc<[u8]>>;
 
+/// The generation that last used each entry, and the last generation handed out.
+type Recency = (BTreeMap<(Kind, Key), u64>, u64);
+
 /// Cloning shares the contents, so a test can keep a handle to a store it gave away.
 #[derive(Clone, Default)]
 pub struct MemoryStore {
     map: Arc<RwLock<Values>>,
+    recency: Arc<RwLock<Recency>>,
 }
 
 impl MemoryStore {
@@ -54,6 +58,35 @@ impl CacheStore for MemoryStore {
             entries: map.len() as u64,
             bytes_on_disk: 0,
         })
+    }
+
+    fn next_generation(&self) -> Result<u64, StoreError> {
+        let mut recency = self.recency.write().unwrap_or_else(|p| p.into_inner());
+        recency.1 += 1;
+        Ok(recency.1)
+    }
+
+    fn mark_used(&self, entries: &[(Kind, Key)], generation: u64) -> Result<(), StoreError> {
+        let mut recency = self.recency.write().unwrap_or_else(|p| p.into_inner());
+        for entry in entries {
+            recency.0.insert(*entry, generation);
+        }
+        Ok(())
+    }
+
+    fn last_used(&self, kind: Kind, key: &Key) -> Result<Option<u64>, StoreError> {
+        let recency = self.recency.read().unwrap_or_else(|p| p.into_inner());
+        Ok(recency.0.get(&(kind, *key)).copied())
+    }
+
+    fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError> {
+        let mut map = self.map.write().unwrap_or_else(|p| p.into_inner());
+        let mut recency = self.recency.write().unwrap_or_else(|p| p.into_inner());
+        for entry in entries {
+            map.remove(entry);
+            recency.0.remove(entry);
+        }
+        Ok(())
     }
 
     fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError> {

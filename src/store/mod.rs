@@ -21,7 +21,7 @@ use crate::plan::{PLANNER_VERSION, PlanConfig, PlanReport};
 
 pub use codec::{DecodeError, SCHEMA_VERSION, check};
 pub use memory::MemoryStore;
-pub use sled_store::{Opened, SledStore};
+pub use sled_store::{Reporter, SledStore, StoreEvent};
 
 /// A cache key: 32 bytes derived per result kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -62,7 +62,7 @@ pub fn config_digest(planner: &str, config: &PlanConfig) -> [u8; 32] {
 
 fn derive(kind: Kind, config: &[u8; 32], content: &[u8]) -> Key {
     let mut hasher = blake3::Hasher::new_derive_key(kind.context());
-    hasher.update(&PLANNER_VERSION.to_le_bytes());
+    hasher.update(PLANNER_VERSION.as_bytes());
     hasher.update(config);
     hasher.update(content);
     Key(*hasher.finalize().as_bytes())
@@ -174,6 +174,12 @@ enum BytesInner {
     Shared(std::sync::Arc<[u8]>),
 }
 
+impl From<Vec<u8>> for Bytes {
+    fn from(bytes: Vec<u8>) -> Bytes {
+        Bytes(BytesInner::Shared(bytes.into()))
+    }
+}
+
 impl std::ops::Deref for Bytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
@@ -197,6 +203,23 @@ pub trait CacheStore: Send + Sync {
     fn stats(&self) -> Result<StoreStats, StoreError>;
     /// Every stored value (for integrity checks).
     fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError>;
+    /// A new generation: one per [`Cache`] over the store, so that recency orders runs.
+    fn next_generation(&self) -> Result<u64, StoreError>;
+    /// Records that `generation` used these entries.
+    fn mark_used(&self, entries: &[(Kind, Key)], generation: u64) -> Result<(), StoreError>;
+    /// The generation that last used an entry; `None` for one never marked.
+    fn last_used(&self, kind: Kind, key: &Key) -> Result<Option<u64>, StoreError>;
+    /// Removes the entries and their recency.
+    fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError>;
+}
+
+/// What [`Cache::prune`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pruned {
+    pub entries_before: u64,
+    pub bytes_before: u64,
+    pub removed: u64,
+    pub bytes_removed: u64,
 }
 
 /// Lookups that found a value or not, since the cache was created. (Plans served from a
@@ -222,6 +245,12 @@ const WRITE_AHEAD: usize = 1024;
 /// and queues writes, which are durable after [`Cache::flush`].
 pub struct Cache {
     store: Option<Box<dyn CacheStore>>,
+    /// This cache's generation ([`CacheStore::next_generation`]).
+    generation: u64,
+    /// Entries this cache read or wrote: recorded as used at the next flush, never pruned.
+    used: Mutex<rustc_hash::FxHashSet<(Kind, Key)>>,
+    /// Of `used`, those not yet recorded.
+    unrecorded: Mutex<Vec<(Kind, Key)>>,
     pending: Mutex<Vec<(Kind, Key, Vec<u8>)>>,
     /// Values written ahead since the last flush, and the first error doing so.
     written_ahead: Mutex<(usize, Option<StoreError>)>,
@@ -244,8 +273,16 @@ impl Cache {
     }
 
     fn with(store: Option<Box<dyn CacheStore>>) -> Cache {
+        // Without a generation, recency still orders by store order; never worth failing for.
+        let generation = store
+            .as_ref()
+            .and_then(|s| s.next_generation().ok())
+            .unwrap_or(0);
         Cache {
             store,
+            generation,
+            used: Mutex::default(),
+            unrecorded: Mutex::default(),
             pending: Mutex::default(),
             written_ahead: Mutex::default(),
             plan_hits: AtomicU64::new(0),
@@ -296,7 +333,10 @@ impl Cache {
         let store = self.store.as_ref()?;
         match store.get(kind, key) {
             Ok(Some(bytes)) => match decode(&bytes) {
-                Ok(value) => Some(value),
+                Ok(value) => {
+                    self.touch(kind, *key);
+                    Some(value)
+                }
                 Err(_) => {
                     self.rejected.fetch_add(1, Ordering::Relaxed);
                     None
@@ -327,10 +367,30 @@ impl Cache {
         self.queue(Kind::Stamp, key, || codec::encode_stamp(stamp));
     }
 
+    /// Notes that this run uses an entry (a plan served through its file's manifest is used
+    /// without being looked up), so that pruning keeps it.
+    pub fn touch(&self, kind: Kind, key: Key) {
+        if self.store.is_none() {
+            return;
+        }
+        let new = self
+            .used
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert((kind, key));
+        if new {
+            self.unrecorded
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .push((kind, key));
+        }
+    }
+
     fn queue(&self, kind: Kind, key: Key, encode: impl FnOnce() -> Vec<u8>) {
         let Some(store) = &self.store else {
             return;
         };
+        self.touch(kind, key);
         let value = encode();
         let full = {
             let mut pending = self
@@ -381,10 +441,83 @@ impl Cache {
         if !batch.is_empty() {
             store.write_batch(&batch)?;
         }
-        if ahead + batch.len() > 0 {
+        let used = std::mem::take(
+            &mut *self
+                .unrecorded
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        );
+        if !used.is_empty() {
+            store.mark_used(&used, self.generation)?;
+        }
+        if ahead + batch.len() + used.len() > 0 {
             store.sync()?;
         }
         Ok(ahead + batch.len())
+    }
+
+    /// Evicts least-recently-used entries until the values take at most `max_bytes`, never
+    /// one this cache used. A file manifest is only worth its plans, so evicting any plan
+    /// evicts every manifest not in use too (a manifest whose plan is gone would be served
+    /// without its planned text).
+    pub fn prune(&self, max_bytes: u64) -> Result<Pruned, StoreError> {
+        let Some(store) = &self.store else {
+            return Ok(Pruned::default());
+        };
+        self.flush()?;
+        let mut entries: Vec<(Kind, Key, u64)> = Vec::new();
+        store.for_each(&mut |kind, key, value| {
+            entries.push((kind, *key, (value.len() + key.0.len()) as u64));
+        })?;
+        let total: u64 = entries.iter().map(|(_, _, size)| size).sum();
+        let mut pruned = Pruned {
+            entries_before: entries.len() as u64,
+            bytes_before: total,
+            ..Pruned::default()
+        };
+        if total <= max_bytes {
+            return Ok(pruned);
+        }
+        let used = self
+            .used
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone();
+        let mut candidates = Vec::with_capacity(entries.len());
+        for (kind, key, size) in entries {
+            if !used.contains(&(kind, key)) {
+                // Never marked: written before recency was kept, so the oldest.
+                let last = store.last_used(kind, &key)?.unwrap_or(0);
+                candidates.push((last, kind, key, size));
+            }
+        }
+        // Oldest first; within a generation, stamps (cheapest to remake), then manifests.
+        candidates
+            .sort_unstable_by_key(|&(last, kind, key, _)| (last, std::cmp::Reverse(kind), key));
+        let mut remaining = total;
+        let mut removed: Vec<(Kind, Key)> = Vec::new();
+        let mut removed_a_plan = false;
+        for &(_, kind, key, size) in &candidates {
+            if remaining <= max_bytes {
+                break;
+            }
+            removed.push((kind, key));
+            remaining -= size;
+            pruned.bytes_removed += size;
+            removed_a_plan |= kind == Kind::Plan;
+        }
+        if removed_a_plan {
+            for &(_, kind, key, size) in &candidates {
+                if kind == Kind::File && !removed.contains(&(kind, key)) {
+                    removed.push((kind, key));
+                    pruned.bytes_removed += size;
+                }
+            }
+        }
+        pruned.removed = removed.len() as u64;
+        store.remove_batch(&removed)?;
+        store.sync()?;
+        Ok(pruned)
     }
 
     pub fn counters(&self) -> Counters {
@@ -397,5 +530,75 @@ impl Cache {
             rejected: get(&self.rejected),
             errors: get(&self.errors),
         }
+    }
+}
+
+#[cfg(test)]
+mod prune_tests {
+    use super::*;
+
+    fn plan(text: &str) -> CachedPlan {
+        CachedPlan {
+            planned_text: text.into(),
+            planned_digest: [0; 32],
+            report: PlanReport::default(),
+            anchors: Vec::new(),
+        }
+    }
+
+    /// A cache over `store` that wrote (or read) the plans `keys`, flushed.
+    fn run(store: &MemoryStore, write: &[u8], read: &[u8]) -> Cache {
+        let cache = Cache::new(Box::new(store.clone()));
+        for &k in write {
+            cache.put_plan(Key([k; 32]), &plan(&"x".repeat(100)));
+        }
+        for &k in read {
+            assert!(cache.get_plan(&Key([k; 32])).is_some());
+        }
+        cache.flush().expect("flush");
+        cache
+    }
+
+    #[test]
+    fn pruning_evicts_the_least_recently_used_and_never_what_is_in_use() {
+        let store = MemoryStore::default();
+        run(&store, &[1, 2], &[]);
+        run(&store, &[3], &[]);
+        // Used again later than 3: 2 outlives 1 and 3.
+        run(&store, &[], &[2]);
+        let current = run(&store, &[4], &[]);
+        let before = store.keys().len();
+        assert_eq!(before, 4);
+        // Room for two entries: 4 (in use) and the most recent other, 2.
+        let one = current.prune(u64::MAX).expect("prune").bytes_before / 4;
+        let pruned = current.prune(2 * one).expect("prune");
+        assert_eq!(pruned.removed, 2);
+        let left: Vec<u8> = store.keys().iter().map(|(_, k)| k.0[0]).collect();
+        assert_eq!(left, vec![2, 4]);
+        // Everything not in use can go; what is in use stays whatever the cap.
+        current.prune(0).expect("prune");
+        let left: Vec<u8> = store.keys().iter().map(|(_, k)| k.0[0]).collect();
+        assert_eq!(left, vec![4]);
+    }
+
+    #[test]
+    fn evicting_a_plan_evicts_the_manifests_that_could_need_it() {
+        let store = MemoryStore::default();
+        let old = Cache::new(Box::new(store.clone()));
+        old.put_plan(Key([1; 32]), &plan("p"));
+        old.put_manifest(
+            Key([9; 32]),
+            &FileManifest {
+                header: ProgramHeader {
+                    text: "".into(),
+                    spacing: crate::ir::FunctionSpacing::BlankLine,
+                },
+                functions: Vec::new(),
+            },
+        );
+        old.flush().expect("flush");
+        let current = run(&store, &[2], &[]);
+        current.prune(1).expect("prune");
+        assert_eq!(store.keys(), vec![(Kind::Plan, Key([2; 32]))]);
     }
 }

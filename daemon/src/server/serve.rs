@@ -13,12 +13,67 @@ use tokio::sync::Notify;
 use super::shared::{ReadError, Shared};
 use crate::answer::{explain_answer, query_answer};
 use crate::protocol::{
-    Body, CacheFigures, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE, PROTOCOL_VERSION, Progress,
-    Request, Response, Status,
+    Body, CacheFigures, CacheValue, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE,
+    PROTOCOL_VERSION, Progress, Request, Response, Status, from_hex, to_hex,
 };
 
 /// How long a query waits for its freshness cookie to come back through the watcher.
 const COOKIE_WAIT: Duration = Duration::from_secs(10);
+
+/// Connections open at once. Beyond, the connection that has waited longest without asking
+/// anything is closed to make room; when every one is being answered, accepting waits.
+pub const MAX_CONNECTIONS: usize = 512;
+/// A connection that asks nothing for this long after connecting is closed (clients send
+/// their handshake at once)...
+const FIRST_REQUEST_WAIT: Duration = Duration::from_secs(10);
+/// ... and one that asks nothing more for this long after an answer.
+const IDLE_CONNECTION: Duration = Duration::from_secs(300);
+/// How long a stopping daemon still reads requests on open connections (a client that got
+/// its handshake answered sends its query right after).
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// The open connections, and those among them that have not asked anything yet (oldest
+/// first), each with what closes it.
+#[derive(Default)]
+pub struct Connections {
+    open: AtomicUsize,
+    quiet: std::sync::Mutex<std::collections::VecDeque<(u64, Arc<Notify>)>>,
+    next: AtomicU64,
+}
+
+impl Connections {
+    fn quiet(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<(u64, Arc<Notify>)>> {
+        self.quiet.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn forget_quiet(&self, id: u64) {
+        self.quiet().retain(|(other, _)| *other != id);
+    }
+
+    /// Closes the oldest connection that has asked nothing; whether there was one.
+    fn evict(&self) -> bool {
+        match self.quiet().pop_front() {
+            Some((_, close)) => {
+                close.notify_one();
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Counts a connection (counted open when accepted) as closed when it ends.
+struct Registered<'a> {
+    connections: &'a Connections,
+    id: u64,
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        self.connections.forget_quiet(self.id);
+        self.connections.open.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 /// What the accept loop and the connections share.
 pub struct Server {
@@ -29,9 +84,26 @@ pub struct Server {
     pub busy: AtomicUsize,
     /// Milliseconds since start of the last request, for the idle timeout.
     pub last_request_ms: AtomicU64,
+    pub connections: Connections,
+    /// Set once the daemon stops accepting: connections then answer what they are asked
+    /// within [`STOP_GRACE`] and close.
+    pub stopping: tokio::sync::watch::Sender<bool>,
 }
 
 impl Server {
+    /// Stops the connections (see [`Server::stopping`]) and waits, up to `wait`, for every
+    /// one to end.
+    pub async fn drain(&self, wait: Duration) {
+        self.stopping.send_replace(true);
+        while self.connections.evict() {}
+        let deadline = tokio::time::Instant::now() + wait;
+        while self.connections.open.load(Ordering::SeqCst) > 0
+            && tokio::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
     fn touch(&self) {
         let now = self.shared.started.elapsed().as_millis() as u64;
         self.last_request_ms.store(now, Ordering::Relaxed);
@@ -51,14 +123,28 @@ pub async fn accept(
 ) {
     tokio::pin!(stopping);
     loop {
+        if server.connections.open.load(Ordering::SeqCst) >= MAX_CONNECTIONS
+            && !server.connections.evict()
+        {
+            // Every connection is being answered: let one finish first.
+            tokio::select! {
+                () = &mut stopping => break,
+                () = tokio::time::sleep(Duration::from_millis(20)) => continue,
+            }
+        }
         tokio::select! {
             () = &mut stopping => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
+                    // Counted here, not when the task first runs: a burst of accepts must
+                    // see the connections before it.
+                    server.connections.open.fetch_add(1, Ordering::SeqCst);
                     tokio::spawn(connection(stream, server.clone()));
                 }
                 Err(err) => {
                     server.shared.record_error(format!("accept failed: {err}"));
+                    // Out of descriptors, say: make room before trying again.
+                    server.connections.evict();
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
             },
@@ -67,21 +153,44 @@ pub async fn accept(
 }
 
 async fn connection(stream: UnixStream, server: Arc<Server>) {
+    let connections = &server.connections;
+    let id = connections.next.fetch_add(1, Ordering::Relaxed);
+    let close = Arc::new(Notify::new());
+    connections.quiet().push_back((id, close.clone()));
+    let _registered = Registered { connections, id };
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
     let mut line = Vec::new();
+    let mut first = true;
     loop {
         line.clear();
-        let n = match (&mut reader)
-            .take(MAX_REQUEST_LINE as u64 + 1)
-            .read_until(b'\n', &mut line)
-            .await
-        {
-            Ok(n) => n,
-            Err(_) => return,
+        let wait = if first {
+            FIRST_REQUEST_WAIT
+        } else {
+            IDLE_CONNECTION
+        };
+        let mut limited = (&mut reader).take(MAX_REQUEST_LINE as u64 + 1);
+        let read = limited.read_until(b'\n', &mut line);
+        let mut stopping = server.stopping.subscribe();
+        let stopped = async move {
+            let _ = stopping.wait_for(|s| *s).await;
+            tokio::time::sleep(STOP_GRACE).await;
+        };
+        let n = tokio::select! {
+            read = tokio::time::timeout(wait, read) => match read {
+                Ok(Ok(n)) => n,
+                // An error, or silence for too long.
+                _ => return,
+            },
+            () = close.notified() => return,
+            () = stopped => return,
         };
         if n == 0 {
             return;
+        }
+        if first {
+            connections.forget_quiet(id);
+            first = false;
         }
         let complete = line.last() == Some(&b'\n');
         server.touch();
@@ -109,7 +218,7 @@ async fn connection(stream: UnixStream, server: Arc<Server>) {
             server.stop.notify_one();
         }
         // A line cut off means the stream is out of step: drop the connection.
-        if written.is_err() || !complete || stop {
+        if written.is_err() || !complete || stop || *server.stopping.borrow() {
             return;
         }
     }
@@ -133,14 +242,19 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             blocking(move || Ok(Body::Status(Box::new(status(&shared))))).await
         }
         Request::Shutdown => Body::ShuttingDown,
+        Request::CacheGet { kind, key } => {
+            let shared = shared.clone();
+            blocking(move || Ok(cache_get(&shared, kind, &key))).await
+        }
         Request::Query {
             path,
             function,
             stale_ok,
         } => {
-            if let Err(body) = admit(shared, &path, stale_ok).await {
-                return body;
-            }
+            let unconfirmed = match admit(shared, &path, stale_ok).await {
+                Ok(unconfirmed) => unconfirmed,
+                Err(body) => return body,
+            };
             let shared = shared.clone();
             blocking(move || {
                 let display = display(&shared.root, &path);
@@ -153,12 +267,14 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                         .transpose()
                 })?;
                 let Some(outcome) = outcome else {
-                    return Ok(untracked(&display));
+                    return Ok(untracked(&shared, &path, &display));
                 };
                 let function = function.as_deref();
-                Ok(Body::Query(query_answer(
-                    &outcome, &display, function, backend, planner,
-                )))
+                let mut answer = query_answer(&outcome, &display, function, backend, planner);
+                if let Some(note) = unconfirmed {
+                    answer.diagnostics.insert_str(0, &note);
+                }
+                Ok(Body::Query(answer))
             })
             .await
         }
@@ -169,9 +285,10 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             second,
             stale_ok,
         } => {
-            if let Err(body) = admit(shared, &path, stale_ok).await {
-                return body;
-            }
+            let unconfirmed = match admit(shared, &path, stale_ok).await {
+                Ok(unconfirmed) => unconfirmed,
+                Err(body) => return body,
+            };
             let shared = shared.clone();
             blocking(move || {
                 let display = display(&shared.root, &path);
@@ -179,27 +296,44 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     files.get(&path).map(|&f| snapshot.outcome(f)).transpose()
                 })?;
                 let Some(outcome) = outcome else {
-                    return Ok(untracked(&display));
+                    return Ok(match untracked(&shared, &path, &display) {
+                        Body::Query(answer) => Body::Explain(answer),
+                        other => other,
+                    });
                 };
                 let config = memreuse::plan::PlanConfig {
                     materialize_aliases: super::writer::materialize_aliases(&path),
                     ..shared.config
                 };
-                Ok(Body::Explain(explain_answer(
+                let mut answer = explain_answer(
                     outcome.text.as_deref().unwrap_or(""),
                     &display,
                     &function,
                     &config,
                     &first,
                     &second,
-                )))
+                );
+                if let Some(note) = unconfirmed {
+                    answer.diagnostics.insert_str(0, &note);
+                }
+                Ok(Body::Explain(answer))
             })
             .await
         }
     }
 }
 
-fn untracked(display: &str) -> Body {
+/// The answer for a path the daemon has no file for: why it was not read, or that it is
+/// not a kernel file.
+fn untracked(shared: &Shared, path: &Path, display: &str) -> Body {
+    if let Some(why) = shared.refused().get(path) {
+        return Body::Query(crate::protocol::Answer {
+            // Worded as `memreuse plan` words a file it cannot read.
+            diagnostics: format!("error: cannot read {display}: {why}\n"),
+            failed: true,
+            ..Default::default()
+        });
+    }
     error(
         ErrorCode::Refused,
         format!(
@@ -210,8 +344,9 @@ fn untracked(display: &str) -> Body {
 }
 
 /// Refuses paths outside the root; unless `stale_ok`, waits until every change made before
-/// now is applied.
-async fn admit(shared: &Arc<Shared>, path: &Path, stale_ok: bool) -> Result<(), Body> {
+/// now is applied. On a tree where the freshness cookie cannot be written (read-only), the
+/// answer is given anyway: `Some` is the warning that it may be stale.
+async fn admit(shared: &Arc<Shared>, path: &Path, stale_ok: bool) -> Result<Option<String>, Body> {
     if !path.is_absolute() || !path.starts_with(&shared.root) {
         return Err(error(
             ErrorCode::Refused,
@@ -223,25 +358,23 @@ async fn admit(shared: &Arc<Shared>, path: &Path, stale_ok: bool) -> Result<(), 
         ));
     }
     if stale_ok {
-        return Ok(());
+        return Ok(None);
     }
     let (n, seen) = shared.new_cookie();
     let cookie = shared.tree.cookie_path(n);
     if let Err(err) = tokio::fs::write(&cookie, b"").await {
         shared.forget_cookie(n);
-        return Err(error(
-            ErrorCode::Internal,
-            format!(
-                "cannot write the freshness cookie {}: {err}",
-                cookie.display()
-            ),
-        ));
+        return Ok(Some(format!(
+            "warning: cannot write the freshness cookie {} ({err}), so changes made just \
+             before this query may not be seen yet; the answer may be stale\n",
+            cookie.display()
+        )));
     }
     let result = tokio::time::timeout(COOKIE_WAIT, seen).await;
     // Removing it makes one more event, which the watcher ignores.
     let _ = tokio::fs::remove_file(&cookie).await;
     match result {
-        Ok(Ok(())) => Ok(()),
+        Ok(Ok(())) => Ok(None),
         Ok(Err(_)) => Err(error(
             ErrorCode::ShuttingDown,
             "the daemon is shutting down".into(),
@@ -278,6 +411,29 @@ async fn blocking(work: impl FnOnce() -> Result<Body, ReadError> + Send + 'stati
     }
 }
 
+/// One value of the store, for a CLI reading through the daemon.
+fn cache_get(shared: &Shared, kind: u8, key: &str) -> Body {
+    let kind = memreuse::store::Kind::ALL
+        .into_iter()
+        .find(|k| *k as u8 == kind);
+    let key = from_hex(key).and_then(|bytes| <[u8; 32]>::try_from(bytes).ok());
+    let (Some(kind), Some(key)) = (kind, key) else {
+        return error(
+            ErrorCode::Refused,
+            "a cache key is a kind and 32 hex bytes".into(),
+        );
+    };
+    let Some(store) = shared.cache.store() else {
+        return Body::CacheValue(CacheValue { value: None });
+    };
+    match store.get(kind, &memreuse::store::Key(key)) {
+        Ok(value) => Body::CacheValue(CacheValue {
+            value: value.map(|bytes| to_hex(&bytes)),
+        }),
+        Err(err) => error(ErrorCode::Internal, format!("cannot read the cache: {err}")),
+    }
+}
+
 fn status(shared: &Shared) -> Status {
     let store = shared.cache.store().map(|s| s.stats());
     let (store_entries, store_bytes, store_error) = match store {
@@ -292,6 +448,8 @@ fn status(shared: &Shared) -> Status {
         root: shared.root.clone(),
         state_dir: shared.state_dir.clone(),
         build_id: shared.build_id.clone(),
+        backend: shared.config.backend.name().to_string(),
+        planner: shared.planner.name().to_string(),
         uptime_seconds: shared.started.elapsed().as_secs_f64(),
         scan: Progress {
             done: figures.scan_done,
