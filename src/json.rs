@@ -172,11 +172,23 @@ fn repair_json(d: &Diagnostic, text: &str, lines: &LineIndex) -> Value {
 
 pub fn diagnostic_json(d: &Diagnostic, text: &str, lines: &LineIndex) -> Value {
     let pos = lines.line_col(text, d.span.start);
-    json!({
+    let mut value = json!({
         "code": d.code,
         "severity": d.severity.name(),
         "message": d.message,
         "line": pos.line,
         "col": pos.col,
-    })
+    });
+    // The value checker's findings name other places too (where the lost value was defined,
+    // what overwrote it).
+    if !d.related.is_empty()
+        && let Value::Object(map) = &mut value
+    {
+        let related = d.related.iter().map(|r| {
+            let pos = lines.line_col(text, r.span.start);
+            json!({ "message": r.message, "line": pos.line, "col": pos.col })
+        });
+        map.insert("related".into(), Value::from(related.collect::<Vec<_>>()));
+    }
+    value
 }

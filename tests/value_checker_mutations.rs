@@ -12,6 +12,7 @@ use memreuse::ir::{
 };
 use memreuse::plan::{PlanConfig, plan_program};
 use memreuse::synth::{SynthConfig, program_text};
+use memreuse::verify::VerifyOptions;
 use memreuse::verify::values::{Cause, check};
 
 /// Correct plans of generated programs with loops and ifs (Step 0 off, so yield fixups insert
@@ -29,7 +30,10 @@ fn plans() -> Vec<Function> {
         let program = parse_program(&program_text("Synth", &cfg)).expect("generated text parses");
         let (planned, _) = plan_program(&program, &PlanConfig::default()).expect("plans");
         for f in planned.functions {
-            assert!(check(&f, false).is_empty(), "the undamaged plan is sound");
+            assert!(
+                check(&f, &VerifyOptions::default()).is_empty(),
+                "the undamaged plan is sound"
+            );
             out.push(f);
         }
     }
@@ -107,7 +111,7 @@ fn a_tile_moved_onto_a_live_buffer_is_detected() {
         if let Some(Type::Tile(tile)) = &mut broken.vars[writer].ty {
             tile.memref = memref;
         }
-        let violations = check(&broken, false);
+        let violations = check(&broken, &VerifyOptions::default());
         let mut text = String::new();
         print_function(&broken, &mut text, 4);
         assert!(
@@ -208,7 +212,7 @@ fn a_dropped_yield_fixup_move_is_detected() {
             if !observed {
                 continue;
             }
-            let violations = check(&broken, false);
+            let violations = check(&broken, &VerifyOptions::default());
             let mut text = String::new();
             print_function(&broken, &mut text, 4);
             assert!(

@@ -281,7 +281,7 @@ pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
 #[derive(Clone, Debug)]
 pub struct Failure {
     pub kind: FailureKind,
-    /// Spans left default; `anchors` holds them, one per diagnostic.
+    /// Spans left default; `anchors` holds them: each diagnostic's, then its related places'.
     pub diagnostics: Vec<Diagnostic>,
     pub anchors: Vec<Anchor>,
 }
@@ -458,7 +458,12 @@ fn failure(
 ) -> Failure {
     let anchors = diagnostics
         .iter_mut()
-        .map(|d| anchorer.anchor(std::mem::take(&mut d.span)))
+        .flat_map(|d| {
+            let primary = std::mem::take(&mut d.span);
+            std::iter::once(primary)
+                .chain(d.related.iter_mut().map(|r| std::mem::take(&mut r.span)))
+        })
+        .map(|span| anchorer.anchor(span))
         .collect();
     Failure {
         kind,
@@ -540,8 +545,13 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
             }
             Err(failure) => {
                 let mut diagnostics = failure.diagnostics.clone();
-                for (d, at) in diagnostics.iter_mut().zip(locate(&failure.anchors)) {
-                    d.span = at;
+                let mut located = locate(&failure.anchors).into_iter();
+                for d in &mut diagnostics {
+                    let spans = std::iter::once(&mut d.span)
+                        .chain(d.related.iter_mut().map(|r| &mut r.span));
+                    for (span, at) in spans.zip(located.by_ref()) {
+                        *span = at;
+                    }
                 }
                 Err((failure.kind, diagnostics))
             }

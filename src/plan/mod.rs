@@ -30,7 +30,7 @@ use pack::{Buffer, PipelineGate, ShareFacts};
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "9d72530dd5ca8f5f";
+pub const PLANNER_VERSION: &str = "1cee02454c595b8a";
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -209,7 +209,7 @@ fn liveness_findings(
 
 /// The value checker alone: `V007` (see [`values::check`] for its findings as data).
 pub fn check_values(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    values::diagnostics(f, opts.addressed_in(f))
+    values::diagnostics(f, opts)
 }
 
 /// Checks every function of a program; each diagnostic comes with its function's index.

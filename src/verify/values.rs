@@ -3,19 +3,22 @@
 //! the operand's bytes hold the operand's value (in the style of regalloc2's `checker.rs`).
 //!
 //! It shares nothing with the planner, nor with the liveness checker beside it: no steps, no
-//! lifetimes, only the IR and the op table's view rows.
+//! lifetimes, only the IR and the op table's aliasing rows (views, "output reuses input k").
 //!
 //! # The abstract state
 //!
 //! A *region* is a base (or, with addressed MemRefs, a memory space). Each region holds sorted,
 //! disjoint *cells* `[start, end)`, each with the set of values its bytes hold on every path
 //! that reaches the current statement; bytes in no cell hold nothing known. A value only ever
-//! sits inside its own MemRef's range, so defining a value touches only that range.
+//! sits inside its own range, so defining a value touches only that range: the bytes its data
+//! takes from its MemRef's offset (a MemRef may be larger than its tile's data), for a view
+//! its MemRef's bytes within its source's.
 //!
 //! * An op output is a *write*: its bytes hold that value alone (a tuple-returning op writes
 //!   all its items at once, and items that overlap hold neither). An in-place result (the op
-//!   table's "output reuses input k") is written over its input too, but the input's names
-//!   stay where the input was: the op, not the plan, changes the input's buffer.
+//!   table's "output reuses input k") is written over its input too, but the names of the
+//!   input's datum (the input, its views and aliases) stay: the op, not the plan, changes the
+//!   input's buffer. A loop init carried into that input is a value of its own and is lost.
 //! * A view, a bare alias, an iter arg (from its init), a loop result (from its iter arg) and an
 //!   `if` result (from each arm's yield) are *renames*: the new name is added wherever its
 //!   source is, within the new name's own range; nothing is written.
@@ -28,14 +31,16 @@
 //!
 //! Every read of an on-chip tile (op operands, yields, returns, loop headers, conditions) checks
 //! that every byte of the tile's range holds it. Inputs are read before outputs are written.
+//! A loop or `if` clones, joins and compares only the regions it defines values in.
 //!
 //! # Explaining a violation
 //!
-//! The fast pass records only which values some read found missing. For each such value a
-//! second pass follows that value alone and remembers, per cell, the event that removed it
-//! there: a write, a loop's back edge, or a rename whose source was elsewhere. Values lost only
-//! because their source was (a view of a lost tile, a carry of a lost yield) are not reported
-//! again.
+//! The fast pass records only which values some read found missing. Then one focused pass per
+//! region follows the values lost there and remembers, per cell and value, the event that
+//! removed it: a write, a loop's back edge, or a rename whose source was elsewhere. It stops
+//! once each has failed a read (a read failing on an early iteration fails at the fixpoint
+//! too, for the same reason). Values lost only because their source was (a view of a lost
+//! tile, a carry of a lost yield) are not reported again.
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -47,7 +52,7 @@ use crate::ir::{
     Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, TileType, Type, VarId,
 };
 
-use super::codes;
+use super::{VerifyOptions, codes};
 
 /// A broken plan can lose most of its values; past this many the rest are summarised.
 const MAX_REPORTED: usize = 50;
@@ -104,9 +109,10 @@ pub struct ValueViolation {
     pub cause: Option<Cause>,
 }
 
-/// Runs the value checker over one planned function.
-pub fn check(f: &Function, addressed: bool) -> Vec<ValueViolation> {
-    analyse(f, addressed).1
+/// Runs the value checker over one planned function; no violation means every read sees its
+/// value.
+pub fn check(f: &Function, opts: &VerifyOptions) -> Vec<ValueViolation> {
+    analyse(f, opts.addressed_in(f)).1
 }
 
 fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
@@ -142,23 +148,30 @@ fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
                 .or_insert((found.read, found.cause));
         }
     }
-    let mut out = Vec::new();
-    for &(value, read) in &lost {
-        let (read, cause) = explained.get(&value).copied().unwrap_or((read, None));
-        // A rename of a lost value, or a carry of a lost yield, is lost because of it.
-        let derived = match cause {
+    let violations: Vec<ValueViolation> = lost
+        .iter()
+        .map(|&(value, read)| {
+            let (read, cause) = explained.get(&value).copied().unwrap_or((read, None));
+            ValueViolation {
+                lost: value,
+                read,
+                cause,
+            }
+        })
+        .collect();
+    // A rename of a lost value, or a carry of a lost yield, is lost because of it.
+    let derived = |v: &ValueViolation| {
+        let source = match v.cause {
             Some(Cause::RenameNotInPlace { source, .. }) => source,
             Some(Cause::CarryNotInPlace { yielded, .. }) => yielded,
             _ => None,
         };
-        if derived.is_some_and(|source| seen.get(source.index()).is_some_and(|&s| s)) {
-            continue;
-        }
-        out.push(ValueViolation {
-            lost: value,
-            read,
-            cause,
-        });
+        source.is_some_and(|s| seen.get(s.index()).is_some_and(|&s| s))
+    };
+    let mut out: Vec<ValueViolation> = violations.iter().filter(|v| !derived(v)).cloned().collect();
+    // Values lost only to each other (a carry of a view of itself) still make the plan wrong.
+    if out.is_empty() {
+        out.extend(violations.into_iter().take(1));
     }
     (facts, out)
 }
@@ -183,8 +196,11 @@ pub(super) fn findings(f: &Function, addressed: bool) -> Vec<(Diagnostic, Option
     out
 }
 
-pub(super) fn diagnostics(f: &Function, addressed: bool) -> Vec<Diagnostic> {
-    findings(f, addressed).into_iter().map(|(d, _)| d).collect()
+pub(super) fn diagnostics(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    findings(f, opts.addressed_in(f))
+        .into_iter()
+        .map(|(d, _)| d)
+        .collect()
 }
 
 fn more_lost(f: &Function, violations: usize) -> Diagnostic {
@@ -201,12 +217,10 @@ fn more_lost(f: &Function, violations: usize) -> Diagnostic {
 
 fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
     let name = |id: VarId| var(f, id).map_or("?", |v| v.name.as_str());
+    // Point at the defined name itself when the parser recorded it, else at its statement.
     let def = |id: VarId| {
-        facts
-            .defs
-            .get(id.index())
-            .copied()
-            .flatten()
+        let name = var(f, id).map(|v| v.span).filter(|s| s.start < s.end);
+        name.or_else(|| facts.defs.get(id.index()).copied().flatten())
             .unwrap_or(f.span)
     };
     let lost = name(v.lost);
@@ -283,12 +297,17 @@ fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
     d
 }
 
-/// Where a tile sits: a byte range of one region.
+/// Where a tile sits: a byte range of one region. A symbolic offset with no source to take its
+/// range from covers the whole region, `[i64::MIN, i64::MAX)`.
 #[derive(Clone, Copy, Debug)]
 struct Place {
     region: u32,
     start: i64,
     end: i64,
+    /// Where a write of the tile may reach: its MemRef's end, which a MemRef larger than the
+    /// tile's data puts past `end` (an op may fill its whole MemRef, an Acc tile its aligned
+    /// rows), so a write clobbers up to here but places its value only up to `end`.
+    written_end: i64,
 }
 
 impl Place {
@@ -554,6 +573,10 @@ impl<'a> FactsBuilder<'a> {
             .and_then(|s| self.facts.places.get(s.index()).copied().flatten())
             .filter(|p| p.region == region);
         let known = memref.const_offset().zip(memref.size_bytes());
+        let written_end = match known {
+            Some((start, size)) if !view => start.saturating_add(size),
+            _ => i64::MIN,
+        };
         let (start, end) = match (known, source_place) {
             (Some((start, size)), Some(src)) if view => {
                 let end = start.saturating_add(size);
@@ -574,7 +597,12 @@ impl<'a> FactsBuilder<'a> {
             (None, Some(src)) => (src.start, src.end),
             (None, None) => (i64::MIN, i64::MAX),
         };
-        self.facts.places[v.index()] = Some(Place { region, start, end });
+        self.facts.places[v.index()] = Some(Place {
+            region,
+            start,
+            end,
+            written_end: written_end.max(end),
+        });
     }
 }
 
@@ -618,13 +646,9 @@ impl Cell {
             self.values.insert(at, v);
         }
     }
-    fn remove(&mut self, v: VarId) -> bool {
-        match self.values.binary_search(&v) {
-            Ok(at) => {
-                self.values.remove(at);
-                true
-            }
-            Err(_) => false,
+    fn remove(&mut self, v: VarId) {
+        if let Ok(at) = self.values.binary_search(&v) {
+            self.values.remove(at);
         }
     }
     /// Whether the cell says nothing: no values and no cause; such cells are dropped.
@@ -989,6 +1013,7 @@ impl<'f> Interp<'f> {
     fn write_all(&mut self, state: &mut State, outputs: &[VarId], at: Span) {
         for &out in outputs {
             if let Some(place) = self.place(out) {
+                self.clobber_tail(state, place, out, at);
                 self.clobber(state, place, out, Some(out), at);
             }
         }
@@ -997,13 +1022,14 @@ impl<'f> Interp<'f> {
                 let (Some(pa), Some(pb)) = (self.place(a), self.place(b)) else {
                     continue;
                 };
-                if pa.region != pb.region || pa.end <= pb.start || pb.end <= pa.start {
+                let (a_end, b_end) = (pa.written_end, pb.written_end);
+                if pa.region != pb.region || a_end <= pb.start || b_end <= pa.start {
                     continue;
                 }
                 let overlap = Place {
-                    region: pa.region,
                     start: pa.start.max(pb.start),
-                    end: pa.end.min(pb.end),
+                    end: a_end.min(b_end),
+                    ..pa
                 };
                 // `b`, written last, holds the shared bytes and loses them to `a` (`a` lost
                 // them to `b`).
@@ -1025,6 +1051,7 @@ impl<'f> Interp<'f> {
         input: VarId,
         at: Span,
     ) {
+        self.clobber_tail(state, place, out, at);
         let cells = &mut state.regions[place.region as usize];
         let (lo, hi) = split_range(cells, place.start, place.end);
         let kept: Ranges = cells[lo..hi]
@@ -1062,6 +1089,19 @@ impl<'f> Interp<'f> {
         }
         let (lo, hi) = range_of(cells, place.start, place.end);
         normalize(cells, lo.saturating_sub(1), (hi + 1).min(cells.len()));
+    }
+
+    /// A write of `out` may reach past its data to its MemRef's end: those bytes hold nothing
+    /// after it.
+    fn clobber_tail(&mut self, state: &mut State, place: Place, out: VarId, at: Span) {
+        if place.written_end > place.end {
+            let tail = Place {
+                start: place.end,
+                end: place.written_end,
+                ..place
+            };
+            self.clobber(state, tail, out, None, at);
+        }
     }
 
     /// Replaces the contents of `place` by `value` (or by nothing), the work of `writer`'s op.

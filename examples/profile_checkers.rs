@@ -1,0 +1,106 @@
+//! Min-of-n timings of planning and of each checker over the conformance corpus
+//! (`../shared/conformance/generated`, the programs upstream accepts, each with its MANIFEST
+//! backend), the same work as `benches/checkers.rs`. Each round times the three phases back to
+//! back, so all see the same machine; on a shared machine the minimum over rounds is the
+//! figure least disturbed by other load.
+//!
+//! `cargo run --release --example profile_checkers -- [ROUNDS=15]`
+
+use std::time::{Duration, Instant};
+
+use memreuse::backend::Backend;
+use memreuse::ir::{Function, parse_program};
+use memreuse::plan::{PlanConfig, plan_function};
+use memreuse::verify::{VerifyOptions, check_liveness, check_values};
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .map_or(15, |s| s.parse().expect("ROUNDS"));
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/conformance/generated"
+    );
+    let manifest = std::fs::read_to_string(format!("{dir}/MANIFEST.tsv"))
+        .expect("../shared/conformance/generated/MANIFEST.tsv");
+    let mut inputs: Vec<(Function, PlanConfig)> = Vec::new();
+    let mut tiles = 0usize;
+    for row in manifest.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let [name, backend, _pre, outcome, _error, n_tiles, ..] = cols[..] else {
+            continue;
+        };
+        if outcome != "ok" {
+            continue;
+        }
+        let backend = match backend {
+            "950" => Backend::Ascend950,
+            "910b" => Backend::Ascend910B,
+            _ => Backend::None,
+        };
+        let text = std::fs::read_to_string(format!("{dir}/{name}.input.py")).expect("input");
+        let program = parse_program(&text).expect("corpus inputs parse");
+        tiles += n_tiles.parse::<usize>().unwrap_or(0);
+        let config = PlanConfig {
+            backend,
+            ..PlanConfig::default()
+        };
+        inputs.extend(program.functions.into_iter().map(|f| (f, config)));
+    }
+    let planned: Vec<(Function, VerifyOptions)> = inputs
+        .iter()
+        .filter_map(|(f, config)| {
+            let options = VerifyOptions {
+                backend: config.backend,
+                ..VerifyOptions::default()
+            };
+            plan_function(f, config).ok().map(|p| (p.function, options))
+        })
+        .collect();
+    let rejected = planned
+        .iter()
+        .filter(|(f, o)| !check_values(f, o).is_empty())
+        .count();
+    println!(
+        "{} functions, {tiles} tiles; the value checker rejects {rejected} of the plans",
+        planned.len()
+    );
+    let mut times: [Vec<Duration>; 3] = Default::default();
+    let mut findings = 0usize;
+    for _ in 0..rounds {
+        let start = Instant::now();
+        for (f, config) in &inputs {
+            findings += usize::from(plan_function(f, config).is_ok());
+        }
+        times[0].push(start.elapsed());
+        let start = Instant::now();
+        for (f, options) in &planned {
+            findings += check_liveness(f, options).len();
+        }
+        times[1].push(start.elapsed());
+        let start = Instant::now();
+        for (f, options) in &planned {
+            findings += check_values(f, options).len();
+        }
+        times[2].push(start.elapsed());
+    }
+    let per_tile = |d: Duration| d.as_secs_f64() * 1e6 / tiles as f64;
+    let mut total = Duration::ZERO;
+    for (phase, samples) in ["plan", "liveness checker", "value checker"]
+        .iter()
+        .zip(&mut times)
+    {
+        samples.sort();
+        let (min, median) = (samples[0], samples[samples.len() / 2]);
+        total += min;
+        println!(
+            "{phase:>16}: min {min:.2?} ({:.3} µs/tile), median {median:.2?}",
+            per_tile(min)
+        );
+    }
+    println!(
+        "{:>16}: {total:.2?} ({:.3} µs/tile) [{findings}]",
+        "sum of minima",
+        per_tile(total)
+    );
+}
