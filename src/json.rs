@@ -6,8 +6,10 @@ use serde_json::{Map, Value, json};
 use crate::diagnostics::Diagnostic;
 use crate::ir::LineIndex;
 use crate::plan::PlanReport;
+use crate::repair::is_repair;
 
-pub const SCHEMA_VERSION: u32 = 1;
+/// 2: `repairs` (the safe planner's repairs of PyPTO's plan) beside `diagnostics`.
+pub const SCHEMA_VERSION: u32 = 2;
 
 pub mod codes {
     /// A file that could not be read (it has no text to locate anything in).
@@ -121,7 +123,8 @@ fn file_json(file: &FileReport) -> Value {
                     "def": l.def,
                     "last_use": l.last,
                 })).collect::<Vec<_>>(),
-                "diagnostics": report.diagnostics.iter().map(|d| diagnostic_json(d, file.text, &lines)).collect::<Vec<_>>(),
+                "diagnostics": report.diagnostics.iter().filter(|d| !is_repair(d)).map(|d| diagnostic_json(d, file.text, &lines)).collect::<Vec<_>>(),
+                "repairs": report.diagnostics.iter().filter(|d| is_repair(d)).map(|d| repair_json(d, file.text, &lines)).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -153,6 +156,18 @@ fn file_json(file: &FileReport) -> Value {
     map.insert("diagnostics".into(), Value::from(diagnostics));
     map.insert("functions".into(), Value::from(functions));
     Value::Object(map)
+}
+
+/// A repair: a diagnostic with its hint (why PyPTO's decision is unsafe, step by step).
+fn repair_json(d: &Diagnostic, text: &str, lines: &LineIndex) -> Value {
+    let mut value = diagnostic_json(d, text, lines);
+    if let Value::Object(map) = &mut value {
+        map.insert(
+            "hint".into(),
+            d.hint.as_deref().map_or(Value::Null, Value::from),
+        );
+    }
+    value
 }
 
 pub fn diagnostic_json(d: &Diagnostic, text: &str, lines: &LineIndex) -> Value {

@@ -7,6 +7,7 @@ pub mod diagnostics;
 pub mod ir;
 pub mod json;
 pub mod plan;
+pub mod repair;
 pub mod store;
 pub mod svg;
 pub mod synth;

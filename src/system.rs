@@ -24,12 +24,43 @@ pub struct FileMeta {
     pub inode: u64,
 }
 
+/// Text that is not UTF-8, and where: the first bad byte, by line and column (both from 1,
+/// columns in characters) and byte offset. The CLI and the daemon report it alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{line}:{col}: not UTF-8 text (byte 0x{byte:02x} at offset {offset}); kernel files must be UTF-8"
+)]
+pub struct NotUtf8 {
+    pub line: usize,
+    pub col: usize,
+    pub offset: usize,
+    pub byte: u8,
+}
+
+/// `bytes` as text, or where it stops being UTF-8.
+pub fn decode_utf8(bytes: Vec<u8>) -> Result<String, NotUtf8> {
+    String::from_utf8(bytes).map_err(|err| {
+        let bytes = err.as_bytes();
+        let offset = err.utf8_error().valid_up_to();
+        // Valid up to `offset` by definition.
+        let before = std::str::from_utf8(&bytes[..offset]).unwrap_or("");
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        NotUtf8 {
+            line: before.matches('\n').count() + 1,
+            col: before[line_start..].chars().count() + 1,
+            offset,
+            byte: bytes[offset],
+        }
+    })
+}
+
 /// The real file system.
 pub struct OsSystem;
 
 impl System for OsSystem {
     fn read_to_string(&self, path: &Path) -> io::Result<String> {
-        std::fs::read_to_string(path)
+        decode_utf8(std::fs::read(path)?)
+            .map_err(|err| io::Error::new(io::ErrorKind::InvalidData, err))
     }
 
     #[cfg(unix)]
@@ -87,5 +118,29 @@ impl System for MemorySystem {
 
     fn now_ns(&self) -> i128 {
         0
+    }
+}
+
+#[cfg(test)]
+mod utf8_tests {
+    use super::*;
+
+    #[test]
+    fn text_that_is_not_utf8_is_located() {
+        let err = decode_utf8(b"ab\ncd\xc3\xa9x\xffy".to_vec()).expect_err("not UTF-8");
+        assert_eq!(
+            err,
+            NotUtf8 {
+                line: 2,
+                col: 5,
+                offset: 8,
+                byte: 0xff
+            }
+        );
+        assert!(
+            err.to_string()
+                .starts_with("2:5: not UTF-8 text (byte 0xff at offset 8)")
+        );
+        assert_eq!(decode_utf8(b"ok".to_vec()).as_deref(), Ok("ok"));
     }
 }

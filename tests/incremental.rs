@@ -7,7 +7,7 @@ use std::sync::Arc;
 use memreuse::db::{FileOutcome, FileStatus, Planner, Workspace};
 use memreuse::ir::{LineIndex, parse_program};
 use memreuse::plan::{PlanConfig, plan_function};
-use memreuse::store::{Cache, CacheStore, Kind, MemoryStore, SledStore, check};
+use memreuse::store::{Cache, CacheStore, Kind, MemoryStore, SledStore, StoreEvent, check};
 use memreuse::system::MemorySystem;
 use memreuse::tree_gen::{TreeConfig, generate};
 
@@ -195,10 +195,9 @@ fn a_sled_store_survives_a_restart() {
     let path = dir.path().join("cache");
     let files = tree();
     let plan_with = |files: &[(PathBuf, String)]| {
-        let opened = SledStore::open_or_rebuild(&path).expect("opens");
-        assert!(opened.moved_aside.is_none());
+        let store = SledStore::open(&path).expect("opens");
         let mut ws = Workspace::new(
-            Arc::new(Cache::new(Box::new(opened.store))),
+            Arc::new(Cache::new(Box::new(store))),
             PlanConfig::default(),
             Planner::Pypto,
         );
@@ -250,8 +249,9 @@ fn corrupted_bytes_on_disk_never_come_back_as_values() {
         bytes[i] ^= 0xff;
     }
     std::fs::write(&largest.1, bytes).expect("writable");
-    let opened = SledStore::open_or_rebuild(&path).expect("opens or rebuilds");
-    let cache = Cache::new(Box::new(opened.store));
+    let store = SledStore::open_or_rebuild(&path, Arc::new(|_: &StoreEvent| {}))
+        .expect("opens or rebuilds");
+    let cache = Cache::new(Box::new(store));
     let mut ws = Workspace::new(Arc::new(cache), PlanConfig::default(), Planner::Pypto);
     let sources: Vec<_> = files
         .iter()
@@ -260,19 +260,6 @@ fn corrupted_bytes_on_disk_never_come_back_as_values() {
     let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
     // Whatever survived or was rejected, the results are the true ones.
     assert_eq!(rendered(&ws, &outcomes), expected);
-}
-
-#[test]
-fn a_store_that_will_not_open_is_moved_aside_and_rebuilt() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("cache");
-    std::fs::create_dir_all(&path).expect("dir");
-    std::fs::write(path.join("conf"), b"not a sled configuration").expect("write");
-    std::fs::write(path.join("db"), vec![0xab; 4096]).expect("write");
-    let opened = SledStore::open_or_rebuild(&path).expect("rebuilds");
-    let (aside, _reason) = opened.moved_aside.expect("moved aside");
-    assert!(aside.exists());
-    assert_eq!(opened.store.stats().expect("stats").entries, 0);
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {

@@ -4,7 +4,8 @@
 //!
 //! Header lines (comments in the preamble):
 //! - `# memreuse-test: backend=none|910b|950 step0=on|off [function=NAME] [addresses=on]
-//!   [capacity=SPACE:BYTES]...`
+//!   [capacity=SPACE:BYTES]... [exact=on]` (`exact=on`: Step 0 by PyPTO's rule alone, as
+//!   `--exact`; the fixtures that snapshot a PyPTO miscompile use it)
 //! - `# expect: same A B ...` — the tiles share one base
 //! - `# expect: distinct A B ...` — pairwise different bases
 //! - `# expect: base A mem_vec_3` — exact base
@@ -56,6 +57,7 @@ fn header(text: &str, path: &Path) -> Header {
                             .unwrap_or_else(|| panic!("{}: unknown backend {b}", path.display()))
                     }
                     Some(("step0", v)) => config.materialize_aliases = v == "on",
+                    Some(("exact", v)) => config.exact = v == "on",
                     Some(("function", name)) => function = Some(name.to_string()),
                     Some(("addresses", v)) => config.assign_addresses = v == "on",
                     Some(("capacity", v)) => {

@@ -1,5 +1,6 @@
 //! The planner version follows the planner's output: `PLANNER_VERSION` is a digest of what
-//! the planner makes of every fixture and bundled kernel, under every backend and planner.
+//! the planner makes of every fixture and bundled kernel, under every backend and planner (for
+//! `--planner pypto` both PyPTO's plan and the repaired one the CLI emits by default).
 //! Cache keys include it, so when planner output changes this test fails until the constant
 //! is updated, and an updated constant keeps every cache from serving the old plans.
 
@@ -9,6 +10,8 @@ use std::path::{Path, PathBuf};
 use memreuse::backend::Backend;
 use memreuse::ir::{parse_program, print_function};
 use memreuse::plan::{PLANNER_VERSION, PlanConfig, Planner, plan_function};
+use memreuse::repair::plan_checked;
+use memreuse::verify::VerifyOptions;
 
 /// Every `*.py` input below `dir` (not the `*.out.py` snapshots), sorted.
 fn inputs(dir: &Path) -> Vec<PathBuf> {
@@ -33,7 +36,7 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
 fn planner_output() -> String {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = String::new();
-    for tree in ["tests/data/plan", "examples/kernels"] {
+    for tree in ["tests/data/plan", "tests/data/repair", "examples/kernels"] {
         for path in inputs(&repo.join(tree)) {
             let text = std::fs::read_to_string(&path).expect("readable");
             let Ok(program) = parse_program(&text) else {
@@ -58,6 +61,22 @@ fn planner_output() -> String {
                                 }
                                 Err(err) => {
                                     let _ = writeln!(out, "error {err:?}");
+                                }
+                            }
+                            // What the CLI emits by default: PyPTO's plan, repaired.
+                            if planner == Planner::Pypto {
+                                let options = VerifyOptions {
+                                    backend,
+                                    ..VerifyOptions::default()
+                                };
+                                match plan_checked(function.clone(), &config, &options) {
+                                    Ok(plan) => {
+                                        print_function(&plan.function, &mut out, 1);
+                                        let _ = writeln!(out, "{:?}", plan.report);
+                                    }
+                                    Err(err) => {
+                                        let _ = writeln!(out, "unsafe {err:?}");
+                                    }
                                 }
                             }
                         }

@@ -1,8 +1,9 @@
 //! PyPTO's own dumps of real kernels (pypto-lib programs, `tests/data/real/README.md`): every
 //! input and output dump prints back byte for byte, planning the input reproduces upstream's
-//! output exactly, and the checker accepts upstream's output — except for the programs
-//! `tests/data/real/DEVIATIONS.tsv` lists, where the checker must reject upstream's plan with
-//! the listed code and memreuse must not ship it.
+//! output exactly, and the checkers accept upstream's output — except for the programs
+//! `tests/data/real/DEVIATIONS.tsv` lists, where the checkers must reject upstream's plan with
+//! the listed code, `--exact` must reproduce it, and the default (safe) plan must be a repair
+//! that passes both checkers.
 //!
 //! Runs the full set in `../shared/conformance/real` when it is there (CI has it), else the
 //! subset copied into `tests/data/real`, and says which.
@@ -12,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 use memreuse::backend::Backend;
 use memreuse::ir::{Program, parse_program, print_program};
-use memreuse::plan::{PlanConfig, plan_program};
+use memreuse::plan::PlanConfig;
+use memreuse::repair::{is_repair, plan_program_checked};
 use memreuse::verify::{PlanInput, VerifyOptions, verify_plan};
 
 struct Case {
@@ -120,7 +122,30 @@ fn check(case: &Case, deviation: Option<&String>) -> Result<(), String> {
         materialize_aliases: false,
         ..PlanConfig::default()
     };
-    let planned = plan_program(&input, &config);
+    let options = VerifyOptions {
+        backend: case.backend,
+        ..VerifyOptions::default()
+    };
+    let plan = |exact: bool| {
+        let mut config = config;
+        config.exact = exact;
+        plan_program_checked(&input, &config, &options).map_err(|(i, e)| {
+            format!(
+                "planning {} (exact: {exact}) fails: {e:?}",
+                input.functions[i].name
+            )
+        })
+    };
+    let (exact, _) = plan(true)?;
+    if print_program(&exact) != output_text {
+        return Err("`--exact` differs from upstream's output".into());
+    }
+    let (planned, reports) = plan(false)?;
+    let repairs = reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .filter(|d| is_repair(d))
+        .count();
     match deviation {
         None => {
             if !upstream_findings.is_empty() {
@@ -128,14 +153,10 @@ fn check(case: &Case, deviation: Option<&String>) -> Result<(), String> {
                     "the checker rejects upstream's output, which DEVIATIONS.tsv does not list: {upstream_findings:?}"
                 ));
             }
-            let (planned, _) = planned.map_err(|(i, e)| {
-                format!(
-                    "planning {} fails: {}",
-                    input.functions[i].name, e.0.message
-                )
-            })?;
-            if print_program(&planned) != output_text {
-                return Err("the plan differs from upstream's output".into());
+            if print_program(&planned) != output_text || repairs != 0 {
+                return Err(format!(
+                    "the plan differs from upstream's output ({repairs} repairs)"
+                ));
             }
         }
         Some(code) => {
@@ -147,15 +168,11 @@ fn check(case: &Case, deviation: Option<&String>) -> Result<(), String> {
                     "DEVIATIONS.tsv says the checker rejects upstream's plan with {code}, but it finds {upstream_findings:?}"
                 ));
             }
-            // A plan of memreuse's own making (not upstream's decision) must pass the checker;
-            // upstream's decision itself is refused by the checker before it leaves the tool.
-            if let Ok((planned, _)) = planned
-                && print_program(&planned) != output_text
-            {
-                let ours = findings(&input, &planned, case.backend);
-                if !ours.is_empty() {
-                    return Err(format!("memreuse's own plan fails the checker: {ours:?}"));
-                }
+            let ours = findings(&input, &planned, case.backend);
+            if repairs == 0 || !ours.is_empty() {
+                return Err(format!(
+                    "the safe plan has {repairs} repairs and the checkers find {ours:?}"
+                ));
             }
         }
     }

@@ -144,6 +144,10 @@ fn settings_args(root: &Path) -> Result<Vec<OsString>> {
             args.push(format!("{}={bytes}", space.name()).into());
         }
     }
+    if let Some(bytes) = crate::settings::max_file_bytes(root)? {
+        args.push("--max-file-bytes".into());
+        args.push(bytes.to_string().into());
+    }
     Ok(args)
 }
 

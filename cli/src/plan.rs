@@ -11,12 +11,13 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, Workspace};
-use memreuse::diagnostics::Diagnostic;
+use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
 use memreuse::json::{
     FailedFunction, FileError, FileReport, FunctionEntry, FunctionReport, plan_document,
 };
 use memreuse::plan::PlanConfig;
+use memreuse::repair::is_repair;
 use memreuse::store::Cache;
 use memreuse::svg::plan_svg;
 use memreuse::system::OsSystem;
@@ -43,7 +44,7 @@ pub enum Emit {
     Summary,
     /// The rewritten program in PyPTO's printed form.
     Ir,
-    /// The plan as JSON (schema 1).
+    /// The plan as JSON (schema 2).
     Json,
     /// One SVG picture per function: tiles over statement time and address, per memory space.
     Svg,
@@ -104,6 +105,13 @@ pub struct PlanArgs {
     /// AIC and AIV functions).
     #[arg(long)]
     pub addresses: bool,
+    /// Print PyPTO's decision unchanged, even where it is unsafe: Step 0 retargets by PyPTO's
+    /// rule alone, no repair is made, and the checker's findings are printed as warnings
+    /// (`V003` …) with `file:line:col`. For comparison with PyPTO and bug reports. The exit
+    /// code is 0 when the plan was printed, unsafe or not; 1 only when PyPTO's pass itself
+    /// fails. Without it, unsafe decisions are repaired (warnings `MR-R001`–`MR-R005`).
+    #[arg(long)]
+    pub exact: bool,
     /// Plan everything afresh: neither read nor write the cache.
     #[arg(long)]
     pub no_cache: bool,
@@ -223,6 +231,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
     let root = crate::settings::root_of(&args.paths)?;
     let config = PlanConfig {
         assign_addresses: args.addresses,
+        exact: args.exact,
         planner: match args.planner {
             Planner::Dsa => memreuse::plan::Planner::Dsa,
             Planner::Pypto | Planner::None => memreuse::plan::Planner::Pypto,
@@ -240,11 +249,12 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         state::InProcessCache {
             cache: Cache::disabled(),
             held: None,
+            store: None,
         }
     } else {
         state::open_or_degrade(&state::state_dir_for(state_dir, &root)?)
     };
-    let lock = opened.held;
+    let (lock, store) = (opened.held, opened.store);
     tracing::info!(elapsed = ?started.elapsed(), "opened the cache");
     let mut workspace = Workspace::new(Arc::new(opened.cache), config, planner);
     let inputs: Vec<(PathBuf, bool)> = files
@@ -338,7 +348,9 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         }
     }
 
-    let stdout = std::io::stdout();
+    // Standard output is written only once the cache is flushed and closed and its lock
+    // released: a slow reader of the output must not keep a daemon from starting.
+    let mut stdout: Vec<u8> = Vec::new();
     match args.emit {
         Emit::Ir => {
             let mut written = Vec::new();
@@ -360,6 +372,17 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                 }
                 let text = printed_program(&workspace, &p.display, header, *file, functions)?;
                 written.push((p.relative.to_path_buf(), text));
+                // The repairs (and, with --exact, the checkers' findings) go with the program.
+                let warnings = functions
+                    .iter()
+                    .filter_map(|f| f.result.as_ref().ok())
+                    .flat_map(|planned| &planned.report.diagnostics)
+                    .filter(|d| d.severity == Severity::Warning);
+                let mut lines = None;
+                for d in warnings {
+                    let lines = lines.get_or_insert_with(|| LineIndex::new(p.text.get()));
+                    eprintln!("{}", d.one_line(&p.display, p.text.get(), lines));
+                }
             }
             match &args.out {
                 Some(dir) => {
@@ -370,11 +393,9 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                     }
                 }
                 None => {
-                    let mut out = stdout.lock();
                     for (_, text) in &written {
-                        out.write_all(text.as_bytes())?;
+                        stdout.extend_from_slice(text.as_bytes());
                     }
-                    out.flush()?;
                 }
             }
         }
@@ -403,12 +424,12 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                         write_atomically(&dir.join(target), svg)?;
                     }
                 }
-                (None, [(_, svg)]) => stdout.lock().write_all(svg.as_bytes())?,
+                (None, [(_, svg)]) => stdout.extend_from_slice(svg.as_bytes()),
                 (None, []) => {}
                 (None, _) => bail!(svg_usage_error()),
             }
         }
-        Emit::Summary => print_summary(&planned, &totals, verbose)?,
+        Emit::Summary => print_summary(&mut stdout, &planned, &totals, verbose)?,
         Emit::Json => {
             let reports: Vec<FileReport> =
                 planned.iter().map(|p| file_report(p, &workspace)).collect();
@@ -418,10 +439,8 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                 Planner::None => "none",
             };
             let document = plan_document(config.backend.name(), planner, &reports);
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            serde_json::to_writer_pretty(&mut out, &document)?;
-            writeln!(out)?;
-            out.flush()?;
+            serde_json::to_writer_pretty(&mut stdout, &document)?;
+            writeln!(stdout)?;
         }
     }
     tracing::info!(elapsed = ?started.elapsed(), "printed");
@@ -453,6 +472,11 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         }
         prune_to_cap(workspace.cache(), &root);
     }
+    if let Some(store) = store {
+        store.close();
+    }
+    drop(lock);
+    std::io::stdout().lock().write_all(&stdout)?;
     let failed = empty || totals.failed();
     // Everything is printed and durable. Freeing the memo tables one node at a time takes
     // longer than the OS takes to reclaim them (0.7 s after a 20,000-function run), and the
@@ -636,8 +660,9 @@ fn report_failure(
         }
         FailureKind::Verify => {
             eprintln!(
-                "error: the plan for {display} fails verification (it would let one tile \
-                 overwrite another that is still needed); nothing was emitted"
+                "error: internal error: the plan for {display} still fails verification after \
+                 repair (it would let one tile overwrite another that is still needed); nothing \
+                 was emitted for function '{function}'"
             );
             const SHOWN: usize = 5;
             for d in diagnostics.iter().take(SHOWN) {
@@ -651,14 +676,19 @@ fn report_failure(
     }
 }
 
-fn print_summary(planned: &[PlannedFile], totals: &Totals, members: bool) -> Result<()> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+fn print_summary(
+    out: &mut Vec<u8>,
+    planned: &[PlannedFile],
+    totals: &Totals,
+    members: bool,
+) -> Result<()> {
     let width = summary::name_width(
         planned
             .iter()
             .flat_map(|p| p.functions().iter().map(|f| f.name.as_str())),
     );
     out.write_all(summary::header(width).as_bytes())?;
+    let mut repairs = 0;
     let mut row = String::new();
     let mut bytes = (0i64, 0i64);
     for p in planned {
@@ -732,6 +762,7 @@ fn print_summary(planned: &[PlannedFile], totals: &Totals, members: bool) -> Res
                     }
                 }
             }
+            repairs += report.diagnostics.iter().filter(|d| is_repair(d)).count();
             for d in &report.diagnostics {
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
                 writeln!(out, "  {}", d.one_line(&p.display, p.text.get(), lines))?;
@@ -753,6 +784,9 @@ fn print_summary(planned: &[PlannedFile], totals: &Totals, members: bool) -> Res
         plural(totals.files, "file"),
         plural(totals.functions, "function")
     )?;
+    if repairs > 0 {
+        write!(out, ", {repairs} repairs of PyPTO's plan (warnings MR-R…)")?;
+    }
     if totals.failed() {
         let errors: Vec<String> = [
             (

@@ -13,7 +13,8 @@ use crate::plan::BackendArg;
 
 pub const FILE_NAME: &str = "memreuse.toml";
 
-/// `backend = "910b"` and `[capacity] Vec = 131072` in `memreuse.toml`.
+/// `backend = "910b"` and `[capacity] Vec = 131072` in `memreuse.toml`; `max_file_bytes`
+/// bounds what the daemon reads of one file.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileSettings {
@@ -22,6 +23,16 @@ struct FileSettings {
     capacity: std::collections::BTreeMap<String, i64>,
     #[serde(default)]
     cache: CacheSettings,
+    max_file_bytes: Option<u64>,
+}
+
+/// `max_file_bytes` of the `memreuse.toml` at `root`, if set.
+pub fn max_file_bytes(root: &Path) -> Result<Option<u64>> {
+    let path = root.join(FILE_NAME);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    Ok(read_settings(&path)?.max_file_bytes)
 }
 
 /// `[cache] max-size = "1 GiB"`.

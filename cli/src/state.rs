@@ -2,9 +2,10 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use memreuse::store::{Cache, Counters, SledStore};
+use memreuse::store::{Cache, Counters, Reporter, SledStore, StoreEvent};
 use memreuse_daemon::client::DaemonStore;
 use memreuse_daemon::protocol::PROTOCOL_VERSION;
 use serde::{Deserialize, Serialize};
@@ -37,38 +38,43 @@ pub struct OpenStore {
     pub cache: Cache,
     /// Held while the store is open.
     pub lock: File,
+    /// The store itself, to close before the lock goes (`None` when it would not open).
+    pub store: Option<Arc<SledStore>>,
 }
 
 /// Opens the cache in `dir`. `Ok(None)` when another process holds it (the caller runs
-/// without it); a damaged store is moved aside and rebuilt with a warning.
+/// without it); a damaged store is moved aside and rebuilt, one that cannot be used is left
+/// alone, each with a warning.
 pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
     let Some(lock) = lock(dir)? else {
         return Ok(None);
     };
-    let opened = SledStore::open_or_rebuild(&store_dir(dir))
-        .with_context(|| format!("cannot open the cache in {}", dir.display()))?;
-    if let Some((aside, reason)) = &opened.moved_aside {
-        eprintln!(
-            "warning: the cache would not open ({reason}); moved it to {} and started a new one",
-            aside.display()
-        );
-    }
-    Ok(Some(OpenStore {
-        cache: Cache::new(Box::new(opened.store)),
-        lock,
-    }))
+    // The store heals itself (moves a damaged one aside, switches off one the machine
+    // refuses) and says so here; the command goes on either way.
+    let report: Reporter = Arc::new(|event: &StoreEvent| eprintln!("warning: {event}"));
+    let (cache, store) = match SledStore::open_or_rebuild(&store_dir(dir), report) {
+        Ok(store) => {
+            let store = Arc::new(store);
+            (Cache::new(Box::new(store.clone())), Some(store))
+        }
+        Err(err) => {
+            eprintln!(
+                "warning: cannot open the cache in {}: {err}; going on without it",
+                dir.display()
+            );
+            (Cache::disabled(), None)
+        }
+    };
+    Ok(Some(OpenStore { cache, lock, store }))
 }
 
 /// Takes the state dir's `daemon.lock` (creating the dir); `None` when another process
 /// holds it (a daemon, or a CLI working in-process).
 pub fn lock(dir: &Path) -> Result<Option<File>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // Private to this user whatever the umask: it holds the daemon's socket and lock.
+    memreuse_daemon::layout::prepare_private_dir(dir)?;
     let lock_path = dir.join("daemon.lock");
-    let lock = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
+    let lock = memreuse_daemon::layout::open_lock(&lock_path)
         .with_context(|| format!("cannot open {}", lock_path.display()))?;
     match lock.try_lock() {
         Ok(()) => Ok(Some(lock)),
@@ -91,12 +97,15 @@ pub struct InProcessCache {
     pub cache: Cache,
     /// The state dir and its lock, while the store is open.
     pub held: Option<(PathBuf, File)>,
+    /// The store, to close before the lock is released.
+    pub store: Option<Arc<SledStore>>,
 }
 
 pub fn open_or_degrade(dir: &Path) -> InProcessCache {
     let without = InProcessCache {
         cache: Cache::disabled(),
         held: None,
+        store: None,
     };
     let deadline = std::time::Instant::now() + QUEUE_WAIT;
     let mut waiting = false;
@@ -106,6 +115,7 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
                 return InProcessCache {
                     cache: open.cache,
                     held: Some((dir.to_path_buf(), open.lock)),
+                    store: open.store,
                 };
             }
             Ok(None) => {
@@ -150,6 +160,7 @@ fn through_daemon(dir: &Path, connection: memreuse_daemon::client::Connection) -
         return InProcessCache {
             cache: Cache::new(Box::new(DaemonStore::new(connection))),
             held: None,
+            store: None,
         };
     }
     eprintln!(
@@ -160,6 +171,7 @@ fn through_daemon(dir: &Path, connection: memreuse_daemon::client::Connection) -
     InProcessCache {
         cache: Cache::disabled(),
         held: None,
+        store: None,
     }
 }
 
@@ -199,10 +211,8 @@ struct CountersDef {
 impl LastRun {
     pub fn save(&self, dir: &Path) -> Result<()> {
         let path = dir.join("last-run.json");
-        let tmp = dir.join("last-run.json.tmp");
-        std::fs::write(&tmp, serde_json::to_vec_pretty(self)?)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))
+        memreuse_daemon::layout::write_atomically(&path, &serde_json::to_vec_pretty(self)?)
+            .with_context(|| format!("cannot write {}", path.display()))
     }
 
     pub fn load(dir: &Path) -> Option<LastRun> {

@@ -184,11 +184,12 @@ fn json_plan_has_schema_and_is_deterministic() {
     assert!(first.status.success(), "{}", text(&first.stderr));
     assert_eq!(first.stdout, second.stdout);
     let json = text(&first.stdout);
-    assert!(json.starts_with("{\n  \"schema\": 1,"), "{json}");
+    assert!(json.starts_with("{\n  \"schema\": 2,"), "{json}");
     for field in [
         "\"spaces\"",
         "\"lower_bound\"",
         "\"removed_allocs\"",
+        "\"repairs\"",
         "\"digest\"",
     ] {
         assert!(json.contains(field), "missing {field}");

@@ -89,7 +89,7 @@ pub fn query_answer(
                 answer.failed = true;
                 if *kind == FailureKind::Verify {
                     answer.diagnostics.push_str(&format!(
-                        "error: the plan of '{}' fails verification; nothing was emitted\n",
+                        "error: internal error: the plan of '{}' still fails verification after repair; nothing was emitted\n",
                         f.name
                     ));
                 }

@@ -8,13 +8,16 @@
 
 use std::ffi::OsString;
 use std::io::{BufReader, Write as _};
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::layout::{Layout, lock_held, open_lock};
+use crate::layout::{
+    Layout, Untrusted, check_private_dir, effective_uid, lock_held, open_lock, peer_uid,
+};
 use memreuse::store::{Bytes, CacheStore, Key, Kind, StoreError, StoreStats};
 
 use crate::protocol::{
@@ -33,6 +36,15 @@ pub enum ClientError {
     Protocol(String),
     #[error("{0}")]
     Start(String),
+    /// Someone else could be answering: the socket's directory or the peer is not this user's.
+    #[error("{0}")]
+    Untrusted(#[from] Untrusted),
+    #[error(
+        "the daemon at {0} took the connection but did not answer the handshake within \
+         {HANDSHAKE_WAIT:?} (too many connections, or stuck); try again, or stop it with \
+         `memreuse daemon stop`"
+    )]
+    Unresponsive(PathBuf),
     #[error(
         "the daemon of this state dir serves {running}, not {wanted}; stop it (`memreuse daemon \
          stop`) or use another --state-dir"
@@ -50,10 +62,41 @@ pub struct Client {
 
 /// How long a client waits for one answer (a query may wait for the initial load).
 const ANSWER_WAIT: Duration = Duration::from_secs(600);
+/// How long a client waits for the handshake: a daemon answers it at once, unless it is at
+/// its connection limit (and then it frees a place within seconds).
+const HANDSHAKE_WAIT: Duration = Duration::from_secs(20);
 
 impl Client {
-    pub fn connect(socket: &Path) -> std::io::Result<Client> {
-        let stream = UnixStream::connect(socket)?;
+    /// Connects to `socket`, and believes the other end only when it runs as this user.
+    pub fn connect(socket: &Path) -> Result<Client, ClientError> {
+        let io = |source| ClientError::Io {
+            socket: socket.to_path_buf(),
+            source,
+        };
+        let stream = UnixStream::connect(socket).map_err(io)?;
+        let me = effective_uid();
+        match peer_uid(&stream) {
+            Ok(peer) if peer == me => {}
+            Ok(peer) => {
+                return Err(Untrusted::Peer {
+                    socket: socket.to_path_buf(),
+                    peer,
+                    me,
+                }
+                .into());
+            }
+            Err(source) => {
+                return Err(Untrusted::PeerUnknown {
+                    socket: socket.to_path_buf(),
+                    source,
+                }
+                .into());
+            }
+        }
+        Client::over(socket, stream).map_err(io)
+    }
+
+    fn over(socket: &Path, stream: UnixStream) -> std::io::Result<Client> {
         stream.set_read_timeout(Some(ANSWER_WAIT))?;
         Ok(Client {
             socket: socket.to_path_buf(),
@@ -61,6 +104,11 @@ impl Client {
             writer: stream,
             line: Vec::new(),
         })
+    }
+
+    fn set_wait(&mut self, wait: Duration) {
+        // Only fails for a zero duration.
+        let _ = self.writer.set_read_timeout(Some(wait));
     }
 
     pub fn request(&mut self, request: &Request) -> Result<Response, ClientError> {
@@ -108,11 +156,37 @@ pub struct Connection {
     pub hello: Hello,
 }
 
-/// The daemon of `layout`, if one answers.
+/// The daemon of `layout`, if one answers and is trusted ([`connect_trusted`]).
 pub fn connect(layout: &Layout) -> Option<Connection> {
-    let mut client = Client::connect(&layout.socket).ok()?;
-    let hello = client.hello().ok()?;
-    Some(Connection { client, hello })
+    connect_trusted(layout).ok().flatten()
+}
+
+/// The daemon of `layout`: `Ok(None)` when none answers, an error when what answers could
+/// be someone else's (the socket's directory is not private to this user, or the peer runs
+/// as another user). Nothing is sent before both are checked.
+pub fn connect_trusted(layout: &Layout) -> Result<Option<Connection>, ClientError> {
+    check_private_dir(&layout.socket_dir)?;
+    let mut client = match Client::connect(&layout.socket) {
+        Ok(client) => client,
+        Err(ClientError::Io { .. }) => return Ok(None),
+        Err(err) => return Err(err),
+    };
+    client.set_wait(HANDSHAKE_WAIT);
+    let hello = match client.hello() {
+        Ok(hello) => hello,
+        Err(ClientError::Io { source, .. })
+            if matches!(
+                source.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            return Err(ClientError::Unresponsive(layout.socket.clone()));
+        }
+        // A daemon on its way down, or not one at all.
+        Err(_) => return Ok(None),
+    };
+    client.set_wait(ANSWER_WAIT);
+    Ok(Some(Connection { client, hello }))
 }
 
 /// A connection to a daemon built as `launch.exe` is, starting one if none runs and
@@ -138,28 +212,27 @@ pub fn ensure(launch: &Launch, expected_build: &str) -> Result<Connection, Clien
         terminate(&launch.layout, connection.hello.pid, launch.wait)?;
         Ok(None)
     };
-    if let Some(connection) = connect(&launch.layout)
+    launch.layout.prepare()?;
+    if let Some(connection) = connect_trusted(&launch.layout)?
         && let Some(connection) = usable(connection)?
     {
         return Ok(connection);
     }
     let start_error =
         |what: &str, err: std::io::Error| ClientError::Start(format!("{what}: {err}"));
-    std::fs::create_dir_all(&launch.layout.state_dir)
-        .map_err(|e| start_error("cannot create the state dir", e))?;
     let spawn_lock = open_lock(&launch.layout.spawn_lock)
         .map_err(|e| start_error("cannot open spawn.lock", e))?;
     spawn_lock
         .lock()
         .map_err(|e| start_error("cannot lock spawn.lock", e))?;
     // Whoever held the spawn lock before us may have started one.
-    if let Some(connection) = connect(&launch.layout)
+    if let Some(connection) = connect_trusted(&launch.layout)?
         && let Some(connection) = usable(connection)?
     {
         return Ok(connection);
     }
     wait_for_lock(launch)?;
-    if let Some(connection) = connect(&launch.layout)
+    if let Some(connection) = connect_trusted(&launch.layout)?
         && let Some(connection) = usable(connection)?
     {
         return Ok(connection);
@@ -168,12 +241,12 @@ pub fn ensure(launch: &Launch, expected_build: &str) -> Result<Connection, Clien
     let deadline = Instant::now() + launch.wait;
     let mut pause = Duration::from_millis(2);
     loop {
-        if let Some(connection) = connect(&launch.layout) {
+        if let Some(connection) = connect_trusted(&launch.layout)? {
             return Ok(connection);
         }
         if let Ok(Some(status)) = child.try_wait() {
             // It may have lost a race to a daemon started by other means.
-            if let Some(connection) = connect(&launch.layout) {
+            if let Some(connection) = connect_trusted(&launch.layout)? {
                 return Ok(connection);
             }
             return Err(ClientError::Start(format!(
@@ -222,12 +295,18 @@ fn wait_for_lock(launch: &Launch) -> Result<(), ClientError> {
 }
 
 fn spawn(launch: &Launch) -> Result<Child, ClientError> {
-    let stderr = std::fs::File::create(&launch.layout.stderr).map_err(|e| {
-        ClientError::Start(format!(
-            "cannot create {}: {e}",
-            launch.layout.stderr.display()
-        ))
-    })?;
+    let stderr = std::fs::File::options()
+        .create(true)
+        .truncate(true)
+        .write(true)
+        .mode(0o600)
+        .open(&launch.layout.stderr)
+        .map_err(|e| {
+            ClientError::Start(format!(
+                "cannot create {}: {e}",
+                launch.layout.stderr.display()
+            ))
+        })?;
     Command::new(&launch.exe)
         .arg("--root")
         .arg(&launch.root)
@@ -256,7 +335,7 @@ fn tail(path: &Path) -> String {
 /// Stops the daemon of `layout` if one answers: asks it, then waits for its lock to be
 /// released. Returns the pid of the daemon stopped.
 pub fn stop(layout: &Layout, wait: Duration) -> Result<Option<u32>, ClientError> {
-    let Some(mut connection) = connect(layout) else {
+    let Some(mut connection) = connect_trusted(layout)? else {
         return Ok(None);
     };
     let pid = connection.hello.pid;

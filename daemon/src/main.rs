@@ -48,12 +48,19 @@ struct Args {
     /// More events than this in one batch make a full rescan.
     #[arg(long, hide = true, default_value_t = memreuse_daemon::server::STORM)]
     storm_events: usize,
+    /// Files larger than this many bytes are not read (reported instead).
+    #[arg(long, default_value_t = memreuse_daemon::server::MAX_FILE_BYTES)]
+    max_file_bytes: u64,
     /// Report this build id instead of the executable's (for tests of version skew).
     #[arg(long, hide = true)]
     build_id: Option<String>,
 }
 
 fn main() -> ExitCode {
+    // Everything the daemon creates (state, logs, cache) is for this user only.
+    // SAFETY: umask only swaps the process's file mode mask; no other thread runs yet.
+    unsafe { libc::umask(0o077) };
+    raise_descriptor_limit();
     let args = Args::parse();
     let _log = match init_logging(&args) {
         Ok(guard) => guard,
@@ -78,8 +85,7 @@ fn run(args: Args) -> Result<()> {
         .root
         .canonicalize()
         .with_context(|| format!("cannot open the root {}", args.root.display()))?;
-    std::fs::create_dir_all(&args.state_dir)
-        .with_context(|| format!("cannot create {}", args.state_dir.display()))?;
+    memreuse_daemon::layout::prepare_private_dir(&args.state_dir)?;
     let state_dir = args.state_dir.canonicalize()?;
     let build_id = match args.build_id {
         Some(id) => id,
@@ -102,6 +108,7 @@ fn run(args: Args) -> Result<()> {
         lock_wait: Duration::from_secs(args.lock_wait),
         build_id,
         storm_events: args.storm_events,
+        max_file_bytes: args.max_file_bytes,
         jobs: args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),
@@ -110,6 +117,23 @@ fn run(args: Args) -> Result<()> {
         Ok(()) => Ok(()),
         Err(err @ StartError::AlreadyRunning(_)) => bail!("{err}"),
         Err(err) => Err(err).context("the daemon stopped"),
+    }
+}
+
+/// Each connection takes a descriptor: use all the system allows this process (the soft
+/// limit is often 1,024, the hard one much higher).
+fn raise_descriptor_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `limit` is valid for writes; setrlimit only changes this process's limit.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
     }
 }
 

@@ -34,6 +34,7 @@ use crate::ir::{
     self, Function, Name, ProgramHeader, Span, canonical_function_bytes, print_function,
 };
 use crate::plan::{PlanConfig, PlanReport, plan_function, plan_function_owned};
+use crate::repair::SafePlanError;
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
 };
@@ -384,31 +385,46 @@ fn compute_plan(
     let anchorer = spans::Anchorer::new(table);
     let input = PlanInput::of(&function);
     let function = Arc::try_unwrap(function);
+    let dsa = config.planner == crate::plan::Planner::Dsa;
+    let options = VerifyOptions {
+        backend: config.backend,
+        addressed: config.assign_addresses || dsa,
+        every_function_addressed: dsa,
+    };
     let planned = match planner {
         Planner::None => crate::plan::FunctionPlan {
             function: function.unwrap_or_else(|shared| (*shared).clone()),
             report: PlanReport::default(),
         },
-        Planner::Pypto => match function.map_or_else(
-            |shared| plan_function(&shared, config),
-            |owned| plan_function_owned(owned, config),
+        // PyPTO's decision, repaired where the checker rejects it (or, `--exact`, reported).
+        Planner::Pypto if !dsa => match crate::repair::plan_checked(
+            function.unwrap_or_else(|shared| (*shared).clone()),
+            config,
+            &options,
         ) {
             Ok(planned) => planned,
-            Err(err) => return Err(failure(FailureKind::Plan, vec![err.0], &anchorer)),
+            Err(SafePlanError::Plan(err)) => {
+                return Err(failure(FailureKind::Plan, vec![err.0], &anchorer));
+            }
+            Err(SafePlanError::Unrepaired(violations)) => {
+                return Err(failure(FailureKind::Verify, violations, &anchorer));
+            }
         },
-    };
-    if planner == Planner::Pypto {
-        let dsa = config.planner == crate::plan::Planner::Dsa;
-        let options = VerifyOptions {
-            backend: config.backend,
-            addressed: config.assign_addresses || dsa,
-            every_function_addressed: dsa,
-        };
-        let violations = verify_plan(&input, &planned.function, &options);
-        if !violations.is_empty() {
-            return Err(failure(FailureKind::Verify, violations, &anchorer));
+        Planner::Pypto => {
+            let planned = match function.map_or_else(
+                |shared| plan_function(&shared, config),
+                |owned| plan_function_owned(owned, config),
+            ) {
+                Ok(planned) => planned,
+                Err(err) => return Err(failure(FailureKind::Plan, vec![err.0], &anchorer)),
+            };
+            let violations = verify_plan(&input, &planned.function, &options);
+            if !violations.is_empty() {
+                return Err(failure(FailureKind::Verify, violations, &anchorer));
+            }
+            planned
         }
-    }
+    };
     let mut report = planned.report;
     let anchors = report_spans_mut(&mut report)
         .map(|span| anchorer.anchor(std::mem::take(span)))

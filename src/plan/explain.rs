@@ -29,7 +29,7 @@ pub fn explain(
 ) -> Result<String, ExplainError> {
     let mut prepared = f.clone();
     if config.materialize_aliases {
-        super::retarget::materialize_semantic_aliases(&mut prepared, config.backend);
+        super::retarget::materialize_semantic_aliases(&mut prepared, config.backend, config.exact);
     }
     let lifetimes = lifetimes::analyze(&prepared);
     let find = |name: &str| -> Result<VarId, ExplainError> {

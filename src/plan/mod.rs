@@ -7,6 +7,7 @@ pub mod cleanup;
 pub mod dsa;
 pub mod explain;
 pub mod fixup;
+pub mod isolate;
 mod occupancy;
 pub mod offsets;
 pub mod pack;
@@ -29,7 +30,7 @@ use pack::{Buffer, PipelineGate, ShareFacts};
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "291b6e1123ad9c6e";
+pub const PLANNER_VERSION: &str = "9d72530dd5ca8f5f";
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -51,6 +52,9 @@ pub struct PlanConfig {
     pub capacity_overrides: [Option<i64>; MemSpace::ALL.len()],
     /// Rewrite MemRef offsets to addresses, as AllocateMemoryAddr does (InCore/AIC/AIV only).
     pub assign_addresses: bool,
+    /// Keep PyPTO's decision where it is unsafe (`--exact`): Step 0 retargets by PyPTO's rule
+    /// alone, and the engine reports the checker's findings instead of repairing the plan.
+    pub exact: bool,
 }
 
 impl PlanConfig {
@@ -180,7 +184,7 @@ pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPl
     if config.planner == Planner::Dsa {
         return offsets::plan_function(input, config);
     }
-    plan_pypto(input.clone(), config)
+    plan_pypto(input.clone(), config, &FxHashSet::default())
 }
 
 /// SPEC §3.3 puts one `tile.alloc` per base at the top of the body, but PyPTO's MemoryReuse
@@ -223,22 +227,40 @@ pub fn plan_function_owned(f: Function, config: &PlanConfig) -> Result<FunctionP
     if config.planner == Planner::Dsa {
         return offsets::plan_function(&f, config);
     }
-    plan_pypto(f, config)
+    plan_pypto(f, config, &FxHashSet::default())
 }
 
-fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
+/// PyPTO's plan, except that the sharing groups of the tiles in `own_buffer` keep their own
+/// allocation instead of joining another group's buffer (the safe planner's repair).
+pub fn plan_function_keeping(
+    f: Function,
+    config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
+    if config.planner == Planner::Dsa {
+        return offsets::plan_function(&f, config);
+    }
+    plan_pypto(f, config, own_buffer)
+}
+
+fn plan_pypto(
+    mut f: Function,
+    config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
     if f.function_type() == FunctionType::Orchestration {
         return Ok(FunctionPlan {
             function: f,
             report: PlanReport::default(),
         });
     }
+    let mut report = PlanReport::default();
     if config.materialize_aliases {
-        retarget::materialize_semantic_aliases(&mut f, config.backend);
+        report.diagnostics =
+            retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact);
     }
     let lifetimes = lifetimes::analyze(&f);
     let member_rows = MemberRows::of(&lifetimes);
-    let mut report = PlanReport::default();
     if lifetimes.intervals.is_empty() {
         // MemoryReuse has nothing to do, but AllocateMemoryAddr still resolves the reserved
         // windows (SPEC §8): an overlap is an error, AUTO windows get their `base=`.
@@ -278,6 +300,14 @@ fn plan_pypto(mut f: Function, config: &PlanConfig) -> Result<FunctionPlan, Plan
             let rep = lifetimes.intervals[buffer.representative()].rep;
             let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
             for (&member, &placement) in placements {
+                let keeps_own = !own_buffer.is_empty()
+                    && lifetimes.intervals[member]
+                        .members
+                        .iter()
+                        .any(|v| own_buffer.contains(v));
+                if keeps_own {
+                    continue;
+                }
                 let placement = buffer.subdivided.then_some(placement);
                 reuse[member] = Some(fixup::Reuse {
                     representative: rep,

@@ -44,7 +44,7 @@ pub(super) fn plan_function(
     }
     let mut f = input.clone();
     if config.materialize_aliases {
-        retarget::materialize_semantic_aliases(&mut f, config.backend);
+        retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact);
     }
     fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
     fixup::normalize_identity_copies(&f.body, &mut f.vars);

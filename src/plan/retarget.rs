@@ -7,6 +7,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::analysis::body::{Definition, StmtPath, definitions, first_yield, stmt_at, stmt_list};
 use crate::analysis::ops::{OutputSpace, op_info};
 use crate::backend::Backend;
+use crate::diagnostics::Diagnostic;
 use crate::ir::{
     BinOp, Expr, ExprKind, Function, MemRef, MemSpace, Stmt, StmtKind, Type, VarId, VarKind,
     VarTable,
@@ -43,6 +44,9 @@ pub struct Retargeter<'f> {
     iter_init: FxHashMap<VarId, VarId>,
     backend: Backend,
     on_stack: FxHashSet<VarId>,
+    /// Set for the safe Step 0: carries whose retarget would overwrite a live tile.
+    hazards: Option<CarryHazards>,
+    refusals: Vec<Diagnostic>,
 }
 
 impl<'f> Retargeter<'f> {
@@ -57,6 +61,8 @@ impl<'f> Retargeter<'f> {
             iter_init,
             backend,
             on_stack: FxHashSet::default(),
+            hazards: None,
+            refusals: Vec::new(),
         }
     }
 
@@ -77,9 +83,11 @@ impl<'f> Retargeter<'f> {
                             let Some(target) = self.target_of(f.iter_args[i]) else {
                                 continue;
                             };
-                            if let Some(v) = value.as_var() {
-                                self.retarget(v, &target, true);
+                            let Some(v) = value.as_var() else { continue };
+                            if self.refuse(f.iter_args[i], v, &target, stmt.span) {
+                                continue;
                             }
+                            self.retarget(v, &target, true);
                         }
                     }
                     self.visit(&f.body);
@@ -94,6 +102,43 @@ impl<'f> Retargeter<'f> {
                 _ => {}
             }
         }
+    }
+
+    /// The safe Step 0's refusal of a hazardous carry, reported as a warning.
+    fn refuse(
+        &mut self,
+        iter_arg: VarId,
+        value: VarId,
+        target: &Target,
+        span: crate::ir::Span,
+    ) -> bool {
+        if base_of(self.vars, value) == Some(target.memref.base.as_str()) {
+            return false;
+        }
+        let Some((live, last)) = self
+            .hazards
+            .as_ref()
+            .and_then(|h| h.hazard(iter_arg, &target.memref.base))
+        else {
+            return false;
+        };
+        let base = &target.memref.base;
+        let (value, iter_arg, live) = (
+            &self.vars[value].name,
+            &self.vars[iter_arg].name,
+            &self.vars[live].name,
+        );
+        let mut d = Diagnostic::error(
+            codes::RETARGET_REFUSED,
+            format!(
+                "Step 0 leaves '{value}' on its own buffer: PyPTO's MaterializeSemanticAliases would compute it in '{base}', the buffer of loop carry '{iter_arg}', but '{live}' on that buffer is defined before the loop and read again after the loop starts (step {last}), so every iteration would overwrite it"
+            ),
+            span,
+        )
+        .with_hint("the carry gets its value through a `tile.move` instead (use --exact for PyPTO's decision)");
+        d.severity = crate::diagnostics::Severity::Warning;
+        self.refusals.push(d);
+        true
     }
 
     pub fn target_of(&self, v: VarId) -> Option<Target> {
@@ -365,11 +410,179 @@ fn collect_iter_inits(stmts: &[Stmt], out: &mut FxHashMap<VarId, VarId>) {
 }
 
 /// SPEC §4: run Step 0 on a function, then re-anchor views whose source moved (§4.4).
-pub fn materialize_semantic_aliases(f: &mut Function, backend: Backend) {
+/// Step 0. Unless `exact`, a carry is not retargeted when a tile on its buffer defined before
+/// the loop is still read after the loop starts (inside it, on a later iteration, or after
+/// it): PyPTO's `dead_at` looks only at statements after the definition, and the retarget
+/// would overwrite that tile. Each refusal is a warning in the result.
+pub fn materialize_semantic_aliases(
+    f: &mut Function,
+    backend: Backend,
+    exact: bool,
+) -> Vec<Diagnostic> {
     let original = f.vars.clone();
+    let hazards = (!exact).then(|| CarryHazards::of(f));
     let mut retargeter = Retargeter::new(&f.body, &mut f.vars, backend);
+    retargeter.hazards = hazards;
     retargeter.run_step0();
+    let refusals = std::mem::take(&mut retargeter.refusals);
     reanchor_views(&f.body, &original, &mut f.vars);
+    refusals
+}
+
+pub mod codes {
+    pub const RETARGET_REFUSED: &str = "MR-R003";
+}
+
+/// For the safe Step 0: each tile's definition step and last effective read (a read inside a
+/// loop of a tile defined before it lasts to that loop's end), and each loop's head step.
+pub struct CarryHazards {
+    /// (original base, name, def, last) of every tile.
+    tiles: Vec<(crate::ir::Name, VarId, u32, u32)>,
+    heads: FxHashMap<VarId, u32>,
+}
+
+impl CarryHazards {
+    fn of(f: &Function) -> CarryHazards {
+        let mut walk = HazardWalk {
+            f,
+            step: 0,
+            def: FxHashMap::default(),
+            last: FxHashMap::default(),
+            loops: Vec::new(),
+            heads: FxHashMap::default(),
+        };
+        walk.stmts(&f.body);
+        let mut tiles: Vec<_> = walk
+            .def
+            .iter()
+            .filter_map(|(&v, &def)| {
+                let base = base_of(&f.vars, v)?;
+                let last = walk.last.get(&v).copied().unwrap_or(def);
+                Some((base.into(), v, def, last))
+            })
+            .collect();
+        tiles.sort_by_key(|t| (t.2, t.1.index()));
+        CarryHazards {
+            tiles,
+            heads: walk.heads,
+        }
+    }
+
+    /// A tile on `base`, defined before the loop of `iter_arg`, read after that loop starts.
+    fn hazard(&self, iter_arg: VarId, base: &str) -> Option<(VarId, u32)> {
+        let head = *self.heads.get(&iter_arg)?;
+        self.tiles
+            .iter()
+            .find(|(b, _, def, last)| b.as_str() == base && *def < head && *last > head)
+            .map(|&(_, v, _, last)| (v, last))
+    }
+}
+
+struct HazardWalk<'f> {
+    f: &'f Function,
+    step: u32,
+    def: FxHashMap<VarId, u32>,
+    last: FxHashMap<VarId, u32>,
+    /// Heads of the enclosing loops, outermost first.
+    loops: Vec<u32>,
+    heads: FxHashMap<VarId, u32>,
+}
+
+impl<'f> HazardWalk<'f> {
+    fn bump(&mut self) -> u32 {
+        self.step += 1;
+        self.step
+    }
+
+    fn define(&mut self, v: VarId, step: u32) {
+        if base_of(&self.f.vars, v).is_some() {
+            self.def.insert(v, step);
+        }
+    }
+
+    /// Reads inside loops begun after the definition count at the outermost such loop's end,
+    /// which is not known yet: they are recorded as `u32::MAX - loop index` and resolved by
+    /// `close_loop`.
+    fn read(&mut self, e: &Expr, step: u32) {
+        e.for_each_var(&mut |v| {
+            let Some(&def) = self.def.get(&v) else { return };
+            let at = match self.loops.iter().find(|&&head| head > def) {
+                Some(&head) => u32::MAX - head,
+                None => step,
+            };
+            let last = self.last.entry(v).or_insert(def);
+            if at > *last {
+                *last = at;
+            }
+        });
+    }
+
+    fn close_loop(&mut self, head: u32, end: u32) {
+        let marker = u32::MAX - head;
+        for last in self.last.values_mut() {
+            if *last == marker {
+                *last = end;
+            }
+        }
+    }
+
+    fn stmts(&mut self, body: &'f [Stmt]) {
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::Assign { target, value } => {
+                    let step = self.bump();
+                    self.read(value, step);
+                    self.define(*target, step);
+                }
+                StmtKind::Eval(e) => {
+                    let step = self.bump();
+                    self.read(e, step);
+                }
+                StmtKind::Yield { values } | StmtKind::Return { values } => {
+                    let step = self.bump();
+                    for v in values {
+                        self.read(v, step);
+                    }
+                }
+                StmtKind::For(l) => {
+                    let head = self.bump();
+                    for e in l.bounds.iter().chain(&l.init_values) {
+                        self.read(e, head);
+                    }
+                    for &arg in &l.iter_args {
+                        self.define(arg, head);
+                        self.heads.insert(arg, head);
+                    }
+                    self.loops.push(head);
+                    self.stmts(&l.body);
+                    self.loops.pop();
+                    let end = self.bump();
+                    self.close_loop(head, end);
+                    for &result in &l.return_vars {
+                        self.define(result, end);
+                    }
+                }
+                StmtKind::If(i) => {
+                    let step = self.bump();
+                    self.read(&i.cond, step);
+                    self.stmts(&i.then_body);
+                    if let Some(e) = &i.else_body {
+                        self.stmts(e);
+                    }
+                    let exit = self.bump();
+                    for &result in &i.return_vars {
+                        self.define(result, exit);
+                    }
+                }
+                StmtKind::With(w) => {
+                    let step = self.bump();
+                    self.read(&w.context, step);
+                    self.stmts(&w.body);
+                }
+                StmtKind::Pass => {}
+            }
+        }
+    }
 }
 
 /// SPEC §4.4: a view that shared its source's base follows the source to its new buffer.

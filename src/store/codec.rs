@@ -14,6 +14,8 @@ use crate::ir::{FunctionSpacing, MemSpace, Name, ProgramHeader, Span};
 use crate::plan::{
     BufferReport, LifetimeReport, MoveReport, PlanReport, SpaceReport, address, capacity, codes,
 };
+use crate::repair::codes as repair;
+use crate::verify::codes as verify;
 
 use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
 
@@ -348,6 +350,19 @@ fn report_code(code: &str) -> Option<&'static str> {
         address::codes::CAPACITY_OVERFLOW,
         codes::DECLARED_SLOT_CO_LIVE,
         codes::PINNED_EXTENT,
+        repair::TILE_KEEPS_OWN_BUFFER,
+        repair::CARRY_GETS_OWN_BUFFER,
+        repair::STEP0_RETARGET_REFUSED,
+        repair::TILE_GETS_FRESH_BUFFER,
+        repair::IF_RESULT_GETS_OWN_BUFFER,
+        // `--exact` keeps the checker's findings as warnings.
+        verify::MEMREF_WITHOUT_ALLOC,
+        verify::MEMREF_OUTSIDE_ALLOC,
+        verify::CO_LIVE_OVERLAP,
+        verify::FORBIDDEN_ALIAS,
+        verify::CARRY_NOT_IN_PLACE,
+        verify::DETACHED_VIEW,
+        verify::VALUE_LOST,
     ]
     .into_iter()
     .find(|known| *known == code)

@@ -21,7 +21,7 @@ use crate::plan::{PLANNER_VERSION, PlanConfig, PlanReport};
 
 pub use codec::{DecodeError, SCHEMA_VERSION, check};
 pub use memory::MemoryStore;
-pub use sled_store::{Opened, SledStore};
+pub use sled_store::{Reporter, SledStore, StoreEvent};
 
 /// A cache key: 32 bytes derived per result kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -3,7 +3,7 @@
 use rustc_hash::FxHashMap;
 
 use super::liveness::{Bytes, Liveness, on_chip_memref, var};
-use super::{VerifyOptions, codes};
+use super::{Clobber, Finding, VerifyOptions, codes};
 use crate::analysis::ops::op_info;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Call, Expr, ExprKind, Function, Span, Stmt, StmtKind, Type, VarId};
@@ -22,7 +22,7 @@ struct Forbidden<'f> {
     operands: Vec<(VarId, Reason)>,
 }
 
-pub(super) fn check(f: &Function, live: &Liveness, opts: &VerifyOptions) -> Vec<Diagnostic> {
+pub(super) fn check(f: &Function, live: &Liveness, opts: &VerifyOptions) -> Vec<Finding> {
     let mut walker = Walker {
         f,
         live,
@@ -43,7 +43,7 @@ struct Walker<'f> {
     addressed: bool,
     /// Tuple-valued op results: their items inherit the op's forbidden operands.
     tuples: FxHashMap<VarId, Forbidden<'f>>,
-    out: Vec<Diagnostic>,
+    out: Vec<Finding>,
 }
 
 impl<'f> Walker<'f> {
@@ -156,8 +156,12 @@ impl<'f> Walker<'f> {
                     format!("a widening `{op}` must not write over its source")
                 }
             };
-            self.out.push(
-                Diagnostic::error(
+            self.out.push(Finding {
+                clobber: Some(Clobber {
+                    victim: operand,
+                    writer: target,
+                }),
+                diagnostic: Diagnostic::error(
                     codes::FORBIDDEN_ALIAS,
                     format!(
                         "'{out_name}' covers {} of '{base}', which overlap its operand '{arg_name}' ({bytes}): {why}",
@@ -166,7 +170,7 @@ impl<'f> Walker<'f> {
                     span,
                 )
                 .with_hint(format!("give '{out_name}' a buffer that '{arg_name}' does not use")),
-            );
+            });
         }
     }
 

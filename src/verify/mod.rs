@@ -65,7 +65,7 @@ mod overlap;
 pub mod values;
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Function, Name, Program};
+use crate::ir::{Function, Name, Program, VarId};
 use liveness::Liveness;
 use rustc_hash::FxHashSet;
 
@@ -108,10 +108,34 @@ impl VerifyOptions {
     }
 }
 
+/// One finding of the checker; for a tile written over bytes another still needs (`V003`) or
+/// over an operand it must not alias (`V004`), the two tiles, so a repair can separate them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub diagnostic: Diagnostic,
+    pub clobber: Option<Clobber>,
+}
+
+/// `writer`'s write destroys bytes `victim` still needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clobber {
+    pub victim: VarId,
+    pub writer: VarId,
+}
+
+impl From<Diagnostic> for Finding {
+    fn from(diagnostic: Diagnostic) -> Finding {
+        Finding {
+            diagnostic,
+            clobber: None,
+        }
+    }
+}
+
 /// Checks one planned function with both checkers; an empty result means the plan is sound.
 /// Without the input it was planned from, every tile must sit on a base some alloc defines.
 pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    verify_with(f, opts, &FxHashSet::default())
+    diagnostics(check_with(f, opts, &FxHashSet::default()))
 }
 
 /// What checking a plan needs to know of its input, taken before the input is planned in place.
@@ -133,35 +157,53 @@ impl PlanInput {
 /// Checks the plan `planned` made of the input `input` describes: as [`verify_function`],
 /// except for the bases the input already used without an alloc.
 pub fn verify_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    verify_with(planned, opts, &input.allocless)
+    diagnostics(check_plan(input, planned, opts))
 }
 
-fn verify_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -> Vec<Diagnostic> {
-    let mut out = liveness_checker(f, opts, allocless);
-    out.extend(check_values(f, opts));
-    out.sort_by_key(|d| (d.span.start, d.code));
+/// [`verify_plan`] with each finding's tiles, ordered by location and code.
+pub fn check_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -> Vec<Finding> {
+    check_with(planned, opts, &input.allocless)
+}
+
+fn diagnostics(findings: Vec<Finding>) -> Vec<Diagnostic> {
+    findings.into_iter().map(|f| f.diagnostic).collect()
+}
+
+/// Both checkers, ordered by location and code.
+fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -> Vec<Finding> {
+    let mut out = liveness_findings(f, opts, allocless);
+    out.extend(values::findings(f, opts.addressed_in(f)).into_iter().map(
+        |(diagnostic, clobber)| Finding {
+            diagnostic,
+            clobber: clobber.map(|(victim, writer)| Clobber { victim, writer }),
+        },
+    ));
+    out.sort_by_key(|finding| (finding.diagnostic.span.start, finding.diagnostic.code));
     out
 }
 
 /// The liveness checker alone: `V001`–`V006`.
 pub fn check_liveness(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    liveness_checker(f, opts, &FxHashSet::default())
+    diagnostics(liveness_findings(f, opts, &FxHashSet::default()))
 }
 
-fn liveness_checker(
+fn liveness_findings(
     f: &Function,
     opts: &VerifyOptions,
     allocless: &FxHashSet<Name>,
-) -> Vec<Diagnostic> {
+) -> Vec<Finding> {
     let opts = &VerifyOptions {
         addressed: opts.addressed_in(f),
         ..*opts
     };
     let liveness = Liveness::of(f);
-    let mut out = allocs::check(f, &liveness, opts, allocless);
+    let mut out: Vec<Finding> = allocs::check(f, &liveness, opts, allocless)
+        .into_iter()
+        .map(Finding::from)
+        .collect();
     out.extend(overlap::check(f, &liveness, opts.addressed));
     out.extend(forbid::check(f, &liveness, opts));
-    out.extend(identity::check(f, &liveness));
+    out.extend(identity::check(f, &liveness).into_iter().map(Finding::from));
     out
 }
 

@@ -1,8 +1,8 @@
 //! `V003`: no tile is written over bytes that another tile still needs.
 
 use super::allocs::name;
-use super::codes;
 use super::liveness::{Liveness, TileFact};
+use super::{Clobber, Finding, codes};
 use crate::diagnostics::Diagnostic;
 use crate::ir::Function;
 
@@ -12,7 +12,7 @@ const MAX_REPORTED: usize = 100;
 
 /// Tiles can only share bytes of one base; with addressed MemRefs (absolute offsets), bytes of
 /// one memory space.
-pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Diagnostic> {
+pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Finding> {
     let tiles = &live.tiles;
     fn region(t: &TileFact, addressed: bool) -> (crate::ir::MemSpace, &str) {
         (t.space, if addressed { "" } else { t.base.as_str() })
@@ -44,19 +44,23 @@ pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Diagn
                         continue;
                     };
                     if out.len() == MAX_REPORTED {
-                        out.push(Diagnostic::error(
+                        out.push(Finding::from(Diagnostic::error(
                             codes::CO_LIVE_OVERLAP,
                             format!(
                                 "more co-live tiles share bytes in function '{}'; only the first {MAX_REPORTED} are reported",
                                 f.name
                             ),
                             f.span,
-                        ));
+                        )));
                         return out;
                     }
                     let (v_name, w_name) = (name(f, victim), name(f, writer));
-                    out.push(
-                        Diagnostic::error(
+                    out.push(Finding {
+                        clobber: Some(Clobber {
+                            victim: victim.var,
+                            writer: writer.var,
+                        }),
+                        diagnostic: Diagnostic::error(
                             codes::CO_LIVE_OVERLAP,
                             format!(
                                 "tiles '{v_name}' and '{w_name}' share bytes of '{}' while both are live: '{v_name}' covers {} and lives [{}, {}], '{w_name}' covers {} and lives [{}, {}]",
@@ -74,7 +78,7 @@ pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Diagn
                             "'{w_name}' is written at step {} but '{v_name}' is read again at step {read}; a tile may take another's bytes only from that tile's last read on",
                             writer.def
                         )),
-                    );
+                    });
                 }
             }
         }

@@ -164,25 +164,39 @@ fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
 }
 
 /// The violations as located diagnostics.
-pub(super) fn diagnostics(f: &Function, addressed: bool) -> Vec<Diagnostic> {
+/// [`diagnostics`] with, for a value another tile's write destroyed, `(lost, writer)`: the
+/// two tiles a repair has to separate (a repair checks again, so the first reported suffice).
+pub(super) fn findings(f: &Function, addressed: bool) -> Vec<(Diagnostic, Option<(VarId, VarId)>)> {
     let (facts, violations) = analyse(f, addressed);
-    let mut out: Vec<Diagnostic> = violations
+    let clobber = |v: &ValueViolation| match v.cause {
+        Some(Cause::Overwritten { writer, .. }) => Some((v.lost, writer)),
+        _ => None,
+    };
+    let mut out: Vec<_> = violations
         .iter()
         .take(MAX_REPORTED)
-        .map(|v| describe(f, &facts, v))
+        .map(|v| (describe(f, &facts, v), clobber(v)))
         .collect();
     if violations.len() > MAX_REPORTED {
-        out.push(Diagnostic::error(
-            codes::VALUE_LOST,
-            format!(
-                "{} more values in function '{}' are read where they are not; only the first {MAX_REPORTED} are reported",
-                violations.len() - MAX_REPORTED,
-                f.name
-            ),
-            f.span,
-        ));
+        out.push((more_lost(f, violations.len()), None));
     }
     out
+}
+
+pub(super) fn diagnostics(f: &Function, addressed: bool) -> Vec<Diagnostic> {
+    findings(f, addressed).into_iter().map(|(d, _)| d).collect()
+}
+
+fn more_lost(f: &Function, violations: usize) -> Diagnostic {
+    Diagnostic::error(
+        codes::VALUE_LOST,
+        format!(
+            "{} more values in function '{}' are read where they are not; only the first {MAX_REPORTED} are reported",
+            violations - MAX_REPORTED,
+            f.name
+        ),
+        f.span,
+    )
 }
 
 fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {

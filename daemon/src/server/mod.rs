@@ -10,6 +10,7 @@
 //! accepting, let the requests being answered finish, write pending results and flush,
 //! remove the socket and `daemon.json`, and release the lock last.
 
+mod read;
 mod serve;
 mod shared;
 mod tree;
@@ -18,17 +19,18 @@ mod writer;
 
 use std::fs::File;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use memreuse::db::{Planner, Workspace};
 use memreuse::plan::PlanConfig;
-use memreuse::store::{Cache, SledStore};
+use memreuse::store::{Cache, Reporter, SledStore, StoreEvent};
 
 use crate::layout::{DaemonInfo, Layout, open_lock, write_atomically};
 use crate::protocol::PROTOCOL_VERSION;
 
+pub use read::MAX_FILE_BYTES;
 pub use watch::STORM;
 
 pub struct Options {
@@ -46,6 +48,8 @@ pub struct Options {
     pub jobs: usize,
     /// More events than this in one batch make a rescan ([`watch::STORM`] by default).
     pub storm_events: usize,
+    /// Larger files are not read ([`MAX_FILE_BYTES`] by default).
+    pub max_file_bytes: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -63,6 +67,8 @@ pub enum StartError {
     Store(#[from] memreuse::store::StoreError),
     #[error("cannot watch the tree: {0}")]
     Watch(#[from] notify::Error),
+    #[error("{0}")]
+    Untrusted(#[from] crate::layout::Untrusted),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> StartError {
@@ -75,11 +81,27 @@ pub fn run(options: Options) -> Result<(), StartError> {
     let layout = Layout::new(&options.state_dir);
     let lock = acquire(&layout, options.lock_wait)?;
 
-    let opened = SledStore::open_or_rebuild(&options.state_dir.join("cache"))?;
-    if let Some((aside, reason)) = &opened.moved_aside {
-        tracing::warn!(%reason, aside = %aside.display(), "the cache would not open; rebuilt it");
-    }
-    let cache = Arc::new(Cache::new(Box::new(opened.store)));
+    // What the store does about damage goes to the log and to `status` (once `shared` is
+    // there to hold it).
+    let told: Arc<OnceLock<Weak<shared::Shared>>> = Arc::default();
+    let early: Arc<Mutex<Vec<String>>> = Arc::default();
+    let report: Reporter = {
+        let (told, early) = (told.clone(), early.clone());
+        Arc::new(
+            move |event: &StoreEvent| match told.get().and_then(Weak::upgrade) {
+                Some(shared) => shared.record_error(event.to_string()),
+                None => {
+                    tracing::warn!("{event}");
+                    early
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(event.to_string());
+                }
+            },
+        )
+    };
+    let store = SledStore::open_or_rebuild(&options.state_dir.join("cache"), report)?;
+    let cache = Arc::new(Cache::new(Box::new(store)));
 
     let listener = bind(&layout)?;
     let started_unix = SystemTime::now()
@@ -99,7 +121,13 @@ pub fn run(options: Options) -> Result<(), StartError> {
         options.planner,
         cache.clone(),
         tree,
+        options.max_file_bytes,
     ));
+
+    let _ = told.set(Arc::downgrade(&shared));
+    for event in std::mem::take(&mut *early.lock().unwrap_or_else(|p| p.into_inner())) {
+        shared.figures().last_error = Some(event);
+    }
 
     let watch = watch::Watch::start(shared.clone(), options.storm_events)?;
     let (work_tx, work_rx) = std::sync::mpsc::channel();
@@ -136,15 +164,13 @@ pub fn run(options: Options) -> Result<(), StartError> {
         stop: tokio::sync::Notify::new(),
         busy: AtomicUsize::new(0),
         last_request_ms: AtomicU64::new(0),
+        connections: serve::Connections::default(),
+        stopping: tokio::sync::watch::channel(false).0,
     });
     let served = serve_until_stopped(listener, server.clone(), options.idle_timeout);
 
-    // Shutdown, in order: no new connections (done), let answers in progress finish,
+    // Shutdown, in order: no new connections and the answers in progress given (done),
     // stop watching, let the writer write and flush, then remove our files.
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while server.busy.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
     stop_watch.store(true, Ordering::Relaxed);
     let _ = work_tx.send(writer::Work::Shutdown);
     drop(work_tx);
@@ -171,8 +197,7 @@ pub fn run(options: Options) -> Result<(), StartError> {
 
 /// Takes `daemon.lock`, waiting up to `wait` for a CLI that works in-process to finish.
 fn acquire(layout: &Layout, wait: Duration) -> Result<File, StartError> {
-    std::fs::create_dir_all(&layout.state_dir)
-        .map_err(io(format!("cannot create {}", layout.state_dir.display())))?;
+    layout.prepare()?;
     let lock =
         open_lock(&layout.lock).map_err(io(format!("cannot open {}", layout.lock.display())))?;
     let deadline = Instant::now() + wait;
@@ -221,6 +246,9 @@ fn bind(layout: &Layout) -> Result<std::os::unix::net::UnixListener, StartError>
     Ok(listener)
 }
 
+/// How long a stopping daemon waits for the answers in progress.
+const DRAIN_WAIT: Duration = Duration::from_secs(30);
+
 fn serve_until_stopped(
     listener: std::os::unix::net::UnixListener,
     server: Arc<serve::Server>,
@@ -233,7 +261,10 @@ fn serve_until_stopped(
     runtime.block_on(async {
         let listener = tokio::net::UnixListener::from_std(listener).map_err(io("cannot listen"))?;
         let stopping = stop_signal(server.clone(), idle_timeout);
-        serve::accept(listener, server, stopping).await;
+        serve::accept(listener, server.clone(), stopping).await;
+        // No new connections; answer the requests in progress (and those sent right after a
+        // handshake) before the runtime, and with it every connection, goes.
+        server.drain(DRAIN_WAIT).await;
         Ok::<(), StartError>(())
     })?;
     // Connections still open are dropped with the runtime.

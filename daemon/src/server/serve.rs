@@ -20,6 +20,61 @@ use crate::protocol::{
 /// How long a query waits for its freshness cookie to come back through the watcher.
 const COOKIE_WAIT: Duration = Duration::from_secs(10);
 
+/// Connections open at once. Beyond, the connection that has waited longest without asking
+/// anything is closed to make room; when every one is being answered, accepting waits.
+pub const MAX_CONNECTIONS: usize = 512;
+/// A connection that asks nothing for this long after connecting is closed (clients send
+/// their handshake at once)...
+const FIRST_REQUEST_WAIT: Duration = Duration::from_secs(10);
+/// ... and one that asks nothing more for this long after an answer.
+const IDLE_CONNECTION: Duration = Duration::from_secs(300);
+/// How long a stopping daemon still reads requests on open connections (a client that got
+/// its handshake answered sends its query right after).
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// The open connections, and those among them that have not asked anything yet (oldest
+/// first), each with what closes it.
+#[derive(Default)]
+pub struct Connections {
+    open: AtomicUsize,
+    quiet: std::sync::Mutex<std::collections::VecDeque<(u64, Arc<Notify>)>>,
+    next: AtomicU64,
+}
+
+impl Connections {
+    fn quiet(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<(u64, Arc<Notify>)>> {
+        self.quiet.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn forget_quiet(&self, id: u64) {
+        self.quiet().retain(|(other, _)| *other != id);
+    }
+
+    /// Closes the oldest connection that has asked nothing; whether there was one.
+    fn evict(&self) -> bool {
+        match self.quiet().pop_front() {
+            Some((_, close)) => {
+                close.notify_one();
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Counts a connection (counted open when accepted) as closed when it ends.
+struct Registered<'a> {
+    connections: &'a Connections,
+    id: u64,
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        self.connections.forget_quiet(self.id);
+        self.connections.open.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// What the accept loop and the connections share.
 pub struct Server {
     pub shared: Arc<Shared>,
@@ -29,9 +84,26 @@ pub struct Server {
     pub busy: AtomicUsize,
     /// Milliseconds since start of the last request, for the idle timeout.
     pub last_request_ms: AtomicU64,
+    pub connections: Connections,
+    /// Set once the daemon stops accepting: connections then answer what they are asked
+    /// within [`STOP_GRACE`] and close.
+    pub stopping: tokio::sync::watch::Sender<bool>,
 }
 
 impl Server {
+    /// Stops the connections (see [`Server::stopping`]) and waits, up to `wait`, for every
+    /// one to end.
+    pub async fn drain(&self, wait: Duration) {
+        self.stopping.send_replace(true);
+        while self.connections.evict() {}
+        let deadline = tokio::time::Instant::now() + wait;
+        while self.connections.open.load(Ordering::SeqCst) > 0
+            && tokio::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
     fn touch(&self) {
         let now = self.shared.started.elapsed().as_millis() as u64;
         self.last_request_ms.store(now, Ordering::Relaxed);
@@ -51,14 +123,28 @@ pub async fn accept(
 ) {
     tokio::pin!(stopping);
     loop {
+        if server.connections.open.load(Ordering::SeqCst) >= MAX_CONNECTIONS
+            && !server.connections.evict()
+        {
+            // Every connection is being answered: let one finish first.
+            tokio::select! {
+                () = &mut stopping => break,
+                () = tokio::time::sleep(Duration::from_millis(20)) => continue,
+            }
+        }
         tokio::select! {
             () = &mut stopping => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
+                    // Counted here, not when the task first runs: a burst of accepts must
+                    // see the connections before it.
+                    server.connections.open.fetch_add(1, Ordering::SeqCst);
                     tokio::spawn(connection(stream, server.clone()));
                 }
                 Err(err) => {
                     server.shared.record_error(format!("accept failed: {err}"));
+                    // Out of descriptors, say: make room before trying again.
+                    server.connections.evict();
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
             },
@@ -67,21 +153,44 @@ pub async fn accept(
 }
 
 async fn connection(stream: UnixStream, server: Arc<Server>) {
+    let connections = &server.connections;
+    let id = connections.next.fetch_add(1, Ordering::Relaxed);
+    let close = Arc::new(Notify::new());
+    connections.quiet().push_back((id, close.clone()));
+    let _registered = Registered { connections, id };
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
     let mut line = Vec::new();
+    let mut first = true;
     loop {
         line.clear();
-        let n = match (&mut reader)
-            .take(MAX_REQUEST_LINE as u64 + 1)
-            .read_until(b'\n', &mut line)
-            .await
-        {
-            Ok(n) => n,
-            Err(_) => return,
+        let wait = if first {
+            FIRST_REQUEST_WAIT
+        } else {
+            IDLE_CONNECTION
+        };
+        let mut limited = (&mut reader).take(MAX_REQUEST_LINE as u64 + 1);
+        let read = limited.read_until(b'\n', &mut line);
+        let mut stopping = server.stopping.subscribe();
+        let stopped = async move {
+            let _ = stopping.wait_for(|s| *s).await;
+            tokio::time::sleep(STOP_GRACE).await;
+        };
+        let n = tokio::select! {
+            read = tokio::time::timeout(wait, read) => match read {
+                Ok(Ok(n)) => n,
+                // An error, or silence for too long.
+                _ => return,
+            },
+            () = close.notified() => return,
+            () = stopped => return,
         };
         if n == 0 {
             return;
+        }
+        if first {
+            connections.forget_quiet(id);
+            first = false;
         }
         let complete = line.last() == Some(&b'\n');
         server.touch();
@@ -109,7 +218,7 @@ async fn connection(stream: UnixStream, server: Arc<Server>) {
             server.stop.notify_one();
         }
         // A line cut off means the stream is out of step: drop the connection.
-        if written.is_err() || !complete || stop {
+        if written.is_err() || !complete || stop || *server.stopping.borrow() {
             return;
         }
     }
@@ -158,7 +267,7 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                         .transpose()
                 })?;
                 let Some(outcome) = outcome else {
-                    return Ok(untracked(&display));
+                    return Ok(untracked(&shared, &path, &display));
                 };
                 let function = function.as_deref();
                 let mut answer = query_answer(&outcome, &display, function, backend, planner);
@@ -187,7 +296,10 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     files.get(&path).map(|&f| snapshot.outcome(f)).transpose()
                 })?;
                 let Some(outcome) = outcome else {
-                    return Ok(untracked(&display));
+                    return Ok(match untracked(&shared, &path, &display) {
+                        Body::Query(answer) => Body::Explain(answer),
+                        other => other,
+                    });
                 };
                 let config = memreuse::plan::PlanConfig {
                     materialize_aliases: super::writer::materialize_aliases(&path),
@@ -211,7 +323,17 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
     }
 }
 
-fn untracked(display: &str) -> Body {
+/// The answer for a path the daemon has no file for: why it was not read, or that it is
+/// not a kernel file.
+fn untracked(shared: &Shared, path: &Path, display: &str) -> Body {
+    if let Some(why) = shared.refused().get(path) {
+        return Body::Query(crate::protocol::Answer {
+            // Worded as `memreuse plan` words a file it cannot read.
+            diagnostics: format!("error: cannot read {display}: {why}\n"),
+            failed: true,
+            ..Default::default()
+        });
+    }
     error(
         ErrorCode::Refused,
         format!(

@@ -12,6 +12,7 @@ use memreuse::plan::PlanConfig;
 use memreuse::store::Cache;
 use tokio::sync::oneshot;
 
+use super::read::Refusals;
 use super::tree::Tree;
 use crate::protocol::Rescan;
 
@@ -28,12 +29,19 @@ pub struct Shared {
     pub planner: Planner,
     pub cache: Arc<Cache>,
     pub tree: Tree,
+    /// Files larger than this are not read.
+    pub max_file_bytes: u64,
+    /// Paths not read (special files, oversized ones) and why: queries report them.
+    refused: Mutex<Refusals>,
     view: Mutex<View>,
     view_changed: Condvar,
     pub figures: Mutex<Figures>,
     pub watches: AtomicUsize,
     cookies: Mutex<HashMap<u64, oneshot::Sender<()>>>,
     next_cookie: AtomicU64,
+    /// Reads that were cancelled by a newer revision and are starting over: the writer lets
+    /// them finish before it changes inputs again, so a storm of changes cannot starve them.
+    starving: AtomicUsize,
 }
 
 /// What readers may use: `snapshot` is `None` while the writer changes inputs.
@@ -73,8 +81,8 @@ impl Figures {
 pub enum ReadError {
     #[error("the daemon is shutting down")]
     Closed,
-    #[error("the read was cancelled twice by newer revisions")]
-    Cancelled,
+    #[error("the read was cancelled by newer revisions for {0:?}; the tree keeps changing")]
+    Cancelled(Duration),
     #[error("no revision was published within {0:?}")]
     TimedOut(Duration),
 }
@@ -82,6 +90,29 @@ pub enum ReadError {
 /// How long a read waits for the writer to publish a revision (the initial load of a large
 /// tree takes a while).
 const PUBLISH_WAIT: Duration = Duration::from_secs(300);
+
+/// How long the writer holds a change back for reads that are starting over.
+const STARVING_WAIT: Duration = Duration::from_secs(2);
+
+/// Counts a read as starting over while it lives.
+struct Starving<'a>(&'a AtomicUsize);
+
+impl<'a> Starving<'a> {
+    fn new(count: &'a AtomicUsize) -> Starving<'a> {
+        count.fetch_add(1, Ordering::SeqCst);
+        Starving(count)
+    }
+}
+
+impl Drop for Starving<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// How long a read keeps starting over on newer revisions (each start waits for the writer
+/// to publish, so a storm of changes delays it; it does not fail it).
+const READ_DEADLINE: Duration = Duration::from_secs(120);
 
 impl Shared {
     #[allow(clippy::too_many_arguments)]
@@ -94,6 +125,7 @@ impl Shared {
         planner: Planner,
         cache: Arc<Cache>,
         tree: Tree,
+        max_file_bytes: u64,
     ) -> Shared {
         Shared {
             instance,
@@ -105,6 +137,8 @@ impl Shared {
             planner,
             cache,
             tree,
+            max_file_bytes,
+            refused: Mutex::default(),
             view: Mutex::new(View {
                 snapshot: None,
                 files: Files::default(),
@@ -116,11 +150,16 @@ impl Shared {
             watches: AtomicUsize::new(0),
             cookies: Mutex::default(),
             next_cookie: AtomicU64::new(0),
+            starving: AtomicUsize::new(0),
         }
     }
 
     fn view(&self) -> MutexGuard<'_, View> {
         self.view.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn refused(&self) -> MutexGuard<'_, Refusals> {
+        self.refused.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     pub fn figures(&self) -> MutexGuard<'_, Figures> {
@@ -163,20 +202,35 @@ impl Shared {
         self.view_changed.notify_all();
     }
 
-    /// Runs `read` on the current snapshot; when a newer revision cancels it, runs it once
-    /// more on that revision. Blocks: call it off the async runtime.
+    /// Runs `read` on the current snapshot; when a newer revision cancels it, runs it again
+    /// on that revision, until [`READ_DEADLINE`]. Blocks: call it off the async runtime.
     pub fn read<T>(
         &self,
         read: impl Fn(&Snapshot, &Files) -> Result<T, Cancelled>,
     ) -> Result<(T, u64), ReadError> {
-        for _ in 0..2 {
+        let deadline = Instant::now() + READ_DEADLINE;
+        let mut starving = None;
+        loop {
             let (snapshot, files, revision) = self.current()?;
             if let Ok(value) = read(&snapshot, &files) {
                 return Ok((value, revision));
             }
             tracing::debug!(revision, "read cancelled by a newer revision");
+            drop(snapshot);
+            if Instant::now() >= deadline {
+                return Err(ReadError::Cancelled(READ_DEADLINE));
+            }
+            starving.get_or_insert_with(|| Starving::new(&self.starving));
         }
-        Err(ReadError::Cancelled)
+    }
+
+    /// Called by the writer before it changes inputs: waits (up to [`STARVING_WAIT`]) for
+    /// reads that are starting over to finish on the current revision.
+    pub fn let_starving_reads_finish(&self) {
+        let deadline = Instant::now() + STARVING_WAIT;
+        while self.starving.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     fn current(&self) -> Result<(Snapshot, Files, u64), ReadError> {

@@ -60,7 +60,9 @@ impl Tree {
             };
             if kind.is_dir() {
                 walked.dirs.push(entry.into_path());
-            } else if kind.is_file() && is_python(entry.path()) {
+            } else if is_python(entry.path()) {
+                // Whatever it is (a FIFO, a symlink): the reader decides, so that special
+                // files are reported, not skipped in silence.
                 walked.files.push(entry.into_path());
             }
         }

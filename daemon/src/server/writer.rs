@@ -14,6 +14,7 @@ use memreuse::db::{FileStatus, Snapshot, Workspace};
 use memreuse::plan::PlanConfig;
 use memreuse::store;
 
+use super::read::{Read, read_kernel};
 use super::shared::{Files, Shared};
 use crate::protocol::Rescan;
 
@@ -198,21 +199,34 @@ impl Writer {
         cookies: &[u64],
         initial: bool,
     ) {
-        let texts = read_all(&candidates, self.jobs);
+        let texts = read_all(&self.shared, &candidates, self.jobs);
         let mut changed = Vec::new();
         let mut gone: BTreeSet<PathBuf> = gone.into_iter().collect();
+        {
+            let mut refused = self.shared.refused();
+            for path in &gone {
+                refused.remove(path);
+            }
+        }
         for (path, read) in candidates.into_iter().zip(texts) {
             match read {
-                Ok(text) => {
+                Read::Text(text) => {
+                    self.shared.refused().remove(&path);
                     let digest = *blake3::hash(text.as_bytes()).as_bytes();
                     if self.tracked.get(&path) != Some(&digest) {
                         changed.push((path, text, digest));
                     }
                 }
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                Read::Gone => {
+                    self.shared.refused().remove(&path);
                     gone.insert(path);
                 }
-                Err(err) => self
+                Read::Refused(why) => {
+                    tracing::info!(path = %path.display(), "{why}");
+                    self.shared.refused().insert(path.clone(), why);
+                    gone.insert(path);
+                }
+                Read::Failed(err) => self
                     .shared
                     .record_error(format!("cannot read {}: {err}", path.display())),
             }
@@ -228,7 +242,9 @@ impl Writer {
             "applying changes"
         );
         // Every snapshot (readers' and the planner's) must be gone before salsa lets an
-        // input change; the planner stops at its next file, readers are cancelled.
+        // input change; the planner stops at its next file, readers are cancelled (but those
+        // cancelled before may finish first).
+        self.shared.let_starving_reads_finish();
         for planner in &self.planners {
             planner.stop.store(true, Ordering::Relaxed);
         }
@@ -517,15 +533,10 @@ pub(super) fn materialize_aliases(path: &Path) -> bool {
         .is_some_and(|n| n.to_string_lossy().contains("_after_InitMemRef"))
 }
 
-/// Reads `paths` on up to `jobs` threads. Text that is not UTF-8 is read lossily: the parser
-/// then reports it like any other bad input.
-fn read_all(paths: &[PathBuf], jobs: usize) -> Vec<std::io::Result<String>> {
-    let read = |path: &PathBuf| {
-        std::fs::read(path).map(|bytes| match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
-        })
-    };
+/// Reads `paths` on up to `jobs` threads ([`read_kernel`]: regular files inside the root, up
+/// to the size limit, never blocking on special files).
+fn read_all(shared: &Shared, paths: &[PathBuf], jobs: usize) -> Vec<Read> {
+    let read = |path: &PathBuf| read_kernel(path, &shared.root, shared.max_file_bytes);
     // Threads only pay off for more than a few files.
     let jobs = if paths.len() < 64 { 1 } else { jobs };
     memreuse::db::parallel_map(paths, jobs, read)

@@ -4,7 +4,7 @@
 # after the if extend nobody. With x and y still live after the if, the temporary z therefore
 # lands on inner_init_a's buffer — the phi_a buffer — although phi_a is stored after z is
 # written. Upstream MemoryReuse does the same; this pins it so a change is deliberate.
-# memreuse-test: backend=950 step0=on
+# memreuse-test: backend=950 step0=on exact=on
 # expect: same inner_init_a phi_a z
 # expect: distinct x y inner_init_a inner_init_b
 # expect: allocs Vec:16384 Vec:16384 Vec:16384 Vec:16384

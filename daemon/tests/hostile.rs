@@ -1,0 +1,1018 @@
+//! The daemon and its clients on a hostile machine: other users squatting the socket, files
+//! that no one may read, special files in the tree, connection floods, damaged caches.
+//!
+//! Like `e2e.rs`, every test has a fresh root and state dir and kills the daemons it started.
+//! Tests that need a second user (a listener running as `nobody`) re-run this binary as that
+//! user, which only root can do; as another user they check what they can and say so.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use memreuse::tree_gen::{TreeConfig, generate};
+use memreuse_daemon::protocol::{Answer, Body, Hello, PROTOCOL_VERSION, Response};
+use serde_json::Value;
+
+const DAEMON: &str = env!("CARGO_BIN_EXE_memreused");
+/// Set when this binary runs as the squatter: the socket path to listen on.
+const SQUATTER_ENV: &str = "MEMREUSE_TEST_SQUATTER";
+/// `nobody` on most systems.
+const OTHER_UID: u32 = 65534;
+
+fn cli_exe() -> PathBuf {
+    let exe = Path::new(DAEMON).with_file_name("memreuse");
+    assert!(
+        exe.is_file(),
+        "{} is missing: build the CLI too",
+        exe.display()
+    );
+    exe
+}
+
+struct Env {
+    dir: tempfile::TempDir,
+    root: PathBuf,
+    state: PathBuf,
+}
+
+impl Env {
+    fn new() -> Env {
+        Env::with_state("state")
+    }
+
+    /// A state dir at `relative` below the test's directory.
+    fn with_state(relative: &str) -> Env {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let base = dir.path().canonicalize().expect("canonical temp dir");
+        let root = base.join("root");
+        let state = base.join(relative);
+        std::fs::create_dir_all(&root).expect("root");
+        Env { dir, root, state }
+    }
+
+    fn base(&self) -> PathBuf {
+        self.dir.path().canonicalize().expect("canonical")
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(cli_exe());
+        command
+            .arg("--state-dir")
+            .arg(&self.state)
+            .args(args)
+            .current_dir(&self.root)
+            .env("MEMREUSED", DAEMON)
+            .env_remove("MEMREUSE_STATE_DIR")
+            .env_remove("XDG_RUNTIME_DIR")
+            // Sockets of deep state dirs go below the temp dir: keep them in the test's.
+            .env("TMPDIR", self.base())
+            .stdin(Stdio::null());
+        command
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("memreuse runs")
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "memreuse {args:?} failed ({}):\n{}\n{}",
+            out.status,
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    }
+
+    /// Replaces a file at once (a temporary file renamed over it), as editors save: a reader
+    /// sees the old text or the new, never a part.
+    fn replace(&self, relative: &str, contents: &str) {
+        let path = self.root.join(relative);
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, contents).expect("write");
+        std::fs::rename(&tmp, &path).expect("rename");
+    }
+
+    fn write(&self, relative: &str, contents: &str) {
+        let path = self.root.join(relative);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, contents).expect("write");
+    }
+
+    /// One generated kernel file in the root; its relative path.
+    fn kernel(&self, seed: u64) -> String {
+        let (path, source) = kernels(1, 2, seed).remove(0);
+        self.write(&path, &source);
+        path
+    }
+
+    fn daemons(&self) -> Vec<i32> {
+        let needle = self.state.to_string_lossy().into_owned();
+        let mut pids = Vec::new();
+        for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+                continue;
+            };
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            let zombie = std::fs::read_to_string(entry.path().join("stat"))
+                .is_ok_and(|s| s.split_whitespace().nth(2) == Some("Z"));
+            if !zombie && cmdline.contains("memreused") && cmdline.contains(&needle) {
+                pids.push(pid);
+            }
+        }
+        pids
+    }
+
+    fn cold_digests(&self, relative: &str) -> Vec<(String, String)> {
+        digests(&self.ok(&["plan", relative, "--emit", "json", "--no-cache"]))
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        for pid in self.daemons() {
+            // SAFETY: sends a signal to a daemon this test started.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        // MEMREUSE_TEST_KEEP=1 keeps the directories for a look.
+        if std::env::var_os("MEMREUSE_TEST_KEEP").is_some() {
+            eprintln!("kept {}", self.root.display());
+            let kept = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
+            std::mem::forget(kept);
+        }
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn digests(json: &str) -> Vec<(String, String)> {
+    let document: Value = serde_json::from_str(json).expect("plan JSON");
+    let mut found = Vec::new();
+    for file in document["files"].as_array().expect("files") {
+        for f in file["functions"].as_array().expect("functions") {
+            found.push((
+                f["name"].as_str().expect("name").to_string(),
+                f["digest"].as_str().expect("digest").to_string(),
+            ));
+        }
+    }
+    found
+}
+
+fn kernels(files: usize, functions: usize, seed: u64) -> Vec<(String, String)> {
+    let cfg = TreeConfig {
+        files,
+        functions,
+        tiles: 4..=10,
+        seed,
+    };
+    generate(&cfg)
+        .map(|(path, text)| (path.to_string_lossy().into_owned(), text))
+        .collect()
+}
+
+/// Whether another user may run `exe`: it and every directory above it are open to others
+/// (not so for a checkout under a private home directory).
+fn others_can_run(exe: &Path) -> bool {
+    let open = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o001 != 0);
+    open(exe) && exe.ancestors().skip(1).all(open)
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid only reads the process's credentials.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// What a squatter answers to every request: a convincing handshake for `root`, then a
+/// forged plan.
+fn forged(root: &Path, line: &str) -> Vec<u8> {
+    let body = if line.contains("\"hello\"") {
+        Body::Hello(Hello {
+            protocol: PROTOCOL_VERSION,
+            build_id: memreuse_daemon::layout::build_id(Path::new(DAEMON)).expect("build id"),
+            pid: std::process::id(),
+            root: root.to_path_buf(),
+        })
+    } else {
+        Body::Query(Answer {
+            document: Some(serde_json::json!({"files": [{"functions": [
+                {"name": "forged", "digest": "forged"}]}]})),
+            ..Answer::default()
+        })
+    };
+    let response = Response {
+        instance: "squatter".into(),
+        revision: 1,
+        body,
+    };
+    memreuse_daemon::protocol::to_line(&response)
+}
+
+/// Serves forged answers on `listener` until the process ends; counts connections.
+fn squat(
+    listener: std::os::unix::net::UnixListener,
+    root: PathBuf,
+) -> std::sync::mpsc::Receiver<()> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let _ = tx.send(());
+            let root = root.clone();
+            std::thread::spawn(move || {
+                let mut writer = stream.try_clone().expect("clone");
+                for line in BufReader::new(stream).lines() {
+                    let Ok(line) = line else { return };
+                    if writer.write_all(&forged(&root, &line)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    rx
+}
+
+/// The squatter process: run as another user by [`a_listener_of_another_user_is_refused`].
+#[test]
+fn squatter() {
+    let Some(socket) = std::env::var_os(SQUATTER_ENV) else {
+        return;
+    };
+    let root = PathBuf::from(std::env::var_os("MEMREUSE_TEST_ROOT").expect("root"));
+    let listener = std::os::unix::net::UnixListener::bind(&socket).expect("squatter binds");
+    println!("listening");
+    let _connections = squat(listener, root);
+    std::thread::sleep(Duration::from_secs(60));
+}
+
+/// Before, a state dir too deep for a socket put it at `<tmp>/memreuse-<digest>.sock`,
+/// where anyone could listen first and be trusted.
+#[test]
+fn a_listener_on_the_old_shared_temp_path_is_never_asked() {
+    let deep = format!("state/{}", "d".repeat(100));
+    let env = Env::with_state(&deep);
+    let path = env.kernel(1);
+    // The old path, under the temp dir the CLI sees.
+    let digest = blake3::hash(env.state.as_os_str().as_encoded_bytes()).to_hex();
+    let old = env.base().join(format!("memreuse-{}.sock", &digest[..16]));
+    let listener = std::os::unix::net::UnixListener::bind(&old).expect("bind the old path");
+    let connections = squat(listener, env.root.clone());
+    let answered = digests(&env.ok(&["query", &path, "--json"]));
+    assert_eq!(
+        answered,
+        env.cold_digests(&path),
+        "the real daemon answered"
+    );
+    assert!(
+        connections.try_recv().is_err(),
+        "nobody connected to the squatted path"
+    );
+    // SAFETY: geteuid only reads the process's credentials.
+    let private = env
+        .base()
+        .join(format!("memreuse-{}", unsafe { libc::geteuid() }));
+    let dir = std::fs::symlink_metadata(&private).expect("the per-user socket dir");
+    assert_eq!(dir.mode() & 0o777, 0o700);
+    assert!(private.join(format!("{}.sock", &digest[..16])).exists());
+}
+
+/// A socket in the right place, but bound by another user: its answers are refused.
+#[test]
+fn a_listener_of_another_user_is_refused() {
+    let exe = std::env::current_exe().expect("test exe");
+    if !is_root() || !others_can_run(&exe) {
+        eprintln!(
+            "cannot run a listener as another user (not root, or {} is private); the peer \
+             check is then only checked against this user's own daemon",
+            exe.display()
+        );
+        return;
+    }
+    let env = Env::new();
+    let path = env.kernel(2);
+    std::fs::create_dir_all(&env.state).expect("state");
+    // The squatter binds in a directory of its own; the socket is then moved where the
+    // client looks (a socket keeps its binder's credentials wherever its name goes).
+    // The squatter must reach its directory through the test's.
+    std::fs::set_permissions(env.base(), std::fs::Permissions::from_mode(0o711)).expect("chmod");
+    let theirs = env.base().join("theirs");
+    std::fs::create_dir(&theirs).expect("dir");
+    std::os::unix::fs::chown(&theirs, Some(OTHER_UID), Some(OTHER_UID)).expect("chown");
+    let socket = theirs.join("s.sock");
+    let mut squatter = Command::new(std::env::current_exe().expect("test exe"))
+        .args(["--exact", "squatter", "--nocapture", "--test-threads=1"])
+        .env(SQUATTER_ENV, &socket)
+        .env("MEMREUSE_TEST_ROOT", &env.root)
+        .uid(OTHER_UID)
+        .gid(OTHER_UID)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the squatter");
+    let mut ready = String::new();
+    let mut out = BufReader::new(squatter.stdout.take().expect("stdout"));
+    while !ready.contains("listening") {
+        ready.clear();
+        assert!(
+            out.read_line(&mut ready).expect("read") > 0,
+            "the squatter failed"
+        );
+    }
+    std::fs::rename(&socket, env.state.join("daemon.sock")).expect("move the socket");
+    let out = env.run(&["query", &path, "--json"]);
+    let _ = squatter.kill();
+    let _ = squatter.wait();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "refused: {stderr}");
+    assert!(
+        !text(&out.stdout).contains("forged"),
+        "nothing forged printed"
+    );
+    assert!(
+        stderr.contains(&format!("runs as uid {OTHER_UID}")),
+        "says why: {stderr}"
+    );
+}
+
+/// A state dir owned by someone else is refused before any connection.
+#[test]
+fn a_state_dir_of_another_user_is_refused() {
+    if !is_root() {
+        eprintln!("not root: cannot give a directory to another user");
+        return;
+    }
+    let env = Env::new();
+    let path = env.kernel(3);
+    std::fs::create_dir_all(&env.state).expect("state");
+    std::os::unix::fs::chown(&env.state, Some(OTHER_UID), Some(OTHER_UID)).expect("chown");
+    let out = env.run(&["query", &path]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("not private to this user") && stderr.contains("owned by uid"),
+        "{stderr}"
+    );
+    assert!(env.daemons().is_empty(), "no daemon started");
+}
+
+/// Everything under the state dir is for this user only, even under umask 000.
+#[test]
+fn state_files_are_private_whatever_the_umask() {
+    let env = Env::new();
+    let path = env.kernel(4);
+    let with_umask = |args: &[&str]| {
+        let mut command = env.command(args);
+        // SAFETY: umask is async-signal-safe and only changes the child's mask.
+        unsafe {
+            command.pre_exec(|| {
+                libc::umask(0);
+                Ok(())
+            });
+        }
+        let out = command.output().expect("runs");
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    };
+    with_umask(&["plan", &path]);
+    with_umask(&["query", &path]);
+    with_umask(&["daemon", "stop"]);
+    let mut loose = Vec::new();
+    let mut stack = vec![env.state.clone()];
+    while let Some(dir) = stack.pop() {
+        let meta = std::fs::symlink_metadata(&dir).expect("meta");
+        if meta.mode() & 0o077 != 0 {
+            loose.push(format!("{} {:o}", dir.display(), meta.mode() & 0o777));
+        }
+        for entry in std::fs::read_dir(&dir).expect("read dir").flatten() {
+            let meta = entry.metadata().expect("meta");
+            if meta.is_dir() {
+                stack.push(entry.path());
+            } else if meta.mode() & 0o077 != 0 {
+                loose.push(format!(
+                    "{} {:o}",
+                    entry.path().display(),
+                    meta.mode() & 0o777
+                ));
+            }
+        }
+    }
+    assert!(loose.is_empty(), "not private: {loose:#?}");
+    let mode = std::fs::metadata(&env.state)
+        .expect("state")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o700);
+}
+
+/// Runs `command`, killing it after `limit`: its output, or `None` when it did not finish.
+fn bounded(mut command: Command, limit: Duration) -> Option<Output> {
+    let child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    // Collected on a thread, so a full pipe never stalls the child.
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(output) => Some(output.expect("output")),
+        Err(_) => {
+            // SAFETY: sends a signal to the child this test started.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            None
+        }
+    }
+}
+
+/// Copies a directory tree.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Applies `f` to every file and directory below `dir`, deepest first.
+fn for_all(dir: &Path, f: &dyn Fn(&Path)) {
+    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
+        if entry.file_type().expect("type").is_dir() {
+            for_all(&entry.path(), f);
+        }
+        f(&entry.path());
+    }
+    f(dir);
+}
+
+/// How a cache is damaged.
+#[derive(Clone, Copy, Debug)]
+enum Damage {
+    /// Bytes flipped in the first half of sled's data file, from this seed.
+    Flip(u64),
+    /// The data file cut to half its length: sled recovers the first half, as after a crash.
+    Truncate,
+    /// The data file overwritten with garbage of the same length: sled finds no valid log
+    /// and starts afresh.
+    Garbage,
+    /// A byte of sled's snapshot flipped (as a kill while sled writes one can leave it):
+    /// the snapshot is an index of the log, so nothing may be lost.
+    Snapshot,
+    /// The store's files and directories made read-only (not damage: must not move).
+    ReadOnly,
+}
+
+fn damage(cache: &Path, how: Damage) {
+    let db = cache.join("db");
+    let mut bytes = std::fs::read(&db).expect("the store has a data file");
+    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    match how {
+        Damage::Flip(seed) => {
+            for _ in 0..seed {
+                next();
+            }
+            for _ in 0..20 {
+                let at = (next() % (bytes.len() as u64 / 2)) as usize;
+                bytes[at] ^= 0xff;
+            }
+        }
+        Damage::Truncate => bytes.truncate(bytes.len() / 2),
+        Damage::Garbage => bytes.iter_mut().for_each(|b| *b = next() as u8),
+        Damage::Snapshot => {
+            let snapshot = std::fs::read_dir(cache)
+                .expect("cache")
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| {
+                    p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with("snap."))
+                })
+                .expect("the store has a snapshot");
+            let mut snap = std::fs::read(&snapshot).expect("read");
+            let middle = snap.len() / 2;
+            snap[middle] ^= 0x5a;
+            std::fs::write(&snapshot, snap).expect("write");
+        }
+        Damage::ReadOnly => {}
+    }
+    std::fs::write(&db, bytes).expect("damage");
+    if let Damage::ReadOnly = how {
+        for_all(cache, &|p| {
+            let mode = if p.is_dir() { 0o500 } else { 0o400 };
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).expect("chmod");
+        });
+    }
+}
+
+/// Every kind of damage ends in the right plan (exit 0, a warning) and a `stats` that
+/// answers in bounded time, and the store works again; damage is noticed, a bad snapshot
+/// loses nothing, a read-only store is left where it is.
+#[test]
+fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
+    let env = Env::new();
+    // Large enough for several of sled's segments.
+    for (path, text) in kernels(80, 4, 7) {
+        env.write(&path, &text);
+    }
+    let expected = env.cold_digests(".");
+    // The second run makes sled write a snapshot.
+    env.ok(&["plan", ".", "--emit", "json"]);
+    env.ok(&["plan", ".", "--emit", "json"]);
+    let good = env.state.clone();
+    // As root, the read-only case runs as another user (root ignores file modes).
+    let as_other = is_root();
+    let cases_run_as_other = as_other && others_can_run(&cli_exe());
+    if as_other {
+        std::fs::set_permissions(env.base(), std::fs::Permissions::from_mode(0o711))
+            .expect("chmod");
+    }
+    let cases = [
+        Damage::Flip(0),
+        Damage::Flip(1),
+        Damage::Flip(2),
+        Damage::Truncate,
+        Damage::Garbage,
+        Damage::Snapshot,
+        Damage::ReadOnly,
+    ];
+    let all = expected.len();
+    for (n, how) in cases.into_iter().enumerate() {
+        let state = env.base().join(format!("damaged-{n}"));
+        copy_tree(&good, &state);
+        if as_other && !cases_run_as_other && matches!(how, Damage::ReadOnly) {
+            eprintln!(
+                "root, and {} is private: the read-only case is skipped",
+                cli_exe().display()
+            );
+            continue;
+        }
+        let unprivileged = as_other && matches!(how, Damage::ReadOnly);
+        if unprivileged {
+            for_all(&state, &|p| {
+                std::os::unix::fs::chown(p, Some(OTHER_UID), Some(OTHER_UID)).expect("chown");
+            });
+        }
+        damage(&state.join("cache"), how);
+        let command = |args: &[&str]| {
+            let mut command = Command::new(cli_exe());
+            command
+                .arg("--state-dir")
+                .arg(&state)
+                .args(args)
+                .current_dir(&env.root)
+                .env_remove("MEMREUSE_STATE_DIR")
+                .stdin(Stdio::null());
+            if unprivileged {
+                command.uid(OTHER_UID).gid(OTHER_UID);
+            }
+            command
+        };
+        let mut warnings = String::new();
+        let mut cached = Vec::new();
+        for run in 0..2 {
+            let out = bounded(
+                command(&["plan", ".", "--emit", "json"]),
+                Duration::from_secs(60),
+            )
+            .unwrap_or_else(|| panic!("{how:?}: plan run {run} hung"));
+            let stderr = text(&out.stderr);
+            assert!(out.status.success(), "{how:?}: run {run}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{how:?}: {stderr}");
+            assert_eq!(digests(&text(&out.stdout)), expected, "{how:?}: run {run}");
+            warnings.push_str(&stderr);
+            let last: Value = serde_json::from_slice(
+                &std::fs::read(state.join("last-run.json")).expect("last-run.json"),
+            )
+            .expect("JSON");
+            cached.push(last["cached"].as_u64().expect("cached") as usize);
+        }
+        let stats = bounded(command(&["stats", "--json"]), Duration::from_secs(30))
+            .unwrap_or_else(|| panic!("{how:?}: stats hung"));
+        assert!(stats.status.success(), "{how:?}: {}", text(&stats.stderr));
+        let moved = std::fs::read_dir(&state)
+            .expect("state")
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("cache.bad-"));
+        match how {
+            Damage::ReadOnly => {
+                assert!(!moved, "a read-only store is not damage");
+                assert!(warnings.contains("cannot use the cache"), "{warnings}");
+                assert_eq!(cached, [0, 0], "nothing can be cached");
+            }
+            Damage::Flip(_) => {
+                // Noticed: moved aside, or values lost or rejected and planned afresh.
+                assert!(moved || cached[0] < all, "{how:?}: {cached:?} {warnings}");
+            }
+            Damage::Snapshot => {
+                assert!(!moved, "a bad snapshot is rebuilt from the log: {warnings}");
+                assert!(warnings.contains("index was unreadable"), "{warnings}");
+                assert_eq!(cached[0], all, "nothing lost");
+            }
+            Damage::Truncate | Damage::Garbage => {}
+        }
+        if !matches!(how, Damage::ReadOnly) {
+            // The store works again: the second run was served from it (all of it, unless
+            // the damage showed only mid-run, after some plans came from the old store).
+            assert!(cached[1] > 0, "{how:?}: {cached:?} {warnings}");
+        }
+    }
+}
+
+fn mkfifo(path: &Path) {
+    let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).expect("path");
+    // SAFETY: `name` is a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0, "mkfifo");
+}
+
+fn daemon_rss(pid: i32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// A FIFO, a symlink to `/dev/zero` and an oversized file, present at start and arriving
+/// later: fresh queries of the other files keep answering, the FIFO and the oversized file
+/// get a located diagnostic, the symlink out of the root is ignored, memory stays small,
+/// and `daemon stop` is prompt and clean.
+#[test]
+fn special_files_in_the_tree_cannot_stop_the_daemon() {
+    let env = Env::new();
+    let path = env.kernel(8);
+    mkfifo(&env.root.join("early.py"));
+    std::fs::write(env.root.join("big.py"), vec![b'#'; 5000]).expect("write");
+    std::fs::write(env.root.join("memreuse.toml"), "max_file_bytes = 4096\n").expect("write");
+    let start =
+        bounded(env.command(&["daemon", "start"]), Duration::from_secs(30)).expect("start answers");
+    assert!(start.status.success(), "{}", text(&start.stderr));
+    let expected = env.cold_digests(&path);
+    let query = |target: &str| {
+        bounded(
+            env.command(&["query", target, "--json"]),
+            Duration::from_secs(30),
+        )
+        .unwrap_or_else(|| panic!("query {target} hung"))
+    };
+    // Arriving after start, as with a checkout.
+    mkfifo(&env.root.join("late.py"));
+    std::os::unix::fs::symlink("/dev/zero", env.root.join("zero.py")).expect("symlink");
+    std::fs::write(
+        env.root.join(&path),
+        std::fs::read(env.root.join(&path)).expect("read"),
+    )
+    .expect("touch");
+    for _ in 0..3 {
+        let out = query(&path);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(digests(&text(&out.stdout)), expected);
+    }
+    for (name, why) in [
+        ("early.py", "FIFO"),
+        ("late.py", "FIFO"),
+        ("big.py", "limit of 4096"),
+    ] {
+        let out = query(name);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.contains(name) && stderr.contains(why),
+            "{name}: {stderr}"
+        );
+    }
+    let zero = query("zero.py");
+    assert_ne!(
+        zero.status.code(),
+        Some(0),
+        "a symlink out of the root is not served"
+    );
+    let refused = text(&zero.stderr);
+    assert!(
+        refused.contains("not a kernel file") || refused.contains("outside the workspace root"),
+        "{refused}"
+    );
+    let pids = env.daemons();
+    assert_eq!(pids.len(), 1);
+    let rss_kib = daemon_rss(pids[0]);
+    assert!(
+        rss_kib < 1 << 20,
+        "the daemon read /dev/zero? {rss_kib} KiB"
+    );
+    let stop =
+        bounded(env.command(&["daemon", "stop"]), Duration::from_secs(20)).expect("stop answers");
+    assert!(stop.status.success(), "{}", text(&stop.stderr));
+    assert!(!env.state.join("daemon.json").exists());
+    assert!(!env.state.join("daemon.sock").exists());
+}
+
+/// Raises this process's descriptor limit as far as allowed; the new soft limit.
+fn raise_descriptor_limit() -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `limit` is valid for writes; setrlimit only changes this process's limit.
+    unsafe {
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+        limit.rlim_cur = limit.rlim_max;
+        libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+    }
+    limit.rlim_cur
+}
+
+/// Before, 1,100 idle connections exhausted the daemon's descriptors and clients hung.
+#[test]
+fn two_thousand_idle_connections_do_not_lock_clients_out() {
+    let limit = raise_descriptor_limit();
+    // 2,000 where the system allows; always more than the daemon's 512 connections.
+    let idle_count = 2000.min(limit.saturating_sub(100) as usize);
+    assert!(
+        idle_count > 600,
+        "descriptor limit {limit} too low for the test"
+    );
+    let env = Env::new();
+    let path = env.kernel(9);
+    env.ok(&["daemon", "start"]);
+    let expected = env.cold_digests(&path);
+    let socket = env.state.join("daemon.sock");
+    let idle: Vec<std::os::unix::net::UnixStream> = (0..idle_count)
+        .map(|i| {
+            std::os::unix::net::UnixStream::connect(&socket)
+                .unwrap_or_else(|e| panic!("connection {i}: {e}"))
+        })
+        .collect();
+    for _ in 0..3 {
+        let out = bounded(
+            env.command(&["query", &path, "--json"]),
+            Duration::from_secs(60),
+        )
+        .expect("query answers");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(digests(&text(&out.stdout)), expected);
+    }
+    let status = bounded(
+        env.command(&["daemon", "status", "--json"]),
+        Duration::from_secs(30),
+    )
+    .expect("status answers");
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    drop(idle);
+}
+
+/// A file rewritten without pause while 8 clients query it: every query is answered with
+/// a plan of one of its two versions, none fails.
+#[test]
+fn a_write_storm_with_eight_querying_clients_fails_no_query() {
+    let env = Env::new();
+    let mut versions = kernels(2, 30, 10);
+    let (path, first) = versions.remove(0);
+    let second = versions.remove(0).1;
+    env.write(&path, &first);
+    let mut expected = vec![env.cold_digests(&path)];
+    env.write(&path, &second);
+    expected.push(env.cold_digests(&path));
+    env.ok(&["daemon", "start"]);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut flip = false;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                env.replace(&path, if flip { &first } else { &second });
+                flip = !flip;
+                std::thread::sleep(Duration::from_millis(3));
+            }
+        });
+        let clients: Vec<_> = (0..8)
+            .map(|_| {
+                scope.spawn(|| {
+                    for _ in 0..6 {
+                        let out = bounded(
+                            env.command(&["query", &path, "--json"]),
+                            Duration::from_secs(150),
+                        );
+                        let failed = match &out {
+                            Some(out) if out.status.success() => {
+                                !expected.contains(&digests(&text(&out.stdout)))
+                            }
+                            _ => true,
+                        };
+                        if failed {
+                            let why = out.map_or("hung".into(), |o| text(&o.stderr));
+                            failures.lock().expect("failures").push(why);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for client in clients {
+            client.join().expect("client");
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let failures = failures.into_inner().expect("failures");
+    assert!(
+        failures.is_empty(),
+        "{} failed: {failures:#?}",
+        failures.len()
+    );
+}
+
+/// `daemon stop` while clients query: every query is answered (by this daemon before it
+/// goes, or by the next one it starts).
+#[test]
+fn daemon_stop_answers_the_queries_in_flight() {
+    let env = Env::new();
+    let mut versions = kernels(2, 30, 11);
+    let (path, first) = versions.remove(0);
+    let second = versions.remove(0).1;
+    env.write(&path, &first);
+    let mut expected = vec![env.cold_digests(&path)];
+    env.write(&path, &second);
+    expected.push(env.cold_digests(&path));
+    env.ok(&["daemon", "start"]);
+    let failures = std::sync::Mutex::new(Vec::new());
+    let answered = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let clients: Vec<_> = (0..8)
+            .map(|i| {
+                let (env, path, failures, answered, expected) =
+                    (&env, &path, &failures, &answered, &expected);
+                let (first, second) = (&first, &second);
+                scope.spawn(move || {
+                    for n in 0..5 {
+                        // Each edit makes the next query plan afresh: it is slow, in flight.
+                        if i == 0 {
+                            env.replace(path, if n % 2 == 0 { second } else { first });
+                        }
+                        let out = bounded(
+                            env.command(&["query", path, "--json"]),
+                            Duration::from_secs(120),
+                        );
+                        match &out {
+                            Some(out)
+                                if out.status.success()
+                                    && expected.contains(&digests(&text(&out.stdout))) =>
+                            {
+                                answered.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            }
+                            _ => failures
+                                .lock()
+                                .expect("failures")
+                                .push(out.map_or("hung".into(), |o| text(&o.stderr))),
+                        }
+                    }
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        for _ in 0..2 {
+            let stop = bounded(env.command(&["daemon", "stop"]), Duration::from_secs(60))
+                .expect("stop answers");
+            assert!(stop.status.success(), "{}", text(&stop.stderr));
+            std::thread::sleep(Duration::from_millis(400));
+        }
+        for client in clients {
+            client.join().expect("client");
+        }
+    });
+    let failures = failures.into_inner().expect("failures");
+    assert!(
+        failures.is_empty(),
+        "{} failed: {failures:#?}",
+        failures.len()
+    );
+    assert_eq!(answered.into_inner(), 40);
+}
+
+/// A kernel file that is not UTF-8 gets one diagnostic with its line and column, worded the
+/// same by `plan` and by the daemon.
+#[test]
+fn text_that_is_not_utf8_is_located_alike_by_the_cli_and_the_daemon() {
+    let env = Env::new();
+    let (path, source) = kernels(1, 1, 12).remove(0);
+    let mut bytes = source.into_bytes();
+    let at = bytes.iter().position(|&b| b == b'\n').expect("a line") + 5;
+    bytes.insert(at, 0xff);
+    let full = env.root.join(&path);
+    std::fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&full, bytes).expect("write");
+    let plan = env.run(&["plan", &path, "--no-cache"]);
+    let query = env.run(&["query", &path]);
+    let expected =
+        format!("error: cannot read {path}: 2:5: not UTF-8 text (byte 0xff at offset {at})");
+    for (what, out) in [("plan", &plan), ("query", &query)] {
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{what}: {stderr}");
+        let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("UTF-8")).collect();
+        assert_eq!(lines.len(), 1, "{what}: one diagnostic: {stderr}");
+        assert!(lines[0].starts_with(&expected), "{what}: {stderr}");
+    }
+}
+
+/// `plan … | slow-reader`: while its output waits for a reader, plan holds no lock, so a
+/// first query starts the daemon and is answered.
+#[test]
+fn a_slow_reader_of_plans_output_does_not_block_a_first_query() {
+    let env = Env::new();
+    for (path, text) in kernels(40, 4, 13) {
+        env.write(&path, &text);
+    }
+    let path = kernels(40, 4, 13).remove(0).0;
+    let expected = env.cold_digests(&path);
+    // More than a pipe holds, and nobody reads it yet.
+    let mut plan = env
+        .command(&["plan", ".", "--emit", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("plan starts");
+    // Wait until it has finished planning and blocks on its output.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !env.state.join("last-run.json").exists() {
+        assert!(std::time::Instant::now() < deadline, "plan never finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let query = bounded(
+        env.command(&["query", &path, "--json"]),
+        Duration::from_secs(30),
+    )
+    .expect("the query is not blocked by plan's output");
+    assert!(query.status.success(), "{}", text(&query.stderr));
+    assert_eq!(digests(&text(&query.stdout)), expected);
+    let mut printed = Vec::new();
+    std::io::Read::read_to_end(&mut plan.stdout.take().expect("stdout"), &mut printed)
+        .expect("read");
+    assert!(plan.wait().expect("plan ends").success());
+    assert!(printed.len() > 64 * 1024, "{} bytes", printed.len());
+}
+
+/// A daemon started on a store whose snapshot is damaged starts, repairs it without loss,
+/// answers right, and says what happened in a `status` that answers at once.
+#[test]
+fn a_daemon_on_a_damaged_store_starts_answers_and_reports_it() {
+    let env = Env::new();
+    let files = kernels(80, 4, 7);
+    for (path, text) in &files {
+        env.write(path, text);
+    }
+    // The second run makes sled write a snapshot.
+    env.ok(&["plan", ".", "--emit", "summary"]);
+    env.ok(&["plan", ".", "--emit", "summary"]);
+    damage(&env.state.join("cache"), Damage::Snapshot);
+    let start =
+        bounded(env.command(&["daemon", "start"]), Duration::from_secs(60)).expect("start answers");
+    assert!(start.status.success(), "{}", text(&start.stderr));
+    let path = &files[0].0;
+    let out = bounded(
+        env.command(&["query", path, "--json"]),
+        Duration::from_secs(60),
+    )
+    .expect("query answers");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(digests(&text(&out.stdout)), env.cold_digests(path));
+    let status = bounded(
+        env.command(&["daemon", "status", "--json"]),
+        Duration::from_secs(30),
+    )
+    .expect("status answers");
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    let status: Value = serde_json::from_slice(&status.stdout).expect("status JSON");
+    assert!(
+        status["last_error"]
+            .as_str()
+            .is_some_and(|e| e.contains("index was unreadable")),
+        "{status}"
+    );
+    assert!(
+        status["store_entries"].as_u64() > Some(0),
+        "nothing lost: {status}"
+    );
+    assert_eq!(
+        status["cache"]["file_misses"], 0,
+        "served from the store: {status}"
+    );
+}

@@ -1,0 +1,443 @@
+//! Safe planning (ARCHITECTURE "Safe planning"): PyPTO's decision, checked; where the checker
+//! finds a tile written over bytes another still needs, the plan is repaired — one tile group
+//! at a time leaves the shared buffer for its own allocation — and checked again, until it
+//! passes. Each repair is a located warning that says what PyPTO decided and why it is unsafe.
+//!
+//! This module sits above `plan` and `verify` and shares nothing with the checker but its
+//! findings: the planner never calls the checker.
+
+use rustc_hash::FxHashSet;
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
+use crate::plan::isolate::{Place, detach, fresh_buffer};
+use crate::plan::{FunctionPlan, PlanConfig, PlanError, plan_function_keeping};
+use crate::verify::{Clobber, Finding, PlanInput, VerifyOptions, check_plan};
+
+/// Stable codes of the repairs and of a plan that could not be repaired.
+pub mod codes {
+    /// A tile the packer put on another group's buffer keeps its own allocation.
+    pub const TILE_KEEPS_OWN_BUFFER: &str = "MR-R001";
+    /// A loop carry sitting on its init value's buffer gets its own allocation.
+    pub const CARRY_GETS_OWN_BUFFER: &str = "MR-R002";
+    /// An `if` result sitting on its then arm's value's buffer gets its own allocation.
+    pub const IF_RESULT_GETS_OWN_BUFFER: &str = "MR-R005";
+    /// A tile the input put on a buffer it must not use gets a fresh allocation.
+    pub const TILE_GETS_FRESH_BUFFER: &str = "MR-R004";
+    /// Step 0 left a value where it was: retargeting it would overwrite a value still needed.
+    pub const STEP0_RETARGET_REFUSED: &str = crate::plan::retarget::codes::RETARGET_REFUSED;
+    /// The checker still rejects the plan after every repair: an internal error.
+    pub const UNREPAIRED: &str = "MR-E010";
+}
+
+/// Whether a diagnostic of a plan's report is one of its repairs.
+pub fn is_repair(d: &Diagnostic) -> bool {
+    matches!(
+        d.code,
+        codes::TILE_KEEPS_OWN_BUFFER
+            | codes::CARRY_GETS_OWN_BUFFER
+            | codes::TILE_GETS_FRESH_BUFFER
+            | codes::IF_RESULT_GETS_OWN_BUFFER
+            | codes::STEP0_RETARGET_REFUSED
+    )
+}
+
+/// Why no safe plan came out.
+#[derive(Debug)]
+pub enum SafePlanError {
+    /// PyPTO's pass itself fails (its ValueError or internal error).
+    Plan(PlanError),
+    /// The checker's findings on the last plan tried, which no repair removed.
+    Unrepaired(Vec<Diagnostic>),
+}
+
+/// Repairs are rare and each separates one pair of tiles; a plan needing more is reported.
+const MAX_ROUNDS: usize = 64;
+
+/// One way to separate two tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Action {
+    /// The sharing group of this tile keeps its own allocation.
+    KeepOwn(VarId),
+    /// The loop carry or `if` result leaves its seed's buffer.
+    Detach(Place),
+    /// This tile (and its views) moves to a fresh allocation: the input put it on a buffer
+    /// it must not use (an upstream Step 0 retarget).
+    Fresh(VarId),
+}
+
+/// Plans `input` as PyPTO does and checks the plan. With `config.exact` the plan is returned
+/// as is, the checker's findings added to its report as warnings; otherwise unsafe decisions
+/// are repaired until the checker passes.
+pub fn plan_checked(
+    input: Function,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<FunctionPlan, SafePlanError> {
+    let plan_input = PlanInput::of(&input);
+    let check_function =
+        |f: &Function, options: &VerifyOptions| check_plan(&plan_input, f, options);
+    if config.exact {
+        let mut plan = plan_function_keeping(input, config, &FxHashSet::default())
+            .map_err(SafePlanError::Plan)?;
+        let findings = check_function(&plan.function, options);
+        plan.report
+            .diagnostics
+            .extend(findings.into_iter().map(|f| warning(f.diagnostic)));
+        return Ok(plan);
+    }
+    let mut input = input;
+    let mut own = FxHashSet::default();
+    let mut repairs = Vec::new();
+    let mut plan = match plan_function_keeping(input.clone(), config, &own) {
+        Ok(plan) => plan,
+        // PyPTO's yield fixup would write one carry over the other (SPEC §S2 rejects it).
+        Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
+            repairs = separate_shared_seeds(&mut input);
+            if repairs.is_empty() {
+                return Err(SafePlanError::Plan(err));
+            }
+            plan_function_keeping(input.clone(), config, &own).map_err(SafePlanError::Plan)?
+        }
+        Err(err) => return Err(SafePlanError::Plan(err)),
+    };
+    let mut findings = check_function(&plan.function, options);
+    for _ in 0..MAX_ROUNDS {
+        if findings.is_empty() {
+            plan.report.diagnostics.extend(repairs);
+            return Ok(plan);
+        }
+        // The first finding that names two tiles, separated by the first edit that separates
+        // them (the others often follow from the same decision).
+        let Some((finding, pair)) = findings.iter().find_map(|f| Some((f, f.clobber?))) else {
+            return Err(unrepaired(findings));
+        };
+        let mut separated = None;
+        for (action, repair) in candidates(&input, &own, &plan.function, finding, pair) {
+            let mut trial_input = input.clone();
+            let mut trial_own = own.clone();
+            let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own) else {
+                continue;
+            };
+            let trial = plan_function_keeping(trial_input.clone(), config, &trial_own)
+                .map_err(SafePlanError::Plan)?;
+            let trial_findings = check_function(&trial.function, options);
+            if trial_findings.iter().all(|f| f.clobber != Some(pair)) {
+                separated = Some((trial_input, trial_own, repair, trial, trial_findings));
+                break;
+            }
+        }
+        let Some((next_input, next_own, repair, next_plan, next_findings)) = separated else {
+            return Err(unrepaired(findings));
+        };
+        (input, own, plan, findings) = (next_input, next_own, next_plan, next_findings);
+        repairs.push(repair);
+    }
+    Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
+        codes::UNREPAIRED,
+        format!(
+            "the plan of '{}' still fails the checker after {MAX_ROUNDS} repairs",
+            input.name
+        ),
+        input.span,
+    )]))
+}
+
+/// Run when the yield fixup refuses carries on one buffer (`MR-E006`, seed S2): loop carries
+/// seeded from one tile, and `if` results whose then arm yields one tile while the else arm
+/// yields two, sit on one buffer in PyPTO's plan. Every one but the first gets its own.
+fn separate_shared_seeds(f: &mut Function) -> Vec<Diagnostic> {
+    let mut shared = Vec::new();
+    shared_seeds(f, &f.body, &mut shared);
+    let mut repairs = Vec::new();
+    for (place, first, span) in shared {
+        let (anchor, code, what) = match place {
+            Place::Carry(arg) => (arg, codes::CARRY_GETS_OWN_BUFFER, "loop carries"),
+            Place::IfResult(r) => (r, codes::IF_RESULT_GETS_OWN_BUFFER, "if results"),
+        };
+        let (anchor_name, first_name) = (f.vars[anchor].name.clone(), f.vars[first].name.clone());
+        let Some(detached) = detach(f, place) else {
+            continue;
+        };
+        let message = format!(
+            "PyPTO keeps {what} '{first_name}' and '{anchor_name}' on one buffer, '{}', because both start from '{}', so their writebacks overwrite each other (the seed's S2 rejects this); the repaired plan feeds '{anchor_name}' from '{}', a copy of '{}' in its own allocation '{}'",
+            detached.shared_base, detached.seed, detached.copy, detached.seed, detached.new_base
+        );
+        let mut d = Diagnostic::error(code, message, span);
+        d.severity = Severity::Warning;
+        repairs.push(d);
+    }
+    repairs
+}
+
+fn shared_seeds(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate::ir::Span)>) {
+    let var = |e: &crate::ir::Expr| e.as_var();
+    for stmt in body {
+        match &stmt.kind {
+            StmtKind::For(l) => {
+                for j in 1..l.iter_args.len().min(l.init_values.len()) {
+                    let Some(seed) = var(&l.init_values[j]) else {
+                        continue;
+                    };
+                    let first = (0..j).find(|&i| {
+                        var(&l.init_values[i])
+                            .is_some_and(|s| base(f, s).is_some() && base(f, s) == base(f, seed))
+                    });
+                    if let Some(i) = first {
+                        out.push((Place::Carry(l.iter_args[j]), l.iter_args[i], stmt.span));
+                    }
+                }
+                shared_seeds(f, &l.body, out);
+            }
+            StmtKind::If(i) => {
+                let values = |arm: &[Stmt]| match arm.last().map(|s| &s.kind) {
+                    Some(StmtKind::Yield { values }) => Some(values.clone()),
+                    _ => None,
+                };
+                let then_values = values(&i.then_body);
+                let else_values = i.else_body.as_deref().and_then(values);
+                if let (Some(t), Some(e)) = (then_values, else_values) {
+                    for j in 1..t.len().min(i.return_vars.len()) {
+                        let Some(seed) = var(&t[j]) else { continue };
+                        let first = (0..j).find(|&k| {
+                            var(&t[k]) == Some(seed)
+                                && e.get(k).and_then(var) != e.get(j).and_then(var)
+                        });
+                        if let Some(k) = first {
+                            out.push((
+                                Place::IfResult(i.return_vars[j]),
+                                i.return_vars[k],
+                                stmt.span,
+                            ));
+                        }
+                    }
+                }
+                shared_seeds(f, &i.then_body, out);
+                if let Some(e) = &i.else_body {
+                    shared_seeds(f, e, out);
+                }
+            }
+            StmtKind::With(w) => shared_seeds(f, &w.body, out),
+            _ => {}
+        }
+    }
+}
+
+/// Applies `action` to the input or the packing constraints; `None` when it does not apply.
+fn apply(
+    action: Action,
+    mut repair: Diagnostic,
+    input: &mut Function,
+    own: &mut FxHashSet<VarId>,
+) -> Option<Diagnostic> {
+    match action {
+        Action::KeepOwn(v) => {
+            own.insert(v);
+        }
+        Action::Detach(place) => {
+            let detached = detach(input, place)?;
+            repair.message = repair
+                .message
+                .replace("{copy}", &detached.copy)
+                .replace("{new_base}", &detached.new_base);
+        }
+        Action::Fresh(tile) => {
+            let fresh = fresh_buffer(input, tile)?;
+            repair.message = repair.message.replace("{new_base}", &fresh);
+        }
+    }
+    Some(repair)
+}
+
+/// The ways to separate the pair, best first: a tile the packer moved onto the other's buffer
+/// goes back to its own (the writer first); else a loop carry or `if` result enclosing the
+/// write that sits on the victim's buffer gets one of its own (one seeded from the victim
+/// first, then outer before inner); else the writer, if the input already put it there, moves
+/// to a fresh allocation. The warnings' `{copy}` and `{new_base}` are named by [`apply`], when
+/// the edit makes them.
+fn candidates(
+    input: &Function,
+    own: &FxHashSet<VarId>,
+    planned: &Function,
+    finding: &Finding,
+    pair: Clobber,
+) -> Vec<(Action, Diagnostic)> {
+    let Clobber { victim, writer } = pair;
+    let name = |v: VarId| planned.vars[v].name.to_string();
+    let planned_base = |v: VarId| base(planned, v);
+    let input_base = |v: VarId| {
+        (v.index() < input.vars.len())
+            .then(|| base(input, v))
+            .flatten()
+    };
+    let why = finding.diagnostic.message.as_str();
+    let mut out = Vec::new();
+    for (tile, other) in [(writer, victim), (victim, writer)] {
+        let (Some(now), Some(own_base)) = (planned_base(tile), input_base(tile)) else {
+            continue;
+        };
+        if now != own_base && !own.contains(&tile) {
+            let message = format!(
+                "PyPTO puts '{}' on '{now}', the buffer of '{}', which is unsafe: {why}; the repaired plan keeps '{}' on its own allocation '{own_base}'",
+                name(tile),
+                name(other),
+                name(tile),
+            );
+            out.push((
+                Action::KeepOwn(tile),
+                repair(codes::TILE_KEEPS_OWN_BUFFER, message, finding),
+            ));
+        }
+    }
+    let Some(victim_base) = planned_base(victim) else {
+        return out;
+    };
+    let mut places = Vec::new();
+    enclosing_places(&planned.body, writer, 0, &mut Vec::new(), &mut places);
+    // A place seeded from the victim itself first, then outermost first.
+    let mut places: Vec<_> = places
+        .into_iter()
+        .filter(|&(_, _, anchor, seed)| {
+            // An untyped return var sits where its seed sits.
+            planned_base(anchor)
+                .or_else(|| planned_base(seed))
+                .as_deref()
+                == Some(victim_base.as_str())
+                && planned_base(seed).as_deref() == Some(victim_base.as_str())
+                && anchor.index() < input.vars.len()
+        })
+        .collect();
+    places.sort_by_key(|&(depth, _, anchor, seed)| (seed != victim, depth, anchor.index()));
+    for (_, place, anchor, seed) in places {
+        let (code, what, seed_role) = match place {
+            Place::Carry(_) => (codes::CARRY_GETS_OWN_BUFFER, "loop carry", "its init value"),
+            Place::IfResult(_) => (
+                codes::IF_RESULT_GETS_OWN_BUFFER,
+                "if result",
+                "the value its then arm yields",
+            ),
+        };
+        let message = format!(
+            "PyPTO keeps {what} '{}' on '{victim_base}', the buffer of {seed_role} '{}', which is unsafe: {why}; the repaired plan feeds it from '{{copy}}', a copy of '{}' in its own allocation '{{new_base}}'",
+            name(anchor),
+            name(seed),
+            name(seed),
+        );
+        out.push((Action::Detach(place), repair(code, message, finding)));
+    }
+    if let Some(writer_base) = input_base(writer)
+        && writer_base == victim_base
+    {
+        let message = format!(
+            "the input puts '{}' on '{victim_base}', the buffer of '{}' (an upstream Step 0 retarget), which is unsafe: {why}; the repaired plan gives '{}' its own allocation '{{new_base}}'",
+            name(writer),
+            name(victim),
+            name(writer),
+        );
+        out.push((
+            Action::Fresh(writer),
+            repair(codes::TILE_GETS_FRESH_BUFFER, message, finding),
+        ));
+    }
+    out
+}
+
+/// The places of every loop and `if` enclosing `v`'s definition, with their depth, the
+/// variable on the place and its seed.
+fn enclosing_places(
+    body: &[Stmt],
+    v: VarId,
+    depth: usize,
+    stack: &mut Vec<(usize, Place, VarId, VarId)>,
+    out: &mut Vec<(usize, Place, VarId, VarId)>,
+) -> bool {
+    for stmt in body {
+        let found = match &stmt.kind {
+            StmtKind::Assign { target, .. } => *target == v,
+            StmtKind::For(f) => {
+                let before = stack.len();
+                for (&arg, init) in f.iter_args.iter().zip(&f.init_values) {
+                    if let Some(init) = init.as_var() {
+                        stack.push((depth, Place::Carry(arg), arg, init));
+                    }
+                }
+                let inside =
+                    f.iter_args.contains(&v) || enclosing_places(&f.body, v, depth + 1, stack, out);
+                if inside && out.is_empty() {
+                    out.extend(stack.iter().copied());
+                }
+                stack.truncate(before);
+                inside
+            }
+            StmtKind::If(i) => {
+                let before = stack.len();
+                if let Some(StmtKind::Yield { values }) = i.then_body.last().map(|s| &s.kind) {
+                    for (&result, value) in i.return_vars.iter().zip(values) {
+                        if let Some(value) = value.as_var() {
+                            stack.push((depth, Place::IfResult(result), result, value));
+                        }
+                    }
+                }
+                let inside = enclosing_places(&i.then_body, v, depth + 1, stack, out)
+                    || i.else_body
+                        .as_deref()
+                        .is_some_and(|e| enclosing_places(e, v, depth + 1, stack, out));
+                if inside && out.is_empty() {
+                    out.extend(stack.iter().copied());
+                }
+                stack.truncate(before);
+                inside || i.return_vars.contains(&v)
+            }
+            StmtKind::With(w) => enclosing_places(&w.body, v, depth, stack, out),
+            _ => false,
+        };
+        if found {
+            return true;
+        }
+    }
+    false
+}
+
+fn base(f: &Function, v: VarId) -> Option<String> {
+    match &f.vars.get(v)?.ty {
+        Some(Type::Tile(t)) => t.memref.as_ref().map(|m| m.base.to_string()),
+        _ => None,
+    }
+}
+
+fn repair(code: &'static str, message: String, finding: &Finding) -> Diagnostic {
+    let mut d = Diagnostic::error(code, message, finding.diagnostic.span);
+    d.severity = Severity::Warning;
+    d.hint = finding.diagnostic.hint.clone();
+    d
+}
+
+fn warning(mut d: Diagnostic) -> Diagnostic {
+    d.severity = Severity::Warning;
+    d
+}
+
+fn unrepaired(findings: Vec<Finding>) -> SafePlanError {
+    SafePlanError::Unrepaired(findings.into_iter().map(|f| f.diagnostic).collect())
+}
+
+/// [`plan_checked`] over every function of a program; the first failure stops it, naming
+/// the function's index.
+pub fn plan_program_checked(
+    program: &crate::ir::Program,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<(crate::ir::Program, Vec<crate::plan::PlanReport>), (usize, SafePlanError)> {
+    let mut functions = Vec::with_capacity(program.functions.len());
+    let mut reports = Vec::with_capacity(program.functions.len());
+    for (index, function) in program.functions.iter().enumerate() {
+        let plan = plan_checked(function.clone(), config, options).map_err(|e| (index, e))?;
+        functions.push(plan.function);
+        reports.push(plan.report);
+    }
+    let planned = crate::ir::Program {
+        functions,
+        ..program.clone()
+    };
+    Ok((planned, reports))
+}

@@ -1,0 +1,22 @@
+# Step 0 refusal (MR-R003): 'a' is read after the loop, so computing the carry 'nxt' in 'a''s
+# buffer (PyPTO's Step 0) overwrites it; the safe Step 0 leaves 'nxt' where it is.
+# memreuse-test: backend=none step0=on
+# expect: diag MR-R003 Step 0 leaves 'nxt' on its own buffer
+# expect: base nxt mem_vec_3
+# expect: verify-fails V003
+import pypto.language as pl
+
+@pl.program
+class LoopInitReadAfterLoop:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, x: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 16384)], y: pl.Out[pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        a: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64], [16, 64], target_memory=pl.Mem.Vec)
+        for i, (acc,) in pl.range(4, init_values=(a,)):
+            nxt: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.exp(acc)
+            acc_out: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.yield_(nxt)
+        d: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_5, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.sub(acc_out, a)
+        st: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)] = pl.tile.store(d, [0, 0], y)
+        return st

@@ -1,0 +1,168 @@
+//! The safe planner's repairs, one fixture per repair class: every `tests/data/repair/*.py`
+//! is a program on which PyPTO's plan is unsafe. Its header gives the configuration
+//! (`# memreuse-test: backend=… step0=on|off`) and the repairs expected, in order
+//! (`# expect: repairs MR-R…`). The test requires that PyPTO's plan (`--exact`) fails the
+//! checker, that the repaired plan passes it with exactly those repairs, and that planning is
+//! deterministic; `<name>.out.py` snapshots the repaired program and the repairs (bless with
+//! `UPDATE_EXPECT=1`).
+//!
+//! It also pins `--exact` to upstream's output byte for byte on real miscompiles of the
+//! conformance subset (`tests/data/conformance/`).
+
+use std::path::{Path, PathBuf};
+
+use memreuse::backend::Backend;
+use memreuse::ir::{LineIndex, Program, parse_program, print_program};
+use memreuse::plan::PlanConfig;
+use memreuse::repair::{is_repair, plan_program_checked};
+use memreuse::verify::{VerifyOptions, verify_program};
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/repair");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/data/repair exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "py") && !p.to_string_lossy().ends_with(".out.py")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn header(text: &str) -> (PlanConfig, Vec<String>) {
+    let mut config = PlanConfig::default();
+    let mut repairs = Vec::new();
+    for line in text.lines() {
+        if let Some(settings) = line.strip_prefix("# memreuse-test:") {
+            for setting in settings.split_whitespace() {
+                match setting.split_once('=') {
+                    Some(("backend", b)) => {
+                        config.backend = Backend::from_name(b).expect("known backend")
+                    }
+                    Some(("step0", v)) => config.materialize_aliases = v == "on",
+                    _ => panic!("unknown setting {setting}"),
+                }
+            }
+        } else if let Some(codes) = line.strip_prefix("# expect: repairs") {
+            repairs = codes.split_whitespace().map(str::to_string).collect();
+        }
+    }
+    (config, repairs)
+}
+
+fn options(backend: Backend) -> VerifyOptions {
+    VerifyOptions {
+        backend,
+        ..VerifyOptions::default()
+    }
+}
+
+/// The repaired program and its repairs as `file:line:col` lines.
+fn repaired(program: &Program, config: &PlanConfig, file: &str, text: &str) -> (Program, String) {
+    let (planned, reports) = plan_program_checked(program, config, &options(config.backend))
+        .unwrap_or_else(|(_, e)| panic!("{file}: no safe plan: {e:?}"));
+    let lines = LineIndex::new(text);
+    let mut listed = String::new();
+    for d in reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .filter(|d| is_repair(d))
+    {
+        listed.push_str(&d.one_line(file, text, &lines));
+        listed.push('\n');
+    }
+    (planned, listed)
+}
+
+#[test]
+fn each_repair_class_makes_an_unsafe_plan_safe() {
+    let fixtures = fixtures();
+    assert!(fixtures.len() >= 5, "the repair fixtures are missing");
+    for path in fixtures {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("readable fixture");
+        let (config, expected_repairs) = header(&text);
+        assert!(
+            !expected_repairs.is_empty(),
+            "{file}: no `# expect: repairs`"
+        );
+        let program = parse_program(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+
+        // PyPTO's own decision is unsafe (or PyPTO's pass, as the seed states it, refuses).
+        let exact = PlanConfig {
+            exact: true,
+            ..config
+        };
+        let unsafe_plan = plan_program_checked(&program, &exact, &options(config.backend));
+        if let Ok((plan, _)) = &unsafe_plan {
+            assert!(
+                !verify_program(plan, &options(config.backend)).is_empty(),
+                "{file}: PyPTO's plan passes the checker, so there is nothing to repair"
+            );
+        }
+
+        let (planned, listed) = repaired(&program, &config, &file, &text);
+        let violations = verify_program(&planned, &options(config.backend));
+        assert!(
+            violations.is_empty(),
+            "{file}: the repaired plan fails: {violations:?}"
+        );
+        let codes: Vec<&str> = listed
+            .lines()
+            .filter_map(|l| l.split("warning[").nth(1)?.split(']').next())
+            .collect();
+        assert_eq!(codes, expected_repairs, "{file}: repairs");
+        let again = repaired(&program, &config, &file, &text);
+        assert_eq!(
+            (print_program(&again.0), &again.1),
+            (print_program(&planned), &listed),
+            "{file}: planning is not deterministic"
+        );
+        let snapshot = format!("{}## repairs\n{listed}", print_program(&planned));
+        expect_test::expect_file![path.with_extension("out.py")].assert_eq(&snapshot);
+    }
+}
+
+/// `--exact` prints PyPTO's decision unchanged: upstream's output, byte for byte, on cases where
+/// that output fails the checker and the default plan is a repair.
+#[test]
+fn exact_output_is_upstreams_on_miscompiles() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance");
+    for (case, backend) in [("g1005", Backend::Ascend950), ("g1366", Backend::Ascend950)] {
+        let read = |ext: &str| {
+            std::fs::read_to_string(dir.join(format!("{case}.{ext}"))).expect("case file")
+        };
+        let input = parse_program(&read("input.py")).expect("input parses");
+        let upstream = read("expected.py");
+        let upstream_program = parse_program(&upstream).expect("upstream's output parses");
+        assert!(
+            !verify_program(&upstream_program, &options(backend)).is_empty(),
+            "{case}: upstream's output passes the checker"
+        );
+        let config = PlanConfig {
+            backend,
+            exact: true,
+            ..PlanConfig::default()
+        };
+        let (exact, _) = plan_program_checked(&input, &config, &options(backend))
+            .unwrap_or_else(|(_, e)| panic!("{case}: {e:?}"));
+        assert_eq!(
+            print_program(&exact),
+            upstream,
+            "{case}: --exact is not upstream's output"
+        );
+        let safe = PlanConfig {
+            exact: false,
+            ..config
+        };
+        let (repaired, _) = plan_program_checked(&input, &safe, &options(backend))
+            .unwrap_or_else(|(_, e)| panic!("{case}: {e:?}"));
+        assert_ne!(
+            print_program(&repaired),
+            upstream,
+            "{case}: nothing was repaired"
+        );
+        assert!(verify_program(&repaired, &options(backend)).is_empty());
+    }
+}
