@@ -767,9 +767,14 @@ fn cache_prune_evicts_the_least_recently_used_and_clear_empties_it() {
     let size_of_a = just_a["bytes_before"].as_u64().expect("bytes");
     assert!(size_of_a > 0);
     run(&["plan", "b.py"]);
-    // a is used again after b: b is now the least recently used.
+    // a is planned again after b (edited, so the run writes and records what it used): b is
+    // now the least recently used.
+    let a = sandbox.work().join("a.py");
+    let mut text_of_a = std::fs::read_to_string(&a).expect("readable");
+    text_of_a.push_str("# edited\n");
+    std::fs::write(&a, text_of_a).expect("write");
     run(&["plan", "a.py"]);
-    let size = size_of_a.to_string();
+    let size = (size_of_a * 3 / 2).to_string();
     let pruned = json(&run(&["cache", "prune", "--max-size", &size, "--json"]));
     assert!(pruned["removed"].as_u64().expect("removed") > 0, "{pruned}");
     assert!(cached("a.py").iter().all(|&c| c), "a's plans were kept");

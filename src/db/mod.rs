@@ -224,7 +224,7 @@ pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
     // Its plans are served through it without being looked up: they are in use too.
     for function in &manifest.functions {
         let plan = store::plan_key(&config, &function.digest);
-        db.cache().touch(store::Kind::Plan, plan);
+        db.cache().keep(store::Kind::Plan, plan);
     }
     Some(Arc::new(manifest))
 }

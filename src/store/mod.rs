@@ -367,9 +367,9 @@ impl Cache {
         self.queue(Kind::Stamp, key, || codec::encode_stamp(stamp));
     }
 
-    /// Notes that this run uses an entry (a plan served through its file's manifest is used
-    /// without being looked up), so that pruning keeps it.
-    pub fn touch(&self, kind: Kind, key: Key) {
+    /// Notes that this run uses an entry, so that pruning keeps it and its recency is
+    /// recorded at the next flush.
+    fn touch(&self, kind: Kind, key: Key) {
         if self.store.is_none() {
             return;
         }
@@ -383,6 +383,18 @@ impl Cache {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .push((kind, key));
+        }
+    }
+
+    /// Notes that this run uses an entry it did not look up (a plan served through its
+    /// file's manifest), so that pruning keeps it. Its recency is not rewritten: a warm run
+    /// would otherwise write one mark per function (see ARCHITECTURE.md, "Recency").
+    pub fn keep(&self, kind: Kind, key: Key) {
+        if self.store.is_some() {
+            self.used
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .insert((kind, key));
         }
     }
 
@@ -441,6 +453,12 @@ impl Cache {
         if !batch.is_empty() {
             store.write_batch(&batch)?;
         }
+        let written = ahead + batch.len();
+        if written == 0 {
+            // Recency alone is not worth a sync: a warm run that writes nothing would spend
+            // most of its time waiting for the disk. Its marks wait for a flush that writes.
+            return Ok(0);
+        }
         let used = std::mem::take(
             &mut *self
                 .unrecorded
@@ -450,10 +468,8 @@ impl Cache {
         if !used.is_empty() {
             store.mark_used(&used, self.generation)?;
         }
-        if ahead + batch.len() + used.len() > 0 {
-            store.sync()?;
-        }
-        Ok(ahead + batch.len())
+        store.sync()?;
+        Ok(written)
     }
 
     /// Evicts least-recently-used entries until the values take at most `max_bytes`, never
@@ -564,17 +580,19 @@ mod prune_tests {
         let store = MemoryStore::default();
         run(&store, &[1, 2], &[]);
         run(&store, &[3], &[]);
-        // Used again later than 3: 2 outlives 1 and 3.
-        run(&store, &[], &[2]);
+        // Used again later than 3 (by a run that writes, so its marks are recorded): 2
+        // outlives 1 and 3.
+        run(&store, &[5], &[2]);
+        // A run that writes nothing records no recency: 1 stays the oldest.
+        run(&store, &[], &[1]);
         let current = run(&store, &[4], &[]);
-        let before = store.keys().len();
-        assert_eq!(before, 4);
-        // Room for two entries: 4 (in use) and the most recent other, 2.
-        let one = current.prune(u64::MAX).expect("prune").bytes_before / 4;
-        let pruned = current.prune(2 * one).expect("prune");
+        assert_eq!(store.keys().len(), 5);
+        // Room for three entries: 4 (in use) and the two most recent others, 2 and 5.
+        let one = current.prune(u64::MAX).expect("prune").bytes_before / 5;
+        let pruned = current.prune(3 * one).expect("prune");
         assert_eq!(pruned.removed, 2);
         let left: Vec<u8> = store.keys().iter().map(|(_, k)| k.0[0]).collect();
-        assert_eq!(left, vec![2, 4]);
+        assert_eq!(left, vec![2, 4, 5]);
         // Everything not in use can go; what is in use stays whatever the cap.
         current.prune(0).expect("prune");
         let left: Vec<u8> = store.keys().iter().map(|(_, k)| k.0[0]).collect();
