@@ -77,6 +77,20 @@ impl Drop for Sandbox {
     }
 }
 
+/// Runs a binary this test just copied. Another test thread that forks while the copy is
+/// still open for writing makes `exec` fail with ETXTBSY for a moment; that is retried.
+fn run_copied(command: &mut std::process::Command) -> Output {
+    for _ in 0..100 {
+        match command.output() {
+            Err(err) if err.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            result => return result.expect("runs"),
+        }
+    }
+    panic!("the copied binary stayed busy for 2 s");
+}
+
 fn json(output: &Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|err| panic!("not JSON ({err}): {}", text(&output.stdout)))
@@ -95,11 +109,11 @@ fn commands_that_need_no_daemon_work_without_memreused_installed() {
     let file = sandbox.put(&kernel("elementwise_chain"), "k.py");
     std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
     let run = |args: &[&str]| {
-        sandbox
-            .command(&exe, args, &sandbox.work())
-            .env("PATH", &alone)
-            .output()
-            .expect("runs")
+        run_copied(
+            sandbox
+                .command(&exe, args, &sandbox.work())
+                .env("PATH", &alone),
+        )
     };
     for args in [
         &["plan", "k.py"][..],
@@ -142,11 +156,11 @@ fn the_daemon_is_found_on_path_when_not_beside_the_cli() {
     sandbox.put(&kernel("elementwise_chain"), "k.py");
     std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
     let run = |args: &[&str]| {
-        sandbox
-            .command(&exe, args, &sandbox.work())
-            .env("PATH", &daemon_dir)
-            .output()
-            .expect("runs")
+        run_copied(
+            sandbox
+                .command(&exe, args, &sandbox.work())
+                .env("PATH", &daemon_dir),
+        )
     };
     let query = run(&["query", "k.py"]);
     assert_eq!(query.status.code(), Some(0), "{}", text(&query.stderr));
