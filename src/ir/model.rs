@@ -176,6 +176,27 @@ impl Stmt {
             comments: Comments::default(),
         }
     }
+
+    /// `destination = pl.tile.move(source, target_memory=space)`, the copy the planner inserts.
+    pub fn tile_move(destination: VarId, source: VarId, space: MemSpace, span: Span) -> Stmt {
+        let call = Call {
+            callee: "pl.tile.move".into(),
+            args: smallvec::smallvec![Expr::new(ExprKind::Var(source), span)],
+            kwargs: vec![Kwarg {
+                name: "target_memory".into(),
+                value: Expr::new(ExprKind::Space(space), span),
+                span,
+            }],
+        };
+        let value = Expr::new(ExprKind::call(call), span);
+        Stmt::new(
+            StmtKind::Assign {
+                target: destination,
+                value,
+            },
+            span,
+        )
+    }
 }
 
 /// A statement's leading comment lines, each from `#` to its end.

@@ -11,8 +11,8 @@ use crate::analysis::lifetimes::Lifetimes;
 use crate::analysis::ops::op_info;
 use crate::backend::Backend;
 use crate::ir::{
-    Call, Expr, ExprKind, Function, Kwarg, MemRef, MemRefExtent, MemSpace, Span, Stmt, StmtKind,
-    TileType, Type, Var, VarId, VarKind, VarTable,
+    Expr, ExprKind, Function, MemRef, MemRefExtent, MemSpace, Span, Stmt, StmtKind, TileType, Type,
+    Var, VarId, VarKind, VarTable,
 };
 
 pub mod codes {
@@ -764,25 +764,7 @@ impl<'v> YieldFixup<'v> {
         self.inserted.moves.push((destination, source));
         let space = tile_target(self.vars, destination).map_or(MemSpace::Vec, |t| t.space);
         let span = self.vars[source].span;
-        Stmt {
-            kind: StmtKind::Assign {
-                target: destination,
-                value: Expr::new(
-                    ExprKind::call(Call {
-                        callee: "pl.tile.move".into(),
-                        args: smallvec::smallvec![Expr::new(ExprKind::Var(source), span)],
-                        kwargs: vec![Kwarg {
-                            name: "target_memory".into(),
-                            value: Expr::new(ExprKind::Space(space), span),
-                            span,
-                        }],
-                    }),
-                    span,
-                ),
-            },
-            span,
-            comments: Default::default(),
-        }
+        Stmt::tile_move(destination, source, space, span)
     }
 }
 

@@ -9,8 +9,8 @@ use rustc_hash::FxHashMap;
 use crate::analysis::body::first_yield;
 use crate::analysis::ops::op_info;
 use crate::ir::{
-    Call, Expr, ExprKind, Function, Kwarg, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var,
-    VarId, VarKind,
+    Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
+    VarKind,
 };
 
 /// A place several tiles share: a loop carry (named by its iter arg) or an `if` result.
@@ -108,7 +108,7 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
         ty: copy_ty,
         span: seed_span,
     });
-    let copy_stmt = move_stmt(copy, seed, space, seed_span);
+    let copy_stmt = Stmt::tile_move(copy, seed, space, seed_span);
     if let Some(yielded) = yield_copy {
         let name: Name = fresh_name(f, &format!("{}_carry", f.vars[yielded].name)).into();
         let span = f.vars[yielded].span;
@@ -119,7 +119,7 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
             ty,
             span,
         });
-        let stmt = move_stmt(yielded_copy, yielded, space, span);
+        let stmt = Stmt::tile_move(yielded_copy, yielded, space, span);
         feed_yield(&mut f.body, anchor, yielded_copy, &mut Some(stmt));
     }
     insert_copy(&mut f.body, place, copy, &mut Some(copy_stmt));
@@ -502,26 +502,4 @@ fn fresh_name(f: &Function, wanted: &str) -> String {
         .map(|n| format!("{wanted}_{n}"))
         .find(|n| !taken(n))
         .unwrap_or_else(|| wanted.to_string())
-}
-
-fn move_stmt(destination: VarId, source: VarId, space: MemSpace, span: Span) -> Stmt {
-    Stmt {
-        kind: StmtKind::Assign {
-            target: destination,
-            value: Expr::new(
-                ExprKind::call(Call {
-                    callee: "pl.tile.move".into(),
-                    args: smallvec::smallvec![Expr::new(ExprKind::Var(source), span)],
-                    kwargs: vec![Kwarg {
-                        name: "target_memory".into(),
-                        value: Expr::new(ExprKind::Space(space), span),
-                        span,
-                    }],
-                }),
-                span,
-            ),
-        },
-        span,
-        comments: Default::default(),
-    }
 }
