@@ -588,36 +588,42 @@ impl Expr {
 
     /// Calls `f` on every variable referenced anywhere inside this expression.
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
+        self.for_each_var_use(&mut |v, _| f(v));
+    }
+
+    /// Calls `f` on every variable referenced anywhere inside this expression, with the span
+    /// of the reference, in source order.
+    pub fn for_each_var_use(&self, f: &mut impl FnMut(VarId, Span)) {
         match &self.kind {
-            ExprKind::Var(v) => f(*v),
+            ExprKind::Var(v) => f(*v, self.span),
             ExprKind::Call(_, c) => {
                 for a in &c.args {
-                    a.for_each_var(f);
+                    a.for_each_var_use(f);
                 }
                 for k in &c.kwargs {
-                    k.value.for_each_var(f);
+                    k.value.for_each_var_use(f);
                 }
             }
             ExprKind::List(items) | ExprKind::Tuple(items) => {
                 for e in items {
-                    e.for_each_var(f);
+                    e.for_each_var_use(f);
                 }
             }
             ExprKind::Dict(entries) => {
                 for (k, v) in entries {
-                    k.for_each_var(f);
-                    v.for_each_var(f);
+                    k.for_each_var_use(f);
+                    v.for_each_var_use(f);
                 }
             }
             ExprKind::Index { base, index } => {
-                base.for_each_var(f);
-                index.for_each_var(f);
+                base.for_each_var_use(f);
+                index.for_each_var_use(f);
             }
             ExprKind::Binary { lhs, rhs, .. } => {
-                lhs.for_each_var(f);
-                rhs.for_each_var(f);
+                lhs.for_each_var_use(f);
+                rhs.for_each_var_use(f);
             }
-            ExprKind::Unary { operand, .. } => operand.for_each_var(f),
+            ExprKind::Unary { operand, .. } => operand.for_each_var_use(f),
             ExprKind::Symbol(_)
             | ExprKind::Int(_)
             | ExprKind::Float(_)

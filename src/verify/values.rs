@@ -922,47 +922,7 @@ impl<'f> Interp<'f> {
     }
 
     fn read_expr(&mut self, state: &State, e: &Expr) {
-        match &e.kind {
-            ExprKind::Var(v) => self.read(state, *v, e.span),
-            ExprKind::Call(_, c) => {
-                for a in &c.args {
-                    self.read_expr(state, a);
-                }
-                for k in &c.kwargs {
-                    self.read_expr(state, &k.value);
-                }
-            }
-            ExprKind::List(items) | ExprKind::Tuple(items) => {
-                for item in items {
-                    self.read_expr(state, item);
-                }
-            }
-            ExprKind::Dict(entries) => {
-                for (k, v) in entries {
-                    self.read_expr(state, k);
-                    self.read_expr(state, v);
-                }
-            }
-            ExprKind::Index { base, index } => {
-                self.read_expr(state, base);
-                self.read_expr(state, index);
-            }
-            ExprKind::Binary { lhs, rhs, .. } => {
-                self.read_expr(state, lhs);
-                self.read_expr(state, rhs);
-            }
-            ExprKind::Unary { operand, .. } => self.read_expr(state, operand),
-            ExprKind::Symbol(_)
-            | ExprKind::Int(_)
-            | ExprKind::Float(_)
-            | ExprKind::Str { .. }
-            | ExprKind::Bool(_)
-            | ExprKind::None
-            | ExprKind::Const { .. }
-            | ExprKind::DType(_)
-            | ExprKind::Space(_)
-            | ExprKind::Path(_) => {}
-        }
+        e.for_each_var_use(&mut |v, span| self.read(state, v, span));
     }
 
     /// Checks that every byte of `v`'s range holds `v`.
