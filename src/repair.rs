@@ -68,17 +68,18 @@ enum Action {
 
 /// Plans `input` as PyPTO does and checks the plan. With `config.exact` the plan is returned
 /// as is, the checker's findings added to its report as warnings; otherwise unsafe decisions
-/// are repaired until the checker passes.
+/// are repaired until the checker passes. The input is borrowed: planning works on a copy, and
+/// only a plan that needs repairs copies it again (each trial plans a copy of its own).
 pub fn plan_checked(
-    input: Function,
+    input: &Function,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
-    let plan_input = PlanInput::of(&input);
+    let plan_input = PlanInput::of(input);
     let check_function =
         |f: &Function, options: &VerifyOptions| check_plan(&plan_input, f, options);
     if config.exact {
-        let mut plan = plan_function_keeping(input, config, &FxHashSet::default())
+        let mut plan = plan_function_keeping(input.clone(), config, &FxHashSet::default())
             .map_err(SafePlanError::Plan)?;
         let findings = check_function(&plan.function, options);
         plan.report
@@ -86,18 +87,23 @@ pub fn plan_checked(
             .extend(findings.into_iter().map(|f| warning(f.diagnostic)));
         return Ok(plan);
     }
-    let mut input = input;
+    // The input as repaired so far, once an edit changed it.
+    let mut edited: Option<Function> = None;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
     let mut plan = match plan_function_keeping(input.clone(), config, &own) {
         Ok(plan) => plan,
         // PyPTO's yield fixup would write one carry over the other (SPEC §S2 rejects it).
         Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
-            repairs = separate_shared_seeds(&mut input);
+            let mut separated = input.clone();
+            repairs = separate_shared_seeds(&mut separated);
             if repairs.is_empty() {
                 return Err(SafePlanError::Plan(err));
             }
-            plan_function_keeping(input.clone(), config, &own).map_err(SafePlanError::Plan)?
+            let plan = plan_function_keeping(separated.clone(), config, &own)
+                .map_err(SafePlanError::Plan)?;
+            edited = Some(separated);
+            plan
         }
         Err(err) => return Err(SafePlanError::Plan(err)),
     };
@@ -107,20 +113,32 @@ pub fn plan_checked(
             plan.report.diagnostics.extend(repairs);
             return Ok(plan);
         }
+        let input = edited.as_ref().unwrap_or(input);
         // The first finding that names two tiles, separated by the first edit that separates
         // them (the others often follow from the same decision).
         let Some((finding, pair)) = findings.iter().find_map(|f| Some((f, f.clobber?))) else {
             return Err(unrepaired(findings));
         };
         let mut separated = None;
-        for (action, repair) in candidates(&input, &own, &plan.function, finding, pair) {
-            let mut trial_input = input.clone();
+        for (action, repair) in candidates(input, &own, &plan.function, finding, pair) {
             let mut trial_own = own.clone();
-            let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own) else {
-                continue;
+            // Only an edit of the input copies it; keeping a group on its own buffer does not.
+            let (trial_input, repair) = match action {
+                Action::KeepOwn(v) => {
+                    trial_own.insert(v);
+                    (None, repair)
+                }
+                _ => {
+                    let mut trial_input = input.clone();
+                    let Some(repair) = apply(action, repair, &mut trial_input) else {
+                        continue;
+                    };
+                    (Some(trial_input), repair)
+                }
             };
-            let trial = plan_function_keeping(trial_input.clone(), config, &trial_own)
-                .map_err(SafePlanError::Plan)?;
+            let to_plan = trial_input.as_ref().unwrap_or(input).clone();
+            let trial =
+                plan_function_keeping(to_plan, config, &trial_own).map_err(SafePlanError::Plan)?;
             let trial_findings = check_function(&trial.function, options);
             if trial_findings.iter().all(|f| f.clobber != Some(pair)) {
                 separated = Some((trial_input, trial_own, repair, trial, trial_findings));
@@ -130,7 +148,10 @@ pub fn plan_checked(
         let Some((next_input, next_own, repair, next_plan, next_findings)) = separated else {
             return Err(unrepaired(findings));
         };
-        (input, own, plan, findings) = (next_input, next_own, next_plan, next_findings);
+        if next_input.is_some() {
+            edited = next_input;
+        }
+        (own, plan, findings) = (next_own, next_plan, next_findings);
         repairs.push(repair);
     }
     Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
@@ -223,17 +244,11 @@ fn shared_seeds(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate:
     }
 }
 
-/// Applies `action` to the input or the packing constraints; `None` when it does not apply.
-fn apply(
-    action: Action,
-    mut repair: Diagnostic,
-    input: &mut Function,
-    own: &mut FxHashSet<VarId>,
-) -> Option<Diagnostic> {
+/// Applies an edit of the input (`Detach` or `Fresh`); `None` when it does not apply.
+fn apply(action: Action, mut repair: Diagnostic, input: &mut Function) -> Option<Diagnostic> {
     match action {
-        Action::KeepOwn(v) => {
-            own.insert(v);
-        }
+        // Not an edit of the input: the caller tells the packer to keep the group apart.
+        Action::KeepOwn(_) => {}
         Action::Detach(place) => {
             let detached = detach(input, place)?;
             repair.message = repair
@@ -431,7 +446,7 @@ pub fn plan_program_checked(
     let mut functions = Vec::with_capacity(program.functions.len());
     let mut reports = Vec::with_capacity(program.functions.len());
     for (index, function) in program.functions.iter().enumerate() {
-        let plan = plan_checked(function.clone(), config, options).map_err(|e| (index, e))?;
+        let plan = plan_checked(function, config, options).map_err(|e| (index, e))?;
         functions.push(plan.function);
         reports.push(plan.report);
     }

@@ -374,8 +374,8 @@ fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> 
 
 /// Plans and verifies one function and anchors the report's spans in `table`, the span table
 /// of the parse the function came from (not the item's `spans`: reading that would make every
-/// plan depend on where its function sits). The function is planned in place unless another
-/// holder shares it.
+/// plan depend on where its function sits). The safe planner plans a copy (it keeps the input
+/// for its repairs); the others plan the function in place unless another holder shares it.
 fn compute_plan(
     function: Arc<Function>,
     table: &SpanTable,
@@ -398,7 +398,7 @@ fn compute_plan(
         },
         // PyPTO's decision, repaired where the checker rejects it (or, `--exact`, reported).
         Planner::Pypto if !dsa => match crate::repair::plan_checked(
-            function.unwrap_or_else(|shared| (*shared).clone()),
+            function.as_ref().unwrap_or_else(|shared| shared.as_ref()),
             config,
             &options,
         ) {
