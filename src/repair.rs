@@ -12,7 +12,9 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
 use crate::plan::isolate::{Place, detach, fresh_buffer};
 use crate::plan::{FunctionPlan, PlanConfig, PlanError, plan_function_keeping};
-use crate::verify::{Clobber, Finding, PlanInput, VerifyOptions, check_plan};
+use crate::verify::{
+    Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
+};
 
 /// Stable codes of the repairs and of a plan that could not be repaired.
 pub mod codes {
@@ -139,8 +141,9 @@ pub fn plan_checked(
             let to_plan = trial_input.as_ref().unwrap_or(input).clone();
             let trial =
                 plan_function_keeping(to_plan, config, &trial_own).map_err(SafePlanError::Plan)?;
-            let trial_findings = check_function(&trial.function, options);
-            if trial_findings.iter().all(|f| f.clobber != Some(pair)) {
+            if let Some(trial_findings) =
+                check_plan_separating(&plan_input, &trial.function, options, pair)
+            {
                 separated = Some((trial_input, trial_own, repair, trial, trial_findings));
                 break;
             }
