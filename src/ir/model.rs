@@ -117,9 +117,19 @@ pub struct Var {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct VarTable {
     vars: Vec<Var>,
+}
+
+impl Clone for VarTable {
+    /// A copy is most often planned, and planning adds a few variables (inserted moves,
+    /// scratch buffers): with room for them, the first push does not move the whole table.
+    fn clone(&self) -> VarTable {
+        let mut vars = Vec::with_capacity(self.vars.len() + self.vars.len() / 16 + 8);
+        vars.extend(self.vars.iter().cloned());
+        VarTable { vars }
+    }
 }
 
 impl VarTable {
