@@ -5,7 +5,6 @@
 
 pub mod backend;
 pub mod diagnostics;
-mod known_ops;
 mod lexer;
 pub mod model;
 pub mod ops;

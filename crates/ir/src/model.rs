@@ -8,6 +8,7 @@ use compact_str::CompactString;
 use smallvec::SmallVec;
 
 use super::span::Span;
+use crate::ops::{OpRole, op_role};
 
 pub type Name = CompactString;
 
@@ -180,7 +181,7 @@ impl Stmt {
     /// `destination = pl.tile.move(source, target_memory=space)`, the copy the planner inserts.
     pub fn tile_move(destination: VarId, source: VarId, space: MemSpace, span: Span) -> Stmt {
         let call = Call {
-            callee: "pl.tile.move".into(),
+            callee: crate::ops::TILE_MOVE_CALLEE.into(),
             args: smallvec::smallvec![Expr::new(ExprKind::Var(source), span)],
             kwargs: vec![Kwarg {
                 name: "target_memory".into(),
@@ -384,8 +385,7 @@ pub struct KnownOp(Option<&'static str>);
 impl KnownOp {
     pub fn of(callee: &str) -> KnownOp {
         let op = callee.strip_prefix("pl.").unwrap_or(callee);
-        let known = super::known_ops::KNOWN_OPS;
-        KnownOp(known.binary_search(&op).ok().map(|i| known[i]))
+        KnownOp(crate::ops::op_row(op).map(|row| row.name))
     }
 }
 
@@ -546,7 +546,8 @@ impl Expr {
     /// Whether this is a `tile.alloc` or `tensor.alloc` call: the right-hand side of an
     /// allocation statement.
     pub fn is_alloc_call(&self) -> bool {
-        matches!(self.call_op(), Some("tile.alloc" | "tensor.alloc"))
+        self.call_op()
+            .is_some_and(|op| op_role(op) == OpRole::Alloc)
     }
 
     /// Whether this is an alloc call with `pinned=True`: a declared allocation (SPEC §6.1).
@@ -562,10 +563,8 @@ impl Expr {
 
     /// Whether this is a `reserve_buffer` call, which reserves a window of on-chip memory.
     pub fn is_reserve_buffer_call(&self) -> bool {
-        matches!(
-            self.call_op(),
-            Some("system.reserve_buffer" | "reserve_buffer")
-        )
+        self.call_op()
+            .is_some_and(|op| op_role(op) == OpRole::ReserveBuffer)
     }
 
     /// The value of an integer constant: `5`, `-5`, `pl.const(5, pl.INT64)`.

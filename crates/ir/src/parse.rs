@@ -13,6 +13,7 @@ use super::lexer::{Lexer, Tok, Token};
 use super::model::*;
 use super::span::Span;
 use crate::diagnostics::Diagnostic;
+use crate::ops::{op_info, op_role};
 
 /// Stable codes of the front end's diagnostics.
 pub mod codes {
@@ -130,16 +131,7 @@ const PLAIN_CONST_TOKENS: usize = 10;
 /// Ops whose result takes its source's MemRef (SPEC §3.1 rules 1 and 3), so a tile they define
 /// may legitimately have none when the source has none.
 fn is_aliasing_view(op: &str) -> bool {
-    matches!(
-        op,
-        "tile.reshape"
-            | "tile.slice"
-            | "tile.reinterpret_view"
-            | "tile.set_validshape"
-            | "tile.transpose_view"
-            | "tile.assemble"
-            | "tile.tget_scale_addr"
-    )
+    op_info(op).is_some_and(|info| info.view)
 }
 
 struct Parser<'a> {
@@ -1032,8 +1024,7 @@ impl<'a> Parser<'a> {
             ExprKind::Var(_) => lacks_memref(value),
             ExprKind::Call(_, call) => {
                 let op = call.op();
-                op == "tile.tpop_from_aic"
-                    || op == "tile.tpop_from_aiv"
+                op_role(op).is_tpop()
                     || (is_aliasing_view(op) && call.args.first().is_some_and(lacks_memref))
             }
             _ => false,

@@ -2,6 +2,7 @@
 //! imply, and the overflow error. The layout walk is the one the capacity loop measures
 //! (`capacity::footprint`): both place 32-byte aligned slots from the reserved end.
 
+use memreuse_ir::ops::{OpRole, op_role};
 use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
@@ -223,7 +224,7 @@ fn write_reserve_bases(stmts: &mut [Stmt], bases: &mut impl Iterator<Item = i64>
                 let ExprKind::Call(_, call) = &mut e.kind else {
                     continue;
                 };
-                if !matches!(call.op(), "system.reserve_buffer" | "reserve_buffer") {
+                if op_role(call.op()) != OpRole::ReserveBuffer {
                     continue;
                 }
                 let explicit = call

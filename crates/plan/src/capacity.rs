@@ -2,6 +2,7 @@
 //! allocator footprint shared with address assignment, the shed/fallback loop and its
 //! diagnostics.
 
+use memreuse_ir::ops::{OpRole, op_role};
 use std::collections::BTreeMap;
 
 use super::pack::{Buffer, PipelineGate, ShareFacts, pack, pack_subdivided};
@@ -174,8 +175,9 @@ impl Subdivision {
                         in_bounds &= rel >= 0 && rel + m.size_bytes().unwrap_or(0) <= root_size;
                     }
                     None => {
-                        let direct_slice =
-                            calls.get(&member).is_some_and(|c| c.op() == "tile.slice");
+                        let direct_slice = calls
+                            .get(&member)
+                            .is_some_and(|c| op_role(c.op()) == OpRole::Slice);
                         if !direct_slice {
                             return Subdivision {
                                 enabled: false,

@@ -579,7 +579,7 @@ pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) 
                 target: var,
                 value: Expr::new(
                     ExprKind::call(Call {
-                        callee: "pl.tile.alloc".into(),
+                        callee: memreuse_ir::ops::TILE_ALLOC_CALLEE.into(),
                         args: smallvec::smallvec![
                             Expr::new(ExprKind::Space(space), span),
                             Expr::new(ExprKind::Int(size), span),

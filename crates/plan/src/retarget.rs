@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::analysis::body::{Definition, StmtPath, definitions, first_yield, stmt_at, stmt_list};
 use memreuse_ir::backend::Backend;
 use memreuse_ir::diagnostics::Diagnostic;
-use memreuse_ir::ops::{OutputSpace, op_info};
+use memreuse_ir::ops::{OpRole, OutputSpace, op_info, op_role};
 use memreuse_ir::{
     BinOp, Expr, ExprKind, Function, MemRef, MemSpace, Stmt, StmtKind, Type, VarId, VarKind,
     VarTable,
@@ -267,7 +267,7 @@ impl<'f> Retargeter<'f> {
                     && base_of(self.vars, source) == base_of(self.vars, v)
             });
             return match arg_var(0) {
-                Some(source) if call.op() == "tile.set_validshape" && same_base => {
+                Some(source) if op_role(call.op()) == OpRole::SetValidShape && same_base => {
                     self.retarget(source, target, check_liveness)
                 }
                 _ => false,

@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap;
 use super::liveness::{Bytes, Liveness, on_chip_memref, var};
 use super::{Clobber, Finding, VerifyOptions, codes};
 use memreuse_ir::diagnostics::Diagnostic;
-use memreuse_ir::ops::op_info;
+use memreuse_ir::ops::{OpRole, op_info, op_role};
 use memreuse_ir::{Call, Expr, ExprKind, Function, Span, Stmt, StmtKind, Type, VarId};
 
 #[derive(Clone, Copy)]
@@ -107,7 +107,7 @@ impl<'f> Walker<'f> {
                 .filter_map(|&i| arg_var(i).map(|v| (v, Reason::Forbidden(i))))
                 .collect()
         };
-        if call.op() == "tile.cast"
+        if op_role(call.op()) == OpRole::Cast
             && let Some(source) = arg_var(0)
             && let (Some(out_bits), Some(in_bits)) =
                 (self.dtype_bits(target), self.dtype_bits(source))

@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::lifetimes::{Lifetimes, visit_assignments};
 use memreuse_ir::backend::Backend;
-use memreuse_ir::ops::op_info;
+use memreuse_ir::ops::{OpRole, op_info, op_role, op_row};
 use memreuse_ir::{Expr, ExprKind, Function, FunctionType, Type, VarId, VarKind};
 
 /// Forbidden operands of each sharing group, by group (index into `Lifetimes::intervals`).
@@ -58,7 +58,7 @@ pub fn forbidden_operands(
     let Some(info) = op_info(op) else {
         return Vec::new();
     };
-    let is_cast = op == "tile.cast";
+    let is_cast = op_role(op) == OpRole::Cast;
     // Most ops forbid nothing (a cast may widen): answered from the op alone, without loading
     // the call.
     if !info.not_inplace_safe && info.forbid.is_empty() && !is_cast {
@@ -126,17 +126,6 @@ pub struct Hazard {
     pub reads_tpop: FxHashSet<VarId>,
 }
 
-const LOAD_PRESERVING_VIEWS: &[&str] = &[
-    "tile.reshape",
-    "tile.extract",
-    "tile.slice",
-    "tile.fillpad",
-    "tile.fillpad_inplace",
-    "tile.transpose_view",
-    "tile.reinterpret_view",
-    "tensor.slice",
-];
-
 /// `None` unless the function is a split AIV kernel on a backend that needs the guard.
 pub fn hazard_inputs(f: &Function, backend: Backend) -> Option<Hazard> {
     if f.function_type() != FunctionType::Aiv
@@ -168,8 +157,11 @@ pub fn hazard_inputs(f: &Function, backend: Backend) -> Option<Hazard> {
                     || (is_iter_arg(v) && base_of(v).is_some_and(|b| bases.contains(&b)))
             };
             let op = call.op();
-            if op == "tile.load"
-                || (LOAD_PRESERVING_VIEWS.contains(&op)
+            let (role, keeps_load_taint) = op_row(op).map_or((OpRole::Plain, false), |row| {
+                (row.role, row.info.is_some_and(|info| info.keeps_load_taint))
+            });
+            if role == OpRole::Load
+                || (keeps_load_taint
                     && inputs
                         .iter()
                         .any(|&v| tainted(v, &hazard.load_derived, &load_bases)))
@@ -177,7 +169,7 @@ pub fn hazard_inputs(f: &Function, backend: Backend) -> Option<Hazard> {
                 hazard.load_derived.insert(target);
                 load_bases.insert(target_base.clone());
             }
-            if op == "tile.tpop_from_aic" {
+            if role == OpRole::TpopFromAic {
                 tpop_values.insert(target);
                 tpop_bases.insert(target_base);
             }

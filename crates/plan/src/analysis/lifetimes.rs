@@ -2,6 +2,7 @@
 //! per variable, loop extension, if-phi families with read redirection, and the sharing groups
 //! that become the packer's intervals.
 
+use memreuse_ir::ops::op_role;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
@@ -361,7 +362,7 @@ impl<'f> Numbering<'f> {
                 if let Some(call) = value.as_call() {
                     match pipeline_membership(call) {
                         Some(pairs) => {
-                            let load = matches!(call.op(), "tile.load" | "tile.read");
+                            let load = op_role(call.op()).reads_global_memory();
                             self.memberships.insert(*target, (pairs, load));
                         }
                         // A reassigned target keeps only its last call's membership.
