@@ -247,7 +247,7 @@ pub fn plan_function_keeping(
 }
 
 fn plan_pypto(
-    mut f: Function,
+    f: Function,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
@@ -257,50 +257,182 @@ fn plan_pypto(
             report: PlanReport::default(),
         });
     }
-    let mut report = PlanReport::default();
-    if config.materialize_aliases {
-        report.diagnostics =
-            retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact);
-    }
-    let lifetimes = lifetimes::analyze(&f);
-    let member_rows = MemberRows::of(&lifetimes);
+    let prepared = prepare(f, config);
+    let lifetimes = lifetimes::analyze(&prepared.function);
     if lifetimes.intervals.is_empty() {
+        return finish(prepared, &lifetimes, None, config, own_buffer);
+    }
+    let rules = SharingRules::of(&prepared.function, &lifetimes, config)?;
+    let reserved = reserved_windows_if_called(&prepared.function, &lifetimes)?;
+    let facts = rules.facts(&prepared.function, &lifetimes);
+    let member_rows = MemberRows::of(&lifetimes);
+    let packings: Vec<SpacePacking> = spaces_of(&lifetimes)
+        .into_iter()
+        .map(|(space, in_space)| {
+            pack_space(
+                &prepared.function,
+                &facts,
+                &member_rows,
+                &reserved,
+                space,
+                &in_space,
+                config,
+            )
+        })
+        .collect();
+    let packed = Packed {
+        reserved: &reserved,
+        spaces: &packings,
+    };
+    finish(prepared, &lifetimes, Some(packed), config, own_buffer)
+}
+
+/// A function ready for planning: after Step 0 (MaterializeSemanticAliases) where configured,
+/// with what Step 0 reported. The first planning stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prepared {
+    pub function: Function,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Stage 1: Step 0 where the configuration asks for it (it reads the backend and `exact`).
+pub fn prepare(mut f: Function, config: &PlanConfig) -> Prepared {
+    let diagnostics = if config.materialize_aliases {
+        retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact)
+    } else {
+        Vec::new()
+    };
+    Prepared {
+        function: f,
+        diagnostics,
+    }
+}
+
+/// One memory space packed: the buffers PyPTO's first-fit-decreasing (with the capacity
+/// loop) made, and what the report and the later stages need of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpacePacking {
+    pub space: MemSpace,
+    pub buffers: Vec<PackedBuffer>,
+    pub report: SpaceReport,
+    /// What the capacity loop said (fallback warnings, hints).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The pipeline gate as the capacity loop left it, the planning capacity and the reserved
+    /// start: the performance hints read them.
+    gate: PipelineGate,
+    capacity: i64,
+    reserved_start: i64,
+}
+
+/// A buffer's members (interval indices) and where each sits inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackedBuffer {
+    pub members: Vec<usize>,
+    pub placements: Vec<i64>,
+    pub subdivided: bool,
+}
+
+/// Stage 4: packs the intervals of one space (SPEC §6.2–§6.8). It reads only this space's
+/// capacity, so a change to another space's leaves it alone.
+pub fn pack_space(
+    f: &Function,
+    facts: &ShareFacts<'_>,
+    member_rows: &MemberRows,
+    reserved: &capacity::Reserved,
+    space: MemSpace,
+    in_space: &[usize],
+    config: &PlanConfig,
+) -> SpacePacking {
+    let lifetimes = facts.lifetimes;
+    let capacity = config.planning_capacity(space);
+    let reserved_start = reserved.start_of(space);
+    let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
+    let mut gate = PipelineGate::new(space, &ivs, capacity);
+    let input = capacity::SpaceInput {
+        space,
+        intervals: in_space,
+        facts,
+        capacity,
+        reserved_start,
+        function: f,
+        function_span: address::head_of(f),
+    };
+    let mut diagnostics = Vec::new();
+    let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut diagnostics);
+    let report = space_report(
+        space,
+        config.capacity(space),
+        reserved_start,
+        lifetimes,
+        member_rows,
+        in_space,
+        &buffers,
+    );
+    SpacePacking {
+        space,
+        buffers: buffers
+            .into_iter()
+            .map(|b| PackedBuffer {
+                members: b.members,
+                placements: b.placements,
+                subdivided: b.subdivided,
+            })
+            .collect(),
+        report,
+        diagnostics,
+        gate,
+        capacity,
+        reserved_start,
+    }
+}
+
+/// What packing made of a function: the reserved windows it planned around and each space's
+/// packing, in `MemSpace` order.
+#[derive(Clone, Copy, Debug)]
+pub struct Packed<'a> {
+    pub reserved: &'a capacity::Reserved,
+    pub spaces: &'a [SpacePacking],
+}
+
+/// Stage 5: the packings applied — rebase, loop carries, if-phis, yield fixup, identity
+/// copies, dead allocs, addresses (SPEC §7, §8). The groups of the tiles in `own_buffer` keep
+/// their own allocation (the safe planner's repair). `packed` is `None` only for a function
+/// with no interval, which has nothing to pack.
+pub fn finish(
+    prepared: Prepared,
+    lifetimes: &Lifetimes,
+    packed: Option<Packed<'_>>,
+    config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
+    let Prepared {
+        function: mut f,
+        diagnostics,
+    } = prepared;
+    let mut report = PlanReport {
+        diagnostics,
+        ..PlanReport::default()
+    };
+    let Some(packed) = packed else {
         // MemoryReuse has nothing to do, but AllocateMemoryAddr still resolves the reserved
         // windows (SPEC §8): an overlap is an error, AUTO windows get their `base=`.
         if capacity::gets_addresses(&f) {
-            let reserved = reserved_windows_if_called(&f, &lifetimes)?;
+            let reserved = reserved_windows_if_called(&f, lifetimes)?;
             allocate_memory_addr(&mut f, &reserved, config, &mut report.diagnostics)?;
         }
-        report.lifetimes = member_rows.sorted();
+        report.lifetimes = lifetime_report(lifetimes);
         return Ok(FunctionPlan {
             function: f,
             report,
         });
-    }
-    warn_of_bases_without_alloc(&f, &lifetimes, &mut report.diagnostics);
-    let rules = SharingRules::of(&f, &lifetimes, config)?;
-    let facts = rules.facts(&f, &lifetimes);
-
-    let reserved = reserved_windows_if_called(&f, &lifetimes)?;
+    };
+    warn_of_bases_without_alloc(&f, lifetimes, &mut report.diagnostics);
     let mut reuse: Vec<Option<fixup::Reuse>> = vec![None; lifetimes.intervals.len()];
     let mut gates = std::collections::BTreeMap::new();
-    for (space, in_space) in spaces_of(&lifetimes) {
-        let capacity = config.planning_capacity(space);
-        let reserved_start = reserved.start_of(space);
-        let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
-        let mut gate = PipelineGate::new(space, &ivs, capacity);
-        let input = capacity::SpaceInput {
-            space,
-            intervals: &in_space,
-            facts: &facts,
-            capacity,
-            reserved_start,
-            function: &f,
-            function_span: address::head_of(&f),
-        };
-        let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut report.diagnostics);
-        for buffer in &buffers {
-            let rep = lifetimes.intervals[buffer.representative()].rep;
+    for packing in packed.spaces {
+        report.diagnostics.extend(packing.diagnostics.iter().cloned());
+        for buffer in &packing.buffers {
+            let rep = lifetimes.intervals[buffer.members[0]].rep;
             let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
             for (&member, &placement) in placements {
                 let keeps_own = !own_buffer.is_empty()
@@ -318,25 +450,20 @@ fn plan_pypto(
                 });
             }
         }
-        report.spaces.push(space_report(
-            space,
-            config.capacity(space),
-            reserved_start,
-            &lifetimes,
-            &member_rows,
-            &in_space,
-            &buffers,
-        ));
-        gates.insert(space, (gate, capacity, reserved_start));
+        report.spaces.push(packing.report.clone());
+        gates.insert(
+            packing.space,
+            (packing.gate.clone(), packing.capacity, packing.reserved_start),
+        );
     }
     capacity::perf_hints(&f, &gates, &mut report.diagnostics);
-    report.lifetimes = member_rows.sorted();
+    report.lifetimes = lifetime_report(lifetimes);
 
     // Loop carries, if-phis and yields exist only inside a `for` or an `if`, and no fixup adds
     // one: without them, their fixups would walk the body for nothing.
     let control_flow = lifetimes.shape.control_flow;
     if reuse.iter().any(Option::is_some) {
-        fixup::rebase(&mut f, &lifetimes, &reuse)?;
+        fixup::rebase(&mut f, lifetimes, &reuse)?;
         if control_flow {
             fixup::align_loop_carries(&f.body, &mut f.vars);
         }
@@ -372,7 +499,7 @@ fn plan_pypto(
         .collect();
     report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
     cleanup::strip_pipeline_membership(&mut f.body);
-    allocate_memory_addr(&mut f, &reserved, config, &mut report.diagnostics)?;
+    allocate_memory_addr(&mut f, packed.reserved, config, &mut report.diagnostics)?;
     Ok(FunctionPlan {
         function: f,
         report,
@@ -380,7 +507,7 @@ fn plan_pypto(
 }
 
 /// The reserved windows (SPEC §2.5); their walk runs only when the analysis saw a call.
-fn reserved_windows_if_called(
+pub fn reserved_windows_if_called(
     f: &Function,
     lifetimes: &Lifetimes,
 ) -> Result<capacity::Reserved, PlanError> {
@@ -425,14 +552,16 @@ fn allocate_memory_addr(
 
 /// What `can_share` consults besides lifetimes (SPEC §6.1): declared allocations (after the
 /// slot check), the 910B hazard, the forbid map. Both planners and `explain` prepare it alike.
-pub(crate) struct SharingRules {
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharingRules {
     pinned: FxHashSet<Name>,
     hazard: Option<crate::analysis::forbid_alias::Hazard>,
     forbid: crate::analysis::forbid_alias::ForbidMap,
 }
 
 impl SharingRules {
-    pub(crate) fn of(
+    /// Stage 3 (reads the backend only).
+    pub fn of(
         f: &Function,
         lifetimes: &Lifetimes,
         config: &PlanConfig,
@@ -452,7 +581,7 @@ impl SharingRules {
         })
     }
 
-    pub(crate) fn facts<'a>(&'a self, f: &Function, lifetimes: &'a Lifetimes) -> ShareFacts<'a> {
+    pub fn facts<'a>(&'a self, f: &Function, lifetimes: &'a Lifetimes) -> ShareFacts<'a> {
         ShareFacts::new(
             f,
             lifetimes,
@@ -607,13 +736,13 @@ pub(crate) fn lifetime_report(lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
 
 /// The lifetime report's rows in interval order, with each interval's range of rows: the space
 /// reports take member names from here rather than read the variable table a second time.
-struct MemberRows {
+pub struct MemberRows {
     rows: Vec<LifetimeReport>,
     of_interval: Vec<std::ops::Range<usize>>,
 }
 
 impl MemberRows {
-    fn of(lifetimes: &Lifetimes) -> MemberRows {
+    pub fn of(lifetimes: &Lifetimes) -> MemberRows {
         let mut rows = Vec::with_capacity(lifetimes.member_facts().len());
         let mut of_interval = Vec::with_capacity(lifetimes.intervals.len());
         let mut facts = lifetimes.member_facts().iter();

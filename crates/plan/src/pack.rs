@@ -120,7 +120,7 @@ impl<'a> ShareFacts<'a> {
 }
 
 /// The pipeline-stage gate's state for one memory space (SPEC §6.6).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PipelineGate {
     pub space: MemSpace,
     /// The space's capacity is known (a backend is configured and reports one).
@@ -131,7 +131,7 @@ pub struct PipelineGate {
     pub groups: BTreeMap<i64, PipelineGroup>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PipelineGroup {
     pub slot: i64,
     pub stages: Vec<i64>,

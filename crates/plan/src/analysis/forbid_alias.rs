@@ -12,7 +12,7 @@ use memreuse_ir::{Expr, ExprKind, Function, FunctionType, Type, VarId, VarKind};
 /// Forbidden operands of each sharing group, by group (index into `Lifetimes::intervals`).
 /// Kept as one run per group in one vector: the packer reads the groups in order, and a hash
 /// map with an entry per group would be probed at random.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ForbidMap {
     operands: Vec<VarId>,
     /// Where each group's run starts in `operands`; one more entry than there are groups.
@@ -120,7 +120,7 @@ pub fn build_forbid_map(f: &Function, lifetimes: &Lifetimes, backend: Backend) -
 }
 
 /// Classification of tiles for the 910B split-AIV hazard.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Hazard {
     pub load_derived: FxHashSet<VarId>,
     pub reads_tpop: FxHashSet<VarId>,

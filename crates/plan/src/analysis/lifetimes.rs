@@ -48,7 +48,7 @@ pub fn overlaps(a: (u32, u32), b: (u32, u32)) -> bool {
 
 /// A `u32` per variable, dense over the function's `VarTable` (planning touches every tile, so
 /// a vector beats a hash map).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VarMap {
     values: Vec<u32>,
 }
@@ -84,7 +84,7 @@ impl VarMap {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Lifetimes {
     /// Definition number of each tracked tile variable (assignment-defined, tile-typed).
     def: VarMap,
