@@ -371,7 +371,7 @@ fn in_place_accumulator(retargeter: &Retargeter, v: VarId) -> bool {
     let Some(call) = value.as_call() else {
         return false;
     };
-    let Some(k) = op_info(call.op()).and_then(|info| info.reuses_input) else {
+    let Some(k) = value.call_info().and_then(|info| info.reuses_input) else {
         return false;
     };
     let Some(source) = call.args.get(k).and_then(Expr::as_var) else {

@@ -23,7 +23,7 @@ use crate::analysis::forbid_alias::{build_forbid_map, hazard_inputs};
 use crate::analysis::lifetimes::{self, Lifetimes, visit_assignments};
 use memreuse_ir::backend::Backend;
 use memreuse_ir::diagnostics::Diagnostic;
-use memreuse_ir::ops::{OutputSpace, op_info};
+use memreuse_ir::ops::OutputSpace;
 use memreuse_ir::{
     Call, Expr, ExprKind, Function, FunctionType, Kwarg, MemSpace, Name, Span, Stmt, StmtKind,
     Type, VarId,
@@ -430,7 +430,9 @@ pub fn finish(
     let mut reuse: Vec<Option<fixup::Reuse>> = vec![None; lifetimes.intervals.len()];
     let mut gates = std::collections::BTreeMap::new();
     for packing in packed.spaces {
-        report.diagnostics.extend(packing.diagnostics.iter().cloned());
+        report
+            .diagnostics
+            .extend(packing.diagnostics.iter().cloned());
         for buffer in &packing.buffers {
             let rep = lifetimes.intervals[buffer.members[0]].rep;
             let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
@@ -453,7 +455,11 @@ pub fn finish(
         report.spaces.push(packing.report.clone());
         gates.insert(
             packing.space,
-            (packing.gate.clone(), packing.capacity, packing.reserved_start),
+            (
+                packing.gate.clone(),
+                packing.capacity,
+                packing.reserved_start,
+            ),
         );
     }
     capacity::perf_hints(&f, &gates, &mut report.diagnostics);
@@ -647,13 +653,10 @@ pub(crate) fn check_declared_slots(
         if !pinned.contains(&memref.base) || value.as_var().is_some() {
             return;
         }
-        let lands_on_source = value
-            .as_call()
-            .and_then(|c| op_info(c.op()))
-            .is_some_and(|info| {
-                info.reuses_input.is_some()
-                    || (info.output == OutputSpace::Inherit && !info.not_inplace_safe)
-            });
+        let lands_on_source = value.call_info().is_some_and(|info| {
+            info.reuses_input.is_some()
+                || (info.output == OutputSpace::Inherit && !info.not_inplace_safe)
+        });
         let Some(offset) = memref.const_offset() else {
             return;
         };
