@@ -57,7 +57,7 @@ use crate::repair::SafePlanError;
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
 };
-use crate::verify::{PlanInput, VerifyOptions, check_plan, verify_plan};
+use crate::verify::{Addressing, PlanInput, VerifyOptions, check_plan, verify_plan};
 use spans::SpanTable;
 
 pub use workspace::{
@@ -652,8 +652,13 @@ pub fn checked_plan<'db>(
     let dsa = settings.offset_planner(db) == OffsetPlanner::Dsa;
     let options = VerifyOptions {
         backend: settings.backend(db),
-        addressed: settings.assign_addresses(db) || dsa,
-        every_function_addressed: dsa,
+        addressing: if dsa {
+            Addressing::EveryFunction
+        } else if settings.assign_addresses(db) {
+            Addressing::AllocateMemoryAddr
+        } else {
+            Addressing::Offsets
+        },
     };
     let anchorer = spans::Anchorer::new(&source.table);
     let full_config = || file_config(db, *item.file(db)).0;
