@@ -48,6 +48,9 @@ pub enum Emit {
     Json,
     /// One SVG picture per function: tiles over statement time and address, per memory space.
     Svg,
+    /// The memory viewer as one self-contained page, `DIR/index.html` (needs `--out DIR`):
+    /// every function with its data embedded, openable without a server.
+    Html,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -227,6 +230,11 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
     }
     if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 {
         bail!(svg_usage_error());
+    }
+    if args.emit == Emit::Html && args.out.is_none() {
+        bail!(UsageError(
+            "--emit html needs --out DIR (it writes DIR/index.html)".into()
+        ));
     }
     let root = crate::settings::root_of(&args.paths)?;
     let config = PlanConfig {
@@ -429,6 +437,14 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                 (None, _) => bail!(svg_usage_error()),
             }
         }
+        Emit::Html => {
+            if let Some(dir) = &args.out {
+                let page = html_page(&outcomes, &config, args.materialize_aliases);
+                let target = PathBuf::from("index.html");
+                prepare_out_dir(dir, &files, std::slice::from_ref(&target))?;
+                write_atomically(&dir.join(&target), &page)?;
+            }
+        }
         Emit::Summary => print_summary(&mut stdout, &planned, &totals, verbose)?,
         Emit::Json => {
             let reports: Vec<FileReport> =
@@ -618,6 +634,52 @@ fn file_report<'a>(p: &'a PlannedFile, workspace: &Workspace) -> FileReport<'a> 
         functions,
         error,
     }
+}
+
+/// The viewer page with every planned file's functions embedded, each with all its plan
+/// variants (PyPTO's repaired, PyPTO's exact, the offset planner's) planned from `config`.
+fn html_page(outcomes: &[db::FileOutcome], config: &PlanConfig, aliases: Toggle) -> String {
+    use memreuse_daemon::viewer::{data, page};
+    let mut files = Vec::new();
+    let mut functions = serde_json::Map::new();
+    for outcome in outcomes {
+        if matches!(outcome.status, FileStatus::NotAProgram) {
+            continue;
+        }
+        let display = outcome.path.display().to_string();
+        let text = outcome.text.as_deref().unwrap_or("");
+        let materialize = aliases.applies_to(&outcome.path);
+        let variants: Vec<(&str, db::FileOutcome)> = data::VARIANTS
+            .iter()
+            .filter_map(|v| {
+                let variant = data::variant_config(config, v);
+                Some((
+                    *v,
+                    data::plan_text(&OsSystem, &outcome.path, text, variant, materialize)?,
+                ))
+            })
+            .collect();
+        let Some((_, primary)) = variants.first() else {
+            continue;
+        };
+        let entry = data::file_entry(&display, primary);
+        let borrowed: Vec<(&str, &db::FileOutcome)> =
+            variants.iter().map(|(v, o)| (*v, o)).collect();
+        if let FileStatus::Planned {
+            functions: planned, ..
+        } = &primary.status
+        {
+            for f in planned {
+                if let Some(document) =
+                    data::function_document(&display, primary, &f.name, &borrowed)
+                {
+                    functions.insert(format!("{display}::{}", f.name), document);
+                }
+            }
+        }
+        files.push(entry);
+    }
+    page::static_page(&serde_json::json!({ "files": files, "functions": functions }))
 }
 
 /// One SVG per function goes to stdout only when there is exactly one function.
