@@ -47,10 +47,22 @@ function loadFiles() {
   return api("files");
 }
 
+// The daemon's own plan comes first (it is memoized); the other variants are planned on
+// request, so they follow once the page has drawn.
 function loadFunction(key) {
   const [path, name] = splitKey(key);
   if (!state.live) return Promise.resolve(embedded.functions[key] || null);
-  return api("function", { path, name }).catch(() => null);
+  return api("function", { path, name, variants: "pypto" }).catch(() => null);
+}
+
+function loadOtherVariants(key, doc) {
+  if (!state.live || !doc) return Promise.resolve();
+  const [path, name] = splitKey(key);
+  return api("function", { path, name, variants: "exact,dsa" }).then((more) => {
+    if (state.selected !== key || state.doc !== doc) return;
+    Object.assign(doc.plans, more.plans);
+    renderDetail();
+  }).catch(() => {});
 }
 
 function splitKey(key) {
@@ -157,8 +169,13 @@ function refreshDetail() {
   }
   return loadFunction(key).then((doc) => {
     if (state.selected !== key) return;
+    // Keep the variant shown while its plan is being made.
+    if (doc && state.doc && state.doc.path === doc.path && state.doc.function === doc.function) {
+      for (const [v, plan] of Object.entries(state.doc.plans)) if (!(v in doc.plans)) doc.plans[v] = plan;
+    }
     state.doc = doc;
     renderDetail();
+    loadOtherVariants(key, doc);
   });
 }
 

@@ -4,7 +4,7 @@
 //! Every request must carry the random token of the URL (`?token=`) and a `Host` of
 //! `127.0.0.1:PORT` or `localhost:PORT` (a page of another site that resolves its name to
 //! 127.0.0.1 cannot read it); only `GET` and `HEAD`. Routes: `/` the page, `api/files` the
-//! list, `api/function` one function's document (all plan variants), `api/explain` the
+//! list, `api/function` one function's document (the plan variants asked for), `api/explain` the
 //! verdict for two tiles, `api/events` a server-sent event per revision.
 //!
 //! As everywhere in the daemon, the runtime only moves bytes: planning and reading the
@@ -365,7 +365,19 @@ async fn route(head: &Head, server: &Arc<Server>) -> Reply {
                 return Reply::text(400, "api/function needs path and name");
             };
             let (path, name) = (path.to_string(), name.to_string());
-            blocking(server, move |shared| function(shared, &path, &name)).await
+            // The default plan is the daemon's own (memoized); the others are planned per
+            // request, so the page asks for them after it has drawn.
+            let variants: Vec<&'static str> = match head.param("variants") {
+                Some(list) => data::VARIANTS
+                    .into_iter()
+                    .filter(|v| list.split(',').any(|w| w == *v))
+                    .collect(),
+                None => data::VARIANTS.to_vec(),
+            };
+            blocking(server, move |shared| {
+                function(shared, &path, &name, &variants)
+            })
+            .await
         }
         "/api/explain" => {
             let params = ["path", "name", "a", "b"].map(|k| head.param(k).map(str::to_string));
@@ -433,7 +445,7 @@ fn files(shared: &Shared) -> Reply {
     }
 }
 
-fn function(shared: &Shared, relative: &str, name: &str) -> Reply {
+fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Reply {
     let Some(path) = absolute(&shared.root, relative) else {
         return Reply::text(403, "the path must be relative to the root, without '..'");
     };
@@ -450,8 +462,9 @@ fn function(shared: &Shared, relative: &str, name: &str) -> Reply {
     };
     let text = outcome.text.as_deref().unwrap_or("");
     let materialize = super::writer::materialize_aliases(&path);
-    let others: Vec<(&str, memreuse::db::FileOutcome)> = data::VARIANTS[1..]
+    let others: Vec<(&str, memreuse::db::FileOutcome)> = wanted
         .iter()
+        .filter(|v| **v != data::VARIANTS[0])
         .filter_map(|variant| {
             let config = data::variant_config(&shared.config, variant);
             Some((
@@ -460,7 +473,10 @@ fn function(shared: &Shared, relative: &str, name: &str) -> Reply {
             ))
         })
         .collect();
-    let mut variants = vec![(data::VARIANTS[0], &outcome)];
+    let mut variants = Vec::new();
+    if wanted.contains(&data::VARIANTS[0]) {
+        variants.push((data::VARIANTS[0], &outcome));
+    }
     variants.extend(others.iter().map(|(v, o)| (*v, o)));
     match data::function_document(relative, &outcome, name, &variants) {
         Some(document) => Reply::json(&document),
