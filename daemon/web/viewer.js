@@ -221,7 +221,9 @@ function renderDetail() {
   for (const input of document.querySelectorAll("input[name=variant]")) {
     const plan = doc.plans[input.value];
     input.checked = input.value === state.variant;
-    input.parentElement.classList.toggle("disabled", !plan || plan.status !== "planned");
+    // A variant still being planned is not disabled: it is drawn when it arrives.
+    input.parentElement.classList.toggle("disabled", !!plan && plan.status !== "planned");
+    input.parentElement.classList.toggle("loading", !plan);
   }
   const plan = currentPlan();
   detail.append(el("h2", {}, `${doc.function} — ${doc.path}`));
@@ -232,8 +234,12 @@ function renderDetail() {
   }
   if (differs) figures.append(el("span", { class: "differs" }, " · exact and repaired plans differ"));
   detail.append(figures);
-  if (!plan || plan.status !== "planned") {
-    detail.append(el("div", { class: "figures" }, `No ${state.variant} plan for this function (${plan ? plan.failure : "missing"}):`));
+  if (!plan) {
+    detail.append(el("div", { class: "figures" }, `The ${state.variant} plan is being made…`));
+    return;
+  }
+  if (plan.status !== "planned") {
+    detail.append(el("div", { class: "figures" }, `No ${state.variant} plan for this function (${plan.failure} failed):`));
     detail.append(diagnosticsBox(doc.path, plan ? plan.diagnostics : [], "diagnostics"));
     return;
   }
@@ -300,8 +306,13 @@ function drawSpace(parent, doc, space, n) {
   defs.append(clip);
   svg.append(defs);
   svg.append(svgEl("rect", { x: LEFT, y: TOP, width: plotW, height: PLOT_H, fill: "#fbfbfb", stroke: "#888" }));
-  const plot = svgEl("g", { "clip-path": `url(#clip-${space.space})` });
-  svg.append(plot);
+  const clipped = svgEl("g", { "clip-path": `url(#clip-${space.space})` });
+  svg.append(clipped);
+  // Tiles, loops and the curve sit in one group laid out at one scale (`laidK` pixels per
+  // statement): panning moves the group, zooming scales it until the tiles are laid out
+  // again at the new scale (when the zoom settles), so a frame touches one attribute.
+  const plot = svgEl("g");
+  clipped.append(plot);
   const axis = svgEl("g", { class: "axis" });
   svg.append(axis);
 
@@ -376,36 +387,46 @@ function drawSpace(parent, doc, space, n) {
   axis.append(xticks);
   axis.append(svgEl("text", { x: LEFT + plotW / 2, y: TOP + PLOT_H + 30, "text-anchor": "middle" }, "source line (statement)"));
 
-  const drawn = { space, svg, tiles, plotW };
-  drawn.update = () => {
-    const { x0, x1 } = state.view;
-    const k = plotW / (x1 - x0);
-    const x = (s) => LEFT + (s - x0) * k;
+  const drawn = { space, svg, tiles, plotW, laidK: null, relayout: null };
+  // Puts every tile, loop and the curve at `k` pixels per statement from statement 0.
+  const layout = (k) => {
+    drawn.laidK = k;
     for (const { t, rect, hatch } of tiles) {
-      let a = x(t.def), w = (t.end - t.def) * k;
+      let a = t.def * k, w = (t.end - t.def) * k;
       if (w < MIN_PX) { a -= (MIN_PX - w) / 2; w = MIN_PX; }
       rect.setAttribute("x", a.toFixed(2));
       rect.setAttribute("width", w.toFixed(2));
       if (hatch) { hatch.setAttribute("x", a.toFixed(2)); hatch.setAttribute("width", w.toFixed(2)); }
     }
     for (const { l, r, label } of loops) {
-      r.setAttribute("x", x(l.first).toFixed(2));
+      r.setAttribute("x", (l.first * k).toFixed(2));
       r.setAttribute("width", Math.max(1, (l.last + 1 - l.first) * k).toFixed(2));
-      label.setAttribute("x", (x(l.first) + 2).toFixed(2));
+      label.setAttribute("x", (l.first * k + 2).toFixed(2));
     }
     const pts = [];
     const from = space.live.from;
-    const lo = Math.max(0, Math.floor(x0) - from - 1), hi = Math.min(space.live.bytes.length, Math.ceil(x1) - from + 1);
     let prev = null;
-    for (let i = lo; i < hi; i++) {
+    for (let i = 0; i < space.live.bytes.length; i++) {
       const v = space.live.bytes[i];
-      const xs = x(from + i).toFixed(1);
+      const xs = ((from + i) * k).toFixed(1);
       if (prev !== null && prev !== v) pts.push(`${xs},${y(prev).toFixed(1)}`);
       if (prev !== v) pts.push(`${xs},${y(v).toFixed(1)}`);
       prev = v;
     }
-    if (prev !== null) pts.push(`${x(from + hi).toFixed(1)},${y(prev).toFixed(1)}`);
+    if (prev !== null) pts.push(`${((from + space.live.bytes.length) * k).toFixed(1)},${y(prev).toFixed(1)}`);
     live.setAttribute("points", pts.join(" "));
+  };
+  drawn.update = (settled) => {
+    const { x0, x1 } = state.view;
+    const k = plotW / (x1 - x0);
+    if (drawn.laidK === null || settled) layout(k);
+    else if (Math.abs(k / drawn.laidK - 1) > 1e-9) {
+      clearTimeout(drawn.relayout);
+      drawn.relayout = setTimeout(() => { drawn.update(true); }, 150);
+    }
+    const scale = k / drawn.laidK;
+    plot.setAttribute("transform", `translate(${(LEFT - x0 * k).toFixed(2)},0) scale(${scale.toFixed(6)},1)`);
+    const x = (s) => LEFT + (s - x0) * k;
     xticks.textContent = "";
     const span = x1 - x0;
     let tick = 1;
@@ -708,6 +729,8 @@ window.memreuseViewer = {
   renderDetail,
   zoomAt,
   panTo,
+  // Lays every tile out again at the current zoom (what the page does once a zoom settles).
+  relayout: () => { for (const d of state.spaces) d.update(true); },
 };
 
 start();
