@@ -1,4 +1,4 @@
-//! The viewer's drawing speed in headless Chromium: a 2,000-tile function (`synth`, every
+//! The viewer's drawing speed in headless Chromium: a 2,000-tile function (`memreuse_testgen::synth`, every
 //! statement form) on the saved page, measured with the browser's `performance.now()`.
 //!
 //! - render: from selecting the function to the frame after it is drawn (the page's data is
@@ -18,7 +18,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use memreuse::plan::PlanConfig;
-use memreuse::synth::{SynthConfig, program_text};
+use memreuse_testgen::synth::{SynthConfig, program_text};
 use memreuse::system::OsSystem;
 use memreuse_daemon::viewer::{data, page};
 use serde_json::{Value, json};
