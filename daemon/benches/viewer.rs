@@ -18,9 +18,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use memreuse::plan::PlanConfig;
-use memreuse_testgen::synth::{SynthConfig, program_text};
 use memreuse::system::OsSystem;
 use memreuse_daemon::viewer::{data, page};
+use memreuse_testgen::synth::{SynthConfig, program_text};
 use serde_json::{Value, json};
 
 const TILES: usize = 2000;

@@ -90,6 +90,31 @@ fn planned_tiles(json: &str) -> Vec<(String, Vec<(String, u64)>)> {
     out
 }
 
+/// The function with the largest footprint (summed over its spaces) in a plan JSON.
+fn expected_footprints(json: &str) -> String {
+    let document: Value = serde_json::from_str(json).expect("plan JSON");
+    let mut best = (i64::MIN, String::new());
+    for file in document["files"].as_array().expect("files") {
+        for f in file["functions"].as_array().expect("functions") {
+            let footprint: i64 = f["spaces"]
+                .as_array()
+                .expect("spaces")
+                .iter()
+                .map(|s| s["footprint"].as_i64().expect("footprint"))
+                .sum();
+            let key = format!(
+                "{}::{}",
+                file["path"].as_str().expect("path"),
+                f["name"].as_str().expect("name")
+            );
+            if footprint > best.0 {
+                best = (footprint, key);
+            }
+        }
+    }
+    best.1
+}
+
 /// What the page draws now, per space: tiles drawn and the smallest drawn width and height.
 const DRAWN: &str = r#"Array.from(document.querySelectorAll('.space svg')).map(svg => {
   const rects = Array.from(svg.querySelectorAll('rect.tile'));
@@ -140,6 +165,27 @@ fn the_saved_page_lists_every_function_and_draws_every_tile_of_the_bundled_kerne
     listed.sort();
     keys.sort();
     assert_eq!(listed, keys, "the list shows every function");
+
+    // Sorted by footprint (a first click on a figure sorts largest first): one list over
+    // the tree.
+    let largest = expected_footprints(&ok(
+        &repo,
+        &state,
+        &["plan", "examples/kernels", "--emit", "json"],
+    ));
+    browser.eval("document.querySelector('th[data-sort=footprint]').click()");
+    let first = browser.eval("document.querySelector('tr.function').dataset.key");
+    assert_eq!(first, json!(largest), "sorted by footprint, largest first");
+    browser.eval(
+        "(() => { const f = document.getElementById('filter'); f.value = 'flash'; f.dispatchEvent(new Event('input')); })()",
+    );
+    let filtered = browser
+        .eval("Array.from(document.querySelectorAll('tr.function')).map(tr => tr.dataset.key)");
+    assert_eq!(
+        filtered,
+        json!(["examples/kernels/flash_attention/31_after_InitMemRef.py::flash_attention_block"]),
+        "the filter keeps the matching function only"
+    );
 
     for (key, spaces) in &expected {
         browser.eval(&format!(

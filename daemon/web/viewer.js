@@ -93,43 +93,60 @@ function rows() {
   return out;
 }
 
+// Sorted by name the list is grouped by file; sorted by a figure it is one list over the
+// whole tree (the largest footprints first, say), each row naming its file.
 function renderList() {
   const body = document.querySelector("#functions tbody");
   body.textContent = "";
   const needle = state.filter.toLowerCase();
   const { key, asc } = state.sort;
-  for (const { file, fns } of rows()) {
-    const shown = fns.filter((f) => !needle || f.key.toLowerCase().includes(needle));
-    const fileMatches = !needle || file.path.toLowerCase().includes(needle);
-    if (!shown.length && !(fileMatches && file.diagnostics.length)) continue;
+  const order = (a, b) => {
+    const x = a[key], y = b[key];
+    const c = typeof x === "string" ? x.localeCompare(y) : x - y;
+    return (asc ? c : -c) || a.key.localeCompare(b.key);
+  };
+  const functionRow = (f, withPath) => {
+    const tr = el("tr", { class: "function" + (f.status === "failed" ? " failed" : "") });
+    tr.dataset.key = f.key;
+    const spaces = f.spaces.map((s) => `${s.space}: ${bytes(s.footprint)} of ${s.capacity ? bytes(s.capacity) : "?"}`).join("\n");
+    const name = el("td", { class: "name", title: `${f.key}\n${spaces}` }, f.name);
+    if (withPath) name.append(el("div", { class: "path" }, f.path));
+    tr.append(
+      name,
+      el("td", { class: "num" }, f.status === "failed" ? "no plan" : bytes(f.footprint)),
+      el("td", { class: "num" }, bytes(f.lower_bound)),
+      el("td", { class: "num" }, f.capacity ? bytes(f.capacity) : "?"),
+      el("td", { class: "num" }, String(f.repairs)),
+      el("td", { class: "num" }, String(f.errors)),
+    );
+    if (f.key === state.selected) tr.classList.add("selected");
+    tr.addEventListener("click", () => select(f.key));
+    return tr;
+  };
+  const fileRow = (file) => {
     const head = el("tr", { class: "file" + (file.status === "failed" ? " failed" : "") });
     const cell = el("td", { colspan: 6, title: file.path }, file.path);
     if (file.diagnostics.length) cell.append(` — does not parse (${file.diagnostics.length})`);
     head.append(cell);
     head.dataset.path = file.path;
     head.addEventListener("click", () => { if (file.diagnostics.length) select(`${file.path}::`); });
-    body.append(head);
-    shown.sort((a, b) => {
-      const x = a[key], y = b[key];
-      const c = typeof x === "string" ? x.localeCompare(y) : x - y;
-      return asc ? c : -c;
-    });
-    for (const f of shown) {
-      const tr = el("tr", { class: "function" + (f.status === "failed" ? " failed" : "") });
-      tr.dataset.key = f.key;
-      const spaces = f.spaces.map((s) => `${s.space}: ${bytes(s.footprint)} of ${s.capacity ? bytes(s.capacity) : "?"}`).join("\n");
-      tr.append(
-        el("td", { class: "name", title: `${f.key}\n${spaces}` }, f.name),
-        el("td", { class: "num" }, f.status === "failed" ? "no plan" : bytes(f.footprint)),
-        el("td", { class: "num" }, bytes(f.lower_bound)),
-        el("td", { class: "num" }, f.capacity ? bytes(f.capacity) : "?"),
-        el("td", { class: "num" }, String(f.repairs)),
-        el("td", { class: "num" }, String(f.errors)),
-      );
-      if (f.key === state.selected) tr.classList.add("selected");
-      tr.addEventListener("click", () => select(f.key));
-      body.append(tr);
+    return head;
+  };
+  const groups = rows();
+  if (key === "name") {
+    for (const { file, fns } of groups) {
+      const shown = fns.filter((f) => !needle || f.key.toLowerCase().includes(needle));
+      const fileMatches = !needle || file.path.toLowerCase().includes(needle);
+      if (!shown.length && !(fileMatches && file.diagnostics.length)) continue;
+      body.append(fileRow(file));
+      for (const f of shown.sort(order)) body.append(functionRow(f, false));
     }
+  } else {
+    for (const { file } of groups) {
+      if (file.diagnostics.length && (!needle || file.path.toLowerCase().includes(needle))) body.append(fileRow(file));
+    }
+    const all = groups.flatMap((g) => g.fns).filter((f) => !needle || f.key.toLowerCase().includes(needle));
+    for (const f of all.sort(order)) body.append(functionRow(f, true));
   }
   for (const th of document.querySelectorAll("#functions th")) {
     th.classList.toggle("sorted", th.dataset.sort === key);

@@ -430,7 +430,9 @@ pub fn finish(
     let mut reuse: Vec<Option<fixup::Reuse>> = vec![None; lifetimes.intervals.len()];
     let mut gates = std::collections::BTreeMap::new();
     for packing in packed.spaces {
-        report.diagnostics.extend(packing.diagnostics.iter().cloned());
+        report
+            .diagnostics
+            .extend(packing.diagnostics.iter().cloned());
         for buffer in &packing.buffers {
             let rep = lifetimes.intervals[buffer.members[0]].rep;
             let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
@@ -453,7 +455,11 @@ pub fn finish(
         report.spaces.push(packing.report.clone());
         gates.insert(
             packing.space,
-            (packing.gate.clone(), packing.capacity, packing.reserved_start),
+            (
+                packing.gate.clone(),
+                packing.capacity,
+                packing.reserved_start,
+            ),
         );
     }
     capacity::perf_hints(&f, &gates, &mut report.diagnostics);
