@@ -649,22 +649,26 @@ fn html_page(outcomes: &[db::FileOutcome], config: &PlanConfig, aliases: Toggle)
         let display = outcome.path.display().to_string();
         let text = outcome.text.as_deref().unwrap_or("");
         let materialize = aliases.applies_to(&outcome.path);
-        let variants: Vec<(&str, db::FileOutcome)> = data::VARIANTS
+        let variants: Vec<(&str, PlanConfig, db::FileOutcome)> = data::VARIANTS
             .iter()
             .filter_map(|v| {
-                let variant = data::variant_config(config, v);
-                Some((
-                    *v,
-                    data::plan_text(&OsSystem, &outcome.path, text, variant, materialize)?,
-                ))
+                let variant = data::variant_config(config, v, materialize);
+                let planned = data::plan_text(&OsSystem, &outcome.path, text, variant)?;
+                Some((*v, variant, planned))
             })
             .collect();
-        let Some((_, primary)) = variants.first() else {
+        let Some((_, _, primary)) = variants.first() else {
             continue;
         };
         let entry = data::file_entry(&display, primary);
-        let borrowed: Vec<(&str, &db::FileOutcome)> =
-            variants.iter().map(|(v, o)| (*v, o)).collect();
+        let borrowed: Vec<data::Variant> = variants
+            .iter()
+            .map(|(name, config, outcome)| data::Variant {
+                name,
+                outcome,
+                config: *config,
+            })
+            .collect();
         if let FileStatus::Planned {
             functions: planned, ..
         } = &primary.status

@@ -40,26 +40,33 @@ fn main() {
         },
     );
     let path = Path::new("synth_2000_tiles/31_after_InitMemRef.py");
-    let outcomes: Vec<(&str, memreuse::db::FileOutcome)> = data::VARIANTS
+    let outcomes: Vec<(&str, PlanConfig, memreuse::db::FileOutcome)> = data::VARIANTS
         .iter()
         .map(|v| {
-            let config = data::variant_config(&PlanConfig::default(), v);
+            let config = data::variant_config(&PlanConfig::default(), v, true);
             (
                 *v,
-                data::plan_text(&OsSystem, path, &text, config, true).expect("planned"),
+                config,
+                data::plan_text(&OsSystem, path, &text, config).expect("planned"),
             )
         })
         .collect();
-    let variants: Vec<(&str, &memreuse::db::FileOutcome)> =
-        outcomes.iter().map(|(v, o)| (*v, o)).collect();
+    let variants: Vec<data::Variant> = outcomes
+        .iter()
+        .map(|(name, config, outcome)| data::Variant {
+            name,
+            outcome,
+            config: *config,
+        })
+        .collect();
     let display = path.display().to_string();
-    let entry = data::file_entry(&display, &outcomes[0].1);
+    let entry = data::file_entry(&display, &outcomes[0].2);
     let name = entry["functions"][0]["name"]
         .as_str()
         .expect("a function")
         .to_string();
     let document =
-        data::function_document(&display, &outcomes[0].1, &name, &variants).expect("document");
+        data::function_document(&display, &outcomes[0].2, &name, &variants).expect("document");
     let tiles: usize = document["plans"]["pypto"]["spaces"]
         .as_array()
         .expect("spaces")

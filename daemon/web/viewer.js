@@ -24,6 +24,7 @@ const state = {
   filter: "",
   selected: null, // "path::name"
   doc: null,
+  shown: null, // the document as the current plan numbers its statements
   variant: "pypto",
   tile: null, // "space/name" of the clicked tile
   picks: [], // up to two {space, name}
@@ -247,7 +248,7 @@ function renderDetail() {
   const differs = plansDiffer(doc.plans.pypto, doc.plans.exact);
   const figures = el("div", { class: "figures" });
   if (plan && plan.status === "planned") {
-    figures.append(`${plan.spaces.length} memory spaces · ${plan.repairs.length} repairs of PyPTO's plan · ${doc.statements.length} statements (x: source line, y: address)`);
+    figures.append(`${plan.spaces.length} memory spaces · ${plan.repairs.length} repairs of PyPTO's plan · ${plan.statements.length} statements (x: source line, y: address)`);
   }
   if (differs) figures.append(el("span", { class: "differs" }, " · exact and repaired plans differ"));
   detail.append(figures);
@@ -260,11 +261,14 @@ function renderDetail() {
     detail.append(diagnosticsBox(doc.path, plan ? plan.diagnostics : [], "diagnostics"));
     return;
   }
+  // Repairs add statements: each plan says where its own statements are.
+  const shown = Object.assign({}, doc, { statements: plan.statements, loops: plan.loops, ifs: plan.ifs });
+  state.shown = shown;
   if (plan.repairs.length) detail.append(diagnosticsBox(doc.path, plan.repairs, "diagnostics warnings"));
   if (plan.diagnostics.length) detail.append(diagnosticsBox(doc.path, plan.diagnostics, "diagnostics warnings"));
-  const n = Math.max(1, doc.statements.length, ...plan.spaces.flatMap((s) => s.tiles.map((t) => t.end)));
-  if (!state.view) state.view = { x0: 0, x1: n };
-  for (const space of plan.spaces) drawSpace(detail, doc, space, n);
+  const n = Math.max(1, shown.statements.length, ...plan.spaces.flatMap((s) => s.tiles.map((t) => t.end)));
+  if (!state.view || state.view.x1 > n) state.view = { x0: 0, x1: n };
+  for (const space of plan.spaces) drawSpace(detail, shown, space, n);
   restoreSelection();
   const ms = performance.now() - started;
   detail.dataset.renderMs = ms.toFixed(2);
@@ -592,7 +596,7 @@ function clickTile(doc, space, name) {
 // Marks the clicked tile, its buffer's members and the picks, and fills the side panel;
 // called after every redraw so the selection survives live updates.
 function restoreSelection() {
-  const doc = state.doc;
+  const doc = state.shown;
   const info = document.getElementById("tile-info");
   const source = document.getElementById("source");
   let found = null;

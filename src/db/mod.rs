@@ -38,7 +38,7 @@ use crate::repair::SafePlanError;
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
 };
-use crate::verify::{PlanInput, VerifyOptions, verify_plan};
+use crate::verify::{PlanInput, verify_plan};
 use spans::SpanTable;
 
 pub use workspace::{
@@ -386,11 +386,7 @@ fn compute_plan(
     let input = PlanInput::of(&function);
     let function = Arc::try_unwrap(function);
     let dsa = config.planner == crate::plan::Planner::Dsa;
-    let options = VerifyOptions {
-        backend: config.backend,
-        addressed: config.assign_addresses || dsa,
-        every_function_addressed: dsa,
-    };
+    let options = crate::repair::verify_options(config);
     let planned = match planner {
         Planner::None => crate::plan::FunctionPlan {
             function: function.unwrap_or_else(|shared| (*shared).clone()),

@@ -462,22 +462,28 @@ fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Rep
     };
     let text = outcome.text.as_deref().unwrap_or("");
     let materialize = super::writer::materialize_aliases(&path);
+    let config = |variant: &str| data::variant_config(&shared.config, variant, materialize);
     let others: Vec<(&str, memreuse::db::FileOutcome)> = wanted
         .iter()
         .filter(|v| **v != data::VARIANTS[0])
         .filter_map(|variant| {
-            let config = data::variant_config(&shared.config, variant);
-            Some((
-                *variant,
-                data::plan_text(&OsSystem, &path, text, config, materialize)?,
-            ))
+            let planned = data::plan_text(&OsSystem, &path, text, config(variant))?;
+            Some((*variant, planned))
         })
         .collect();
     let mut variants = Vec::new();
     if wanted.contains(&data::VARIANTS[0]) {
-        variants.push((data::VARIANTS[0], &outcome));
+        variants.push(data::Variant {
+            name: data::VARIANTS[0],
+            outcome: &outcome,
+            config: config(data::VARIANTS[0]),
+        });
     }
-    variants.extend(others.iter().map(|(v, o)| (*v, o)));
+    variants.extend(others.iter().map(|(v, o)| data::Variant {
+        name: v,
+        outcome: o,
+        config: config(v),
+    }));
     match data::function_document(relative, &outcome, name, &variants) {
         Some(document) => Reply::json(&document),
         None => Reply::text(404, format!("no function '{name}' in {relative}")),
@@ -495,10 +501,8 @@ fn explain(shared: &Shared, relative: &str, name: &str, a: &str, b: &str, varian
         Ok((None, _)) => return Reply::text(404, format!("{relative} is not a watched file")),
         Err(err) => return Reply::text(503, err.to_string()),
     };
-    let config = memreuse::plan::PlanConfig {
-        materialize_aliases: super::writer::materialize_aliases(&path),
-        ..data::variant_config(&shared.config, variant)
-    };
+    let materialize = super::writer::materialize_aliases(&path);
+    let config = data::variant_config(&shared.config, variant, materialize);
     let answer = explain_answer(
         outcome.text.as_deref().unwrap_or(""),
         relative,

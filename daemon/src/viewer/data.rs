@@ -22,9 +22,11 @@ use serde_json::{Value, json};
 /// the offset planner's, and PyPTO's decision unchanged (`--exact`).
 pub const VARIANTS: [&str; 3] = ["pypto", "dsa", "exact"];
 
-/// `base` changed to make the plan named `variant` (one of [`VARIANTS`]).
-pub fn variant_config(base: &PlanConfig, variant: &str) -> PlanConfig {
+/// `base` changed to make the plan named `variant` (one of [`VARIANTS`]) of a file with or
+/// without Step 0 (`materialize_aliases`).
+pub fn variant_config(base: &PlanConfig, variant: &str, materialize_aliases: bool) -> PlanConfig {
     PlanConfig {
+        materialize_aliases,
         planner: if variant == "dsa" {
             Planner::Dsa
         } else {
@@ -35,17 +37,16 @@ pub fn variant_config(base: &PlanConfig, variant: &str) -> PlanConfig {
     }
 }
 
-/// Plans one file's `text` with `config`, without a cache, and with complete reports: the
-/// page's other variants (the daemon plans only the default one).
+/// Plans one file's `text` with `config` (Step 0 as it says), without a cache, and with
+/// complete reports: the page's other variants (the daemon plans only the default one).
 pub fn plan_text(
     system: &dyn System,
     path: &Path,
     text: &str,
     config: PlanConfig,
-    materialize_aliases: bool,
 ) -> Option<FileOutcome> {
     let mut workspace = Workspace::new(Arc::new(Cache::disabled()), config, db::Planner::Pypto);
-    let file = workspace.set_file(path, text, materialize_aliases);
+    let file = workspace.set_file(path, text, config.materialize_aliases);
     let mut outcomes = workspace.plan(system, &[file], 1, &|| {});
     let mut outcome = outcomes.pop()?;
     workspace.add_report_detail(&mut outcome);
@@ -144,15 +145,24 @@ fn function_entry(f: &FunctionOutcome) -> Value {
     }
 }
 
+/// One plan variant of a file: its name (one of [`VARIANTS`]), the file's outcome planned
+/// so, and the configuration it was planned with (Step 0 included).
+pub struct Variant<'a> {
+    pub name: &'a str,
+    pub outcome: &'a FileOutcome,
+    pub config: PlanConfig,
+}
+
 /// One function's document: its source, statement lines, loops and `if` arms, its tiles'
-/// types, and per plan variant (`variants`: name and that plan's outcome of the file) the
-/// tiles, buffers, live bytes, lower bound, capacity, repairs and diagnostics. `None` when
-/// the file has no function `name`.
+/// types, and per plan variant the tiles, buffers, live bytes, lower bound, capacity,
+/// repairs and diagnostics, with the statement lines, loops and `if` arms of the function
+/// its lifetimes number (repairs add statements). `None` when the file has no function
+/// `name`.
 pub fn function_document(
     display: &str,
     outcome: &FileOutcome,
     name: &str,
-    variants: &[(&str, &FileOutcome)],
+    variants: &[Variant],
 ) -> Option<Value> {
     let text = outcome.text.as_deref().unwrap_or("");
     let lines = LineIndex::new(text);
@@ -168,13 +178,19 @@ pub fn function_document(
     if !known {
         return None;
     }
-    let map = function.map(statement_map).unwrap_or_default();
+    let map_of_input = function.map(statement_map).unwrap_or_default();
     let (first_line, source) = match function {
         Some(f) => source_lines(text, line_of(f.span.start), line_of(f.span.end)),
         None => (1, Vec::new()),
     };
     let mut plans = serde_json::Map::new();
-    for (variant, variant_outcome) in variants {
+    let mut types = function.map_or_else(serde_json::Map::new, |f| tile_types(f, &line_of));
+    for Variant {
+        name: variant,
+        outcome: variant_outcome,
+        config,
+    } in variants
+    {
         let entry = match &variant_outcome.status {
             FileStatus::Planned { functions, .. } => functions.iter().find(|f| f.name == name),
             _ => None,
@@ -182,7 +198,26 @@ pub fn function_document(
         let variant_text = variant_outcome.text.as_deref().unwrap_or(text);
         let variant_lines = LineIndex::new(variant_text);
         let value = match entry.map(|f| &f.result) {
-            Some(Ok(planned)) => plan_json(&planned.report, &map, variant_text, &variant_lines),
+            Some(Ok(planned)) => {
+                let edited = function
+                    .filter(|_| planned.report.diagnostics.iter().any(is_repair))
+                    .and_then(|f| numbered_function(f, config));
+                // The tiles repairs add (copies of seeds) are typed where they were added.
+                if let Some(edited) = &edited {
+                    for (name, ty) in tile_types(edited, &line_of) {
+                        types.entry(name).or_insert(ty);
+                    }
+                }
+                let map = edited.as_ref().map(statement_map);
+                let map = map.as_ref().unwrap_or(&map_of_input);
+                let mut plan = plan_json(&planned.report, map, variant_text, &variant_lines);
+                if let Value::Object(fields) = &mut plan {
+                    fields.insert("statements".into(), statements_json(map, &line_of));
+                    fields.insert("loops".into(), loops_json(map, &line_of));
+                    fields.insert("ifs".into(), ifs_json(map, &line_of));
+                }
+                plan
+            }
             Some(Err((kind, diagnostics))) => json!({
                 "status": "failed",
                 "failure": kind.name(),
@@ -195,21 +230,52 @@ pub fn function_document(
     Some(json!({
         "path": display,
         "function": name,
-        "statements": map.spans.iter().map(|s| line_of(s.start)).collect::<Vec<_>>(),
-        "loops": map.loops.iter().map(|&(first, last)| json!({
-            "first": first,
-            "last": last,
-            "line": map.spans.get(first as usize).map(|s| line_of(s.start)),
-        })).collect::<Vec<_>>(),
-        "ifs": map.ifs.iter().map(|arms| json!({
-            "then": [arms.then_arm.0, arms.then_arm.1],
-            "else": [arms.else_arm.0, arms.else_arm.1],
-            "line": line_of(arms.span.start),
-        })).collect::<Vec<_>>(),
-        "types": function.map(tile_types).unwrap_or_default(),
+        "statements": statements_json(&map_of_input, &line_of),
+        "loops": loops_json(&map_of_input, &line_of),
+        "ifs": ifs_json(&map_of_input, &line_of),
+        "types": types,
         "source": { "first_line": first_line, "lines": source },
         "plans": plans,
     }))
+}
+
+/// The function whose statements a repaired plan's lifetimes number: the input as the
+/// repairs left it (they add a `tile.alloc` per new buffer and the `tile.move`s that feed
+/// it). Planned again here, as the engine planned it; `None` when that fails.
+fn numbered_function(f: &Function, config: &PlanConfig) -> Option<Function> {
+    let options = memreuse::repair::verify_options(config);
+    let (_, edited) = memreuse::repair::plan_checked_editing(f.clone(), config, &options).ok()?;
+    edited
+}
+
+fn statements_json(map: &StatementMap, line_of: &impl Fn(u32) -> u32) -> Value {
+    map.spans.iter().map(|s| line_of(s.start)).collect()
+}
+
+fn loops_json(map: &StatementMap, line_of: &impl Fn(u32) -> u32) -> Value {
+    map.loops
+        .iter()
+        .map(|&(first, last)| {
+            json!({
+                "first": first,
+                "last": last,
+                "line": map.spans.get(first as usize).map(|s| line_of(s.start)),
+            })
+        })
+        .collect()
+}
+
+fn ifs_json(map: &StatementMap, line_of: &impl Fn(u32) -> u32) -> Value {
+    map.ifs
+        .iter()
+        .map(|arms| {
+            json!({
+                "then": [arms.then_arm.0, arms.then_arm.1],
+                "else": [arms.else_arm.0, arms.else_arm.1],
+                "line": line_of(arms.span.start),
+            })
+        })
+        .collect()
 }
 
 /// Lines `first..=last` of `text` (1-based), with the number of the first.
@@ -222,8 +288,9 @@ fn source_lines(text: &str, first: u32, last: u32) -> (u32, Vec<&str>) {
     (first, lines)
 }
 
-/// Each tile variable's dtype and shape, by name (a name assigned twice: its last one).
-fn tile_types(f: &Function) -> Value {
+/// Each tile variable's dtype, shape and line of definition, by name (a name assigned twice:
+/// its last one).
+fn tile_types(f: &Function, line_of: &impl Fn(u32) -> u32) -> serde_json::Map<String, Value> {
     let mut types = serde_json::Map::new();
     for (_, var) in f.vars.iter() {
         if let Some(Type::Tile(tile)) = &var.ty {
@@ -234,11 +301,11 @@ fn tile_types(f: &Function) -> Value {
                 .collect();
             types.insert(
                 var.name.to_string(),
-                json!({ "dtype": tile.dtype.name(), "shape": shape }),
+                json!({ "dtype": tile.dtype.name(), "shape": shape, "line": line_of(var.span.start) }),
             );
         }
     }
-    Value::Object(types)
+    types
 }
 
 /// One plan: per memory space its buffers, tiles (each with its buffer, bytes, lifetime in
@@ -323,6 +390,80 @@ mod tests {
     const KERNEL: &str =
         include_str!("../../../examples/kernels/if_phi_select/31_after_InitMemRef.py");
 
+    /// Each drawn tile's definition statement sits on the line that defines its variable,
+    /// in the repaired plans of the repair fixtures too (whose repairs add statements).
+    #[test]
+    fn tiles_are_defined_on_their_variables_lines_in_repaired_plans() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/repair");
+        let mut checked = 0;
+        let mut entries: Vec<_> = std::fs::read_dir(&dir)
+            .expect("repair fixtures")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == "py")
+                    && !p.to_string_lossy().ends_with(".out.py")
+            })
+            .collect();
+        entries.sort();
+        let mut wrong = Vec::new();
+        for path in entries {
+            let text = std::fs::read_to_string(&path).expect("fixture");
+            let step0 = text.contains("step0=on");
+            let backend = ["910b", "950"]
+                .into_iter()
+                .find(|b| text.contains(&format!("backend={b}")))
+                .and_then(memreuse::backend::Backend::from_name)
+                .unwrap_or_default();
+            let config = PlanConfig {
+                backend,
+                ..PlanConfig::default()
+            };
+            let config = PlanConfig {
+                materialize_aliases: step0,
+                ..config
+            };
+            let Some(outcome) = plan_text(&OsSystem, &path, &text, config) else {
+                continue;
+            };
+            let FileStatus::Planned { functions, .. } = &outcome.status else {
+                continue;
+            };
+            for f in functions {
+                let variant = Variant {
+                    name: "pypto",
+                    outcome: &outcome,
+                    config,
+                };
+                let Some(doc) = function_document("f.py", &outcome, &f.name, &[variant]) else {
+                    continue;
+                };
+                for space in doc["plans"]["pypto"]["spaces"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
+                    for tile in space["tiles"].as_array().into_iter().flatten() {
+                        let name = tile["name"].as_str().unwrap_or("");
+                        let at = doc["plans"]["pypto"]["statements"]
+                            [tile["def"].as_u64().unwrap_or(0) as usize]
+                            .clone();
+                        let defined = doc["types"][name]["line"].clone();
+                        checked += 1;
+                        if at != defined {
+                            wrong.push(format!(
+                                "{}: {name} drawn from line {at}, defined on {defined}",
+                                path.display()
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 20, "{checked}");
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
     #[test]
     fn a_function_document_has_every_tile_with_its_lines_and_all_variants() {
         let path = Path::new("k.py");
@@ -330,12 +471,19 @@ mod tests {
         let outcomes: Vec<(&str, FileOutcome)> = VARIANTS
             .iter()
             .map(|v| {
-                let outcome = plan_text(&OsSystem, path, KERNEL, variant_config(&config, v), false)
+                let outcome = plan_text(&OsSystem, path, KERNEL, variant_config(&config, v, false))
                     .expect("planned");
                 (*v, outcome)
             })
             .collect();
-        let variants: Vec<(&str, &FileOutcome)> = outcomes.iter().map(|(v, o)| (*v, o)).collect();
+        let variants: Vec<Variant> = outcomes
+            .iter()
+            .map(|(v, o)| Variant {
+                name: v,
+                outcome: o,
+                config: variant_config(&config, v, false),
+            })
+            .collect();
         let entry = file_entry("k.py", &outcomes[0].1);
         let name = entry["functions"][0]["name"]
             .as_str()
