@@ -86,14 +86,36 @@ pub fn plan_checked(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
-    plan_checked_editing(input, config, options).map(|(plan, _)| plan)
+    let first = plan_function_keeping(input.clone(), config, &FxHashSet::default());
+    plan_checked_from(input, first, config, options)
 }
 
-/// [`plan_checked`], and the input as the repairs left it (`None`: as given). Repairs add
+/// [`plan_checked`] given PyPTO's plan of `input`, `first` (the engine memoizes it stage by
+/// stage).
+pub fn plan_checked_from(
+    input: Function,
+    first: Result<FunctionPlan, PlanError>,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<FunctionPlan, SafePlanError> {
+    plan_checked_editing(input, first, config, options).map(|(plan, _)| plan)
+}
+
+/// The input as the repairs of [`plan_checked`] leave it (`None`: as given). Repairs add
 /// statements (a `tile.alloc` per new buffer, the `tile.move`s feeding it), and the plan's
 /// lifetimes number the statements of that function: the viewer locates them there.
-pub fn plan_checked_editing(
+pub fn repaired_input(
     input: Function,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<Option<Function>, SafePlanError> {
+    let first = plan_function_keeping(input.clone(), config, &FxHashSet::default());
+    plan_checked_editing(input, first, config, options).map(|(_, edited)| edited)
+}
+
+fn plan_checked_editing(
+    input: Function,
+    first: Result<FunctionPlan, PlanError>,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
@@ -101,8 +123,7 @@ pub fn plan_checked_editing(
     let check_function =
         |f: &Function, options: &VerifyOptions| check_plan(&plan_input, f, options);
     if config.exact {
-        let mut plan = plan_function_keeping(input, config, &FxHashSet::default())
-            .map_err(SafePlanError::Plan)?;
+        let mut plan = first.map_err(SafePlanError::Plan)?;
         let findings = check_function(&plan.function, options);
         plan.report
             .diagnostics
@@ -112,7 +133,7 @@ pub fn plan_checked_editing(
     let mut input = input;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
-    let mut plan = match plan_function_keeping(input.clone(), config, &own) {
+    let mut plan = match first {
         Ok(plan) => plan,
         // PyPTO's yield fixup would write one carry over the other (SPEC §S2 rejects it).
         Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {

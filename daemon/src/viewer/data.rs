@@ -244,8 +244,7 @@ pub fn function_document(
 /// it). Planned again here, as the engine planned it; `None` when that fails.
 fn numbered_function(f: &Function, config: &PlanConfig) -> Option<Function> {
     let options = memreuse::repair::verify_options(config);
-    let (_, edited) = memreuse::repair::plan_checked_editing(f.clone(), config, &options).ok()?;
-    edited
+    memreuse::repair::repaired_input(f.clone(), config, &options).ok()?
 }
 
 fn statements_json(map: &StatementMap, line_of: &impl Fn(u32) -> u32) -> Value {
