@@ -725,7 +725,11 @@ function start() {
     if (!state.selected) {
       const first = rows().flatMap((r) => r.fns)[0];
       const key = wanted && (wanted.includes("::") ? wanted : null);
-      const match = key || (wanted ? (rows().flatMap((r) => r.fns).find((f) => f.path === wanted || f.path.endsWith(`/${wanted}`)) || {}).key : null);
+      // `memreuse view PATH`: the first function of that file, or of the first file below
+      // that directory.
+      const inPath = (f) => f.path === wanted || f.path.startsWith(`${wanted.replace(/\/$/, "")}/`);
+      const broken = wanted && state.files.find((f) => f.path === wanted && f.diagnostics.length);
+      const match = key || (wanted ? (rows().flatMap((r) => r.fns).find(inPath) || {}).key : null) || (broken ? `${broken.path}::` : null);
       if (match || first) return select(match || first.key);
     }
   }).then(() => { document.body.dataset.ready = "1"; }).catch((err) => {
