@@ -26,6 +26,7 @@
 pub mod spans;
 mod workspace;
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -509,13 +510,13 @@ pub fn packing<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<
 pub fn fixed<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
-) -> Option<Result<Located<FunctionPlan>, PlanError>> {
+) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
     let prepared = prepared(db, item).as_ref()?;
     let lifetimes = lifetimes(db, item).as_ref()?;
     let backend = Settings::get(db).backend(db);
     let keep_none = rustc_hash::FxHashSet::default();
     let located = |plan: FunctionPlan| Located {
-        value: plan,
+        value: Arc::new(plan),
         table: prepared.table.clone(),
     };
     if lifetimes.intervals.is_empty() {
@@ -555,7 +556,7 @@ pub fn fixed<'db>(
 pub fn addressed<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
-) -> Option<Result<Located<FunctionPlan>, PlanError>> {
+) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
     let source = source(db, item).as_ref()?;
     if !crate::plan::is_planned(&source.function) {
         let plan = FunctionPlan {
@@ -563,19 +564,19 @@ pub fn addressed<'db>(
             report: PlanReport::default(),
         };
         return Some(Ok(Located {
-            value: plan,
+            value: Arc::new(plan),
             table: source.table.clone(),
         }));
     }
-    let mut plan = match fixed(db, item).as_ref()? {
-        Ok(plan) => plan.clone(),
+    let fixed = match fixed(db, item).as_ref()? {
+        Ok(fixed) => fixed,
         Err(err) => return Some(Err(err.clone())),
     };
     let lifetimes = lifetimes(db, item).as_ref()?;
     let reserved = match lifetimes.intervals.is_empty() {
         true => None,
         false => match sharing_rules(db, item).as_ref()? {
-            Ok(rules) => Some(rules.reserved.clone()),
+            Ok(rules) => Some(&rules.reserved),
             Err(err) => return Some(Err(err.clone())),
         },
     };
@@ -586,8 +587,14 @@ pub fn addressed<'db>(
         assign_addresses: settings.assign_addresses(db),
         ..PlanConfig::default()
     };
-    let addressed = crate::plan::address(&mut plan.value, lifetimes, reserved.as_ref(), &config);
-    Some(addressed.map(|()| plan))
+    let addressed = crate::plan::address(Cow::Borrowed(&*fixed.value), lifetimes, reserved, &config);
+    Some(addressed.map(|plan| Located {
+        value: match plan {
+            Cow::Borrowed(_) => fixed.value.clone(),
+            Cow::Owned(plan) => Arc::new(plan),
+        },
+        table: fixed.table.clone(),
+    }))
 }
 
 /// Plans one function: from the store when its key is there, else by planning and verifying
@@ -645,24 +652,25 @@ pub fn checked_plan<'db>(
         },
         Planner::Pypto if !dsa => {
             let input = PlanInput::of(&source.function);
-            let first = match addressed(db, item) {
-                Some(Ok(plan)) => Ok(plan.value.clone()),
-                Some(Err(err)) => Err(err.clone()),
-                None => return Err(stale_manifest(db, item)),
+            let Some(first) = addressed(db, item) else {
+                return Err(stale_manifest(db, item));
             };
-            let safe = first
-                .as_ref()
-                .is_ok_and(|plan| check_plan(&input, &plan.function, &options).is_empty());
-            let checked = match first {
-                Ok(plan) if safe => Ok(plan),
-                // Repair (or, `--exact`, report) with the whole configuration.
-                first => crate::repair::plan_checked_from(
-                    (*source.function).clone(),
-                    first,
-                    &full_config(),
-                    &options,
-                ),
+            if let Ok(plan) = first
+                && check_plan(&input, &plan.value.function, &options).is_empty()
+            {
+                return Ok(Arc::new(cached_plan(&plan.value, &anchorer)));
+            }
+            // Repair (or, `--exact`, report) with the whole configuration.
+            let first = match first {
+                Ok(plan) => Ok((*plan.value).clone()),
+                Err(err) => Err(err.clone()),
             };
+            let checked = crate::repair::plan_checked_from(
+                (*source.function).clone(),
+                first,
+                &full_config(),
+                &options,
+            );
             match checked {
                 Ok(planned) => planned,
                 Err(SafePlanError::Plan(err)) => {
@@ -699,7 +707,7 @@ pub fn checked_plan<'db>(
             planned
         }
     };
-    Ok(Arc::new(cached_plan(planned, &anchorer)))
+    Ok(Arc::new(cached_plan(&planned, &anchorer)))
 }
 
 fn stale_manifest(db: &dyn Db, item: FunctionItem<'_>) -> Arc<Failure> {
@@ -728,8 +736,8 @@ fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> 
 /// A plan printed, digested and with its report's spans anchored (in the table of the parse
 /// the function came from, not the item's `spans`: reading that would make every plan depend
 /// on where its function sits).
-fn cached_plan(planned: FunctionPlan, anchorer: &spans::Anchorer<'_>) -> CachedPlan {
-    let mut report = planned.report;
+fn cached_plan(planned: &FunctionPlan, anchorer: &spans::Anchorer<'_>) -> CachedPlan {
+    let mut report = planned.report.clone();
     let anchors = report_spans_mut(&mut report)
         .map(|span| anchorer.anchor(std::mem::take(span)))
         .collect();

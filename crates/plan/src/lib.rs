@@ -17,6 +17,7 @@ pub mod pack;
 pub mod retarget;
 mod timeline;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -278,9 +279,8 @@ fn plan_pypto(
     let prepared = prepare(f, config);
     let lifetimes = lifetimes::analyze(&prepared.function);
     if lifetimes.intervals.is_empty() {
-        let mut plan = finish(prepared, &lifetimes, None, config.backend, own_buffer)?;
-        address(&mut plan, &lifetimes, None, config)?;
-        return Ok(plan);
+        let plan = finish(prepared, &lifetimes, None, config.backend, own_buffer)?;
+        return Ok(address(Cow::Owned(plan), &lifetimes, None, config)?.into_owned());
     }
     let rules = SharingRules::of(&prepared.function, &lifetimes, config)?;
     let reserved = reserved_windows_if_called(&prepared.function, &lifetimes)?;
@@ -304,15 +304,8 @@ fn plan_pypto(
         reserved: &reserved,
         spaces: packings.iter().collect(),
     };
-    let mut plan = finish(
-        prepared,
-        &lifetimes,
-        Some(packed),
-        config.backend,
-        own_buffer,
-    )?;
-    address(&mut plan, &lifetimes, Some(&reserved), config)?;
-    Ok(plan)
+    let plan = finish(prepared, &lifetimes, Some(packed), config.backend, own_buffer)?;
+    Ok(address(Cow::Owned(plan), &lifetimes, Some(&reserved), config)?.into_owned())
 }
 
 /// Whether the pass plans a function at all: an orchestration function is left as it is.
@@ -546,14 +539,15 @@ pub fn finish(
 /// Stage 6: AllocateMemoryAddr's part (SPEC §8): the overflow check and, with
 /// `assign_addresses`, the addresses. `reserved` is the windows packing planned around; `None`
 /// for a function with nothing to pack, whose windows are resolved only when it gets
-/// addresses (an overlap is an error, AUTO windows get their `base=`).
-pub fn address(
-    plan: &mut FunctionPlan,
+/// addresses (an overlap is an error, AUTO windows get their `base=`). A plan this changes
+/// nothing in comes back borrowed, so a memoized plan is not copied for nothing.
+pub fn address<'a>(
+    plan: Cow<'a, FunctionPlan>,
     lifetimes: &Lifetimes,
     reserved: Option<&capacity::Reserved>,
     config: &PlanConfig,
-) -> Result<(), PlanError> {
-    let f = &mut plan.function;
+) -> Result<Cow<'a, FunctionPlan>, PlanError> {
+    let f = &plan.function;
     let resolved;
     let reserved = match reserved {
         Some(reserved) => reserved,
@@ -561,9 +555,22 @@ pub fn address(
             resolved = reserved_windows_if_called(f, lifetimes)?;
             &resolved
         }
-        None => return Ok(()),
+        None => return Ok(plan),
     };
-    allocate_memory_addr(f, reserved, config, &mut plan.report.diagnostics)
+    let mut diagnostics = Vec::new();
+    let Some(addressing) = lay_out_checked(f, reserved, config, &mut diagnostics)? else {
+        return Ok(plan);
+    };
+    if diagnostics.is_empty() && !config.assign_addresses {
+        return Ok(plan);
+    }
+    let mut plan = plan;
+    let planned = plan.to_mut();
+    planned.report.diagnostics.extend(diagnostics);
+    if config.assign_addresses {
+        address::apply(&mut planned.function, &addressing, reserved);
+    }
+    Ok(plan)
 }
 
 /// The reserved windows (SPEC §2.5); their walk runs only when the analysis saw a call.
@@ -578,36 +585,35 @@ pub fn reserved_windows_if_called(
     }
 }
 
-/// SPEC §8, after MemoryReuse: the overflow check and, when asked for, the addresses. Without
-/// a capacity to check or addresses to write, nothing reads the layout, so none is computed.
+/// SPEC §8, after MemoryReuse: the overflow check, and the layout the addresses come from.
+/// Without a capacity to check or addresses to write, nothing reads the layout, so none is
+/// computed (`None`).
 ///
 /// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
 /// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
 /// overflow surfaces only in the next pass, so the plan is emitted and the overflow becomes a
 /// warning that says which pass will fail.
-fn allocate_memory_addr(
-    f: &mut Function,
+fn lay_out_checked(
+    f: &Function,
     reserved: &capacity::Reserved,
     config: &PlanConfig,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Result<(), PlanError> {
+) -> Result<Option<address::Addressing>, PlanError> {
     let layout_read = config.capacity_aware() || config.assign_addresses;
-    if layout_read && capacity::gets_addresses(f) {
-        let addressing = address::allocate(f, reserved);
-        if config.capacity_aware() {
-            let overflow = address::check_capacity(f, &addressing, reserved, config);
-            match overflow {
-                Err(error) if !config.assign_addresses => {
-                    diagnostics.push(address::overflow_left_to_allocate_memory_addr(error))
-                }
-                overflow => overflow?,
+    if !layout_read || !capacity::gets_addresses(f) {
+        return Ok(None);
+    }
+    let addressing = address::allocate(f, reserved);
+    if config.capacity_aware() {
+        let overflow = address::check_capacity(f, &addressing, reserved, config);
+        match overflow {
+            Err(error) if !config.assign_addresses => {
+                diagnostics.push(address::overflow_left_to_allocate_memory_addr(error))
             }
-        }
-        if config.assign_addresses {
-            address::apply(f, &addressing, reserved);
+            overflow => overflow?,
         }
     }
-    Ok(())
+    Ok(Some(addressing))
 }
 
 /// What `can_share` consults besides lifetimes (SPEC §6.1): declared allocations (after the
