@@ -450,3 +450,22 @@ fn the_live_page_needs_its_token_explains_two_tiles_and_follows_edits() {
         Duration::from_secs(10),
     );
 }
+
+#[test]
+fn html_needs_an_out_dir_and_view_refuses_paths_outside_the_root() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let base = dir.path().canonicalize().expect("canonical");
+    let (root, state) = (base.join("root"), base.join("state"));
+    std::fs::create_dir_all(root.join(".git")).expect("root");
+    let _daemons = Daemons(state.clone());
+    let kernel = repo().join("examples/kernels/softmax_rows/31_after_InitMemRef.py");
+    let kernel_arg = kernel.to_string_lossy().into_owned();
+    let out = run(&root, &state, &["plan", &kernel_arg, "--emit", "html"]);
+    assert_eq!(out.status.code(), Some(2), "--emit html without --out");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--out DIR"));
+    let out = run(&root, &state, &["view", "--no-open", &kernel_arg]);
+    assert_eq!(out.status.code(), Some(2), "a file outside the root");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("outside the workspace root"));
+    let out = run(&root, &state, &["view", "--no-open", "missing.py"]);
+    assert_eq!(out.status.code(), Some(2), "a file that does not exist");
+}

@@ -587,7 +587,8 @@ pub fn addressed<'db>(
         assign_addresses: settings.assign_addresses(db),
         ..PlanConfig::default()
     };
-    let addressed = crate::plan::address(Cow::Borrowed(&*fixed.value), lifetimes, reserved, &config);
+    let addressed =
+        crate::plan::address(Cow::Borrowed(&*fixed.value), lifetimes, reserved, &config);
     Some(addressed.map(|plan| Located {
         value: match plan {
             Cow::Borrowed(_) => fixed.value.clone(),
