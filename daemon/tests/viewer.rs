@@ -226,6 +226,23 @@ fn the_saved_page_lists_every_function_and_draws_every_tile_of_the_bundled_kerne
         }
         browser.eval("memreuseViewer.state.variant = 'pypto'");
     }
+
+    // The two arms of an `if` share a buffer while both look live: drawn hatched, in halves,
+    // not over each other.
+    let arms = browser.eval(&format!(
+        r#"memreuseViewer.select({}).then(() => {{
+  const tiles = Array.from(document.querySelectorAll('rect.tile.exclusive'));
+  const buffers = new Set(tiles.filter(t => t.dataset.arm === 'then').map(t => t.dataset.buffer));
+  return tiles.some(t => t.dataset.arm === 'else' && buffers.has(t.dataset.buffer))
+    && document.querySelectorAll('rect.hatch').length === tiles.length;
+}})"#,
+        json!("examples/kernels/if_phi_select/31_after_InitMemRef.py::select_activation")
+    ));
+    assert_eq!(
+        arms,
+        json!(true),
+        "the arms of one if are drawn apart and hatched"
+    );
 }
 
 /// One raw HTTP/1.1 request; the status code.

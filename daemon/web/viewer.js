@@ -285,17 +285,23 @@ function plansDiffer(a, b) {
 function exclusiveArms(space) {
   const byBuffer = new Map();
   for (const t of space.tiles) {
-    if (!t.arm) continue;
+    if (!t.arms.length) continue;
     if (!byBuffer.has(t.buffer)) byBuffer.set(t.buffer, []);
     byBuffer.get(t.buffer).push(t);
   }
+  // The arm of the innermost `if` whose two arms hold `a` and `b` apart, if any.
+  const apart = (a, b) => {
+    for (const [i, arm] of a.arms) {
+      if (b.arms.some(([j, other]) => j === i && other !== arm)) return arm;
+    }
+    return undefined;
+  };
   const out = new Map();
   for (const tiles of byBuffer.values()) {
     for (const a of tiles) {
       for (const b of tiles) {
-        if (a.arm[0] === b.arm[0] && a.arm[1] !== b.arm[1] && a.def < b.end && b.def < a.end) {
-          out.set(a, a.arm[1]);
-        }
+        const arm = a.def < b.end && b.def < a.end ? apart(a, b) : undefined;
+        if (arm !== undefined) out.set(a, arm);
       }
     }
   }
@@ -557,7 +563,7 @@ function describe(doc, space, t) {
       `live statements ${t.def}..${t.last}${defLine ? ` · lines ${defLine}–${lastLine || "?"}` : ""}`,
       `buffer ${buffer.base}: bytes [${t.offset}, ${t.offset + t.size}) of ${bytes(buffer.size)} at ${buffer.offset}${buffer.pinned ? ", pinned" : ""}`,
       others.length ? `shares it with: ${others.slice(0, 12).join(", ")}${others.length > 12 ? ` … (${others.length} in all)` : ""}` : "alone on its buffer",
-      t.arm ? `defined in the ${t.arm[1] === 0 ? "then" : "else"} arm of the if at line ${doc.ifs[t.arm[0]].line}` : "",
+      t.arms.length ? `defined in the ${t.arms[0][1] === 0 ? "then" : "else"} arm of the if at line ${doc.ifs[t.arms[0][0]].line}` : "",
     ].filter(Boolean),
   };
 }

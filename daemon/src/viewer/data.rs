@@ -308,12 +308,13 @@ fn tile_types(f: &Function, line_of: &impl Fn(u32) -> u32) -> serde_json::Map<St
 }
 
 /// One plan: per memory space its buffers, tiles (each with its buffer, bytes, lifetime in
-/// statements and the `if` arm it is defined in) and live bytes per statement; the repairs
+/// statements and the `if` arms it is defined in) and live bytes per statement; the repairs
 /// and other diagnostics.
 fn plan_json(report: &PlanReport, map: &StatementMap, text: &str, lines: &LineIndex) -> Value {
-    let arm_of = |statement: u32| -> Value {
-        // The innermost `if` holding the statement: the one with the narrowest arms.
-        map.ifs
+    // Every `if` arm holding the statement, innermost first (the narrowest arms).
+    let arms_of = |statement: u32| -> Value {
+        let mut arms: Vec<(u32, usize, u8)> = map
+            .ifs
             .iter()
             .enumerate()
             .filter_map(|(i, arms)| {
@@ -327,8 +328,9 @@ fn plan_json(report: &PlanReport, map: &StatementMap, text: &str, lines: &LineIn
                 };
                 Some((arms.else_arm.1 - arms.then_arm.0, i, arm))
             })
-            .min()
-            .map_or(Value::Null, |(_, i, arm)| json!([i, arm]))
+            .collect();
+        arms.sort_unstable();
+        arms.iter().map(|&(_, i, arm)| json!([i, arm])).collect()
     };
     let spaces: Vec<Value> = report
         .spaces
@@ -361,7 +363,7 @@ fn plan_json(report: &PlanReport, map: &StatementMap, text: &str, lines: &LineIn
                     "def": t.def,
                     "last": t.last,
                     "end": t.end,
-                    "arm": arm_of(t.def),
+                    "arms": arms_of(t.def),
                 })).collect::<Vec<_>>(),
                 "live": { "from": t0, "bytes": live },
             })
