@@ -6,7 +6,9 @@
 //! - pan and zoom: 240 animation frames, each moving or zooming the view, frames per second
 //!   and the worst frame's own work (redraw and layout);
 //! - settling: laying every tile out again at a new zoom (the page does it 150 ms after the
-//!   last zoom step), median and worst of 15.
+//!   last zoom step), median and worst of 15;
+//! - live: the same function served by `memreuse view` (the CLI and daemon of this build
+//!   profile), from writing an edit of its file to the open page showing it, of 7 edits.
 //!
 //! `cargo bench -p memreuse-daemon --bench viewer` (needs Chromium: Debian's `chromium`, or
 //! `CHROMIUM=...`). Figures go to BENCHMARKS.md.
@@ -177,6 +179,77 @@ fn main() {
         std::fs::write(&out, browser.screenshot()).expect("write the screenshot");
         println!("viewer: screenshot in {out}");
     }
+    live_updates(&mut browser, &text, dir.path());
+}
+
+/// The daemon serving the function (`memreuse view`), and an edit of its file until the open
+/// page shows it: from the write to the page's new document drawn, median and worst of 7.
+fn live_updates(browser: &mut browser::Browser, text: &str, dir: &Path) {
+    let daemon = env!("CARGO_BIN_EXE_memreused");
+    let cli = Path::new(daemon).with_file_name("memreuse");
+    if !cli.is_file() {
+        println!(
+            "viewer: live updates not measured: {} is missing (build the CLI with the same profile)",
+            cli.display()
+        );
+        return;
+    }
+    let (root, state) = (dir.join("root"), dir.join("state"));
+    let relative = "synth_2000_tiles/31_after_InitMemRef.py";
+    let file = root.join(relative);
+    std::fs::create_dir_all(root.join(".git")).expect("root");
+    std::fs::create_dir_all(file.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&file, text).expect("write the kernel");
+    let memreuse = |args: &[&str]| {
+        std::process::Command::new(&cli)
+            .arg("--state-dir")
+            .arg(&state)
+            .args(args)
+            .current_dir(&root)
+            .env("MEMREUSED", daemon)
+            .env_remove("MEMREUSE_STATE_DIR")
+            .output()
+            .expect("memreuse runs")
+    };
+    let out = memreuse(&["view", "--no-open", relative]);
+    let url = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "no URL: {out:?}");
+    browser.goto(&url);
+    browser.wait_for(
+        "the live page",
+        "document.body.dataset.ready === '1' && document.querySelectorAll('rect.tile').length > 2000",
+        Duration::from_secs(120),
+    );
+    let first = browser
+        .eval("memreuseViewer.state.doc.statements[0]")
+        .as_u64()
+        .expect("a line");
+    let mut times = Vec::new();
+    for round in 1..=7u64 {
+        let comments = "# an edit\n".repeat(round as usize);
+        let started = std::time::Instant::now();
+        std::fs::write(&file, format!("{comments}{text}")).expect("edit");
+        browser.wait_for(
+            "the page to follow the edit",
+            &format!(
+                "memreuseViewer.state.doc && memreuseViewer.state.doc.statements[0] === {} && document.querySelectorAll('rect.tile').length > 2000",
+                first + round
+            ),
+            Duration::from_secs(60),
+        );
+        times.push(started.elapsed());
+    }
+    times.sort();
+    println!(
+        "viewer: an edit of the 2,000-tile file shown by the open page: median {:.0} ms, worst {:.0} ms (7 edits)",
+        times[3].as_secs_f64() * 1e3,
+        times[6].as_secs_f64() * 1e3
+    );
+    let _ = memreuse(&["daemon", "stop"]);
 }
 
 fn ms(value: &Value) -> f64 {
