@@ -175,7 +175,8 @@ function select(key) {
   return refreshDetail();
 }
 
-function refreshDetail() {
+// `pending`: the selected function's document, already asked for.
+function refreshDetail(pending) {
   const key = state.selected;
   if (!key) return Promise.resolve();
   const [path, name] = splitKey(key);
@@ -185,7 +186,7 @@ function refreshDetail() {
     renderFileFailure(file, name);
     return Promise.resolve();
   }
-  return loadFunction(key).then((doc) => {
+  return (pending || loadFunction(key)).then((doc) => {
     if (state.selected !== key) return;
     // Keep the variant shown while its plan is being made.
     if (doc && state.doc && state.doc.path === doc.path && state.doc.function === doc.function) {
@@ -704,13 +705,16 @@ function bytes(b) {
 
 // ---- start -------------------------------------------------------------------------------
 
+// The list and the shown function's document are asked for at once.
 function refreshAll() {
+  const key = state.selected;
+  const pending = key && !key.endsWith("::") ? loadFunction(key) : null;
   return loadFiles().then((answer) => {
     state.files = answer.files;
     state.revision = answer.revision;
     renderList();
     setStatus();
-    return refreshDetail();
+    return refreshDetail(state.selected === key ? pending : null);
   });
 }
 

@@ -33,6 +33,8 @@ const MAX_HEAD: usize = 16 * 1024;
 const HEAD_WAIT: Duration = Duration::from_secs(30);
 /// Open event streams at once (each open page holds one).
 const MAX_STREAMS: usize = 64;
+/// Open connections at once; beyond, new ones are closed at once (a page needs a few).
+const MAX_CONNECTIONS: usize = 256;
 /// A comment line this often keeps an idle event stream from being closed by proxies.
 const KEEPALIVE: Duration = Duration::from_secs(15);
 
@@ -52,6 +54,7 @@ impl Endpoint {
 pub struct Viewer {
     endpoint: OnceCell<Arc<Endpoint>>,
     streams: AtomicUsize,
+    connections: AtomicUsize,
 }
 
 impl Viewer {
@@ -91,7 +94,17 @@ async fn accept(listener: TcpListener, server: Arc<Server>, endpoint: Arc<Endpoi
             () = stopped(&mut stopping) => return,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
-                    tokio::spawn(connection(stream, server.clone(), endpoint.clone()));
+                    let open = &server.view.connections;
+                    if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+                        open.fetch_sub(1, Ordering::SeqCst);
+                        drop(stream);
+                        continue;
+                    }
+                    let (server, endpoint) = (server.clone(), endpoint.clone());
+                    tokio::spawn(async move {
+                        connection(stream, &server, endpoint).await;
+                        server.view.connections.fetch_sub(1, Ordering::SeqCst);
+                    });
                 }
                 Err(err) => {
                     server.shared.record_error(format!("viewer: accept failed: {err}"));
@@ -153,7 +166,7 @@ impl Reply {
     }
 }
 
-async fn connection(mut stream: TcpStream, server: Arc<Server>, endpoint: Arc<Endpoint>) {
+async fn connection(mut stream: TcpStream, server: &Arc<Server>, endpoint: Arc<Endpoint>) {
     let mut buffer = Vec::with_capacity(1024);
     loop {
         let head = match read_head(&mut stream, &mut buffer).await {
@@ -170,10 +183,10 @@ async fn connection(mut stream: TcpStream, server: Arc<Server>, endpoint: Arc<En
             return;
         }
         if head.path == "/api/events" {
-            events(stream, &server).await;
+            events(stream, server).await;
             return;
         }
-        let reply = route(&head, &server).await;
+        let reply = route(&head, server).await;
         let close = head.close || head.has_body;
         if write_reply(&mut stream, &reply, head.method == "HEAD", close)
             .await
