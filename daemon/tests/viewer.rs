@@ -243,6 +243,29 @@ fn the_saved_page_lists_every_function_and_draws_every_tile_of_the_bundled_kerne
         json!(true),
         "the arms of one if are drawn apart and hatched"
     );
+
+    // Where the repaired plan differs from PyPTO's exact one, the page says so and outlines
+    // the tiles placed differently.
+    let fixture = "tests/data/repair/r002_loop_carry_gets_own_buffer.py";
+    let out2 = dir.path().join("repair");
+    let out2_arg = out2.to_string_lossy().into_owned();
+    ok(
+        &repo,
+        &state,
+        &["plan", fixture, "--emit", "html", "--out", &out2_arg],
+    );
+    browser.goto(&format!("file://{}/index.html", out2.display()));
+    browser.wait_for(
+        "the repaired plan",
+        "document.body.dataset.ready === '1' && document.querySelectorAll('rect.tile').length > 0",
+        Duration::from_secs(30),
+    );
+    let marked = browser.eval(
+        "[document.querySelector('#detail .figures .differs') !== null, document.querySelectorAll('rect.tile.differs').length, document.querySelector('#detail .diagnostics.warnings').textContent.includes('MR-R002')]",
+    );
+    assert_eq!(marked[0], json!(true), "exact and repaired differ");
+    assert!(marked[1].as_u64().unwrap_or(0) >= 1, "{marked}");
+    assert_eq!(marked[2], json!(true), "the repair is shown with its code");
 }
 
 /// One raw HTTP/1.1 request; the status code.

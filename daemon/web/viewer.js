@@ -251,7 +251,7 @@ function renderDetail() {
   if (plan && plan.status === "planned") {
     figures.append(`${plan.spaces.length} memory spaces · ${plan.repairs.length} repairs of PyPTO's plan · ${plan.statements.length} statements (x: source line, y: address)`);
   }
-  if (differs) figures.append(el("span", { class: "differs" }, " · exact and repaired plans differ"));
+  if (differs) figures.append(el("span", { class: "differs" }, " · exact and repaired plans differ (tiles placed differently are outlined orange)"));
   detail.append(figures);
   if (!plan) {
     detail.append(el("div", { class: "figures" }, `The ${state.variant} plan is being made…`));
@@ -273,6 +273,25 @@ function renderDetail() {
   restoreSelection();
   const ms = performance.now() - started;
   detail.dataset.renderMs = ms.toFixed(2);
+}
+
+// The tiles of `space` that PyPTO's exact plan and the repaired one place differently (another
+// buffer or other bytes), or that only one of them has (a repair's copy), when one of the two
+// is shown.
+function placedElsewhere(doc, space) {
+  const other = { pypto: "exact", exact: "pypto" }[state.variant];
+  const plan = other && doc.plans[other];
+  const out = new Set();
+  if (!plan || plan.status !== "planned") return out;
+  const there = plan.spaces.find((x) => x.space === space.space);
+  if (!there) return out;
+  const where = (sp, t) => `${sp.buffers[t.buffer].base}@${t.offset}+${t.size}`;
+  const placed = new Map(there.tiles.map((t) => [t.name, where(there, t)]));
+  for (const t of space.tiles) {
+    const at = placed.get(t.name);
+    if (at !== where(space, t)) out.add(t.name);
+  }
+  return out;
 }
 
 function plansDiffer(a, b) {
@@ -316,7 +335,10 @@ function drawSpace(parent, doc, space, n) {
   const box = el("div", { class: "space" });
   box.dataset.space = space.space;
   const peak = Math.max(0, ...space.live.bytes);
-  const top = Math.max(1, space.footprint, peak, space.lower_bound, ...space.buffers.map((b) => b.offset + b.size));
+  // One address scale for every plan of this space, so switching plans compares like with like.
+  const topOf = (sp) => Math.max(1, sp.footprint, sp.lower_bound, ...sp.live.bytes, ...sp.buffers.map((b) => b.offset + b.size));
+  const same = Object.values(doc.plans).filter((p) => p && p.status === "planned").flatMap((p) => p.spaces.filter((x) => x.space === space.space));
+  const top = Math.max(topOf(space), ...same.map(topOf));
   // A capacity far above the plan would squash it: then the capacity line sits at the top.
   const capacityShown = space.capacity > 0 && space.capacity <= top * 2;
   const yMax = (capacityShown ? Math.max(top, space.capacity) : top) * 1.06;
@@ -354,10 +376,12 @@ function drawSpace(parent, doc, space, n) {
     return { l, r, label };
   });
   const exclusive = exclusiveArms(space);
+  const moved = placedElsewhere(doc, space);
   const tiles = space.tiles.map((t) => {
     const rect = svgEl("rect", { class: "tile", fill: space.buffers[t.buffer].colour });
     rect.dataset.tile = t.name;
     rect.dataset.buffer = space.buffers[t.buffer].base;
+    if (moved.has(t.name)) rect.classList.add("differs");
     const half = exclusive.get(t);
     let hatch = null;
     if (half !== undefined) {

@@ -247,8 +247,19 @@ fn numbered_function(f: &Function, config: &PlanConfig) -> Option<Function> {
     memreuse::repair::repaired_input(f.clone(), config, &options).ok()?
 }
 
+/// The line of each statement; `null` for one a repair added without a place of its own
+/// (the `tile.alloc` of a new buffer).
 fn statements_json(map: &StatementMap, line_of: &impl Fn(u32) -> u32) -> Value {
-    map.spans.iter().map(|s| line_of(s.start)).collect()
+    map.spans
+        .iter()
+        .map(|s| {
+            if s.start == s.end {
+                Value::Null
+            } else {
+                Value::from(line_of(s.start))
+            }
+        })
+        .collect()
 }
 
 fn loops_json(map: &StatementMap, line_of: &impl Fn(u32) -> u32) -> Value {
