@@ -301,6 +301,11 @@ impl Drop for Daemons {
     }
 }
 
+/// How many statements a view (`{x0, x1}`) spans.
+fn span(view: &Value) -> f64 {
+    view["x1"].as_f64().unwrap_or(0.0) - view["x0"].as_f64().unwrap_or(0.0)
+}
+
 /// A tile whose centre the pointer would hit (no other tile drawn over it), other than
 /// `except`: its name and centre in page pixels.
 fn hittable_tile(browser: &mut Browser, except: &str) -> (String, f64, f64) {
@@ -452,7 +457,28 @@ fn the_live_page_needs_its_token_explains_two_tiles_and_follows_edits() {
         std::fs::write(&out, browser.screenshot()).expect("write the screenshot");
     }
 
-    // An edit to the watched file: the page follows, keeping the function and the tile.
+    // The wheel zooms in around the pointer, dragging pans.
+    let full = browser.eval("memreuseViewer.state.view");
+    browser.wheel(x, y, -600.0);
+    browser.wait_for(
+        "the wheel to zoom in",
+        &format!(
+            "memreuseViewer.state.view.x1 - memreuseViewer.state.view.x0 < {}",
+            span(&full) * 0.9
+        ),
+        Duration::from_secs(10),
+    );
+    let zoomed = browser.eval("memreuseViewer.state.view");
+    browser.drag(x, y, x + 150.0);
+    let panned = browser.eval("memreuseViewer.state.view");
+    assert!(
+        panned["x0"].as_f64() < zoomed["x0"].as_f64()
+            && (span(&panned) - span(&zoomed)).abs() < 1e-6,
+        "a drag to the right shows earlier statements at the same zoom: {zoomed} -> {panned}"
+    );
+
+    // An edit to the watched file: the page follows, keeping the function, the tile and the
+    // view.
     let before = browser.eval("memreuseViewer.state.doc.statements[0]");
     let before = before.as_u64().expect("a line");
     std::fs::write(&edited, format!("# an edit above the program\n{original}")).expect("edit");
@@ -470,6 +496,11 @@ fn the_live_page_needs_its_token_explains_two_tiles_and_follows_edits() {
         json!(second)
     ));
     assert_eq!(kept, json!(true), "the selection survives the update");
+    assert_eq!(
+        browser.eval("memreuseViewer.state.view"),
+        panned,
+        "the view survives the update"
+    );
 
     // A file that stops parsing: its located diagnostics in place of its plan.
     let broken = original.replacen(

@@ -513,6 +513,27 @@ function swatch(colour) {
   return s;
 }
 
+// A pan in progress: where it started, in which timeline. The window's listeners are added
+// once (`start`), not per drawing.
+let dragging = null;
+
+function dragMove(e) {
+  const d = dragging;
+  if (!d) return;
+  const dx = e.clientX - d.x;
+  if (Math.abs(dx) > 3) { d.moved = true; d.svg.classList.add("dragging"); }
+  if (!d.moved) return;
+  const per = (d.view.x1 - d.view.x0) / d.plotW;
+  panTo(d.view.x0 - dx * per, d.view.x1 - dx * per, d.n);
+}
+
+function dragEnd() {
+  if (!dragging) return;
+  dragging.svg.classList.remove("dragging");
+  // The click that ends a drag is not a click on a tile.
+  setTimeout(() => { dragging = null; }, 0);
+}
+
 // Wheel: zoom around the pointer; drag: pan. Both redraw only the changed attributes.
 function interact(drawn, doc, space, n) {
   const { svg, plotW } = drawn;
@@ -526,17 +547,9 @@ function interact(drawn, doc, space, n) {
     const at = toStatement(e.clientX);
     zoomAt(at, e.deltaY > 0 ? 1.25 : 0.8, n);
   }, { passive: false });
-  let drag = null;
-  svg.addEventListener("mousedown", (e) => { drag = { x: e.clientX, view: Object.assign({}, state.view), moved: false }; });
-  window.addEventListener("mousemove", (e) => {
-    if (!drag) return;
-    const dx = e.clientX - drag.x;
-    if (Math.abs(dx) > 3) { drag.moved = true; svg.classList.add("dragging"); }
-    if (!drag.moved) return;
-    const per = (drag.view.x1 - drag.view.x0) / plotW;
-    panTo(drag.view.x0 - dx * per, drag.view.x1 - dx * per, n);
+  svg.addEventListener("mousedown", (e) => {
+    dragging = { svg, plotW, n, x: e.clientX, view: Object.assign({}, state.view), moved: false };
   });
-  window.addEventListener("mouseup", () => { if (drag) { svg.classList.remove("dragging"); setTimeout(() => { drag = null; }, 0); } });
   svg.addEventListener("mouseover", (e) => {
     const rect = e.target.closest && e.target.closest("rect.tile");
     if (rect) showTooltip(e, doc, space, rect.dataset.tile);
@@ -547,7 +560,7 @@ function interact(drawn, doc, space, n) {
   });
   svg.addEventListener("mouseleave", hideTooltip);
   svg.addEventListener("click", (e) => {
-    if (drag && drag.moved) return;
+    if (dragging && dragging.moved) return;
     const rect = e.target.closest && e.target.closest("rect.tile");
     if (rect) clickTile(doc, space, rect.dataset.tile);
   });
@@ -743,6 +756,8 @@ function refreshAll() {
 }
 
 function start() {
+  window.addEventListener("mousemove", dragMove);
+  window.addEventListener("mouseup", dragEnd);
   document.getElementById("filter").addEventListener("input", (e) => { state.filter = e.target.value; renderList(); });
   for (const th of document.querySelectorAll("#functions th")) {
     th.addEventListener("click", () => {

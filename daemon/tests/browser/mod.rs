@@ -260,6 +260,34 @@ impl Browser {
         }
     }
 
+    /// A turn of the mouse wheel at `(x, y)` (negative `delta_y`: away from the user).
+    pub fn wheel(&mut self, x: f64, y: f64, delta_y: f64) {
+        self.page(
+            "Input.dispatchMouseEvent",
+            json!({ "type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": delta_y }),
+        );
+    }
+
+    /// Presses the left button at `(x, y)`, moves to `(to_x, y)` in steps, and releases.
+    pub fn drag(&mut self, x: f64, y: f64, to_x: f64) {
+        self.mouse_move(x, y);
+        self.page(
+            "Input.dispatchMouseEvent",
+            json!({ "type": "mousePressed", "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": 1 }),
+        );
+        for step in 1..=10 {
+            let at = x + (to_x - x) * f64::from(step) / 10.0;
+            self.page(
+                "Input.dispatchMouseEvent",
+                json!({ "type": "mouseMoved", "x": at, "y": y, "button": "left", "buttons": 1 }),
+            );
+        }
+        self.page(
+            "Input.dispatchMouseEvent",
+            json!({ "type": "mouseReleased", "x": to_x, "y": y, "button": "left", "buttons": 0, "clickCount": 1 }),
+        );
+    }
+
     /// A PNG of the page.
     pub fn screenshot(&mut self) -> Vec<u8> {
         let shot = self.page("Page.captureScreenshot", json!({ "format": "png" }));
