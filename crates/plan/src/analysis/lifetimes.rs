@@ -831,4 +831,39 @@ class P:
         assert_eq!(lifetimes.liveness(a).map(|(def, _)| def), Some(3));
         assert_eq!(lifetimes.member_facts().len(), members.len());
     }
+
+    /// The viewer's map numbers exactly the statements `analyze` numbers, and its loops are
+    /// the lifetimes' loops; each `if`'s arms sit inside the numbering, then before else.
+    #[test]
+    fn the_statement_map_numbers_as_the_lifetimes_do() {
+        for text in [
+            include_str!("../../../../examples/kernels/nested_carries/31_after_InitMemRef.py"),
+            include_str!("../../../../examples/kernels/if_phi_select/31_after_InitMemRef.py"),
+            include_str!("../../../../examples/kernels/flash_attention/31_after_InitMemRef.py"),
+        ] {
+            let program = parse_program(text).expect("parses");
+            for f in &program.functions {
+                let lifetimes = analyze(f);
+                let map = statement_map(f);
+                assert_eq!(
+                    map.spans.len() as u32,
+                    lifetimes.statement_count,
+                    "{}",
+                    f.name
+                );
+                assert_eq!(map.loops, lifetimes.loops, "{}", f.name);
+                for arms in &map.ifs {
+                    assert!(arms.then_arm.0 <= arms.then_arm.1);
+                    assert_eq!(arms.then_arm.1, arms.else_arm.0);
+                    assert!(arms.else_arm.1 <= lifetimes.statement_count);
+                }
+                // Statements are numbered in source order.
+                assert!(
+                    map.spans.windows(2).all(|w| w[0].start < w[1].start),
+                    "{}",
+                    f.name
+                );
+            }
+        }
+    }
 }
