@@ -439,7 +439,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         }
         Emit::Html => {
             if let Some(dir) = &args.out {
-                let page = html_page(&outcomes, &config, args.materialize_aliases);
+                let page = html_page(&planned, &config, args.materialize_aliases);
                 let target = PathBuf::from("index.html");
                 prepare_out_dir(dir, &files, std::slice::from_ref(&target))?;
                 write_atomically(&dir.join(&target), &page)?;
@@ -636,31 +636,33 @@ fn file_report<'a>(p: &'a PlannedFile, workspace: &Workspace) -> FileReport<'a> 
     }
 }
 
-/// The viewer page with every planned file's functions embedded, each with all its plan
-/// variants (PyPTO's repaired, PyPTO's exact, the offset planner's) planned from `config`.
-fn html_page(outcomes: &[db::FileOutcome], config: &PlanConfig, aliases: Toggle) -> String {
+/// The viewer page with every file embedded: a file that cannot be read or parsed with its
+/// diagnostics, the others with all their functions, each in all its plan variants (PyPTO's
+/// repaired, PyPTO's exact, the offset planner's) planned from `config`.
+fn html_page(planned: &[PlannedFile], config: &PlanConfig, aliases: Toggle) -> String {
     use memreuse_daemon::viewer::{data, page};
     let mut files = Vec::new();
     let mut functions = serde_json::Map::new();
-    for outcome in outcomes {
-        if matches!(outcome.status, FileStatus::NotAProgram) {
+    for p in planned {
+        if let FileBody::Unreadable(err) = &p.body {
+            let message = format!("cannot read {}: {err}", p.display);
+            files.push(data::unreadable_entry(&p.display, &message));
             continue;
         }
-        let display = outcome.path.display().to_string();
-        let text = outcome.text.as_deref().unwrap_or("");
-        let materialize = aliases.applies_to(&outcome.path);
+        let path = Path::new(&p.display);
+        let text = p.text.get();
+        let materialize = aliases.applies_to(path);
         let variants: Vec<(&str, PlanConfig, db::FileOutcome)> = data::VARIANTS
             .iter()
             .filter_map(|v| {
                 let variant = data::variant_config(config, v, materialize);
-                let planned = data::plan_text(&OsSystem, &outcome.path, text, variant)?;
+                let planned = data::plan_text(&OsSystem, path, text, variant)?;
                 Some((*v, variant, planned))
             })
             .collect();
         let Some((_, _, primary)) = variants.first() else {
             continue;
         };
-        let entry = data::file_entry(&display, primary);
         let borrowed: Vec<data::Variant> = variants
             .iter()
             .map(|(name, config, outcome)| data::Variant {
@@ -669,19 +671,13 @@ fn html_page(outcomes: &[db::FileOutcome], config: &PlanConfig, aliases: Toggle)
                 config: *config,
             })
             .collect();
-        if let FileStatus::Planned {
-            functions: planned, ..
-        } = &primary.status
-        {
-            for f in planned {
-                if let Some(document) =
-                    data::function_document(&display, primary, &f.name, &borrowed)
-                {
-                    functions.insert(format!("{display}::{}", f.name), document);
-                }
+        for f in p.functions() {
+            if let Some(document) = data::function_document(&p.display, primary, &f.name, &borrowed)
+            {
+                functions.insert(format!("{}::{}", p.display, f.name), document);
             }
         }
-        files.push(entry);
+        files.push(data::file_entry(&p.display, primary));
     }
     page::static_page(&serde_json::json!({ "files": files, "functions": functions }))
 }

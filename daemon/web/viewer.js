@@ -127,7 +127,7 @@ function renderList() {
   const fileRow = (file) => {
     const head = el("tr", { class: "file" + (file.status === "failed" ? " failed" : "") });
     const cell = el("td", { colspan: 6, title: file.path }, file.path);
-    if (file.diagnostics.length) cell.append(` — does not parse (${file.diagnostics.length})`);
+    if (file.diagnostics.length) cell.append(` — no plan (${file.diagnostics.length} ${file.diagnostics.length === 1 ? "error" : "errors"})`);
     head.append(cell);
     head.dataset.path = file.path;
     head.addEventListener("click", () => { if (file.diagnostics.length) select(`${file.path}::`); });
@@ -204,7 +204,9 @@ function renderFileFailure(file, name) {
   const detail = document.getElementById("detail");
   detail.textContent = "";
   detail.append(el("h2", {}, name ? `${name} — ${file.path}` : file.path));
-  detail.append(el("div", { class: "figures" }, "This file does not parse: no plan until it does. The page updates when it is saved again."));
+  const unread = file.diagnostics.every((d) => d.line === null);
+  const why = unread ? "This file cannot be read" : "This file does not parse";
+  detail.append(el("div", { class: "figures" }, `${why}: no plan until it does. The page updates when it changes.`));
   detail.append(diagnosticsBox(file.path, file.diagnostics, "diagnostics file-errors"));
 }
 

@@ -105,6 +105,16 @@ fn with_source_line(mut value: Value, text: &str) -> Value {
     value
 }
 
+/// The list entry of a file that could not be read, and why.
+pub fn unreadable_entry(display: &str, message: &str) -> Value {
+    json!({
+        "path": display,
+        "status": "failed",
+        "diagnostics": [plain_error(message)],
+        "functions": [],
+    })
+}
+
 fn plain_error(message: &str) -> Value {
     json!({ "code": memreuse::json::codes::UNREADABLE, "severity": "error", "message": message,
             "line": null, "col": null })
