@@ -2,6 +2,7 @@
 //! commands on its fd 3, answers on its fd 4, each a JSON object ended by a NUL byte). No
 //! WebSocket, no crate: the viewer's browser tests and its benchmark share this.
 
+// Each of the test and the bench uses part of this module; each helper is used by one.
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
