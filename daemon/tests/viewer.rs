@@ -441,6 +441,24 @@ fn the_live_page_needs_its_token_explains_two_tiles_and_follows_edits() {
         "document.querySelector('#source .hl') !== null",
         Duration::from_secs(10),
     );
+    let members = browser.eval(
+        r#"(() => {
+  const selected = document.querySelector('rect.tile.selected');
+  const space = selected.closest('svg');
+  const same = space.querySelectorAll(`rect.tile[data-buffer="${selected.dataset.buffer}"]`).length;
+  return [space.querySelectorAll('rect.tile.member').length, same - 1,
+          space.querySelectorAll('rect.tile.dim').length + same === space.querySelectorAll('rect.tile').length];
+})()"#,
+    );
+    assert_eq!(
+        members[0], members[1],
+        "the clicked tile's buffer's other members are marked: {members}"
+    );
+    assert_eq!(
+        members[2],
+        json!(true),
+        "the other buffers are dimmed: {members}"
+    );
     let (second, x2, y2) = hittable_tile(&mut browser, &first);
     browser.click(x2, y2);
     browser.wait_for(
