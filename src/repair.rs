@@ -12,7 +12,7 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
 use crate::plan::isolate::{Place, detach, fresh_buffer};
 use crate::plan::{FunctionPlan, PlanConfig, PlanError, plan_function_keeping};
-use crate::verify::{Clobber, Finding, PlanInput, VerifyOptions, check_plan};
+use crate::verify::{Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan};
 
 /// Stable codes of the repairs and of a plan that could not be repaired.
 pub mod codes {
@@ -70,11 +70,16 @@ enum Action {
 /// MemRefs hold addresses (`--addresses`, or the offset planner's, which addresses every
 /// function).
 pub fn verify_options(config: &PlanConfig) -> VerifyOptions {
-    let dsa = config.planner == crate::plan::Planner::Dsa;
+    let addressing = if config.planner == crate::plan::Planner::Dsa {
+        Addressing::EveryFunction
+    } else if config.assign_addresses {
+        Addressing::AllocateMemoryAddr
+    } else {
+        Addressing::Offsets
+    };
     VerifyOptions {
         backend: config.backend,
-        addressed: config.assign_addresses || dsa,
-        every_function_addressed: dsa,
+        addressing,
     }
 }
 
