@@ -13,7 +13,7 @@ use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
 use crate::plan::isolate::{Place, detach, fresh_buffer};
 use crate::plan::{FunctionPlan, PlanConfig, PlanError, plan_function_keeping};
 use crate::verify::{
-    Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
+    Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
 };
 
 /// Stable codes of the repairs and of a plan that could not be repaired.
@@ -68,6 +68,23 @@ enum Action {
     Fresh(VarId),
 }
 
+/// What the checkers are told of a plan made with `config`: its backend, and whether its
+/// MemRefs hold addresses (`--addresses`, or the offset planner's, which addresses every
+/// function).
+pub fn verify_options(config: &PlanConfig) -> VerifyOptions {
+    let addressing = if config.planner == crate::plan::Planner::Dsa {
+        Addressing::EveryFunction
+    } else if config.assign_addresses {
+        Addressing::AllocateMemoryAddr
+    } else {
+        Addressing::Offsets
+    };
+    VerifyOptions {
+        backend: config.backend,
+        addressing,
+    }
+}
+
 /// Plans `input` as PyPTO does and checks the plan. With `config.exact` the plan is returned
 /// as is, the checker's findings added to its report as warnings; otherwise unsafe decisions
 /// are repaired until the checker passes. The input is borrowed: planning works on a copy, and
@@ -89,6 +106,27 @@ pub fn plan_checked_from(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
+    plan_checked_editing(input, first, config, options).map(|(plan, _)| plan)
+}
+
+/// The input as the repairs of [`plan_checked`] leave it (`None`: as given). Repairs add
+/// statements (a `tile.alloc` per new buffer, the `tile.move`s feeding it), and the plan's
+/// lifetimes number the statements of that function: the viewer locates them there.
+pub fn repaired_input(
+    input: &Function,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<Option<Function>, SafePlanError> {
+    let first = plan_function_keeping(input.clone(), config, &FxHashSet::default());
+    plan_checked_editing(input, first, config, options).map(|(_, edited)| edited)
+}
+
+fn plan_checked_editing(
+    input: &Function,
+    first: Result<FunctionPlan, PlanError>,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     let plan_input = PlanInput::of(input);
     let check_function =
         |f: &Function, options: &VerifyOptions| check_plan(&plan_input, f, options);
@@ -98,7 +136,7 @@ pub fn plan_checked_from(
         plan.report
             .diagnostics
             .extend(findings.into_iter().map(|f| warning(f.diagnostic)));
-        return Ok(plan);
+        return Ok((plan, None));
     }
     // The input as repaired so far, once an edit changed it.
     let mut edited: Option<Function> = None;
@@ -124,7 +162,7 @@ pub fn plan_checked_from(
     for _ in 0..MAX_ROUNDS {
         if findings.is_empty() {
             plan.report.diagnostics.extend(repairs);
-            return Ok(plan);
+            return Ok((plan, edited));
         }
         let input = edited.as_ref().unwrap_or(input);
         // The first finding that names two tiles, separated by the first edit that separates

@@ -57,7 +57,7 @@ use crate::repair::SafePlanError;
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
 };
-use crate::verify::{PlanInput, VerifyOptions, check_plan, verify_plan};
+use crate::verify::{PlanInput, check_plan, verify_plan};
 use spans::SpanTable;
 
 pub use workspace::{
@@ -650,11 +650,12 @@ pub fn checked_plan<'db>(
     let settings = Settings::get(db);
     let planner = settings.planner(db);
     let dsa = settings.offset_planner(db) == OffsetPlanner::Dsa;
-    let options = VerifyOptions {
+    let options = crate::repair::verify_options(&PlanConfig {
         backend: settings.backend(db),
-        addressed: settings.assign_addresses(db) || dsa,
-        every_function_addressed: dsa,
-    };
+        planner: settings.offset_planner(db),
+        assign_addresses: settings.assign_addresses(db),
+        ..PlanConfig::default()
+    });
     let anchorer = spans::Anchorer::new(&source.table);
     let full_config = || file_config(db, *item.file(db)).0;
     let planned = match planner {

@@ -51,6 +51,7 @@ mod read;
 mod serve;
 mod shared;
 mod tree;
+mod view;
 mod watch;
 mod writer;
 
@@ -203,6 +204,7 @@ pub fn run(options: Options) -> Result<(), StartError> {
         last_request_ms: AtomicU64::new(0),
         connections: serve::Connections::default(),
         stopping: tokio::sync::watch::channel(false).0,
+        view: view::Viewer::default(),
     });
     let served = serve_until_stopped(listener, server.clone(), options.idle_timeout);
 
