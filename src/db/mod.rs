@@ -16,7 +16,7 @@
 //! by value (with the span table of its parse, see [`Located`]), so salsa backdates what comes
 //! out the same: a capacity change repacks that space only, a backend change keeps the parse
 //! and the lifetimes, `--addresses` re-runs addressing and the checkers. The stages that hold
-//! whole functions keep 256 functions' results (`lru`); `Workspace::plan` enforces the bound
+//! whole functions keep 64 functions' results (`lru`); `Workspace::plan` enforces the bound
 //! after every batch of files.
 //!
 //! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
@@ -371,10 +371,10 @@ impl PartialEq for Source {
 /// Stage 0: the function's IR. `None` when the file's cached manifest names a function its
 /// text does not define.
 ///
-/// Every stage keeps the results of 256 functions (`lru`, enforced after each batch of files
+/// Every stage keeps the results of 64 functions (`lru`, enforced after each batch of files
 /// `Workspace::plan` plans): the stages hold whole functions, and an unbounded memo would keep
 /// every function of a large tree (see BENCHMARKS.md for the daemon's memory).
-#[salsa::tracked(returns(ref), lru = 256)]
+#[salsa::tracked(returns(ref), lru = 64)]
 pub fn source<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Source> {
     if let Some((function, table)) = item.ir(db).take_function() {
         return Some(Source { function, table });
@@ -400,7 +400,7 @@ impl<T: PartialEq> PartialEq for Located<T> {
 }
 
 /// Stage 1: after Step 0, which reads the backend and `exact` only where it runs.
-#[salsa::tracked(returns(ref), lru = 256)]
+#[salsa::tracked(returns(ref), lru = 64)]
 pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located<Prepared>> {
     let source = source(db, item).as_ref()?;
     let settings = Settings::get(db);
@@ -422,7 +422,7 @@ pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located
 }
 
 /// Stage 2: lifetimes (SPEC §5), from the prepared function alone.
-#[salsa::tracked(returns(ref), lru = 256)]
+#[salsa::tracked(returns(ref), lru = 64)]
 pub fn lifetimes<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Arc<Lifetimes>> {
     let prepared = prepared(db, item).as_ref()?;
     Some(Arc::new(crate::analysis::lifetimes::analyze(
@@ -439,7 +439,7 @@ pub struct Rules {
 
 /// Stage 3: forbid-alias sets, hazards, declared allocations and reserved windows (SPEC §6.1,
 /// §2.5); reads the backend.
-#[salsa::tracked(returns(ref), lru = 256)]
+#[salsa::tracked(returns(ref), lru = 64)]
 pub fn sharing_rules<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
@@ -487,7 +487,7 @@ pub struct FunctionSpace<'db> {
 }
 
 /// Stage 4: one memory space of a function packed (SPEC §6.2–§6.8).
-#[salsa::tracked(returns(ref), lru = 256)]
+#[salsa::tracked(returns(ref), lru = 64)]
 pub fn packing<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<SpacePacking>> {
     let item = key.item(db);
     let space = Space::new(db, key.space(db));
@@ -517,7 +517,7 @@ pub fn packing<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<
 }
 
 /// Stage 5: the packings applied (SPEC §7); reads the backend.
-#[salsa::tracked(returns(ref), lru = 256)]
+#[salsa::tracked(returns(ref), lru = 64)]
 pub fn fixed<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
@@ -563,7 +563,7 @@ pub fn fixed<'db>(
 
 /// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (SPEC §8); reads the capacities and
 /// `--addresses`. An orchestration function is left as it is.
-#[salsa::tracked(returns(ref), lru = 256)]
+#[salsa::tracked(returns(ref), lru = 64)]
 pub fn addressed<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,

@@ -99,9 +99,10 @@ pub struct Planned {
 /// The executed queries, for firewall tests: `query(argument)` in execution order.
 pub type ExecutionLog = Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>>;
 
-/// Files planned between two evictions of the stage memos: small enough that the stages of a
-/// batch stay well inside the daemon's memory target, large enough to keep every thread busy.
-const FILES_PER_BATCH: usize = 16;
+/// Files per planning thread between two evictions of the stage memos: few enough that a
+/// batch's stage results stay small, enough that the threads seldom wait for each other at
+/// the end of a batch.
+const FILES_PER_BATCH: usize = 8;
 
 pub struct Workspace {
     db: PlanDatabase,
@@ -365,7 +366,7 @@ impl Workspace {
     ) -> Vec<FileOutcome> {
         use salsa::Database as _;
         let mut outcomes = Vec::with_capacity(files.len());
-        for batch in files.chunks(FILES_PER_BATCH) {
+        for batch in files.chunks(FILES_PER_BATCH * jobs.max(1)) {
             outcomes.extend(self.plan_pass(batch, jobs, progress));
             self.db.trigger_lru_eviction();
         }
