@@ -8,7 +8,9 @@ files=${1:-1000}
 functions=${2:-20}
 work=${3:-$(mktemp -d)}
 cd "$(dirname "$0")/.."
-cargo build --release -q -p memreuse-cli --example gen_tree -p memreuse
+# Both explicitly: with `--example`, cargo builds the example only, not the binary.
+cargo build --release -q -p memreuse --example gen_tree
+cargo build --release -q -p memreuse-cli --bin memreuse
 bin=target/release/memreuse
 tree=$work/tree
 state=$work/state

@@ -5,6 +5,8 @@
 //! - [`client`]: finding, starting, stopping and asking a daemon.
 //! - [`answer`]: query and explain answers, shared with the CLI's in-process fallback.
 //! - [`server`]: the daemon itself.
+//! - [`settings`]: a project's `memreuse.toml`, read by the CLI and (again on every change) the
+//!   daemon.
 //!
 //! This crate is the only one that knows sockets and notify.
 
@@ -13,3 +15,4 @@ pub mod client;
 pub mod layout;
 pub mod protocol;
 pub mod server;
+pub mod settings;

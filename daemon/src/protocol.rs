@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of the types below.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// Longest request line the daemon reads (requests are small).
 pub const MAX_REQUEST_LINE: usize = 64 * 1024;
@@ -159,9 +159,12 @@ pub struct Status {
     pub root: PathBuf,
     pub state_dir: PathBuf,
     pub build_id: String,
-    /// What it plans with (from `memreuse.toml` when it started): backend and planner names.
+    /// What it plans with now: backend and planner names (the rest is in `settings`).
     pub backend: String,
     pub planner: String,
+    pub settings: SettingsStatus,
+    /// How it watches the tree: notify's backend (`inotify` on Linux).
+    pub watch_backend: String,
     pub uptime_seconds: f64,
     /// The initial scan: files planned so far of the files found (`done == total` when over).
     pub scan: Progress,
@@ -177,6 +180,28 @@ pub struct Status {
     /// Resident memory of the daemon, in bytes.
     pub rss_bytes: Option<u64>,
     pub last_error: Option<String>,
+}
+
+/// The settings the daemon plans with: the root's `memreuse.toml` (read again whenever it
+/// changes) under the daemon's command-line flags.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct SettingsStatus {
+    /// The `memreuse.toml` read, when the root has one.
+    pub file: Option<PathBuf>,
+    /// Seconds since the settings in force were read.
+    pub loaded_seconds_ago: f64,
+    /// The capacity of every space whose capacity is known, in bytes.
+    pub capacities: Vec<SpaceCapacity>,
+    /// Files larger than this are not read.
+    pub max_file_bytes: u64,
+    /// Why the last change of `memreuse.toml` was not taken (the settings before stay).
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct SpaceCapacity {
+    pub space: String,
+    pub bytes: i64,
 }
 
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
