@@ -712,19 +712,18 @@ fn print_summary(
                         FailureKind::Plan => "the planner refused it",
                         FailureKind::Verify => "its plan failed verification",
                     };
+                    row.clear();
+                    summary::name_cell(&mut row, &function.name, width);
                     writeln!(
                         out,
-                        "{}{:<name$} error: no plan, {what} ({}, above)",
-                        summary::INDENT,
-                        function.name.as_str(),
+                        "{row} error: no plan, {what} ({}, above)",
                         plural(diagnostics.len(), "error"),
-                        name = width - summary::INDENT.len()
                     )?;
                     continue;
                 }
             };
             let report = &planned.report;
-            for s in &report.spaces {
+            for (i, s) in report.spaces.iter().enumerate() {
                 let figures = summary::SpaceRow {
                     space: s.space.name(),
                     tiles: s.tiles as i64,
@@ -736,7 +735,8 @@ fn print_summary(
                 };
                 bytes.0 += s.bytes_before;
                 bytes.1 += s.bytes_after;
-                summary::row(&mut row, &function.name, width, &figures);
+                let name = summary::row_name(&function.name, width, i == 0);
+                summary::row(&mut row, name, width, &figures);
                 out.write_all(row.as_bytes())?;
                 if let Some(pypto) = s.pypto_footprint {
                     let ratio = |x: i64| x as f64 / s.lower_bound.max(1) as f64;
@@ -751,21 +751,30 @@ fn print_summary(
                 if members {
                     for buffer in &s.buffers {
                         let names: Vec<&str> = buffer.members.iter().map(|m| m.as_str()).collect();
-                        writeln!(
-                            out,
-                            "{0}{0}{0}{1} ({2}): {3}",
+                        let first = format!(
+                            "{0}{0}{0}{1} ({2}):",
                             summary::INDENT,
                             buffer.base.as_str(),
                             summary::human_bytes(buffer.size.max(0) as u64),
-                            names.join(", ")
-                        )?;
+                        );
+                        let listed =
+                            summary::wrapped(&first, &names.join(", "), 4 * summary::INDENT.len());
+                        out.write_all(listed.as_bytes())?;
                     }
                 }
             }
             repairs += report.diagnostics.iter().filter(|d| is_repair(d)).count();
             for d in &report.diagnostics {
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
-                writeln!(out, "  {}", d.one_line(&p.display, p.text.get(), lines))?;
+                let at = lines.line_col(p.text.get(), d.span.start);
+                let shown = summary::diagnostic(
+                    at.line as usize,
+                    at.col as usize,
+                    d.severity.name(),
+                    &d.code,
+                    &d.message,
+                );
+                out.write_all(shown.as_bytes())?;
             }
         }
     }
@@ -778,14 +787,15 @@ fn print_summary(
             summary::human_bytes(bytes.1.max(0) as u64)
         )?;
     }
-    write!(
-        out,
+    let mut footer = format!(
         "{}, {}",
         plural(totals.files, "file"),
         plural(totals.functions, "function")
-    )?;
+    );
     if repairs > 0 {
-        write!(out, ", {repairs} repairs of PyPTO's plan (warnings MR-R…)")?;
+        footer.push_str(&format!(
+            ", {repairs} repairs of PyPTO's plan (warnings MR-R…)"
+        ));
     }
     if totals.failed() {
         let errors: Vec<String> = [
@@ -812,9 +822,9 @@ fn print_summary(
             n => format!("{n} {many}"),
         })
         .collect();
-        write!(out, "; errors: {}", errors.join(", "))?;
+        footer.push_str(&format!("; errors: {}", errors.join(", ")));
     }
-    writeln!(out)?;
+    out.write_all(summary::wrapped("", &footer, 2).as_bytes())?;
     out.flush()?;
     Ok(())
 }

@@ -947,3 +947,47 @@ fn the_summary_names_each_file_once_explains_itself_and_lists_sharing_with_v() {
     );
     assert!(!plain.contains(&members.join(", ")), "{plain}");
 }
+
+#[test]
+fn every_summary_line_of_the_bundled_examples_fits_100_columns() {
+    let sandbox = Sandbox::new();
+    let mut checked = 0;
+    for backend in ["none", "910b", "950"] {
+        for extra in [
+            &[][..],
+            &["-v"][..],
+            &["--planner", "dsa"][..],
+            &["--exact"][..],
+        ] {
+            let mut args = vec![
+                "plan",
+                "examples/kernels",
+                "--no-cache",
+                "--backend",
+                backend,
+            ];
+            args.extend_from_slice(extra);
+            let out = sandbox.run(&args, &repo());
+            let summary = text(&out.stdout);
+            assert!(summary.contains("FUNCTION"), "{args:?}: {summary}");
+            for line in summary.lines() {
+                assert!(
+                    line.chars().count() <= 100,
+                    "{args:?}: {} columns:\n{line}",
+                    line.chars().count()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "{checked} lines");
+    // The same kernels answered by `query` (from the daemon) keep to it too.
+    let file = sandbox.put(&kernel("if_phi_select"), "k.py");
+    std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
+    std::fs::write(sandbox.work().join("memreuse.toml"), "backend = \"950\"\n").expect("write");
+    let out = sandbox.run(&["query", file.to_str().expect("utf-8")], &sandbox.work());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for line in text(&out.stdout).lines() {
+        assert!(line.chars().count() <= 100, "query: {line}");
+    }
+}
