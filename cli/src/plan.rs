@@ -771,7 +771,7 @@ fn print_summary(
                     at.line as usize,
                     at.col as usize,
                     d.severity.name(),
-                    &d.code,
+                    d.code,
                     &d.message,
                 );
                 out.write_all(shown.as_bytes())?;
