@@ -382,6 +382,7 @@ pub fn explain(
         first: args.first.clone(),
         second: args.second.clone(),
         stale_ok: false,
+        color: crate::color::enabled(),
     };
     let response = connection
         .client

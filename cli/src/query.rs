@@ -86,6 +86,7 @@ pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             path: named.path.clone(),
             function: named.function.clone(),
             stale_ok: args.stale_ok,
+            color: crate::color::enabled(),
         };
         let response = connection
             .client
@@ -126,8 +127,8 @@ fn in_process(named: &Named, target: &Target) -> Result<Answer> {
         outcome,
         &display,
         named.function.as_deref(),
-        config.backend.name(),
-        db::Planner::Pypto.name(),
+        (config.backend.name(), db::Planner::Pypto.name()),
+        crate::color::enabled(),
     );
     if let Err(err) = workspace.flush() {
         eprintln!("warning: cannot write the cache: {err}");
@@ -136,7 +137,7 @@ fn in_process(named: &Named, target: &Target) -> Result<Answer> {
 }
 
 pub fn print_answer(answer: &Answer, json: bool) -> Result<ExitCode> {
-    eprint!("{}", answer.diagnostics);
+    eprint!("{}", crate::color::paint_severities(&answer.diagnostics));
     let mut out = std::io::stdout().lock();
     out.write_all(answer.text.as_bytes())?;
     if let Some(document) = &answer.document {

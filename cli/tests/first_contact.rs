@@ -991,3 +991,34 @@ fn every_summary_line_of_the_bundled_examples_fits_100_columns() {
         assert!(line.chars().count() <= 100, "query: {line}");
     }
 }
+
+#[test]
+fn query_colours_daemon_and_in_process_diagnostics_only_when_asked() {
+    let sandbox = Sandbox::new();
+    sandbox.put(&repo().join("tests/data/errors/unknown_dtype.py"), "bad.py");
+    std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
+    for daemon in [&[][..], &["--no-daemon"][..]] {
+        let run = |color: &[&str]| {
+            let mut args = vec!["query", "bad.py"];
+            args.extend_from_slice(daemon);
+            args.extend_from_slice(color);
+            let out = sandbox.run(&args, &sandbox.work());
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+            text(&out.stderr)
+        };
+        let plain = run(&[]);
+        assert!(plain.contains("E0"), "{daemon:?}: {plain}");
+        assert!(
+            !plain.contains('\u{1b}'),
+            "{daemon:?}: colour in a pipe: {plain}"
+        );
+        let always = run(&["--color", "always"]);
+        assert!(always.contains('\u{1b}'), "{daemon:?}: no colour: {always}");
+        assert_eq!(run(&["--color", "never"]), plain, "{daemon:?}");
+    }
+}

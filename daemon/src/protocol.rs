@@ -36,6 +36,9 @@ pub enum Request {
         /// Answer from the current revision without waiting for changes made before the
         /// request to be seen.
         stale_ok: bool,
+        /// Render diagnostics with ANSI colours (the client's `--color`).
+        #[serde(default)]
+        color: bool,
     },
     /// Why two tiles of a function do or do not share a buffer.
     Explain {
@@ -44,6 +47,8 @@ pub enum Request {
         first: String,
         second: String,
         stale_ok: bool,
+        #[serde(default)]
+        color: bool,
     },
     Status,
     /// One value of the daemon's cache (a `memreuse plan` reading through the daemon, which
@@ -280,6 +285,7 @@ mod tests {
             path: "/k/a.py".into(),
             function: Some("main".into()),
             stale_ok: false,
+            color: true,
         };
         let line = to_line(&request);
         assert_eq!(line.iter().filter(|&&b| b == b'\n').count(), 1);

@@ -251,6 +251,7 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             path,
             function,
             stale_ok,
+            color,
         } => {
             let unconfirmed = match admit(shared, &path, stale_ok).await {
                 Ok(unconfirmed) => unconfirmed,
@@ -271,7 +272,8 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     return Ok(untracked(&shared, &path, &display));
                 };
                 let function = function.as_deref();
-                let mut answer = query_answer(&outcome, &display, function, backend, planner);
+                let mut answer =
+                    query_answer(&outcome, &display, function, (backend, planner), color);
                 if let Some(note) = unconfirmed {
                     answer.diagnostics.insert_str(0, &note);
                 }
@@ -285,6 +287,7 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             first,
             second,
             stale_ok,
+            color,
         } => {
             let unconfirmed = match admit(shared, &path, stale_ok).await {
                 Ok(unconfirmed) => unconfirmed,
@@ -311,8 +314,8 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     &display,
                     &function,
                     &config,
-                    &first,
-                    &second,
+                    (&first, &second),
+                    color,
                 );
                 if let Some(note) = unconfirmed {
                     answer.diagnostics.insert_str(0, &note);
