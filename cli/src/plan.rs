@@ -412,7 +412,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                     name.push(format!(".{}.svg", function.name));
                     svgs.push((
                         PathBuf::from(name),
-                        plan_svg(&function.name, &planned.report),
+                        plan_svg(&function.name, &planned.report, p.text.get()),
                     ));
                 }
             }

@@ -1022,3 +1022,58 @@ fn query_colours_daemon_and_in_process_diagnostics_only_when_asked() {
         assert_eq!(run(&["--color", "never"]), plain, "{daemon:?}");
     }
 }
+
+// --- "source line numbers (not statement numbers) in explain, JSON and the SVG's axis
+// labels" ---
+
+#[test]
+fn json_and_explain_give_source_lines_cold_and_warm() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.put(&kernel("flash_attention"), "k.py");
+    let source = std::fs::read_to_string(&file).expect("read");
+    let source: Vec<&str> = source.lines().collect();
+    // The line a lifetime row names defines its tile.
+    let check = |document: &serde_json::Value| {
+        let lifetimes = document["files"][0]["functions"][0]["lifetimes"]
+            .as_array()
+            .expect("lifetimes");
+        assert!(lifetimes.len() > 10);
+        for l in lifetimes {
+            let var = l["var"].as_str().expect("var");
+            let def = l["def_line"].as_u64().expect("def_line") as usize;
+            let last = l["last_use_line"].as_u64().expect("last_use_line") as usize;
+            assert!(def <= last, "{l}");
+            assert!(
+                source[def - 1].trim_start().starts_with(var),
+                "{var}: line {def} is {:?}",
+                source[def - 1]
+            );
+            assert!(source[last - 1].contains(var) || last > def, "{l}");
+        }
+    };
+    let cold = json(&sandbox.run(&["plan", "k.py", "--emit", "json"], &sandbox.work()));
+    check(&cold);
+    let warm = json(&sandbox.run(&["plan", "k.py", "--emit", "json"], &sandbox.work()));
+    assert_eq!(warm["files"][0]["functions"][0]["cached"], true);
+    check(&warm);
+    assert_eq!(
+        cold["files"][0]["functions"][0]["lifetimes"],
+        warm["files"][0]["functions"][0]["lifetimes"]
+    );
+
+    let explained = sandbox.run(
+        &["explain", "k.py::flash_attention_block", "o_init", "m_init"],
+        &sandbox.work(),
+    );
+    let explained = text(&explained.stdout);
+    let o_init = 1 + source
+        .iter()
+        .position(|l| l.trim_start().starts_with("o_init:"))
+        .expect("o_init is defined");
+    assert!(
+        explained.contains(&format!(
+            "o_init: defined at line {o_init}, last used at line "
+        )),
+        "{explained}"
+    );
+}

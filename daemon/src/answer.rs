@@ -147,7 +147,7 @@ pub fn explain_answer(
         answer.failed = true;
         return answer;
     };
-    match explain(f, config, first, second) {
+    match explain(f, text, config, first, second) {
         Ok(explained) => answer.text = explained,
         Err(err) => {
             answer.diagnostics = format!("error: {err}\n");

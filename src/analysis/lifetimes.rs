@@ -12,7 +12,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use smallvec::SmallVec;
 
 use crate::ir::{
-    Call, Expr, ExprKind, Function, MemSpace, Name, Stmt, StmtKind, Type, VarId, VarKind,
+    Call, Expr, ExprKind, Function, MemSpace, Name, Span, Stmt, StmtKind, Type, VarId, VarKind,
 };
 
 /// One sharing group (all assignment-defined tiles on one base): the packer's unit.
@@ -99,6 +99,9 @@ pub struct Lifetimes {
     pub loops: Vec<(u32, u32)>,
     /// Number of statements numbered.
     pub statement_count: u32,
+    /// Where each numbered statement is in the source, by number (an inserted statement,
+    /// which has no place of its own, takes the one before it).
+    pub statement_spans: Vec<Span>,
     /// What the walk saw of the body's statements.
     pub shape: BodyShape,
     /// Each group member's name and MemRef size, in interval order and within an interval in
@@ -265,6 +268,7 @@ enum Redirect {
 struct Numbering<'f> {
     f: &'f Function,
     order: u32,
+    spans: Vec<Span>,
     def: VarMap,
     raw_last: VarMap,
     /// The init value of each iter arg, when it is a variable.
@@ -304,6 +308,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
     let mut n = Numbering {
         f,
         order: 0,
+        spans: Vec::new(),
         def: VarMap::with_len(f.vars.len()),
         raw_last: VarMap::with_len(f.vars.len()),
         iter_init: FxHashMap::default(),
@@ -322,6 +327,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
     let last = n.extend_over_loops();
     let mut lifetimes = Lifetimes {
         statement_count: n.order,
+        statement_spans: n.spans,
         shape: n.shape,
         loops: n.loops,
         families: n.families,
@@ -353,7 +359,7 @@ impl<'f> Numbering<'f> {
     fn stmt(&mut self, stmt: &'f Stmt) {
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
-                let at = self.next();
+                let at = self.next(stmt.span);
                 self.uses(value, at);
                 self.shape.reserve_calls |= value.is_reserve_buffer_call();
                 self.shape.pinned_allocs |= value.is_pinned_alloc_call();
@@ -390,12 +396,12 @@ impl<'f> Numbering<'f> {
                 }
             }
             StmtKind::Eval(value) => {
-                let at = self.next();
+                let at = self.next(stmt.span);
                 self.uses(value, at);
                 self.shape.reserve_calls |= value.is_reserve_buffer_call();
             }
             StmtKind::Yield { values } | StmtKind::Return { values } => {
-                let at = self.next();
+                let at = self.next(stmt.span);
                 for v in values {
                     self.uses(v, at);
                 }
@@ -451,9 +457,15 @@ impl<'f> Numbering<'f> {
         }
     }
 
-    fn next(&mut self) -> u32 {
+    fn next(&mut self, span: Span) -> u32 {
         let at = self.order;
         self.order += 1;
+        // (Spans compare equal whatever their place: look at the place itself.)
+        let span = match self.spans.last() {
+            Some(&before) if span.end == 0 => before,
+            _ => span,
+        };
+        self.spans.push(span);
         at
     }
 

@@ -30,7 +30,7 @@ use pack::{Buffer, PipelineGate, ShareFacts};
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "1cee02454c595b8a";
+pub const PLANNER_VERSION: &str = "40358411591ac31d";
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -114,6 +114,8 @@ pub struct PlanReport {
     pub inserted_moves: Vec<MoveReport>,
     pub lifetimes: Vec<LifetimeReport>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Where each statement numbered by `lifetimes`' `def` and `last` is in the source.
+    pub statement_spans: Vec<Span>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -269,6 +271,8 @@ fn plan_pypto(
             allocate_memory_addr(&mut f, &reserved, config, &mut report.diagnostics)?;
         }
         report.lifetimes = member_rows.sorted();
+        report.statement_spans = lifetimes.statement_spans.clone();
+        report.statement_spans = lifetimes.statement_spans;
         return Ok(FunctionPlan {
             function: f,
             report,
@@ -328,6 +332,7 @@ fn plan_pypto(
     }
     capacity::perf_hints(&f, &gates, &mut report.diagnostics);
     report.lifetimes = member_rows.sorted();
+    report.statement_spans = lifetimes.statement_spans.clone();
 
     // Loop carries, if-phis and yields exist only inside a `for` or an `if`, and no fixup adds
     // one: without them, their fixups would walk the body for nothing.

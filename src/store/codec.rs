@@ -21,7 +21,7 @@ use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
-pub const SCHEMA_VERSION: u16 = 5;
+pub const SCHEMA_VERSION: u16 = 6;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -267,6 +267,12 @@ fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
             None => w.u8(0),
         }
     }
+    w.len(report.statement_spans.len());
+    if with_spans {
+        for &span in &report.statement_spans {
+            w.span(span);
+        }
+    }
 }
 
 fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeError> {
@@ -331,12 +337,17 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
             related: Vec::new(),
         })
     })?;
+    let statements = r.len()?;
+    let statement_spans = (0..statements)
+        .map(|_| r.span_if(with_spans))
+        .collect::<Result<_, _>>()?;
     Ok(PlanReport {
         spaces,
         removed_allocs,
         inserted_moves,
         lifetimes,
         diagnostics,
+        statement_spans,
     })
 }
 

@@ -129,7 +129,9 @@ pub struct CachedPlan {
 /// The report's spans in their fixed order: inserted moves, then diagnostics.
 pub fn report_spans_mut(report: &mut PlanReport) -> impl Iterator<Item = &mut Span> {
     let moves = report.inserted_moves.iter_mut().map(|m| &mut m.span);
-    moves.chain(report.diagnostics.iter_mut().map(|d| &mut d.span))
+    moves
+        .chain(report.diagnostics.iter_mut().map(|d| &mut d.span))
+        .chain(report.statement_spans.iter_mut())
 }
 
 /// One fully planned file, keyed by its text: what a warm run needs instead of parsing and
