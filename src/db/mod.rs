@@ -694,9 +694,9 @@ mod tests {
 
     #[test]
     fn digest_of_printed_text_is_the_canonical_digest() {
-        let text = crate::synth::program_text(
+        let text = memreuse_testgen::synth::program_text(
             "T",
-            &crate::synth::SynthConfig {
+            &memreuse_testgen::synth::SynthConfig {
                 functions: 3,
                 tiles_per_function: 40,
                 ..Default::default()
