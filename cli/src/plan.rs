@@ -246,15 +246,11 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     let opened = if args.no_cache {
-        state::InProcessCache {
-            cache: Cache::disabled(),
-            held: None,
-            store: None,
-        }
+        state::InProcessCache::without()
     } else {
         state::open_or_degrade(&state::state_dir_for(state_dir, &root)?)
     };
-    let (lock, store) = (opened.held, opened.store);
+    let (lock, store, server) = (opened.held, opened.store, opened.server);
     tracing::info!(elapsed = ?started.elapsed(), "opened the cache");
     let mut workspace = Workspace::new(Arc::new(opened.cache), config, planner);
     let inputs: Vec<(PathBuf, bool)> = files
@@ -472,9 +468,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         }
         prune_to_cap(workspace.cache(), &root);
     }
-    if let Some(store) = store {
-        store.close();
-    }
+    state::InProcessCache::close(server, store);
     drop(lock);
     std::io::stdout().lock().write_all(&stdout)?;
     let failed = empty || totals.failed();

@@ -133,6 +133,7 @@ fn in_process(named: &Named, target: &Target) -> Result<Answer> {
     if let Err(err) = workspace.flush() {
         eprintln!("warning: cannot write the cache: {err}");
     }
+    state::InProcessCache::close(opened.server, opened.store);
     Ok(answer)
 }
 

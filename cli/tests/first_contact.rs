@@ -837,54 +837,99 @@ fn the_cache_cap_in_memreuse_toml_is_kept_by_every_plan() {
 
 // --- "The cache … is used by one process at a time (3 of 4 parallel plans run uncached)" ---
 
+/// Functions planned (not from the cache) and functions in all, of a `plan --emit json`.
+fn planned_of(output: &Output) -> (usize, usize) {
+    let (mut planned, mut functions) = (0, 0);
+    for file in json(output)["files"].as_array().expect("files") {
+        for function in file["functions"].as_array().expect("functions") {
+            functions += 1;
+            planned += usize::from(function["cached"] == false);
+        }
+    }
+    (planned, functions)
+}
+
 #[test]
-fn parallel_plans_queue_for_the_cache_instead_of_planning_uncached() {
+fn plans_beside_a_long_one_share_its_cache_without_waiting_for_it() {
     let sandbox = Sandbox::new();
     std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
-    for name in [
-        "elementwise_chain",
-        "flash_attention",
-        "rms_norm",
-        "matmul_kloop",
-    ] {
-        sandbox.put(&kernel(name), &format!("kernels/{name}.py"));
+    for name in ["elementwise_chain", "flash_attention", "rms_norm"] {
+        sandbox.put(&kernel(name), &format!("warm/{name}.py"));
+        sandbox.put(&kernel(name), &format!("cold/{name}.py"));
     }
-    let children: Vec<_> = (0..4)
-        .map(|_| {
+    sandbox.put(&kernel("matmul_kloop"), "cold/matmul_kloop.py");
+    let warm = sandbox.run(&["plan", "warm"], &sandbox.work());
+    assert!(warm.status.success(), "{}", text(&warm.stderr));
+    // A large cold tree keeps its plan (the first to open the store) busy for seconds.
+    let config = memreuse_testgen::tree_gen::TreeConfig {
+        files: 100,
+        functions: 10,
+        tiles: 8..=20,
+        seed: 7,
+    };
+    for (path, source) in memreuse_testgen::tree_gen::generate(&config) {
+        let path = sandbox.work().join("big").join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, source).expect("write");
+    }
+    let exe = Path::new(env!("CARGO_BIN_EXE_memreuse"));
+    let mut long = sandbox
+        .command(exe, &["plan", "big", "-q"], &sandbox.work())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    // Until it holds the store (its socket appears; with none, a moment).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let serving = || {
+        let states = sandbox.dir.path().join("state/memreuse");
+        std::fs::read_dir(states)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|dir| dir.path().join("cache.sock").exists())
+    };
+    while !serving() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let beside: Vec<_> = ["warm", "cold", "warm"]
+        .into_iter()
+        .map(|dir| {
             sandbox
-                .command(
-                    Path::new(env!("CARGO_BIN_EXE_memreuse")),
-                    &["plan", "kernels", "--emit", "json"],
-                    &sandbox.work(),
-                )
+                .command(exe, &["plan", dir, "--emit", "json"], &sandbox.work())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
                 .expect("spawns")
         })
         .collect();
-    let mut planned = 0;
-    let mut functions = 0;
-    for child in children {
-        let output = child.wait_with_output().expect("waits");
-        assert!(output.status.success(), "{}", text(&output.stderr));
-        assert!(
-            !text(&output.stderr).contains("without"),
-            "{}",
-            text(&output.stderr)
-        );
-        for file in json(&output)["files"].as_array().expect("files") {
-            for function in file["functions"].as_array().expect("functions") {
-                functions += 1;
-                planned += usize::from(function["cached"] == false);
-            }
-        }
+    let outputs: Vec<Output> = beside
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("waits"))
+        .collect();
+    assert!(
+        long.try_wait().expect("polls").is_none(),
+        "the plans beside it finished only after the long one"
+    );
+    for output in &outputs {
+        let stderr = text(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        assert!(!stderr.contains("waiting"), "a reader waited: {stderr}");
+        assert!(!stderr.contains("without"), "{stderr}");
     }
     assert_eq!(
-        planned * 4,
-        functions,
-        "only the first run plans; the others queue and hit"
+        planned_of(&outputs[0]),
+        (0, 3),
+        "warm plans come from its cache"
     );
+    assert_eq!(planned_of(&outputs[2]), (0, 3));
+    // Three of its files equal warm ones (identical functions share entries): one is new.
+    assert_eq!(planned_of(&outputs[1]), (1, 4), "the new function is planned");
+    let long = long.wait_with_output().expect("waits");
+    assert!(long.status.success(), "{}", text(&long.stderr));
+    // What the cold plan computed was written through the long one's store.
+    let again = sandbox.run(&["plan", "cold", "--emit", "json"], &sandbox.work());
+    assert_eq!(planned_of(&again), (0, 4), "{}", text(&again.stderr));
 }
 
 // --- "plan while the daemon runs plans everything uncached instead of asking it" ---

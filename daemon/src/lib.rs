@@ -3,6 +3,7 @@
 //! - [`protocol`]: the wire types (plain data, shared with the CLI).
 //! - [`layout`]: the daemon's files in the state dir, `daemon.json`, the build id.
 //! - [`client`]: finding, starting, stopping and asking a daemon.
+//! - [`cache_server`]: a command's store, served to the commands beside it while it holds it.
 //! - [`answer`]: query and explain answers, shared with the CLI's in-process fallback.
 //! - [`server`]: the daemon itself.
 //! - [`settings`]: a project's `memreuse.toml`, read by the CLI and (again on every change) the
@@ -11,6 +12,7 @@
 //! This crate is the only one that knows sockets and notify.
 
 pub mod answer;
+pub mod cache_server;
 pub mod client;
 pub mod layout;
 pub mod protocol;

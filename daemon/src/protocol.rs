@@ -57,8 +57,23 @@ pub enum Request {
         kind: u8,
         key: String,
     },
+    /// Values for the cache, written through to the store by the process that holds it (a
+    /// `memreuse` command working in-process, [`crate::cache_server`]); a daemon, which
+    /// plans every file itself, refuses them.
+    CachePut {
+        entries: Vec<CacheEntry>,
+    },
     /// Stop the daemon (it answers first).
     Shutdown,
+}
+
+/// One value of [`Request::CachePut`]: the [`memreuse::store::Kind`] number, key and value
+/// in hex.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CacheEntry {
+    pub kind: u8,
+    pub key: String,
+    pub value: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -79,6 +94,8 @@ pub enum Body {
     Explain(Answer),
     Status(Box<Status>),
     CacheValue(CacheValue),
+    /// The values of a [`Request::CachePut`] are stored.
+    Stored,
     ShuttingDown,
     Error(ErrorReply),
 }

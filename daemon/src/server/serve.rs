@@ -243,6 +243,10 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             blocking(move || Ok(Body::Status(Box::new(status(&shared))))).await
         }
         Request::Shutdown => Body::ShuttingDown,
+        Request::CachePut { .. } => error(
+            ErrorCode::Refused,
+            "the daemon plans every file it watches and writes its cache itself".into(),
+        ),
         Request::CacheGet { kind, key } => {
             let shared = shared.clone();
             blocking(move || Ok(cache_get(&shared, kind, &key))).await
