@@ -216,19 +216,53 @@ impl Totals {
 /// `verbose` (`-v`): the summary lists which tiles share each buffer.
 pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<ExitCode> {
     let started = Instant::now();
-    let files = discover(&args.paths)?;
-    tracing::info!(elapsed = ?started.elapsed(), files = files.len(), "found files");
-    if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 {
-        bail!(UsageError(
-            "--emit ir over several files needs --out DIR (the outputs mirror the inputs \
-             below DIR)"
-                .into()
-        ));
-    }
-    if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 {
-        bail!(svg_usage_error());
-    }
     let root = crate::settings::root_of(&args.paths)?;
+    let state = match args.no_cache {
+        true => None,
+        false => Some(state::state_dir_for(state_dir, &root)?),
+    };
+    // Opening the store (a warm run's largest step) overlaps the walk of the inputs.
+    let (files, opened) = std::thread::scope(|scope| {
+        let opening = state
+            .as_deref()
+            .map(|dir| scope.spawn(move || state::open_or_degrade(dir)));
+        let files = discover(&args.paths);
+        let opened = opening.map_or_else(state::InProcessCache::without, |opening| {
+            opening
+                .join()
+                .unwrap_or_else(|_| state::InProcessCache::without())
+        });
+        (files, opened)
+    });
+    let (lock, store, server) = (opened.held, opened.store, opened.server);
+    let usage = match &files {
+        Err(_) => None,
+        Ok(files) if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 => {
+            Some(UsageError(
+                "--emit ir over several files needs --out DIR (the outputs mirror the inputs \
+                 below DIR)"
+                    .into(),
+            ))
+        }
+        Ok(files) if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 => {
+            Some(svg_usage_error())
+        }
+        Ok(_) => None,
+    };
+    let refused = match (files, usage) {
+        (Ok(files), None) => Ok(files),
+        (Err(err), _) => Err(err),
+        (Ok(_), Some(usage)) => Err(usage.into()),
+    };
+    let files = match refused {
+        Ok(files) => files,
+        Err(err) => {
+            state::InProcessCache::close(server, store);
+            drop(lock);
+            return Err(err);
+        }
+    };
+    tracing::info!(elapsed = ?started.elapsed(), files = files.len(), "found files, opened the cache");
     let config = PlanConfig {
         assign_addresses: args.addresses,
         exact: args.exact,
@@ -245,13 +279,6 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    let opened = if args.no_cache {
-        state::InProcessCache::without()
-    } else {
-        state::open_or_degrade(&state::state_dir_for(state_dir, &root)?)
-    };
-    let (lock, store, server) = (opened.held, opened.store, opened.server);
-    tracing::info!(elapsed = ?started.elapsed(), "opened the cache");
     let mut workspace = Workspace::new(Arc::new(opened.cache), config, planner);
     let inputs: Vec<(PathBuf, bool)> = files
         .iter()

@@ -924,7 +924,11 @@ fn plans_beside_a_long_one_share_its_cache_without_waiting_for_it() {
     );
     assert_eq!(planned_of(&outputs[2]), (0, 3));
     // Three of its files equal warm ones (identical functions share entries): one is new.
-    assert_eq!(planned_of(&outputs[1]), (1, 4), "the new function is planned");
+    assert_eq!(
+        planned_of(&outputs[1]),
+        (1, 4),
+        "the new function is planned"
+    );
     let long = long.wait_with_output().expect("waits");
     assert!(long.status.success(), "{}", text(&long.stderr));
     // What the cold plan computed was written through the long one's store.
