@@ -520,10 +520,10 @@ fn prune_to_cap(cache: &Cache, root: &Path) {
             return;
         }
     };
-    let Some(Ok(stats)) = cache.store().map(|s| s.stats()) else {
+    let Some(Ok(bytes)) = cache.store().map(|s| s.bytes_on_disk()) else {
         return;
     };
-    if stats.bytes_on_disk <= cap {
+    if bytes <= cap {
         return;
     }
     match cache.prune(cap) {

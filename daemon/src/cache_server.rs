@@ -50,6 +50,8 @@ pub fn serve(
     store: Arc<dyn CacheStore + Send + Sync>,
 ) -> std::io::Result<CacheServer> {
     use std::os::unix::fs::PermissionsExt as _;
+    // The socket's directory may be a per-user runtime directory no one made yet.
+    layout.prepare().map_err(std::io::Error::other)?;
     let socket = layout.cache_socket.clone();
     match std::fs::remove_file(&socket) {
         Ok(()) => {}

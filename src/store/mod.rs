@@ -203,6 +203,11 @@ pub trait CacheStore: Send + Sync {
     /// Makes every write so far durable.
     fn sync(&self) -> Result<(), StoreError>;
     fn stats(&self) -> Result<StoreStats, StoreError>;
+    /// Bytes on disk alone, which a store may know without counting its entries (a count
+    /// reads every page: a third of a warm run wanted only the size, to test the cap).
+    fn bytes_on_disk(&self) -> Result<u64, StoreError> {
+        self.stats().map(|s| s.bytes_on_disk)
+    }
     /// Every stored value (for integrity checks).
     fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError>;
     /// A new generation: one per [`Cache`] over the store, so that recency orders runs.
