@@ -133,7 +133,8 @@ impl InProcessCache {
 const SERVE_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
 
 pub fn open_or_degrade(dir: &Path) -> InProcessCache {
-    let deadline = std::time::Instant::now() + QUEUE_WAIT;
+    let started = std::time::Instant::now();
+    let deadline = started + QUEUE_WAIT;
     let mut waiting = false;
     loop {
         match open_store(dir) {
@@ -177,9 +178,10 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
                     );
                     return InProcessCache::without();
                 }
-                // Another command holds the store and does not serve it (it is starting up,
-                // or cannot): queue behind it, as cargo does for its build directory.
-                if !waiting {
+                // Another command holds the store and does not serve it: it is opening it
+                // (it serves it once open), or cannot. Queue behind it, as cargo does for
+                // its build directory; say so only when that takes a while.
+                if !waiting && started.elapsed() >= QUIET_WAIT {
                     eprintln!(
                         "note: waiting for another memreuse to finish with the cache in {}",
                         dir.display()
@@ -195,6 +197,9 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
         }
     }
 }
+
+/// How long a command waits for the holder of the store to serve it before saying so.
+const QUIET_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// How long a command waits for another one working in-process to release the cache.
 const QUEUE_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
