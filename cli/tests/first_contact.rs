@@ -1126,3 +1126,21 @@ fn json_and_explain_give_source_lines_cold_and_warm() {
         "{explained}"
     );
 }
+
+#[test]
+fn a_warm_run_of_every_bundled_example_takes_every_manifest_from_the_cache() {
+    let sandbox = Sandbox::new();
+    let state = sandbox.dir.path().join("cache-state");
+    let state = state.to_str().expect("utf-8");
+    for run in 0..2 {
+        let out = sandbox.run(&["plan", "examples/kernels", "--state-dir", state], &repo());
+        assert!(out.status.success(), "run {run}: {}", text(&out.stderr));
+    }
+    let stats = json(&sandbox.run(&["stats", "--json", "--state-dir", state], &repo()));
+    let last = &stats["last_run"];
+    // A manifest of a function with more tiles than its report has bytes was rejected as
+    // malformed on every run, and its file read and written again.
+    assert_eq!(last["lookups"]["rejected"], 0, "{last:#}");
+    assert_eq!(last["lookups"]["file_misses"], 0, "{last:#}");
+    assert_eq!(last["written"], 0, "{last:#}");
+}

@@ -280,9 +280,11 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
         Ok(SpaceReport {
             space: r.space()?,
             capacity: r.i64()?,
-            tiles: r.len()?,
-            buffers_before: r.len()?,
-            buffers_after: r.len()?,
+            // Counts, not lengths of what follows: a manifest drops the buffers, so a space
+            // of 1,100 tiles may well be followed by fewer bytes.
+            tiles: r.count()?,
+            buffers_before: r.count()?,
+            buffers_after: r.count()?,
             bytes_before: r.i64()?,
             bytes_after: r.i64()?,
             lower_bound: r.i64()?,
@@ -445,6 +447,10 @@ impl<'a> Reader<'a> {
     }
     fn i64(&mut self) -> Result<i64, DecodeError> {
         Ok(i64::from_le_bytes(self.array()?))
+    }
+    /// A count of things that need not follow in the payload.
+    fn count(&mut self) -> Result<usize, DecodeError> {
+        usize::try_from(self.i64()?).map_err(|_| DecodeError::Payload)
     }
     fn len(&mut self) -> Result<usize, DecodeError> {
         let n = usize::try_from(self.i64()?).map_err(|_| DecodeError::Payload)?;
