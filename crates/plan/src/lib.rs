@@ -17,6 +17,9 @@ pub mod pack;
 pub mod retarget;
 mod timeline;
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::forbid_alias::{build_forbid_map, hazard_inputs};
@@ -75,11 +78,27 @@ impl PlanConfig {
         }
     }
 
+    /// What packing one space reads of the configuration.
+    pub fn space_capacity(&self, space: MemSpace) -> SpaceCapacity {
+        SpaceCapacity {
+            usable: self.capacity(space),
+            planning: self.planning_capacity(space),
+        }
+    }
+
     /// Whether the capacity-driven steps run: a backend is configured (SPEC §2.3), or a
     /// capacity was given explicitly.
     pub fn capacity_aware(&self) -> bool {
         self.backend != Backend::None || self.capacity_overrides.iter().any(Option::is_some)
     }
+}
+
+/// One space's capacity as packing sees it: the usable bytes (reported; 0 when unknown) and
+/// the bytes the capacity-driven steps plan against (0 unless they run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SpaceCapacity {
+    pub usable: i64,
+    pub planning: i64,
 }
 
 /// A planning failure: PyPTO's ValueError or internal error, with its exact text.
@@ -104,7 +123,7 @@ pub mod codes {
 }
 
 /// A planned function and what the planner decided.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FunctionPlan {
     pub function: Function,
     pub report: PlanReport,
@@ -167,7 +186,7 @@ pub struct LifetimeReport {
 }
 
 /// The intervals of each on-chip memory space, spaces in planning (enum) order.
-pub(crate) fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
+pub fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
     let mut by_space: Vec<Vec<usize>> = vec![Vec::new(); MemSpace::ALL.len()];
     for (i, iv) in lifetimes.intervals.iter().enumerate() {
         by_space[iv.space as usize].push(i);
@@ -253,7 +272,7 @@ fn plan_pypto(
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
-    if f.function_type() == FunctionType::Orchestration {
+    if !is_planned(&f) {
         return Ok(FunctionPlan {
             function: f,
             report: PlanReport::default(),
@@ -262,7 +281,8 @@ fn plan_pypto(
     let prepared = prepare(f, config);
     let lifetimes = lifetimes::analyze(&prepared.function);
     if lifetimes.intervals.is_empty() {
-        return finish(prepared, &lifetimes, None, config, own_buffer);
+        let plan = finish(prepared, &lifetimes, None, config.backend, own_buffer)?;
+        return Ok(address(Cow::Owned(plan), &lifetimes, None, config)?.into_owned());
     }
     let rules = SharingRules::of(&prepared.function, &lifetimes, config)?;
     let reserved = reserved_windows_if_called(&prepared.function, &lifetimes)?;
@@ -278,34 +298,43 @@ fn plan_pypto(
                 &reserved,
                 space,
                 &in_space,
-                config,
+                config.space_capacity(space),
             )
         })
         .collect();
     let packed = Packed {
         reserved: &reserved,
-        spaces: &packings,
+        spaces: packings.iter().collect(),
     };
-    finish(prepared, &lifetimes, Some(packed), config, own_buffer)
+    let plan = finish(prepared, &lifetimes, Some(packed), config.backend, own_buffer)?;
+    Ok(address(Cow::Owned(plan), &lifetimes, Some(&reserved), config)?.into_owned())
+}
+
+/// Whether the pass plans a function at all: an orchestration function is left as it is.
+pub fn is_planned(f: &Function) -> bool {
+    f.function_type() != FunctionType::Orchestration
 }
 
 /// A function ready for planning: after Step 0 (MaterializeSemanticAliases) where configured,
 /// with what Step 0 reported. The first planning stage.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prepared {
-    pub function: Function,
+    /// Shared with the input when Step 0 does not run.
+    pub function: Arc<Function>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Stage 1: Step 0 where the configuration asks for it (it reads the backend and `exact`).
-pub fn prepare(mut f: Function, config: &PlanConfig) -> Prepared {
+pub fn prepare(f: impl Into<Arc<Function>>, config: &PlanConfig) -> Prepared {
+    let mut function = f.into();
     let diagnostics = if config.materialize_aliases {
-        retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact)
+        let f = Arc::make_mut(&mut function);
+        retarget::materialize_semantic_aliases(f, config.backend, config.exact)
     } else {
         Vec::new()
     };
     Prepared {
-        function: f,
+        function,
         diagnostics,
     }
 }
@@ -343,10 +372,11 @@ pub fn pack_space(
     reserved: &capacity::Reserved,
     space: MemSpace,
     in_space: &[usize],
-    config: &PlanConfig,
+    capacity: SpaceCapacity,
 ) -> SpacePacking {
     let lifetimes = facts.lifetimes;
-    let capacity = config.planning_capacity(space);
+    let SpaceCapacity { usable, planning } = capacity;
+    let capacity = planning;
     let reserved_start = reserved.start_of(space);
     let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
     let mut gate = PipelineGate::new(space, &ivs, capacity);
@@ -363,7 +393,7 @@ pub fn pack_space(
     let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut diagnostics);
     let report = space_report(
         space,
-        config.capacity(space),
+        usable,
         reserved_start,
         lifetimes,
         member_rows,
@@ -390,38 +420,33 @@ pub fn pack_space(
 
 /// What packing made of a function: the reserved windows it planned around and each space's
 /// packing, in `MemSpace` order.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Packed<'a> {
     pub reserved: &'a capacity::Reserved,
-    pub spaces: &'a [SpacePacking],
+    pub spaces: Vec<&'a SpacePacking>,
 }
 
 /// Stage 5: the packings applied — rebase, loop carries, if-phis, yield fixup, identity
-/// copies, dead allocs, addresses (SPEC §7, §8). The groups of the tiles in `own_buffer` keep
+/// copies, dead allocs (SPEC §7); addresses are the next stage ([`address`]). The groups of the tiles in `own_buffer` keep
 /// their own allocation (the safe planner's repair). `packed` is `None` only for a function
 /// with no interval, which has nothing to pack.
 pub fn finish(
     prepared: Prepared,
     lifetimes: &Lifetimes,
     packed: Option<Packed<'_>>,
-    config: &PlanConfig,
+    backend: Backend,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
     let Prepared {
-        function: mut f,
+        function,
         diagnostics,
     } = prepared;
+    let mut f = Arc::unwrap_or_clone(function);
     let mut report = PlanReport {
         diagnostics,
         ..PlanReport::default()
     };
     let Some(packed) = packed else {
-        // MemoryReuse has nothing to do, but AllocateMemoryAddr still resolves the reserved
-        // windows (SPEC §8): an overlap is an error, AUTO windows get their `base=`.
-        if capacity::gets_addresses(&f) {
-            let reserved = reserved_windows_if_called(&f, lifetimes)?;
-            allocate_memory_addr(&mut f, &reserved, config, &mut report.diagnostics)?;
-        }
         report.lifetimes = lifetime_report(lifetimes);
         report.statement_spans = lifetimes.statement_spans.clone();
         return Ok(FunctionPlan {
@@ -432,7 +457,7 @@ pub fn finish(
     warn_of_bases_without_alloc(&f, lifetimes, &mut report.diagnostics);
     let mut reuse: Vec<Option<fixup::Reuse>> = vec![None; lifetimes.intervals.len()];
     let mut gates = std::collections::BTreeMap::new();
-    for packing in packed.spaces {
+    for packing in &packed.spaces {
         report
             .diagnostics
             .extend(packing.diagnostics.iter().cloned());
@@ -479,7 +504,7 @@ pub fn finish(
         }
     }
     if control_flow {
-        fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
+        fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
     }
     // Identity-copy normalisation acts only from a bare rename, and the fixups add none.
     let renames = lifetimes.shape.renames;
@@ -509,11 +534,47 @@ pub fn finish(
         .collect();
     report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
     cleanup::strip_pipeline_membership(&mut f.body);
-    allocate_memory_addr(&mut f, packed.reserved, config, &mut report.diagnostics)?;
     Ok(FunctionPlan {
         function: f,
         report,
     })
+}
+
+/// Stage 6: AllocateMemoryAddr's part (SPEC §8): the overflow check and, with
+/// `assign_addresses`, the addresses. `reserved` is the windows packing planned around; `None`
+/// for a function with nothing to pack, whose windows are resolved only when it gets
+/// addresses (an overlap is an error, AUTO windows get their `base=`). A plan this changes
+/// nothing in comes back borrowed, so a memoized plan is not copied for nothing.
+pub fn address<'a>(
+    plan: Cow<'a, FunctionPlan>,
+    lifetimes: &Lifetimes,
+    reserved: Option<&capacity::Reserved>,
+    config: &PlanConfig,
+) -> Result<Cow<'a, FunctionPlan>, PlanError> {
+    let f = &plan.function;
+    let resolved;
+    let reserved = match reserved {
+        Some(reserved) => reserved,
+        None if capacity::gets_addresses(f) => {
+            resolved = reserved_windows_if_called(f, lifetimes)?;
+            &resolved
+        }
+        None => return Ok(plan),
+    };
+    let mut diagnostics = Vec::new();
+    let Some(addressing) = lay_out_checked(f, reserved, config, &mut diagnostics)? else {
+        return Ok(plan);
+    };
+    if diagnostics.is_empty() && !config.assign_addresses {
+        return Ok(plan);
+    }
+    let mut plan = plan;
+    let planned = plan.to_mut();
+    planned.report.diagnostics.extend(diagnostics);
+    if config.assign_addresses {
+        address::apply(&mut planned.function, &addressing, reserved);
+    }
+    Ok(plan)
 }
 
 /// The reserved windows (SPEC §2.5); their walk runs only when the analysis saw a call.
@@ -528,36 +589,35 @@ pub fn reserved_windows_if_called(
     }
 }
 
-/// SPEC §8, after MemoryReuse: the overflow check and, when asked for, the addresses. Without
-/// a capacity to check or addresses to write, nothing reads the layout, so none is computed.
+/// SPEC §8, after MemoryReuse: the overflow check, and the layout the addresses come from.
+/// Without a capacity to check or addresses to write, nothing reads the layout, so none is
+/// computed (`None`).
 ///
 /// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
 /// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
 /// overflow surfaces only in the next pass, so the plan is emitted and the overflow becomes a
 /// warning that says which pass will fail.
-fn allocate_memory_addr(
-    f: &mut Function,
+fn lay_out_checked(
+    f: &Function,
     reserved: &capacity::Reserved,
     config: &PlanConfig,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Result<(), PlanError> {
+) -> Result<Option<address::Addressing>, PlanError> {
     let layout_read = config.capacity_aware() || config.assign_addresses;
-    if layout_read && capacity::gets_addresses(f) {
-        let addressing = address::allocate(f, reserved);
-        if config.capacity_aware() {
-            let overflow = address::check_capacity(f, &addressing, reserved, config);
-            match overflow {
-                Err(error) if !config.assign_addresses => {
-                    diagnostics.push(address::overflow_left_to_allocate_memory_addr(error))
-                }
-                overflow => overflow?,
+    if !layout_read || !capacity::gets_addresses(f) {
+        return Ok(None);
+    }
+    let addressing = address::allocate(f, reserved);
+    if config.capacity_aware() {
+        let overflow = address::check_capacity(f, &addressing, reserved, config);
+        match overflow {
+            Err(error) if !config.assign_addresses => {
+                diagnostics.push(address::overflow_left_to_allocate_memory_addr(error))
             }
-        }
-        if config.assign_addresses {
-            address::apply(f, &addressing, reserved);
+            overflow => overflow?,
         }
     }
-    Ok(())
+    Ok(Some(addressing))
 }
 
 /// What `can_share` consults besides lifetimes (SPEC §6.1): declared allocations (after the
