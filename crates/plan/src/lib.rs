@@ -306,7 +306,13 @@ fn plan_pypto(
         reserved: &reserved,
         spaces: packings.iter().collect(),
     };
-    let plan = finish(prepared, &lifetimes, Some(packed), config.backend, own_buffer)?;
+    let plan = finish(
+        prepared,
+        &lifetimes,
+        Some(packed),
+        config.backend,
+        own_buffer,
+    )?;
     Ok(address(Cow::Owned(plan), &lifetimes, Some(&reserved), config)?.into_owned())
 }
 
