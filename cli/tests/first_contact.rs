@@ -1144,3 +1144,28 @@ fn a_warm_run_of_every_bundled_example_takes_every_manifest_from_the_cache() {
     assert_eq!(last["lookups"]["file_misses"], 0, "{last:#}");
     assert_eq!(last["written"], 0, "{last:#}");
 }
+
+#[test]
+fn a_file_named_another_way_is_not_read_again() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.put(&kernel("rms_norm"), "k/a.py");
+    std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
+    // Stamps are trusted for files modified a second before they were read.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let written = |args: &[&str], cwd: &Path| {
+        let out = sandbox.run(args, cwd);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stats = json(&sandbox.run(&["stats", "--json"], &sandbox.work()));
+        stats["last_run"]["written"].as_u64().expect("written")
+    };
+    assert!(
+        written(&["plan", "k/a.py"], &sandbox.work()) > 0,
+        "the cold run stores"
+    );
+    assert_eq!(written(&["plan", "k/a.py"], &sandbox.work()), 0);
+    // Named absolutely, and relatively from below: the stamp of the first run vouches for
+    // it (a file read again would get a stamp of its own written).
+    let absolute = file.to_str().expect("utf-8");
+    assert_eq!(written(&["plan", absolute], &sandbox.work()), 0);
+    assert_eq!(written(&["plan", "a.py"], &sandbox.work().join("k")), 0);
+}

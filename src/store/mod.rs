@@ -78,8 +78,12 @@ pub fn file_key(config: &[u8; 32], text_digest: &[u8; 32]) -> Key {
     derive(Kind::File, config, text_digest)
 }
 
-/// The key of a path's stamp. Stamps do not depend on the configuration.
+/// The key of a path's stamp: of its absolute form, so that a file named relatively from one
+/// directory and absolutely (or from another directory) has one stamp. Stamps do not depend
+/// on the configuration.
 pub fn stamp_key(path: &std::path::Path) -> Key {
+    let absolute = std::path::absolute(path);
+    let path = absolute.as_deref().unwrap_or(path);
     derive(Kind::Stamp, &[0; 32], path.as_os_str().as_encoded_bytes())
 }
 
