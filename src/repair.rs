@@ -66,6 +66,23 @@ enum Action {
     Fresh(VarId),
 }
 
+/// What the checkers are told of a plan made with `config`: its backend, and whether its
+/// MemRefs hold addresses (`--addresses`, or the offset planner's, which addresses every
+/// function).
+pub fn verify_options(config: &PlanConfig) -> VerifyOptions {
+    let addressing = if config.planner == crate::plan::Planner::Dsa {
+        crate::verify::Addressing::EveryFunction
+    } else if config.assign_addresses {
+        crate::verify::Addressing::AllocateMemoryAddr
+    } else {
+        crate::verify::Addressing::Offsets
+    };
+    VerifyOptions {
+        backend: config.backend,
+        addressing,
+    }
+}
+
 /// Plans `input` as PyPTO does and checks the plan. With `config.exact` the plan is returned
 /// as is, the checker's findings added to its report as warnings; otherwise unsafe decisions
 /// are repaired until the checker passes.
@@ -86,6 +103,27 @@ pub fn plan_checked_from(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
+    plan_checked_editing(input, first, config, options).map(|(plan, _)| plan)
+}
+
+/// The input as the repairs of [`plan_checked`] leave it (`None`: as given). Repairs add
+/// statements (a `tile.alloc` per new buffer, the `tile.move`s feeding it), and the plan's
+/// lifetimes number the statements of that function: the viewer locates them there.
+pub fn repaired_input(
+    input: Function,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<Option<Function>, SafePlanError> {
+    let first = plan_function_keeping(input.clone(), config, &FxHashSet::default());
+    plan_checked_editing(input, first, config, options).map(|(_, edited)| edited)
+}
+
+fn plan_checked_editing(
+    input: Function,
+    first: Result<FunctionPlan, PlanError>,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     let plan_input = PlanInput::of(&input);
     let check_function =
         |f: &Function, options: &VerifyOptions| check_plan(&plan_input, f, options);
@@ -95,7 +133,7 @@ pub fn plan_checked_from(
         plan.report
             .diagnostics
             .extend(findings.into_iter().map(|f| warning(f.diagnostic)));
-        return Ok(plan);
+        return Ok((plan, None));
     }
     let mut input = input;
     let mut own = FxHashSet::default();
@@ -116,7 +154,7 @@ pub fn plan_checked_from(
     for _ in 0..MAX_ROUNDS {
         if findings.is_empty() {
             plan.report.diagnostics.extend(repairs);
-            return Ok(plan);
+            return Ok((plan, Some(input)));
         }
         // The first finding that names two tiles, separated by the first edit that separates
         // them (the others often follow from the same decision).

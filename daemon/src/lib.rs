@@ -5,9 +5,10 @@
 //! - [`client`]: finding, starting, stopping and asking a daemon.
 //! - [`cache_server`]: a command's store, served to the commands beside it while it holds it.
 //! - [`answer`]: query and explain answers, shared with the CLI's in-process fallback.
-//! - [`server`]: the daemon itself.
+//! - [`server`]: the daemon itself (and the viewer's HTTP side, `server::view`).
 //! - [`settings`]: a project's `memreuse.toml`, read by the CLI and (again on every change) the
 //!   daemon.
+//! - [`viewer`]: the memory viewer's page and data, shared with `plan --emit html`.
 //!
 //! This crate is the only one that knows sockets and notify.
 
@@ -18,3 +19,4 @@ pub mod layout;
 pub mod protocol;
 pub mod server;
 pub mod settings;
+pub mod viewer;

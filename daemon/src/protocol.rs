@@ -63,6 +63,8 @@ pub enum Request {
     CachePut {
         entries: Vec<CacheEntry>,
     },
+    /// Serve the memory viewer (started on first ask, then kept): answers its URL.
+    View,
     /// Stop the daemon (it answers first).
     Shutdown,
 }
@@ -96,8 +98,16 @@ pub enum Body {
     CacheValue(CacheValue),
     /// The values of a [`Request::CachePut`] are stored.
     Stored,
+    View(ViewUrl),
     ShuttingDown,
     Error(ErrorReply),
+}
+
+/// The answer to [`Request::View`]: where the viewer listens, its token in the query.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ViewUrl {
+    /// `http://127.0.0.1:PORT/?token=TOKEN`.
+    pub url: String,
 }
 
 /// The answer to [`Request::CacheGet`]: the stored bytes, hex, if any.

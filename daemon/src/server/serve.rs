@@ -89,6 +89,8 @@ pub struct Server {
     /// Set once the daemon stops accepting: connections then answer what they are asked
     /// within [`STOP_GRACE`] and close.
     pub stopping: tokio::sync::watch::Sender<bool>,
+    /// The memory viewer's HTTP server, started by the first `view` request.
+    pub view: super::view::Viewer,
 }
 
 impl Server {
@@ -105,7 +107,7 @@ impl Server {
         }
     }
 
-    fn touch(&self) {
+    pub(super) fn touch(&self) {
         let now = self.shared.started.elapsed().as_millis() as u64;
         self.last_request_ms.store(now, Ordering::Relaxed);
     }
@@ -247,6 +249,15 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             ErrorCode::Refused,
             "the daemon plans every file it watches and writes its cache itself".into(),
         ),
+        Request::View => match server.view.start(server).await {
+            Ok(endpoint) => Body::View(crate::protocol::ViewUrl {
+                url: endpoint.url(),
+            }),
+            Err(err) => error(
+                ErrorCode::Internal,
+                format!("cannot start the viewer: {err}"),
+            ),
+        },
         Request::CacheGet { kind, key } => {
             let shared = shared.clone();
             blocking(move || Ok(cache_get(&shared, kind, &key))).await
