@@ -86,6 +86,13 @@ fn file_json(file: &FileReport) -> Value {
                 }
             };
             let report = function.report;
+            // The source line of statement `n`, where the report knows it.
+            let line_of = |n: u32| {
+                report
+                    .statement_spans
+                    .get(n as usize)
+                    .map(|span| lines.line(span.start))
+            };
             let digest = blake3::Hash::from_bytes(function.digest).to_hex().to_string();
             json!({
                 "name": function.name,
@@ -122,6 +129,8 @@ fn file_json(file: &FileReport) -> Value {
                     "size": l.size,
                     "def": l.def,
                     "last_use": l.last,
+                    "def_line": line_of(l.def),
+                    "last_use_line": line_of(l.last),
                 })).collect::<Vec<_>>(),
                 "diagnostics": report.diagnostics.iter().filter(|d| !is_repair(d)).map(|d| diagnostic_json(d, file.text, &lines)).collect::<Vec<_>>(),
                 "repairs": report.diagnostics.iter().filter(|d| is_repair(d)).map(|d| repair_json(d, file.text, &lines)).collect::<Vec<_>>(),

@@ -1,12 +1,14 @@
 //! `--emit svg`: a picture of one function's plan. One panel per memory space: statement
-//! time on x, address on y (0 at the bottom), one rectangle per tile over its lifetime and
-//! bytes, filled with its buffer's colour, plus the capacity line and the live-bytes curve.
-//! Pure and deterministic: the same report gives the same bytes.
+//! time on x (labelled with the statements' source lines), address on y (0 at the bottom),
+//! one rectangle per tile over its lifetime and bytes, filled with its buffer's colour, plus
+//! the capacity line and the live-bytes curve. Pure and deterministic: the same report and
+//! text give the same bytes.
 
 use std::fmt::Write as _;
 
 use rustc_hash::FxHashMap;
 
+use crate::ir::LineIndex;
 use crate::plan::{LifetimeReport, PlanReport, SpaceReport};
 
 const LEFT: f64 = 84.0;
@@ -27,12 +29,21 @@ const LABEL_FONTS: [f64; 2] = [11.0, 8.0];
 /// Advance of one monospace character, as a fraction of the font size.
 const CHAR_W: f64 = 0.62;
 
-/// Renders `report` (the plan of `function_name`) as a standalone SVG document.
-pub fn plan_svg(function_name: &str, report: &PlanReport) -> String {
+/// Renders `report` (the plan of `function_name` in the file whose text is `text`) as a
+/// standalone SVG document.
+pub fn plan_svg(function_name: &str, report: &PlanReport, text: &str) -> String {
+    let index = LineIndex::new(text);
+    let time = Time {
+        lines: report
+            .statement_spans
+            .iter()
+            .map(|span| index.line(span.start))
+            .collect(),
+    };
     let mut body = String::new();
     let mut y = TOP;
     for space in &report.spaces {
-        y = panel(&mut body, function_name, space, &report.lifetimes, y) + GAP;
+        y = panel(&mut body, function_name, space, &report.lifetimes, &time, y) + GAP;
     }
     if report.spaces.is_empty() {
         let _ = writeln!(
@@ -61,6 +72,30 @@ pub fn plan_svg(function_name: &str, report: &PlanReport) -> String {
     out.push_str(&body);
     out.push_str("</svg>\n");
     out
+}
+
+/// The x axis: statement numbers, shown as the source lines of the statements.
+struct Time {
+    /// The line of each statement, by number; empty when the report has no places.
+    lines: Vec<u32>,
+}
+
+impl Time {
+    /// How statement `t` is labelled: its line (the last statement's for the end of time).
+    fn label(&self, t: u32) -> u32 {
+        match self.lines.last() {
+            Some(&last) => self.lines.get(t as usize).copied().unwrap_or(last),
+            None => t,
+        }
+    }
+
+    fn unit(&self) -> &'static str {
+        if self.lines.is_empty() {
+            "statement"
+        } else {
+            "source line"
+        }
+    }
 }
 
 /// One tile as drawn: bytes `[offset, offset + size)` over statements `[def, end)`.
@@ -135,6 +170,7 @@ fn panel(
     function_name: &str,
     space: &SpaceReport,
     lifetimes: &[LifetimeReport],
+    time: &Time,
     top: f64,
 ) -> f64 {
     let tiles = tiles(space, lifetimes);
@@ -183,14 +219,15 @@ fn panel(
     );
     let _ = writeln!(
         out,
-        r#"<text x="{LEFT}" y="{:.1}" font-size="12">footprint {} B · lower bound {} B · capacity {capacity} · {} tiles in {} buffers · x: statement, y: address (0 at the bottom)</text>"#,
+        r#"<text x="{LEFT}" y="{:.1}" font-size="12">footprint {} B · lower bound {} B · capacity {capacity} · {} tiles in {} buffers · x: {}, y: address (0 at the bottom)</text>"#,
         top + 33.0,
         space.footprint,
         space.lower_bound,
         tiles.len(),
-        space.buffers.len()
+        space.buffers.len(),
+        time.unit()
     );
-    axes(out, t0, t1, y_top, plot_top, &x, &y);
+    axes(out, (t0, t1), time, y_top, plot_top, &x, &y);
     if broken {
         let band = plot_top + 26.0;
         let _ = writeln!(
@@ -217,12 +254,13 @@ fn panel(
         };
         let _ = writeln!(
             out,
-            r##"<rect class="tile" data-tile="{name}" data-buffer="{base}" x="{x0:.2}" y="{y0:.2}" width="{w:.2}" height="{h:.2}" fill="{}" fill-opacity="0.85"{outline}><title>{name} in {base}: bytes [{}, {}), statements {}..{}</title></rect>"##,
+            r##"<rect class="tile" data-tile="{name}" data-buffer="{base}" x="{x0:.2}" y="{y0:.2}" width="{w:.2}" height="{h:.2}" fill="{}" fill-opacity="0.85"{outline}><title>{name} in {base}: bytes [{}, {}), {}s {}..{}</title></rect>"##,
             colour(t.buffer),
             t.offset,
             t.offset.saturating_add(t.size),
-            t.def,
-            t.last
+            time.unit(),
+            time.label(t.def),
+            time.label(t.last)
         );
         // Drop labels that do not fit: a crowded panel shows colours and tooltips only.
         let chars = t.name.chars().count() as f64;
@@ -293,8 +331,8 @@ fn panel(
 /// The frame, ticks and tick labels.
 fn axes(
     out: &mut String,
-    t0: u32,
-    t1: u32,
+    (t0, t1): (u32, u32),
+    time: &Time,
     y_top: f64,
     plot_top: f64,
     x: &impl Fn(u32) -> f64,
@@ -311,16 +349,18 @@ fn axes(
         let tx = x(t);
         let _ = writeln!(
             out,
-            r##"<line x1="{tx:.2}" y1="{plot_bottom:.1}" x2="{tx:.2}" y2="{:.1}" stroke="#555555"/><text x="{tx:.2}" y="{:.1}" font-size="10" text-anchor="middle">{t}</text>"##,
+            r##"<line x1="{tx:.2}" y1="{plot_bottom:.1}" x2="{tx:.2}" y2="{:.1}" stroke="#555555"/><text class="tick" x="{tx:.2}" y="{:.1}" font-size="10" text-anchor="middle">{}</text>"##,
             plot_bottom + 4.0,
-            plot_bottom + 15.0
+            plot_bottom + 15.0,
+            time.label(t)
         );
     }
     let _ = writeln!(
         out,
-        r#"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle">statement</text>"#,
+        r#"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle">{}</text>"#,
         LEFT + PLOT_W / 2.0,
-        plot_bottom + 30.0
+        plot_bottom + 30.0,
+        time.unit()
     );
     // Power-of-two byte steps keep the labels round in KiB.
     let mut bytes_step: i64 = 1;

@@ -47,6 +47,10 @@ fn reports(path: &Path, config: &PlanConfig) -> Vec<(String, PlanReport)> {
         .collect()
 }
 
+fn text_of(path: &Path) -> String {
+    std::fs::read_to_string(path).expect("readable")
+}
+
 fn class<'a>(node: Node<'a, 'a>, name: &str) -> bool {
     node.attribute("class") == Some(name)
 }
@@ -200,7 +204,12 @@ fn every_input_renders_every_buffer_and_tile() {
         for config in &configs {
             for (function, report) in reports(&path, config) {
                 let what = format!("{}::{function} ({:?})", path.display(), config.backend);
-                check(&what, &function, &report, &plan_svg(&function, &report));
+                check(
+                    &what,
+                    &function,
+                    &report,
+                    &plan_svg(&function, &report, &text_of(&path)),
+                );
                 functions += 1;
             }
         }
@@ -217,7 +226,8 @@ fn flash_attention_is_labelled_and_the_capacity_is_visible() {
     };
     let [(function, report)] = reports(&path, &config).try_into().expect("one function");
     assert!(report.spaces.iter().all(|s| s.capacity > s.footprint));
-    let svg = plan_svg(&function, &report);
+    let text = text_of(&path);
+    let svg = plan_svg(&function, &report, &text);
     let labels = check("flash_attention", &function, &report, &svg);
     assert!(labels >= 10, "only {labels} labels");
     assert!(svg.contains(">o_init</text>") && svg.contains(">s_tmp</text>"));
@@ -233,7 +243,12 @@ fn a_crowded_panel_drops_labels_that_do_not_fit() {
         .expect("one function");
     let tiles: usize = report.spaces.iter().map(|s| s.tiles).sum();
     assert!(tiles > 1000, "{tiles} tiles");
-    let labels = check("synth", &function, &report, &plan_svg(&function, &report));
+    let labels = check(
+        "synth",
+        &function,
+        &report,
+        &plan_svg(&function, &report, &text_of(&path)),
+    );
     assert!(labels < tiles / 4, "{labels} labels for {tiles} tiles");
 }
 
@@ -242,11 +257,11 @@ fn output_is_deterministic() {
     let path = repo("examples/kernels/orchestrated_kernels/31_after_InitMemRef.py");
     let first: Vec<String> = reports(&path, &PlanConfig::default())
         .iter()
-        .map(|(f, r)| plan_svg(f, r))
+        .map(|(f, r)| plan_svg(f, r, &text_of(&path)))
         .collect();
     let second: Vec<String> = reports(&path, &PlanConfig::default())
         .iter()
-        .map(|(f, r)| plan_svg(f, r))
+        .map(|(f, r)| plan_svg(f, r, &text_of(&path)))
         .collect();
     assert_eq!(first, second);
 }
@@ -292,14 +307,73 @@ fn names_are_escaped() {
         ],
         ..PlanReport::default()
     };
-    let svg = plan_svg("f<&>", &report);
+    let svg = plan_svg("f<&>", &report, "");
     check("escaped", "f<&>", &report, &svg);
 }
 
 #[test]
 fn a_function_without_tiles_still_renders() {
-    let svg = plan_svg("orchestrator", &PlanReport::default());
+    let svg = plan_svg("orchestrator", &PlanReport::default(), "");
     let doc = Document::parse(&svg).expect("well-formed");
     assert!(doc.root_element().has_tag_name("svg"));
     assert!(svg.contains("no on-chip tiles"));
+}
+
+#[test]
+fn the_time_axis_is_labelled_with_source_lines() {
+    let path = repo("examples/kernels/flash_attention/31_after_InitMemRef.py");
+    let text = text_of(&path);
+    let source: Vec<&str> = text.lines().collect();
+    let [(function, report)] = reports(&path, &PlanConfig::default())
+        .try_into()
+        .expect("one function");
+    let svg = plan_svg(&function, &report, &text);
+    let doc = Document::parse(&svg).expect("well-formed");
+    let mut ticks = Vec::new();
+    for panel in doc.descendants().filter(|n| class(*n, "space")) {
+        let in_panel: Vec<usize> = panel
+            .descendants()
+            .filter(|n| class(*n, "tick"))
+            .map(|n| n.text().unwrap_or("").parse().expect("a line number"))
+            .collect();
+        assert!(in_panel.len() >= 3, "{in_panel:?}");
+        assert!(in_panel.windows(2).all(|w| w[0] <= w[1]), "{in_panel:?}");
+        ticks.extend(in_panel);
+    }
+    let body_starts = source
+        .iter()
+        .position(|l| l.contains(&format!("def {function}(")))
+        .expect("the function's def")
+        + 1;
+    for &line in &ticks {
+        assert!(line > body_starts && line <= source.len(), "tick {line}");
+        let statement = source[line - 1].trim_start();
+        assert!(
+            !statement.is_empty() && !statement.starts_with('#'),
+            "tick {line} labels no statement: {statement:?}"
+        );
+    }
+    // Every tile's tooltip names the lines it is live over, and its definition's line
+    // assigns it.
+    let tooltips: Vec<String> = doc
+        .descendants()
+        .filter(|n| class(*n, "tile"))
+        .map(title)
+        .collect();
+    assert!(!tooltips.is_empty());
+    for tooltip in &tooltips {
+        let (name, rest) = tooltip.split_once(" in ").expect("name in base");
+        let lines = rest.split("source lines ").nth(1).expect("source lines");
+        let def: usize = lines
+            .split("..")
+            .next()
+            .expect("def")
+            .parse()
+            .expect("line");
+        assert!(
+            source[def - 1].trim_start().starts_with(name),
+            "{tooltip}: line {def} is {:?}",
+            source[def - 1]
+        );
+    }
 }

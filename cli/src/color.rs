@@ -33,6 +33,29 @@ pub fn enabled() -> bool {
     STDERR_COLOR.get().copied().unwrap_or(false)
 }
 
+/// `text` for standard error with each line's leading `error:` or `warning:` (plain lines
+/// such as a daemon's notes; rendered diagnostics have their colours already) in the colours
+/// codespan gives diagnostics.
+pub fn paint_severities(text: &str) -> std::borrow::Cow<'_, str> {
+    if !enabled() {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 32);
+    for line in text.split_inclusive('\n') {
+        let styled = [("error:", "\u{1b}[1;31m"), ("warning:", "\u{1b}[1;33m")]
+            .into_iter()
+            .find_map(|(prefix, style)| {
+                let rest = line.strip_prefix(prefix)?;
+                Some(format!("{style}{prefix}\u{1b}[0m{rest}"))
+            });
+        match styled {
+            Some(styled) => out.push_str(&styled),
+            None => out.push_str(line),
+        }
+    }
+    out.into()
+}
+
 /// `d` rendered for standard error.
 pub fn render(d: &Diagnostic, file: &str, text: &str) -> String {
     d.render_styled(file, text, enabled())

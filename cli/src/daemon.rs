@@ -1,7 +1,6 @@
 //! `memreuse daemon start|stop|status|run`, and finding (or starting) the daemon for the
 //! other commands.
 
-use std::ffi::OsString;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -77,7 +76,8 @@ impl Target {
             exe: daemon_exe()?,
             root: root.clone(),
             layout: Layout::new(&state_dir),
-            args: settings_args(&root)?,
+            // It reads the project's memreuse.toml itself, and again when it changes.
+            args: Vec::new(),
             wait: WAIT,
         };
         Ok(Target { root, launch })
@@ -132,23 +132,6 @@ fn daemon_exe() -> Result<PathBuf> {
             .find(|candidate| candidate.is_file())
     });
     Ok(on_path.unwrap_or(beside))
-}
-
-/// The daemon plans with `memreuse.toml`'s settings, as `memreuse plan` would by default.
-fn settings_args(root: &Path) -> Result<Vec<OsString>> {
-    let config = crate::settings::plan_config(root, None, &[])?;
-    let mut args: Vec<OsString> = vec!["--backend".into(), config.backend.name().into()];
-    for space in memreuse::ir::MemSpace::ALL {
-        if let Some(bytes) = config.capacity_overrides[*space as usize] {
-            args.push("--capacity".into());
-            args.push(format!("{}={bytes}", space.name()).into());
-        }
-    }
-    if let Some(bytes) = crate::settings::max_file_bytes(root)? {
-        args.push("--max-file-bytes".into());
-        args.push(bytes.to_string().into());
-    }
-    Ok(args)
 }
 
 pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
@@ -252,6 +235,32 @@ fn print_status(s: &Status, revision: u64) -> Result<()> {
     outln!("state dir:    {}", s.state_dir.display());
     outln!("build:        {}", s.build_id);
     outln!("backend:      {} (planner {})", s.backend, s.planner);
+    let settings = &s.settings;
+    let capacities: Vec<String> = settings
+        .capacities
+        .iter()
+        .map(|c| format!("{} {}", c.space, human_bytes(c.bytes.max(0) as u64)))
+        .collect();
+    outln!(
+        "settings:     {}, read {:.1} s ago",
+        settings.file.as_ref().map_or_else(
+            || "defaults (no memreuse.toml)".to_string(),
+            |file| file.display().to_string()
+        ),
+        settings.loaded_seconds_ago
+    );
+    outln!(
+        "capacities:   {}",
+        if capacities.is_empty() {
+            "unknown (no backend)".to_string()
+        } else {
+            capacities.join(", ")
+        }
+    );
+    outln!("file limit:   {}", human_bytes(settings.max_file_bytes));
+    if let Some(error) = &settings.error {
+        outln!("  not taken:  {error}");
+    }
     outln!("uptime:       {:.1} s", s.uptime_seconds);
     outln!("revision:     {revision}");
     if s.scan.finished {
@@ -262,8 +271,16 @@ fn print_status(s: &Status, revision: u64) -> Result<()> {
     outln!("files:        {}", s.files);
     outln!("functions:    {}", s.functions);
     match s.watch_limit {
-        Some(limit) => outln!("watches:      {} of {limit} allowed", s.watches),
-        None => outln!("watches:      {}", s.watches),
+        Some(limit) => outln!(
+            "watches:      {} directories ({}) of {limit} allowed",
+            s.watches,
+            s.watch_backend
+        ),
+        None => outln!(
+            "watches:      {} directories ({})",
+            s.watches,
+            s.watch_backend
+        ),
     }
     outln!("rescans:      {}", s.rescans.len());
     for rescan in s.rescans.iter().rev().take(5) {
@@ -365,6 +382,7 @@ pub fn explain(
         first: args.first.clone(),
         second: args.second.clone(),
         stale_ok: false,
+        color: crate::color::enabled(),
     };
     let response = connection
         .client

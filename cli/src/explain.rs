@@ -70,7 +70,7 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
             &[],
         )?
     };
-    match explain(f, &config, &args.first, &args.second) {
+    match explain(f, &text, &config, &args.first, &args.second) {
         Ok(text) => {
             print_explanation(&args, file, function, &text)?;
             Ok(ExitCode::SUCCESS)

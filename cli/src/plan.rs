@@ -219,24 +219,58 @@ impl Totals {
 /// `verbose` (`-v`): the summary lists which tiles share each buffer.
 pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<ExitCode> {
     let started = Instant::now();
-    let files = discover(&args.paths)?;
-    tracing::info!(elapsed = ?started.elapsed(), files = files.len(), "found files");
-    if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 {
-        bail!(UsageError(
-            "--emit ir over several files needs --out DIR (the outputs mirror the inputs \
-             below DIR)"
-                .into()
-        ));
-    }
-    if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 {
-        bail!(svg_usage_error());
-    }
     if args.emit == Emit::Html && args.out.is_none() {
         bail!(UsageError(
             "--emit html needs --out DIR (it writes DIR/index.html)".into()
         ));
     }
     let root = crate::settings::root_of(&args.paths)?;
+    let state = match args.no_cache {
+        true => None,
+        false => Some(state::state_dir_for(state_dir, &root)?),
+    };
+    // Opening the store (a warm run's largest step) overlaps the walk of the inputs.
+    let (files, opened) = std::thread::scope(|scope| {
+        let opening = state
+            .as_deref()
+            .map(|dir| scope.spawn(move || state::open_or_degrade(dir)));
+        let files = discover(&args.paths);
+        let opened = opening.map_or_else(state::InProcessCache::without, |opening| {
+            opening
+                .join()
+                .unwrap_or_else(|_| state::InProcessCache::without())
+        });
+        (files, opened)
+    });
+    let (lock, store, server) = (opened.held, opened.store, opened.server);
+    let usage = match &files {
+        Err(_) => None,
+        Ok(files) if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 => {
+            Some(UsageError(
+                "--emit ir over several files needs --out DIR (the outputs mirror the inputs \
+                 below DIR)"
+                    .into(),
+            ))
+        }
+        Ok(files) if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 => {
+            Some(svg_usage_error())
+        }
+        Ok(_) => None,
+    };
+    let refused = match (files, usage) {
+        (Ok(files), None) => Ok(files),
+        (Err(err), _) => Err(err),
+        (Ok(_), Some(usage)) => Err(usage.into()),
+    };
+    let files = match refused {
+        Ok(files) => files,
+        Err(err) => {
+            state::InProcessCache::close(server, store);
+            drop(lock);
+            return Err(err);
+        }
+    };
+    tracing::info!(elapsed = ?started.elapsed(), files = files.len(), "found files, opened the cache");
     let config = PlanConfig {
         assign_addresses: args.addresses,
         exact: args.exact,
@@ -253,17 +287,6 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    let opened = if args.no_cache {
-        state::InProcessCache {
-            cache: Cache::disabled(),
-            held: None,
-            store: None,
-        }
-    } else {
-        state::open_or_degrade(&state::state_dir_for(state_dir, &root)?)
-    };
-    let (lock, store) = (opened.held, opened.store);
-    tracing::info!(elapsed = ?started.elapsed(), "opened the cache");
     let mut workspace = Workspace::new(Arc::new(opened.cache), config, planner);
     let inputs: Vec<(PathBuf, bool)> = files
         .iter()
@@ -420,7 +443,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                     name.push(format!(".{}.svg", function.name));
                     svgs.push((
                         PathBuf::from(name),
-                        plan_svg(&function.name, &planned.report),
+                        plan_svg(&function.name, &planned.report, p.text.get()),
                     ));
                 }
             }
@@ -488,9 +511,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         }
         prune_to_cap(workspace.cache(), &root);
     }
-    if let Some(store) = store {
-        store.close();
-    }
+    state::InProcessCache::close(server, store);
     drop(lock);
     std::io::stdout().lock().write_all(&stdout)?;
     let failed = empty || totals.failed();
@@ -515,10 +536,10 @@ fn prune_to_cap(cache: &Cache, root: &Path) {
             return;
         }
     };
-    let Some(Ok(stats)) = cache.store().map(|s| s.stats()) else {
+    let Some(Ok(bytes)) = cache.store().map(|s| s.bytes_on_disk()) else {
         return;
     };
-    if stats.bytes_on_disk <= cap {
+    if bytes <= cap {
         return;
     }
     match cache.prune(cap) {
@@ -774,19 +795,18 @@ fn print_summary(
                         FailureKind::Plan => "the planner refused it",
                         FailureKind::Verify => "its plan failed verification",
                     };
+                    row.clear();
+                    summary::name_cell(&mut row, &function.name, width);
                     writeln!(
                         out,
-                        "{}{:<name$} error: no plan, {what} ({}, above)",
-                        summary::INDENT,
-                        function.name.as_str(),
+                        "{row} error: no plan, {what} ({}, above)",
                         plural(diagnostics.len(), "error"),
-                        name = width - summary::INDENT.len()
                     )?;
                     continue;
                 }
             };
             let report = &planned.report;
-            for s in &report.spaces {
+            for (i, s) in report.spaces.iter().enumerate() {
                 let figures = summary::SpaceRow {
                     space: s.space.name(),
                     tiles: s.tiles as i64,
@@ -798,7 +818,8 @@ fn print_summary(
                 };
                 bytes.0 += s.bytes_before;
                 bytes.1 += s.bytes_after;
-                summary::row(&mut row, &function.name, width, &figures);
+                let name = summary::row_name(&function.name, width, i == 0);
+                summary::row(&mut row, name, width, &figures);
                 out.write_all(row.as_bytes())?;
                 if let Some(pypto) = s.pypto_footprint {
                     let ratio = |x: i64| x as f64 / s.lower_bound.max(1) as f64;
@@ -813,21 +834,30 @@ fn print_summary(
                 if members {
                     for buffer in &s.buffers {
                         let names: Vec<&str> = buffer.members.iter().map(|m| m.as_str()).collect();
-                        writeln!(
-                            out,
-                            "{0}{0}{0}{1} ({2}): {3}",
+                        let first = format!(
+                            "{0}{0}{0}{1} ({2}):",
                             summary::INDENT,
                             buffer.base.as_str(),
                             summary::human_bytes(buffer.size.max(0) as u64),
-                            names.join(", ")
-                        )?;
+                        );
+                        let listed =
+                            summary::wrapped(&first, &names.join(", "), 4 * summary::INDENT.len());
+                        out.write_all(listed.as_bytes())?;
                     }
                 }
             }
             repairs += report.diagnostics.iter().filter(|d| is_repair(d)).count();
             for d in &report.diagnostics {
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
-                writeln!(out, "  {}", d.one_line(&p.display, p.text.get(), lines))?;
+                let at = lines.line_col(p.text.get(), d.span.start);
+                let shown = summary::diagnostic(
+                    at.line as usize,
+                    at.col as usize,
+                    d.severity.name(),
+                    d.code,
+                    &d.message,
+                );
+                out.write_all(shown.as_bytes())?;
             }
         }
     }
@@ -840,14 +870,15 @@ fn print_summary(
             summary::human_bytes(bytes.1.max(0) as u64)
         )?;
     }
-    write!(
-        out,
+    let mut footer = format!(
         "{}, {}",
         plural(totals.files, "file"),
         plural(totals.functions, "function")
-    )?;
+    );
     if repairs > 0 {
-        write!(out, ", {repairs} repairs of PyPTO's plan (warnings MR-R…)")?;
+        footer.push_str(&format!(
+            ", {repairs} repairs of PyPTO's plan (warnings MR-R…)"
+        ));
     }
     if totals.failed() {
         let errors: Vec<String> = [
@@ -874,9 +905,9 @@ fn print_summary(
             n => format!("{n} {many}"),
         })
         .collect();
-        write!(out, "; errors: {}", errors.join(", "))?;
+        footer.push_str(&format!("; errors: {}", errors.join(", ")));
     }
-    writeln!(out)?;
+    out.write_all(summary::wrapped("", &footer, 2).as_bytes())?;
     out.flush()?;
     Ok(())
 }

@@ -86,6 +86,7 @@ pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             path: named.path.clone(),
             function: named.function.clone(),
             stale_ok: args.stale_ok,
+            color: crate::color::enabled(),
         };
         let response = connection
             .client
@@ -126,17 +127,18 @@ fn in_process(named: &Named, target: &Target) -> Result<Answer> {
         outcome,
         &display,
         named.function.as_deref(),
-        config.backend.name(),
-        db::Planner::Pypto.name(),
+        (config.backend.name(), db::Planner::Pypto.name()),
+        crate::color::enabled(),
     );
     if let Err(err) = workspace.flush() {
         eprintln!("warning: cannot write the cache: {err}");
     }
+    state::InProcessCache::close(opened.server, opened.store);
     Ok(answer)
 }
 
 pub fn print_answer(answer: &Answer, json: bool) -> Result<ExitCode> {
-    eprint!("{}", answer.diagnostics);
+    eprint!("{}", crate::color::paint_severities(&answer.diagnostics));
     let mut out = std::io::stdout().lock();
     out.write_all(answer.text.as_bytes())?;
     if let Some(document) = &answer.document {
@@ -173,15 +175,20 @@ fn print_summary(out: &mut impl std::io::Write, document: &Value) -> Result<()> 
         for function in file["functions"].as_array().unwrap_or(&empty) {
             let name = function["name"].as_str().unwrap_or("?");
             if function["status"] == "failed" {
+                line.clear();
+                summary::name_cell(&mut line, name, width);
                 writeln!(
                     out,
-                    "{}{name:<pad$} error: no plan ({} failed)",
-                    summary::INDENT,
+                    "{line} error: no plan ({} failed)",
                     function["failure"].as_str().unwrap_or("?"),
-                    pad = width - summary::INDENT.len()
                 )?;
             }
-            for s in function["spaces"].as_array().unwrap_or(&empty) {
+            for (i, s) in function["spaces"]
+                .as_array()
+                .unwrap_or(&empty)
+                .iter()
+                .enumerate()
+            {
                 let figure = |key: &str| s[key].as_i64().unwrap_or(0);
                 let figures = summary::SpaceRow {
                     space: s["space"].as_str().unwrap_or("?"),
@@ -195,22 +202,26 @@ fn print_summary(out: &mut impl std::io::Write, document: &Value) -> Result<()> 
                     footprint: figure("footprint"),
                     capacity: figure("capacity"),
                 };
-                summary::row(&mut line, name, width, &figures);
+                summary::row(
+                    &mut line,
+                    summary::row_name(name, width, i == 0),
+                    width,
+                    &figures,
+                );
                 out.write_all(line.as_bytes())?;
             }
             for d in function["diagnostics"].as_array().unwrap_or(&empty) {
                 if function["status"] == "failed" {
                     continue;
                 }
-                writeln!(
-                    out,
-                    "  {path}:{}:{}: {}[{}]: {}",
-                    d["line"],
-                    d["col"],
+                let shown = summary::diagnostic(
+                    d["line"].as_u64().unwrap_or(0) as usize,
+                    d["col"].as_u64().unwrap_or(0) as usize,
                     d["severity"].as_str().unwrap_or("?"),
                     d["code"].as_str().unwrap_or("?"),
-                    d["message"].as_str().unwrap_or("")
-                )?;
+                    d["message"].as_str().unwrap_or(""),
+                );
+                out.write_all(shown.as_bytes())?;
             }
         }
     }

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use memreuse::store::{Cache, Counters, Reporter, SledStore, StoreEvent};
+use memreuse::store::{Cache, CacheStore, Counters, Reporter, SledStore, StoreEvent};
+use memreuse_daemon::cache_server::CacheServer;
 use memreuse_daemon::client::DaemonStore;
 use memreuse_daemon::protocol::PROTOCOL_VERSION;
 use serde::{Deserialize, Serialize};
@@ -90,37 +91,83 @@ pub fn store_dir(dir: &Path) -> PathBuf {
     dir.join("cache")
 }
 
-/// The cache a command working in-process uses: the state dir's store, or none when another
-/// process holds it or the state dir cannot be used (a warning says which; the command then
-/// plans without the cache, as with `--no-cache`).
+/// The cache a command working in-process uses: the state dir's store (served to the
+/// commands that run beside it while this one holds it), the store of the process that holds
+/// it (a daemon, or another command), or none when the state dir cannot be used (a warning
+/// says so; the command then plans without the cache, as with `--no-cache`).
 pub struct InProcessCache {
     pub cache: Cache,
     /// The state dir and its lock, while the store is open.
     pub held: Option<(PathBuf, File)>,
     /// The store, to close before the lock is released.
     pub store: Option<Arc<SledStore>>,
+    /// The store served to other commands; finish it before closing the store.
+    pub server: Option<CacheServer>,
 }
 
+impl InProcessCache {
+    pub fn without() -> InProcessCache {
+        InProcessCache {
+            cache: Cache::disabled(),
+            held: None,
+            store: None,
+            server: None,
+        }
+    }
+
+    /// Stops serving the store (once the commands reading through it are done), then closes
+    /// it; the lock in `held` is the caller's to drop after.
+    pub fn close(server: Option<CacheServer>, store: Option<Arc<SledStore>>) {
+        if let Some(server) = server {
+            let served = server.finish(SERVE_WAIT);
+            tracing::info!(served, "stopped serving the cache");
+        }
+        if let Some(store) = store {
+            store.close();
+        }
+    }
+}
+
+/// How long a command that holds the store keeps serving it to the commands still reading
+/// through it, once it is done itself.
+const SERVE_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
+
 pub fn open_or_degrade(dir: &Path) -> InProcessCache {
-    let without = InProcessCache {
-        cache: Cache::disabled(),
-        held: None,
-        store: None,
-    };
-    let deadline = std::time::Instant::now() + QUEUE_WAIT;
+    let started = std::time::Instant::now();
+    let deadline = started + QUEUE_WAIT;
     let mut waiting = false;
     loop {
         match open_store(dir) {
             Ok(Some(open)) => {
+                let layout = memreuse_daemon::layout::Layout::new(dir);
+                let server = open.store.as_ref().and_then(|store| {
+                    let shared: Arc<dyn CacheStore + Send + Sync> = Arc::new(store.clone());
+                    memreuse_daemon::cache_server::serve(&layout, shared)
+                        .map_err(|err| {
+                            tracing::info!("cannot serve the cache to other commands: {err}")
+                        })
+                        .ok()
+                });
                 return InProcessCache {
                     cache: open.cache,
                     held: Some((dir.to_path_buf(), open.lock)),
                     store: open.store,
+                    server,
                 };
             }
             Ok(None) => {
                 if let Some(connection) = daemon_of(dir) {
                     return through_daemon(dir, connection);
+                }
+                let layout = memreuse_daemon::layout::Layout::new(dir);
+                if let Some(connection) = memreuse_daemon::client::connect_shared_cache(&layout) {
+                    // Another command holds the store: read (and write) through it rather
+                    // than wait for it to finish.
+                    tracing::info!("using the cache through the command that holds it");
+                    return InProcessCache {
+                        cache: Cache::new(Box::new(DaemonStore::shared(connection))),
+                        ..InProcessCache::without()
+                    };
                 }
                 if std::time::Instant::now() >= deadline {
                     eprintln!(
@@ -129,11 +176,12 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
                         dir.display(),
                         QUEUE_WAIT.as_secs()
                     );
-                    return without;
+                    return InProcessCache::without();
                 }
-                // Another command works in-process: queue behind it, as cargo does for its
-                // build directory, rather than plan everything again.
-                if !waiting {
+                // Another command holds the store and does not serve it: it is opening it
+                // (it serves it once open), or cannot. Queue behind it, as cargo does for
+                // its build directory; say so only when that takes a while.
+                if !waiting && started.elapsed() >= QUIET_WAIT {
                     eprintln!(
                         "note: waiting for another memreuse to finish with the cache in {}",
                         dir.display()
@@ -144,11 +192,14 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
             }
             Err(err) => {
                 eprintln!("warning: {err:#}; planning without the cache");
-                return without;
+                return InProcessCache::without();
             }
         }
     }
 }
+
+/// How long a command waits for the holder of the store to serve it before saying so.
+const QUIET_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// How long a command waits for another one working in-process to release the cache.
 const QUEUE_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
@@ -159,8 +210,7 @@ fn through_daemon(dir: &Path, connection: memreuse_daemon::client::Connection) -
         tracing::info!("reading the cache through the daemon");
         return InProcessCache {
             cache: Cache::new(Box::new(DaemonStore::new(connection))),
-            held: None,
-            store: None,
+            ..InProcessCache::without()
         };
     }
     eprintln!(
@@ -168,11 +218,7 @@ fn through_daemon(dir: &Path, connection: memreuse_daemon::client::Connection) -
          stop` releases it); planning without it",
         dir.display()
     );
-    InProcessCache {
-        cache: Cache::disabled(),
-        held: None,
-        store: None,
-    }
+    InProcessCache::without()
 }
 
 /// The daemon of the state dir, if one answers (it holds the cache for its life).

@@ -21,16 +21,83 @@ const BUFFERS: usize = 10;
 const BYTES: usize = 22;
 const SIZE: usize = 9;
 
+/// The summary fits a terminal this wide: the table, and every line under it wrapped.
+pub const COLUMNS: usize = 100;
+
+/// The columns after FUNCTION, each with the space before it.
+const FIGURES: usize = SPACE + TILES + BUFFERS + BYTES + SIZE + 2 + SIZE + SIZE + 7;
+
 /// Rows name functions indented under their file's line.
 pub const INDENT: &str = "  ";
 
-/// The width of the function column for functions named `names`.
+/// The width of the function column for functions named `names`: as wide as the longest
+/// name, but no wider than keeps a row within [`COLUMNS`] (a longer name gets a line of its
+/// own above its rows).
 pub fn name_width<'n>(names: impl Iterator<Item = &'n str>) -> usize {
     names
         .map(|n| INDENT.len() + n.chars().count())
         .max()
         .unwrap_or(0)
-        .max("FUNCTION".len())
+        .clamp("FUNCTION".len(), COLUMNS - FIGURES)
+}
+
+/// Starts a row of function `name` in `line`: the name padded to `width`, or, when it does
+/// not fit, the name on a line of its own and the row's name cell blank.
+pub fn name_cell(line: &mut String, name: &str, width: usize) {
+    line.push_str(INDENT);
+    let chars = name.chars().count();
+    if INDENT.len() + chars > width {
+        line.push_str(name);
+        line.push('\n');
+        pad(line, width);
+    } else {
+        line.push_str(name);
+        pad(line, width - INDENT.len() - chars);
+    }
+}
+
+/// The name to start a function's row with: the name on its first row; on later rows too
+/// when it fits the column, else nothing (its own line above the first row names them all).
+pub fn row_name(name: &str, width: usize, first: bool) -> &str {
+    if first || INDENT.len() + name.chars().count() <= width {
+        name
+    } else {
+        ""
+    }
+}
+
+/// `text` after `first` (the line's start), wrapped at spaces to [`COLUMNS`], continuation
+/// lines indented by `indent` spaces; with a newline after each line.
+pub fn wrapped(first: &str, text: &str, indent: usize) -> String {
+    let mut out = String::with_capacity(first.len() + text.len() + 1);
+    out.push_str(first);
+    let mut column = first.chars().count();
+    let mut line_empty = first.is_empty();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let len = word.chars().count();
+        if !line_empty && column + 1 + len > COLUMNS {
+            out.push('\n');
+            pad(&mut out, indent);
+            column = indent;
+            line_empty = true;
+        }
+        if !line_empty {
+            out.push(' ');
+            column += 1;
+        }
+        out.push_str(word);
+        column += len;
+        line_empty = false;
+    }
+    out.push('\n');
+    out
+}
+
+/// A function's diagnostic under its rows (the file's path is on the line above the rows):
+/// `    12:9: warning[MR-R001]: message`, wrapped.
+pub fn diagnostic(line: usize, col: usize, severity: &str, code: &str, message: &str) -> String {
+    let first = format!("{INDENT}{INDENT}{line}:{col}: {severity}[{code}]:");
+    wrapped(&first, message, 3 * INDENT.len())
 }
 
 /// The header line (with its newline) for function names `width` wide.
@@ -57,12 +124,7 @@ pub const LEGEND: &str = "BUFFERS and BYTES: before -> after planning. LOWER BOU
 pub fn row(line: &mut String, name: &str, width: usize, figures: &SpaceRow) {
     let mut number = itoa::Buffer::new();
     line.clear();
-    line.push_str(INDENT);
-    line.push_str(name);
-    pad(
-        line,
-        width.saturating_sub(INDENT.len() + name.chars().count()),
-    );
+    name_cell(line, name, width);
     cell(line, figures.space, SPACE, Align::Left);
     cell(line, number.format(figures.tiles), TILES, Align::Right);
     pair(line, figures.buffers, BUFFERS, number_text);
@@ -147,24 +209,68 @@ pub fn plural(count: usize, noun: &str) -> String {
     }
 }
 
-/// `512 B`, `1.5 KiB`, `104.0 MiB`: byte counts as people read them.
+/// `512 B`, `1.5 KiB`, `104.0 MiB`: byte counts as people read them. Integer arithmetic
+/// (tenths rounded half to even, as `{:.1}` rounds): formatting floats to a precision took a
+/// tenth of a warm run, five cells a row.
 pub fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
     if bytes < 1024 {
         return format!("{bytes} B");
     }
-    let mut value = bytes as f64 / 1024.0;
     let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
+    while unit + 1 < UNITS.len() && bytes >= 1u64 << (10 * (unit + 2)) {
         unit += 1;
     }
-    format!("{value:.1} {}", UNITS[unit])
+    let scale = 1u128 << (10 * (unit + 1));
+    let tenths = u128::from(bytes) * 10;
+    let (mut whole, rest) = (tenths / scale, tenths % scale);
+    if rest * 2 > scale || (rest * 2 == scale && whole % 2 == 1) {
+        whole += 1;
+    }
+    let mut out = itoa::Buffer::new().format(whole / 10).to_string();
+    out.push('.');
+    out.push(char::from(b'0' + (whole % 10) as u8));
+    out.push(' ');
+    out.push_str(UNITS[unit]);
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_names_and_long_text_stay_within_the_columns() {
+        let width = name_width(["a_function_name_much_longer_than_the_column_allows"].into_iter());
+        assert!(width + FIGURES <= COLUMNS);
+        let mut line = String::new();
+        let figures = SpaceRow {
+            space: "Vec",
+            tiles: 21,
+            buffers: (19, 8),
+            bytes: (112 << 10, 32 << 10),
+            lower_bound: 32 << 10,
+            footprint: 32 << 10,
+            capacity: 240 << 10,
+        };
+        row(
+            &mut line,
+            "a_function_name_much_longer_than_the_column_allows",
+            width,
+            &figures,
+        );
+        let lines: Vec<&str> = line.lines().collect();
+        assert_eq!(lines.len(), 2, "{line}");
+        assert!(lines.iter().all(|l| l.chars().count() <= COLUMNS), "{line}");
+        let text = "word ".repeat(60);
+        let wrapped = wrapped("  first:", &text, 6);
+        assert!(wrapped.lines().count() > 1);
+        assert!(
+            wrapped.lines().all(|l| l.chars().count() <= COLUMNS),
+            "{wrapped}"
+        );
+        assert!(wrapped.lines().skip(1).all(|l| l.starts_with("      word")));
+    }
 
     #[test]
     fn byte_sizes_read_like_people_write_them() {
@@ -173,5 +279,22 @@ mod tests {
         assert_eq!(human_bytes(1536), "1.5 KiB");
         assert_eq!(human_bytes(104 * 1024 * 1024), "104.0 MiB");
         assert_eq!(human_bytes(3 << 30), "3.0 GiB");
+        // As `{:.1}` of the exact quotient has it, ties to even included.
+        for bytes in (1024..300_000)
+            .step_by(7)
+            .chain([1280, 1408, (1 << 20) - 1, u64::MAX])
+        {
+            let (mut value, mut unit) = (bytes as f64 / 1024.0, 0);
+            while value >= 1024.0 && unit < 4 {
+                value /= 1024.0;
+                unit += 1;
+            }
+            let units = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+            assert_eq!(
+                human_bytes(bytes),
+                format!("{value:.1} {}", units[unit]),
+                "{bytes}"
+            );
+        }
     }
 }

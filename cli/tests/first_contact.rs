@@ -838,54 +838,103 @@ fn the_cache_cap_in_memreuse_toml_is_kept_by_every_plan() {
 
 // --- "The cache … is used by one process at a time (3 of 4 parallel plans run uncached)" ---
 
+/// Functions planned (not from the cache) and functions in all, of a `plan --emit json`.
+fn planned_of(output: &Output) -> (usize, usize) {
+    let (mut planned, mut functions) = (0, 0);
+    for file in json(output)["files"].as_array().expect("files") {
+        for function in file["functions"].as_array().expect("functions") {
+            functions += 1;
+            planned += usize::from(function["cached"] == false);
+        }
+    }
+    (planned, functions)
+}
+
 #[test]
-fn parallel_plans_queue_for_the_cache_instead_of_planning_uncached() {
+fn plans_beside_a_long_one_share_its_cache_without_waiting_for_it() {
     let sandbox = Sandbox::new();
     std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
-    for name in [
-        "elementwise_chain",
-        "flash_attention",
-        "rms_norm",
-        "matmul_kloop",
-    ] {
-        sandbox.put(&kernel(name), &format!("kernels/{name}.py"));
+    for name in ["elementwise_chain", "flash_attention", "rms_norm"] {
+        sandbox.put(&kernel(name), &format!("warm/{name}.py"));
+        sandbox.put(&kernel(name), &format!("cold/{name}.py"));
     }
-    let children: Vec<_> = (0..4)
-        .map(|_| {
+    sandbox.put(&kernel("matmul_kloop"), "cold/matmul_kloop.py");
+    let warm = sandbox.run(&["plan", "warm"], &sandbox.work());
+    assert!(warm.status.success(), "{}", text(&warm.stderr));
+    // A large cold tree keeps its plan (the first to open the store) busy for seconds.
+    let config = memreuse_testgen::tree_gen::TreeConfig {
+        files: 100,
+        functions: 10,
+        tiles: 8..=20,
+        seed: 7,
+    };
+    for (path, source) in memreuse_testgen::tree_gen::generate(&config) {
+        let path = sandbox.work().join("big").join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, source).expect("write");
+    }
+    let exe = Path::new(env!("CARGO_BIN_EXE_memreuse"));
+    let mut long = sandbox
+        .command(exe, &["plan", "big", "-q"], &sandbox.work())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    // Until it holds the store (its socket appears; with none, a moment).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let serving = || {
+        let states = sandbox.dir.path().join("state/memreuse");
+        std::fs::read_dir(states)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|dir| dir.path().join("cache.sock").exists())
+    };
+    while !serving() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let beside: Vec<_> = ["warm", "cold", "warm"]
+        .into_iter()
+        .map(|dir| {
             sandbox
-                .command(
-                    Path::new(env!("CARGO_BIN_EXE_memreuse")),
-                    &["plan", "kernels", "--emit", "json"],
-                    &sandbox.work(),
-                )
+                .command(exe, &["plan", dir, "--emit", "json"], &sandbox.work())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
                 .expect("spawns")
         })
         .collect();
-    let mut planned = 0;
-    let mut functions = 0;
-    for child in children {
-        let output = child.wait_with_output().expect("waits");
-        assert!(output.status.success(), "{}", text(&output.stderr));
-        assert!(
-            !text(&output.stderr).contains("without"),
-            "{}",
-            text(&output.stderr)
-        );
-        for file in json(&output)["files"].as_array().expect("files") {
-            for function in file["functions"].as_array().expect("functions") {
-                functions += 1;
-                planned += usize::from(function["cached"] == false);
-            }
-        }
+    let outputs: Vec<Output> = beside
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("waits"))
+        .collect();
+    assert!(
+        long.try_wait().expect("polls").is_none(),
+        "the plans beside it finished only after the long one"
+    );
+    for output in &outputs {
+        let stderr = text(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        assert!(!stderr.contains("waiting"), "a reader waited: {stderr}");
+        assert!(!stderr.contains("without"), "{stderr}");
     }
     assert_eq!(
-        planned * 4,
-        functions,
-        "only the first run plans; the others queue and hit"
+        planned_of(&outputs[0]),
+        (0, 3),
+        "warm plans come from its cache"
     );
+    assert_eq!(planned_of(&outputs[2]), (0, 3));
+    // Three of its files equal warm ones (identical functions share entries): one is new.
+    assert_eq!(
+        planned_of(&outputs[1]),
+        (1, 4),
+        "the new function is planned"
+    );
+    let long = long.wait_with_output().expect("waits");
+    assert!(long.status.success(), "{}", text(&long.stderr));
+    // What the cold plan computed was written through the long one's store.
+    let again = sandbox.run(&["plan", "cold", "--emit", "json"], &sandbox.work());
+    assert_eq!(planned_of(&again), (0, 4), "{}", text(&again.stderr));
 }
 
 // --- "plan while the daemon runs plans everything uncached instead of asking it" ---
@@ -947,4 +996,177 @@ fn the_summary_names_each_file_once_explains_itself_and_lists_sharing_with_v() {
         "{verbose}"
     );
     assert!(!plain.contains(&members.join(", ")), "{plain}");
+}
+
+#[test]
+fn every_summary_line_of_the_bundled_examples_fits_100_columns() {
+    let sandbox = Sandbox::new();
+    let mut checked = 0;
+    for backend in ["none", "910b", "950"] {
+        for extra in [
+            &[][..],
+            &["-v"][..],
+            &["--planner", "dsa"][..],
+            &["--exact"][..],
+        ] {
+            let mut args = vec![
+                "plan",
+                "examples/kernels",
+                "--no-cache",
+                "--backend",
+                backend,
+            ];
+            args.extend_from_slice(extra);
+            let out = sandbox.run(&args, &repo());
+            let summary = text(&out.stdout);
+            assert!(summary.contains("FUNCTION"), "{args:?}: {summary}");
+            for line in summary.lines() {
+                assert!(
+                    line.chars().count() <= 100,
+                    "{args:?}: {} columns:\n{line}",
+                    line.chars().count()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "{checked} lines");
+    // The same kernels answered by `query` (from the daemon) keep to it too.
+    let file = sandbox.put(&kernel("if_phi_select"), "k.py");
+    std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
+    std::fs::write(sandbox.work().join("memreuse.toml"), "backend = \"950\"\n").expect("write");
+    let out = sandbox.run(&["query", file.to_str().expect("utf-8")], &sandbox.work());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for line in text(&out.stdout).lines() {
+        assert!(line.chars().count() <= 100, "query: {line}");
+    }
+}
+
+#[test]
+fn query_colours_daemon_and_in_process_diagnostics_only_when_asked() {
+    let sandbox = Sandbox::new();
+    sandbox.put(&repo().join("tests/data/errors/unknown_dtype.py"), "bad.py");
+    std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
+    for daemon in [&[][..], &["--no-daemon"][..]] {
+        let run = |color: &[&str]| {
+            let mut args = vec!["query", "bad.py"];
+            args.extend_from_slice(daemon);
+            args.extend_from_slice(color);
+            let out = sandbox.run(&args, &sandbox.work());
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+            text(&out.stderr)
+        };
+        let plain = run(&[]);
+        assert!(plain.contains("E0"), "{daemon:?}: {plain}");
+        assert!(
+            !plain.contains('\u{1b}'),
+            "{daemon:?}: colour in a pipe: {plain}"
+        );
+        let always = run(&["--color", "always"]);
+        assert!(always.contains('\u{1b}'), "{daemon:?}: no colour: {always}");
+        assert_eq!(run(&["--color", "never"]), plain, "{daemon:?}");
+    }
+}
+
+// --- "source line numbers (not statement numbers) in explain, JSON and the SVG's axis
+// labels" ---
+
+#[test]
+fn json_and_explain_give_source_lines_cold_and_warm() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.put(&kernel("flash_attention"), "k.py");
+    let source = std::fs::read_to_string(&file).expect("read");
+    let source: Vec<&str> = source.lines().collect();
+    // The line a lifetime row names defines its tile.
+    let check = |document: &serde_json::Value| {
+        let lifetimes = document["files"][0]["functions"][0]["lifetimes"]
+            .as_array()
+            .expect("lifetimes");
+        assert!(lifetimes.len() > 10);
+        for l in lifetimes {
+            let var = l["var"].as_str().expect("var");
+            let def = l["def_line"].as_u64().expect("def_line") as usize;
+            let last = l["last_use_line"].as_u64().expect("last_use_line") as usize;
+            assert!(def <= last, "{l}");
+            assert!(
+                source[def - 1].trim_start().starts_with(var),
+                "{var}: line {def} is {:?}",
+                source[def - 1]
+            );
+            assert!(source[last - 1].contains(var) || last > def, "{l}");
+        }
+    };
+    let cold = json(&sandbox.run(&["plan", "k.py", "--emit", "json"], &sandbox.work()));
+    check(&cold);
+    let warm = json(&sandbox.run(&["plan", "k.py", "--emit", "json"], &sandbox.work()));
+    assert_eq!(warm["files"][0]["functions"][0]["cached"], true);
+    check(&warm);
+    assert_eq!(
+        cold["files"][0]["functions"][0]["lifetimes"],
+        warm["files"][0]["functions"][0]["lifetimes"]
+    );
+
+    let explained = sandbox.run(
+        &["explain", "k.py::flash_attention_block", "o_init", "m_init"],
+        &sandbox.work(),
+    );
+    let explained = text(&explained.stdout);
+    let o_init = 1 + source
+        .iter()
+        .position(|l| l.trim_start().starts_with("o_init:"))
+        .expect("o_init is defined");
+    assert!(
+        explained.contains(&format!(
+            "o_init: defined at line {o_init}, last used at line "
+        )),
+        "{explained}"
+    );
+}
+
+#[test]
+fn a_warm_run_of_every_bundled_example_takes_every_manifest_from_the_cache() {
+    let sandbox = Sandbox::new();
+    let state = sandbox.dir.path().join("cache-state");
+    let state = state.to_str().expect("utf-8");
+    for run in 0..2 {
+        let out = sandbox.run(&["plan", "examples/kernels", "--state-dir", state], &repo());
+        assert!(out.status.success(), "run {run}: {}", text(&out.stderr));
+    }
+    let stats = json(&sandbox.run(&["stats", "--json", "--state-dir", state], &repo()));
+    let last = &stats["last_run"];
+    // A manifest of a function with more tiles than its report has bytes was rejected as
+    // malformed on every run, and its file read and written again.
+    assert_eq!(last["lookups"]["rejected"], 0, "{last:#}");
+    assert_eq!(last["lookups"]["file_misses"], 0, "{last:#}");
+    assert_eq!(last["written"], 0, "{last:#}");
+}
+
+#[test]
+fn a_file_named_another_way_is_not_read_again() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.put(&kernel("rms_norm"), "k/a.py");
+    std::fs::create_dir_all(sandbox.work().join(".git")).expect("mkdir");
+    // Stamps are trusted for files modified a second before they were read.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let written = |args: &[&str], cwd: &Path| {
+        let out = sandbox.run(args, cwd);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stats = json(&sandbox.run(&["stats", "--json"], &sandbox.work()));
+        stats["last_run"]["written"].as_u64().expect("written")
+    };
+    assert!(
+        written(&["plan", "k/a.py"], &sandbox.work()) > 0,
+        "the cold run stores"
+    );
+    assert_eq!(written(&["plan", "k/a.py"], &sandbox.work()), 0);
+    // Named absolutely, and relatively from below: the stamp of the first run vouches for
+    // it (a file read again would get a stamp of its own written).
+    let absolute = file.to_str().expect("utf-8");
+    assert_eq!(written(&["plan", absolute], &sandbox.work()), 0);
+    assert_eq!(written(&["plan", "a.py"], &sandbox.work().join("k")), 0);
 }

@@ -13,12 +13,13 @@ use crate::protocol::Answer;
 
 /// The answer to `query FILE[::FUNCTION]`. `display` names the file in output; `outcome`'s
 /// reports must be complete (`Workspace::add_report_detail`, `Snapshot::detailed_outcome`).
+/// Diagnostics get ANSI colours when `color`.
 pub fn query_answer(
     outcome: &FileOutcome,
     display: &str,
     function: Option<&str>,
-    backend: &str,
-    planner: &str,
+    (backend, planner): (&str, &str),
+    color: bool,
 ) -> Answer {
     let text = outcome.text.as_deref().unwrap_or("");
     let mut answer = Answer::default();
@@ -51,7 +52,9 @@ pub fn query_answer(
         }
         FileStatus::ParseFailed(diagnostics) => {
             for d in diagnostics {
-                answer.diagnostics.push_str(&d.render(display, text));
+                answer
+                    .diagnostics
+                    .push_str(&d.render_styled(display, text, color));
             }
             answer.document = Some(document(Some(FileError::Parse(diagnostics)), Vec::new()));
             answer.failed = true;
@@ -94,7 +97,9 @@ pub fn query_answer(
                     ));
                 }
                 for d in diagnostics {
-                    answer.diagnostics.push_str(&d.render(display, text));
+                    answer
+                        .diagnostics
+                        .push_str(&d.render_styled(display, text, color));
                     answer
                         .diagnostics
                         .push_str(&format!("  in function '{}'\n", f.name));
@@ -117,15 +122,17 @@ pub fn explain_answer(
     display: &str,
     function: &str,
     config: &PlanConfig,
-    first: &str,
-    second: &str,
+    (first, second): (&str, &str),
+    color: bool,
 ) -> Answer {
     let mut answer = Answer::default();
     let program = match ir::parse_program(text) {
         Ok(program) => program,
         Err(err) => {
             for d in &err.diagnostics {
-                answer.diagnostics.push_str(&d.render(display, text));
+                answer
+                    .diagnostics
+                    .push_str(&d.render_styled(display, text, color));
             }
             answer.failed = true;
             return answer;
@@ -140,7 +147,7 @@ pub fn explain_answer(
         answer.failed = true;
         return answer;
     };
-    match explain(f, config, first, second) {
+    match explain(f, text, config, first, second) {
         Ok(explained) => answer.text = explained,
         Err(err) => {
             answer.diagnostics = format!("error: {err}\n");

@@ -21,8 +21,8 @@ use crate::layout::{
 use memreuse::store::{Bytes, CacheStore, Key, Kind, StoreError, StoreStats};
 
 use crate::protocol::{
-    Body, CacheValue, Hello, LineError, MAX_RESPONSE_LINE, PROTOCOL_VERSION, Request, Response,
-    from_hex, read_line, to_hex, to_line,
+    Body, CacheEntry, CacheValue, Hello, LineError, MAX_RESPONSE_LINE, PROTOCOL_VERSION, Request,
+    Response, from_hex, read_line, to_hex, to_line,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -383,23 +383,55 @@ fn wait_unlocked(layout: &Layout, wait: Duration) -> bool {
     }
 }
 
-/// The cache of a running daemon, read through its socket: a `memreuse plan` run while the
-/// daemon holds the store gets the daemon's plans instead of planning everything again.
-/// Writes are dropped: the daemon plans every file it watches itself.
+/// The store held by another process, used through its socket: a running daemon's (a
+/// `memreuse plan` run while the daemon holds the store gets the daemon's plans instead of
+/// planning everything again; writes are dropped, since the daemon plans every file it
+/// watches itself), or a command's that works without the daemon ([`crate::cache_server`];
+/// writes go through to it).
 pub struct DaemonStore {
     client: std::sync::Mutex<Client>,
+    write_through: bool,
 }
 
 impl DaemonStore {
+    /// A daemon's store: read only.
     pub fn new(connection: Connection) -> DaemonStore {
         DaemonStore {
             client: std::sync::Mutex::new(connection.client),
+            write_through: false,
         }
+    }
+
+    /// The store another command serves: reads and writes.
+    pub fn shared(connection: Connection) -> DaemonStore {
+        DaemonStore {
+            client: std::sync::Mutex::new(connection.client),
+            write_through: true,
+        }
+    }
+
+    fn request(&self, request: &Request) -> Result<Response, StoreError> {
+        self.client
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .request(request)
+            .map_err(remote_error)
     }
 }
 
+/// The store a command working without the daemon serves on `layout`'s cache socket, if one
+/// does (and runs as this user).
+pub fn connect_shared_cache(layout: &Layout) -> Option<Connection> {
+    check_private_dir(&layout.socket_dir).ok()?;
+    let mut client = Client::connect(&layout.cache_socket).ok()?;
+    client.set_wait(HANDSHAKE_WAIT);
+    let hello = client.hello().ok()?;
+    client.set_wait(ANSWER_WAIT);
+    (hello.protocol == PROTOCOL_VERSION).then_some(Connection { client, hello })
+}
+
 fn remote_error(err: impl std::fmt::Display) -> StoreError {
-    StoreError::Backend(format!("the daemon's cache: {err}"))
+    StoreError::Backend(format!("the cache of another process: {err}"))
 }
 
 impl CacheStore for DaemonStore {
@@ -408,12 +440,7 @@ impl CacheStore for DaemonStore {
             kind: kind as u8,
             key: to_hex(&key.0),
         };
-        let response = self
-            .client
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .request(&request)
-            .map_err(remote_error)?;
+        let response = self.request(&request)?;
         match response.body {
             Body::CacheValue(CacheValue { value: None }) => Ok(None),
             Body::CacheValue(CacheValue { value: Some(hex) }) => from_hex(&hex)
@@ -423,7 +450,39 @@ impl CacheStore for DaemonStore {
         }
     }
 
-    fn write_batch(&self, _entries: &[(Kind, Key, Vec<u8>)]) -> Result<(), StoreError> {
+    fn write_batch(&self, entries: &[(Kind, Key, Vec<u8>)]) -> Result<(), StoreError> {
+        if !self.write_through {
+            return Ok(());
+        }
+        let mut rest = entries;
+        while !rest.is_empty() {
+            // Batches of about MAX_PUT_BYTES, at least one value each.
+            let mut bytes = 0;
+            let take = rest
+                .iter()
+                .position(|(_, _, value)| {
+                    bytes += value.len();
+                    bytes > crate::cache_server::MAX_PUT_BYTES
+                })
+                .unwrap_or(rest.len())
+                .max(1);
+            let (batch, after) = rest.split_at(take);
+            rest = after;
+            let request = Request::CachePut {
+                entries: batch
+                    .iter()
+                    .map(|(kind, key, value)| CacheEntry {
+                        kind: *kind as u8,
+                        key: to_hex(&key.0),
+                        value: to_hex(value),
+                    })
+                    .collect(),
+            };
+            match self.request(&request)?.body {
+                Body::Stored => {}
+                other => return Err(remote_error(format!("unexpected answer {other:?}"))),
+            }
+        }
         Ok(())
     }
 
@@ -432,7 +491,7 @@ impl CacheStore for DaemonStore {
     }
 
     fn stats(&self) -> Result<StoreStats, StoreError> {
-        Err(remote_error("its size is in `memreuse daemon status`"))
+        Err(remote_error("its size is known to the process holding it"))
     }
 
     fn for_each(&self, _visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError> {
@@ -452,6 +511,6 @@ impl CacheStore for DaemonStore {
     }
 
     fn remove_batch(&self, _entries: &[(Kind, Key)]) -> Result<(), StoreError> {
-        Err(remote_error("only the daemon prunes it"))
+        Err(remote_error("only the process holding it prunes it"))
     }
 }

@@ -7,6 +7,8 @@
 //!                           (see [`Layout::new`])
 //!             daemon.json   pid, socket, protocol, build id, start time: written atomically
 //!                           once the socket listens
+//!             cache.sock    the store's socket while a command working without the daemon
+//!                           holds it (see `cache_server`); beside daemon.sock
 //!             logs/         the daemon's log, rotated daily
 //!             cache/        the store (sled), opened only under daemon.lock
 //! ```
@@ -31,7 +33,9 @@ pub struct Layout {
     pub lock: PathBuf,
     pub spawn_lock: PathBuf,
     pub socket: PathBuf,
-    /// The directory holding the socket: the state dir, or a private per-user directory.
+    /// Where a command that holds the store without a daemon serves it to the others.
+    pub cache_socket: PathBuf,
+    /// The directory holding the sockets: the state dir, or a private per-user directory.
     pub socket_dir: PathBuf,
     pub info: PathBuf,
     pub logs: PathBuf,
@@ -48,20 +52,26 @@ impl Layout {
     /// only this user can enter, never a bare name in a shared directory.
     pub fn new(state_dir: &Path) -> Layout {
         let socket = state_dir.join("daemon.sock");
-        let (socket_dir, socket) = if socket.as_os_str().len() <= MAX_SOCKET_PATH {
-            (state_dir.to_path_buf(), socket)
+        let (socket_dir, socket, cache_socket) = if socket.as_os_str().len() <= MAX_SOCKET_PATH {
+            (
+                state_dir.to_path_buf(),
+                socket,
+                state_dir.join("cache.sock"),
+            )
         } else {
             // Named after the state dir, so two workspaces never share a socket.
             let digest = blake3::hash(state_dir.as_os_str().as_encoded_bytes()).to_hex();
             let dir = runtime_dir();
             let socket = dir.join(format!("{}.sock", &digest[..16]));
-            (dir, socket)
+            let cache_socket = dir.join(format!("{}.cache.sock", &digest[..16]));
+            (dir, socket, cache_socket)
         };
         Layout {
             state_dir: state_dir.to_path_buf(),
             lock: state_dir.join("daemon.lock"),
             spawn_lock: state_dir.join("spawn.lock"),
             socket,
+            cache_socket,
             socket_dir,
             info: state_dir.join("daemon.json"),
             logs: state_dir.join("logs"),

@@ -3,15 +3,20 @@
 //! - [`protocol`]: the wire types (plain data, shared with the CLI).
 //! - [`layout`]: the daemon's files in the state dir, `daemon.json`, the build id.
 //! - [`client`]: finding, starting, stopping and asking a daemon.
+//! - [`cache_server`]: a command's store, served to the commands beside it while it holds it.
 //! - [`answer`]: query and explain answers, shared with the CLI's in-process fallback.
 //! - [`server`]: the daemon itself (and the viewer's HTTP side, `server::view`).
+//! - [`settings`]: a project's `memreuse.toml`, read by the CLI and (again on every change) the
+//!   daemon.
 //! - [`viewer`]: the memory viewer's page and data, shared with `plan --emit html`.
 //!
 //! This crate is the only one that knows sockets and notify.
 
 pub mod answer;
+pub mod cache_server;
 pub mod client;
 pub mod layout;
 pub mod protocol;
 pub mod server;
+pub mod settings;
 pub mod viewer;

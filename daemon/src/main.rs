@@ -10,9 +10,8 @@ use clap::Parser;
 use memreuse::backend::Backend;
 use memreuse::db::Planner;
 use memreuse::ir::MemSpace;
-use memreuse::plan::PlanConfig;
 use memreuse_daemon::layout::build_id;
-use memreuse_daemon::server::{self, Options, StartError};
+use memreuse_daemon::server::{self, Options, Overrides, StartError};
 
 /// Serves memreuse plans of one kernel tree, keeping them up to date as files change.
 #[derive(Parser)]
@@ -24,12 +23,12 @@ struct Args {
     /// The state dir (cache, lock, socket, logs).
     #[arg(long)]
     state_dir: PathBuf,
-    /// Target backend: none, 910b or 950.
-    #[arg(long, default_value = "none")]
-    backend: String,
-    /// A memory space's capacity, `SPACE=BYTES` (repeatable).
-    #[arg(long, value_name = "SPACE=BYTES")]
-    capacity: Vec<String>,
+    /// Target backend: none, 910b or 950 [default: memreuse.toml's, else none].
+    #[arg(long)]
+    backend: Option<String>,
+    /// A memory space's capacity, `SPACE=BYTES` (repeatable; over memreuse.toml's).
+    #[arg(long, value_name = "SPACE=BYTES", value_parser = memreuse_daemon::settings::parse_capacity)]
+    capacity: Vec<(MemSpace, i64)>,
     /// `pypto`, or `none` to only re-print.
     #[arg(long, default_value = "pypto")]
     planner: String,
@@ -48,9 +47,10 @@ struct Args {
     /// More events than this in one batch make a full rescan.
     #[arg(long, hide = true, default_value_t = memreuse_daemon::server::STORM)]
     storm_events: usize,
-    /// Files larger than this many bytes are not read (reported instead).
-    #[arg(long, default_value_t = memreuse_daemon::server::MAX_FILE_BYTES)]
-    max_file_bytes: u64,
+    /// Files larger than this many bytes are not read (reported instead) [default:
+    /// memreuse.toml's max_file_bytes, else 64 MiB].
+    #[arg(long)]
+    max_file_bytes: Option<u64>,
     /// Report this build id instead of the executable's (for tests of version skew).
     #[arg(long, hide = true)]
     build_id: Option<String>,
@@ -99,16 +99,26 @@ fn run(args: Args) -> Result<()> {
         "none" => Planner::None,
         other => bail!("unknown planner '{other}' (use pypto or none)"),
     };
+    let backend = match &args.backend {
+        Some(name) => Some(
+            Backend::from_name(name)
+                .with_context(|| format!("unknown backend '{name}' (use none, 910b or 950)"))?,
+        ),
+        None => None,
+    };
     let options = Options {
         root,
         state_dir,
-        config: plan_config(&args.backend, &args.capacity)?,
+        overrides: Overrides {
+            backend,
+            capacities: args.capacity,
+            max_file_bytes: args.max_file_bytes,
+        },
         planner,
         idle_timeout: (args.idle_timeout > 0).then(|| Duration::from_secs(args.idle_timeout)),
         lock_wait: Duration::from_secs(args.lock_wait),
         build_id,
         storm_events: args.storm_events,
-        max_file_bytes: args.max_file_bytes,
         jobs: args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),
@@ -135,30 +145,6 @@ fn raise_descriptor_limit() {
             libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
         }
     }
-}
-
-fn plan_config(backend: &str, capacities: &[String]) -> Result<PlanConfig> {
-    let mut config = PlanConfig {
-        backend: Backend::from_name(backend)
-            .with_context(|| format!("unknown backend '{backend}' (use none, 910b or 950)"))?,
-        ..PlanConfig::default()
-    };
-    for spec in capacities {
-        let (space, bytes) = spec
-            .split_once('=')
-            .with_context(|| format!("expected SPACE=BYTES, got '{spec}'"))?;
-        let space = MemSpace::ALL
-            .iter()
-            .copied()
-            .find(|s| s.name().eq_ignore_ascii_case(space.trim()))
-            .with_context(|| format!("unknown memory space '{space}'"))?;
-        let bytes: i64 = bytes
-            .trim()
-            .parse()
-            .with_context(|| format!("'{bytes}' is not a byte count"))?;
-        config.capacity_overrides[space as usize] = Some(bytes);
-    }
-    Ok(config)
 }
 
 /// Logs go to `<state dir>/logs/memreused.<date>.log`, rotated daily, the last 7 kept.

@@ -36,6 +36,9 @@ pub enum Request {
         /// Answer from the current revision without waiting for changes made before the
         /// request to be seen.
         stale_ok: bool,
+        /// Render diagnostics with ANSI colours (the client's `--color`).
+        #[serde(default)]
+        color: bool,
     },
     /// Why two tiles of a function do or do not share a buffer.
     Explain {
@@ -44,6 +47,8 @@ pub enum Request {
         first: String,
         second: String,
         stale_ok: bool,
+        #[serde(default)]
+        color: bool,
     },
     Status,
     /// One value of the daemon's cache (a `memreuse plan` reading through the daemon, which
@@ -52,10 +57,25 @@ pub enum Request {
         kind: u8,
         key: String,
     },
+    /// Values for the cache, written through to the store by the process that holds it (a
+    /// `memreuse` command working in-process, [`crate::cache_server`]); a daemon, which
+    /// plans every file itself, refuses them.
+    CachePut {
+        entries: Vec<CacheEntry>,
+    },
     /// Serve the memory viewer (started on first ask, then kept): answers its URL.
     View,
     /// Stop the daemon (it answers first).
     Shutdown,
+}
+
+/// One value of [`Request::CachePut`]: the [`memreuse::store::Kind`] number, key and value
+/// in hex.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CacheEntry {
+    pub kind: u8,
+    pub key: String,
+    pub value: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -76,6 +96,8 @@ pub enum Body {
     Explain(Answer),
     Status(Box<Status>),
     CacheValue(CacheValue),
+    /// The values of a [`Request::CachePut`] are stored.
+    Stored,
     View(ViewUrl),
     ShuttingDown,
     Error(ErrorReply),
@@ -169,9 +191,12 @@ pub struct Status {
     pub root: PathBuf,
     pub state_dir: PathBuf,
     pub build_id: String,
-    /// What it plans with (from `memreuse.toml` when it started): backend and planner names.
+    /// What it plans with now: backend and planner names (the rest is in `settings`).
     pub backend: String,
     pub planner: String,
+    pub settings: SettingsStatus,
+    /// How it watches the tree: notify's backend (`inotify` on Linux).
+    pub watch_backend: String,
     pub uptime_seconds: f64,
     /// The initial scan: files planned so far of the files found (`done == total` when over).
     pub scan: Progress,
@@ -187,6 +212,28 @@ pub struct Status {
     /// Resident memory of the daemon, in bytes.
     pub rss_bytes: Option<u64>,
     pub last_error: Option<String>,
+}
+
+/// The settings the daemon plans with: the root's `memreuse.toml` (read again whenever it
+/// changes) under the daemon's command-line flags.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct SettingsStatus {
+    /// The `memreuse.toml` read, when the root has one.
+    pub file: Option<PathBuf>,
+    /// Seconds since the settings in force were read.
+    pub loaded_seconds_ago: f64,
+    /// The capacity of every space whose capacity is known, in bytes.
+    pub capacities: Vec<SpaceCapacity>,
+    /// Files larger than this are not read.
+    pub max_file_bytes: u64,
+    /// Why the last change of `memreuse.toml` was not taken (the settings before stay).
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct SpaceCapacity {
+    pub space: String,
+    pub bytes: i64,
 }
 
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -265,6 +312,7 @@ mod tests {
             path: "/k/a.py".into(),
             function: Some("main".into()),
             stale_ok: false,
+            color: true,
         };
         let line = to_line(&request);
         assert_eq!(line.iter().filter(|&&b| b == b'\n').count(), 1);

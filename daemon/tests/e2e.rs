@@ -514,3 +514,71 @@ fn bad_peers_do_not_stop_the_daemon() {
     let status = env.status();
     assert!(status["pid"].is_number());
 }
+
+#[test]
+fn the_daemon_reads_memreuse_toml_and_gitignore_again_when_they_change() {
+    let env = Env::new();
+    let files = kernels(2, 1, 120);
+    env.write("k/a.py", &files[0].1);
+    env.write("build/b.py", &files[1].1);
+    env.ok(&["daemon", "start"]);
+    let answer = |path: &str| -> Value {
+        serde_json::from_str(&env.ok(&["query", path, "--json"])).expect("query JSON")
+    };
+    assert_eq!(answer("k/a.py")["backend"], "none");
+    let status = env.status();
+    assert_eq!(status["watch_backend"], "inotify", "{status:#}");
+    assert_eq!(status["settings"]["file"], Value::Null, "{status:#}");
+
+    // A new memreuse.toml: the next query plans with it, and status says so.
+    env.write(
+        "memreuse.toml",
+        "backend = \"910b\"\n[capacity]\nVec = 65536\n",
+    );
+    let planned = answer("k/a.py");
+    assert_eq!(planned["backend"], "910b", "{planned:#}");
+    let vec_space = planned["files"][0]["functions"][0]["spaces"]
+        .as_array()
+        .expect("spaces")
+        .iter()
+        .find(|s| s["space"] == "Vec")
+        .cloned()
+        .expect("a Vec space");
+    assert_eq!(vec_space["capacity"], 65536, "{vec_space:#}");
+    let status = env.status();
+    assert_eq!(status["backend"], "910b");
+    assert_eq!(
+        status["settings"]["file"],
+        env.root.join("memreuse.toml").display().to_string()
+    );
+    assert!(
+        status["settings"]["capacities"]
+            .as_array()
+            .expect("capacities")
+            .iter()
+            .any(|c| c["space"] == "Vec" && c["bytes"] == 65536),
+        "{status:#}"
+    );
+    let shown = env.ok(&["daemon", "status"]);
+    assert!(shown.contains("Vec 64.0 KiB"), "{shown}");
+    assert!(shown.contains("(inotify)"), "{shown}");
+
+    // A broken one is not taken: the settings before stay, and status says why.
+    env.write("memreuse.toml", "backend = \"h100\"\n");
+    assert_eq!(answer("k/a.py")["backend"], "910b");
+    let error = env.status()["settings"]["error"].clone();
+    assert!(
+        error.as_str().is_some_and(|e| e.contains("h100")),
+        "{error:#}"
+    );
+
+    // A .gitignore written, then removed: what it excludes leaves, then comes back.
+    assert_eq!(env.status()["files"], 2);
+    env.write(".gitignore", "build/\n");
+    let refused = env.run(&["query", "build/b.py"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert_eq!(env.status()["files"], 1);
+    std::fs::remove_file(env.root.join(".gitignore")).expect("remove");
+    assert_eq!(answer("build/b.py")["files"][0]["status"], "planned");
+    assert_eq!(env.status()["files"], 2);
+}

@@ -848,7 +848,14 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
         let result = match &outcome.result {
             Ok(plan) => {
                 let mut report = plan.report.clone();
-                for (span, at) in report_spans_mut(&mut report).zip(locate(&plan.anchors)) {
+                // Statement places are detail, located when asked for (`add_report_detail`):
+                // so a plan without moves or diagnostics still does not depend on where its
+                // function sits.
+                let detailed = report.statement_spans.is_empty();
+                report.statement_spans = Vec::new();
+                let placed = report.inserted_moves.len() + report.diagnostics.len();
+                let anchors = &plan.anchors[..placed.min(plan.anchors.len())];
+                for (span, at) in report_spans_mut(&mut report).zip(locate(anchors)) {
                     *span = at;
                 }
                 entries.push(ManifestEntry {
@@ -859,7 +866,7 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
                 });
                 Ok(Planned {
                     report,
-                    detailed: true,
+                    detailed,
                     planned_digest: plan.planned_digest,
                     planned_text: Some(plan.planned_text.clone()),
                 })
@@ -924,12 +931,13 @@ fn without_detail(report: &PlanReport) -> PlanReport {
         inserted_moves: report.inserted_moves.clone(),
         lifetimes: Vec::new(),
         diagnostics: report.diagnostics.clone(),
+        statement_spans: Vec::new(),
     }
 }
 
 /// Completes the reports of `outcome` (of its function named `only`, if given) that came
-/// without detail from a manifest, from their plan entries (which are location-free: the
-/// detail carries no span).
+/// without detail from a manifest, from their plan entries (whose statement spans, the only
+/// spans of the detail, are anchors to locate in the current text).
 pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&str>) {
     let FileStatus::Planned { functions, .. } = &mut outcome.status else {
         return;
@@ -954,11 +962,30 @@ pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&s
         }
         if let Ok(full) = &plan(db, item).result {
             let report = &mut planned.report;
+            // A report planned in this run has the rest already; one from a manifest not.
             for (space, detailed) in report.spaces.iter_mut().zip(&full.report.spaces) {
                 space.buffers = detailed.buffers.clone();
             }
             report.removed_allocs = full.report.removed_allocs.clone();
             report.lifetimes = full.report.lifetimes.clone();
+            // The anchors of moves and diagnostics come first (`report_spans_mut`).
+            let located = full.report.inserted_moves.len() + full.report.diagnostics.len();
+            let statements = &full.anchors[located.min(full.anchors.len())..];
+            if !statements.is_empty() {
+                // A manifest-served item has no span table: the detail needs a parse.
+                let parsed;
+                let mut table = &**item.spans(db);
+                if table.0.is_empty()
+                    && let Some(function) = reparse(db, outcome.file, item.name(db))
+                {
+                    parsed = spans::span_table(&function);
+                    table = &parsed;
+                }
+                report.statement_spans = statements
+                    .iter()
+                    .map(|&a| spans::resolve(a, table))
+                    .collect();
+            }
             planned.detailed = true;
         }
     }

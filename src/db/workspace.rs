@@ -85,8 +85,9 @@ pub struct FunctionOutcome {
 #[derive(Clone, Debug)]
 pub struct Planned {
     /// Without `detailed`, the report lacks its per-buffer and per-variable detail
-    /// (`spaces[].buffers`, `removed_allocs`, `lifetimes`): a file manifest does not carry it
-    /// (see [`Workspace::add_report_detail`]).
+    /// (`spaces[].buffers`, `removed_allocs`, `lifetimes`, `statement_spans`): a file manifest
+    /// does not carry it, and statement places are located only when asked for (see
+    /// [`Workspace::add_report_detail`]).
     pub report: PlanReport,
     pub detailed: bool,
     /// blake3 of the planned function's canonical bytes.

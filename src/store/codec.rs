@@ -21,7 +21,7 @@ use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
-pub const SCHEMA_VERSION: u16 = 5;
+pub const SCHEMA_VERSION: u16 = 6;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -267,6 +267,12 @@ fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
             None => w.u8(0),
         }
     }
+    w.len(report.statement_spans.len());
+    if with_spans {
+        for &span in &report.statement_spans {
+            w.span(span);
+        }
+    }
 }
 
 fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeError> {
@@ -274,9 +280,11 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
         Ok(SpaceReport {
             space: r.space()?,
             capacity: r.i64()?,
-            tiles: r.len()?,
-            buffers_before: r.len()?,
-            buffers_after: r.len()?,
+            // Counts, not lengths of what follows: a manifest drops the buffers, so a space
+            // of 1,100 tiles may well be followed by fewer bytes.
+            tiles: r.count()?,
+            buffers_before: r.count()?,
+            buffers_after: r.count()?,
             bytes_before: r.i64()?,
             bytes_after: r.i64()?,
             lower_bound: r.i64()?,
@@ -331,12 +339,17 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
             related: Vec::new(),
         })
     })?;
+    let statements = r.len()?;
+    let statement_spans = (0..statements)
+        .map(|_| r.span_if(with_spans))
+        .collect::<Result<_, _>>()?;
     Ok(PlanReport {
         spaces,
         removed_allocs,
         inserted_moves,
         lifetimes,
         diagnostics,
+        statement_spans,
     })
 }
 
@@ -434,6 +447,10 @@ impl<'a> Reader<'a> {
     }
     fn i64(&mut self) -> Result<i64, DecodeError> {
         Ok(i64::from_le_bytes(self.array()?))
+    }
+    /// A count of things that need not follow in the payload.
+    fn count(&mut self) -> Result<usize, DecodeError> {
+        usize::try_from(self.i64()?).map_err(|_| DecodeError::Payload)
     }
     fn len(&mut self) -> Result<usize, DecodeError> {
         let n = usize::try_from(self.i64()?).map_err(|_| DecodeError::Payload)?;

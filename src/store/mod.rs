@@ -78,8 +78,12 @@ pub fn file_key(config: &[u8; 32], text_digest: &[u8; 32]) -> Key {
     derive(Kind::File, config, text_digest)
 }
 
-/// The key of a path's stamp. Stamps do not depend on the configuration.
+/// The key of a path's stamp: of its absolute form, so that a file named relatively from one
+/// directory and absolutely (or from another directory) has one stamp. Stamps do not depend
+/// on the configuration.
 pub fn stamp_key(path: &std::path::Path) -> Key {
+    let absolute = std::path::absolute(path);
+    let path = absolute.as_deref().unwrap_or(path);
     derive(Kind::Stamp, &[0; 32], path.as_os_str().as_encoded_bytes())
 }
 
@@ -129,7 +133,9 @@ pub struct CachedPlan {
 /// The report's spans in their fixed order: inserted moves, then diagnostics.
 pub fn report_spans_mut(report: &mut PlanReport) -> impl Iterator<Item = &mut Span> {
     let moves = report.inserted_moves.iter_mut().map(|m| &mut m.span);
-    moves.chain(report.diagnostics.iter_mut().map(|d| &mut d.span))
+    moves
+        .chain(report.diagnostics.iter_mut().map(|d| &mut d.span))
+        .chain(report.statement_spans.iter_mut())
 }
 
 /// One fully planned file, keyed by its text: what a warm run needs instead of parsing and
@@ -201,6 +207,11 @@ pub trait CacheStore: Send + Sync {
     /// Makes every write so far durable.
     fn sync(&self) -> Result<(), StoreError>;
     fn stats(&self) -> Result<StoreStats, StoreError>;
+    /// Bytes on disk alone, which a store may know without counting its entries (a count
+    /// reads every page: a third of a warm run wanted only the size, to test the cap).
+    fn bytes_on_disk(&self) -> Result<u64, StoreError> {
+        self.stats().map(|s| s.bytes_on_disk)
+    }
     /// Every stored value (for integrity checks).
     fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError>;
     /// A new generation: one per [`Cache`] over the store, so that recency orders runs.

@@ -558,6 +558,9 @@ impl CacheStore for Arc<SledStore> {
     fn stats(&self) -> Result<StoreStats, StoreError> {
         (**self).stats()
     }
+    fn bytes_on_disk(&self) -> Result<u64, StoreError> {
+        (**self).bytes_on_disk()
+    }
     fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError> {
         (**self).for_each(visit)
     }
@@ -679,6 +682,10 @@ impl CacheStore for SledStore {
             entries,
             bytes_on_disk: size_on_disk(&self.path),
         })
+    }
+
+    fn bytes_on_disk(&self) -> Result<u64, StoreError> {
+        Ok(size_on_disk(&self.path))
     }
 
     fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError> {

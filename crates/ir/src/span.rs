@@ -65,6 +65,11 @@ impl LineIndex {
         LineIndex { line_starts }
     }
 
+    /// The 1-based line holding byte `offset`.
+    pub fn line(&self, offset: u32) -> u32 {
+        self.line_starts.partition_point(|&s| s <= offset) as u32
+    }
+
     pub fn line_col(&self, text: &str, offset: u32) -> LineCol {
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
         let start = self.line_starts[line] as usize;

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::pack::{Blocker, PipelineGate, pair_blocker};
 use super::{PlanConfig, PlanError, SharingRules, plan_function};
 use crate::analysis::lifetimes;
-use memreuse_ir::{Function, Type, VarId};
+use memreuse_ir::{Function, LineIndex, Type, VarId};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExplainError {
@@ -20,9 +20,11 @@ pub enum ExplainError {
     Plan(#[from] PlanError),
 }
 
-/// A readable account, one fact per line.
+/// A readable account, one fact per line; places are lines of `text`, the file `f` was
+/// parsed from.
 pub fn explain(
     f: &Function,
+    text: &str,
     config: &PlanConfig,
     a: &str,
     b: &str,
@@ -48,6 +50,15 @@ pub fn explain(
             .ok_or_else(|| ExplainError::NotPlanned(name.into()))
     };
     let (ga, gb) = (group(va, a)?, group(vb, b)?);
+    let index = LineIndex::new(text);
+    // The source line of statement `n` (the last statement's for the end of the body).
+    let line = |n: u32| {
+        let spans = &lifetimes.statement_spans;
+        spans
+            .get(n as usize)
+            .or(spans.last())
+            .map_or(0, |span| index.line(span.start))
+    };
     let mut out = String::new();
     let mut separable = false;
     for (name, v, g) in [(a, va, ga), (b, vb, gb)] {
@@ -55,13 +66,15 @@ pub fn explain(
         let (def, last) = lifetimes.liveness(v).unwrap_or((iv.def, iv.last));
         let _ = writeln!(
             out,
-            "{name}: live [{def}, {last}], {} bytes in {}; its group on '{}' (representative '{}') is live [{}, {}]",
+            "{name}: defined at line {}, last used at line {}, {} bytes in {}; its group on '{}' (representative '{}') is live from line {} to line {}",
+            line(def),
+            line(last),
             iv.size,
             iv.space.name(),
             iv.base,
             prepared.vars[iv.rep].name,
-            iv.def,
-            iv.last
+            line(iv.def),
+            line(iv.last)
         );
     }
     let (ia, ib) = (&lifetimes.intervals[ga], &lifetimes.intervals[gb]);

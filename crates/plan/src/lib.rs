@@ -36,7 +36,7 @@ use pack::{Buffer, PipelineGate, ShareFacts};
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "1cee02454c595b8a";
+pub const PLANNER_VERSION: &str = "40358411591ac31d";
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -136,6 +136,8 @@ pub struct PlanReport {
     pub inserted_moves: Vec<MoveReport>,
     pub lifetimes: Vec<LifetimeReport>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Where each statement numbered by `lifetimes`' `def` and `last` is in the source.
+    pub statement_spans: Vec<Span>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -452,6 +454,7 @@ pub fn finish(
     };
     let Some(packed) = packed else {
         report.lifetimes = lifetime_report(lifetimes);
+        report.statement_spans = lifetimes.statement_spans.clone();
         return Ok(FunctionPlan {
             function: f,
             report,
@@ -495,6 +498,7 @@ pub fn finish(
     }
     capacity::perf_hints(&f, &gates, &mut report.diagnostics);
     report.lifetimes = lifetime_report(lifetimes);
+    report.statement_spans = lifetimes.statement_spans.clone();
 
     // Loop carries, if-phis and yields exist only inside a `for` or an `if`, and no fixup adds
     // one: without them, their fixups would walk the body for nothing.

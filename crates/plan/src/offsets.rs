@@ -61,6 +61,7 @@ pub(super) fn plan_function(
     let lifetimes = lifetimes::analyze(&f);
     let mut report = PlanReport {
         lifetimes: lifetime_report(&lifetimes),
+        statement_spans: lifetimes.statement_spans.clone(),
         ..PlanReport::default()
     };
     if lifetimes.intervals.is_empty() {

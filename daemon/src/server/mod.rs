@@ -62,13 +62,13 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use memreuse::db::{Planner, Workspace};
-use memreuse::plan::PlanConfig;
 use memreuse::store::{Cache, Reporter, SledStore, StoreEvent};
 
 use crate::layout::{DaemonInfo, Layout, open_lock, write_atomically};
 use crate::protocol::PROTOCOL_VERSION;
 
 pub use read::MAX_FILE_BYTES;
+pub use shared::Overrides;
 pub use watch::STORM;
 
 pub struct Options {
@@ -76,7 +76,8 @@ pub struct Options {
     pub root: PathBuf,
     /// The state dir, canonical.
     pub state_dir: PathBuf,
-    pub config: PlanConfig,
+    /// What the command line sets over the root's `memreuse.toml`.
+    pub overrides: Overrides,
     pub planner: Planner,
     /// Stop after this long without a request; `None`: never.
     pub idle_timeout: Option<Duration>,
@@ -86,8 +87,6 @@ pub struct Options {
     pub jobs: usize,
     /// More events than this in one batch make a rescan ([`watch::STORM`] by default).
     pub storm_events: usize,
-    /// Larger files are not read ([`MAX_FILE_BYTES`] by default).
-    pub max_file_bytes: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -107,6 +106,8 @@ pub enum StartError {
     Watch(#[from] notify::Error),
     #[error("{0}")]
     Untrusted(#[from] crate::layout::Untrusted),
+    #[error("{0}")]
+    Settings(#[from] crate::settings::SettingsError),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> StartError {
@@ -117,6 +118,7 @@ fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> StartError {
 /// Runs the daemon until it is told to stop.
 pub fn run(options: Options) -> Result<(), StartError> {
     let layout = Layout::new(&options.state_dir);
+    let settings = options.overrides.resolve(&options.root)?;
     let lock = acquire(&layout, options.lock_wait)?;
 
     // What the store does about damage goes to the log and to `status` (once `shared` is
@@ -155,11 +157,11 @@ pub fn run(options: Options) -> Result<(), StartError> {
         options.build_id.clone(),
         options.root.clone(),
         options.state_dir.clone(),
-        options.config,
         options.planner,
         cache.clone(),
         tree,
-        options.max_file_bytes,
+        options.overrides.clone(),
+        settings,
     ));
 
     let _ = told.set(Arc::downgrade(&shared));
@@ -169,7 +171,7 @@ pub fn run(options: Options) -> Result<(), StartError> {
 
     let watch = watch::Watch::start(shared.clone(), options.storm_events)?;
     let (work_tx, work_rx) = std::sync::mpsc::channel();
-    let workspace = Workspace::new(cache, options.config, options.planner);
+    let workspace = Workspace::new(cache, settings.0, options.planner);
     let writer = writer::Writer::new(shared.clone(), workspace, options.jobs, work_tx.clone());
     let writer = std::thread::Builder::new()
         .name("writer".into())

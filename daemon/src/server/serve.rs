@@ -14,7 +14,8 @@ use super::shared::{ReadError, Shared};
 use crate::answer::{explain_answer, query_answer};
 use crate::protocol::{
     Body, CacheFigures, CacheValue, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE,
-    PROTOCOL_VERSION, Progress, Request, Response, Status, from_hex, to_hex,
+    PROTOCOL_VERSION, Progress, Request, Response, SettingsStatus, SpaceCapacity, Status, from_hex,
+    to_hex,
 };
 
 /// How long a query waits for its freshness cookie to come back through the watcher.
@@ -244,6 +245,10 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             blocking(move || Ok(Body::Status(Box::new(status(&shared))))).await
         }
         Request::Shutdown => Body::ShuttingDown,
+        Request::CachePut { .. } => error(
+            ErrorCode::Refused,
+            "the daemon plans every file it watches and writes its cache itself".into(),
+        ),
         Request::View => match server.view.start(server).await {
             Ok(endpoint) => Body::View(crate::protocol::ViewUrl {
                 url: endpoint.url(),
@@ -261,6 +266,7 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             path,
             function,
             stale_ok,
+            color,
         } => {
             let unconfirmed = match admit(shared, &path, stale_ok).await {
                 Ok(unconfirmed) => unconfirmed,
@@ -269,7 +275,7 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             let shared = shared.clone();
             blocking(move || {
                 let display = display(&shared.root, &path);
-                let backend = shared.config.backend.name();
+                let backend = shared.config().backend.name();
                 let planner = shared.planner.name();
                 let (outcome, _) = shared.read(|snapshot, files| {
                     files
@@ -281,7 +287,8 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     return Ok(untracked(&shared, &path, &display));
                 };
                 let function = function.as_deref();
-                let mut answer = query_answer(&outcome, &display, function, backend, planner);
+                let mut answer =
+                    query_answer(&outcome, &display, function, (backend, planner), color);
                 if let Some(note) = unconfirmed {
                     answer.diagnostics.insert_str(0, &note);
                 }
@@ -295,6 +302,7 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             first,
             second,
             stale_ok,
+            color,
         } => {
             let unconfirmed = match admit(shared, &path, stale_ok).await {
                 Ok(unconfirmed) => unconfirmed,
@@ -314,15 +322,15 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                 };
                 let config = memreuse::plan::PlanConfig {
                     materialize_aliases: super::writer::materialize_aliases(&path),
-                    ..shared.config
+                    ..shared.config()
                 };
                 let mut answer = explain_answer(
                     outcome.text.as_deref().unwrap_or(""),
                     &display,
                     &function,
                     &config,
-                    &first,
-                    &second,
+                    (&first, &second),
+                    color,
                 );
                 if let Some(note) = unconfirmed {
                     answer.diagnostics.insert_str(0, &note);
@@ -453,14 +461,31 @@ fn status(shared: &Shared) -> Status {
         None => (0, 0, None),
     };
     let c = shared.cache.counters();
+    let settings = shared.settings();
     let figures = shared.figures();
     Status {
         pid: std::process::id(),
         root: shared.root.clone(),
         state_dir: shared.state_dir.clone(),
         build_id: shared.build_id.clone(),
-        backend: shared.config.backend.name().to_string(),
+        backend: settings.config.backend.name().to_string(),
         planner: shared.planner.name().to_string(),
+        settings: SettingsStatus {
+            file: Some(shared.tree.settings_path()).filter(|p| p.is_file()),
+            loaded_seconds_ago: settings.loaded.elapsed().as_secs_f64(),
+            capacities: memreuse::ir::MemSpace::ALL
+                .iter()
+                .map(|&space| (space, settings.config.capacity(space)))
+                .filter(|&(_, bytes)| bytes > 0)
+                .map(|(space, bytes)| SpaceCapacity {
+                    space: space.name().to_string(),
+                    bytes,
+                })
+                .collect(),
+            max_file_bytes: settings.max_file_bytes,
+            error: settings.error,
+        },
+        watch_backend: super::watch::backend_name(),
         uptime_seconds: shared.started.elapsed().as_secs_f64(),
         scan: Progress {
             done: figures.scan_done,

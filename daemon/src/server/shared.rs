@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
 use memreuse::db::{Cancelled, Planner, Snapshot, SourceFile};
@@ -25,12 +25,13 @@ pub struct Shared {
     pub root: PathBuf,
     pub state_dir: PathBuf,
     pub started: Instant,
-    pub config: PlanConfig,
     pub planner: Planner,
     pub cache: Arc<Cache>,
     pub tree: Tree,
-    /// Files larger than this are not read.
-    pub max_file_bytes: u64,
+    /// What the command line set over `memreuse.toml`.
+    pub overrides: Overrides,
+    /// The settings planning uses now (`memreuse.toml` is read again when it changes).
+    settings: RwLock<Active>,
     /// Paths not read (special files, oversized ones) and why: queries report them.
     refused: Mutex<Refusals>,
     view: Mutex<View>,
@@ -44,6 +45,48 @@ pub struct Shared {
     /// Reads that were cancelled by a newer revision and are starting over: the writer lets
     /// them finish before it changes inputs again, so a storm of changes cannot starve them.
     starving: AtomicUsize,
+}
+
+/// What the daemon's command line sets; it wins over `memreuse.toml`, on every reload too.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub backend: Option<memreuse::backend::Backend>,
+    pub capacities: Vec<(memreuse::ir::MemSpace, i64)>,
+    pub max_file_bytes: Option<u64>,
+}
+
+impl Overrides {
+    /// The configuration and file size limit from the `memreuse.toml` at `root` and these.
+    pub fn resolve(
+        &self,
+        root: &Path,
+    ) -> Result<(PlanConfig, u64), crate::settings::SettingsError> {
+        let settings = crate::settings::load(root)?;
+        let mut config = settings.config;
+        if let Some(backend) = self.backend {
+            config.backend = backend;
+        }
+        for &(space, bytes) in &self.capacities {
+            config.capacity_overrides[space as usize] = Some(bytes);
+        }
+        let max_file_bytes = self
+            .max_file_bytes
+            .or(settings.max_file_bytes)
+            .unwrap_or(super::MAX_FILE_BYTES);
+        Ok((config, max_file_bytes))
+    }
+}
+
+/// The settings in force, and how the last attempt to read `memreuse.toml` went.
+#[derive(Clone, Debug)]
+pub struct Active {
+    pub config: PlanConfig,
+    /// Files larger than this are not read.
+    pub max_file_bytes: u64,
+    /// When the settings in force were read.
+    pub loaded: Instant,
+    /// Why the last change of `memreuse.toml` was not taken (the previous settings stay).
+    pub error: Option<String>,
 }
 
 /// What readers may use: `snapshot` is `None` while the writer changes inputs.
@@ -123,11 +166,11 @@ impl Shared {
         build_id: String,
         root: PathBuf,
         state_dir: PathBuf,
-        config: PlanConfig,
         planner: Planner,
         cache: Arc<Cache>,
         tree: Tree,
-        max_file_bytes: u64,
+        overrides: Overrides,
+        (config, max_file_bytes): (PlanConfig, u64),
     ) -> Shared {
         Shared {
             instance,
@@ -135,11 +178,16 @@ impl Shared {
             root,
             state_dir,
             started: Instant::now(),
-            config,
             planner,
             cache,
             tree,
-            max_file_bytes,
+            overrides,
+            settings: RwLock::new(Active {
+                config,
+                max_file_bytes,
+                loaded: Instant::now(),
+                error: None,
+            }),
             refused: Mutex::default(),
             view: Mutex::new(View {
                 snapshot: None,
@@ -167,6 +215,45 @@ impl Shared {
 
     pub fn figures(&self) -> MutexGuard<'_, Figures> {
         self.figures.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The settings in force.
+    pub fn settings(&self) -> Active {
+        self.settings
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// The configuration planning uses now.
+    pub fn config(&self) -> PlanConfig {
+        self.settings().config
+    }
+
+    /// Reads `memreuse.toml` again: the settings before and after, or (keeping the settings
+    /// in force) why it cannot be used.
+    pub fn reload_settings(&self) -> Result<(Active, Active), String> {
+        let resolved = self.overrides.resolve(&self.root);
+        let mut settings = self.settings.write().unwrap_or_else(|p| p.into_inner());
+        match resolved {
+            Ok((config, max_file_bytes)) => {
+                let before = settings.clone();
+                *settings = Active {
+                    config,
+                    max_file_bytes,
+                    loaded: Instant::now(),
+                    error: None,
+                };
+                Ok((before, settings.clone()))
+            }
+            Err(err) => {
+                let message = format!("{err}; planning with the settings read before");
+                settings.error = Some(message.clone());
+                drop(settings);
+                self.record_error(message.clone());
+                Err(message)
+            }
+        }
     }
 
     pub fn revision(&self) -> u64 {

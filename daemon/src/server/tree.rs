@@ -2,6 +2,7 @@
 //! root except hidden entries, what `.gitignore` files exclude, and the state dir.
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::RwLock;
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
@@ -13,8 +14,8 @@ pub struct Tree {
     /// The state dir when it lies inside the root: never watched, never read.
     state_dir: Option<PathBuf>,
     /// The root's own `.gitignore`, for paths that arrive in events (walks apply every
-    /// `.gitignore` on the way down).
-    gitignore: Gitignore,
+    /// `.gitignore` on the way down); read again when it changes.
+    gitignore: RwLock<Gitignore>,
 }
 
 /// What a walk found, sorted.
@@ -27,14 +28,26 @@ pub struct Walked {
 impl Tree {
     /// `root` and `state_dir` must be canonical.
     pub fn new(root: &Path, state_dir: &Path) -> Tree {
-        let mut builder = GitignoreBuilder::new(root);
-        // A missing or unreadable .gitignore ignores nothing.
-        let _ = builder.add(root.join(".gitignore"));
         Tree {
             root: root.to_path_buf(),
             state_dir: state_dir.starts_with(root).then(|| state_dir.to_path_buf()),
-            gitignore: builder.build().unwrap_or_else(|_| Gitignore::empty()),
+            gitignore: RwLock::new(root_gitignore(root)),
         }
+    }
+
+    /// Reads the root's `.gitignore` again (walks read every `.gitignore` as they go).
+    pub fn reload_gitignore(&self) {
+        *self.gitignore.write().unwrap_or_else(|p| p.into_inner()) = root_gitignore(&self.root);
+    }
+
+    /// Whether `path` is a `.gitignore` of the tree, whose change changes what is watched.
+    pub fn is_gitignore(&self, path: &Path) -> bool {
+        path.starts_with(&self.root) && path.file_name().is_some_and(|n| n == ".gitignore")
+    }
+
+    /// The root's `memreuse.toml`.
+    pub fn settings_path(&self) -> PathBuf {
+        self.root.join(crate::settings::FILE_NAME)
     }
 
     pub fn root(&self) -> &Path {
@@ -94,6 +107,8 @@ impl Tree {
         relative.as_os_str().is_empty()
             || !self
                 .gitignore
+                .read()
+                .unwrap_or_else(|p| p.into_inner())
                 .matched_path_or_any_parents(relative, is_dir)
                 .is_ignore()
     }
@@ -114,6 +129,13 @@ impl Tree {
         self.root
             .join(format!("{COOKIE_PREFIX}{}-{n}", std::process::id()))
     }
+}
+
+/// The root's `.gitignore`; a missing or unreadable one ignores nothing.
+fn root_gitignore(root: &Path) -> Gitignore {
+    let mut builder = GitignoreBuilder::new(root);
+    let _ = builder.add(root.join(".gitignore"));
+    builder.build().unwrap_or_else(|_| Gitignore::empty())
 }
 
 fn is_python(path: &Path) -> bool {

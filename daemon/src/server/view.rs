@@ -475,7 +475,8 @@ fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Rep
     };
     let text = outcome.text.as_deref().unwrap_or("");
     let materialize = super::writer::materialize_aliases(&path);
-    let config = |variant: &str| data::variant_config(&shared.config, variant, materialize);
+    let current = shared.config();
+    let config = |variant: &str| data::variant_config(&current, variant, materialize);
     let others: Vec<(&str, memreuse::db::FileOutcome)> = wanted
         .iter()
         .filter(|v| **v != data::VARIANTS[0])
@@ -515,14 +516,14 @@ fn explain(shared: &Shared, relative: &str, name: &str, a: &str, b: &str, varian
         Err(err) => return Reply::text(503, err.to_string()),
     };
     let materialize = super::writer::materialize_aliases(&path);
-    let config = data::variant_config(&shared.config, variant, materialize);
+    let config = data::variant_config(&shared.config(), variant, materialize);
     let answer = explain_answer(
         outcome.text.as_deref().unwrap_or(""),
         relative,
         name,
         &config,
-        a,
-        b,
+        (a, b),
+        false,
     );
     Reply::json(&json!({
         "text": answer.text,

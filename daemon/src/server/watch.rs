@@ -30,6 +30,11 @@ pub const STORM: usize = 10_000;
 /// How often an idle batcher looks at the stop flag.
 const IDLE_POLL: Duration = Duration::from_millis(200);
 
+/// The name of notify's backend on this system (`inotify`, `kqueue`, ...).
+pub fn backend_name() -> String {
+    format!("{:?}", <RecommendedWatcher as notify::Watcher>::kind()).to_ascii_lowercase()
+}
+
 pub struct Watch {
     shared: Arc<Shared>,
     watcher: RecommendedWatcher,
@@ -190,6 +195,17 @@ impl Watch {
             return true;
         }
         *raw += 1;
+        for path in &event.paths {
+            if *path == self.shared.tree.settings_path() {
+                batch.settings = true;
+            } else if self.shared.tree.is_gitignore(path) {
+                // What is ignored changed: read the rules again, then the whole tree (the
+                // resync before the batch goes out re-walks the watches with them).
+                self.shared.tree.reload_gitignore();
+                batch.rescan = Some(format!("{} changed", path.display()));
+                batch.paths.clear();
+            }
+        }
         // Only these kinds can add or take away a directory.
         let structural = matches!(
             event.kind,

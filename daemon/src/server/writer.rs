@@ -27,6 +27,8 @@ pub struct Batch {
     pub rescan: Option<String>,
     /// Freshness cookies seen, acknowledged once everything before them is applied.
     pub cookies: Vec<u64>,
+    /// The root's `memreuse.toml` changed: read it again (before anything else).
+    pub settings: bool,
 }
 
 pub enum Work {
@@ -149,6 +151,12 @@ impl Writer {
     }
 
     fn apply(&mut self, batch: Batch) {
+        if batch.settings && self.reload_settings() {
+            // A new file size limit admits or refuses files: read them all again.
+            self.scan(Some("max_file_bytes in memreuse.toml changed".into()));
+            self.shared.ack_cookies(&batch.cookies);
+            return;
+        }
         if let Some(reason) = batch.rescan {
             self.scan(Some(reason));
             self.shared.ack_cookies(&batch.cookies);
@@ -295,6 +303,42 @@ impl Writer {
         self.start_planning(work);
     }
 
+    /// Reads `memreuse.toml` again. A new planner configuration replaces the database with
+    /// one of that configuration and plans every file again (the store keeps both
+    /// configurations' plans: they have different keys). Returns whether the file size limit
+    /// changed, which needs a rescan.
+    fn reload_settings(&mut self) -> bool {
+        let Ok((before, after)) = self.shared.reload_settings() else {
+            return false;
+        };
+        if before.config != after.config {
+            tracing::info!(
+                backend = after.config.backend.name(),
+                "memreuse.toml changed: planning everything again"
+            );
+            for planner in &self.planners {
+                planner.stop.store(true, Ordering::Relaxed);
+            }
+            let all: Vec<PathBuf> = self.published.keys().cloned().collect();
+            self.pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .extend(all);
+            self.rebuild(after.config);
+            let work = self
+                .pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .iter()
+                .filter_map(|p| Some((p.clone(), *self.tracked.get(p)?)))
+                .collect();
+            self.start_planning(work);
+        } else {
+            tracing::info!("memreuse.toml changed; the planner configuration did not");
+        }
+        before.max_file_bytes != after.max_file_bytes
+    }
+
     /// Replaces the database with a fresh one holding the same texts. Planning memoizes every
     /// function's parse and plan; once all is planned and stored, queries are as well served
     /// from the store, so this returns that memory (a cold scan of 20,000 functions would
@@ -309,11 +353,17 @@ impl Writer {
             // Changes came meanwhile; their planner asks again when it is done.
             return;
         }
-        let mut fresh = Workspace::new(
-            self.shared.cache.clone(),
-            self.shared.config,
-            self.shared.planner,
-        );
+        self.rebuild(self.shared.config());
+        // SAFETY: malloc_trim only returns free heap pages to the system.
+        unsafe { libc::malloc_trim(0) };
+        self.computed = 0;
+        tracing::info!(revision = self.revision, "compacted the database");
+    }
+
+    /// Replaces the database with a fresh one of `config` holding the same texts, and
+    /// publishes it.
+    fn rebuild(&mut self, config: PlanConfig) {
+        let mut fresh = Workspace::new(self.shared.cache.clone(), config, self.shared.planner);
         let mut files = BTreeMap::new();
         for path in self.published.keys() {
             if let Some(text) = self.workspace.text_of(path) {
@@ -332,10 +382,6 @@ impl Writer {
         );
         // Readers still on the old database keep it alive until they finish.
         drop(old);
-        // SAFETY: malloc_trim only returns free heap pages to the system.
-        unsafe { libc::malloc_trim(0) };
-        self.computed = 0;
-        tracing::info!(revision = self.revision, "compacted the database");
     }
 
     /// Plans `work` on a snapshot in the background. The planner of the last revision was
@@ -499,7 +545,7 @@ fn finish_scan(shared: &Shared) {
 fn stored_functions(shared: &Shared, path: &Path, digest: &[u8; 32]) -> Option<usize> {
     let config = PlanConfig {
         materialize_aliases: materialize_aliases(path),
-        ..shared.config
+        ..shared.config()
     };
     let key = store::file_key(
         &store::config_digest(shared.planner.name(), &config),
@@ -521,6 +567,7 @@ fn flush(shared: &Shared) {
 fn merge(into: &mut Batch, next: Batch) {
     into.paths.extend(next.paths);
     into.cookies.extend(next.cookies);
+    into.settings |= next.settings;
     if into.rescan.is_none() {
         into.rescan = next.rescan;
     }
@@ -536,7 +583,8 @@ pub(super) fn materialize_aliases(path: &Path) -> bool {
 /// Reads `paths` on up to `jobs` threads ([`read_kernel`]: regular files inside the root, up
 /// to the size limit, never blocking on special files).
 fn read_all(shared: &Shared, paths: &[PathBuf], jobs: usize) -> Vec<Read> {
-    let read = |path: &PathBuf| read_kernel(path, &shared.root, shared.max_file_bytes);
+    let max = shared.settings().max_file_bytes;
+    let read = |path: &PathBuf| read_kernel(path, &shared.root, max);
     // Threads only pay off for more than a few files.
     let jobs = if paths.len() < 64 { 1 } else { jobs };
     memreuse::db::parallel_map(paths, jobs, read)

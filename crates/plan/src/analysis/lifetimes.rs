@@ -99,6 +99,9 @@ pub struct Lifetimes {
     pub loops: Vec<(u32, u32)>,
     /// Number of statements numbered.
     pub statement_count: u32,
+    /// Where each numbered statement is in the source, by number (an inserted statement,
+    /// which has no place of its own, takes the one before it).
+    pub statement_spans: Vec<Span>,
     /// What the walk saw of the body's statements.
     pub shape: BodyShape,
     /// Each group member's name and MemRef size, in interval order and within an interval in
@@ -265,6 +268,7 @@ enum Redirect {
 struct Numbering<'f> {
     f: &'f Function,
     order: u32,
+    spans: Vec<Span>,
     def: VarMap,
     raw_last: VarMap,
     /// The init value of each iter arg, when it is a variable.
@@ -307,6 +311,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
     let mut n = Numbering {
         f,
         order: 0,
+        spans: Vec::new(),
         def: VarMap::with_len(f.vars.len()),
         raw_last: VarMap::with_len(f.vars.len()),
         iter_init: FxHashMap::default(),
@@ -326,6 +331,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
     let last = n.extend_over_loops();
     let mut lifetimes = Lifetimes {
         statement_count: n.order,
+        statement_spans: n.spans,
         shape: n.shape,
         loops: n.loops,
         families: n.families,
@@ -366,6 +372,7 @@ pub fn statement_map(f: &Function) -> StatementMap {
     let mut n = Numbering {
         f,
         order: 0,
+        spans: Vec::new(),
         def: VarMap::with_len(f.vars.len()),
         raw_last: VarMap::with_len(f.vars.len()),
         iter_init: FxHashMap::default(),
@@ -513,6 +520,12 @@ impl<'f> Numbering<'f> {
         if let Some(map) = &mut self.map {
             map.spans.push(span);
         }
+        // (Spans compare equal whatever their place: look at the place itself.)
+        let span = match self.spans.last() {
+            Some(&before) if span.end == 0 => before,
+            _ => span,
+        };
+        self.spans.push(span);
         at
     }
 

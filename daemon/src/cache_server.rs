@@ -1,0 +1,217 @@
+//! The store of a command working without the daemon, shared with the commands that run beside
+//! it. sled lets one process open a store; the one that holds `daemon.lock` serves the store
+//! on `cache.sock` for as long as it holds it, so that the others read the plans it has (and
+//! writes theirs through it) instead of waiting for it to finish. Readers never wait for a
+//! writer: each connection has its thread, and sled reads beside writes.
+//!
+//! The same wire protocol as the daemon's ([`crate::protocol`]): a handshake, then
+//! [`Request::CacheGet`] and [`Request::CachePut`]; a client is believed only when it runs as
+//! this user, and the socket is 0600 in a private directory, as the daemon's.
+
+use std::io::{BufReader, Write as _};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use memreuse::store::{CacheStore, Key, Kind};
+
+use crate::layout::{Layout, effective_uid, peer_uid};
+use crate::protocol::{
+    Body, CacheValue, ErrorCode, ErrorReply, Hello, PROTOCOL_VERSION, Request, Response, from_hex,
+    read_line, to_hex, to_line,
+};
+
+/// Longest request line the server reads: a client's writes come in batches of up to
+/// [`MAX_PUT_BYTES`] of values, hex-encoded.
+pub const MAX_CACHE_REQUEST_LINE: usize = 64 * 1024 * 1024;
+/// Values per [`Request::CachePut`], in bytes before hex (a client splits larger batches).
+pub const MAX_PUT_BYTES: usize = 8 * 1024 * 1024;
+
+/// How often the accept loop looks at the stop flag.
+const POLL: Duration = Duration::from_millis(5);
+
+/// The store being served; stop it with [`CacheServer::finish`] before closing the store.
+pub struct CacheServer {
+    socket: PathBuf,
+    stop: Arc<AtomicBool>,
+    /// Connections open now.
+    open: Arc<AtomicUsize>,
+    /// Connections ever accepted.
+    served: Arc<AtomicUsize>,
+    accept: std::thread::JoinHandle<()>,
+}
+
+/// Serves `store` on `layout`'s cache socket. The caller holds `daemon.lock`, so a socket
+/// file there is a dead holder's: it is replaced.
+pub fn serve(
+    layout: &Layout,
+    store: Arc<dyn CacheStore + Send + Sync>,
+) -> std::io::Result<CacheServer> {
+    use std::os::unix::fs::PermissionsExt as _;
+    // The socket's directory may be a per-user runtime directory no one made yet.
+    layout.prepare().map_err(std::io::Error::other)?;
+    let socket = layout.cache_socket.clone();
+    match std::fs::remove_file(&socket) {
+        Ok(()) => {}
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => return Err(err),
+    }
+    let listener = UnixListener::bind(&socket)?;
+    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600))?;
+    listener.set_nonblocking(true)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let open = Arc::new(AtomicUsize::new(0));
+    let served = Arc::new(AtomicUsize::new(0));
+    let accept = {
+        let (stop, open, served) = (stop.clone(), open.clone(), served.clone());
+        std::thread::Builder::new()
+            .name("cache-server".into())
+            .spawn(move || accept_until(listener, store, &stop, &open, &served))?
+    };
+    Ok(CacheServer {
+        socket,
+        stop,
+        open,
+        served,
+        accept,
+    })
+}
+
+impl CacheServer {
+    /// Waits (up to `wait`) until no client is connected, then stops serving; returns how
+    /// many clients were served in all. A client that comes after finds no socket and opens
+    /// the store itself once it is released.
+    pub fn finish(self, wait: Duration) -> usize {
+        let deadline = Instant::now() + wait;
+        while self.open.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+            std::thread::sleep(POLL);
+        }
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = self.accept.join();
+        let _ = std::fs::remove_file(&self.socket);
+        self.served.load(Ordering::SeqCst)
+    }
+}
+
+fn accept_until(
+    listener: UnixListener,
+    store: Arc<dyn CacheStore + Send + Sync>,
+    stop: &AtomicBool,
+    open: &Arc<AtomicUsize>,
+    served: &AtomicUsize,
+) {
+    while !stop.load(Ordering::SeqCst) {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                if !matches!(peer_uid(&stream), Ok(uid) if uid == effective_uid()) {
+                    continue;
+                }
+                served.fetch_add(1, Ordering::SeqCst);
+                open.fetch_add(1, Ordering::SeqCst);
+                let (store, open_here) = (store.clone(), open.clone());
+                let spawned = std::thread::Builder::new()
+                    .name("cache-client".into())
+                    .spawn(move || {
+                        connection(stream, &*store);
+                        open_here.fetch_sub(1, Ordering::SeqCst);
+                    });
+                if spawned.is_err() {
+                    open.fetch_sub(1, Ordering::SeqCst);
+                }
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => std::thread::sleep(POLL),
+            Err(err) => {
+                tracing::warn!("the cache server cannot accept: {err}");
+                std::thread::sleep(POLL);
+            }
+        }
+    }
+}
+
+/// Answers one client until it hangs up.
+fn connection(stream: UnixStream, store: &dyn CacheStore) {
+    // Blocking reads: a connection ends when its client does (it is this user's process).
+    if stream.set_nonblocking(false).is_err() {
+        return;
+    }
+    let Ok(reader) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::new(reader);
+    let mut writer = stream;
+    let mut line = Vec::new();
+    while read_line(&mut reader, &mut line, MAX_CACHE_REQUEST_LINE).is_ok() {
+        let body = match serde_json::from_slice::<Request>(&line) {
+            Ok(request) => answer(request, store),
+            Err(err) => refused(ErrorCode::BadRequest, format!("bad request: {err}")),
+        };
+        let response = Response {
+            instance: String::new(),
+            revision: 0,
+            body,
+        };
+        if writer.write_all(&to_line(&response)).is_err() {
+            return;
+        }
+    }
+}
+
+fn answer(request: Request, store: &dyn CacheStore) -> Body {
+    match request {
+        Request::Hello { .. } => Body::Hello(Hello {
+            protocol: PROTOCOL_VERSION,
+            build_id: String::new(),
+            pid: std::process::id(),
+            root: PathBuf::new(),
+        }),
+        Request::CacheGet { kind, key } => {
+            let (Some(kind), Some(key)) = (kind_of(kind), key_of(&key)) else {
+                return refused(ErrorCode::Refused, "a kind and 32 hex bytes".into());
+            };
+            match store.get(kind, &key) {
+                Ok(value) => Body::CacheValue(CacheValue {
+                    value: value.map(|bytes| to_hex(&bytes)),
+                }),
+                Err(err) => refused(ErrorCode::Internal, format!("cannot read the cache: {err}")),
+            }
+        }
+        Request::CachePut { entries } => {
+            let mut batch = Vec::with_capacity(entries.len());
+            for entry in entries {
+                let (Some(kind), Some(key), Some(value)) = (
+                    kind_of(entry.kind),
+                    key_of(&entry.key),
+                    from_hex(&entry.value),
+                ) else {
+                    return refused(ErrorCode::Refused, "a kind, a key and hex bytes".into());
+                };
+                batch.push((kind, key, value));
+            }
+            match store.write_batch(&batch).and_then(|()| store.sync()) {
+                Ok(()) => Body::Stored,
+                Err(err) => refused(
+                    ErrorCode::Internal,
+                    format!("cannot write the cache: {err}"),
+                ),
+            }
+        }
+        _ => refused(
+            ErrorCode::Refused,
+            "this is the cache of a memreuse command, not a daemon".into(),
+        ),
+    }
+}
+
+fn kind_of(kind: u8) -> Option<Kind> {
+    Kind::ALL.into_iter().find(|k| *k as u8 == kind)
+}
+
+fn key_of(hex: &str) -> Option<Key> {
+    Some(Key(<[u8; 32]>::try_from(from_hex(hex)?).ok()?))
+}
+
+fn refused(code: ErrorCode, message: String) -> Body {
+    Body::Error(ErrorReply { code, message })
+}
