@@ -24,6 +24,9 @@ pub mod codes {
     pub const IF_RESULT_GETS_OWN_BUFFER: &str = "MR-R005";
     /// A tile the input put on a buffer it must not use gets a fresh allocation.
     pub const TILE_GETS_FRESH_BUFFER: &str = "MR-R004";
+    /// A nested loop carry receives its value through a `tile.move` (the yield fixup).
+    pub const NESTED_CARRY_WRITTEN_BACK: &str =
+        crate::plan::fixup::codes::NESTED_CARRY_WRITTEN_BACK;
     /// Step 0 left a value where it was: retargeting it would overwrite a value still needed.
     pub const STEP0_RETARGET_REFUSED: &str = crate::plan::retarget::codes::RETARGET_REFUSED;
     /// The checker still rejects the plan after every repair: an internal error.
@@ -38,6 +41,7 @@ pub fn is_repair(d: &Diagnostic) -> bool {
             | codes::CARRY_GETS_OWN_BUFFER
             | codes::TILE_GETS_FRESH_BUFFER
             | codes::IF_RESULT_GETS_OWN_BUFFER
+            | codes::NESTED_CARRY_WRITTEN_BACK
             | codes::STEP0_RETARGET_REFUSED
     )
 }
@@ -102,6 +106,7 @@ pub fn plan_checked(
         Err(err) => return Err(SafePlanError::Plan(err)),
     };
     let mut findings = check_function(&plan.function, options);
+    let mut applied = FxHashSet::default();
     for _ in 0..MAX_ROUNDS {
         if findings.is_empty() {
             plan.report.diagnostics.extend(repairs);
@@ -113,7 +118,12 @@ pub fn plan_checked(
             return Err(unrepaired(findings));
         };
         let mut separated = None;
+        let names = pair_names(&plan.function, pair);
         for (action, repair) in candidates(&input, &own, &plan.function, finding, pair) {
+            // An edit is made once: a pair it did not keep apart stays a finding.
+            if applied.contains(&action) {
+                continue;
+            }
             let mut trial_input = input.clone();
             let mut trial_own = own.clone();
             let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own) else {
@@ -122,14 +132,28 @@ pub fn plan_checked(
             let trial = plan_function_keeping(trial_input.clone(), config, &trial_own)
                 .map_err(SafePlanError::Plan)?;
             let trial_findings = check_function(&trial.function, options);
-            if trial_findings.iter().all(|f| f.clobber != Some(pair)) {
-                separated = Some((trial_input, trial_own, repair, trial, trial_findings));
+            // Tiles the fixups insert get new ids in every plan; their names stay.
+            let same_pair = |f: &Finding| {
+                f.clobber
+                    .is_some_and(|c| pair_names(&trial.function, c) == names)
+            };
+            if !trial_findings.iter().any(same_pair) {
+                separated = Some((
+                    action,
+                    trial_input,
+                    trial_own,
+                    repair,
+                    trial,
+                    trial_findings,
+                ));
                 break;
             }
         }
-        let Some((next_input, next_own, repair, next_plan, next_findings)) = separated else {
+        let Some((action, next_input, next_own, repair, next_plan, next_findings)) = separated
+        else {
             return Err(unrepaired(findings));
         };
+        applied.insert(action);
         (input, own, plan, findings) = (next_input, next_own, next_plan, next_findings);
         repairs.push(repair);
     }
@@ -236,6 +260,9 @@ fn apply(
         }
         Action::Detach(place) => {
             let detached = detach(input, place)?;
+            // The new allocation is the place's alone: the packer, whose lifetimes called the
+            // shared buffer safe, must not put it back beside the value it protects.
+            own.insert(detached.copy_var);
             repair.message = repair
                 .message
                 .replace("{copy}", &detached.copy)
@@ -243,6 +270,7 @@ fn apply(
         }
         Action::Fresh(tile) => {
             let fresh = fresh_buffer(input, tile)?;
+            own.insert(tile);
             repair.message = repair.message.replace("{new_base}", &fresh);
         }
     }
@@ -325,11 +353,13 @@ fn candidates(
         );
         out.push((Action::Detach(place), repair(code, message, finding)));
     }
+    // The packer may have moved both onto a third buffer: what counts is that the input put
+    // them on one.
     if let Some(writer_base) = input_base(writer)
-        && writer_base == victim_base
+        && Some(&writer_base) == input_base(victim).as_ref()
     {
         let message = format!(
-            "the input puts '{}' on '{victim_base}', the buffer of '{}' (an upstream Step 0 retarget), which is unsafe: {why}; the repaired plan gives '{}' its own allocation '{{new_base}}'",
+            "the input puts '{}' on '{writer_base}', the buffer of '{}' (an upstream Step 0 retarget), which is unsafe: {why}; the repaired plan gives '{}' its own allocation '{{new_base}}'",
             name(writer),
             name(victim),
             name(writer),
@@ -396,6 +426,14 @@ fn enclosing_places(
         }
     }
     false
+}
+
+/// The names of a clobber's two tiles.
+fn pair_names(f: &Function, pair: Clobber) -> (&str, &str) {
+    (
+        f.vars[pair.victim].name.as_str(),
+        f.vars[pair.writer].name.as_str(),
+    )
 }
 
 fn base(f: &Function, v: VarId) -> Option<String> {

@@ -20,6 +20,9 @@ pub mod codes {
     pub const ACC_TO_ACC_MOVE: &str = "MR-E003";
     pub const ACC_SEED_REFUSED: &str = "MR-E004";
     pub const OVERLAPPING_CARRIES: &str = "MR-E006";
+    /// Safe planning: a nested loop carry (its init an enclosing loop's iter arg) receives its
+    /// yielded value through a `tile.move`, where PyPTO's fixup skips it.
+    pub const NESTED_CARRY_WRITTEN_BACK: &str = "MR-R006";
 }
 
 /// Whether a tile already sits where `target` is: the same base at the same offset. Sibling
@@ -380,6 +383,9 @@ pub struct Inserted {
     pub moves: Vec<(VarId, VarId)>,
     /// Scratch allocations hoisted to the body head, with their byte size and space.
     pub allocs: Vec<(VarId, i64, MemSpace)>,
+    /// `(iter arg, yielded value, move)` of every writeback of a nested carry
+    /// (`write_back_nested`).
+    pub nested_writebacks: Vec<(VarId, VarId, VarId)>,
 }
 
 pub struct YieldFixup<'v> {
@@ -388,6 +394,9 @@ pub struct YieldFixup<'v> {
     /// The number the next scratch buffer's name takes; found on the first scratch copy, since
     /// finding it reads every variable and most functions need no scratch buffer.
     next_base_number: Option<u32>,
+    /// A carry whose init is an enclosing loop's iter arg is written back too (the safe
+    /// planner); PyPTO skips it (SPEC §7.5), and its next iteration then reads stale bytes.
+    write_back_nested: bool,
 }
 
 impl<'v> YieldFixup<'v> {
@@ -396,6 +405,15 @@ impl<'v> YieldFixup<'v> {
             vars,
             inserted: Inserted::default(),
             next_base_number: None,
+            write_back_nested: false,
+        }
+    }
+
+    /// Also writes back nested carries (see `write_back_nested`).
+    pub fn writing_back_nested(self) -> YieldFixup<'v> {
+        YieldFixup {
+            write_back_nested: true,
+            ..self
         }
     }
 
@@ -456,10 +474,13 @@ impl<'v> YieldFixup<'v> {
             let yielded = value
                 .as_var()
                 .filter(|&v| tile_target(self.vars, v).is_some());
-            let (Some(init), Some(yielded)) = (
-                f.init_values.get(i).and_then(|e| self.plain_tile(e)),
-                yielded,
-            ) else {
+            let init = f.init_values.get(i).and_then(|e| {
+                self.plain_tile(e).or_else(|| {
+                    e.as_var()
+                        .filter(|&v| self.write_back_nested && tile_target(self.vars, v).is_some())
+                })
+            });
+            let (Some(init), Some(yielded)) = (init, yielded) else {
                 continue;
             };
             candidates.push((i, yielded, init));
@@ -527,6 +548,11 @@ impl<'v> YieldFixup<'v> {
             // Every inserted move is named after the value it reads (SPEC §1.8).
             let moved = self.moved_var(source, &target);
             stmts.push(self.move_stmt(moved, source));
+            if self.vars[init].kind == VarKind::IterArg {
+                self.inserted
+                    .nested_writebacks
+                    .push((f.iter_args[carry], source, moved));
+            }
             new_values[carry] = Expr::new(ExprKind::Var(moved), values[carry].span);
         }
         insert_before_yield(&mut f.body, stmts, &new_values);
@@ -766,6 +792,33 @@ impl<'v> YieldFixup<'v> {
         let span = self.vars[source].span;
         Stmt::tile_move(destination, source, space, span)
     }
+}
+
+/// The repair warning of a nested carry's writeback: what PyPTO leaves and why it is unsafe.
+pub fn nested_writeback_warning(
+    vars: &VarTable,
+    iter_arg: VarId,
+    yielded: VarId,
+    moved: VarId,
+) -> crate::diagnostics::Diagnostic {
+    let name = |v: VarId| vars[v].name.as_str();
+    let base = |v: VarId| base_of(vars, v).unwrap_or_default();
+    let mut d = crate::diagnostics::Diagnostic::error(
+        codes::NESTED_CARRY_WRITTEN_BACK,
+        format!(
+            "PyPTO yields '{}' on '{}' for loop carry '{}', which sits on '{}' (its init is an enclosing loop's iter arg, so PyPTO's yield fixup writes nothing back), which is unsafe: the next iteration and the loop's result read '{}' without that value; the repaired plan moves '{}' there first ('{}')",
+            name(yielded),
+            base(yielded),
+            name(iter_arg),
+            base(moved),
+            name(iter_arg),
+            name(yielded),
+            name(moved),
+        ),
+        vars[yielded].span,
+    );
+    d.severity = crate::diagnostics::Severity::Warning;
+    d
 }
 
 /// The number `N` of a base named `mem_<space>_<N>`.

@@ -32,6 +32,8 @@ pub struct Detached {
     pub new_base: Name,
     /// The copy of the seed that now feeds the place.
     pub copy: Name,
+    /// The copy's variable: its sharing group is the place's new allocation.
+    pub copy_var: VarId,
 }
 
 /// Gives `place` its own allocation. A loop carry is seeded by a `tile.move` of its init
@@ -74,7 +76,16 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
         yield_copy = Some(yielded);
     }
     if family.contains(&seed) {
-        return None;
+        // Still one place with the seed through links the yield fixup realises with a
+        // `tile.move` anyway: only the tiles bound to the place leave, and the fixup copies
+        // the rest in and out.
+        let mut places = Places::new(f, &shared_base).binding_only();
+        places.walk(&f.body, &[(anchor, seed)]);
+        family = places.component(anchor);
+        yield_copy = None;
+        if family.contains(&seed) {
+            return None;
+        }
     }
     let new_base: Name = fresh_base(f, space).into();
     for &v in &family {
@@ -129,6 +140,7 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
         shared_base,
         new_base,
         copy: copy_name,
+        copy_var: copy,
     })
 }
 
@@ -326,10 +338,16 @@ pub fn fresh_buffer(f: &mut Function, tile: VarId) -> Option<Name> {
 /// Which tiles on one base must sit in one place: views, aliases and in-place results with
 /// their source; a loop's init, iter arg, yielded value and result; an `if` result with what
 /// its arms yield. A union-find over variables.
+///
+/// With `binding_only`, the links the yield fixup realises with a `tile.move` when their
+/// ends sit apart are left out: a yielded value with its loop's iter arg (when the init is a
+/// plain tile; a nested carry's init is an iter arg and gets no move) and an `if`'s else arm
+/// with its result.
 struct Places<'f> {
     f: &'f Function,
     base: &'f str,
     parent: FxHashMap<VarId, VarId>,
+    binding_only: bool,
 }
 
 impl<'f> Places<'f> {
@@ -338,6 +356,14 @@ impl<'f> Places<'f> {
             f,
             base,
             parent: FxHashMap::default(),
+            binding_only: false,
+        }
+    }
+
+    fn binding_only(self) -> Places<'f> {
+        Places {
+            binding_only: true,
+            ..self
         }
     }
 
@@ -397,13 +423,17 @@ impl<'f> Places<'f> {
                 StmtKind::For(f) => {
                     let yielded = first_yield(&f.body);
                     for (i, &iter_arg) in f.iter_args.iter().enumerate() {
-                        if let Some(init) = f.init_values.get(i).and_then(Expr::as_var)
+                        let init = f.init_values.get(i).and_then(Expr::as_var);
+                        if let Some(init) = init
                             && !cut.contains(&(iter_arg, init))
                         {
                             self.join(iter_arg, init);
                         }
+                        let written_back =
+                            init.is_some_and(|init| self.f.vars[init].kind != VarKind::IterArg);
                         if let Some(value) = yielded.and_then(|y| y.get(i)).and_then(Expr::as_var)
                             && !cut.contains(&(iter_arg, value))
+                            && !(self.binding_only && written_back)
                         {
                             self.join(iter_arg, value);
                         }
@@ -415,8 +445,10 @@ impl<'f> Places<'f> {
                 }
                 StmtKind::If(i) => {
                     let arms = [Some(&i.then_body[..]), i.else_body.as_deref()];
-                    for arm in arms.into_iter().flatten() {
-                        if let Some(values) = first_yield(arm) {
+                    for (k, arm) in arms.into_iter().enumerate() {
+                        let Some(arm) = arm else { continue };
+                        let copied_in = k == 1 && self.binding_only;
+                        if let Some(values) = first_yield(arm).filter(|_| !copied_in) {
                             for (&result, value) in i.return_vars.iter().zip(values) {
                                 if let Some(value) = value.as_var()
                                     && !cut.contains(&(result, value))

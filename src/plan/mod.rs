@@ -30,7 +30,7 @@ use pack::{Buffer, PipelineGate, ShareFacts};
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "1cee02454c595b8a";
+pub const PLANNER_VERSION: &str = "8f85e6584038677f";
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -349,11 +349,19 @@ fn plan_pypto(
     let inserted = if control_flow {
         let Function { body, vars, .. } = &mut f;
         let mut yield_fixup = fixup::YieldFixup::new(vars);
+        if !config.exact {
+            yield_fixup = yield_fixup.writing_back_nested();
+        }
         yield_fixup.run(body)?;
         yield_fixup.inserted
     } else {
         fixup::Inserted::default()
     };
+    for &(iter_arg, yielded, moved) in &inserted.nested_writebacks {
+        report.diagnostics.push(fixup::nested_writeback_warning(
+            &f.vars, iter_arg, yielded, moved,
+        ));
+    }
     hoist_allocs(&mut f, &inserted.allocs);
     if renames {
         fixup::normalize_identity_copies(&f.body, &mut f.vars);
