@@ -93,18 +93,8 @@ pub fn plan_checked(
     let mut input = input;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
-    let mut plan = match plan_function_keeping(input.clone(), config, &own) {
-        Ok(plan) => plan,
-        // PyPTO's yield fixup would write one carry over the other (SPEC §S2 rejects it).
-        Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
-            repairs = separate_shared_seeds(&mut input);
-            if repairs.is_empty() {
-                return Err(SafePlanError::Plan(err));
-            }
-            plan_function_keeping(input.clone(), config, &own).map_err(SafePlanError::Plan)?
-        }
-        Err(err) => return Err(SafePlanError::Plan(err)),
-    };
+    let mut plan =
+        plan_separating(&mut input, config, &own, &mut repairs).map_err(SafePlanError::Plan)?;
     let mut findings = check_function(&plan.function, options);
     let mut applied = FxHashSet::default();
     for _ in 0..MAX_ROUNDS {
@@ -129,8 +119,13 @@ pub fn plan_checked(
             let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own) else {
                 continue;
             };
-            let trial = plan_function_keeping(trial_input.clone(), config, &trial_own)
-                .map_err(SafePlanError::Plan)?;
+            let mut trial_repairs = vec![repair];
+            // An edit the planner cannot plan from is no repair.
+            let Ok(trial) =
+                plan_separating(&mut trial_input, config, &trial_own, &mut trial_repairs)
+            else {
+                continue;
+            };
             let trial_findings = check_function(&trial.function, options);
             // Tiles the fixups insert get new ids in every plan; their names stay.
             let same_pair = |f: &Finding| {
@@ -142,20 +137,21 @@ pub fn plan_checked(
                     action,
                     trial_input,
                     trial_own,
-                    repair,
+                    trial_repairs,
                     trial,
                     trial_findings,
                 ));
                 break;
             }
         }
-        let Some((action, next_input, next_own, repair, next_plan, next_findings)) = separated
+        let Some((action, next_input, next_own, next_repairs, next_plan, next_findings)) =
+            separated
         else {
             return Err(unrepaired(findings));
         };
         applied.insert(action);
         (input, own, plan, findings) = (next_input, next_own, next_plan, next_findings);
-        repairs.push(repair);
+        repairs.extend(next_repairs);
     }
     Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
         codes::UNREPAIRED,
@@ -165,6 +161,27 @@ pub fn plan_checked(
         ),
         input.span,
     )]))
+}
+
+/// Plans `input`; when the yield fixup refuses loop carries on one buffer (`MR-E006`, the
+/// seed's S2), separates them in the input first and adds those repairs to `repairs`.
+fn plan_separating(
+    input: &mut Function,
+    config: &PlanConfig,
+    own: &FxHashSet<VarId>,
+    repairs: &mut Vec<Diagnostic>,
+) -> Result<FunctionPlan, PlanError> {
+    match plan_function_keeping(input.clone(), config, own) {
+        Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
+            let separated = separate_shared_seeds(input);
+            if separated.is_empty() {
+                return Err(err);
+            }
+            repairs.extend(separated);
+            plan_function_keeping(input.clone(), config, own)
+        }
+        planned => planned,
+    }
 }
 
 /// Run when the yield fixup refuses carries on one buffer (`MR-E006`, seed S2): loop carries
@@ -180,7 +197,8 @@ fn separate_shared_seeds(f: &mut Function) -> Vec<Diagnostic> {
             Place::IfResult(r) => (r, codes::IF_RESULT_GETS_OWN_BUFFER, "if results"),
         };
         let (anchor_name, first_name) = (f.vars[anchor].name.clone(), f.vars[first].name.clone());
-        let Some(detached) = detach(f, place) else {
+        let detached = detach(f, place);
+        let Some(detached) = detached else {
             continue;
         };
         let message = format!(

@@ -384,7 +384,7 @@ pub struct Inserted {
     /// Scratch allocations hoisted to the body head, with their byte size and space.
     pub allocs: Vec<(VarId, i64, MemSpace)>,
     /// `(iter arg, yielded value, move)` of every writeback of a nested carry
-    /// (`write_back_nested`).
+    /// (`safe`).
     pub nested_writebacks: Vec<(VarId, VarId, VarId)>,
 }
 
@@ -394,9 +394,12 @@ pub struct YieldFixup<'v> {
     /// The number the next scratch buffer's name takes; found on the first scratch copy, since
     /// finding it reads every variable and most functions need no scratch buffer.
     next_base_number: Option<u32>,
-    /// A carry whose init is an enclosing loop's iter arg is written back too (the safe
-    /// planner); PyPTO skips it (SPEC §7.5), and its next iteration then reads stale bytes.
-    write_back_nested: bool,
+    /// The safe planner's fixup, where PyPTO's (SPEC §7.5) leaves a wrong plan: a carry whose
+    /// init is an enclosing loop's iter arg is written back too (PyPTO skips it, and the next
+    /// iteration reads stale bytes), and an `if` arm that yields one value for several results
+    /// on one buffer copies it there once (PyPTO's second copy overwrites the first while the
+    /// yield still reads it).
+    safe: bool,
 }
 
 impl<'v> YieldFixup<'v> {
@@ -405,16 +408,13 @@ impl<'v> YieldFixup<'v> {
             vars,
             inserted: Inserted::default(),
             next_base_number: None,
-            write_back_nested: false,
+            safe: false,
         }
     }
 
-    /// Also writes back nested carries (see `write_back_nested`).
-    pub fn writing_back_nested(self) -> YieldFixup<'v> {
-        YieldFixup {
-            write_back_nested: true,
-            ..self
-        }
+    /// The safe planner's fixup (see `safe`).
+    pub fn safe(self) -> YieldFixup<'v> {
+        YieldFixup { safe: true, ..self }
     }
 
     /// A base number no variable name or MemRef base uses yet.
@@ -477,7 +477,7 @@ impl<'v> YieldFixup<'v> {
             let init = f.init_values.get(i).and_then(|e| {
                 self.plain_tile(e).or_else(|| {
                     e.as_var()
-                        .filter(|&v| self.write_back_nested && tile_target(self.vars, v).is_some())
+                        .filter(|&v| self.safe && tile_target(self.vars, v).is_some())
                 })
             });
             let (Some(init), Some(yielded)) = (init, yielded) else {
@@ -646,6 +646,7 @@ impl<'v> YieldFixup<'v> {
             tile_target(vars, v).map(|_| v)
         };
         let mut moves = Vec::new();
+        let mut moved_once: Vec<(VarId, MemRef, VarId)> = Vec::new();
         let mut new_else = else_values.clone();
         for (k, &rv) in i.return_vars.iter().enumerate() {
             let (tv, ev) = (
@@ -662,8 +663,19 @@ impl<'v> YieldFixup<'v> {
                 && !placed_at(self.vars, ev, &target.memref)
             {
                 self.reject_acc_to_acc(ev, target_var)?;
-                let moved = self.moved_var(ev, &target);
-                moves.push(self.move_stmt(moved, ev));
+                let earlier = moved_once
+                    .iter()
+                    .find(|(source, memref, _)| *source == ev && *memref == target.memref)
+                    .map(|&(_, _, moved)| moved);
+                let moved = match earlier.filter(|_| self.safe) {
+                    Some(moved) => moved,
+                    None => {
+                        let moved = self.moved_var(ev, &target);
+                        moves.push(self.move_stmt(moved, ev));
+                        moved_once.push((ev, target.memref.clone(), moved));
+                        moved
+                    }
+                };
                 if let Some(values) = &mut new_else {
                     values[k] = Expr::new(ExprKind::Var(moved), values[k].span);
                 }

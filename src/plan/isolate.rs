@@ -69,11 +69,11 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
     {
         let mut places = Places::new(f, &shared_base);
         places.walk(&f.body, &[(anchor, seed), (anchor, yielded)]);
-        family = places.component(anchor);
-        if family.contains(&yielded) {
-            return None;
+        let without_yield = places.component(anchor);
+        if !without_yield.contains(&yielded) {
+            family = without_yield;
+            yield_copy = Some(yielded);
         }
-        yield_copy = Some(yielded);
     }
     if family.contains(&seed) {
         // Still one place with the seed through links the yield fixup realises with a
@@ -339,10 +339,9 @@ pub fn fresh_buffer(f: &mut Function, tile: VarId) -> Option<Name> {
 /// their source; a loop's init, iter arg, yielded value and result; an `if` result with what
 /// its arms yield. A union-find over variables.
 ///
-/// With `binding_only`, the links the yield fixup realises with a `tile.move` when their
-/// ends sit apart are left out: a yielded value with its loop's iter arg (when the init is a
-/// plain tile; a nested carry's init is an iter arg and gets no move) and an `if`'s else arm
-/// with its result.
+/// With `binding_only`, the links the safe planner's yield fixup realises with a `tile.move`
+/// when their ends sit apart are left out: a yielded value with its loop's iter arg (nested
+/// carries included) and an `if`'s else arm with its result.
 struct Places<'f> {
     f: &'f Function,
     base: &'f str,
@@ -429,11 +428,9 @@ impl<'f> Places<'f> {
                         {
                             self.join(iter_arg, init);
                         }
-                        let written_back =
-                            init.is_some_and(|init| self.f.vars[init].kind != VarKind::IterArg);
                         if let Some(value) = yielded.and_then(|y| y.get(i)).and_then(Expr::as_var)
                             && !cut.contains(&(iter_arg, value))
-                            && !(self.binding_only && written_back)
+                            && !self.binding_only
                         {
                             self.join(iter_arg, value);
                         }

@@ -332,11 +332,14 @@ fn plan_pypto(
     // Loop carries, if-phis and yields exist only inside a `for` or an `if`, and no fixup adds
     // one: without them, their fixups would walk the body for nothing.
     let control_flow = lifetimes.shape.control_flow;
-    if reuse.iter().any(Option::is_some) {
+    let reused = reuse.iter().any(Option::is_some);
+    if reused {
         fixup::rebase(&mut f, &lifetimes, &reuse)?;
-        if control_flow {
-            fixup::align_loop_carries(&f.body, &mut f.vars);
-        }
+    }
+    // PyPTO aligns carries only after a reuse; the safe planner always does, since a repair
+    // can leave a nested carry's iter arg off its init's buffer with nothing reused.
+    if control_flow && (reused || !config.exact) {
+        fixup::align_loop_carries(&f.body, &mut f.vars);
     }
     if control_flow {
         fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
@@ -350,7 +353,7 @@ fn plan_pypto(
         let Function { body, vars, .. } = &mut f;
         let mut yield_fixup = fixup::YieldFixup::new(vars);
         if !config.exact {
-            yield_fixup = yield_fixup.writing_back_nested();
+            yield_fixup = yield_fixup.safe();
         }
         yield_fixup.run(body)?;
         yield_fixup.inserted
