@@ -6,7 +6,7 @@
 //! This module sits above `plan` and `verify` and shares nothing with the checker but its
 //! findings: the planner never calls the checker.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
@@ -310,10 +310,11 @@ fn candidates(
 ) -> Vec<(Action, Diagnostic)> {
     let Clobber { victim, writer } = pair;
     let name = |v: VarId| planned.vars[v].name.to_string();
-    let planned_base = |v: VarId| base(planned, v);
+    let (planned_seats, input_seats) = (Seats::of(planned), Seats::of(input));
+    let planned_base = |v: VarId| planned_seats.base(planned, v);
     let input_base = |v: VarId| {
         (v.index() < input.vars.len())
-            .then(|| base(input, v))
+            .then(|| input_seats.base(input, v))
             .flatten()
     };
     let why = finding.diagnostic.message.as_str();
@@ -322,7 +323,9 @@ fn candidates(
         let (Some(now), Some(own_base)) = (planned_base(tile), input_base(tile)) else {
             continue;
         };
-        if now != own_base && !own.contains(&tile) {
+        // A tile printed without a type keeps its own buffer through the tile it sits with.
+        let grouped = input_seats.defined(tile);
+        if now != own_base && !own.contains(&grouped) {
             let message = format!(
                 "PyPTO puts '{}' on '{now}', the buffer of '{}', which is unsafe: {why}; the repaired plan keeps '{}' on its own allocation '{own_base}'",
                 name(tile),
@@ -330,7 +333,7 @@ fn candidates(
                 name(tile),
             );
             out.push((
-                Action::KeepOwn(tile),
+                Action::KeepOwn(grouped),
                 repair(codes::TILE_KEEPS_OWN_BUFFER, message, finding),
             ));
         }
@@ -452,6 +455,83 @@ fn pair_names(f: &Function, pair: Clobber) -> (&str, &str) {
         f.vars[pair.victim].name.as_str(),
         f.vars[pair.writer].name.as_str(),
     )
+}
+
+/// Where carries and `if` results sit: an `if` result where its then arm's value sits (the
+/// else arm's when the then arm yields no variable), an iter arg where its init sits, a loop
+/// result where its iter arg sits. Read for the variables printed without a type, and to find
+/// the tile whose sharing group a carry or result sits in.
+struct Seats(FxHashMap<VarId, VarId>);
+
+impl Seats {
+    fn of(f: &Function) -> Seats {
+        let mut seats = FxHashMap::default();
+        Self::walk(&f.body, &mut seats);
+        Seats(seats)
+    }
+
+    fn walk(body: &[Stmt], seats: &mut FxHashMap<VarId, VarId>) {
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::For(l) => {
+                    for (i, &arg) in l.iter_args.iter().enumerate() {
+                        if let Some(init) = l.init_values.get(i).and_then(|e| e.as_var()) {
+                            seats.insert(arg, init);
+                        }
+                        if let Some(&result) = l.return_vars.get(i) {
+                            seats.insert(result, arg);
+                        }
+                    }
+                    Self::walk(&l.body, seats);
+                }
+                StmtKind::If(i) => {
+                    let yielded = |arm: &[Stmt], k: usize| match arm.last().map(|s| &s.kind) {
+                        Some(StmtKind::Yield { values }) => values.get(k).and_then(|e| e.as_var()),
+                        _ => None,
+                    };
+                    for (k, &result) in i.return_vars.iter().enumerate() {
+                        let value = yielded(&i.then_body, k)
+                            .or_else(|| i.else_body.as_deref().and_then(|e| yielded(e, k)));
+                        if let Some(value) = value {
+                            seats.insert(result, value);
+                        }
+                    }
+                    Self::walk(&i.then_body, seats);
+                    if let Some(e) = &i.else_body {
+                        Self::walk(e, seats);
+                    }
+                }
+                StmtKind::With(w) => Self::walk(&w.body, seats),
+                _ => {}
+            }
+        }
+    }
+
+    /// `v`'s base, or the base of the variable it sits with.
+    fn base(&self, f: &Function, v: VarId) -> Option<String> {
+        let mut at = v;
+        // A chain of carries is as long as the nesting; a cycle ends it.
+        for _ in 0..64 {
+            if let Some(b) = base(f, at) {
+                return Some(b);
+            }
+            at = *self.0.get(&at)?;
+        }
+        None
+    }
+
+    /// The tile an assignment defines that `v` sits with: `v` itself, or the seed its carry or
+    /// `if` result starts from (a sharing group is made of those).
+    fn defined(&self, v: VarId) -> VarId {
+        let mut at = v;
+        for _ in 0..64 {
+            match self.0.get(&at) {
+                Some(&seat) => at = seat,
+                None => return at,
+            }
+        }
+        v
+    }
 }
 
 fn base(f: &Function, v: VarId) -> Option<String> {
