@@ -6,11 +6,11 @@
 //! This module sits above `plan` and `verify` and shares nothing with the checker but its
 //! findings: the planner never calls the checker.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
-use crate::plan::isolate::{Place, detach, fresh_buffer};
+use crate::plan::isolate::{Place, Seats, detach, fresh_buffer};
 use crate::plan::{FunctionPlan, PlanConfig, PlanError, plan_function_keeping};
 use crate::verify::{Clobber, Finding, PlanInput, VerifyOptions, check_plan};
 
@@ -310,11 +310,13 @@ fn candidates(
 ) -> Vec<(Action, Diagnostic)> {
     let Clobber { victim, writer } = pair;
     let name = |v: VarId| planned.vars[v].name.to_string();
-    let (planned_seats, input_seats) = (Seats::of(planned), Seats::of(input));
-    let planned_base = |v: VarId| planned_seats.base(planned, v);
+    let (planned_seats, input_seats) = (Seats::of(&planned.body), Seats::of(&input.body));
+    // A carry or `if` result printed without a type sits where its seed sits.
+    let seat_base = |seats: &Seats, f: &Function, v: VarId| base(f, seats.with_memref(&f.vars, v)?);
+    let planned_base = |v: VarId| seat_base(&planned_seats, planned, v);
     let input_base = |v: VarId| {
         (v.index() < input.vars.len())
-            .then(|| input_seats.base(input, v))
+            .then(|| seat_base(&input_seats, input, v))
             .flatten()
     };
     let why = finding.diagnostic.message.as_str();
@@ -455,83 +457,6 @@ fn pair_names(f: &Function, pair: Clobber) -> (&str, &str) {
         f.vars[pair.victim].name.as_str(),
         f.vars[pair.writer].name.as_str(),
     )
-}
-
-/// Where carries and `if` results sit: an `if` result where its then arm's value sits (the
-/// else arm's when the then arm yields no variable), an iter arg where its init sits, a loop
-/// result where its iter arg sits. Read for the variables printed without a type, and to find
-/// the tile whose sharing group a carry or result sits in.
-struct Seats(FxHashMap<VarId, VarId>);
-
-impl Seats {
-    fn of(f: &Function) -> Seats {
-        let mut seats = FxHashMap::default();
-        Self::walk(&f.body, &mut seats);
-        Seats(seats)
-    }
-
-    fn walk(body: &[Stmt], seats: &mut FxHashMap<VarId, VarId>) {
-        for stmt in body {
-            match &stmt.kind {
-                StmtKind::For(l) => {
-                    for (i, &arg) in l.iter_args.iter().enumerate() {
-                        if let Some(init) = l.init_values.get(i).and_then(|e| e.as_var()) {
-                            seats.insert(arg, init);
-                        }
-                        if let Some(&result) = l.return_vars.get(i) {
-                            seats.insert(result, arg);
-                        }
-                    }
-                    Self::walk(&l.body, seats);
-                }
-                StmtKind::If(i) => {
-                    let yielded = |arm: &[Stmt], k: usize| match arm.last().map(|s| &s.kind) {
-                        Some(StmtKind::Yield { values }) => values.get(k).and_then(|e| e.as_var()),
-                        _ => None,
-                    };
-                    for (k, &result) in i.return_vars.iter().enumerate() {
-                        let value = yielded(&i.then_body, k)
-                            .or_else(|| i.else_body.as_deref().and_then(|e| yielded(e, k)));
-                        if let Some(value) = value {
-                            seats.insert(result, value);
-                        }
-                    }
-                    Self::walk(&i.then_body, seats);
-                    if let Some(e) = &i.else_body {
-                        Self::walk(e, seats);
-                    }
-                }
-                StmtKind::With(w) => Self::walk(&w.body, seats),
-                _ => {}
-            }
-        }
-    }
-
-    /// `v`'s base, or the base of the variable it sits with.
-    fn base(&self, f: &Function, v: VarId) -> Option<String> {
-        let mut at = v;
-        // A chain of carries is as long as the nesting; a cycle ends it.
-        for _ in 0..64 {
-            if let Some(b) = base(f, at) {
-                return Some(b);
-            }
-            at = *self.0.get(&at)?;
-        }
-        None
-    }
-
-    /// The tile an assignment defines that `v` sits with: `v` itself, or the seed its carry or
-    /// `if` result starts from (a sharing group is made of those).
-    fn defined(&self, v: VarId) -> VarId {
-        let mut at = v;
-        for _ in 0..64 {
-            match self.0.get(&at) {
-                Some(&seat) => at = seat,
-                None => return at,
-            }
-        }
-        v
-    }
 }
 
 fn base(f: &Function, v: VarId) -> Option<String> {

@@ -5,6 +5,7 @@
 use rustc_hash::FxHashMap;
 
 use super::PlanError;
+use super::isolate::Seats;
 use super::retarget::{Retargeter, Target, base_of, reanchor_views, retype};
 use crate::analysis::body::{Definition, StmtPath, first_yield};
 use crate::analysis::lifetimes::Lifetimes;
@@ -189,12 +190,27 @@ fn set_memref(vars: &mut VarTable, v: VarId, memref: MemRef) {
 }
 
 /// SPEC §7.2: top-down, each loop's iter args and return vars follow their init value.
-pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable) {
+///
+/// `safe` (the safe planner): an init printed without a type (an `if` result, an outer iter
+/// arg) counts as sitting where its seed sits, and an `if` result already sits where its
+/// arms' yield fixup will put it (on its then arm's value) when a later loop is aligned to
+/// it; PyPTO aligns such a loop to the result's stale buffer.
+pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable, safe: bool) {
+    let seats = safe.then(|| Seats::of(stmts));
+    align_carries(stmts, vars, seats.as_ref());
+}
+
+fn align_carries(stmts: &[Stmt], vars: &mut VarTable, seats: Option<&Seats>) {
     for stmt in stmts {
         match &stmt.kind {
             StmtKind::For(f) => {
                 for (i, init) in f.init_values.iter().enumerate() {
-                    let Some(target) = init.as_var().and_then(|v| tile_target(vars, v)) else {
+                    let seat = |v: VarId| seats.map_or(Some(v), |s| s.with_memref(vars, v));
+                    let Some(target) = init
+                        .as_var()
+                        .and_then(seat)
+                        .and_then(|v| tile_target(vars, v))
+                    else {
                         continue;
                     };
                     let carried = [f.iter_args.get(i), f.return_vars.get(i)];
@@ -204,16 +220,37 @@ pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable) {
                         }
                     }
                 }
-                align_loop_carries(&f.body, vars);
+                align_carries(&f.body, vars, seats);
             }
             StmtKind::If(i) => {
-                align_loop_carries(&i.then_body, vars);
+                align_carries(&i.then_body, vars, seats);
                 if let Some(e) = &i.else_body {
-                    align_loop_carries(e, vars);
+                    align_carries(e, vars, seats);
+                }
+                if seats.is_some() {
+                    place_if_results(i, vars);
                 }
             }
-            StmtKind::With(w) => align_loop_carries(&w.body, vars),
+            StmtKind::With(w) => align_carries(&w.body, vars, seats),
             _ => {}
+        }
+    }
+}
+
+/// What the yield fixup does to an `if`'s results (SPEC §7.5): each sits on its then arm's
+/// value (its else arm's when the then arm yields no tile).
+fn place_if_results(i: &crate::ir::IfStmt, vars: &mut VarTable) {
+    let yielded = |vars: &VarTable, arm: Option<&[Stmt]>, k: usize| {
+        tile_target(vars, first_yield(arm?)?.get(k)?.as_var()?)
+    };
+    for (k, &result) in i.return_vars.iter().enumerate() {
+        let seed = yielded(vars, Some(&i.then_body), k)
+            .or_else(|| yielded(vars, i.else_body.as_deref(), k));
+        if let Some(target) = seed
+            && tile_target(vars, result).is_some()
+            && !placed_at(vars, result, &target.memref)
+        {
+            retype(vars, result, &target);
         }
     }
 }

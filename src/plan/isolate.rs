@@ -10,7 +10,7 @@ use crate::analysis::body::first_yield;
 use crate::analysis::ops::op_info;
 use crate::ir::{
     Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
-    VarKind,
+    VarKind, VarTable,
 };
 
 /// A place several tiles share: a loop carry (named by its iter arg) or an `if` result.
@@ -333,6 +333,84 @@ pub fn fresh_buffer(f: &mut Function, tile: VarId) -> Option<Name> {
     });
     super::hoist_allocs(f, &[(alloc, size, space)]);
     Some(new_base)
+}
+
+/// Where carries and `if` results sit: an `if` result where its then arm's value sits (the
+/// else arm's when the then arm yields no variable), an iter arg where its init sits, a loop
+/// result where its iter arg sits. Read for the variables printed without a type, and to find
+/// the tile whose sharing group a carry or result sits in.
+pub struct Seats(FxHashMap<VarId, VarId>);
+
+impl Seats {
+    pub fn of(body: &[Stmt]) -> Seats {
+        let mut seats = FxHashMap::default();
+        Self::walk(body, &mut seats);
+        Seats(seats)
+    }
+
+    fn walk(body: &[Stmt], seats: &mut FxHashMap<VarId, VarId>) {
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::For(l) => {
+                    for (i, &arg) in l.iter_args.iter().enumerate() {
+                        if let Some(init) = l.init_values.get(i).and_then(|e| e.as_var()) {
+                            seats.insert(arg, init);
+                        }
+                        if let Some(&result) = l.return_vars.get(i) {
+                            seats.insert(result, arg);
+                        }
+                    }
+                    Self::walk(&l.body, seats);
+                }
+                StmtKind::If(i) => {
+                    let yielded = |arm: &[Stmt], k: usize| match arm.last().map(|s| &s.kind) {
+                        Some(StmtKind::Yield { values }) => values.get(k).and_then(|e| e.as_var()),
+                        _ => None,
+                    };
+                    for (k, &result) in i.return_vars.iter().enumerate() {
+                        let value = yielded(&i.then_body, k)
+                            .or_else(|| i.else_body.as_deref().and_then(|e| yielded(e, k)));
+                        if let Some(value) = value {
+                            seats.insert(result, value);
+                        }
+                    }
+                    Self::walk(&i.then_body, seats);
+                    if let Some(e) = &i.else_body {
+                        Self::walk(e, seats);
+                    }
+                }
+                StmtKind::With(w) => Self::walk(&w.body, seats),
+                _ => {}
+            }
+        }
+    }
+
+    /// `v` when it has a tile MemRef, else the nearest variable with one it sits with.
+    pub fn with_memref(&self, vars: &VarTable, v: VarId) -> Option<VarId> {
+        let mut at = v;
+        // A chain of carries is as long as the nesting; a cycle ends it.
+        for _ in 0..64 {
+            let has_memref = matches!(vars.get(at).and_then(|var| var.ty.as_ref()), Some(Type::Tile(t)) if t.memref.is_some());
+            if has_memref {
+                return Some(at);
+            }
+            at = *self.0.get(&at)?;
+        }
+        None
+    }
+
+    /// The tile an assignment defines that `v` sits with: `v` itself, or the seed its carry or
+    /// `if` result starts from (a sharing group is made of those).
+    pub fn defined(&self, v: VarId) -> VarId {
+        let mut at = v;
+        for _ in 0..64 {
+            match self.0.get(&at) {
+                Some(&seat) => at = seat,
+                None => return at,
+            }
+        }
+        v
+    }
 }
 
 /// Which tiles on one base must sit in one place: views, aliases and in-place results with

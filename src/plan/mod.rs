@@ -339,7 +339,7 @@ fn plan_pypto(
     // PyPTO aligns carries only after a reuse; the safe planner always does, since a repair
     // can leave a nested carry's iter arg off its init's buffer with nothing reused.
     if control_flow && (reused || !config.exact) {
-        fixup::align_loop_carries(&f.body, &mut f.vars);
+        fixup::align_loop_carries(&f.body, &mut f.vars, !config.exact);
     }
     if control_flow {
         fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
