@@ -325,14 +325,18 @@ fn candidates(
         let (Some(now), Some(own_base)) = (planned_base(tile), input_base(tile)) else {
             continue;
         };
-        // A tile printed without a type keeps its own buffer through the tile it sits with.
+        // A carry or `if` result keeps its own buffer through the tile it sits with.
         let grouped = input_seats.defined(tile);
         if now != own_base && !own.contains(&grouped) {
+            let kept = if grouped == tile {
+                format!("'{}'", name(tile))
+            } else {
+                format!("'{}', which '{}' sits with,", name(grouped), name(tile))
+            };
             let message = format!(
-                "PyPTO puts '{}' on '{now}', the buffer of '{}', which is unsafe: {why}; the repaired plan keeps '{}' on its own allocation '{own_base}'",
+                "PyPTO puts '{}' on '{now}', the buffer of '{}', which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'",
                 name(tile),
                 name(other),
-                name(tile),
             );
             out.push((
                 Action::KeepOwn(grouped),
