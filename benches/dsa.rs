@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use memreuse::plan::dsa::{Problem, SolveOptions, check_solution, parse_csv, solve};
+use memreuse::solve::{Problem, SolveOptions, check_solution, parse_csv, solve};
 
 fn benchmarks_dir() -> PathBuf {
     std::env::var_os("MEMREUSE_BENCHMARKS").map_or_else(

@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use memreuse::ir::{parse_program, print_program};
-use memreuse::synth::{SynthConfig, program_text};
+use memreuse_testgen::synth::{SynthConfig, program_text};
 
 /// 32 kernels of 1,200 tiles with every statement form: about 10 MB of text.
 fn large_program() -> String {

@@ -7,7 +7,7 @@
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use memreuse::ir::parse_program;
 use memreuse::plan::{PlanConfig, plan_function, plan_function_owned};
-use memreuse::synth::{SynthConfig, program_text};
+use memreuse_testgen::synth::{SynthConfig, program_text};
 
 fn function_of(tiles: usize, max_live: Option<usize>) -> memreuse::ir::Function {
     let text = program_text(

@@ -1,9 +1,9 @@
-//! Prints a synthetic post-InitMemRef program (see `memreuse::synth`).
+//! Prints a synthetic post-InitMemRef program (see `memreuse_testgen::synth`).
 //!
 //! `cargo run --example gen_kernel -- --tiles 1200 --seed 5 [--functions 1] [--max-live 8 | --dense]
 //! [--straight-line] [--name Synth] > FILE`
 
-use memreuse::synth::{SynthConfig, program_text};
+use memreuse_testgen::synth::{SynthConfig, program_text};
 
 const USAGE: &str = "usage: gen_kernel [--tiles N] [--seed N] [--functions N] [--max-live N | --dense] [--straight-line] [--name NAME]";
 

@@ -1,11 +1,11 @@
-//! Writes a generated kernel tree (see `memreuse::tree_gen`) under OUT.
+//! Writes a generated kernel tree (see `memreuse_testgen::tree_gen`) under OUT.
 //!
 //! `cargo run --release --example gen_tree -- [--files 1000] [--functions 20] [--seed 0]
 //! [--min-tiles 4] [--max-tiles 32] OUT`
 
 use std::path::PathBuf;
 
-use memreuse::tree_gen::{TreeConfig, generate};
+use memreuse_testgen::tree_gen::{TreeConfig, generate};
 
 const USAGE: &str =
     "usage: gen_tree [--files N] [--functions N] [--seed N] [--min-tiles N] [--max-tiles N] OUT";

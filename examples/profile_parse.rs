@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use memreuse::ir::parse_program;
-use memreuse::synth::{SynthConfig, program_text};
+use memreuse_testgen::synth::{SynthConfig, program_text};
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use memreuse::ir::{Function, parse_program};
 use memreuse::plan::{FunctionPlan, PlanConfig, plan_function, plan_function_owned};
-use memreuse::synth::{SynthConfig, program_text};
+use memreuse_testgen::synth::{SynthConfig, program_text};
 
 fn main() {
     let mut args = std::env::args().skip(1).peekable();

@@ -8,7 +8,9 @@ files=${1:-1000}
 functions=${2:-20}
 work=${3:-$(mktemp -d)}
 cd "$(dirname "$0")/.."
-cargo build --release -q -p memreuse-cli --example gen_tree -p memreuse
+# `--example` alone would build only the example: the binary is built on its own.
+cargo build --release -q -p memreuse-cli --bin memreuse
+cargo build --release -q -p memreuse --example gen_tree
 bin=target/release/memreuse
 tree=$work/tree
 state=$work/state

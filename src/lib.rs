@@ -1,16 +1,20 @@
 //! memreuse: plans on-chip memory reuse for PyPTO tile kernels (see ARCHITECTURE.md).
+//!
+//! This crate is the engine: the salsa database (`db`), the plan cache (`store`, the only
+//! module that knows sled), checked planning with repair (`repair`: every plan that leaves the
+//! tool has passed both checkers) and the reports (`json`, `svg`). It re-exports the pipeline
+//! crates under their stage names so the binaries and tests see one API.
 
-pub mod analysis;
-pub mod backend;
 pub mod db;
-pub mod diagnostics;
-pub mod ir;
 pub mod json;
-pub mod plan;
 pub mod repair;
 pub mod store;
 pub mod svg;
-pub mod synth;
 pub mod system;
-pub mod tree_gen;
-pub mod verify;
+
+pub use memreuse_ir as ir;
+pub use memreuse_ir::{backend, diagnostics};
+pub use memreuse_plan as plan;
+pub use memreuse_plan::analysis;
+pub use memreuse_solve as solve;
+pub use memreuse_verify as verify;

@@ -78,12 +78,23 @@ pub fn plan_checked(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
+    let first = plan_function_keeping(input.clone(), config, &FxHashSet::default());
+    plan_checked_from(input, first, config, options)
+}
+
+/// [`plan_checked`] given PyPTO's plan of `input`, `first` (the engine memoizes it stage by
+/// stage).
+pub fn plan_checked_from(
+    input: Function,
+    first: Result<FunctionPlan, PlanError>,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<FunctionPlan, SafePlanError> {
     let plan_input = PlanInput::of(&input);
     let check_function =
         |f: &Function, options: &VerifyOptions| check_plan(&plan_input, f, options);
     if config.exact {
-        let mut plan = plan_function_keeping(input, config, &FxHashSet::default())
-            .map_err(SafePlanError::Plan)?;
+        let mut plan = first.map_err(SafePlanError::Plan)?;
         let findings = check_function(&plan.function, options);
         plan.report
             .diagnostics
@@ -93,8 +104,13 @@ pub fn plan_checked(
     let mut input = input;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
-    let mut plan =
-        plan_separating(&mut input, config, &own, &mut repairs).map_err(SafePlanError::Plan)?;
+    let mut plan = match first {
+        Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
+            plan_separating(&mut input, config, &own, &mut repairs)
+        }
+        first => first,
+    }
+    .map_err(SafePlanError::Plan)?;
     let mut findings = check_function(&plan.function, options);
     let mut applied = FxHashSet::default();
     for _ in 0..MAX_ROUNDS {

@@ -1,4 +1,4 @@
-//! The two checkers agree: on plans of generated programs (`memreuse::synth`, with the shapes
+//! The two checkers agree: on plans of generated programs (`memreuse_testgen::synth`, with the shapes
 //! PyPTO's plan handles and with the `tests/data/verify_upstream/` hazard shapes), the liveness
 //! checker (`V003`/`V005`/`V006`) rejects a plan exactly when the value checker (`V007`) does.
 //! A disagreement is a bug in one of them. `V001`/`V002` (allocs) and `V004` (forbidden
@@ -10,8 +10,8 @@ use std::path::Path;
 use memreuse::backend::Backend;
 use memreuse::ir::{Function, parse_program, print_function};
 use memreuse::plan::{PlanConfig, plan_program};
-use memreuse::synth::{Shapes, SynthConfig, program_text_with};
 use memreuse::verify::{VerifyOptions, codes, verify_function};
+use memreuse_testgen::synth::{Shapes, SynthConfig, program_text_with};
 use proptest::prelude::*;
 
 #[derive(Debug, Default)]

@@ -1,6 +1,9 @@
-//! Firewall tests in the rust-analyzer style: after an edit, snapshot which queries
-//! re-execute. A `plan(...)` line is a function being planned (or fetched from the store);
-//! everything else is per-file bookkeeping.
+//! Firewall tests in the rust-analyzer style: after an edit or a configuration change,
+//! snapshot which queries re-execute. Per function, `plan(...)` is the store layer (a plan
+//! fetched from the cache or computed), `checked_plan` runs both checkers (and repairs),
+//! and the stages before it are `source` (the parse), `prepared` (Step 0), `lifetimes`,
+//! `sharing_rules`, `packing(function, space)`, `fixed` (SPEC §7) and `addressed` (§8);
+//! everything else is per-file bookkeeping. Each case runs without and with a plan cache.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -8,11 +11,13 @@ use std::sync::Arc;
 use expect_test::{Expect, expect};
 use memreuse::backend::Backend;
 use memreuse::db::{Planner, Workspace};
+use memreuse::ir::MemSpace;
 use memreuse::plan::PlanConfig;
-use memreuse::store::Cache;
+use memreuse::store::{Cache, MemoryStore};
 use memreuse::system::MemorySystem;
 
 const ORIGINAL: &str = include_str!("data/incremental/three_functions.py");
+const FOUR_SPACES: &str = include_str!("data/incremental/matmul_four_spaces.py");
 
 struct Fixture {
     ws: Workspace,
@@ -20,15 +25,25 @@ struct Fixture {
 
 impl Fixture {
     fn new() -> Fixture {
-        let ws = Workspace::with_log(
-            Arc::new(Cache::disabled()),
-            PlanConfig::default(),
-            Planner::Pypto,
-        );
+        Fixture::of(ORIGINAL, Cache::disabled(), PlanConfig::default())
+    }
+
+    /// With a plan cache (in memory, shared by nothing else).
+    fn cached() -> Fixture {
+        Fixture::of(ORIGINAL, cache(), PlanConfig::default())
+    }
+
+    fn of(text: &str, cache: Cache, config: PlanConfig) -> Fixture {
+        let ws = Workspace::with_log(Arc::new(cache), config, Planner::Pypto);
         let mut fixture = Fixture { ws };
-        fixture.set(ORIGINAL);
+        fixture.set(text);
         fixture.run();
         fixture
+    }
+
+    fn configure(&mut self, config: PlanConfig, expected: Expect) {
+        self.ws.set_settings(config, Planner::Pypto);
+        expected.assert_eq(&self.run());
     }
 
     fn set(&mut self, text: &str) {
@@ -46,6 +61,7 @@ impl Fixture {
             "{:?}",
             outcomes[0].status
         );
+        self.ws.flush().expect("memory stores do not fail");
         self.ws.executed().join("\n")
     }
 
@@ -81,8 +97,28 @@ fn cold_run_plans_every_function() {
         file_items(k.py)
         manifest(k.py)
         plan(k.py::add_kernel)
+        checked_plan(k.py::add_kernel)
+        source(k.py::add_kernel)
+        addressed(k.py::add_kernel)
+        fixed(k.py::add_kernel)
+        prepared(k.py::add_kernel)
+        lifetimes(k.py::add_kernel)
+        sharing_rules(k.py::add_kernel)
+        packing(k.py::add_kernel, Vec)
+        space_capacity(Vec)
         plan(k.py::scale_kernel)
-        plan(k.py::main)"#]]
+        checked_plan(k.py::scale_kernel)
+        source(k.py::scale_kernel)
+        addressed(k.py::scale_kernel)
+        fixed(k.py::scale_kernel)
+        prepared(k.py::scale_kernel)
+        lifetimes(k.py::scale_kernel)
+        sharing_rules(k.py::scale_kernel)
+        packing(k.py::scale_kernel, Vec)
+        plan(k.py::main)
+        checked_plan(k.py::main)
+        source(k.py::main)
+        addressed(k.py::main)"#]]
     .assert_eq(&ws.executed().join("\n"));
 }
 
@@ -93,6 +129,14 @@ fn edit_inside_one_function_replans_only_it() {
         expect![[r#"
             file_items(k.py)
             plan(k.py::scale_kernel)
+            source(k.py::scale_kernel)
+            checked_plan(k.py::scale_kernel)
+            addressed(k.py::scale_kernel)
+            prepared(k.py::scale_kernel)
+            fixed(k.py::scale_kernel)
+            lifetimes(k.py::scale_kernel)
+            sharing_rules(k.py::scale_kernel)
+            packing(k.py::scale_kernel, Vec)
             file_result(k.py)"#]],
     );
 }
@@ -144,7 +188,15 @@ fn renaming_a_function_replans_only_it() {
         expect![[r#"
             file_items(k.py)
             file_result(k.py)
-            plan(k.py::scale_rows)"#]],
+            plan(k.py::scale_rows)
+            checked_plan(k.py::scale_rows)
+            source(k.py::scale_rows)
+            addressed(k.py::scale_rows)
+            fixed(k.py::scale_rows)
+            prepared(k.py::scale_rows)
+            lifetimes(k.py::scale_rows)
+            sharing_rules(k.py::scale_rows)
+            packing(k.py::scale_rows, Vec)"#]],
     );
 }
 
@@ -167,9 +219,266 @@ fn changing_the_backend_replans_everything() {
     );
     expect![[r#"
         plan(k.py::add_kernel)
-        parse_file(k.py)
+        checked_plan(k.py::add_kernel)
+        fixed(k.py::add_kernel)
+        sharing_rules(k.py::add_kernel)
+        space_capacity(Vec)
+        packing(k.py::add_kernel, Vec)
+        addressed(k.py::add_kernel)
         file_result(k.py)
         plan(k.py::scale_kernel)
-        plan(k.py::main)"#]]
+        checked_plan(k.py::scale_kernel)
+        fixed(k.py::scale_kernel)
+        sharing_rules(k.py::scale_kernel)
+        packing(k.py::scale_kernel, Vec)
+        addressed(k.py::scale_kernel)
+        plan(k.py::main)
+        checked_plan(k.py::main)"#]]
     .assert_eq(&fixture.run());
+}
+
+fn cache() -> Cache {
+    Cache::new(Box::new(MemoryStore::default()))
+}
+
+fn with_backend(backend: Backend) -> PlanConfig {
+    PlanConfig {
+        backend,
+        ..PlanConfig::default()
+    }
+}
+
+fn with_capacity(config: PlanConfig, space: MemSpace, bytes: i64) -> PlanConfig {
+    let mut config = config;
+    config.capacity_overrides[space as usize] = Some(bytes);
+    config
+}
+
+#[test]
+fn with_a_cache_an_edit_inside_one_function_replans_only_it() {
+    Fixture::cached().check(
+        edit_inside_scale_kernel,
+        expect![[r#"
+            manifest(k.py)
+            file_items(k.py)
+            file_result(k.py)
+            plan(k.py::scale_kernel)
+            source(k.py::scale_kernel)
+            checked_plan(k.py::scale_kernel)
+            addressed(k.py::scale_kernel)
+            prepared(k.py::scale_kernel)
+            fixed(k.py::scale_kernel)
+            lifetimes(k.py::scale_kernel)
+            sharing_rules(k.py::scale_kernel)
+            packing(k.py::scale_kernel, Vec)"#]],
+    );
+}
+
+#[test]
+fn with_a_cache_comments_above_a_function_replan_nothing() {
+    Fixture::cached().check(
+        |t| t.replace("    @pl.function(type=pl.FunctionType.InCore)\n    def scale_kernel", "\n    # scales\n    @pl.function(type=pl.FunctionType.InCore)\n    def scale_kernel"),
+        expect![[r#"
+            manifest(k.py)
+            file_items(k.py)
+            file_result(k.py)"#]],
+    );
+}
+
+#[test]
+fn with_a_cache_reordering_replans_nothing() {
+    Fixture::cached().check(
+        |t| {
+            let start = t
+                .find("    @pl.function(type=pl.FunctionType.InCore)\n    def add_kernel")
+                .unwrap();
+            let middle = t
+                .find("    @pl.function(type=pl.FunctionType.InCore)\n    def scale_kernel")
+                .unwrap();
+            let end = t
+                .find("    @pl.function(type=pl.FunctionType.Orchestration)")
+                .unwrap();
+            format!(
+                "{}{}{}{}",
+                &t[..start],
+                &t[middle..end],
+                &t[start..middle],
+                &t[end..]
+            )
+        },
+        expect![[r#"
+            manifest(k.py)
+            file_items(k.py)
+            file_result(k.py)"#]],
+    );
+}
+
+#[test]
+fn an_edit_reverted_after_it_was_planned_replans_only_that_function() {
+    let mut fixture = Fixture::new();
+    fixture.check(
+        edit_inside_scale_kernel,
+        expect![[r#"
+        file_items(k.py)
+        plan(k.py::scale_kernel)
+        source(k.py::scale_kernel)
+        checked_plan(k.py::scale_kernel)
+        addressed(k.py::scale_kernel)
+        prepared(k.py::scale_kernel)
+        fixed(k.py::scale_kernel)
+        lifetimes(k.py::scale_kernel)
+        sharing_rules(k.py::scale_kernel)
+        packing(k.py::scale_kernel, Vec)
+        file_result(k.py)"#]],
+    );
+    fixture.check(
+        |_| ORIGINAL.to_string(),
+        expect![[r#"
+        file_items(k.py)
+        plan(k.py::scale_kernel)
+        source(k.py::scale_kernel)
+        checked_plan(k.py::scale_kernel)
+        addressed(k.py::scale_kernel)
+        prepared(k.py::scale_kernel)
+        fixed(k.py::scale_kernel)
+        lifetimes(k.py::scale_kernel)
+        sharing_rules(k.py::scale_kernel)
+        packing(k.py::scale_kernel, Vec)
+        file_result(k.py)"#]],
+    );
+}
+
+#[test]
+fn with_a_cache_an_edit_reverted_after_it_was_planned_is_served_from_it() {
+    let mut fixture = Fixture::cached();
+    fixture.check(
+        edit_inside_scale_kernel,
+        expect![[r#"
+        manifest(k.py)
+        file_items(k.py)
+        file_result(k.py)
+        plan(k.py::scale_kernel)
+        source(k.py::scale_kernel)
+        checked_plan(k.py::scale_kernel)
+        addressed(k.py::scale_kernel)
+        prepared(k.py::scale_kernel)
+        fixed(k.py::scale_kernel)
+        lifetimes(k.py::scale_kernel)
+        sharing_rules(k.py::scale_kernel)
+        packing(k.py::scale_kernel, Vec)"#]],
+    );
+    fixture.check(
+        |_| ORIGINAL.to_string(),
+        expect![[r#"
+        manifest(k.py)
+        file_items(k.py)
+        file_result(k.py)"#]],
+    );
+}
+
+#[test]
+fn a_capacity_change_of_one_space_repacks_only_that_space() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, Cache::disabled(), config);
+    fixture.configure(
+        with_capacity(config, MemSpace::Acc, 120 * 1024),
+        expect![[r#"
+        plan(k.py::matmul_kloop)
+        space_capacity(Mat)
+        space_capacity(Left)
+        space_capacity(Right)
+        space_capacity(Acc)
+        packing(k.py::matmul_kloop, Acc)
+        fixed(k.py::matmul_kloop)
+        addressed(k.py::matmul_kloop)
+        checked_plan(k.py::matmul_kloop)
+        file_result(k.py)"#]],
+    );
+}
+
+#[test]
+fn with_a_cache_a_capacity_change_of_one_space_repacks_only_that_space() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, cache(), config);
+    fixture.configure(
+        with_capacity(config, MemSpace::Acc, 120 * 1024),
+        expect![[r#"
+        manifest(k.py)
+        file_items(k.py)
+        file_result(k.py)
+        plan(k.py::matmul_kloop)
+        space_capacity(Mat)
+        space_capacity(Left)
+        space_capacity(Right)
+        space_capacity(Acc)
+        packing(k.py::matmul_kloop, Acc)
+        fixed(k.py::matmul_kloop)
+        addressed(k.py::matmul_kloop)
+        checked_plan(k.py::matmul_kloop)"#]],
+    );
+}
+
+#[test]
+fn with_a_cache_changing_the_backend_keeps_the_parse_and_lifetimes() {
+    let mut fixture = Fixture::cached();
+    fixture.configure(
+        with_backend(Backend::Ascend910B),
+        expect![[r#"
+        manifest(k.py)
+        file_items(k.py)
+        file_result(k.py)
+        plan(k.py::add_kernel)
+        checked_plan(k.py::add_kernel)
+        fixed(k.py::add_kernel)
+        sharing_rules(k.py::add_kernel)
+        space_capacity(Vec)
+        packing(k.py::add_kernel, Vec)
+        addressed(k.py::add_kernel)
+        plan(k.py::scale_kernel)
+        checked_plan(k.py::scale_kernel)
+        fixed(k.py::scale_kernel)
+        sharing_rules(k.py::scale_kernel)
+        packing(k.py::scale_kernel, Vec)
+        addressed(k.py::scale_kernel)
+        plan(k.py::main)
+        checked_plan(k.py::main)"#]],
+    );
+}
+
+#[test]
+fn toggling_addresses_reruns_only_addressing_and_the_checkers() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, Cache::disabled(), config);
+    let addressed = PlanConfig {
+        assign_addresses: true,
+        ..config
+    };
+    fixture.configure(
+        addressed,
+        expect![[r#"
+        plan(k.py::matmul_kloop)
+        checked_plan(k.py::matmul_kloop)
+        addressed(k.py::matmul_kloop)
+        file_result(k.py)"#]],
+    );
+}
+
+#[test]
+fn with_a_cache_toggling_addresses_reruns_only_addressing_and_the_checkers() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, cache(), config);
+    let addressed = PlanConfig {
+        assign_addresses: true,
+        ..config
+    };
+    fixture.configure(
+        addressed,
+        expect![[r#"
+        manifest(k.py)
+        file_items(k.py)
+        file_result(k.py)
+        plan(k.py::matmul_kloop)
+        checked_plan(k.py::matmul_kloop)
+        addressed(k.py::matmul_kloop)"#]],
+    );
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use memreuse::plan::dsa::{
+use memreuse::solve::{
     Buffer, Planner, Problem, SolveError, SolveOptions, check_solution, lower_bound, parse_csv,
     solve,
 };

@@ -9,7 +9,7 @@ use memreuse::ir::{LineIndex, parse_program};
 use memreuse::plan::{PlanConfig, plan_function};
 use memreuse::store::{Cache, CacheStore, Kind, MemoryStore, SledStore, StoreEvent, check};
 use memreuse::system::MemorySystem;
-use memreuse::tree_gen::{TreeConfig, generate};
+use memreuse_testgen::tree_gen::{TreeConfig, generate};
 
 fn tree() -> Vec<(PathBuf, String)> {
     generate(&TreeConfig {

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use memreuse::ir::{parse_program, print_program};
-use memreuse::synth::{SynthConfig, program_text};
+use memreuse_testgen::synth::{SynthConfig, program_text};
 
 fn kernel_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kernels");

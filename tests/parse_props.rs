@@ -4,7 +4,7 @@
 //! `file:line:col`.
 
 use memreuse::ir::{LineIndex, Program, parse_program, print_program};
-use memreuse::synth::{SynthConfig, program_text};
+use memreuse_testgen::synth::{SynthConfig, program_text};
 use proptest::prelude::*;
 use proptest::sample::Index;
 

@@ -94,7 +94,7 @@ fn planner_version_is_the_digest_of_the_planner_output() {
     let digest = &digest[..16];
     assert!(
         PLANNER_VERSION == digest,
-        "the planner's output changed: set PLANNER_VERSION in src/plan/mod.rs to \"{digest}\" \
+        "the planner's output changed: set PLANNER_VERSION in crates/plan/src/lib.rs to \"{digest}\" \
          (so that no cache serves the old plans)"
     );
 }

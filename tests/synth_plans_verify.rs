@@ -1,4 +1,4 @@
-//! Plans generated programs (`memreuse::synth`) and requires both checkers to accept every
+//! Plans generated programs (`memreuse_testgen::synth`) and requires both checkers to accept every
 //! plan, with and without Step 0 and for every backend, and two runs to print the same bytes.
 //! The generator's default shapes are the ones PyPTO's plan handles; the shapes on which
 //! PyPTO's own plan is wrong are pinned in `tests/upstream_miscompiles.rs` and generated only
@@ -7,8 +7,8 @@
 use memreuse::backend::Backend;
 use memreuse::ir::{parse_program, print_program};
 use memreuse::plan::{PlanConfig, plan_program};
-use memreuse::synth::{SynthConfig, program_text};
 use memreuse::verify::{VerifyOptions, verify_program};
+use memreuse_testgen::synth::{SynthConfig, program_text};
 use proptest::prelude::*;
 
 const BACKENDS: [Backend; 3] = [Backend::None, Backend::Ascend910B, Backend::Ascend950];

@@ -3,7 +3,7 @@
 //! explains in its header why the plan is wrong; `<case>.expected` snapshots, with Step 0 off
 //! and on, the planned program and what the verifier reports on it (bless with
 //! `UPDATE_EXPECT=1 cargo test --test upstream_miscompiles`). The plan and the verdict are the
-//! same for every backend. `memreuse::synth` emits these shapes only with
+//! same for every backend. `memreuse_testgen::synth` emits these shapes only with
 //! `Shapes::WithUpstreamHazards` (`tests/checkers_agree.rs`).
 
 use std::fs;

@@ -11,9 +11,9 @@ use memreuse::ir::{
     Expr, ExprKind, Function, Stmt, StmtKind, Type, VarId, parse_program, print_function,
 };
 use memreuse::plan::{PlanConfig, plan_program};
-use memreuse::synth::{SynthConfig, program_text};
 use memreuse::verify::VerifyOptions;
 use memreuse::verify::values::{Cause, check};
+use memreuse_testgen::synth::{SynthConfig, program_text};
 
 /// Correct plans of generated programs with loops and ifs (Step 0 off, so yield fixups insert
 /// moves).

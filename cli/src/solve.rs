@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use memreuse::plan::dsa::{self, Planner, SolveOptions};
+use memreuse::solve::{self as dsa, Planner, SolveOptions};
 use serde_json::json;
 
 #[derive(clap::Args)]

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use memreuse::tree_gen::{TreeConfig, generate};
+use memreuse_testgen::tree_gen::{TreeConfig, generate};
 use serde_json::Value;
 
 struct Bench {

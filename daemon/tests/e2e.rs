@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use memreuse::tree_gen::{TreeConfig, generate};
+use memreuse_testgen::tree_gen::{TreeConfig, generate};
 use serde_json::Value;
 
 const DAEMON: &str = env!("CARGO_BIN_EXE_memreused");

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use memreuse::tree_gen::{TreeConfig, generate};
 use memreuse_daemon::protocol::{Answer, Body, Hello, PROTOCOL_VERSION, Response};
+use memreuse_testgen::tree_gen::{TreeConfig, generate};
 use serde_json::Value;
 
 const DAEMON: &str = env!("CARGO_BIN_EXE_memreused");

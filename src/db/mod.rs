@@ -26,19 +26,27 @@
 pub mod spans;
 mod workspace;
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use crate::analysis::lifetimes::Lifetimes;
+use crate::backend::Backend;
 use crate::diagnostics::Diagnostic;
+use crate::ir::MemSpace;
 use crate::ir::{
     self, Function, Name, ProgramHeader, Span, canonical_function_bytes, print_function,
 };
-use crate::plan::{PlanConfig, PlanReport, plan_function, plan_function_owned};
+use crate::plan::capacity::Reserved;
+use crate::plan::{
+    FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner as OffsetPlanner,
+    Prepared, SharingRules, SpaceCapacity, SpacePacking, plan_function,
+};
 use crate::repair::SafePlanError;
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
 };
-use crate::verify::{PlanInput, VerifyOptions, verify_plan};
+use crate::verify::{PlanInput, VerifyOptions, check_plan, verify_plan};
 use spans::SpanTable;
 
 pub use workspace::{
@@ -92,13 +100,37 @@ pub struct SourceFile {
     pub materialize_aliases: bool,
 }
 
-/// The planner configuration: set once per run, so it is stored with high durability.
+/// The planner configuration, one field per aspect so that each stage depends only on the
+/// aspects it reads (a capacity change leaves lifetimes alone). Set once per run, so it is
+/// stored with high durability.
 #[salsa::input(singleton)]
 pub struct Settings {
     #[returns(copy)]
-    pub config: PlanConfig,
+    pub backend: Backend,
     #[returns(copy)]
     pub planner: Planner,
+    #[returns(copy)]
+    pub offset_planner: OffsetPlanner,
+    #[returns(copy)]
+    pub capacity_overrides: [Option<i64>; MemSpace::ALL.len()],
+    #[returns(copy)]
+    pub assign_addresses: bool,
+    #[returns(copy)]
+    pub exact: bool,
+}
+
+impl Settings {
+    /// The whole configuration (for files with Step 0 off); reads every aspect.
+    pub fn config(self, db: &dyn Db) -> PlanConfig {
+        PlanConfig {
+            backend: self.backend(db),
+            planner: self.offset_planner(db),
+            materialize_aliases: false,
+            capacity_overrides: self.capacity_overrides(db),
+            assign_addresses: self.assign_addresses(db),
+            exact: self.exact(db),
+        }
+    }
 }
 
 /// One `@pl.function` of a file. Identified by its name; `ir` compares by canonical digest,
@@ -311,6 +343,269 @@ pub struct PlanOutcome {
     pub computed_in: Option<u64>,
 }
 
+/// A function as parsed, with the span table of that parse: the first parse of its file, or a
+/// parse again when that one was taken or came from the cache. Equal only at the same place.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub function: Arc<Function>,
+    pub table: Arc<SpanTable>,
+}
+
+impl PartialEq for Source {
+    fn eq(&self, other: &Source) -> bool {
+        *self.function == *other.function && *self.table == *other.table
+    }
+}
+
+/// Stage 0: the function's IR. `None` when the file's cached manifest names a function its
+/// text does not define.
+///
+/// Every stage keeps the results of 4,096 functions (`lru`): the stages hold whole functions,
+/// and an unbounded memo would keep every function of a large tree (see BENCHMARKS.md for the
+/// daemon's memory).
+#[salsa::tracked(returns(ref), lru = 4096)]
+pub fn source<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Source> {
+    if let Some((function, table)) = item.ir(db).take_function() {
+        return Some(Source { function, table });
+    }
+    let function = reparse(db, *item.file(db), item.name(db))?;
+    let table = Arc::new(spans::span_table(&function));
+    Some(Source { function, table })
+}
+
+/// A stage result with the span table of the parse it came from: the spans inside it (in
+/// diagnostics, in the function) belong to that parse, so it equals another only at the same
+/// place, and every stage downstream anchors against the right table.
+#[derive(Clone, Debug)]
+pub struct Located<T> {
+    pub value: T,
+    pub table: Arc<SpanTable>,
+}
+
+impl<T: PartialEq> PartialEq for Located<T> {
+    fn eq(&self, other: &Located<T>) -> bool {
+        self.value == other.value && *self.table == *other.table
+    }
+}
+
+/// Stage 1: after Step 0, which reads the backend and `exact` only where it runs.
+#[salsa::tracked(returns(ref), lru = 4096)]
+pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located<Prepared>> {
+    let source = source(db, item).as_ref()?;
+    let settings = Settings::get(db);
+    let materialize_aliases = item.file(db).materialize_aliases(db);
+    let config = PlanConfig {
+        materialize_aliases,
+        backend: if materialize_aliases {
+            settings.backend(db)
+        } else {
+            Backend::default()
+        },
+        exact: materialize_aliases && settings.exact(db),
+        ..PlanConfig::default()
+    };
+    Some(Located {
+        value: crate::plan::prepare(source.function.clone(), &config),
+        table: source.table.clone(),
+    })
+}
+
+/// Stage 2: lifetimes (SPEC §5), from the prepared function alone.
+#[salsa::tracked(returns(ref), lru = 4096)]
+pub fn lifetimes<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Arc<Lifetimes>> {
+    let prepared = prepared(db, item).as_ref()?;
+    Some(Arc::new(crate::analysis::lifetimes::analyze(
+        &prepared.value.function,
+    )))
+}
+
+/// The sharing rules and the reserved windows packing plans around.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rules {
+    pub sharing: SharingRules,
+    pub reserved: Reserved,
+}
+
+/// Stage 3: forbid-alias sets, hazards, declared allocations and reserved windows (SPEC §6.1,
+/// §2.5); reads the backend.
+#[salsa::tracked(returns(ref), lru = 4096)]
+pub fn sharing_rules<'db>(
+    db: &'db dyn Db,
+    item: FunctionItem<'db>,
+) -> Option<Result<Arc<Rules>, PlanError>> {
+    let f = &prepared(db, item).as_ref()?.value.function;
+    let lifetimes = lifetimes(db, item).as_ref()?;
+    let config = PlanConfig {
+        backend: Settings::get(db).backend(db),
+        ..PlanConfig::default()
+    };
+    let rules = SharingRules::of(f, lifetimes, &config).and_then(|sharing| {
+        let reserved = crate::plan::reserved_windows_if_called(f, lifetimes)?;
+        Ok(Arc::new(Rules { sharing, reserved }))
+    });
+    Some(rules)
+}
+
+/// A memory space, as a query argument.
+#[salsa::interned(debug)]
+pub struct Space<'db> {
+    #[returns(copy)]
+    pub space: MemSpace,
+}
+
+/// What packing a space reads of the configuration: unchanged for one space when another's
+/// capacity changes, so that space's packings stay memoized.
+#[salsa::tracked(returns(copy))]
+pub fn space_capacity<'db>(db: &'db dyn Db, space: Space<'db>) -> SpaceCapacity {
+    let settings = Settings::get(db);
+    let config = PlanConfig {
+        backend: settings.backend(db),
+        capacity_overrides: settings.capacity_overrides(db),
+        ..PlanConfig::default()
+    };
+    config.space_capacity(space.space(db))
+}
+
+/// One memory space of one function, as a query argument.
+#[salsa::interned]
+pub struct FunctionSpace<'db> {
+    #[returns(copy)]
+    pub item: FunctionItem<'db>,
+    #[returns(copy)]
+    pub space: MemSpace,
+}
+
+/// Stage 4: one memory space of a function packed (SPEC §6.2–§6.8).
+#[salsa::tracked(returns(ref), lru = 4096)]
+pub fn packing<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<SpacePacking>> {
+    let item = key.item(db);
+    let space = Space::new(db, key.space(db));
+    let prepared = prepared(db, item).as_ref()?;
+    let lifetimes = lifetimes(db, item).as_ref()?;
+    let Ok(rules) = sharing_rules(db, item).as_ref()? else {
+        return None;
+    };
+    let f = &prepared.value.function;
+    let in_space: Vec<usize> = (0..lifetimes.intervals.len())
+        .filter(|&i| lifetimes.intervals[i].space == space.space(db))
+        .collect();
+    let facts = rules.sharing.facts(f, lifetimes);
+    let packing = crate::plan::pack_space(
+        f,
+        &facts,
+        &MemberRows::of(lifetimes),
+        &rules.reserved,
+        space.space(db),
+        &in_space,
+        space_capacity(db, space),
+    );
+    Some(Located {
+        value: packing,
+        table: prepared.table.clone(),
+    })
+}
+
+/// Stage 5: the packings applied (SPEC §7); reads the backend and `exact` (the safe fixups).
+#[salsa::tracked(returns(ref), lru = 4096)]
+pub fn fixed<'db>(
+    db: &'db dyn Db,
+    item: FunctionItem<'db>,
+) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
+    let prepared = prepared(db, item).as_ref()?;
+    let lifetimes = lifetimes(db, item).as_ref()?;
+    let settings = Settings::get(db);
+    let (backend, safe) = (settings.backend(db), !settings.exact(db));
+    let keep_none = rustc_hash::FxHashSet::default();
+    let located = |plan: FunctionPlan| Located {
+        value: Arc::new(plan),
+        table: prepared.table.clone(),
+    };
+    if lifetimes.intervals.is_empty() {
+        let plan = crate::plan::finish(
+            prepared.value.clone(),
+            lifetimes,
+            None,
+            backend,
+            safe,
+            &keep_none,
+        );
+        return Some(plan.map(located));
+    }
+    let rules = match sharing_rules(db, item).as_ref()? {
+        Ok(rules) => rules,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let mut spaces = Vec::new();
+    for (space, _) in crate::plan::spaces_of(lifetimes) {
+        spaces.push(
+            &packing(db, FunctionSpace::new(db, item, space))
+                .as_ref()?
+                .value,
+        );
+    }
+    let packed = Packed {
+        reserved: &rules.reserved,
+        spaces,
+    };
+    let plan = crate::plan::finish(
+        prepared.value.clone(),
+        lifetimes,
+        Some(packed),
+        backend,
+        safe,
+        &keep_none,
+    );
+    Some(plan.map(located))
+}
+
+/// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (SPEC §8); reads the capacities and
+/// `--addresses`. An orchestration function is left as it is.
+#[salsa::tracked(returns(ref), lru = 4096)]
+pub fn addressed<'db>(
+    db: &'db dyn Db,
+    item: FunctionItem<'db>,
+) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
+    let source = source(db, item).as_ref()?;
+    if !crate::plan::is_planned(&source.function) {
+        let plan = FunctionPlan {
+            function: (*source.function).clone(),
+            report: PlanReport::default(),
+        };
+        return Some(Ok(Located {
+            value: Arc::new(plan),
+            table: source.table.clone(),
+        }));
+    }
+    let fixed = match fixed(db, item).as_ref()? {
+        Ok(fixed) => fixed,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let lifetimes = lifetimes(db, item).as_ref()?;
+    let reserved = match lifetimes.intervals.is_empty() {
+        true => None,
+        false => match sharing_rules(db, item).as_ref()? {
+            Ok(rules) => Some(&rules.reserved),
+            Err(err) => return Some(Err(err.clone())),
+        },
+    };
+    let settings = Settings::get(db);
+    let config = PlanConfig {
+        backend: settings.backend(db),
+        capacity_overrides: settings.capacity_overrides(db),
+        assign_addresses: settings.assign_addresses(db),
+        ..PlanConfig::default()
+    };
+    let addressed =
+        crate::plan::address(Cow::Borrowed(&*fixed.value), lifetimes, reserved, &config);
+    Some(addressed.map(|plan| Located {
+        value: match plan {
+            Cow::Borrowed(_) => fixed.value.clone(),
+            Cow::Owned(plan) => Arc::new(plan),
+        },
+        table: fixed.table.clone(),
+    }))
+}
+
 /// Plans one function: from the store when its key is there, else by planning and verifying
 /// it (and queueing the verified result for the store).
 #[salsa::tracked(returns(ref), no_eq)]
@@ -325,44 +620,119 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
             computed_in: None,
         };
     }
-    let computed_in = Some(db.run());
-    // Taken by an earlier execution, or the manifest named this function but its plan
-    // entry is gone: parse after all.
-    let (function, table) = match ir.take_function() {
-        Some(parsed) => parsed,
-        None => match reparse(db, file, item.name(db)) {
-            Some(function) => {
-                let table = Arc::new(spans::span_table(&function));
-                (function, table)
-            }
-            None => {
-                let message = format!(
-                    "the cached manifest of this file names a function '{}' it does not define",
-                    item.name(db)
-                );
-                return PlanOutcome {
-                    result: Err(Arc::new(Failure {
-                        kind: FailureKind::Plan,
-                        diagnostics: vec![Diagnostic::error(
-                            codes::STALE_MANIFEST,
-                            message,
-                            Span::default(),
-                        )],
-                        anchors: vec![Anchor::NOWHERE],
-                    })),
-                    computed_in,
-                };
-            }
-        },
-    };
-    let result = compute_plan(function, &table, &config, planner);
+    let result = checked_plan(db, item).clone();
     if let Ok(plan) = &result {
         db.cache().put_plan(key, plan);
     }
     PlanOutcome {
-        result: result.map(Arc::new).map_err(Arc::new),
-        computed_in,
+        result,
+        computed_in: Some(db.run()),
     }
+}
+
+/// The plan that leaves the tool: PyPTO's, from the stages, checked by both checkers and
+/// repaired where they reject it (or, `--exact`, reported), printed, with its report's spans
+/// anchored. It reads the capacities only when a repair re-plans.
+///
+/// Not bounded like the stages: `plan` keeps the same plans, so this memo costs nothing, and
+/// keeping it lets a configuration change that alters no plan skip the checkers.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn checked_plan<'db>(
+    db: &'db dyn Db,
+    item: FunctionItem<'db>,
+) -> Result<Arc<CachedPlan>, Arc<Failure>> {
+    let Some(source) = source(db, item).as_ref() else {
+        return Err(stale_manifest(db, item));
+    };
+    let settings = Settings::get(db);
+    let planner = settings.planner(db);
+    let dsa = settings.offset_planner(db) == OffsetPlanner::Dsa;
+    let options = VerifyOptions {
+        backend: settings.backend(db),
+        addressed: settings.assign_addresses(db) || dsa,
+        every_function_addressed: dsa,
+    };
+    let anchorer = spans::Anchorer::new(&source.table);
+    let full_config = || file_config(db, *item.file(db)).0;
+    let planned = match planner {
+        Planner::None => FunctionPlan {
+            function: (*source.function).clone(),
+            report: PlanReport::default(),
+        },
+        Planner::Pypto if !dsa => {
+            let input = PlanInput::of(&source.function);
+            let Some(first) = addressed(db, item) else {
+                return Err(stale_manifest(db, item));
+            };
+            if let Ok(plan) = first
+                && check_plan(&input, &plan.value.function, &options).is_empty()
+            {
+                return Ok(Arc::new(cached_plan(&plan.value, &anchorer)));
+            }
+            // Repair (or, `--exact`, report) with the whole configuration.
+            let first = match first {
+                Ok(plan) => Ok((*plan.value).clone()),
+                Err(err) => Err(err.clone()),
+            };
+            let checked = crate::repair::plan_checked_from(
+                (*source.function).clone(),
+                first,
+                &full_config(),
+                &options,
+            );
+            match checked {
+                Ok(planned) => planned,
+                Err(SafePlanError::Plan(err)) => {
+                    return Err(Arc::new(failure(FailureKind::Plan, vec![err.0], &anchorer)));
+                }
+                Err(SafePlanError::Unrepaired(violations)) => {
+                    return Err(Arc::new(failure(
+                        FailureKind::Verify,
+                        violations,
+                        &anchorer,
+                    )));
+                }
+            }
+        }
+        Planner::Pypto => {
+            let planned = match plan_function(&source.function, &full_config()) {
+                Ok(planned) => planned,
+                Err(err) => {
+                    return Err(Arc::new(failure(FailureKind::Plan, vec![err.0], &anchorer)));
+                }
+            };
+            let violations = verify_plan(
+                &PlanInput::of(&source.function),
+                &planned.function,
+                &options,
+            );
+            if !violations.is_empty() {
+                return Err(Arc::new(failure(
+                    FailureKind::Verify,
+                    violations,
+                    &anchorer,
+                )));
+            }
+            planned
+        }
+    };
+    Ok(Arc::new(cached_plan(&planned, &anchorer)))
+}
+
+fn stale_manifest(db: &dyn Db, item: FunctionItem<'_>) -> Arc<Failure> {
+    let message = format!(
+        "the cached manifest of this file names a function '{}' it does not define",
+        item.name(db)
+    );
+    Arc::new(Failure {
+        kind: FailureKind::Plan,
+        diagnostics: vec![Diagnostic::error(
+            codes::STALE_MANIFEST,
+            message,
+            Span::default(),
+        )],
+        anchors: vec![Anchor::NOWHERE],
+    })
 }
 
 fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> {
@@ -372,71 +742,22 @@ fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> 
     }
 }
 
-/// Plans and verifies one function and anchors the report's spans in `table`, the span table
-/// of the parse the function came from (not the item's `spans`: reading that would make every
-/// plan depend on where its function sits). The function is planned in place unless another
-/// holder shares it.
-fn compute_plan(
-    function: Arc<Function>,
-    table: &SpanTable,
-    config: &PlanConfig,
-    planner: Planner,
-) -> Result<CachedPlan, Failure> {
-    let anchorer = spans::Anchorer::new(table);
-    let input = PlanInput::of(&function);
-    let function = Arc::try_unwrap(function);
-    let dsa = config.planner == crate::plan::Planner::Dsa;
-    let options = VerifyOptions {
-        backend: config.backend,
-        addressed: config.assign_addresses || dsa,
-        every_function_addressed: dsa,
-    };
-    let planned = match planner {
-        Planner::None => crate::plan::FunctionPlan {
-            function: function.unwrap_or_else(|shared| (*shared).clone()),
-            report: PlanReport::default(),
-        },
-        // PyPTO's decision, repaired where the checker rejects it (or, `--exact`, reported).
-        Planner::Pypto if !dsa => match crate::repair::plan_checked(
-            function.unwrap_or_else(|shared| (*shared).clone()),
-            config,
-            &options,
-        ) {
-            Ok(planned) => planned,
-            Err(SafePlanError::Plan(err)) => {
-                return Err(failure(FailureKind::Plan, vec![err.0], &anchorer));
-            }
-            Err(SafePlanError::Unrepaired(violations)) => {
-                return Err(failure(FailureKind::Verify, violations, &anchorer));
-            }
-        },
-        Planner::Pypto => {
-            let planned = match function.map_or_else(
-                |shared| plan_function(&shared, config),
-                |owned| plan_function_owned(owned, config),
-            ) {
-                Ok(planned) => planned,
-                Err(err) => return Err(failure(FailureKind::Plan, vec![err.0], &anchorer)),
-            };
-            let violations = verify_plan(&input, &planned.function, &options);
-            if !violations.is_empty() {
-                return Err(failure(FailureKind::Verify, violations, &anchorer));
-            }
-            planned
-        }
-    };
-    let mut report = planned.report;
+/// A plan printed, digested and with its report's spans anchored (in the table of the parse
+/// the function came from, not the item's `spans`: reading that would make every plan depend
+/// on where its function sits).
+fn cached_plan(planned: &FunctionPlan, anchorer: &spans::Anchorer<'_>) -> CachedPlan {
+    let mut report = planned.report.clone();
     let anchors = report_spans_mut(&mut report)
         .map(|span| anchorer.anchor(std::mem::take(span)))
         .collect();
     let mut planned_text = String::new();
     print_function(&planned.function, &mut planned_text, 4);
-    Ok(CachedPlan {
+    CachedPlan {
         planned_digest: canonical_digest_of_printed(&planned_text, 4),
         planned_text: planned_text.into(),
         report,
         anchors,
-    })
+    }
 }
 
 /// blake3 of a function's canonical bytes, from its text printed at `indent`: printing
@@ -667,9 +988,9 @@ mod tests {
 
     #[test]
     fn digest_of_printed_text_is_the_canonical_digest() {
-        let text = crate::synth::program_text(
+        let text = memreuse_testgen::synth::program_text(
             "T",
-            &crate::synth::SynthConfig {
+            &memreuse_testgen::synth::SynthConfig {
                 functions: 3,
                 tiles_per_function: 40,
                 ..Default::default()

@@ -20,7 +20,7 @@ use salsa::{Durability, Setter as _};
 
 use super::{Db, FailureKind, Planner, Settings, SourceFile, file_result};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Name, ProgramHeader};
+use crate::ir::{MemSpace, Name, ProgramHeader};
 use crate::plan::{PlanConfig, PlanReport};
 use crate::store::{self, Cache, Stamp, StoreError};
 use crate::system::{FileMeta, System};
@@ -138,9 +138,16 @@ impl Workspace {
             cache,
             run: Arc::default(),
         };
-        let settings = Settings::builder(config, planner)
-            .durability(Durability::HIGH)
-            .new(&db);
+        let settings = Settings::builder(
+            config.backend,
+            planner,
+            config.planner,
+            config.capacity_overrides,
+            config.assign_addresses,
+            config.exact,
+        )
+        .durability(Durability::HIGH)
+        .new(&db);
         Workspace {
             db,
             settings,
@@ -154,19 +161,35 @@ impl Workspace {
         &self.db.cache
     }
 
+    /// Sets each aspect of the configuration that changed; an unchanged aspect is not a change,
+    /// so the stages that read only unchanged aspects stay memoized.
     pub fn set_settings(&mut self, config: PlanConfig, planner: Planner) {
-        if self.settings.config(&self.db) != config {
-            self.settings
-                .set_config(&mut self.db)
-                .with_durability(Durability::HIGH)
-                .to(config);
+        let settings = self.settings;
+        let db = &mut self.db;
+        macro_rules! set_if_changed {
+            ($get:ident, $set:ident, $value:expr) => {
+                if settings.$get(db) != $value {
+                    settings
+                        .$set(db)
+                        .with_durability(Durability::HIGH)
+                        .to($value);
+                }
+            };
         }
-        if self.settings.planner(&self.db) != planner {
-            self.settings
-                .set_planner(&mut self.db)
-                .with_durability(Durability::HIGH)
-                .to(planner);
-        }
+        set_if_changed!(backend, set_backend, config.backend);
+        set_if_changed!(planner, set_planner, planner);
+        set_if_changed!(offset_planner, set_offset_planner, config.planner);
+        set_if_changed!(
+            capacity_overrides,
+            set_capacity_overrides,
+            config.capacity_overrides
+        );
+        set_if_changed!(
+            assign_addresses,
+            set_assign_addresses,
+            config.assign_addresses
+        );
+        set_if_changed!(exact, set_exact, config.exact);
     }
 
     /// Creates or updates the file at `path`; unchanged text is not a change.
@@ -401,21 +424,44 @@ impl Workspace {
         use salsa::plumbing::AsId as _;
         let query = self.db.ingredient_debug_name(key.ingredient_index());
         let id = key.key_index();
-        let mut argument = format!("{id:?}");
-        for (path, file) in &self.files {
-            let name = path.display().to_string();
-            if file.as_id() == id {
-                argument = name;
-                break;
-            }
-            if let super::FileItems::Program { items, .. } = super::file_items(&self.db, *file)
-                && let Some(item) = items.iter().find(|i| i.as_id() == id)
-            {
-                argument = format!("{name}::{}", item.name(&self.db));
-                break;
-            }
-        }
-        format!("{query}({argument})")
+        let argument = match query.as_ref() {
+            "space_capacity" => MemSpace::ALL
+                .iter()
+                .find(|&&space| super::Space::new(&self.db, space).as_id() == id)
+                .map(|space| format!("{space:?}")),
+            "packing" => self.function_spaces().find_map(|(name, key)| {
+                (key.as_id() == id).then(|| format!("{name}, {:?}", key.space(&self.db)))
+            }),
+            _ => self.files.iter().find_map(|(path, file)| {
+                let name = path.display().to_string();
+                if file.as_id() == id {
+                    return Some(name);
+                }
+                let super::FileItems::Program { items, .. } = super::file_items(&self.db, *file)
+                else {
+                    return None;
+                };
+                let item = items.iter().find(|i| i.as_id() == id)?;
+                Some(format!("{name}::{}", item.name(&self.db)))
+            }),
+        };
+        format!("{query}({})", argument.unwrap_or_else(|| format!("{id:?}")))
+    }
+
+    /// Every (function, space) stage key, with the function's `path::name`.
+    fn function_spaces(&self) -> impl Iterator<Item = (String, super::FunctionSpace<'_>)> + '_ {
+        self.files.iter().flat_map(move |(path, file)| {
+            let items = match super::file_items(&self.db, *file) {
+                super::FileItems::Program { items, .. } => items.as_slice(),
+                _ => &[],
+            };
+            items.iter().flat_map(move |&item| {
+                MemSpace::ALL.iter().map(move |&space| {
+                    let name = format!("{}::{}", path.display(), item.name(&self.db));
+                    (name, super::FunctionSpace::new(&self.db, item, space))
+                })
+            })
+        })
     }
 }
 

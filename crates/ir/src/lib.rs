@@ -1,0 +1,18 @@
+//! memreuse-ir: the typed model of PyPTO's printed tile IR, its lexer, parser and printer,
+//! source spans and located diagnostics, the op table (every fact the planner and the checkers
+//! know about an op) and the per-backend target rows. Pure: no files, no salsa, no threads.
+//! Every other memreuse crate builds on this one.
+
+pub mod backend;
+pub mod diagnostics;
+mod lexer;
+pub mod model;
+pub mod ops;
+pub mod parse;
+pub mod print;
+pub mod span;
+
+pub use model::*;
+pub use parse::{ParseError, has_program, parse_program};
+pub use print::{ProgramHeader, canonical_function_bytes, print_function, print_program};
+pub use span::{LineCol, LineIndex, Span};

@@ -1,0 +1,938 @@
+//! The typed model of a post-InitMemRef PyPTO program (SPEC §1, §3).
+//!
+//! Variables are resolved at parse time (lexical SSA, SPEC §1.4): every definition gets its own
+//! [`VarId`] in the function's [`VarTable`], and each variable has exactly one type. Spans never
+//! take part in equality, so two models are equal when they denote the same program.
+
+use compact_str::CompactString;
+use smallvec::SmallVec;
+
+use super::span::Span;
+use crate::ops::{OpRole, op_role};
+
+pub type Name = CompactString;
+
+/// A whole file: text before the program, the program class, text after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// Everything before `@pl.program`, verbatim (header comment, imports, `pl.dynamic`s).
+    pub preamble: String,
+    /// Keyword arguments of `@pl.program(...)`; empty for a bare `@pl.program`.
+    pub decorator: Vec<Kwarg>,
+    pub name: Name,
+    pub functions: Vec<Function>,
+    /// Names declared at module level with `NAME = pl.dynamic("NAME")`.
+    pub dynamic_dims: Vec<Name>,
+    /// How the input separated its functions; the printer keeps it.
+    pub spacing: FunctionSpacing,
+    pub span: Span,
+}
+
+/// What stands between one function's last line and the next function's decorator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FunctionSpacing {
+    /// One blank line (hand-written programs, upstream's `python_print`).
+    #[default]
+    BlankLine,
+    /// Nothing: PyPTO's per-pass dumps (`dump_passes=True`) print functions back to back.
+    Adjacent,
+}
+
+impl FunctionSpacing {
+    /// The text printed between two functions.
+    pub fn separator(self) -> &'static str {
+        match self {
+            FunctionSpacing::BlankLine => "\n",
+            FunctionSpacing::Adjacent => "",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: Name,
+    /// Keyword arguments of `@pl.function(...)`; empty for a bare `@pl.function`.
+    pub decorator: Vec<Kwarg>,
+    /// The dict of a leading `pl.func_attr({...})` line, if any.
+    pub func_attrs: Option<Expr>,
+    /// Whether the signature starts with `self` (SubWorker-role functions have none).
+    pub has_self: bool,
+    pub params: Vec<Param>,
+    pub ret: Option<ReturnType>,
+    pub body: Vec<Stmt>,
+    pub vars: VarTable,
+    /// From the decorator to the last line of the body.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub var: VarId,
+    pub direction: ParamDirection,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParamDirection {
+    In,
+    /// `pl.Out[T]`
+    Out,
+    /// `pl.InOut[T]`
+    InOut,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReturnType {
+    Single(Type),
+    /// `tuple[T, U, ...]`
+    Tuple(Vec<Type>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+impl VarId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarKind {
+    Param,
+    /// Defined by an assignment.
+    Local,
+    /// The induction variable of a `for`.
+    LoopVar,
+    IterArg,
+    /// A `for`/`if` return variable (the LHS of the `pl.yield_` that ends its body).
+    ReturnVar,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Var {
+    pub name: Name,
+    pub kind: VarKind,
+    /// `None` when the text gives no annotation and none can be inherited.
+    pub ty: Option<Type>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VarTable {
+    vars: Vec<Var>,
+}
+
+impl VarTable {
+    pub fn push(&mut self, var: Var) -> VarId {
+        let id = VarId(self.vars.len() as u32);
+        self.vars.push(var);
+        id
+    }
+    pub fn len(&self) -> usize {
+        self.vars.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.vars.is_empty()
+    }
+    /// The variable `id`, or `None` when `id` does not belong to this table.
+    pub fn get(&self, id: VarId) -> Option<&Var> {
+        self.vars.get(id.index())
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (VarId, &Var)> {
+        self.vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (VarId(i as u32), v))
+    }
+}
+
+impl std::ops::Index<VarId> for VarTable {
+    type Output = Var;
+    fn index(&self, id: VarId) -> &Var {
+        &self.vars[id.index()]
+    }
+}
+
+impl std::ops::IndexMut<VarId> for VarTable {
+    fn index_mut(&mut self, id: VarId) -> &mut Var {
+        &mut self.vars[id.index()]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+    /// Comment lines printed above the statement. They are part of the program (PyPTO's dumps
+    /// carry them), so they take part in equality and in the canonical bytes.
+    pub comments: Comments,
+}
+
+impl Stmt {
+    pub fn new(kind: StmtKind, span: Span) -> Stmt {
+        Stmt {
+            kind,
+            span,
+            comments: Comments::default(),
+        }
+    }
+
+    /// `destination = pl.tile.move(source, target_memory=space)`, the copy the planner inserts.
+    pub fn tile_move(destination: VarId, source: VarId, space: MemSpace, span: Span) -> Stmt {
+        let call = Call {
+            callee: crate::ops::TILE_MOVE_CALLEE.into(),
+            args: smallvec::smallvec![Expr::new(ExprKind::Var(source), span)],
+            kwargs: vec![Kwarg {
+                name: "target_memory".into(),
+                value: Expr::new(ExprKind::Space(space), span),
+                span,
+            }],
+        };
+        let value = Expr::new(ExprKind::call(call), span);
+        Stmt::new(
+            StmtKind::Assign {
+                target: destination,
+                value,
+            },
+            span,
+        )
+    }
+}
+
+/// A statement's leading comment lines, each from `#` to its end.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Comments(Option<Box<[Name]>>);
+
+impl Comments {
+    pub fn new(lines: Vec<Name>) -> Comments {
+        Comments((!lines.is_empty()).then(|| lines.into_boxed_slice()))
+    }
+    pub fn lines(&self) -> &[Name] {
+        self.0.as_deref().unwrap_or_default()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `x: T = value` or `x = value`; annotated in print iff the variable has a type.
+    Assign {
+        target: VarId,
+        value: Expr,
+    },
+    /// A bare call statement, e.g. `pl.reserve_buffer(name="s", size=4096)`.
+    Eval(Expr),
+    /// `pl.yield_(...)`. Its left-hand side, when printed, is the enclosing `for`/`if`'s
+    /// return variables.
+    Yield {
+        values: Vec<Expr>,
+    },
+    Return {
+        values: Vec<Expr>,
+    },
+    For(Box<ForStmt>),
+    If(Box<IfStmt>),
+    /// `with <context>:` — transparent for planning (e.g. `with pl.scope():`).
+    With(Box<WithStmt>),
+    Pass,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoopKind {
+    Range,
+    Parallel,
+    Unroll,
+    Pipeline,
+    While,
+}
+
+impl LoopKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            LoopKind::Range => "range",
+            LoopKind::Parallel => "parallel",
+            LoopKind::Unroll => "unroll",
+            LoopKind::Pipeline => "pipeline",
+            LoopKind::While => "while_",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<LoopKind> {
+        Some(match name {
+            "range" => LoopKind::Range,
+            "parallel" => LoopKind::Parallel,
+            "unroll" => LoopKind::Unroll,
+            "pipeline" => LoopKind::Pipeline,
+            "while_" => LoopKind::While,
+            _ => return None,
+        })
+    }
+}
+
+/// A `for` loop over `pl.range`/`pl.parallel`/`pl.unroll`/`pl.pipeline`, or a
+/// `pl.while_` loop (`for (c, w) in pl.while_(init_values=(...)):`), which has no loop
+/// variable and no bounds; its condition is the body's first statement, `pl.cond(expr)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForStmt {
+    /// `None` exactly for `pl.while_` loops.
+    pub loop_var: Option<VarId>,
+    pub iter_args: Vec<VarId>,
+    pub kind: LoopKind,
+    /// Positional arguments of the loop call as written: `stop`, `start, stop` or
+    /// `start, stop, step`.
+    pub bounds: Vec<Expr>,
+    /// `init_values=(...)`, one per iter arg.
+    pub init_values: Vec<Expr>,
+    /// Keyword arguments other than `init_values` (`stage=`, `attrs=`, ...), in source order.
+    pub kwargs: Vec<Kwarg>,
+    pub body: Vec<Stmt>,
+    pub return_vars: Vec<VarId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IfStmt {
+    pub cond: Expr,
+    pub then_body: Vec<Stmt>,
+    pub else_body: Option<Vec<Stmt>>,
+    pub return_vars: Vec<VarId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WithStmt {
+    pub context: Expr,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kwarg {
+    pub name: Name,
+    pub value: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// A reference to a defined variable.
+    Var(VarId),
+    /// A name defined nowhere in the function: a free symbolic dimension or a module-level
+    /// `pl.dynamic` symbol. Only allowed inside types.
+    Symbol(Name),
+    Int(i64),
+    /// Kept as written (`1e-6`, `0.0`) so it prints back unchanged.
+    Float(Name),
+    Str {
+        value: String,
+        quote: Quote,
+    },
+    Bool(bool),
+    None,
+    /// `pl.const(5, pl.INT64)`: an integer constant with an explicit dtype (MemRef offsets are
+    /// spelled this way; a dedicated node keeps cloning types cheap).
+    Const {
+        value: i64,
+        dtype: DType,
+    },
+    /// `pl.FP32`, ...
+    DType(DType),
+    /// `pl.Mem.Vec` or `pl.MemorySpace.Vec` (printed as `pl.Mem.Vec`).
+    Space(MemSpace),
+    /// Any other dotted path: `pl.PadValue.max`, `pl.FunctionType.AIV`, `self.helper`.
+    Path(Name),
+    /// A call, with its op resolved when the expression was built: build it with
+    /// [`ExprKind::call`], and never change a built call's `callee` in place.
+    Call(KnownOp, Box<Call>),
+    /// `[a, b]`
+    List(Vec<Expr>),
+    /// `(a, b)` or `(a,)`
+    Tuple(Vec<Expr>),
+    /// `{"k": v}`
+    Dict(Vec<(Expr, Expr)>),
+    /// `t[0]`
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+}
+
+impl ExprKind {
+    /// A call expression, with its op resolved.
+    pub fn call(call: Call) -> ExprKind {
+        ExprKind::Call(KnownOp::of(&call.callee), Box::new(call))
+    }
+}
+
+/// A call's op when it is one the planner asks about by name, resolved when the call expression
+/// is built. A pass asking only which op a statement calls reads it beside the statement instead
+/// of loading the boxed call, which on a large body misses the cache once per statement and
+/// pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KnownOp(Option<&'static str>);
+
+impl KnownOp {
+    pub fn of(callee: &str) -> KnownOp {
+        let op = callee.strip_prefix("pl.").unwrap_or(callee);
+        KnownOp(crate::ops::op_row(op).map(|row| row.name))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quote {
+    Single,
+    Double,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// The dotted callee as written: `pl.tile.add`, `pl.const`, `self.helper`, `min`.
+    pub callee: Name,
+    /// Positional arguments; up to two (an alloc's, a binary op's) sit inside the call.
+    pub args: SmallVec<[Expr; 2]>,
+    /// Keyword arguments in source order, `attrs={...}` included.
+    pub kwargs: Vec<Kwarg>,
+}
+
+impl Call {
+    /// The registered op name: the callee without its `pl.` prefix (`tile.add`), or the
+    /// callee itself when it has none.
+    pub fn op(&self) -> &str {
+        self.callee.strip_prefix("pl.").unwrap_or(&self.callee)
+    }
+    pub fn kwarg(&self, name: &str) -> Option<&Expr> {
+        self.kwargs
+            .iter()
+            .find(|k| k.name == name)
+            .map(|k| &k.value)
+    }
+    /// The value of `attrs={..., "key": value}`.
+    pub fn attr(&self, key: &str) -> Option<&Expr> {
+        match &self.kwarg("attrs")?.kind {
+            ExprKind::Dict(entries) => entries.iter().find_map(|(k, v)| match &k.kind {
+                ExprKind::Str { value, .. } if value == key => Some(v),
+                _ => None,
+            }),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+        }
+    }
+
+    /// Python binding strength; higher binds tighter.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinOp::Or => 1,
+            BinOp::And => 2,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 4,
+            BinOp::BitOr => 5,
+            BinOp::BitXor => 6,
+            BinOp::BitAnd => 7,
+            BinOp::Shl | BinOp::Shr => 8,
+            BinOp::Add | BinOp::Sub => 9,
+            BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod => 10,
+            BinOp::Pow => 12,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `+x`: kept, not dropped, so `+pl.MemRef(...)` in a type stays an expression when printed.
+    Pos,
+    Neg,
+    Not,
+    Invert,
+}
+
+impl UnaryOp {
+    /// Python binding strength (`not` sits between `and` and comparisons).
+    pub fn precedence(self) -> u8 {
+        match self {
+            UnaryOp::Not => 3,
+            UnaryOp::Pos | UnaryOp::Neg | UnaryOp::Invert => 11,
+        }
+    }
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+
+    pub fn as_var(&self) -> Option<VarId> {
+        match self.kind {
+            ExprKind::Var(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn as_call(&self) -> Option<&Call> {
+        match &self.kind {
+            ExprKind::Call(_, c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The op of a call expression ([`Call::op`]), without loading the call when it is known.
+    pub fn call_op(&self) -> Option<&str> {
+        match &self.kind {
+            ExprKind::Call(KnownOp(Some(op)), _) => Some(op),
+            ExprKind::Call(KnownOp(None), call) => Some(call.op()),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a `tile.alloc` or `tensor.alloc` call: the right-hand side of an
+    /// allocation statement.
+    pub fn is_alloc_call(&self) -> bool {
+        self.call_op()
+            .is_some_and(|op| op_role(op) == OpRole::Alloc)
+    }
+
+    /// Whether this is an alloc call with `pinned=True`: a declared allocation (SPEC §6.1).
+    pub fn is_pinned_alloc_call(&self) -> bool {
+        self.is_alloc_call()
+            && self.as_call().is_some_and(|call| {
+                matches!(
+                    call.kwarg("pinned").map(|e| &e.kind),
+                    Some(ExprKind::Bool(true))
+                )
+            })
+    }
+
+    /// Whether this is a `reserve_buffer` call, which reserves a window of on-chip memory.
+    pub fn is_reserve_buffer_call(&self) -> bool {
+        self.call_op()
+            .is_some_and(|op| op_role(op) == OpRole::ReserveBuffer)
+    }
+
+    /// The value of an integer constant: `5`, `-5`, `pl.const(5, pl.INT64)`.
+    pub fn as_const_int(&self) -> Option<i64> {
+        match &self.kind {
+            ExprKind::Int(v) => Some(*v),
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                operand,
+            } => operand.as_const_int().and_then(i64::checked_neg),
+            ExprKind::Unary {
+                op: UnaryOp::Pos,
+                operand,
+            } => operand.as_const_int(),
+            ExprKind::Const { value, .. } => Some(*value),
+            ExprKind::Call(_, c) if c.callee == "pl.const" => c.args.first()?.as_const_int(),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` on every variable referenced anywhere inside this expression.
+    pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
+        self.for_each_var_use(&mut |v, _| f(v));
+    }
+
+    /// Calls `f` on every variable referenced anywhere inside this expression, with the span
+    /// of the reference, in source order.
+    pub fn for_each_var_use(&self, f: &mut impl FnMut(VarId, Span)) {
+        match &self.kind {
+            ExprKind::Var(v) => f(*v, self.span),
+            ExprKind::Call(_, c) => {
+                for a in &c.args {
+                    a.for_each_var_use(f);
+                }
+                for k in &c.kwargs {
+                    k.value.for_each_var_use(f);
+                }
+            }
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
+                for e in items {
+                    e.for_each_var_use(f);
+                }
+            }
+            ExprKind::Dict(entries) => {
+                for (k, v) in entries {
+                    k.for_each_var_use(f);
+                    v.for_each_var_use(f);
+                }
+            }
+            ExprKind::Index { base, index } => {
+                base.for_each_var_use(f);
+                index.for_each_var_use(f);
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                lhs.for_each_var_use(f);
+                rhs.for_each_var_use(f);
+            }
+            ExprKind::Unary { operand, .. } => operand.for_each_var_use(f),
+            ExprKind::Symbol(_)
+            | ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Str { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::None
+            | ExprKind::Const { .. }
+            | ExprKind::DType(_)
+            | ExprKind::Space(_)
+            | ExprKind::Path(_) => {}
+        }
+    }
+
+    /// Rewrites every variable reference inside this expression through `f`.
+    pub fn map_vars(&mut self, f: &mut impl FnMut(VarId) -> VarId) {
+        match &mut self.kind {
+            ExprKind::Var(v) => *v = f(*v),
+            ExprKind::Call(_, c) => {
+                for a in &mut c.args {
+                    a.map_vars(f);
+                }
+                for k in &mut c.kwargs {
+                    k.value.map_vars(f);
+                }
+            }
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
+                for e in items {
+                    e.map_vars(f);
+                }
+            }
+            ExprKind::Dict(entries) => {
+                for (k, v) in entries {
+                    k.map_vars(f);
+                    v.map_vars(f);
+                }
+            }
+            ExprKind::Index { base, index } => {
+                base.map_vars(f);
+                index.map_vars(f);
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                lhs.map_vars(f);
+                rhs.map_vars(f);
+            }
+            ExprKind::Unary { operand, .. } => operand.map_vars(f),
+            ExprKind::Symbol(_)
+            | ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Str { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::None
+            | ExprKind::Const { .. }
+            | ExprKind::DType(_)
+            | ExprKind::Space(_)
+            | ExprKind::Path(_) => {}
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Tensor(TensorType),
+    Tile(TileType),
+    Scalar(DType),
+    /// `pl.Ptr`: the type of an allocation base.
+    Ptr,
+    /// `pl.MemRefType`
+    MemRefType,
+    /// `pl.Tuple[...]`; `pl.Tuple[()]` is the empty tuple.
+    Tuple(Vec<Type>),
+    /// A type constructor the planner does not model (`pl.Array[8, pl.TASK_ID]`,
+    /// `pld.DistributedTensor[[2, 1], pl.INT32, pl.MemRef(...)]`, `pl.PrefetchAsyncContext`),
+    /// kept as written.
+    Opaque(Box<OpaqueType>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpaqueType {
+    /// The dotted constructor, e.g. `pld.DistributedTensor`.
+    pub constructor: Name,
+    /// The subscript's items; `None` when the type is written without brackets.
+    pub args: Option<Vec<TypeArg>>,
+}
+
+impl OpaqueType {
+    pub fn memref(&self) -> Option<&MemRef> {
+        self.args.iter().flatten().find_map(|arg| match arg {
+            TypeArg::MemRef(m) => Some(m),
+            _ => None,
+        })
+    }
+}
+
+/// One subscript item of an opaque type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeArg {
+    /// A MemRef stays a MemRef: a DDR-resident opaque tensor still names its allocation.
+    MemRef(MemRef),
+    /// A nested type, e.g. `pl.Tile[...]` inside an unknown container.
+    Type(Type),
+    /// Anything else: shapes, dtypes (known or not), literals.
+    Expr(Expr),
+}
+
+impl Type {
+    pub fn as_tile(&self) -> Option<&TileType> {
+        match self {
+            Type::Tile(t) => Some(t),
+            _ => None,
+        }
+    }
+    pub fn memref(&self) -> Option<&MemRef> {
+        match self {
+            Type::Tile(t) => t.memref.as_ref(),
+            Type::Tensor(t) => t.memref.as_ref(),
+            Type::Opaque(t) => t.memref(),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TensorType {
+    pub shape: Vec<Expr>,
+    pub dtype: DType,
+    /// Tensor views and layouts (opaque), printed between the dtype and the MemRef.
+    pub extras: Vec<Expr>,
+    pub memref: Option<MemRef>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileType {
+    pub shape: Vec<Expr>,
+    pub dtype: DType,
+    pub memref: Option<MemRef>,
+    pub space: Option<MemSpace>,
+    /// `pl.TileView(...)` (opaque).
+    pub view: Option<Expr>,
+}
+
+/// `pl.MemRef(base, offset, size[, slots=N])[k]` or the declaration form
+/// `pl.MemRef("name"[, slots=N])[k]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemRef {
+    pub base: Name,
+    /// `None` for the declaration form.
+    pub extent: Option<MemRefExtent>,
+    pub slots: Option<i64>,
+    pub slot_index: Option<Box<Expr>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemRefExtent {
+    pub offset: Expr,
+    pub size: Expr,
+}
+
+impl MemRef {
+    pub fn offset(&self) -> Option<&Expr> {
+        self.extent.as_ref().map(|e| &e.offset)
+    }
+    pub fn const_offset(&self) -> Option<i64> {
+        self.offset()?.as_const_int()
+    }
+    pub fn size_bytes(&self) -> Option<i64> {
+        self.extent.as_ref()?.size.as_const_int()
+    }
+}
+
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name { $($variant),* }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+            pub fn name(self) -> &'static str {
+                match self { $($name::$variant => $text),* }
+            }
+            pub fn from_name(text: &str) -> Option<$name> {
+                match text { $($text => Some($name::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+named_enum!(
+    /// Element types (SPEC §1.2).
+    DType {
+        Bool = "BOOL", Int4 = "INT4", Int8 = "INT8", Int16 = "INT16", Int32 = "INT32",
+        Int64 = "INT64", Uint4 = "UINT4", Uint8 = "UINT8", Uint16 = "UINT16", Uint32 = "UINT32",
+        Uint64 = "UINT64", Fp4 = "FP4", Fp8E4m3fn = "FP8E4M3FN", Fp8E5m2 = "FP8E5M2",
+        Fp8E8m0 = "FP8E8M0", Fp16 = "FP16", Fp32 = "FP32", Bf16 = "BF16", Hf4 = "HF4",
+        Hf8 = "HF8", Index = "INDEX", TaskId = "TASK_ID",
+    }
+);
+
+impl DType {
+    /// Logical bit width (SPEC §2.2).
+    pub fn bits(self) -> u32 {
+        use DType::*;
+        match self {
+            Bool => 1,
+            Int4 | Uint4 | Fp4 | Hf4 => 4,
+            Int8 | Uint8 | Fp8E4m3fn | Fp8E5m2 | Fp8E8m0 | Hf8 => 8,
+            Int16 | Uint16 | Fp16 | Bf16 => 16,
+            Int32 | Uint32 | Fp32 => 32,
+            Int64 | Uint64 | Index | TaskId => 64,
+        }
+    }
+
+    /// Bits one element occupies in memory: 4 for the 4-bit types, else whole bytes.
+    pub fn storage_bits(self) -> u32 {
+        match self.bits() {
+            4 => 4,
+            b => b.div_ceil(8) * 8,
+        }
+    }
+}
+
+named_enum!(
+    /// Memory spaces in upstream enum order (SPEC §2.1), which is also the planning order.
+    MemSpace {
+        Ddr = "DDR", Vec = "Vec", Mat = "Mat", Left = "Left", Right = "Right", Acc = "Acc",
+        Bias = "Bias", ScalarLocal = "ScalarLocal", LeftScale = "LeftScale",
+        RightScale = "RightScale",
+    }
+);
+
+impl MemSpace {
+    /// The L0 spaces, which the legacy pipeline predicate never separates (SPEC §6.6).
+    pub fn is_l0(self) -> bool {
+        matches!(
+            self,
+            MemSpace::Left
+                | MemSpace::Right
+                | MemSpace::Acc
+                | MemSpace::Bias
+                | MemSpace::LeftScale
+                | MemSpace::RightScale
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FunctionType {
+    Opaque,
+    Orchestration,
+    InCore,
+    Aic,
+    Aiv,
+    Group,
+    Spmd,
+    Inline,
+    Graph,
+}
+
+impl FunctionType {
+    pub fn from_name(name: &str) -> Option<FunctionType> {
+        Some(match name {
+            "Opaque" => FunctionType::Opaque,
+            "Orchestration" => FunctionType::Orchestration,
+            "InCore" => FunctionType::InCore,
+            "AIC" => FunctionType::Aic,
+            "AIV" => FunctionType::Aiv,
+            "Group" => FunctionType::Group,
+            "Spmd" => FunctionType::Spmd,
+            "Inline" => FunctionType::Inline,
+            "Graph" => FunctionType::Graph,
+            _ => return None,
+        })
+    }
+}
+
+impl Function {
+    /// The `type=pl.FunctionType.X` of the decorator; `Opaque` when absent.
+    pub fn function_type(&self) -> FunctionType {
+        self.decorator
+            .iter()
+            .find(|k| k.name == "type")
+            .and_then(|k| match &k.value.kind {
+                ExprKind::Path(p) => p.strip_prefix("pl.FunctionType."),
+                _ => None,
+            })
+            .and_then(FunctionType::from_name)
+            .unwrap_or(FunctionType::Opaque)
+    }
+
+    /// A function attribute from `pl.func_attr({...})` or the legacy `attrs=` decorator kwarg.
+    pub fn attr(&self, key: &str) -> Option<&Expr> {
+        let legacy = self
+            .decorator
+            .iter()
+            .find(|k| k.name == "attrs")
+            .map(|k| &k.value);
+        [self.func_attrs.as_ref(), legacy]
+            .into_iter()
+            .flatten()
+            .find_map(|dict| match &dict.kind {
+                ExprKind::Dict(entries) => entries.iter().find_map(|(k, v)| match &k.kind {
+                    ExprKind::Str { value, .. } if value == key => Some(v),
+                    _ => None,
+                }),
+                _ => None,
+            })
+    }
+
+    pub fn var(&self, id: VarId) -> &Var {
+        &self.vars[id]
+    }
+}

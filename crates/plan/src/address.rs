@@ -1,0 +1,260 @@
+//! AllocateMemoryAddr (SPEC §8): deterministic addresses per memory space, the footprint they
+//! imply, and the overflow error. The layout walk is the one the capacity loop measures
+//! (`capacity::footprint`): both place 32-byte aligned slots from the reserved end.
+
+use memreuse_ir::ops::{OpRole, op_role};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+
+use super::capacity::Reserved;
+use super::{PlanConfig, PlanError, align32};
+use memreuse_ir::diagnostics::{Diagnostic, Severity};
+use memreuse_ir::{
+    BinOp, Expr, ExprKind, Function, Kwarg, MemSpace, Name, Span, Stmt, StmtKind, Type, VarId,
+    VarKind,
+};
+
+pub mod codes {
+    pub const CAPACITY_OVERFLOW: &str = "MR-E008";
+    pub const CAPACITY_OVERFLOW_AHEAD: &str = "MR-W003";
+}
+
+/// Where every base of a function lives.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Addressing {
+    /// Base name → (space, address).
+    pub bases: BTreeMap<Name, (MemSpace, i64)>,
+    /// Space → bytes used from 0, reserved windows included.
+    pub footprints: BTreeMap<MemSpace, i64>,
+}
+
+/// Declared (pinned) allocation sizes, which widen their slot to every declared slot.
+fn pinned_sizes(f: &Function) -> FxHashMap<&str, i64> {
+    f.body
+        .iter()
+        .filter_map(|stmt| {
+            let StmtKind::Assign { target, value } = &stmt.kind else {
+                return None;
+            };
+            if !value.is_pinned_alloc_call() {
+                return None;
+            }
+            let call = value.as_call()?;
+            Some((
+                f.vars[*target].name.as_str(),
+                call.args.get(1)?.as_const_int()?,
+            ))
+        })
+        .collect()
+}
+
+/// The allocator's walk: slots placed one after another from `start`, each 32-byte aligned.
+/// Returns each slot's address and the end (the footprint). The capacity loop and address
+/// assignment both measure with this, so they agree by construction.
+pub fn lay_out(start: i64, slots: impl IntoIterator<Item = i64>) -> (Vec<i64>, i64) {
+    let mut cursor = start;
+    let addresses = slots
+        .into_iter()
+        .map(|slot| {
+            let address = cursor;
+            cursor = align32(cursor + slot);
+            address
+        })
+        .collect();
+    (addresses, cursor)
+}
+
+/// SPEC §8: bases sorted by name per space, each at the cursor, slots 32-byte aligned.
+pub fn allocate(f: &Function, reserved: &Reserved) -> Addressing {
+    let pinned = pinned_sizes(f);
+    // Per space and base, the largest member size (the slot); borrowed names, since most
+    // variables share a handful of bases.
+    let mut largest: FxHashMap<(MemSpace, &str), i64> = FxHashMap::default();
+    for (_, var) in f.vars.iter() {
+        if var.kind == VarKind::Param {
+            continue;
+        }
+        let Some(Type::Tile(tile)) = &var.ty else {
+            continue;
+        };
+        let (Some(memref), Some(space)) = (&tile.memref, tile.space) else {
+            continue;
+        };
+        if space == MemSpace::Ddr || memref.extent.is_none() {
+            continue;
+        }
+        let size = memref.size_bytes().unwrap_or(0);
+        let slot = largest.entry((space, memref.base.as_str())).or_insert(0);
+        *slot = (*slot).max(size);
+    }
+    let mut slots: BTreeMap<MemSpace, BTreeMap<Name, i64>> = BTreeMap::new();
+    for ((space, base), size) in largest {
+        slots.entry(space).or_default().insert(base.into(), size);
+    }
+    let mut addressing = Addressing::default();
+    for (space, bases) in slots {
+        let sizes = bases
+            .iter()
+            .map(|(base, &size)| pinned.get(base.as_str()).map_or(size, |&p| size.max(p)));
+        let (addresses, end) = lay_out(reserved.start_of(space), sizes);
+        for ((base, _), address) in bases.into_iter().zip(addresses) {
+            addressing.bases.insert(base, (space, address));
+        }
+        addressing.footprints.insert(space, end);
+    }
+    addressing
+}
+
+/// The overflow error of the lowest overflowing space, if any (SPEC §8).
+pub fn check_capacity(
+    f: &Function,
+    addressing: &Addressing,
+    reserved: &Reserved,
+    config: &PlanConfig,
+) -> Result<(), PlanError> {
+    for (&space, &used) in &addressing.footprints {
+        let limit = config.capacity(space);
+        if limit == 0 || used <= limit {
+            continue;
+        }
+        let mut message = format!(
+            "{} buffer usage ({used} bytes) exceeds platform limit ({limit} bytes)",
+            space.name()
+        );
+        let reserved_here = reserved.start_of(space);
+        if reserved_here != 0 {
+            message.push_str(&format!(
+                ". The first {reserved_here} bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above them"
+            ));
+        }
+        return Err(
+            PlanError::new(codes::CAPACITY_OVERFLOW, message, head_of(f)).with_hint(format!(
+                "function '{}' needs {used} bytes of {} but the target has {limit}",
+                f.name,
+                space.name()
+            )),
+        );
+    }
+    Ok(())
+}
+
+/// Without `--addresses`, the overflow [`check_capacity`] found, as the warning that
+/// AllocateMemoryAddr will stop there.
+pub fn overflow_left_to_allocate_memory_addr(error: PlanError) -> Diagnostic {
+    let error = error.0;
+    Diagnostic {
+        severity: Severity::Warning,
+        code: codes::CAPACITY_OVERFLOW_AHEAD,
+        message: format!(
+            "{}; MemoryReuse emits this plan, and AllocateMemoryAddr (--addresses) will stop here",
+            error.message
+        ),
+        ..error
+    }
+}
+
+/// A one-character span at the function's decorator, to locate whole-function diagnostics
+/// without quoting the whole body.
+pub fn head_of(f: &Function) -> Span {
+    Span {
+        start: f.span.start,
+        end: f.span.start + 1,
+    }
+}
+
+/// Rewrites every on-chip MemRef of the body to its address and writes the resolved `base=`
+/// onto automatic `reserve_buffer` calls.
+pub fn apply(f: &mut Function, addressing: &Addressing, reserved: &Reserved) {
+    let pinned: Vec<Name> = pinned_sizes(f).keys().map(|&k| Name::from(k)).collect();
+    for index in 0..f.vars.len() {
+        let var = &mut f.vars[VarId(index as u32)];
+        if var.kind == VarKind::Param {
+            continue;
+        }
+        let Some(Type::Tile(tile)) = &mut var.ty else {
+            continue;
+        };
+        let Some(memref) = &mut tile.memref else {
+            continue;
+        };
+        let Some(&(_, address)) = addressing.bases.get(&memref.base) else {
+            continue;
+        };
+        let Some(extent) = &mut memref.extent else {
+            continue;
+        };
+        let span = extent.offset.span;
+        extent.offset = match extent.offset.as_const_int() {
+            Some(offset) => int64(address + offset, span),
+            None if pinned.contains(&memref.base) => Expr::new(
+                ExprKind::Binary {
+                    op: BinOp::Add,
+                    lhs: Box::new(int64(address, span)),
+                    rhs: Box::new(extent.offset.clone()),
+                },
+                span,
+            ),
+            None => int64(address, span),
+        };
+    }
+    let mut automatic = reserved
+        .windows
+        .iter()
+        .filter(|w| w.automatic)
+        .map(|w| w.base);
+    write_reserve_bases(&mut f.body, &mut automatic);
+}
+
+fn int64(value: i64, span: Span) -> Expr {
+    Expr::new(
+        ExprKind::Const {
+            value,
+            dtype: memreuse_ir::DType::Int64,
+        },
+        span,
+    )
+}
+
+/// The automatic windows, in program order, get their resolved base as `base=`.
+fn write_reserve_bases(stmts: &mut [Stmt], bases: &mut impl Iterator<Item = i64>) {
+    for stmt in stmts {
+        match &mut stmt.kind {
+            StmtKind::Eval(e) | StmtKind::Assign { value: e, .. } => {
+                let ExprKind::Call(_, call) = &mut e.kind else {
+                    continue;
+                };
+                if op_role(call.op()) != OpRole::ReserveBuffer {
+                    continue;
+                }
+                let explicit = call
+                    .kwarg("base")
+                    .and_then(Expr::as_const_int)
+                    .is_some_and(|b| b >= 0);
+                if explicit {
+                    continue;
+                }
+                let Some(base) = bases.next() else { return };
+                let span = e.span;
+                let value = Expr::new(ExprKind::Int(base), span);
+                match call.kwargs.iter_mut().find(|k| k.name == "base") {
+                    Some(kwarg) => kwarg.value = value,
+                    None => call.kwargs.push(Kwarg {
+                        name: "base".into(),
+                        value,
+                        span,
+                    }),
+                }
+            }
+            StmtKind::For(f) => write_reserve_bases(&mut f.body, bases),
+            StmtKind::If(i) => {
+                write_reserve_bases(&mut i.then_body, bases);
+                if let Some(e) = &mut i.else_body {
+                    write_reserve_bases(e, bases);
+                }
+            }
+            StmtKind::With(w) => write_reserve_bases(&mut w.body, bases),
+            StmtKind::Yield { .. } | StmtKind::Return { .. } | StmtKind::Pass => {}
+        }
+    }
+}

@@ -1,0 +1,357 @@
+//! What memory capacity does to planning (SPEC §2.5, §6.7–§6.8, §9): reserved windows, the
+//! allocator footprint shared with address assignment, the shed/fallback loop and its
+//! diagnostics.
+
+use memreuse_ir::ops::{OpRole, op_role};
+use std::collections::BTreeMap;
+
+use super::pack::{Buffer, PipelineGate, ShareFacts, pack, pack_subdivided};
+use super::{PlanError, align32};
+use crate::analysis::lifetimes::{Lifetimes, defining_calls};
+use memreuse_ir::diagnostics::{Diagnostic, Severity};
+use memreuse_ir::{
+    Call, Expr, ExprKind, Function, FunctionType, MemSpace, Span, Stmt, StmtKind, Type, VarId,
+};
+
+pub mod codes {
+    pub const PERF_HINT: &str = "PH-MR-001";
+    pub const FALLBACK_WARNING: &str = "MR-W001";
+    pub const OVERLAPPING_RESERVES: &str = "MR-E007";
+}
+
+/// One `system.reserve_buffer` window, resolved (SPEC §2.5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReservedWindow {
+    pub name: String,
+    pub base: i64,
+    pub size: i64,
+    /// Whether the call left the base to the allocator (`base` absent or -1).
+    pub automatic: bool,
+    pub span: Span,
+}
+
+/// The reserved windows of a function and the space they live in.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reserved {
+    pub space: Option<MemSpace>,
+    pub windows: Vec<ReservedWindow>,
+    /// Tiles are placed at or above this offset of `space`.
+    pub end: i64,
+}
+
+impl Reserved {
+    pub fn start_of(&self, space: MemSpace) -> i64 {
+        if self.space == Some(space) {
+            self.end
+        } else {
+            0
+        }
+    }
+}
+
+/// SPEC §2.5: windows in program order; an explicit base is used as is, an automatic one
+/// starts at the running end.
+pub fn reserved_windows(f: &Function) -> Result<Reserved, PlanError> {
+    let mut calls: Vec<(&Call, Span)> = Vec::new();
+    collect_reserve_calls(&f.body, &mut calls);
+    if calls.is_empty() {
+        return Ok(Reserved::default());
+    }
+    let space = match f.function_type() {
+        FunctionType::Aic => Some(MemSpace::Mat),
+        FunctionType::Aiv | FunctionType::InCore => Some(MemSpace::Vec),
+        _ => None,
+    };
+    let mut reserved = Reserved {
+        space,
+        ..Reserved::default()
+    };
+    let mut next_base = 0;
+    for (call, span) in calls {
+        let int = |key: &str| call.kwarg(key).and_then(Expr::as_const_int);
+        let size = int("size").unwrap_or(0);
+        let explicit = int("base").filter(|&b| b >= 0);
+        let base = explicit.unwrap_or(next_base);
+        let end = align32(base + size);
+        // Like upstream's resolver: the new window is named first, then the earlier window it
+        // hits, looking at the next window at or above `base` before the one below it.
+        let overlaps = |w: &&ReservedWindow| base < align32(w.base + w.size) && w.base < end;
+        let next = reserved
+            .windows
+            .iter()
+            .filter(|w| w.base >= base)
+            .min_by_key(|w| w.base);
+        let prev = reserved
+            .windows
+            .iter()
+            .filter(|w| w.base < base)
+            .max_by_key(|w| w.base);
+        if let Some(other) = next.filter(overlaps).or(prev.filter(overlaps)) {
+            return Err(PlanError::new(
+                codes::OVERLAPPING_RESERVES,
+                format!(
+                    "overlapping reserve_buffer ranges in function '{}': [{base}, {end}) overlaps with [{}, {})",
+                    f.name,
+                    other.base,
+                    align32(other.base + other.size)
+                ),
+                span,
+            ));
+        }
+        next_base = next_base.max(end);
+        reserved.end = reserved.end.max(end);
+        let name = match call.kwarg("name").map(|e| &e.kind) {
+            Some(ExprKind::Str { value, .. }) => value.clone(),
+            _ => String::new(),
+        };
+        reserved.windows.push(ReservedWindow {
+            name,
+            base,
+            size,
+            automatic: explicit.is_none(),
+            span,
+        });
+    }
+    Ok(reserved)
+}
+
+fn collect_reserve_calls<'f>(stmts: &'f [Stmt], out: &mut Vec<(&'f Call, Span)>) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Eval(e) | StmtKind::Assign { value: e, .. } => {
+                if e.is_reserve_buffer_call()
+                    && let Some(call) = e.as_call()
+                {
+                    out.push((call, stmt.span));
+                }
+            }
+            StmtKind::For(f) => collect_reserve_calls(&f.body, out),
+            StmtKind::If(i) => {
+                collect_reserve_calls(&i.then_body, out);
+                if let Some(e) = &i.else_body {
+                    collect_reserve_calls(e, out);
+                }
+            }
+            StmtKind::With(w) => collect_reserve_calls(&w.body, out),
+            StmtKind::Yield { .. } | StmtKind::Return { .. } | StmtKind::Pass => {}
+        }
+    }
+}
+
+/// The allocator's footprint of a packing: buffers laid out in creation order from
+/// `reserved_start`, each 32-byte aligned (SPEC §6.7; the same walk as §8).
+pub fn footprint(buffers: &[Buffer], reserved_start: i64) -> i64 {
+    super::address::lay_out(reserved_start, buffers.iter().map(|b| b.size)).1
+}
+
+const SHED_BUDGET: usize = 256;
+
+/// Which groups of a space the subrange fallback may move (seed S4): roots with a constant,
+/// non-negative offset whose constant members lie inside the root. A symbolic offset is allowed
+/// only on a direct `tile.slice`; any other symbolic member disables subdivision for the space.
+pub struct Subdivision {
+    enabled: bool,
+    eligible: rustc_hash::FxHashSet<usize>,
+}
+
+impl Subdivision {
+    pub fn of_space(f: &Function, lifetimes: &Lifetimes, intervals: &[usize]) -> Subdivision {
+        let calls = defining_calls(f);
+        let mut eligible = rustc_hash::FxHashSet::default();
+        for &i in intervals {
+            let iv = &lifetimes.intervals[i];
+            let memref = |v: VarId| f.vars[v].ty.as_ref().and_then(Type::memref);
+            let Some(root) = memref(iv.rep) else { continue };
+            let Some(root_offset) = root.const_offset().filter(|&o| o >= 0) else {
+                continue;
+            };
+            let root_size = root.size_bytes().unwrap_or(0);
+            let mut in_bounds = true;
+            for &member in &iv.members {
+                let Some(m) = memref(member) else { continue };
+                match m.const_offset() {
+                    Some(offset) => {
+                        let rel = offset - root_offset;
+                        in_bounds &= rel >= 0 && rel + m.size_bytes().unwrap_or(0) <= root_size;
+                    }
+                    None => {
+                        let direct_slice = calls
+                            .get(&member)
+                            .is_some_and(|c| op_role(c.op()) == OpRole::Slice);
+                        if !direct_slice {
+                            return Subdivision {
+                                enabled: false,
+                                eligible: Default::default(),
+                            };
+                        }
+                    }
+                }
+            }
+            if in_bounds {
+                eligible.insert(i);
+            }
+        }
+        Subdivision {
+            enabled: true,
+            eligible,
+        }
+    }
+
+    fn allows(&self, interval: usize) -> bool {
+        self.enabled && self.eligible.contains(&interval)
+    }
+}
+
+/// One memory space to pack under a capacity.
+pub struct SpaceInput<'a> {
+    pub space: MemSpace,
+    pub intervals: &'a [usize],
+    pub facts: &'a ShareFacts<'a>,
+    /// 0 when unknown.
+    pub capacity: i64,
+    pub reserved_start: i64,
+    /// The function, for the subrange fallback's eligibility rules.
+    pub function: &'a Function,
+    /// Where the fallback warning points.
+    pub function_span: Span,
+}
+
+/// SPEC §6.7: pack, and while a known capacity overflows, try subranges (seed S4), then shed
+/// pipeline depth (MaxRelief) or fall back to the legacy predicate.
+pub fn pack_within_capacity(
+    input: &SpaceInput,
+    gate: &mut PipelineGate,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Buffer> {
+    let SpaceInput {
+        space,
+        intervals,
+        facts,
+        capacity,
+        reserved_start,
+        function,
+        function_span,
+    } = *input;
+    let mut buffers = pack(intervals, facts, gate);
+    let overflows = |b: &[Buffer]| capacity != 0 && footprint(b, reserved_start) > capacity;
+    let subdivision = || Subdivision::of_space(function, facts.lifetimes, intervals);
+    if overflows(&buffers)
+        && let subdivision = subdivision()
+        && subdivision.enabled
+    {
+        // Seed S4: only after an exact overflow, and only if subranges make it fit; otherwise
+        // the shed and fallback below run unchanged.
+        let subdivided = pack_subdivided(intervals, facts, gate, &|i| subdivision.allows(i), 32);
+        if !overflows(&subdivided) {
+            return subdivided;
+        }
+    }
+    let mut repacks = 0;
+    while capacity != 0 && footprint(&buffers, reserved_start) > capacity {
+        repacks += 1;
+        let within_budget = repacks <= SHED_BUDGET;
+        let pick = if within_budget {
+            gate.groups
+                .iter()
+                .filter(|(_, g)| g.depth > 1)
+                // Largest aligned slot first; among equals the smallest group id.
+                .max_by_key(|&(&id, g)| (align32(g.slot), std::cmp::Reverse(id)))
+                .map(|(&id, _)| id)
+        } else {
+            None
+        };
+        let Some(group) = pick else {
+            gate.forced_legacy = true;
+            buffers = pack(intervals, facts, gate);
+            let oversized = buffers.iter().any(|b| b.size > capacity);
+            if !oversized {
+                let why = if within_budget {
+                    "at any double-buffering depth"
+                } else {
+                    "within the shed-repack budget"
+                };
+                let still = if footprint(&buffers, reserved_start) > capacity {
+                    " (which also overflows — reduce tile size or stage count)"
+                } else {
+                    ""
+                };
+                diagnostics.push(Diagnostic {
+                    severity: Severity::Warning,
+                    code: codes::FALLBACK_WARNING,
+                    message: format!(
+                        "capacity-gated reuse could not fit memory space {} {why}; fell back to the legacy packing{still}.",
+                        space.name()
+                    ),
+                    span: function_span,
+                    hint: None,
+                    related: Vec::new(),
+                });
+            }
+            break;
+        };
+        if let Some(g) = gate.groups.get_mut(&group) {
+            g.depth -= 1;
+        }
+        buffers = pack(intervals, facts, gate);
+    }
+    buffers
+}
+
+/// SPEC §6.8 / §9.1: a PH-MR-001 hint for every pipeline group whose affordable depth fell
+/// below the requested one, in ascending (space, group) order.
+pub fn perf_hints(
+    f: &Function,
+    gates: &BTreeMap<MemSpace, (PipelineGate, i64, i64)>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for (space, (gate, capacity, reserved)) in gates {
+        if !gate.capacity_known || gate.forced_legacy {
+            continue;
+        }
+        for (&id, group) in &gate.groups {
+            let requested = group.stages.len();
+            let achieved = group.depth;
+            if achieved >= requested {
+                continue;
+            }
+            let free = (capacity - reserved).max(0);
+            let aslot = align32(group.slot);
+            let need = aslot * requested as i64;
+            let slot_bound = free == 0 || need > free;
+            let after = if *reserved != 0 {
+                format!(" after {reserved} B reserved")
+            } else {
+                String::new()
+            };
+            let tail = if slot_bound {
+                format!(
+                    "This operand alone needs {need} B for depth {requested}; shrink the per-stage tile to <= {} B, or reduce the pipeline depth (e.g. `pl.pipeline(stage=)`) to {achieved}.",
+                    free / requested as i64
+                )
+            } else {
+                format!(
+                    "The operand would fit depth {requested} on its own, but co-resident buffers / other pipeline groups over-subscribe the space; relieve the co-residents (smaller or fewer co-live tiles) or reduce the pipeline depth to {achieved}."
+                )
+            };
+            diagnostics.push(Diagnostic {
+                severity: Severity::Hint,
+                code: codes::PERF_HINT,
+                message: format!(
+                    "software pipelining requested depth {requested} for pipeline group {id} in {}, but only {achieved} of {requested} buffers fit ({aslot} B per stage, {free} B free{after}) — stages {achieved} apart share storage and serialize. {tail}",
+                    space.name()
+                ),
+                span: group.first_member.map_or(f.span, |v| f.vars[v].span),
+                hint: None,
+                related: Vec::new(),
+            });
+        }
+    }
+}
+
+/// Whether a function's MemRefs get addresses (AllocateMemoryAddr runs, SPEC §8).
+pub fn gets_addresses(f: &Function) -> bool {
+    matches!(
+        f.function_type(),
+        FunctionType::InCore | FunctionType::Aic | FunctionType::Aiv
+    )
+}

@@ -1,0 +1,198 @@
+//! The last post-steps (SPEC §7.7, §7.8): drop allocs nothing refers to any more, and strip the
+//! consumed `pipeline_membership` attrs.
+
+use rustc_hash::FxHashSet;
+
+use memreuse_ir::{Expr, ExprKind, Function, Name, Stmt, StmtKind, Type, Var, VarKind};
+
+/// Removes top-level allocs whose base no variable of the body uses; returns their names.
+pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
+    let vars = &f.vars;
+    let param_bases: FxHashSet<&str> = f
+        .params
+        .iter()
+        .filter_map(|p| memref_base(&vars[p.var]))
+        .collect();
+    // Borrowed names: cloning one per tile cost more than the rest of this step.
+    let mut used: FxHashSet<&str> = FxHashSet::default();
+    // A parameter keeps an alloc alive only if some variable (the alloc's target) is named
+    // like the parameter's base; only then is the whole body searched for parameter uses.
+    let mut params_may_keep_allocs = false;
+    for (_, var) in vars.iter() {
+        if var.kind == VarKind::Param {
+            continue;
+        }
+        if let Some(base) = memref_base(var) {
+            used.insert(base);
+        }
+        params_may_keep_allocs |=
+            !param_bases.is_empty() && param_bases.contains(var.name.as_str());
+    }
+    // Parameters used inside the body are variable occurrences of the body too.
+    if params_may_keep_allocs {
+        for_each_expr(&f.body, &mut |e| {
+            e.for_each_var(&mut |v| {
+                if vars[v].kind == VarKind::Param
+                    && let Some(base) = memref_base(&vars[v])
+                {
+                    used.insert(base);
+                }
+            })
+        });
+    }
+    let mut removed = Vec::new();
+    f.body.retain(|stmt| {
+        let StmtKind::Assign { target, value } = &stmt.kind else {
+            return true;
+        };
+        let is_alloc = value.is_alloc_call();
+        let name = &vars[*target].name;
+        if is_alloc && !used.contains(name.as_str()) {
+            removed.push(name.clone());
+            return false;
+        }
+        true
+    });
+    removed
+}
+
+fn memref_base(var: &Var) -> Option<&str> {
+    var.ty
+        .as_ref()
+        .and_then(Type::memref)
+        .map(|m| m.base.as_str())
+}
+
+/// Calls `visit` on every top-level expression of every statement.
+fn for_each_expr(stmts: &[Stmt], visit: &mut impl FnMut(&Expr)) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Eval(value) => visit(value),
+            StmtKind::Yield { values } | StmtKind::Return { values } => {
+                values.iter().for_each(&mut *visit)
+            }
+            StmtKind::For(f) => {
+                f.bounds.iter().for_each(&mut *visit);
+                f.init_values.iter().for_each(&mut *visit);
+                for_each_expr(&f.body, visit);
+            }
+            StmtKind::If(i) => {
+                visit(&i.cond);
+                for_each_expr(&i.then_body, visit);
+                if let Some(e) = &i.else_body {
+                    for_each_expr(e, visit);
+                }
+            }
+            StmtKind::With(w) => {
+                visit(&w.context);
+                for_each_expr(&w.body, visit);
+            }
+            StmtKind::Pass => {}
+        }
+    }
+}
+
+/// Removes `"pipeline_membership"` from every call's attrs (and an attrs dict left empty).
+pub fn strip_pipeline_membership(stmts: &mut [Stmt]) {
+    for stmt in stmts {
+        match &mut stmt.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Eval(value) => strip_in(value),
+            StmtKind::Yield { values } | StmtKind::Return { values } => {
+                values.iter_mut().for_each(strip_in)
+            }
+            StmtKind::For(f) => {
+                f.init_values.iter_mut().for_each(strip_in);
+                strip_pipeline_membership(&mut f.body);
+            }
+            StmtKind::If(i) => {
+                strip_in(&mut i.cond);
+                strip_pipeline_membership(&mut i.then_body);
+                if let Some(e) = &mut i.else_body {
+                    strip_pipeline_membership(e);
+                }
+            }
+            StmtKind::With(w) => strip_pipeline_membership(&mut w.body),
+            StmtKind::Pass => {}
+        }
+    }
+}
+
+fn strip_in(expr: &mut Expr) {
+    let ExprKind::Call(_, call) = &mut expr.kind else {
+        return;
+    };
+    for arg in &mut call.args {
+        strip_in(arg);
+    }
+    call.kwargs.retain_mut(|kwarg| {
+        if kwarg.name != "attrs" {
+            return true;
+        }
+        if let ExprKind::Dict(entries) = &mut kwarg.value.kind {
+            entries.retain(|(key, _)| {
+                !matches!(&key.kind, ExprKind::Str { value, .. } if value == "pipeline_membership")
+            });
+            return !entries.is_empty();
+        }
+        true
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memreuse_ir::parse_program;
+
+    /// A program whose alloc `mem_ddr_0` is referenced only by parameter `x`'s MemRef, with `x`
+    /// used in the body or not.
+    fn program(uses_param: bool) -> Function {
+        let value = if uses_param { "x" } else { "y" };
+        let text = format!(
+            r#"import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 256)], y: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        mem_ddr_0: pl.Ptr = pl.tensor.alloc(pl.Mem.DDR, 256)
+        mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        return {value}
+"#
+        );
+        let program = parse_program(&text).expect("parses");
+        program.functions.into_iter().next().expect("one function")
+    }
+
+    #[test]
+    fn a_used_parameter_keeps_the_alloc_its_memref_names() {
+        let mut f = program(true);
+        assert_eq!(remove_unused_allocs(&mut f), vec![Name::from("mem_vec_1")]);
+    }
+
+    /// A parameter read only by an alloc that is itself removed still keeps the alloc named
+    /// like its base: every statement of the body counts, removed ones too.
+    #[test]
+    fn a_parameter_read_by_a_removed_alloc_keeps_its_alloc() {
+        let text = r#"import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 256)]) -> pl.Tensor[[64], pl.FP32]:
+        mem_ddr_0: pl.Ptr = pl.tensor.alloc(pl.Mem.DDR, 256)
+        mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, x)
+        return 0
+"#;
+        let mut f = parse_program(text).expect("parses").functions.remove(0);
+        assert_eq!(remove_unused_allocs(&mut f), vec![Name::from("mem_vec_1")]);
+    }
+
+    #[test]
+    fn an_unused_parameter_keeps_no_alloc() {
+        let mut f = program(false);
+        assert_eq!(
+            remove_unused_allocs(&mut f),
+            vec![Name::from("mem_ddr_0"), Name::from("mem_vec_1")]
+        );
+    }
+}

@@ -1,0 +1,150 @@
+//! Why two tiles do or do not share a buffer: their lifetimes, the first `can_share` gate
+//! between their groups, and where the plan actually put them.
+
+use std::fmt::Write as _;
+
+use super::pack::{Blocker, PipelineGate, pair_blocker};
+use super::{PlanConfig, PlanError, SharingRules, plan_function};
+use crate::analysis::lifetimes;
+use memreuse_ir::{Function, Type, VarId};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExplainError {
+    #[error("no tile named '{0}' in function '{1}'")]
+    UnknownTile(String, String),
+    #[error(
+        "'{0}' is not a planned tile (it has no on-chip MemRef or is not assigned in the body)"
+    )]
+    NotPlanned(String),
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+}
+
+/// A readable account, one fact per line.
+pub fn explain(
+    f: &Function,
+    config: &PlanConfig,
+    a: &str,
+    b: &str,
+) -> Result<String, ExplainError> {
+    let mut prepared = f.clone();
+    if config.materialize_aliases {
+        super::retarget::materialize_semantic_aliases(&mut prepared, config.backend, config.exact);
+    }
+    let lifetimes = lifetimes::analyze(&prepared);
+    let find = |name: &str| -> Result<VarId, ExplainError> {
+        prepared
+            .vars
+            .iter()
+            .filter(|(_, v)| v.name == name)
+            .map(|(id, _)| id)
+            .last()
+            .ok_or_else(|| ExplainError::UnknownTile(name.into(), f.name.to_string()))
+    };
+    let (va, vb) = (find(a)?, find(b)?);
+    let group = |v: VarId, name: &str| {
+        lifetimes
+            .group_of(v)
+            .ok_or_else(|| ExplainError::NotPlanned(name.into()))
+    };
+    let (ga, gb) = (group(va, a)?, group(vb, b)?);
+    let mut out = String::new();
+    let mut separable = false;
+    for (name, v, g) in [(a, va, ga), (b, vb, gb)] {
+        let iv = &lifetimes.intervals[g];
+        let (def, last) = lifetimes.liveness(v).unwrap_or((iv.def, iv.last));
+        let _ = writeln!(
+            out,
+            "{name}: live [{def}, {last}], {} bytes in {}; its group on '{}' (representative '{}') is live [{}, {}]",
+            iv.size,
+            iv.space.name(),
+            iv.base,
+            prepared.vars[iv.rep].name,
+            iv.def,
+            iv.last
+        );
+    }
+    let (ia, ib) = (&lifetimes.intervals[ga], &lifetimes.intervals[gb]);
+    if ga == gb {
+        let _ = writeln!(
+            out,
+            "they are one sharing group already (views, in-place results or aliases of one tile)"
+        );
+    } else if ia.space != ib.space {
+        let _ = writeln!(
+            out,
+            "they never share: different memory spaces ({} and {})",
+            ia.space.name(),
+            ib.space.name()
+        );
+    } else {
+        let rules = SharingRules::of(&prepared, &lifetimes, config)?;
+        let facts = rules.facts(&prepared, &lifetimes);
+        let in_space: Vec<_> = lifetimes
+            .intervals
+            .iter()
+            .filter(|iv| iv.space == ia.space)
+            .collect();
+        let capacity = config.planning_capacity(ia.space);
+        let gate = PipelineGate::new(ia.space, &in_space, capacity);
+        let name_of = |g: usize| prepared.vars[lifetimes.intervals[g].rep].name.to_string();
+        let blocker = pair_blocker(&facts, &gate, ga, gb);
+        separable = blocker.is_none();
+        let verdict = match blocker {
+            None => "no gate keeps them apart: lifetimes are disjoint (touching is allowed: \
+                     inputs are read before outputs are written) and no op, hazard or pipeline \
+                     rule forbids it"
+                .to_string(),
+            Some(Blocker::Pinned(g)) => format!(
+                "kept apart: '{}' is a declared (pinned) allocation, never shared",
+                lifetimes.intervals[g].base
+            ),
+            Some(Blocker::Lifetime) => {
+                "kept apart by the lifetime gate: their groups are live at the same time".into()
+            }
+            Some(Blocker::Hazard { writer, load }) => format!(
+                "kept apart by the Ascend910B split-AIV hazard: '{}' reads a tpop value at the statement where load-derived '{}' dies",
+                name_of(writer),
+                name_of(load)
+            ),
+            Some(Blocker::ForbidAlias { writer, operand }) => format!(
+                "kept apart by the no-alias gate: the op defining '{}' must not write over its operand on '{}'",
+                name_of(writer),
+                lifetimes.intervals[operand].base
+            ),
+            Some(Blocker::PipelineStage) => {
+                "kept apart by the pipeline-stage gate: different stages of one pipeline group"
+                    .into()
+            }
+        };
+        let _ = writeln!(out, "{verdict}");
+    }
+    let planned = plan_function(f, config)?.function;
+    let base = |name: &str| {
+        planned
+            .vars
+            .iter()
+            .filter(|(_, v)| v.name == name)
+            .last()
+            .and_then(|(_, v)| match &v.ty {
+                Some(Type::Tile(t)) => t.memref.as_ref().map(|m| m.base.to_string()),
+                _ => None,
+            })
+    };
+    match (base(a), base(b)) {
+        (Some(x), Some(y)) if x == y => {
+            let _ = writeln!(out, "outcome: both on '{x}'");
+        }
+        (Some(x), Some(y)) if separable => {
+            let _ = writeln!(
+                out,
+                "outcome: '{a}' on '{x}', '{b}' on '{y}': first-fit-decreasing placed them apart (larger groups are placed first, and another member of one buffer conflicts with the other tile)"
+            );
+        }
+        (Some(x), Some(y)) => {
+            let _ = writeln!(out, "outcome: '{a}' on '{x}', '{b}' on '{y}'");
+        }
+        _ => {}
+    }
+    Ok(out)
+}

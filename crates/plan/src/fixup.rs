@@ -1,0 +1,972 @@
+//! Applying the packing decision and repairing control flow afterwards (SPEC §7.1–§7.6 with
+//! the seed's changes S1–S3): rebase, loop-carry re-alignment, accumulator if-phi coalescing,
+//! yield fixup with ordered carry writebacks, identity-copy normalisation.
+
+use rustc_hash::FxHashMap;
+
+use super::PlanError;
+use super::isolate::Seats;
+use super::retarget::{Retargeter, Target, base_of, reanchor_views, retype};
+use crate::analysis::body::{Definition, StmtPath, first_yield};
+use crate::analysis::lifetimes::Lifetimes;
+use memreuse_ir::backend::Backend;
+use memreuse_ir::ops::op_info;
+use memreuse_ir::{
+    Expr, ExprKind, Function, MemRef, MemRefExtent, MemSpace, Span, Stmt, StmtKind, TileType, Type,
+    Var, VarId, VarKind, VarTable,
+};
+
+pub mod codes {
+    pub const REBASE_OUT_OF_RANGE: &str = "MR-E005";
+    pub const ACC_TO_ACC_MOVE: &str = "MR-E003";
+    pub const ACC_SEED_REFUSED: &str = "MR-E004";
+    pub const OVERLAPPING_CARRIES: &str = "MR-E006";
+    /// Safe planning: a nested loop carry (its init an enclosing loop's iter arg) receives its
+    /// yielded value through a `tile.move`, where PyPTO's fixup skips it.
+    pub const NESTED_CARRY_WRITTEN_BACK: &str = "MR-R006";
+}
+
+/// Whether a tile already sits where `target` is: the same base at the same offset. Sibling
+/// subranges of one arena (seed S4) share a base but are different buffers.
+fn placed_at(vars: &VarTable, v: VarId, target: &MemRef) -> bool {
+    match &vars[v].ty {
+        Some(Type::Tile(t)) => t.memref.as_ref().is_some_and(|m| {
+            let same_offset = match (m.const_offset(), target.const_offset()) {
+                (Some(a), Some(b)) => a == b,
+                _ => m.offset() == target.offset(),
+            };
+            m.base == target.base && same_offset
+        }),
+        _ => false,
+    }
+}
+
+fn tile_target(vars: &VarTable, v: VarId) -> Option<Target> {
+    match &vars[v].ty {
+        Some(Type::Tile(t)) => Some(Target {
+            memref: t.memref.clone()?,
+            space: t.space?,
+        }),
+        _ => None,
+    }
+}
+
+/// Where a group goes when it joins another group's buffer: the buffer representative and, for
+/// a buffer the subrange fallback subdivided (seed S4), the group's placement inside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reuse {
+    pub representative: VarId,
+    pub placement: Option<i64>,
+}
+
+/// SPEC §7.1: every group that joined another buffer takes the buffer representative's MemRef;
+/// its other members keep their offsets relative to it. `reuse` is indexed like
+/// `lifetimes.intervals` (`None` for a group that keeps its own buffer); groups are rebased in
+/// that order, which is their representatives' definition order.
+pub fn rebase(
+    f: &mut Function,
+    lifetimes: &Lifetimes,
+    reuse: &[Option<Reuse>],
+) -> Result<(), PlanError> {
+    for (group, interval) in lifetimes.intervals.iter().enumerate() {
+        let Some(Reuse {
+            representative,
+            placement,
+        }) = reuse.get(group).copied().flatten()
+        else {
+            continue;
+        };
+        let v = interval.rep;
+        let Some(target) = tile_target(&f.vars, representative) else {
+            continue;
+        };
+        // Of the group's own MemRef only the offset matters from here on: no clone.
+        let old_offset = match &f.vars[v].ty {
+            Some(Type::Tile(TileType {
+                memref: Some(memref),
+                space: Some(_),
+                ..
+            })) => memref.const_offset(),
+            _ => continue,
+        };
+        if let Some(placement) = placement {
+            place_in_subrange(f, &interval.members, old_offset, &target, placement);
+            continue;
+        }
+        let target_size = target.memref.size_bytes().unwrap_or(0);
+        for &member in &interval.members {
+            if member == v {
+                continue;
+            }
+            let Some(current) = tile_target(&f.vars, member) else {
+                continue;
+            };
+            let relative = match (current.memref.const_offset(), old_offset) {
+                (Some(member_offset), Some(rep_offset)) => Some(member_offset - rep_offset),
+                _ => None,
+            };
+            let member_size = current.memref.size_bytes().unwrap_or(0);
+            let memref = match (relative, target.memref.const_offset()) {
+                (Some(0), _) if member_size == target_size => target.memref.clone(),
+                (Some(rel), Some(target_offset)) => {
+                    if rel < 0 || rel + member_size > target_size {
+                        let offset = current.memref.const_offset().unwrap_or(0);
+                        return Err(PlanError::new(
+                            codes::REBASE_OUT_OF_RANGE,
+                            format!(
+                                "Internal error: sharing-group member offset {offset} rebased to rel={rel} size={member_size} falls outside reuse target (size {target_size})"
+                            ),
+                            f.vars[member].span,
+                        ));
+                    }
+                    MemRef {
+                        base: target.memref.base.clone(),
+                        extent: Some(MemRefExtent {
+                            offset: Expr::new(ExprKind::Int(target_offset + rel), Span::default()),
+                            size: Expr::new(ExprKind::Int(member_size), Span::default()),
+                        }),
+                        ..current.memref.clone()
+                    }
+                }
+                _ => target.memref.clone(),
+            };
+            set_memref(&mut f.vars, member, memref);
+        }
+        set_memref(&mut f.vars, v, target.memref);
+    }
+    Ok(())
+}
+
+/// Seed S4: a group placed at `placement` inside an arena: each member's offset becomes
+/// `arena_offset + placement + (member_offset - root_offset)` with its own size; a symbolic
+/// (direct slice) member keeps its expression relative to the root.
+fn place_in_subrange(
+    f: &mut Function,
+    members: &[VarId],
+    root_offset: Option<i64>,
+    arena: &Target,
+    placement: i64,
+) {
+    let (Some(arena_offset), Some(root_offset)) = (arena.memref.const_offset(), root_offset) else {
+        return;
+    };
+    let shift = arena_offset + placement - root_offset;
+    for &member in members {
+        let Some(current) = tile_target(&f.vars, member) else {
+            continue;
+        };
+        let Some(extent) = &current.memref.extent else {
+            continue;
+        };
+        let span = extent.offset.span;
+        let offset = match extent.offset.as_const_int() {
+            Some(offset) => Expr::new(ExprKind::Int(shift + offset), span),
+            None => Expr::new(
+                ExprKind::Binary {
+                    op: memreuse_ir::BinOp::Add,
+                    lhs: Box::new(Expr::new(ExprKind::Int(shift), span)),
+                    rhs: Box::new(extent.offset.clone()),
+                },
+                span,
+            ),
+        };
+        let memref = MemRef {
+            base: arena.memref.base.clone(),
+            extent: Some(MemRefExtent {
+                offset,
+                size: extent.size.clone(),
+            }),
+            ..current.memref.clone()
+        };
+        set_memref(&mut f.vars, member, memref);
+    }
+}
+
+/// Replaces a tile's MemRef, keeping its shape, dtype, view and space.
+fn set_memref(vars: &mut VarTable, v: VarId, memref: MemRef) {
+    if let Some(Type::Tile(tile)) = &mut vars[v].ty {
+        tile.memref = Some(memref);
+    }
+}
+
+/// SPEC §7.2: top-down, each loop's iter args and return vars follow their init value.
+///
+/// `safe` (the safe planner): an init printed without a type (an `if` result, an outer iter
+/// arg) counts as sitting where its seed sits, and an `if` result already sits where its
+/// arms' yield fixup will put it (on its then arm's value) when a later loop is aligned to
+/// it; PyPTO aligns such a loop to the result's stale buffer.
+pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable, safe: bool) {
+    let seats = safe.then(|| Seats::of(stmts));
+    align_carries(stmts, vars, seats.as_ref());
+}
+
+fn align_carries(stmts: &[Stmt], vars: &mut VarTable, seats: Option<&Seats>) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::For(f) => {
+                for (i, init) in f.init_values.iter().enumerate() {
+                    let seat = |v: VarId| seats.map_or(Some(v), |s| s.with_memref(vars, v));
+                    let Some(target) = init
+                        .as_var()
+                        .and_then(seat)
+                        .and_then(|v| tile_target(vars, v))
+                    else {
+                        continue;
+                    };
+                    let carried = [f.iter_args.get(i), f.return_vars.get(i)];
+                    for &v in carried.into_iter().flatten() {
+                        if tile_target(vars, v).is_some() && !placed_at(vars, v, &target.memref) {
+                            retype(vars, v, &target);
+                        }
+                    }
+                }
+                align_carries(&f.body, vars, seats);
+            }
+            StmtKind::If(i) => {
+                align_carries(&i.then_body, vars, seats);
+                if let Some(e) = &i.else_body {
+                    align_carries(e, vars, seats);
+                }
+                if seats.is_some() {
+                    place_if_results(i, vars);
+                }
+            }
+            StmtKind::With(w) => align_carries(&w.body, vars, seats),
+            _ => {}
+        }
+    }
+}
+
+/// What the yield fixup does to an `if`'s results (SPEC §7.5): each sits on its then arm's
+/// value (its else arm's when the then arm yields no tile).
+fn place_if_results(i: &memreuse_ir::IfStmt, vars: &mut VarTable) {
+    let yielded = |vars: &VarTable, arm: Option<&[Stmt]>, k: usize| {
+        tile_target(vars, first_yield(arm?)?.get(k)?.as_var()?)
+    };
+    for (k, &result) in i.return_vars.iter().enumerate() {
+        let seed = yielded(vars, Some(&i.then_body), k)
+            .or_else(|| yielded(vars, i.else_body.as_deref(), k));
+        if let Some(target) = seed
+            && tile_target(vars, result).is_some()
+            && !placed_at(vars, result, &target.memref)
+        {
+            retype(vars, result, &target);
+        }
+    }
+}
+
+/// SPEC §7.4: an if-phi whose one arm accumulates in place on an Acc buffer gets its other
+/// arm's seed retargeted onto that buffer, so no Acc→Acc move is ever needed.
+pub fn coalesce_accumulator_if_phis(f: &mut Function, backend: Backend) -> Result<(), PlanError> {
+    if !has_if_phi(&f.body) {
+        return Ok(());
+    }
+    let original = f.vars.clone();
+    let Function { body, vars, .. } = f;
+    let mut retargeter = Retargeter::new(body, vars, backend);
+    visit_ifs(body, &[], &mut |if_path, if_stmt| {
+        coalesce_one(&mut retargeter, if_path, if_stmt)
+    })?;
+    reanchor_views(&f.body, &original, &mut f.vars);
+    Ok(())
+}
+
+/// Whether any `if` with an else branch has return variables (the only place §7.4 acts).
+fn has_if_phi(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|stmt| match &stmt.kind {
+        StmtKind::If(i) => {
+            (i.else_body.is_some() && !i.return_vars.is_empty())
+                || has_if_phi(&i.then_body)
+                || i.else_body.as_deref().is_some_and(has_if_phi)
+        }
+        StmtKind::For(f) => has_if_phi(&f.body),
+        StmtKind::With(w) => has_if_phi(&w.body),
+        _ => false,
+    })
+}
+
+/// Calls `visit` on every `if`, pre-order (before descending into its branches).
+fn visit_ifs<'b>(
+    stmts: &'b [Stmt],
+    steps: &[(u32, crate::analysis::body::Branch)],
+    visit: &mut impl FnMut(StmtPath, &'b memreuse_ir::IfStmt) -> Result<(), PlanError>,
+) -> Result<(), PlanError> {
+    use crate::analysis::body::Branch;
+    for (index, stmt) in stmts.iter().enumerate() {
+        let here = StmtPath {
+            steps: steps.to_vec(),
+            index: index as u32,
+        };
+        let inner = |branch: Branch| {
+            let mut s = steps.to_vec();
+            s.push((index as u32, branch));
+            s
+        };
+        match &stmt.kind {
+            StmtKind::If(i) => {
+                visit(here, i)?;
+                visit_ifs(&i.then_body, &inner(Branch::Then), visit)?;
+                if let Some(e) = &i.else_body {
+                    visit_ifs(e, &inner(Branch::Else), visit)?;
+                }
+            }
+            StmtKind::For(f) => visit_ifs(&f.body, &inner(Branch::ForBody), visit)?,
+            StmtKind::With(w) => visit_ifs(&w.body, &inner(Branch::WithBody), visit)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn coalesce_one(
+    retargeter: &mut Retargeter,
+    if_path: StmtPath,
+    if_stmt: &memreuse_ir::IfStmt,
+) -> Result<(), PlanError> {
+    let Some(else_body) = &if_stmt.else_body else {
+        return Ok(());
+    };
+    if if_stmt.return_vars.is_empty() {
+        return Ok(());
+    }
+    let (Some(then_values), Some(else_values)) =
+        (first_yield(&if_stmt.then_body), first_yield(else_body))
+    else {
+        return Ok(());
+    };
+    for (then_value, else_value) in then_values.iter().zip(else_values) {
+        let (Some(a), Some(b)) = (then_value.as_var(), else_value.as_var()) else {
+            continue;
+        };
+        let (accumulator, seed) = match (
+            in_place_accumulator(retargeter, a),
+            in_place_accumulator(retargeter, b),
+        ) {
+            (true, false) => (a, b),
+            (false, true) => (b, a),
+            _ => continue,
+        };
+        let (Some(acc), Some(seed_target)) = (
+            retargeter.target_of(accumulator),
+            retargeter.target_of(seed),
+        ) else {
+            continue;
+        };
+        if acc.space != MemSpace::Acc || acc.memref.base == seed_target.memref.base {
+            continue;
+        }
+        let Some(Definition::Assign(seed_path)) = retargeter.definition(seed).cloned() else {
+            continue;
+        };
+        let seed_is_call = matches!(
+            &crate::analysis::body::stmt_at(retargeter.body(), &seed_path).kind,
+            StmtKind::Assign { value, .. } if value.as_call().is_some()
+        );
+        if !seed_is_call || !inside(&seed_path, &if_path) {
+            continue;
+        }
+        if !retargeter.dead_at(&seed_path, &acc.memref.base, Some(&if_path)) {
+            continue;
+        }
+        if !retargeter.retarget_assign(seed, &seed_path, &acc, false) {
+            let name = retargeter.vars[seed].name.clone();
+            return Err(PlanError::new(
+                codes::ACC_SEED_REFUSED,
+                format!(
+                    "Internal error: cannot coalesce L0C accumulator across a peeled if-phi — seed producer '{name}' refused retarget onto the accumulator buffer, which would force an illegal Acc->Acc tile.move."
+                ),
+                retargeter.vars[seed].span,
+            ));
+        }
+        retype(retargeter.vars, seed, &acc);
+    }
+    Ok(())
+}
+
+/// Defined by an assignment whose op writes its output onto input k, and does so in place.
+fn in_place_accumulator(retargeter: &Retargeter, v: VarId) -> bool {
+    let Some(Definition::Assign(path)) = retargeter.definition(v) else {
+        return false;
+    };
+    let StmtKind::Assign { value, .. } =
+        &crate::analysis::body::stmt_at(retargeter.body(), path).kind
+    else {
+        return false;
+    };
+    let Some(call) = value.as_call() else {
+        return false;
+    };
+    let Some(k) = op_info(call.op()).and_then(|info| info.reuses_input) else {
+        return false;
+    };
+    let Some(source) = call.args.get(k).and_then(Expr::as_var) else {
+        return false;
+    };
+    base_of(retargeter.vars, v).is_some()
+        && base_of(retargeter.vars, v) == base_of(retargeter.vars, source)
+}
+
+/// Whether the statement at `path` lies inside the compound statement at `owner`.
+fn inside(path: &StmtPath, owner: &StmtPath) -> bool {
+    path.steps.len() > owner.steps.len()
+        && path.steps[..owner.steps.len()] == owner.steps[..]
+        && path.steps[owner.steps.len()].0 == owner.index
+}
+
+/// What the yield fixup inserted, for the plan report.
+#[derive(Clone, Debug, Default)]
+pub struct Inserted {
+    /// `(destination, source)` of every inserted `tile.move`.
+    pub moves: Vec<(VarId, VarId)>,
+    /// Scratch allocations hoisted to the body head, with their byte size and space.
+    pub allocs: Vec<(VarId, i64, MemSpace)>,
+    /// `(iter arg, yielded value, move)` of every writeback of a nested carry
+    /// (`safe`).
+    pub nested_writebacks: Vec<(VarId, VarId, VarId)>,
+}
+
+pub struct YieldFixup<'v> {
+    pub vars: &'v mut VarTable,
+    pub inserted: Inserted,
+    /// The number the next scratch buffer's name takes; found on the first scratch copy, since
+    /// finding it reads every variable and most functions need no scratch buffer.
+    next_base_number: Option<u32>,
+    /// The safe planner's fixup, where PyPTO's (SPEC §7.5) leaves a wrong plan: a carry whose
+    /// init is an enclosing loop's iter arg is written back too (PyPTO skips it, and the next
+    /// iteration reads stale bytes), and an `if` arm that yields one value for several results
+    /// on one buffer copies it there once (PyPTO's second copy overwrites the first while the
+    /// yield still reads it).
+    safe: bool,
+}
+
+impl<'v> YieldFixup<'v> {
+    pub fn new(vars: &'v mut VarTable) -> YieldFixup<'v> {
+        YieldFixup {
+            vars,
+            inserted: Inserted::default(),
+            next_base_number: None,
+            safe: false,
+        }
+    }
+
+    /// The safe planner's fixup (see `safe`).
+    pub fn safe(self) -> YieldFixup<'v> {
+        YieldFixup { safe: true, ..self }
+    }
+
+    /// A base number no variable name or MemRef base uses yet.
+    fn fresh_base_number(&mut self) -> u32 {
+        let vars = &*self.vars;
+        let next = *self.next_base_number.get_or_insert_with(|| {
+            vars.iter()
+                .filter_map(|(_, var)| base_number(&var.name))
+                .chain(vars.iter().filter_map(|(_, var)| {
+                    var.ty.as_ref()?.memref().and_then(|m| base_number(&m.base))
+                }))
+                .max()
+                .map_or(0, |n| n + 1)
+        });
+        self.next_base_number = Some(next + 1);
+        next
+    }
+
+    /// SPEC §7.5 with S1/S2, post-order.
+    pub fn run(&mut self, stmts: &mut [Stmt]) -> Result<(), PlanError> {
+        for stmt in stmts.iter_mut() {
+            match &mut stmt.kind {
+                StmtKind::For(f) => {
+                    self.run(&mut f.body)?;
+                    self.fix_loop(f)?;
+                }
+                StmtKind::If(i) => {
+                    self.run(&mut i.then_body)?;
+                    if let Some(e) = &mut i.else_body {
+                        self.run(e)?;
+                    }
+                    self.fix_if(i)?;
+                }
+                StmtKind::With(w) => self.run(&mut w.body)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A plain variable (not an iter arg) with a tile MemRef.
+    fn plain_tile(&self, e: &Expr) -> Option<VarId> {
+        let v = e.as_var()?;
+        (self.vars[v].kind != VarKind::IterArg && tile_target(self.vars, v).is_some()).then_some(v)
+    }
+
+    fn fix_loop(&mut self, f: &mut memreuse_ir::ForStmt) -> Result<(), PlanError> {
+        let Some(values) = first_yield(&f.body).map(<[Expr]>::to_vec) else {
+            return Ok(());
+        };
+        let carries = values.len().min(f.iter_args.len());
+        // (carry index, yielded var, init var) for every carry whose init is a plain tile.
+        let mut candidates = Vec::new();
+        for (i, value) in values.iter().enumerate().take(carries) {
+            // The seed's swap (`pl.yield_(prev, cur)`) yields iter args themselves: a yielded
+            // value is matched as "variable or iter arg", like the if arms of S1.
+            let yielded = value
+                .as_var()
+                .filter(|&v| tile_target(self.vars, v).is_some());
+            let init = f.init_values.get(i).and_then(|e| {
+                self.plain_tile(e).or_else(|| {
+                    e.as_var()
+                        .filter(|&v| self.safe && tile_target(self.vars, v).is_some())
+                })
+            });
+            let (Some(init), Some(yielded)) = (init, yielded) else {
+                continue;
+            };
+            candidates.push((i, yielded, init));
+        }
+        let needs_move: Vec<bool> = candidates
+            .iter()
+            .map(|&(_, y, init)| {
+                tile_target(self.vars, init).is_some_and(|t| !placed_at(self.vars, y, &t.memref))
+            })
+            .collect();
+        if !needs_move.iter().any(|&m| m) {
+            self.retype_carries(f, &values);
+            return Ok(());
+        }
+        for a in 0..candidates.len() {
+            for b in a + 1..candidates.len() {
+                if !(needs_move[a] || needs_move[b]) {
+                    continue;
+                }
+                let (ia, ib) = (candidates[a].2, candidates[b].2);
+                if byte_ranges_overlap(self.vars, ia, ib) {
+                    let name = |i: usize| self.vars[f.iter_args[candidates[i].0]].name.clone();
+                    return Err(PlanError::new(
+                        codes::OVERLAPPING_CARRIES,
+                        format!(
+                            "loop carries '{}' and '{}' start on overlapping buffers ('{}'), so no order of their writebacks keeps both values",
+                            name(a),
+                            name(b),
+                            base_of(self.vars, ia).unwrap_or_default()
+                        ),
+                        self.vars[f.iter_args[candidates[b].0]].span,
+                    )
+                    .with_hint("seed each loop carry from its own tile"));
+                }
+            }
+        }
+        let moving: Vec<(usize, VarId, VarId)> = candidates
+            .iter()
+            .zip(&needs_move)
+            .filter(|&(_, &m)| m)
+            .map(|(&c, _)| c)
+            .collect();
+        for &(_, yielded, init) in &moving {
+            self.reject_acc_to_acc(yielded, init)?;
+        }
+        let (order, scratched) = self.writeback_order(&moving);
+        let mut new_values = values.clone();
+        let mut stmts = Vec::new();
+        let mut sources: FxHashMap<usize, VarId> = FxHashMap::default();
+        for &k in &scratched {
+            let (_, yielded, _) = moving[k];
+            let Some((scratch_var, alloc)) = self.scratch_copy(yielded) else {
+                continue;
+            };
+            self.inserted.allocs.push(alloc);
+            stmts.push(self.move_stmt(scratch_var, yielded));
+            sources.insert(k, scratch_var);
+        }
+        for k in order {
+            let (carry, yielded, init) = moving[k];
+            let source = sources.get(&k).copied().unwrap_or(yielded);
+            let Some(target) = tile_target(self.vars, init) else {
+                continue;
+            };
+            // Every inserted move is named after the value it reads (SPEC §1.8).
+            let moved = self.moved_var(source, &target);
+            stmts.push(self.move_stmt(moved, source));
+            if self.vars[init].kind == VarKind::IterArg {
+                self.inserted
+                    .nested_writebacks
+                    .push((f.iter_args[carry], source, moved));
+            }
+            new_values[carry] = Expr::new(ExprKind::Var(moved), values[carry].span);
+        }
+        insert_before_yield(&mut f.body, stmts, &new_values);
+        self.retype_carries(f, &new_values);
+        Ok(())
+    }
+
+    /// After the moves: iter args follow their init, return vars their yielded value.
+    fn retype_carries(&mut self, f: &memreuse_ir::ForStmt, values: &[Expr]) {
+        for (i, &arg) in f.iter_args.iter().enumerate() {
+            if let Some(target) = f
+                .init_values
+                .get(i)
+                .and_then(|e| self.plain_tile(e))
+                .and_then(|init| tile_target(self.vars, init))
+                && tile_target(self.vars, arg).is_some()
+                && !placed_at(self.vars, arg, &target.memref)
+            {
+                retype(self.vars, arg, &target);
+            }
+        }
+        for (i, &rv) in f.return_vars.iter().enumerate() {
+            if let Some(target) = values
+                .get(i)
+                .and_then(|e| self.plain_tile(e))
+                .and_then(|y| tile_target(self.vars, y))
+                && tile_target(self.vars, rv).is_some()
+                && !placed_at(self.vars, rv, &target.memref)
+            {
+                retype(self.vars, rv, &target);
+            }
+        }
+    }
+
+    /// S2: a writeback that reads bytes another writes runs first; a cycle is broken by
+    /// copying its lowest-index member to scratch first. Returns the order (indices into
+    /// `moving`) and the members that go through scratch.
+    fn writeback_order(&self, moving: &[(usize, VarId, VarId)]) -> (Vec<usize>, Vec<usize>) {
+        let n = moving.len();
+        // must_precede[j] holds i when j reads what i writes.
+        let mut must_precede: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut waiting_on = vec![0usize; n];
+        for (j, &(_, read, _)) in moving.iter().enumerate() {
+            for (i, &(_, _, written)) in moving.iter().enumerate() {
+                if i != j && byte_ranges_overlap(self.vars, read, written) {
+                    must_precede[j].push(i);
+                    waiting_on[i] += 1;
+                }
+            }
+        }
+        let mut done = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        let mut scratched = Vec::new();
+        while order.len() < n {
+            let ready = (0..n).find(|&i| !done[i] && waiting_on[i] == 0);
+            let next = match ready {
+                Some(i) => i,
+                None => {
+                    // Every remaining writeback waits on another: a rotation. Reading from a
+                    // scratch copy frees the lowest one's sources.
+                    let Some(i) = (0..n).find(|&i| !done[i]) else {
+                        break;
+                    };
+                    scratched.push(i);
+                    for &k in &must_precede[i] {
+                        waiting_on[k] -= 1;
+                    }
+                    must_precede[i].clear();
+                    continue;
+                }
+            };
+            done[next] = true;
+            order.push(next);
+            for &k in &must_precede[next] {
+                waiting_on[k] -= 1;
+            }
+        }
+        (order, scratched)
+    }
+
+    fn fix_if(&mut self, i: &mut memreuse_ir::IfStmt) -> Result<(), PlanError> {
+        let then_values = first_yield(&i.then_body).map(<[Expr]>::to_vec);
+        let else_values = i
+            .else_body
+            .as_deref()
+            .and_then(first_yield)
+            .map(<[Expr]>::to_vec);
+        // S1: arms are matched as "variable or iter arg".
+        let arm = |vars: &VarTable, values: &Option<Vec<Expr>>, k: usize| {
+            let v = values.as_ref()?.get(k)?.as_var()?;
+            tile_target(vars, v).map(|_| v)
+        };
+        let mut moves = Vec::new();
+        let mut moved_once: Vec<(VarId, MemRef, VarId)> = Vec::new();
+        let mut new_else = else_values.clone();
+        for (k, &rv) in i.return_vars.iter().enumerate() {
+            let (tv, ev) = (
+                arm(self.vars, &then_values, k),
+                arm(self.vars, &else_values, k),
+            );
+            let Some(target_var) = tv.or(ev) else {
+                continue;
+            };
+            let Some(target) = tile_target(self.vars, target_var) else {
+                continue;
+            };
+            if let (Some(_), Some(ev)) = (tv, ev)
+                && !placed_at(self.vars, ev, &target.memref)
+            {
+                self.reject_acc_to_acc(ev, target_var)?;
+                let earlier = moved_once
+                    .iter()
+                    .find(|(source, memref, _)| *source == ev && *memref == target.memref)
+                    .map(|&(_, _, moved)| moved);
+                let moved = match earlier.filter(|_| self.safe) {
+                    Some(moved) => moved,
+                    None => {
+                        let moved = self.moved_var(ev, &target);
+                        moves.push(self.move_stmt(moved, ev));
+                        moved_once.push((ev, target.memref.clone(), moved));
+                        moved
+                    }
+                };
+                if let Some(values) = &mut new_else {
+                    values[k] = Expr::new(ExprKind::Var(moved), values[k].span);
+                }
+            }
+            if tile_target(self.vars, rv).is_some() && !placed_at(self.vars, rv, &target.memref) {
+                retype(self.vars, rv, &target);
+            }
+        }
+        if !moves.is_empty()
+            && let (Some(else_body), Some(values)) = (&mut i.else_body, new_else)
+        {
+            insert_before_yield(else_body, moves, &values);
+        }
+        Ok(())
+    }
+
+    fn reject_acc_to_acc(&self, from: VarId, to: VarId) -> Result<(), PlanError> {
+        let space = |v| tile_target(self.vars, v).map(|t| t.space);
+        if space(from) == Some(MemSpace::Acc) && space(to) == Some(MemSpace::Acc) {
+            return Err(PlanError::new(
+                codes::ACC_TO_ACC_MOVE,
+                "Internal error: MemoryReuse cannot reconcile divergent L0C accumulator buffers with tile.move; accumulator control-flow values must be coalesced before YieldFixup.",
+                self.vars[from].span,
+            ));
+        }
+        Ok(())
+    }
+
+    /// A fresh `<src>_mv` variable: `src`'s type on the target's MemRef and space.
+    fn moved_var(&mut self, source: VarId, target: &Target) -> VarId {
+        let name = self.moved_name(source);
+        let mut ty = self.vars[source].ty.clone();
+        if let Some(Type::Tile(tile)) = &mut ty {
+            tile.memref = Some(target.memref.clone());
+            tile.space = Some(target.space);
+        }
+        self.vars.push(Var {
+            name: name.into(),
+            kind: VarKind::Local,
+            ty,
+            span: self.vars[source].span,
+        })
+    }
+
+    /// A copy of `source` in a fresh buffer of its space and size; returns the copy and the
+    /// alloc to hoist.
+    fn scratch_copy(&mut self, source: VarId) -> Option<(VarId, (VarId, i64, MemSpace))> {
+        let target = tile_target(self.vars, source)?;
+        let size = target.memref.size_bytes().unwrap_or(0);
+        let base = format!(
+            "mem_{}_{}",
+            target.space.name().to_lowercase(),
+            self.fresh_base_number()
+        );
+        let alloc = self.vars.push(Var {
+            name: base.as_str().into(),
+            kind: VarKind::Local,
+            ty: Some(Type::Ptr),
+            span: Span::default(),
+        });
+        // A fresh root, spelled as InitMemRef spells roots: `pl.const(0, pl.INT64)`.
+        let zero = Expr::new(
+            ExprKind::Const {
+                value: 0,
+                dtype: memreuse_ir::DType::Int64,
+            },
+            Span::default(),
+        );
+        let memref = MemRef {
+            base: base.as_str().into(),
+            extent: Some(MemRefExtent {
+                offset: zero,
+                size: Expr::new(ExprKind::Int(size), Span::default()),
+            }),
+            slots: None,
+            slot_index: None,
+            span: Span::default(),
+        };
+        let name = self.moved_name(source);
+        let mut ty = self.vars[source].ty.clone();
+        if let Some(Type::Tile(tile)) = &mut ty {
+            tile.memref = Some(memref);
+        }
+        let copy = self.vars.push(Var {
+            name: name.into(),
+            kind: VarKind::Local,
+            ty,
+            span: self.vars[source].span,
+        });
+        Some((copy, (alloc, size, target.space)))
+    }
+
+    /// The name of a move of `source`: `<hint>_mv`, made unique as upstream's printer makes
+    /// names unique. The hint is the name upstream's IR gave `source`: its printer tells apart
+    /// variables with one hint by appending `_1`, `_2`, ..., so a printed `x_2` whose stem `x`
+    /// names another variable of the function had the hint `x` (real dumps: a move of
+    /// `sq_sum__tile_2` is `sq_sum__tile_mv`).
+    fn moved_name(&self, source: VarId) -> String {
+        let name = self.vars[source].name.as_str();
+        let stem = name
+            .rsplit_once('_')
+            .filter(|(stem, n)| {
+                !stem.is_empty()
+                    && !n.is_empty()
+                    && n.bytes().all(|b| b.is_ascii_digit())
+                    && self.vars.iter().any(|(_, v)| v.name == *stem)
+            })
+            .map_or(name, |(stem, _)| stem);
+        self.fresh_name(&format!("{stem}_mv"))
+    }
+
+    fn fresh_name(&self, wanted: &str) -> String {
+        let taken = |name: &str| self.vars.iter().any(|(_, v)| v.name == name);
+        if !taken(wanted) {
+            return wanted.to_string();
+        }
+        (1..)
+            .map(|n| format!("{wanted}_{n}"))
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| wanted.to_string())
+    }
+
+    fn move_stmt(&mut self, destination: VarId, source: VarId) -> Stmt {
+        self.inserted.moves.push((destination, source));
+        let space = tile_target(self.vars, destination).map_or(MemSpace::Vec, |t| t.space);
+        let span = self.vars[source].span;
+        Stmt::tile_move(destination, source, space, span)
+    }
+}
+
+/// The repair warning of a nested carry's writeback: what PyPTO leaves and why it is unsafe.
+pub fn nested_writeback_warning(
+    vars: &VarTable,
+    iter_arg: VarId,
+    yielded: VarId,
+    moved: VarId,
+) -> memreuse_ir::diagnostics::Diagnostic {
+    let name = |v: VarId| vars[v].name.as_str();
+    let base = |v: VarId| base_of(vars, v).unwrap_or_default();
+    let mut d = memreuse_ir::diagnostics::Diagnostic::error(
+        codes::NESTED_CARRY_WRITTEN_BACK,
+        format!(
+            "PyPTO yields '{}' on '{}' for loop carry '{}', which sits on '{}' (its init is an enclosing loop's iter arg, so PyPTO's yield fixup writes nothing back), which is unsafe: the next iteration and the loop's result read '{}' without that value; the repaired plan moves '{}' there first ('{}')",
+            name(yielded),
+            base(yielded),
+            name(iter_arg),
+            base(moved),
+            name(iter_arg),
+            name(yielded),
+            name(moved),
+        ),
+        vars[yielded].span,
+    );
+    d.severity = memreuse_ir::diagnostics::Severity::Warning;
+    d
+}
+
+/// The number `N` of a base named `mem_<space>_<N>`.
+fn base_number(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix("mem_")?;
+    let (_, number) = rest.rsplit_once('_')?;
+    number.parse().ok()
+}
+
+/// Whether two tiles' MemRefs share a base and their constant byte ranges intersect (a
+/// symbolic offset counts as intersecting).
+fn byte_ranges_overlap(vars: &VarTable, a: VarId, b: VarId) -> bool {
+    let (Some(ta), Some(tb)) = (tile_target(vars, a), tile_target(vars, b)) else {
+        return false;
+    };
+    if ta.memref.base != tb.memref.base {
+        return false;
+    }
+    let range = |m: &MemRef| {
+        let offset = m.const_offset()?;
+        Some((offset, offset + m.size_bytes()?))
+    };
+    match (range(&ta.memref), range(&tb.memref)) {
+        (Some((a0, a1)), Some((b0, b1))) => a0 < b1 && b0 < a1,
+        _ => true,
+    }
+}
+
+/// Puts `stmts` right before the yield of a body (searching `with` blocks too) and makes the
+/// yield yield `values`.
+fn insert_before_yield(body: &mut Vec<Stmt>, stmts: Vec<Stmt>, values: &[Expr]) -> bool {
+    if let Some(at) = body
+        .iter()
+        .position(|s| matches!(s.kind, StmtKind::Yield { .. }))
+    {
+        if let StmtKind::Yield { values: old } = &mut body[at].kind {
+            *old = values.to_vec();
+        }
+        body.splice(at..at, stmts);
+        return true;
+    }
+    for stmt in body.iter_mut() {
+        if let StmtKind::With(w) = &mut stmt.kind
+            && insert_before_yield(&mut w.body, stmts.clone(), values)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// SPEC §7.6: a bare rename `x = y` lives on `y`'s buffer; an in-place op whose source was
+/// renamed that way follows it.
+pub fn normalize_identity_copies(stmts: &[Stmt], vars: &mut VarTable) {
+    let mut original_base: FxHashMap<VarId, Option<String>> = FxHashMap::default();
+    normalize_in(stmts, vars, &mut original_base);
+}
+
+fn normalize_in(
+    stmts: &[Stmt],
+    vars: &mut VarTable,
+    original_base: &mut FxHashMap<VarId, Option<String>>,
+) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Assign { target, value } => {
+                let x = *target;
+                if let Some(y) = value.as_var() {
+                    let both_tiles =
+                        tile_target(vars, x).is_some() && tile_target(vars, y).is_some();
+                    if both_tiles && base_of(vars, x) != base_of(vars, y) {
+                        original_base.insert(x, base_of(vars, x).map(str::to_string));
+                        vars[x].ty = vars[y].ty.clone();
+                    }
+                } else if !original_base.is_empty() // only a renamed source moves its op
+                    && let Some(k) = value
+                        .call_op()
+                        .and_then(op_info)
+                        .and_then(|info| info.reuses_input)
+                    && let Some(call) = value.as_call()
+                    && let Some(source) = call.args.get(k).and_then(Expr::as_var)
+                    && let Some(old_source_base) = original_base.get(&source).cloned()
+                    && base_of(vars, x).map(str::to_string) == old_source_base
+                    && base_of(vars, source) != base_of(vars, x)
+                    && let Some(target) = tile_target(vars, source)
+                {
+                    original_base.insert(x, base_of(vars, x).map(str::to_string));
+                    retype(vars, x, &target);
+                }
+            }
+            StmtKind::For(f) => normalize_in(&f.body, vars, original_base),
+            StmtKind::If(i) => {
+                normalize_in(&i.then_body, vars, original_base);
+                if let Some(e) = &i.else_body {
+                    normalize_in(e, vars, original_base);
+                }
+            }
+            StmtKind::With(w) => normalize_in(&w.body, vars, original_base),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,612 @@
+//! Input edits of the safe planner (ARCHITECTURE "Safe planning"): a loop carry or an `if`
+//! result that PyPTO keeps on its seed's buffer, where the seed is still needed, gets a buffer of
+//! its own ([`detach`]); a tile the input put on a buffer it must not use moves to a fresh one
+//! ([`fresh_buffer`]). Both only add allocations, variables and `tile.move`s: every `VarId` of
+//! the input stays valid.
+
+use rustc_hash::FxHashMap;
+
+use crate::analysis::body::first_yield;
+use memreuse_ir::ops::op_info;
+use memreuse_ir::{
+    Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
+    VarKind, VarTable,
+};
+
+/// A place several tiles share: a loop carry (named by its iter arg) or an `if` result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    Carry(VarId),
+    IfResult(VarId),
+}
+
+/// What [`detach`] did, for the repair's report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detached {
+    /// The value whose buffer the place leaves: the loop's init value, or what the `if`'s
+    /// then arm yields.
+    pub seed: Name,
+    /// The buffer both sat on.
+    pub shared_base: Name,
+    /// The place's new allocation.
+    pub new_base: Name,
+    /// The copy of the seed that now feeds the place.
+    pub copy: Name,
+    /// The copy's variable: its sharing group is the place's new allocation.
+    pub copy_var: VarId,
+}
+
+/// Gives `place` its own allocation. A loop carry is seeded by a `tile.move` of its init
+/// value into a fresh `tile.alloc`, right before the loop; an `if` result by a `tile.move`
+/// of its then arm's value, right before that arm's yield. Every tile that must sit where
+/// the place sits (a carry's iter arg and result, the values yielded into it, in-place
+/// results and views of them, on the seed's base) moves with it. `None` when the place is
+/// not fed from a tile on its own buffer, or when the seed itself must stay where the place is.
+pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
+    let (anchor, seed) = find_place(&f.body, place)?;
+    // The place's own MemRef; a return var printed without a type has none, and then the
+    // seed's stands for it.
+    let typed = if tile_memref(f, anchor).is_some() {
+        anchor
+    } else {
+        seed
+    };
+    let shared_base = tile_memref(f, typed)?.base.clone();
+    let space = tile_space(f, typed)?;
+    if tile_memref(f, seed).is_some_and(|m| m.base != shared_base) {
+        return None;
+    }
+    let alloc_size = alloc_size(f, &shared_base)?;
+    let mut places = Places::new(f, &shared_base);
+    places.walk(&f.body, &[(anchor, seed)]);
+    let mut family = places.component(anchor);
+    // Carries that start from one tile and yield one value are one place; the carry leaves
+    // with a copy of that value too, made before the yield.
+    let mut yield_copy = None;
+    if family.contains(&seed)
+        && let Place::Carry(_) = place
+        && let Some(yielded) = yielded_value(&f.body, anchor)
+    {
+        let mut places = Places::new(f, &shared_base);
+        places.walk(&f.body, &[(anchor, seed), (anchor, yielded)]);
+        let without_yield = places.component(anchor);
+        if !without_yield.contains(&yielded) {
+            family = without_yield;
+            yield_copy = Some(yielded);
+        }
+    }
+    if family.contains(&seed) {
+        // Still one place with the seed through links the yield fixup realises with a
+        // `tile.move` anyway: only the tiles bound to the place leave, and the fixup copies
+        // the rest in and out.
+        let mut places = Places::new(f, &shared_base).binding_only();
+        places.walk(&f.body, &[(anchor, seed)]);
+        family = places.component(anchor);
+        yield_copy = None;
+        if family.contains(&seed) {
+            return None;
+        }
+    }
+    let new_base: Name = fresh_base(f, space).into();
+    for &v in &family {
+        if let Some(Type::Tile(tile)) = &mut f.vars[v].ty
+            && let Some(memref) = &mut tile.memref
+        {
+            memref.base = new_base.clone();
+        }
+    }
+    let alloc = f.vars.push(Var {
+        name: new_base.clone(),
+        kind: VarKind::Local,
+        ty: Some(Type::Ptr),
+        span: Span::default(),
+    });
+    let suffix = match place {
+        Place::Carry(_) => "carry",
+        Place::IfResult(_) => "phi",
+    };
+    let copy_name: Name = fresh_name(f, &format!("{}_{suffix}", f.vars[seed].name)).into();
+    let mut copy_ty = f.vars[typed].ty.clone();
+    if let Some(Type::Tile(tile)) = &mut copy_ty
+        && let Some(memref) = &mut tile.memref
+    {
+        memref.base = new_base.clone();
+    }
+    let seed_span = f.vars[seed].span;
+    let copy = f.vars.push(Var {
+        name: copy_name.clone(),
+        kind: VarKind::Local,
+        ty: copy_ty,
+        span: seed_span,
+    });
+    let copy_stmt = Stmt::tile_move(copy, seed, space, seed_span);
+    if let Some(yielded) = yield_copy {
+        let name: Name = fresh_name(f, &format!("{}_carry", f.vars[yielded].name)).into();
+        let span = f.vars[yielded].span;
+        let ty = f.vars[copy].ty.clone();
+        let yielded_copy = f.vars.push(Var {
+            name,
+            kind: VarKind::Local,
+            ty,
+            span,
+        });
+        let stmt = Stmt::tile_move(yielded_copy, yielded, space, span);
+        feed_yield(&mut f.body, anchor, yielded_copy, &mut Some(stmt));
+    }
+    insert_copy(&mut f.body, place, copy, &mut Some(copy_stmt));
+    super::hoist_allocs(f, &[(alloc, alloc_size, space)]);
+    Some(Detached {
+        seed: f.vars[seed].name.clone(),
+        shared_base,
+        new_base,
+        copy: copy_name,
+        copy_var: copy,
+    })
+}
+
+/// What the loop of `iter_arg` yields for it, when that is a variable.
+fn yielded_value(body: &[Stmt], iter_arg: VarId) -> Option<VarId> {
+    body.iter().find_map(|stmt| match &stmt.kind {
+        StmtKind::For(f) => match f.iter_args.iter().position(|&a| a == iter_arg) {
+            Some(i) => final_yield_values(&f.body)?.get(i)?.as_var(),
+            None => yielded_value(&f.body, iter_arg),
+        },
+        StmtKind::If(i) => yielded_value(&i.then_body, iter_arg).or_else(|| {
+            i.else_body
+                .as_deref()
+                .and_then(|e| yielded_value(e, iter_arg))
+        }),
+        StmtKind::With(w) => yielded_value(&w.body, iter_arg),
+        _ => None,
+    })
+}
+
+/// Makes the loop of `iter_arg` yield `copy` for it, computed by `copy_stmt` before the yield.
+fn feed_yield(body: &mut [Stmt], iter_arg: VarId, copy: VarId, copy_stmt: &mut Option<Stmt>) {
+    for stmt in body.iter_mut() {
+        match &mut stmt.kind {
+            StmtKind::For(f) => {
+                if let Some(i) = f.iter_args.iter().position(|&a| a == iter_arg) {
+                    let at = f.body.len().saturating_sub(1);
+                    if let Some(StmtKind::Yield { values }) = f.body.last_mut().map(|s| &mut s.kind)
+                        && let Some(value) = values.get_mut(i)
+                    {
+                        *value = Expr::new(ExprKind::Var(copy), value.span);
+                        if let Some(stmt) = copy_stmt.take() {
+                            f.body.insert(at, stmt);
+                        }
+                    }
+                    return;
+                }
+                feed_yield(&mut f.body, iter_arg, copy, copy_stmt);
+            }
+            StmtKind::If(i) => {
+                feed_yield(&mut i.then_body, iter_arg, copy, copy_stmt);
+                if let Some(e) = &mut i.else_body {
+                    feed_yield(e, iter_arg, copy, copy_stmt);
+                }
+            }
+            StmtKind::With(w) => feed_yield(&mut w.body, iter_arg, copy, copy_stmt),
+            _ => {}
+        }
+        if copy_stmt.is_none() {
+            return;
+        }
+    }
+}
+
+/// The variable that sits on the place and the seed that feeds it.
+fn find_place(body: &[Stmt], place: Place) -> Option<(VarId, VarId)> {
+    for stmt in body {
+        let found = match &stmt.kind {
+            StmtKind::For(f) => {
+                let own = match place {
+                    Place::Carry(arg) => f.iter_args.iter().position(|&a| a == arg),
+                    Place::IfResult(_) => None,
+                };
+                match own {
+                    Some(i) => return Some((f.iter_args[i], f.init_values.get(i)?.as_var()?)),
+                    None => find_place(&f.body, place),
+                }
+            }
+            StmtKind::If(i) => {
+                let own = match place {
+                    Place::IfResult(r) => i.return_vars.iter().position(|&v| v == r),
+                    Place::Carry(_) => None,
+                };
+                match own {
+                    Some(k) => {
+                        let value = final_yield_values(&i.then_body)?.get(k)?.as_var()?;
+                        return Some((i.return_vars[k], value));
+                    }
+                    None => find_place(&i.then_body, place)
+                        .or_else(|| i.else_body.as_deref().and_then(|e| find_place(e, place))),
+                }
+            }
+            StmtKind::With(w) => find_place(&w.body, place),
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+fn final_yield_values(body: &[Stmt]) -> Option<&[Expr]> {
+    match &body.last()?.kind {
+        StmtKind::Yield { values } => Some(values),
+        _ => None,
+    }
+}
+
+/// Feeds the place from `copy`, computed by `copy_stmt` right before the loop or the yield.
+fn insert_copy(body: &mut Vec<Stmt>, place: Place, copy: VarId, copy_stmt: &mut Option<Stmt>) {
+    let mut before = None;
+    for (k, stmt) in body.iter_mut().enumerate() {
+        match &mut stmt.kind {
+            StmtKind::For(f) => {
+                if let Place::Carry(arg) = place
+                    && let Some(i) = f.iter_args.iter().position(|&a| a == arg)
+                {
+                    let span = f.init_values[i].span;
+                    f.init_values[i] = Expr::new(ExprKind::Var(copy), span);
+                    before = Some(k);
+                    break;
+                }
+                insert_copy(&mut f.body, place, copy, copy_stmt);
+            }
+            StmtKind::If(i) => {
+                if let Place::IfResult(r) = place
+                    && let Some(index) = i.return_vars.iter().position(|&v| v == r)
+                {
+                    let arm = &mut i.then_body;
+                    let at = arm.len() - 1;
+                    if let StmtKind::Yield { values } = &mut arm[at].kind {
+                        let span = values[index].span;
+                        values[index] = Expr::new(ExprKind::Var(copy), span);
+                    }
+                    if let Some(stmt) = copy_stmt.take() {
+                        arm.insert(at, stmt);
+                    }
+                    return;
+                }
+                insert_copy(&mut i.then_body, place, copy, copy_stmt);
+                if let Some(e) = &mut i.else_body {
+                    insert_copy(e, place, copy, copy_stmt);
+                }
+            }
+            StmtKind::With(w) => insert_copy(&mut w.body, place, copy, copy_stmt),
+            _ => {}
+        }
+        if copy_stmt.is_none() {
+            return;
+        }
+    }
+    if let Some(k) = before
+        && let Some(stmt) = copy_stmt.take()
+    {
+        body.insert(k, stmt);
+    }
+}
+
+/// Moves `tile` and the views, aliases and in-place results derived from it on its base to a
+/// fresh allocation of its base's size; returns the new base. The loop carries and `if`
+/// results it feeds stay where they are (the yield fixup copies into them).
+pub fn fresh_buffer(f: &mut Function, tile: VarId) -> Option<Name> {
+    let base = tile_memref(f, tile)?.base.clone();
+    let space = tile_space(f, tile)?;
+    let size = alloc_size(f, &base)?;
+    let mut moved = vec![tile];
+    crate::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
+        let source = match &value.kind {
+            ExprKind::Var(source) => Some(*source),
+            ExprKind::Call(_, call) => op_info(call.op()).and_then(|info| {
+                let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
+                if info.view {
+                    arg(0)
+                } else {
+                    info.reuses_input.and_then(arg)
+                }
+            }),
+            _ => None,
+        };
+        if source.is_some_and(|s| moved.contains(&s))
+            && tile_memref(f, target).is_some_and(|m| m.base == base)
+        {
+            moved.push(target);
+        }
+    });
+    let new_base: Name = fresh_base(f, space).into();
+    for &v in &moved {
+        if let Some(Type::Tile(t)) = &mut f.vars[v].ty
+            && let Some(memref) = &mut t.memref
+        {
+            memref.base = new_base.clone();
+        }
+    }
+    let alloc = f.vars.push(Var {
+        name: new_base.clone(),
+        kind: VarKind::Local,
+        ty: Some(Type::Ptr),
+        span: Span::default(),
+    });
+    super::hoist_allocs(f, &[(alloc, size, space)]);
+    Some(new_base)
+}
+
+/// Where carries and `if` results sit: an `if` result where its then arm's value sits (the
+/// else arm's when the then arm yields no variable), an iter arg where its init sits, a loop
+/// result where its iter arg sits. Read for the variables printed without a type, and to find
+/// the tile whose sharing group a carry or result sits in.
+pub struct Seats(FxHashMap<VarId, VarId>);
+
+impl Seats {
+    pub fn of(body: &[Stmt]) -> Seats {
+        let mut seats = FxHashMap::default();
+        Self::walk(body, &mut seats);
+        Seats(seats)
+    }
+
+    fn walk(body: &[Stmt], seats: &mut FxHashMap<VarId, VarId>) {
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::For(l) => {
+                    for (i, &arg) in l.iter_args.iter().enumerate() {
+                        if let Some(init) = l.init_values.get(i).and_then(|e| e.as_var()) {
+                            seats.insert(arg, init);
+                        }
+                        if let Some(&result) = l.return_vars.get(i) {
+                            seats.insert(result, arg);
+                        }
+                    }
+                    Self::walk(&l.body, seats);
+                }
+                StmtKind::If(i) => {
+                    let yielded = |arm: &[Stmt], k: usize| match arm.last().map(|s| &s.kind) {
+                        Some(StmtKind::Yield { values }) => values.get(k).and_then(|e| e.as_var()),
+                        _ => None,
+                    };
+                    for (k, &result) in i.return_vars.iter().enumerate() {
+                        let value = yielded(&i.then_body, k)
+                            .or_else(|| i.else_body.as_deref().and_then(|e| yielded(e, k)));
+                        if let Some(value) = value {
+                            seats.insert(result, value);
+                        }
+                    }
+                    Self::walk(&i.then_body, seats);
+                    if let Some(e) = &i.else_body {
+                        Self::walk(e, seats);
+                    }
+                }
+                StmtKind::With(w) => Self::walk(&w.body, seats),
+                _ => {}
+            }
+        }
+    }
+
+    /// `v` when it has a tile MemRef, else the nearest variable with one it sits with.
+    pub fn with_memref(&self, vars: &VarTable, v: VarId) -> Option<VarId> {
+        let mut at = v;
+        // A chain of carries is as long as the nesting; a cycle ends it.
+        for _ in 0..64 {
+            let has_memref = matches!(vars.get(at).and_then(|var| var.ty.as_ref()), Some(Type::Tile(t)) if t.memref.is_some());
+            if has_memref {
+                return Some(at);
+            }
+            at = *self.0.get(&at)?;
+        }
+        None
+    }
+
+    /// The tile an assignment defines that `v` sits with: `v` itself, or the seed its carry or
+    /// `if` result starts from (a sharing group is made of those).
+    pub fn defined(&self, v: VarId) -> VarId {
+        let mut at = v;
+        for _ in 0..64 {
+            match self.0.get(&at) {
+                Some(&seat) => at = seat,
+                None => return at,
+            }
+        }
+        v
+    }
+}
+
+/// Which tiles on one base must sit in one place: views, aliases and in-place results with
+/// their source; a loop's init, iter arg, yielded value and result; an `if` result with what
+/// its arms yield. A union-find over variables.
+///
+/// With `binding_only`, the links the safe planner's yield fixup realises with a `tile.move`
+/// when their ends sit apart are left out: a yielded value with its loop's iter arg (nested
+/// carries included) and an `if`'s else arm with its result.
+struct Places<'f> {
+    f: &'f Function,
+    base: &'f str,
+    parent: FxHashMap<VarId, VarId>,
+    binding_only: bool,
+}
+
+impl<'f> Places<'f> {
+    fn new(f: &'f Function, base: &'f str) -> Places<'f> {
+        Places {
+            f,
+            base,
+            parent: FxHashMap::default(),
+            binding_only: false,
+        }
+    }
+
+    fn binding_only(self) -> Places<'f> {
+        Places {
+            binding_only: true,
+            ..self
+        }
+    }
+
+    fn on_base(&self, v: VarId) -> bool {
+        tile_memref(self.f, v).is_some_and(|m| m.base == self.base)
+    }
+
+    fn find(&mut self, v: VarId) -> VarId {
+        let mut root = v;
+        while let Some(&p) = self.parent.get(&root) {
+            if p == root {
+                break;
+            }
+            root = p;
+        }
+        self.parent.insert(v, root);
+        root
+    }
+
+    fn join(&mut self, a: VarId, b: VarId) {
+        if !self.on_base(a) || !self.on_base(b) {
+            return;
+        }
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            // The lower id becomes the root, so the result does not depend on visiting order.
+            let (root, child) = if ra.index() <= rb.index() {
+                (ra, rb)
+            } else {
+                (rb, ra)
+            };
+            self.parent.insert(child, root);
+        }
+    }
+
+    /// Records every link but those in `cut`.
+    fn walk(&mut self, body: &'f [Stmt], cut: &[(VarId, VarId)]) {
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::Assign { target, value } => match &value.kind {
+                    ExprKind::Var(source) => self.join(*target, *source),
+                    ExprKind::Call(_, call) => {
+                        if let Some(info) = op_info(call.op()) {
+                            let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
+                            let source = if info.view {
+                                arg(0)
+                            } else {
+                                info.reuses_input.and_then(arg)
+                            };
+                            if let Some(source) = source {
+                                self.join(*target, source);
+                            }
+                        }
+                    }
+                    _ => {}
+                },
+                StmtKind::For(f) => {
+                    let yielded = first_yield(&f.body);
+                    for (i, &iter_arg) in f.iter_args.iter().enumerate() {
+                        let init = f.init_values.get(i).and_then(Expr::as_var);
+                        if let Some(init) = init
+                            && !cut.contains(&(iter_arg, init))
+                        {
+                            self.join(iter_arg, init);
+                        }
+                        if let Some(value) = yielded.and_then(|y| y.get(i)).and_then(Expr::as_var)
+                            && !cut.contains(&(iter_arg, value))
+                            && !self.binding_only
+                        {
+                            self.join(iter_arg, value);
+                        }
+                        if let Some(&result) = f.return_vars.get(i) {
+                            self.join(iter_arg, result);
+                        }
+                    }
+                    self.walk(&f.body, cut);
+                }
+                StmtKind::If(i) => {
+                    let arms = [Some(&i.then_body[..]), i.else_body.as_deref()];
+                    for (k, arm) in arms.into_iter().enumerate() {
+                        let Some(arm) = arm else { continue };
+                        let copied_in = k == 1 && self.binding_only;
+                        if let Some(values) = first_yield(arm).filter(|_| !copied_in) {
+                            for (&result, value) in i.return_vars.iter().zip(values) {
+                                if let Some(value) = value.as_var()
+                                    && !cut.contains(&(result, value))
+                                {
+                                    self.join(result, value);
+                                }
+                            }
+                        }
+                        self.walk(arm, cut);
+                    }
+                }
+                StmtKind::With(w) => self.walk(&w.body, cut),
+                _ => {}
+            }
+        }
+    }
+
+    /// Every variable in `v`'s place, in id order.
+    fn component(&mut self, v: VarId) -> Vec<VarId> {
+        let root = self.find(v);
+        let mut members: Vec<VarId> = self.parent.keys().copied().collect();
+        members.retain(|&m| m == v || self.find(m) == root);
+        if !members.contains(&v) {
+            members.push(v);
+        }
+        members.sort_by_key(|m| m.index());
+        members
+    }
+}
+
+fn tile_memref(f: &Function, v: VarId) -> Option<&MemRef> {
+    match &f.vars[v].ty {
+        Some(Type::Tile(t)) => t.memref.as_ref(),
+        _ => None,
+    }
+}
+
+fn tile_space(f: &Function, v: VarId) -> Option<MemSpace> {
+    match &f.vars[v].ty {
+        Some(Type::Tile(t)) => t.space,
+        _ => None,
+    }
+}
+
+/// The byte size of the top-level alloc defining `base`.
+fn alloc_size(f: &Function, base: &str) -> Option<i64> {
+    f.body.iter().find_map(|stmt| match &stmt.kind {
+        StmtKind::Assign { target, value }
+            if value.is_alloc_call() && f.vars[*target].name == base =>
+        {
+            value.as_call()?.args.get(1)?.as_const_int()
+        }
+        _ => None,
+    })
+}
+
+/// `mem_<space>_<N>` with `N` above every number in use.
+fn fresh_base(f: &Function, space: MemSpace) -> String {
+    let number = |name: &str| -> Option<u32> {
+        let rest = name.strip_prefix("mem_")?;
+        rest.rsplit_once('_')?.1.parse().ok()
+    };
+    let next = f
+        .vars
+        .iter()
+        .filter_map(|(_, v)| number(&v.name))
+        .chain(
+            f.vars
+                .iter()
+                .filter_map(|(_, v)| number(&v.ty.as_ref()?.memref()?.base)),
+        )
+        .max()
+        .map_or(0, |n| n + 1);
+    format!("mem_{}_{next}", space.name().to_lowercase())
+}
+
+fn fresh_name(f: &Function, wanted: &str) -> String {
+    let taken = |name: &str| f.vars.iter().any(|(_, v)| v.name == name);
+    if !taken(wanted) {
+        return wanted.to_string();
+    }
+    (1..)
+        .map(|n| format!("{wanted}_{n}"))
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| wanted.to_string())
+}

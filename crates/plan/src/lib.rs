@@ -1,0 +1,952 @@
+//! memreuse-plan: PyPTO's MemoryReuse decision. The analyses (`analysis`: lifetimes,
+//! forbid-alias sets and hazards) and the planning stages over them: Step 0 retargeting,
+//! packing sharing groups into buffers, yield/if fixups, dead-alloc cleanup, capacity fallback,
+//! addresses, the offset planner (over `memreuse-solve`) and `explain` (SPEC §4–§8, §13, §14).
+//! Pure: no files, no salsa, no threads. It never calls the checkers (`memreuse-verify`).
+
+pub mod address;
+pub mod analysis;
+pub mod capacity;
+pub mod cleanup;
+pub mod explain;
+pub mod fixup;
+pub mod isolate;
+mod occupancy;
+pub mod offsets;
+pub mod pack;
+pub mod retarget;
+mod timeline;
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::analysis::forbid_alias::{build_forbid_map, hazard_inputs};
+use crate::analysis::lifetimes::{self, Lifetimes, visit_assignments};
+use memreuse_ir::backend::Backend;
+use memreuse_ir::diagnostics::Diagnostic;
+use memreuse_ir::ops::{OutputSpace, op_info};
+use memreuse_ir::{
+    Call, Expr, ExprKind, Function, FunctionType, Kwarg, MemSpace, Name, Span, Stmt, StmtKind,
+    Type, VarId,
+};
+use pack::{Buffer, PipelineGate, ShareFacts};
+
+/// Changes whenever the planner's output can change for the same input: a digest of what the
+/// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
+/// (which prints the new value when the output changed). Cache keys include it.
+pub const PLANNER_VERSION: &str = "555fc4dc537c1059";
+
+/// Which decision the planner makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Planner {
+    /// PyPTO's MemoryReuse: groups share whole buffers (SPEC).
+    #[default]
+    Pypto,
+    /// Every group keeps its allocation and gets an address from the DSA solver.
+    Dsa,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PlanConfig {
+    pub backend: Backend,
+    pub planner: Planner,
+    /// Run Step 0 (MaterializeSemanticAliases) first, for dumps taken straight after InitMemRef.
+    pub materialize_aliases: bool,
+    /// Per-space capacities that replace the backend's (indexed by `MemSpace as usize`).
+    pub capacity_overrides: [Option<i64>; MemSpace::ALL.len()],
+    /// Rewrite MemRef offsets to addresses, as AllocateMemoryAddr does (InCore/AIC/AIV only).
+    pub assign_addresses: bool,
+    /// Keep PyPTO's decision where it is unsafe (`--exact`): Step 0 retargets by PyPTO's rule
+    /// alone, and the engine reports the checker's findings instead of repairing the plan.
+    pub exact: bool,
+}
+
+impl PlanConfig {
+    /// Usable bytes of a space; 0 means unknown (no backend and no override).
+    pub fn capacity(&self, space: MemSpace) -> i64 {
+        self.capacity_overrides[space as usize].unwrap_or_else(|| self.backend.capacity(space))
+    }
+
+    /// The capacity the capacity-driven steps plan against: 0 (unknown) unless they run.
+    pub fn planning_capacity(&self, space: MemSpace) -> i64 {
+        if self.capacity_aware() {
+            self.capacity(space)
+        } else {
+            0
+        }
+    }
+
+    /// What packing one space reads of the configuration.
+    pub fn space_capacity(&self, space: MemSpace) -> SpaceCapacity {
+        SpaceCapacity {
+            usable: self.capacity(space),
+            planning: self.planning_capacity(space),
+        }
+    }
+
+    /// Whether the capacity-driven steps run: a backend is configured (SPEC §2.3), or a
+    /// capacity was given explicitly.
+    pub fn capacity_aware(&self) -> bool {
+        self.backend != Backend::None || self.capacity_overrides.iter().any(Option::is_some)
+    }
+}
+
+/// One space's capacity as packing sees it: the usable bytes (reported; 0 when unknown) and
+/// the bytes the capacity-driven steps plan against (0 unless they run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SpaceCapacity {
+    pub usable: i64,
+    pub planning: i64,
+}
+
+/// A planning failure: PyPTO's ValueError or internal error, with its exact text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PlanError(pub Diagnostic);
+
+impl PlanError {
+    pub fn new(code: &'static str, message: impl Into<String>, span: Span) -> PlanError {
+        PlanError(Diagnostic::error(code, message, span))
+    }
+
+    pub fn with_hint(self, hint: impl Into<String>) -> PlanError {
+        PlanError(self.0.with_hint(hint))
+    }
+}
+
+pub mod codes {
+    pub const DECLARED_SLOT_CO_LIVE: &str = "MR-E001";
+    pub const PINNED_EXTENT: &str = "MR-E002";
+    pub const BASE_WITHOUT_ALLOC: &str = "MR-W002";
+}
+
+/// A planned function and what the planner decided.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionPlan {
+    pub function: Function,
+    pub report: PlanReport,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlanReport {
+    pub spaces: Vec<SpaceReport>,
+    pub removed_allocs: Vec<Name>,
+    pub inserted_moves: Vec<MoveReport>,
+    pub lifetimes: Vec<LifetimeReport>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpaceReport {
+    pub space: MemSpace,
+    /// 0 when unknown.
+    pub capacity: i64,
+    /// Tiles that take part in planning (assignment-defined, with a MemRef).
+    pub tiles: usize,
+    pub buffers_before: usize,
+    pub buffers_after: usize,
+    pub bytes_before: i64,
+    pub bytes_after: i64,
+    /// Maximum bytes live at one statement.
+    pub lower_bound: i64,
+    /// The allocator's footprint: buffers laid out 32-byte aligned.
+    pub footprint: i64,
+    /// With the offset planner: the footprint PyPTO's packing would need.
+    pub pypto_footprint: Option<i64>,
+    pub buffers: Vec<BufferReport>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferReport {
+    pub base: Name,
+    pub size: i64,
+    pub offset: i64,
+    pub pinned: bool,
+    pub members: Vec<Name>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveReport {
+    pub destination: Name,
+    pub source: Name,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LifetimeReport {
+    pub var: Name,
+    pub space: MemSpace,
+    pub size: i64,
+    pub def: u32,
+    pub last: u32,
+}
+
+/// The intervals of each on-chip memory space, spaces in planning (enum) order.
+pub fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
+    let mut by_space: Vec<Vec<usize>> = vec![Vec::new(); MemSpace::ALL.len()];
+    for (i, iv) in lifetimes.intervals.iter().enumerate() {
+        by_space[iv.space as usize].push(i);
+    }
+    MemSpace::ALL
+        .iter()
+        .zip(by_space)
+        .filter(|&(&space, ref in_space)| space != MemSpace::Ddr && !in_space.is_empty())
+        .map(|(&space, in_space)| (space, in_space))
+        .collect()
+}
+
+pub fn align32(x: i64) -> i64 {
+    (x + 31) & !31
+}
+
+/// Plans one function as PyPTO's MemoryReuse does.
+pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
+    if config.planner == Planner::Dsa {
+        return offsets::plan_function(input, config);
+    }
+    plan_pypto(input.clone(), config, &FxHashSet::default())
+}
+
+/// SPEC §3.3 puts one `tile.alloc` per base at the top of the body, but PyPTO's MemoryReuse
+/// works on MemRefs alone and plans a tile whose base no alloc defines like any other: so do
+/// we, and say so at the tile (once per base).
+fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Vec<Diagnostic>) {
+    let allocated: FxHashSet<&str> = f
+        .body
+        .iter()
+        .filter_map(|stmt| match &stmt.kind {
+            StmtKind::Assign { target, value } if value.is_alloc_call() => {
+                Some(f.vars[*target].name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    let mut warned = FxHashSet::default();
+    for interval in &lifetimes.intervals {
+        if allocated.contains(interval.base.as_str()) || !warned.insert(interval.base.as_str()) {
+            continue;
+        }
+        let tile = &f.vars[interval.rep];
+        out.push(
+            Diagnostic::warning(
+                codes::BASE_WITHOUT_ALLOC,
+                format!(
+                    "tile '{}' is placed on '{}', which no `tile.alloc` in function '{}' defines; it is planned on its MemRef alone, as PyPTO's MemoryReuse does",
+                    tile.name, interval.base, f.name
+                ),
+                tile.span,
+            )
+            .with_hint("post-InitMemRef bodies start with one `tile.alloc` per base"),
+        );
+    }
+}
+
+/// [`plan_function`] for a caller that no longer needs its input: the plan is made in place,
+/// without the clone (a fifth of planning a 1,000-tile function).
+pub fn plan_function_owned(f: Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
+    if config.planner == Planner::Dsa {
+        return offsets::plan_function(&f, config);
+    }
+    plan_pypto(f, config, &FxHashSet::default())
+}
+
+/// PyPTO's plan, except that the sharing groups of the tiles in `own_buffer` keep their own
+/// allocation instead of joining another group's buffer (the safe planner's repair).
+pub fn plan_function_keeping(
+    f: Function,
+    config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
+    if config.planner == Planner::Dsa {
+        return offsets::plan_function(&f, config);
+    }
+    plan_pypto(f, config, own_buffer)
+}
+
+fn plan_pypto(
+    f: Function,
+    config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
+    if !is_planned(&f) {
+        return Ok(FunctionPlan {
+            function: f,
+            report: PlanReport::default(),
+        });
+    }
+    let prepared = prepare(f, config);
+    let lifetimes = lifetimes::analyze(&prepared.function);
+    if lifetimes.intervals.is_empty() {
+        let plan = finish(
+            prepared,
+            &lifetimes,
+            None,
+            config.backend,
+            !config.exact,
+            own_buffer,
+        )?;
+        return Ok(address(Cow::Owned(plan), &lifetimes, None, config)?.into_owned());
+    }
+    let rules = SharingRules::of(&prepared.function, &lifetimes, config)?;
+    let reserved = reserved_windows_if_called(&prepared.function, &lifetimes)?;
+    let facts = rules.facts(&prepared.function, &lifetimes);
+    let member_rows = MemberRows::of(&lifetimes);
+    let packings: Vec<SpacePacking> = spaces_of(&lifetimes)
+        .into_iter()
+        .map(|(space, in_space)| {
+            pack_space(
+                &prepared.function,
+                &facts,
+                &member_rows,
+                &reserved,
+                space,
+                &in_space,
+                config.space_capacity(space),
+            )
+        })
+        .collect();
+    let packed = Packed {
+        reserved: &reserved,
+        spaces: packings.iter().collect(),
+    };
+    let plan = finish(
+        prepared,
+        &lifetimes,
+        Some(packed),
+        config.backend,
+        !config.exact,
+        own_buffer,
+    )?;
+    Ok(address(Cow::Owned(plan), &lifetimes, Some(&reserved), config)?.into_owned())
+}
+
+/// Whether the pass plans a function at all: an orchestration function is left as it is.
+pub fn is_planned(f: &Function) -> bool {
+    f.function_type() != FunctionType::Orchestration
+}
+
+/// A function ready for planning: after Step 0 (MaterializeSemanticAliases) where configured,
+/// with what Step 0 reported. The first planning stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prepared {
+    /// Shared with the input when Step 0 does not run.
+    pub function: Arc<Function>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Stage 1: Step 0 where the configuration asks for it (it reads the backend and `exact`).
+pub fn prepare(f: impl Into<Arc<Function>>, config: &PlanConfig) -> Prepared {
+    let mut function = f.into();
+    let diagnostics = if config.materialize_aliases {
+        let f = Arc::make_mut(&mut function);
+        retarget::materialize_semantic_aliases(f, config.backend, config.exact)
+    } else {
+        Vec::new()
+    };
+    Prepared {
+        function,
+        diagnostics,
+    }
+}
+
+/// One memory space packed: the buffers PyPTO's first-fit-decreasing (with the capacity
+/// loop) made, and what the report and the later stages need of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpacePacking {
+    pub space: MemSpace,
+    pub buffers: Vec<PackedBuffer>,
+    pub report: SpaceReport,
+    /// What the capacity loop said (fallback warnings, hints).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The pipeline gate as the capacity loop left it, the planning capacity and the reserved
+    /// start: the performance hints read them.
+    gate: PipelineGate,
+    capacity: i64,
+    reserved_start: i64,
+}
+
+/// A buffer's members (interval indices) and where each sits inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackedBuffer {
+    pub members: Vec<usize>,
+    pub placements: Vec<i64>,
+    pub subdivided: bool,
+}
+
+/// Stage 4: packs the intervals of one space (SPEC §6.2–§6.8). It reads only this space's
+/// capacity, so a change to another space's leaves it alone.
+pub fn pack_space(
+    f: &Function,
+    facts: &ShareFacts<'_>,
+    member_rows: &MemberRows,
+    reserved: &capacity::Reserved,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity: SpaceCapacity,
+) -> SpacePacking {
+    let lifetimes = facts.lifetimes;
+    let SpaceCapacity { usable, planning } = capacity;
+    let capacity = planning;
+    let reserved_start = reserved.start_of(space);
+    let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
+    let mut gate = PipelineGate::new(space, &ivs, capacity);
+    let input = capacity::SpaceInput {
+        space,
+        intervals: in_space,
+        facts,
+        capacity,
+        reserved_start,
+        function: f,
+        function_span: address::head_of(f),
+    };
+    let mut diagnostics = Vec::new();
+    let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut diagnostics);
+    let report = space_report(
+        space,
+        usable,
+        reserved_start,
+        lifetimes,
+        member_rows,
+        in_space,
+        &buffers,
+    );
+    SpacePacking {
+        space,
+        buffers: buffers
+            .into_iter()
+            .map(|b| PackedBuffer {
+                members: b.members,
+                placements: b.placements,
+                subdivided: b.subdivided,
+            })
+            .collect(),
+        report,
+        diagnostics,
+        gate,
+        capacity,
+        reserved_start,
+    }
+}
+
+/// What packing made of a function: the reserved windows it planned around and each space's
+/// packing, in `MemSpace` order.
+#[derive(Clone, Debug)]
+pub struct Packed<'a> {
+    pub reserved: &'a capacity::Reserved,
+    pub spaces: Vec<&'a SpacePacking>,
+}
+
+/// Stage 5: the packings applied — rebase, loop carries, if-phis, yield fixup, identity
+/// copies, dead allocs (SPEC §7); addresses are the next stage ([`address`]). The groups of the tiles in `own_buffer` keep
+/// their own allocation (the safe planner's repair). `packed` is `None` only for a function
+/// with no interval, which has nothing to pack. `safe` (not `--exact`): the safe planner's
+/// fixups, where PyPTO's leave a wrong plan (loop carries aligned even without a reuse, nested
+/// carries written back, see [`fixup::YieldFixup::safe`]).
+pub fn finish(
+    prepared: Prepared,
+    lifetimes: &Lifetimes,
+    packed: Option<Packed<'_>>,
+    backend: Backend,
+    safe: bool,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
+    let Prepared {
+        function,
+        diagnostics,
+    } = prepared;
+    let mut f = Arc::unwrap_or_clone(function);
+    let mut report = PlanReport {
+        diagnostics,
+        ..PlanReport::default()
+    };
+    let Some(packed) = packed else {
+        report.lifetimes = lifetime_report(lifetimes);
+        return Ok(FunctionPlan {
+            function: f,
+            report,
+        });
+    };
+    warn_of_bases_without_alloc(&f, lifetimes, &mut report.diagnostics);
+    let mut reuse: Vec<Option<fixup::Reuse>> = vec![None; lifetimes.intervals.len()];
+    let mut gates = std::collections::BTreeMap::new();
+    for packing in &packed.spaces {
+        report
+            .diagnostics
+            .extend(packing.diagnostics.iter().cloned());
+        for buffer in &packing.buffers {
+            let rep = lifetimes.intervals[buffer.members[0]].rep;
+            let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
+            for (&member, &placement) in placements {
+                let keeps_own = !own_buffer.is_empty()
+                    && lifetimes.intervals[member]
+                        .members
+                        .iter()
+                        .any(|v| own_buffer.contains(v));
+                if keeps_own {
+                    continue;
+                }
+                let placement = buffer.subdivided.then_some(placement);
+                reuse[member] = Some(fixup::Reuse {
+                    representative: rep,
+                    placement,
+                });
+            }
+        }
+        report.spaces.push(packing.report.clone());
+        gates.insert(
+            packing.space,
+            (
+                packing.gate.clone(),
+                packing.capacity,
+                packing.reserved_start,
+            ),
+        );
+    }
+    capacity::perf_hints(&f, &gates, &mut report.diagnostics);
+    report.lifetimes = lifetime_report(lifetimes);
+
+    // Loop carries, if-phis and yields exist only inside a `for` or an `if`, and no fixup adds
+    // one: without them, their fixups would walk the body for nothing.
+    let control_flow = lifetimes.shape.control_flow;
+    let reused = reuse.iter().any(Option::is_some);
+    if reused {
+        fixup::rebase(&mut f, lifetimes, &reuse)?;
+    }
+    // PyPTO aligns carries only after a reuse; the safe planner always does, since a repair
+    // can leave a nested carry's iter arg off its init's buffer with nothing reused.
+    if control_flow && (reused || safe) {
+        fixup::align_loop_carries(&f.body, &mut f.vars, safe);
+    }
+    if control_flow {
+        fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
+    }
+    // Identity-copy normalisation acts only from a bare rename, and the fixups add none.
+    let renames = lifetimes.shape.renames;
+    if renames {
+        fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    }
+    let inserted = if control_flow {
+        let Function { body, vars, .. } = &mut f;
+        let mut yield_fixup = fixup::YieldFixup::new(vars);
+        if safe {
+            yield_fixup = yield_fixup.safe();
+        }
+        yield_fixup.run(body)?;
+        yield_fixup.inserted
+    } else {
+        fixup::Inserted::default()
+    };
+    for &(iter_arg, yielded, moved) in &inserted.nested_writebacks {
+        report.diagnostics.push(fixup::nested_writeback_warning(
+            &f.vars, iter_arg, yielded, moved,
+        ));
+    }
+    hoist_allocs(&mut f, &inserted.allocs);
+    if renames {
+        fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    }
+    report.inserted_moves = inserted
+        .moves
+        .iter()
+        .map(|&(destination, source)| MoveReport {
+            destination: f.vars[destination].name.clone(),
+            source: f.vars[source].name.clone(),
+            span: f.vars[source].span,
+        })
+        .collect();
+    report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
+    cleanup::strip_pipeline_membership(&mut f.body);
+    Ok(FunctionPlan {
+        function: f,
+        report,
+    })
+}
+
+/// Stage 6: AllocateMemoryAddr's part (SPEC §8): the overflow check and, with
+/// `assign_addresses`, the addresses. `reserved` is the windows packing planned around; `None`
+/// for a function with nothing to pack, whose windows are resolved only when it gets
+/// addresses (an overlap is an error, AUTO windows get their `base=`). A plan this changes
+/// nothing in comes back borrowed, so a memoized plan is not copied for nothing.
+pub fn address<'a>(
+    plan: Cow<'a, FunctionPlan>,
+    lifetimes: &Lifetimes,
+    reserved: Option<&capacity::Reserved>,
+    config: &PlanConfig,
+) -> Result<Cow<'a, FunctionPlan>, PlanError> {
+    let f = &plan.function;
+    let resolved;
+    let reserved = match reserved {
+        Some(reserved) => reserved,
+        None if capacity::gets_addresses(f) => {
+            resolved = reserved_windows_if_called(f, lifetimes)?;
+            &resolved
+        }
+        None => return Ok(plan),
+    };
+    let mut diagnostics = Vec::new();
+    let Some(addressing) = lay_out_checked(f, reserved, config, &mut diagnostics)? else {
+        return Ok(plan);
+    };
+    if diagnostics.is_empty() && !config.assign_addresses {
+        return Ok(plan);
+    }
+    let mut plan = plan;
+    let planned = plan.to_mut();
+    planned.report.diagnostics.extend(diagnostics);
+    if config.assign_addresses {
+        address::apply(&mut planned.function, &addressing, reserved);
+    }
+    Ok(plan)
+}
+
+/// The reserved windows (SPEC §2.5); their walk runs only when the analysis saw a call.
+pub fn reserved_windows_if_called(
+    f: &Function,
+    lifetimes: &Lifetimes,
+) -> Result<capacity::Reserved, PlanError> {
+    if lifetimes.shape.reserve_calls {
+        capacity::reserved_windows(f)
+    } else {
+        Ok(capacity::Reserved::default())
+    }
+}
+
+/// SPEC §8, after MemoryReuse: the overflow check, and the layout the addresses come from.
+/// Without a capacity to check or addresses to write, nothing reads the layout, so none is
+/// computed (`None`).
+///
+/// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
+/// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
+/// overflow surfaces only in the next pass, so the plan is emitted and the overflow becomes a
+/// warning that says which pass will fail.
+fn lay_out_checked(
+    f: &Function,
+    reserved: &capacity::Reserved,
+    config: &PlanConfig,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Option<address::Addressing>, PlanError> {
+    let layout_read = config.capacity_aware() || config.assign_addresses;
+    if !layout_read || !capacity::gets_addresses(f) {
+        return Ok(None);
+    }
+    let addressing = address::allocate(f, reserved);
+    if config.capacity_aware() {
+        let overflow = address::check_capacity(f, &addressing, reserved, config);
+        match overflow {
+            Err(error) if !config.assign_addresses => {
+                diagnostics.push(address::overflow_left_to_allocate_memory_addr(error))
+            }
+            overflow => overflow?,
+        }
+    }
+    Ok(Some(addressing))
+}
+
+/// What `can_share` consults besides lifetimes (SPEC §6.1): declared allocations (after the
+/// slot check), the 910B hazard, the forbid map. Both planners and `explain` prepare it alike.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharingRules {
+    pinned: FxHashSet<Name>,
+    hazard: Option<crate::analysis::forbid_alias::Hazard>,
+    forbid: crate::analysis::forbid_alias::ForbidMap,
+}
+
+impl SharingRules {
+    /// Stage 3 (reads the backend only).
+    pub fn of(
+        f: &Function,
+        lifetimes: &Lifetimes,
+        config: &PlanConfig,
+    ) -> Result<SharingRules, PlanError> {
+        // Declared allocations are rare: the top-level walk for them runs only when the
+        // analysis saw one.
+        let pinned = if lifetimes.shape.pinned_allocs {
+            pinned_bases(f)?
+        } else {
+            FxHashSet::default()
+        };
+        check_declared_slots(f, lifetimes, &pinned)?;
+        Ok(SharingRules {
+            pinned,
+            hazard: hazard_inputs(f, config.backend),
+            forbid: build_forbid_map(f, lifetimes, config.backend),
+        })
+    }
+
+    pub fn facts<'a>(&'a self, f: &Function, lifetimes: &'a Lifetimes) -> ShareFacts<'a> {
+        ShareFacts::new(
+            f,
+            lifetimes,
+            &self.forbid,
+            self.hazard.as_ref(),
+            &self.pinned,
+        )
+    }
+}
+
+/// SPEC §6.1.1: top-level allocs with `pinned=True`.
+pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
+    let mut pinned = FxHashSet::default();
+    for stmt in &f.body {
+        let StmtKind::Assign { target, value } = &stmt.kind else {
+            continue;
+        };
+        if !value.is_pinned_alloc_call() {
+            continue;
+        }
+        let Some(call) = value.as_call() else {
+            continue;
+        };
+        let name = f.vars[*target].name.clone();
+        if call
+            .args
+            .get(1)
+            .and_then(Expr::as_const_int)
+            .is_none_or(|size| size <= 0)
+        {
+            return Err(PlanError::new(
+                codes::PINNED_EXTENT,
+                format!(
+                    "MemoryReuse expected declared allocation '{name}' to have a positive constant byte extent after InitMemRef"
+                ),
+                stmt.span,
+            ));
+        }
+        pinned.insert(name);
+    }
+    Ok(pinned)
+}
+
+/// SPEC §6.1.2: tiles bound to one slot of a declared allocation must not be live together.
+pub(crate) fn check_declared_slots(
+    f: &Function,
+    lifetimes: &Lifetimes,
+    pinned: &FxHashSet<Name>,
+) -> Result<(), PlanError> {
+    if pinned.is_empty() {
+        return Ok(());
+    }
+    let mut slots: FxHashMap<(Name, i64), Vec<VarId>> = FxHashMap::default();
+    visit_assignments(&f.body, &mut |target, value| {
+        let Some(memref) = f.vars[target]
+            .ty
+            .as_ref()
+            .and_then(Type::as_tile)
+            .and_then(|t| t.memref.as_ref())
+        else {
+            return;
+        };
+        if !pinned.contains(&memref.base) || value.as_var().is_some() {
+            return;
+        }
+        let lands_on_source = value
+            .as_call()
+            .and_then(|c| op_info(c.op()))
+            .is_some_and(|info| {
+                info.reuses_input.is_some()
+                    || (info.output == OutputSpace::Inherit && !info.not_inplace_safe)
+            });
+        let Some(offset) = memref.const_offset() else {
+            return;
+        };
+        if !lands_on_source {
+            slots
+                .entry((memref.base.clone(), offset))
+                .or_default()
+                .push(target);
+        }
+    });
+    let mut keys: Vec<_> = slots.keys().cloned().collect();
+    keys.sort();
+    for key in keys {
+        let mut members = slots[&key].clone();
+        members.sort_by_key(|&v| lifetimes.liveness(v).map(|(d, _)| d));
+        for pair in members.windows(2) {
+            let (Some(prev), Some(cur)) =
+                (lifetimes.liveness(pair[0]), lifetimes.liveness(pair[1]))
+            else {
+                continue;
+            };
+            if prev.1 > cur.0 {
+                let (a, b) = (&f.vars[pair[0]].name, &f.vars[pair[1]].name);
+                return Err(PlanError::new(
+                    codes::DECLARED_SLOT_CO_LIVE,
+                    format!(
+                        "Tiles '{a}' and '{b}' are both bound to the same slot of the declared allocation '{}' but are live at the same time ({a}: [{}, {}], {b}: [{}, {}]). Sharing one slot would overwrite data that is still needed — put them on different slots, declare separate allocations, or bind only tiles whose lifetimes do not overlap.",
+                        key.0, prev.0, prev.1, cur.0, cur.1
+                    ),
+                    f.vars[pair[1]].span,
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Scratch allocations of the yield fixup go to the body head with the other allocs.
+pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) {
+    if allocs.is_empty() {
+        return;
+    }
+    let at = f
+        .body
+        .iter()
+        .position(|s| !is_alloc(s))
+        .unwrap_or(f.body.len());
+    let stmts = allocs.iter().map(|&(var, size, space)| {
+        let span = Span::default();
+        Stmt {
+            kind: StmtKind::Assign {
+                target: var,
+                value: Expr::new(
+                    ExprKind::call(Call {
+                        callee: memreuse_ir::ops::TILE_ALLOC_CALLEE.into(),
+                        args: smallvec::smallvec![
+                            Expr::new(ExprKind::Space(space), span),
+                            Expr::new(ExprKind::Int(size), span),
+                        ],
+                        kwargs: Vec::<Kwarg>::new(),
+                    }),
+                    span,
+                ),
+            },
+            span,
+            comments: Default::default(),
+        }
+    });
+    f.body.splice(at..at, stmts.collect::<Vec<_>>());
+}
+
+fn is_alloc(stmt: &Stmt) -> bool {
+    matches!(&stmt.kind, StmtKind::Assign { value, .. }
+        if value.is_alloc_call())
+}
+
+pub(crate) fn lifetime_report(lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
+    MemberRows::of(lifetimes).sorted()
+}
+
+/// The lifetime report's rows in interval order, with each interval's range of rows: the space
+/// reports take member names from here rather than read the variable table a second time.
+pub struct MemberRows {
+    rows: Vec<LifetimeReport>,
+    of_interval: Vec<std::ops::Range<usize>>,
+}
+
+impl MemberRows {
+    pub fn of(lifetimes: &Lifetimes) -> MemberRows {
+        let mut rows = Vec::with_capacity(lifetimes.member_facts().len());
+        let mut of_interval = Vec::with_capacity(lifetimes.intervals.len());
+        let mut facts = lifetimes.member_facts().iter();
+        for iv in &lifetimes.intervals {
+            let start = rows.len();
+            for (&v, (name, size)) in iv.members.iter().zip(facts.by_ref()) {
+                if let Some((def, last)) = lifetimes.liveness(v) {
+                    rows.push(LifetimeReport {
+                        var: name.clone(),
+                        space: iv.space,
+                        size: *size,
+                        def,
+                        last,
+                    });
+                }
+            }
+            of_interval.push(start..rows.len());
+        }
+        MemberRows { rows, of_interval }
+    }
+
+    fn names(&self, interval: usize) -> impl Iterator<Item = Name> + '_ {
+        self.rows[self.of_interval[interval].clone()]
+            .iter()
+            .map(|row| row.var.clone())
+    }
+
+    /// The report's order: by definition, then last use.
+    fn sorted(mut self) -> Vec<LifetimeReport> {
+        self.rows.sort_by_key(|r| (r.def, r.last));
+        self.rows
+    }
+}
+
+fn space_report(
+    space: MemSpace,
+    capacity: i64,
+    reserved_start: i64,
+    lifetimes: &Lifetimes,
+    member_rows: &MemberRows,
+    in_space: &[usize],
+    buffers: &[Buffer],
+) -> SpaceReport {
+    let intervals = &lifetimes.intervals;
+    let sizes: Vec<i64> = buffers.iter().map(|b| b.size).collect();
+    // AllocateMemoryAddr's order (SPEC §8): bases by name, 32-byte aligned.
+    let mut by_name: Vec<usize> = (0..buffers.len()).collect();
+    by_name.sort_by(|&a, &b| {
+        intervals[buffers[a].representative()]
+            .base
+            .cmp(&intervals[buffers[b].representative()].base)
+    });
+    let (addresses, footprint) =
+        address::lay_out(reserved_start, by_name.iter().map(|&i| sizes[i]));
+    let mut offsets = vec![0; buffers.len()];
+    for (&i, address) in by_name.iter().zip(addresses) {
+        offsets[i] = address;
+    }
+    SpaceReport {
+        space,
+        capacity,
+        tiles: in_space
+            .iter()
+            .map(|&i| member_rows.of_interval[i].len())
+            .sum(),
+        buffers_before: in_space.len(),
+        buffers_after: buffers.len(),
+        bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
+        bytes_after: sizes.iter().sum(),
+        lower_bound: lifetimes.max_live_bytes(in_space),
+        footprint,
+        pypto_footprint: None,
+        buffers: buffers
+            .iter()
+            .enumerate()
+            .map(|(i, b)| BufferReport {
+                base: intervals[b.representative()].base.clone(),
+                size: sizes[i],
+                offset: offsets[i],
+                pinned: b.pinned,
+                members: b
+                    .members
+                    .iter()
+                    .flat_map(|&m| member_rows.names(m))
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// Plans every function of a program; the first planning error stops it, naming the function.
+pub fn plan_program(
+    program: &memreuse_ir::Program,
+    config: &PlanConfig,
+) -> Result<(memreuse_ir::Program, Vec<PlanReport>), (usize, PlanError)> {
+    let mut functions = Vec::with_capacity(program.functions.len());
+    let mut reports = Vec::with_capacity(program.functions.len());
+    for (index, function) in program.functions.iter().enumerate() {
+        let plan = plan_function(function, config).map_err(|e| (index, e))?;
+        functions.push(plan.function);
+        reports.push(plan.report);
+    }
+    let planned = memreuse_ir::Program {
+        preamble: program.preamble.clone(),
+        decorator: program.decorator.clone(),
+        name: program.name.clone(),
+        functions,
+        dynamic_dims: program.dynamic_dims.clone(),
+        spacing: program.spacing,
+        span: program.span,
+    };
+    Ok((planned, reports))
+}

@@ -1,0 +1,375 @@
+//! `--planner dsa`: every sharing group keeps its own allocation and gets a byte address from
+//! the DSA solver (issue "A near-optimal offset planner"), instead of PyPTO's whole-buffer
+//! sharing. Every correctness rule of the PYPTO planner becomes a hard constraint: lifetimes
+//! that interfere, forbidden aliases, the 910B hazard, declared allocations and pipeline
+//! stages are disjoint byte ranges.
+//!
+//! The control-flow post-steps (accumulator if-phis, yield fixup, identity copies) run first,
+//! with every group on its own buffer, so the copies they insert are part of the lifetimes the
+//! solver sees. When the result needs more bytes than PyPTO's packing in some space, PyPTO's
+//! (addressed) plan is returned instead: the offset planner is never worse.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+
+use super::address::{self, codes as address_codes};
+use super::capacity::{self, Reserved};
+use super::pack::{Blocker, PipelineGate, ShareFacts, pair_blocker};
+use super::{
+    BufferReport, FunctionPlan, PlanConfig, PlanError, PlanReport, Planner, SharingRules,
+    SpaceReport, align32, cleanup, fixup, hoist_allocs, lifetime_report, retarget, spaces_of,
+};
+use crate::analysis::lifetimes::{self, Lifetimes};
+use memreuse_ir::diagnostics::{Diagnostic, Severity};
+use memreuse_ir::{ExprKind, Function, FunctionType, MemSpace, Name, Span, Type, VarId, VarKind};
+use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveError, SolveOptions};
+
+/// Search nodes per space: a budget instead of a deadline keeps the plan the same on every run
+/// and machine.
+const NODE_LIMIT: u64 = 200_000;
+
+pub(super) fn plan_function(
+    input: &Function,
+    config: &PlanConfig,
+) -> Result<FunctionPlan, PlanError> {
+    let pypto_config = PlanConfig {
+        planner: Planner::Pypto,
+        assign_addresses: true,
+        ..*config
+    };
+    let pypto = super::plan_function(input, &pypto_config)?;
+    if input.function_type() == FunctionType::Orchestration {
+        return Ok(pypto);
+    }
+    let mut f = input.clone();
+    if config.materialize_aliases {
+        retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact);
+    }
+    fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
+    fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    let inserted = {
+        let Function { body, vars, .. } = &mut f;
+        let mut yield_fixup = fixup::YieldFixup::new(vars);
+        yield_fixup.run(body)?;
+        yield_fixup.inserted
+    };
+    hoist_allocs(&mut f, &inserted.allocs);
+    fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    cleanup::strip_pipeline_membership(&mut f.body);
+
+    let lifetimes = lifetimes::analyze(&f);
+    let mut report = PlanReport {
+        lifetimes: lifetime_report(&lifetimes),
+        ..PlanReport::default()
+    };
+    if lifetimes.intervals.is_empty() {
+        return Ok(FunctionPlan {
+            function: f,
+            report,
+        });
+    }
+    let rules = SharingRules::of(&f, &lifetimes, config)?;
+    let facts = rules.facts(&f, &lifetimes);
+    let reserved = capacity::reserved_windows(&f)?;
+
+    let mut addresses = BTreeMap::new();
+    let mut footprints = BTreeMap::new();
+    for (space, in_space) in spaces_of(&lifetimes) {
+        let capacity = config.planning_capacity(space);
+        let reserved_start = reserved.start_of(space);
+        let pypto_footprint = pypto
+            .report
+            .spaces
+            .iter()
+            .find(|s| s.space == space)
+            .map(|s| s.footprint);
+        let placed = place_space(
+            &f,
+            &lifetimes,
+            &facts,
+            space,
+            &in_space,
+            capacity,
+            reserved_start,
+        )?;
+        let Some((space_addresses, footprint)) =
+            placed.filter(|(_, footprint)| pypto_footprint.is_none_or(|p| *footprint <= p))
+        else {
+            return Ok(pypto_instead(pypto, space));
+        };
+        addresses.extend(space_addresses);
+        footprints.insert(space, footprint);
+        let intervals = &lifetimes.intervals;
+        report.spaces.push(SpaceReport {
+            space,
+            capacity: config.capacity(space),
+            tiles: in_space.iter().map(|&i| intervals[i].members.len()).sum(),
+            buffers_before: in_space.len(),
+            buffers_after: in_space.len(),
+            bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
+            bytes_after: in_space.iter().map(|&i| intervals[i].size).sum(),
+            lower_bound: lifetimes.max_live_bytes(&in_space),
+            footprint,
+            pypto_footprint,
+            buffers: buffers_report(&f, &lifetimes, &in_space, &addresses),
+        });
+    }
+    apply_addresses(&mut f, &addresses, &mut footprints, &reserved);
+    for s in &mut report.spaces {
+        s.footprint = footprints.get(&s.space).copied().unwrap_or(s.footprint);
+    }
+    report.inserted_moves = inserted
+        .moves
+        .iter()
+        .map(|&(destination, source)| super::MoveReport {
+            destination: f.vars[destination].name.clone(),
+            source: f.vars[source].name.clone(),
+            span: f.vars[source].span,
+        })
+        .collect();
+    Ok(FunctionPlan {
+        function: f,
+        report,
+    })
+}
+
+/// PyPTO's plan, addressed, with a note saying why it was kept.
+fn pypto_instead(mut pypto: FunctionPlan, space: MemSpace) -> FunctionPlan {
+    let f = &mut pypto.function;
+    if !capacity::gets_addresses(f) {
+        // Offsets must be addresses in this mode whatever the function type.
+        if let Ok(reserved) = capacity::reserved_windows(f) {
+            let addressing = address::allocate(f, &reserved);
+            address::apply(f, &addressing, &reserved);
+        }
+    }
+    for s in &mut pypto.report.spaces {
+        s.pypto_footprint = Some(s.footprint);
+    }
+    pypto.report.diagnostics.push(Diagnostic {
+        severity: Severity::Hint,
+        code: "MR-H002",
+        message: format!(
+            "the offset planner found no layout of {} smaller than PyPTO's packing; PyPTO's plan is used",
+            space.name()
+        ),
+        span: address::head_of(&pypto.function),
+        hint: None,
+        related: Vec::new(),
+    });
+    pypto
+}
+
+/// Each base's address in one space, and the space's footprint.
+type Placement = (Vec<(Name, i64)>, i64);
+
+/// Places the groups of one space with the DSA solver: each base's address and the footprint,
+/// or `None` when the solver found no plan within the capacity.
+fn place_space(
+    f: &Function,
+    lifetimes: &Lifetimes,
+    facts: &ShareFacts,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity: i64,
+    reserved_start: i64,
+) -> Result<Option<Placement>, PlanError> {
+    let intervals = &lifetimes.intervals;
+    let ivs: Vec<_> = in_space.iter().map(|&i| &intervals[i]).collect();
+    let gate = PipelineGate::new(space, &ivs, capacity);
+    let buffers: Vec<DsaBuffer> = in_space
+        .iter()
+        .map(|&i| {
+            let iv = &intervals[i];
+            DsaBuffer {
+                lower: u64::from(iv.def),
+                // A never-read tile still occupies its bytes at its definition.
+                upper: u64::from(iv.last.max(iv.def + 1)),
+                size: iv.size.max(0) as u64,
+            }
+        })
+        .collect();
+    let pairs = disjoint_pairs(facts, &gate, in_space);
+    let mut problem = Problem::new(buffers)
+        .with_alignment(32)
+        .with_disjoint_pairs(pairs);
+    if capacity != 0 {
+        problem = problem.with_capacity((capacity - reserved_start).max(0) as u64);
+    }
+    let options = SolveOptions {
+        time_limit: None,
+        node_limit: Some(NODE_LIMIT),
+        ..SolveOptions::default()
+    };
+    match dsa::solve(&problem, &options) {
+        Ok(solution) => {
+            let addresses = in_space
+                .iter()
+                .zip(&solution.offsets)
+                .map(|(&i, &offset)| (intervals[i].base.clone(), reserved_start + offset as i64))
+                .collect();
+            Ok(Some((
+                addresses,
+                align32(reserved_start + solution.peak as i64),
+            )))
+        }
+        Err(SolveError::LiveBytesExceedCapacity {
+            instant,
+            live_bytes,
+            live,
+            ..
+        }) => {
+            let names: Vec<String> = live
+                .iter()
+                .map(|&k| f.vars[intervals[in_space[k]].rep].name.to_string())
+                .collect();
+            Err(PlanError::new(
+                address_codes::CAPACITY_OVERFLOW,
+                format!(
+                    "{} needs {} bytes at statement {instant} ({live_bytes} bytes live in {}) but the limit is {capacity} bytes",
+                    space.name(),
+                    live_bytes as i64 + reserved_start,
+                    names.join(", ")
+                ),
+                address::head_of(f),
+            ))
+        }
+        Err(_) => Ok(None),
+    }
+}
+
+/// Pairs that must not share bytes even when their lifetimes only touch: every gate of
+/// `can_share` other than the lifetime one (which the solver sees through the lifetimes).
+fn disjoint_pairs(
+    facts: &ShareFacts,
+    gate: &PipelineGate,
+    in_space: &[usize],
+) -> Vec<(usize, usize)> {
+    let position: FxHashMap<usize, usize> =
+        in_space.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+    let mut pairs = Vec::new();
+    let mut special: Vec<usize> = Vec::new();
+    for (k, &i) in in_space.iter().enumerate() {
+        for target in &facts.forbids[i] {
+            if let Some(&other) = position.get(target)
+                && other != k
+            {
+                pairs.push((k.min(other), k.max(other)));
+            }
+        }
+        let iv = &facts.lifetimes.intervals[i];
+        let hazardous = facts
+            .hazard
+            .is_some_and(|h| h.reads_tpop.contains(&iv.rep) || h.load_derived.contains(&iv.rep));
+        if facts.pinned.contains(&i) || !iv.pipeline.is_empty() || hazardous {
+            special.push(k);
+        }
+    }
+    // Pinned, pipelined and hazard-classified groups are few; check them against everyone.
+    for &k in &special {
+        for (other, &j) in in_space.iter().enumerate() {
+            if other == k {
+                continue;
+            }
+            let blocker = pair_blocker(facts, gate, in_space[k], j);
+            if matches!(
+                blocker,
+                Some(Blocker::Pinned(_) | Blocker::Hazard { .. } | Blocker::PipelineStage)
+            ) {
+                pairs.push((k.min(other), k.max(other)));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// Rewrites every on-chip MemRef to its base's address plus its offset inside the base (bases
+/// the post-steps created, such as carry scratch buffers, go above everything else).
+pub(super) fn apply_addresses(
+    f: &mut Function,
+    addresses: &BTreeMap<Name, i64>,
+    footprints: &mut BTreeMap<MemSpace, i64>,
+    reserved: &Reserved,
+) {
+    let mut extra: BTreeMap<Name, i64> = BTreeMap::new();
+    for index in 0..f.vars.len() {
+        let var = &mut f.vars[VarId(index as u32)];
+        if var.kind == VarKind::Param {
+            continue;
+        }
+        let Some(Type::Tile(tile)) = &mut var.ty else {
+            continue;
+        };
+        let (Some(memref), Some(space)) = (&mut tile.memref, tile.space) else {
+            continue;
+        };
+        if space == MemSpace::Ddr {
+            continue;
+        }
+        let Some(extent) = &mut memref.extent else {
+            continue;
+        };
+        let size = extent.size.as_const_int().unwrap_or(0);
+        let base_address = match addresses.get(&memref.base).or(extra.get(&memref.base)) {
+            Some(&a) => a,
+            None => {
+                let end = footprints
+                    .entry(space)
+                    .or_insert_with(|| reserved.start_of(space));
+                let at = *end;
+                *end = align32(at + size);
+                extra.insert(memref.base.clone(), at);
+                at
+            }
+        };
+        let span: Span = extent.offset.span;
+        extent.offset = match extent.offset.as_const_int() {
+            Some(offset) => memreuse_ir::Expr::new(
+                ExprKind::Const {
+                    value: base_address + offset,
+                    dtype: memreuse_ir::DType::Int64,
+                },
+                span,
+            ),
+            None => memreuse_ir::Expr::new(
+                ExprKind::Binary {
+                    op: memreuse_ir::BinOp::Add,
+                    lhs: Box::new(memreuse_ir::Expr::new(
+                        ExprKind::Const {
+                            value: base_address,
+                            dtype: memreuse_ir::DType::Int64,
+                        },
+                        span,
+                    )),
+                    rhs: Box::new(extent.offset.clone()),
+                },
+                span,
+            ),
+        };
+    }
+}
+
+/// The report of one space under the offset planner: one buffer per base.
+pub(super) fn buffers_report(
+    f: &Function,
+    lifetimes: &Lifetimes,
+    in_space: &[usize],
+    addresses: &BTreeMap<Name, i64>,
+) -> Vec<BufferReport> {
+    in_space
+        .iter()
+        .map(|&i| {
+            let iv = &lifetimes.intervals[i];
+            BufferReport {
+                base: iv.base.clone(),
+                size: iv.size,
+                offset: addresses.get(&iv.base).copied().unwrap_or(0),
+                pinned: false,
+                members: iv.members.iter().map(|&v| f.vars[v].name.clone()).collect(),
+            }
+        })
+        .collect()
+}

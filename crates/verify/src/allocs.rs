@@ -1,0 +1,145 @@
+//! `V001`/`V002`: every on-chip tile names a surviving alloc and fits inside it.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::liveness::{Bytes, Liveness, TileFact, var};
+use super::{VerifyOptions, codes};
+use memreuse_ir::diagnostics::Diagnostic;
+use memreuse_ir::{Expr, Function, MemSpace, Name, Stmt, StmtKind, Type};
+
+/// The on-chip bases tiles of `f` sit on that no alloc of `f` defines.
+pub(super) fn bases_without_alloc(f: &Function) -> FxHashSet<Name> {
+    let mut allocs = FxHashMap::default();
+    collect_allocs(f, &f.body, &mut allocs);
+    f.vars
+        .iter()
+        .filter_map(|(_, v)| match &v.ty {
+            Some(Type::Tile(tile)) if tile.space != Some(MemSpace::Ddr) => tile.memref.as_ref(),
+            _ => None,
+        })
+        .filter(|memref| !allocs.contains_key(&memref.base))
+        .map(|memref| memref.base.clone())
+        .collect()
+}
+
+/// `allocless`: bases the input already used without an alloc, which are not removed allocs.
+pub(super) fn check(
+    f: &Function,
+    live: &Liveness,
+    opts: &VerifyOptions,
+    allocless: &FxHashSet<Name>,
+) -> Vec<Diagnostic> {
+    let mut allocs = FxHashMap::default();
+    collect_allocs(f, &f.body, &mut allocs);
+    let mut out = Vec::new();
+    let mut missing: FxHashMap<&Name, Vec<&TileFact>> = FxHashMap::default();
+    for tile in &live.tiles {
+        if !allocs.contains_key(&tile.base) && !allocless.contains(&tile.base) {
+            missing.entry(&tile.base).or_default().push(tile);
+        }
+    }
+    let mut missing: Vec<_> = missing.into_iter().collect();
+    missing.sort_by_key(|(_, tiles)| tiles[0].def);
+    for (base, tiles) in missing {
+        let mut names: Vec<String> = tiles
+            .iter()
+            .take(4)
+            .map(|t| format!("'{}'", name(f, t)))
+            .collect();
+        if tiles.len() > names.len() {
+            names.push(format!("{} more", tiles.len() - names.len()));
+        }
+        let subject = match names.as_slice() {
+            [one] => format!("tile {one} is"),
+            _ => format!("tiles {} are", names.join(", ")),
+        };
+        out.push(
+            Diagnostic::error(
+                codes::MEMREF_WITHOUT_ALLOC,
+                format!(
+                    "{subject} placed on '{base}', which no `tile.alloc` in function '{}' defines",
+                    f.name
+                ),
+                tiles[0].site,
+            )
+            .with_hint("an alloc was removed while a tile still uses its base; keep the alloc or move the tile"),
+        );
+    }
+    // With absolute addresses a base's window starts at its lowest tile address (SPEC §8).
+    let mut window_start: FxHashMap<&Name, i64> = FxHashMap::default();
+    if opts.addressed {
+        for tile in &live.tiles {
+            if let Bytes::Known { start, .. } = tile.bytes {
+                let lowest = window_start.entry(&tile.base).or_insert(start);
+                *lowest = (*lowest).min(start);
+            }
+        }
+    }
+    for tile in live.tiles.iter().filter(|t| !t.inherited) {
+        let (Some(Some(alloc_size)), Bytes::Known { start, end }) =
+            (allocs.get(&tile.base), tile.bytes)
+        else {
+            continue;
+        };
+        let window = window_start.get(&tile.base).copied().unwrap_or(0);
+        if start < window || end > window.saturating_add(*alloc_size) {
+            let place = if opts.addressed {
+                format!(
+                    "the window [{window}, {}) of '{}'",
+                    window.saturating_add(*alloc_size),
+                    tile.base
+                )
+            } else {
+                format!("'{}', which has {alloc_size} bytes", tile.base)
+            };
+            out.push(
+                Diagnostic::error(
+                    codes::MEMREF_OUTSIDE_ALLOC,
+                    format!(
+                        "tile '{}' covers {}, outside {place}",
+                        name(f, tile),
+                        tile.bytes
+                    ),
+                    tile.site,
+                )
+                .with_hint(
+                    "a tile's MemRef must lie inside its alloc: grow the alloc or move the tile",
+                ),
+            );
+        }
+    }
+    out
+}
+
+pub(super) fn name<'f>(f: &'f Function, tile: &TileFact) -> &'f str {
+    var(f, tile.var).map_or("?", |v| v.name.as_str())
+}
+
+/// Bases defined by a `tile.alloc`/`tensor.alloc` anywhere in the body, with their constant size.
+fn collect_allocs<'f>(f: &'f Function, body: &'f [Stmt], out: &mut FxHashMap<Name, Option<i64>>) {
+    for stmt in body {
+        match &stmt.kind {
+            StmtKind::Assign { target, value } => {
+                if value.is_alloc_call()
+                    && let Some(call) = value.as_call()
+                    && let Some(v) = var(f, *target)
+                {
+                    let size = call.args.get(1).and_then(Expr::as_const_int);
+                    out.insert(v.name.clone(), size);
+                }
+            }
+            StmtKind::For(for_stmt) => collect_allocs(f, &for_stmt.body, out),
+            StmtKind::If(if_stmt) => {
+                collect_allocs(f, &if_stmt.then_body, out);
+                if let Some(else_body) = &if_stmt.else_body {
+                    collect_allocs(f, else_body, out);
+                }
+            }
+            StmtKind::With(with) => collect_allocs(f, &with.body, out),
+            StmtKind::Eval(_)
+            | StmtKind::Yield { .. }
+            | StmtKind::Return { .. }
+            | StmtKind::Pass => {}
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! `V005`/`V006`: tiles that must be one storage are. A loop's iter arg, init value, yielded
+//! value and result share one place, as do an `if` result and what each arm yields; a view,
+//! an in-place result or a bare alias sits on its source's buffer. Carries and results are
+//! checked only when their value is read somewhere.
+
+use super::codes;
+use super::liveness::{LinkKind, Liveness, final_yield, on_chip_memref, var};
+use memreuse_ir::diagnostics::Diagnostic;
+use memreuse_ir::{Expr, Function, MemRef, Span, Stmt, StmtKind, VarId};
+
+pub(super) fn check(f: &Function, live: &Liveness) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut read = vec![false; live.tiles.len()];
+    for tile in live.tiles.iter().filter(|t| !t.reads.is_empty()) {
+        read[tile.value as usize] = true;
+    }
+    let carry = Carries {
+        f,
+        live,
+        read_values: &read,
+    };
+    carry.stmts(&f.body, &mut out);
+    for link in &live.links {
+        let (tile, source) = (
+            &live.tiles[link.tile as usize],
+            &live.tiles[link.source as usize],
+        );
+        if tile.base == source.base {
+            continue;
+        }
+        let what = match link.kind {
+            LinkKind::View => "a view of",
+            LinkKind::InPlace => "written in place over",
+            LinkKind::Alias => "an alias of",
+        };
+        let (tile_name, source_name) = (name(f, tile.var), name(f, source.var));
+        out.push(
+            Diagnostic::error(
+                codes::DETACHED_VIEW,
+                format!(
+                    "'{tile_name}' is {what} '{source_name}' but sits on '{}' while '{source_name}' sits on '{}'",
+                    tile.base, source.base
+                ),
+                tile.site,
+            )
+            .with_hint(format!(
+                "'{tile_name}' shares its source's bytes, so its MemRef must name '{}'",
+                source.base
+            )),
+        );
+    }
+    out
+}
+
+/// Carries and `if` results are checked only where their value is observed: a misplaced carry
+/// or phi that nothing reads (nor its views and aliases) corrupts nothing.
+struct Carries<'a> {
+    f: &'a Function,
+    live: &'a Liveness,
+    /// Indexed by storage value: whether any of its tiles is read.
+    read_values: &'a [bool],
+}
+
+impl Carries<'_> {
+    fn observed(&self, v: VarId) -> bool {
+        self.live
+            .tile(v)
+            .is_some_and(|t| self.read_values[t.value as usize])
+    }
+
+    fn stmts(&self, body: &[Stmt], out: &mut Vec<Diagnostic>) {
+        let f = self.f;
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::For(for_stmt) => {
+                    let yielded = final_yield(&for_stmt.body);
+                    for (i, &iter_arg) in for_stmt.iter_args.iter().enumerate() {
+                        let init = for_stmt.init_values.get(i).and_then(Expr::as_var);
+                        let result = for_stmt.return_vars.get(i).copied();
+                        if !self.observed(iter_arg) && !result.is_some_and(|r| self.observed(r)) {
+                            continue;
+                        }
+                        let next = yielded.and_then(|(values, span)| {
+                            values.get(i).and_then(Expr::as_var).map(|v| (v, span))
+                        });
+                        let members = [
+                            (init, "its init value", stmt.span),
+                            (
+                                next.map(|(v, _)| v),
+                                "the value it yields",
+                                next.map_or(stmt.span, |(_, s)| s),
+                            ),
+                            (result, "its result", stmt.span),
+                        ];
+                        for (member, role, span) in members {
+                            if let Some(member) = member {
+                                let context =
+                                    format!("loop carry {i}: iter arg '{}'", name(f, iter_arg));
+                                compare(f, iter_arg, member, &context, role, span, out);
+                            }
+                        }
+                    }
+                    self.stmts(&for_stmt.body, out);
+                }
+                StmtKind::If(if_stmt) => {
+                    let arms = [
+                        ("then", Some(&if_stmt.then_body)),
+                        ("else", if_stmt.else_body.as_ref()),
+                    ];
+                    for (arm, arm_body) in arms {
+                        let Some((values, span)) = arm_body.and_then(|b| final_yield(b)) else {
+                            continue;
+                        };
+                        for (&result, value) in if_stmt.return_vars.iter().zip(values) {
+                            if !self.observed(result) {
+                                continue;
+                            }
+                            if let Some(yielded) = value.as_var() {
+                                let context = format!("if result '{}'", name(f, result));
+                                let role = format!("the value its {arm} arm yields");
+                                compare(f, result, yielded, &context, &role, span, out);
+                            }
+                        }
+                    }
+                    self.stmts(&if_stmt.then_body, out);
+                    if let Some(else_body) = &if_stmt.else_body {
+                        self.stmts(else_body, out);
+                    }
+                }
+                StmtKind::With(with) => self.stmts(&with.body, out),
+                StmtKind::Assign { .. }
+                | StmtKind::Eval(_)
+                | StmtKind::Yield { .. }
+                | StmtKind::Return { .. }
+                | StmtKind::Pass => {}
+            }
+        }
+    }
+}
+
+/// Reports `member` unless it sits exactly where `anchor` does (sizes may differ).
+fn compare(
+    f: &Function,
+    anchor: VarId,
+    member: VarId,
+    context: &str,
+    role: &str,
+    span: Span,
+    out: &mut Vec<Diagnostic>,
+) {
+    let memref = |v: VarId| var(f, v).and_then(on_chip_memref);
+    let (Some(anchor_ref), Some(member_ref)) = (memref(anchor), memref(member)) else {
+        return;
+    };
+    if same_place(anchor_ref, member_ref) {
+        return;
+    }
+    out.push(
+        Diagnostic::error(
+            codes::CARRY_NOT_IN_PLACE,
+            format!(
+                "{context} sits at {} but {role}, '{}', sits at {}",
+                place(anchor_ref),
+                name(f, member),
+                place(member_ref)
+            ),
+            span,
+        )
+        .with_hint(format!(
+            "the value moves into '{}' only if it is written there; insert a `tile.move` into that buffer before the yield",
+            anchor_ref.base
+        )),
+    );
+}
+
+fn same_place(a: &MemRef, b: &MemRef) -> bool {
+    a.base == b.base
+        && match (a.const_offset(), b.const_offset()) {
+            (Some(x), Some(y)) => x == y,
+            (None, None) => a.offset() == b.offset(),
+            _ => false,
+        }
+}
+
+fn place(m: &MemRef) -> String {
+    match m.const_offset() {
+        Some(offset) => format!("'{}' offset {offset}", m.base),
+        None => format!("'{}' at a symbolic offset", m.base),
+    }
+}
+
+fn name(f: &Function, v: VarId) -> &str {
+    var(f, v).map_or("?", |v| v.name.as_str())
+}

@@ -1,0 +1,222 @@
+//! The independent verifier: checks a *planned* function (after MemoryReuse, optionally after
+//! AllocateMemoryAddr) from the program text alone, without calling the packer or the planner's
+//! lifetime analysis — in the spirit of regalloc2's `checker.rs`. Every plan that leaves the
+//! tool must pass it.
+//!
+//! # What is checked
+//!
+//! * `V001` every on-chip tile's MemRef names a base defined by a `tile.alloc`/`tensor.alloc`;
+//! * `V002` its byte range `[offset, offset + size)` lies inside that alloc;
+//! * `V003` no tile is written over bytes another tile still needs (the liveness model below);
+//! * `V004` no op output shares bytes with an operand it must not alias (SPEC §6.1.4, §13);
+//! * `V005` loop carries and if results are realised in place: the value a loop yields sits
+//!   where its iter arg sits, and every `if` arm yields from where the `if` result sits
+//!   (checked where the carry or result is read at all: a misplaced one nothing reads corrupts
+//!   nothing);
+//! * `V006` a view, an in-place result or a bare alias sits on its source's buffer;
+//! * `V007` every read sees the value it names: the value checker (`values.rs`, below).
+//!
+//! # The liveness model (`liveness.rs`)
+//!
+//! Every statement gets a *step* number in program order; a `for` also gets a head step (init
+//! values read, iter args defined) and an end step after its body (return vars defined); an
+//! `if` gets a condition step, an else-entry step between its arms and an exit step (return
+//! vars defined). A tile is *written* at its definition step when an op produces it (in-place
+//! ops included; a tuple item `x = t[k]` at the step of the op that made `t`); views, bare
+//! aliases, iter args and return vars are renames and write nothing.
+//! A read of a tile defined before a loop, made inside that loop, counts as a read at the end
+//! of the outermost such loop (the next iteration reads it again).
+//!
+//! Tiles that are one storage value — a view, in-place result (`reuses_input`) or bare alias
+//! and its source, on the same base — never conflict with each other. Loop carries and if
+//! phis are *not* merged: the init value, the iter arg, the yielded value and the return var
+//! are distinct tiles on one buffer (which `V005` checks), each live only over its own steps.
+//! That is what lets the checker see a carry write-back that clobbers an iter arg still read
+//! (SPEC §S2) while accepting an in-place `next = add(acc, x)` or a `tile.move` before the
+//! yield.
+//!
+//! A write of tile `w` at step `d` clobbers tile `v` (different storage value, intersecting
+//! bytes on the same base) iff `v` is defined at or before `d` and `v` is read after `d` on a
+//! path from `d`: a read in the `else` arm of an `if` whose `then` arm holds the write (or the
+//! reverse) is on no such path, so tiles of mutually exclusive arms never conflict. A read at
+//! `d` itself is fine: inputs are read before outputs are written (SPEC §5.6 "touching").
+//!
+//! Byte ranges come from constant MemRef offsets; a symbolic offset takes the range of the tile
+//! it views or renames (a runtime row slice lies inside its source), else the whole base. Conflicts are found by a sweep over each base's
+//! tiles sorted by definition step, keeping only tiles still live, so the cost is
+//! `O(n log n)` plus the number of co-live tiles per base at each write.
+
+//! # The value checker (`values.rs`)
+//!
+//! A second, semantic check that shares nothing with the liveness model: an abstract
+//! interpretation that tracks which SSA values each byte range of each buffer holds, along
+//! every path (loops iterated to a fixpoint, `if` arms joined), and checks at every read that
+//! the operand's bytes hold the operand. `V003`, `V005` and `V006` find where a plan breaks
+//! liveness or placement rules; `V007` finds the read that would see the wrong data, names the
+//! value lost and the write (or the loop back edge, or the rename) that destroyed it. The two
+//! agree on which plans corrupt data (`tests/checkers_agree.rs`); only `V006` also rejects a
+//! detached view that nothing reads, which `V007` lets pass.
+
+mod allocs;
+mod forbid;
+mod identity;
+mod liveness;
+mod overlap;
+pub mod values;
+
+use liveness::Liveness;
+use memreuse_ir::diagnostics::Diagnostic;
+use memreuse_ir::{Function, Name, Program, VarId};
+use rustc_hash::FxHashSet;
+
+/// Stable codes of the verifier's diagnostics.
+pub mod codes {
+    pub const MEMREF_WITHOUT_ALLOC: &str = "V001";
+    pub const MEMREF_OUTSIDE_ALLOC: &str = "V002";
+    pub const CO_LIVE_OVERLAP: &str = "V003";
+    pub const FORBIDDEN_ALIAS: &str = "V004";
+    pub const CARRY_NOT_IN_PLACE: &str = "V005";
+    pub const DETACHED_VIEW: &str = "V006";
+    pub const VALUE_LOST: &str = "V007";
+}
+
+pub use memreuse_ir::backend::Backend;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VerifyOptions {
+    pub backend: Backend,
+    /// AllocateMemoryAddr ran (SPEC §8): in the functions it addresses (InCore, AIC, AIV),
+    /// MemRef offsets are absolute addresses, so a base's tiles only have to fit in an
+    /// alloc-sized window starting at their lowest offset, and tiles of different bases can
+    /// overlap.
+    pub addressed: bool,
+    /// With `addressed`: every function's offsets are addresses, whatever its type (plans of
+    /// the offset planner).
+    pub every_function_addressed: bool,
+}
+
+impl VerifyOptions {
+    fn addressed_in(&self, f: &Function) -> bool {
+        self.addressed
+            && (self.every_function_addressed
+                || matches!(
+                    f.function_type(),
+                    memreuse_ir::FunctionType::InCore
+                        | memreuse_ir::FunctionType::Aic
+                        | memreuse_ir::FunctionType::Aiv
+                ))
+    }
+}
+
+/// One finding of the checker; for a tile written over bytes another still needs (`V003`) or
+/// over an operand it must not alias (`V004`), the two tiles, so a repair can separate them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub diagnostic: Diagnostic,
+    pub clobber: Option<Clobber>,
+}
+
+/// `writer`'s write destroys bytes `victim` still needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clobber {
+    pub victim: VarId,
+    pub writer: VarId,
+}
+
+impl From<Diagnostic> for Finding {
+    fn from(diagnostic: Diagnostic) -> Finding {
+        Finding {
+            diagnostic,
+            clobber: None,
+        }
+    }
+}
+
+/// Checks one planned function with both checkers; an empty result means the plan is sound.
+/// Without the input it was planned from, every tile must sit on a base some alloc defines.
+pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    diagnostics(check_with(f, opts, &FxHashSet::default()))
+}
+
+/// What checking a plan needs to know of its input, taken before the input is planned in place.
+#[derive(Clone, Debug, Default)]
+pub struct PlanInput {
+    /// Bases the input already used without an alloc: PyPTO plans such tiles on their MemRefs
+    /// alone (SPEC §3.3), so these are not allocs the plan removed.
+    allocless: FxHashSet<Name>,
+}
+
+impl PlanInput {
+    pub fn of(input: &Function) -> PlanInput {
+        PlanInput {
+            allocless: allocs::bases_without_alloc(input),
+        }
+    }
+}
+
+/// Checks the plan `planned` made of the input `input` describes: as [`verify_function`],
+/// except for the bases the input already used without an alloc.
+pub fn verify_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    diagnostics(check_plan(input, planned, opts))
+}
+
+/// [`verify_plan`] with each finding's tiles, ordered by location and code.
+pub fn check_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -> Vec<Finding> {
+    check_with(planned, opts, &input.allocless)
+}
+
+fn diagnostics(findings: Vec<Finding>) -> Vec<Diagnostic> {
+    findings.into_iter().map(|f| f.diagnostic).collect()
+}
+
+/// Both checkers, ordered by location and code.
+fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -> Vec<Finding> {
+    let mut out = liveness_findings(f, opts, allocless);
+    out.extend(values::findings(f, opts.addressed_in(f)).into_iter().map(
+        |(diagnostic, clobber)| Finding {
+            diagnostic,
+            clobber: clobber.map(|(victim, writer)| Clobber { victim, writer }),
+        },
+    ));
+    out.sort_by_key(|finding| (finding.diagnostic.span.start, finding.diagnostic.code));
+    out
+}
+
+/// The liveness checker alone: `V001`–`V006`.
+pub fn check_liveness(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    diagnostics(liveness_findings(f, opts, &FxHashSet::default()))
+}
+
+fn liveness_findings(
+    f: &Function,
+    opts: &VerifyOptions,
+    allocless: &FxHashSet<Name>,
+) -> Vec<Finding> {
+    let opts = &VerifyOptions {
+        addressed: opts.addressed_in(f),
+        ..*opts
+    };
+    let liveness = Liveness::of(f);
+    let mut out: Vec<Finding> = allocs::check(f, &liveness, opts, allocless)
+        .into_iter()
+        .map(Finding::from)
+        .collect();
+    out.extend(overlap::check(f, &liveness, opts.addressed));
+    out.extend(forbid::check(f, &liveness, opts));
+    out.extend(identity::check(f, &liveness).into_iter().map(Finding::from));
+    out
+}
+
+/// The value checker alone: `V007` (see [`values::check`] for its findings as data).
+pub fn check_values(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    values::diagnostics(f, opts)
+}
+
+/// Checks every function of a program; each diagnostic comes with its function's index.
+pub fn verify_program(p: &Program, opts: &VerifyOptions) -> Vec<(usize, Diagnostic)> {
+    p.functions
+        .iter()
+        .enumerate()
+        .flat_map(|(i, f)| verify_function(f, opts).into_iter().map(move |d| (i, d)))
+        .collect()
+}

@@ -1,0 +1,87 @@
+//! `V003`: no tile is written over bytes that another tile still needs.
+
+use super::allocs::name;
+use super::liveness::{Liveness, TileFact};
+use super::{Clobber, Finding, codes};
+use memreuse_ir::Function;
+use memreuse_ir::diagnostics::Diagnostic;
+
+/// A broken plan can have a conflict for nearly every pair of tiles; past this many findings
+/// the rest of the function is summarised in one line.
+const MAX_REPORTED: usize = 100;
+
+/// Tiles can only share bytes of one base; with addressed MemRefs (absolute offsets), bytes of
+/// one memory space.
+pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Finding> {
+    let tiles = &live.tiles;
+    fn region(t: &TileFact, addressed: bool) -> (memreuse_ir::MemSpace, &str) {
+        (t.space, if addressed { "" } else { t.base.as_str() })
+    }
+    let region = |t| region(t, addressed);
+    let mut order: Vec<u32> = (0..tiles.len() as u32).collect();
+    order.sort_by(|&a, &b| {
+        let (ta, tb) = (&tiles[a as usize], &tiles[b as usize]);
+        (region(ta), ta.def, a).cmp(&(region(tb), tb.def, b))
+    });
+    let tile = |t: u32| &tiles[t as usize];
+    let mut out = Vec::new();
+    // Tiles of the current region that are still read after the current step.
+    let mut live_now: Vec<u32> = Vec::new();
+    for same_base in order.chunk_by(|&a, &b| region(tile(a)) == region(tile(b))) {
+        live_now.clear();
+        for same_def in same_base.chunk_by(|&a, &b| tile(a).def == tile(b).def) {
+            let step = tile(same_def[0]).def;
+            live_now.retain(|&v| tile(v).last > step);
+            live_now.extend(same_def.iter().filter(|&&v| tile(v).last > step));
+            for &w in same_def.iter().filter(|&&w| tile(w).writes) {
+                let writer = tile(w);
+                for &v in &live_now {
+                    let victim = tile(v);
+                    if victim.value == writer.value || !victim.bytes.intersects(writer.bytes) {
+                        continue;
+                    }
+                    let Some(read) = live.clobbered_read(victim, writer) else {
+                        continue;
+                    };
+                    if out.len() == MAX_REPORTED {
+                        out.push(Finding::from(Diagnostic::error(
+                            codes::CO_LIVE_OVERLAP,
+                            format!(
+                                "more co-live tiles share bytes in function '{}'; only the first {MAX_REPORTED} are reported",
+                                f.name
+                            ),
+                            f.span,
+                        )));
+                        return out;
+                    }
+                    let (v_name, w_name) = (name(f, victim), name(f, writer));
+                    out.push(Finding {
+                        clobber: Some(Clobber {
+                            victim: victim.var,
+                            writer: writer.var,
+                        }),
+                        diagnostic: Diagnostic::error(
+                            codes::CO_LIVE_OVERLAP,
+                            format!(
+                                "tiles '{v_name}' and '{w_name}' share bytes of '{}' while both are live: '{v_name}' covers {} and lives [{}, {}], '{w_name}' covers {} and lives [{}, {}]",
+                                writer.base,
+                                victim.bytes,
+                                victim.def,
+                                victim.last,
+                                writer.bytes,
+                                writer.def,
+                                writer.last,
+                            ),
+                            writer.site,
+                        )
+                        .with_hint(format!(
+                            "'{w_name}' is written at step {} but '{v_name}' is read again at step {read}; a tile may take another's bytes only from that tile's last read on",
+                            writer.def
+                        )),
+                    });
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,1411 @@
+//! `V007`, the value checker: abstract interpretation of a planned function that tracks, for
+//! every byte range of every buffer, which SSA values it holds, and checks at every read that
+//! the operand's bytes hold the operand's value (in the style of regalloc2's `checker.rs`).
+//!
+//! It shares nothing with the planner, nor with the liveness checker beside it: no steps, no
+//! lifetimes, only the IR and the op table's aliasing rows (views, "output reuses input k").
+//!
+//! # The abstract state
+//!
+//! A *region* is a base (or, with addressed MemRefs, a memory space). Each region holds sorted,
+//! disjoint *cells* `[start, end)`, each with the set of values its bytes hold on every path
+//! that reaches the current statement; bytes in no cell hold nothing known. A value only ever
+//! sits inside its own range, so defining a value touches only that range: the bytes its data
+//! takes from its MemRef's offset (a MemRef may be larger than its tile's data), for a view
+//! its MemRef's bytes within its source's.
+//!
+//! * An op output is a *write*: its bytes hold that value alone (a tuple-returning op writes
+//!   all its items at once, and items that overlap hold neither). An in-place result (the op
+//!   table's "output reuses input k") is written over its input too, but the names of the
+//!   input's datum (the input, its views and aliases) stay: the op, not the plan, changes the
+//!   input's buffer. A loop init carried into that input is a value of its own and is lost.
+//! * A view, a bare alias, an iter arg (from its init), a loop result (from its iter arg) and an
+//!   `if` result (from each arm's yield) are *renames*: the new name is added wherever its
+//!   source is, within the new name's own range; nothing is written.
+//! * A loop runs its body from the join of the entry state and the back-edge state until the
+//!   head state no longer changes (0, 1 or many iterations); at the back edge every iter arg
+//!   takes the value yielded for it, all at once. The loop exits from the head state, so its
+//!   results hold the last iteration's values, or the inits when the body never ran.
+//! * An `if` runs each arm from the state before it and joins their end states; a value is
+//!   known only where both arms left it. A write in one arm never disturbs a read in the other.
+//!
+//! Every read of an on-chip tile (op operands, yields, returns, loop headers, conditions) checks
+//! that every byte of the tile's range holds it. Inputs are read before outputs are written.
+//! A loop or `if` clones, joins and compares only the regions it defines values in.
+//!
+//! # Explaining a violation
+//!
+//! The fast pass records only which values some read found missing. Then one focused pass per
+//! region follows the values lost there and remembers, per cell and value, the event that
+//! removed it: a write, a loop's back edge, or a rename whose source was elsewhere. It stops
+//! once each has failed a read (a read failing on an early iteration fails at the fixpoint
+//! too, for the same reason). Values lost only because their source was (a view of a lost
+//! tile, a carry of a lost yield) are not reported again.
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::liveness::{on_chip_memref, var};
+use memreuse_ir::diagnostics::{Diagnostic, Related};
+use memreuse_ir::ops::op_info;
+use memreuse_ir::{
+    Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, TileType, Type, VarId,
+};
+
+use super::{VerifyOptions, codes};
+
+/// A broken plan can lose most of its values; past this many the rest are summarised.
+const MAX_REPORTED: usize = 50;
+
+/// Why a value is not where a read expects it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// The op that produced `writer`, at `at`, wrote over the value's bytes.
+    Overwritten { writer: VarId, at: Span },
+    /// At a loop's back edge (the yield at `at`) the iter arg takes the value yielded for it,
+    /// which does not sit on all of the iter arg's bytes.
+    CarryNotInPlace {
+        iter_arg: VarId,
+        yielded: Option<VarId>,
+        at: Span,
+    },
+    /// `target` is a rename (view, alias, iter arg, loop or `if` result, at `at`) of `source`,
+    /// which does not hold all of `target`'s bytes there.
+    RenameNotInPlace {
+        target: VarId,
+        source: Option<VarId>,
+        at: Span,
+    },
+}
+
+/// How a rename explains a target it could not place.
+#[derive(Clone, Copy)]
+enum RenameKind {
+    Carry,
+    Rename,
+}
+
+impl RenameKind {
+    fn cause(self, target: VarId, source: Option<VarId>, at: Span) -> Cause {
+        match self {
+            RenameKind::Carry => Cause::CarryNotInPlace {
+                iter_arg: target,
+                yielded: source,
+                at,
+            },
+            RenameKind::Rename => Cause::RenameNotInPlace { target, source, at },
+        }
+    }
+}
+
+/// A read that sees the wrong value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueViolation {
+    /// The tile the read expects.
+    pub lost: VarId,
+    /// The operand that reads it.
+    pub read: Span,
+    /// What destroyed it or kept it away; `None` when nothing ever placed it there.
+    pub cause: Option<Cause>,
+}
+
+/// Runs the value checker over one planned function; no violation means every read sees its
+/// value.
+pub fn check(f: &Function, opts: &VerifyOptions) -> Vec<ValueViolation> {
+    analyse(f, opts.addressed_in(f)).1
+}
+
+fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
+    let facts = Facts::of(f, addressed);
+    let mut fast = Interp::new(f, &facts, None);
+    fast.run();
+    let mut lost: Vec<(VarId, Span)> = Vec::new();
+    let mut seen = vec![false; f.vars.len()];
+    for found in &fast.found {
+        if !std::mem::replace(&mut seen[found.var.index()], true) {
+            lost.push((found.var, found.read));
+        }
+    }
+    // One focused pass per region explains every value lost there.
+    let mut by_region: Vec<(u32, SmallVec<[VarId; 4]>)> = Vec::new();
+    for &(value, _) in &lost {
+        let Some(place) = facts.places[value.index()] else {
+            continue;
+        };
+        match by_region.iter_mut().find(|(r, _)| *r == place.region) {
+            Some((_, values)) => values.push(value),
+            None => by_region.push((place.region, SmallVec::from_elem(value, 1))),
+        }
+    }
+    let mut explained: FxHashMap<VarId, (Span, Option<Cause>)> = FxHashMap::default();
+    for (region, mut values) in by_region {
+        values.sort_unstable();
+        let mut focused = Interp::new(f, &facts, Some(Foci::new(region, values)));
+        focused.run();
+        for found in focused.found {
+            explained
+                .entry(found.var)
+                .or_insert((found.read, found.cause));
+        }
+    }
+    let violations: Vec<ValueViolation> = lost
+        .iter()
+        .map(|&(value, read)| {
+            let (read, cause) = explained.get(&value).copied().unwrap_or((read, None));
+            ValueViolation {
+                lost: value,
+                read,
+                cause,
+            }
+        })
+        .collect();
+    // A rename of a lost value, or a carry of a lost yield, is lost because of it.
+    let derived = |v: &ValueViolation| {
+        let source = match v.cause {
+            Some(Cause::RenameNotInPlace { source, .. }) => source,
+            Some(Cause::CarryNotInPlace { yielded, .. }) => yielded,
+            _ => None,
+        };
+        source.is_some_and(|s| seen.get(s.index()).is_some_and(|&s| s))
+    };
+    let mut out: Vec<ValueViolation> = violations.iter().filter(|v| !derived(v)).cloned().collect();
+    // Values lost only to each other (a carry of a view of itself) still make the plan wrong.
+    if out.is_empty() {
+        out.extend(violations.into_iter().take(1));
+    }
+    (facts, out)
+}
+
+/// The violations as located diagnostics.
+/// [`diagnostics`] with, for a value another tile's write destroyed, `(lost, writer)`: the
+/// two tiles a repair has to separate (a repair checks again, so the first reported suffice).
+pub(super) fn findings(f: &Function, addressed: bool) -> Vec<(Diagnostic, Option<(VarId, VarId)>)> {
+    let (facts, violations) = analyse(f, addressed);
+    let clobber = |v: &ValueViolation| match v.cause {
+        Some(Cause::Overwritten { writer, .. }) => Some((v.lost, writer)),
+        _ => None,
+    };
+    let mut out: Vec<_> = violations
+        .iter()
+        .take(MAX_REPORTED)
+        .map(|v| (describe(f, &facts, v), clobber(v)))
+        .collect();
+    if violations.len() > MAX_REPORTED {
+        out.push((more_lost(f, violations.len()), None));
+    }
+    out
+}
+
+pub(super) fn diagnostics(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
+    findings(f, opts.addressed_in(f))
+        .into_iter()
+        .map(|(d, _)| d)
+        .collect()
+}
+
+fn more_lost(f: &Function, violations: usize) -> Diagnostic {
+    Diagnostic::error(
+        codes::VALUE_LOST,
+        format!(
+            "{} more values in function '{}' are read where they are not; only the first {MAX_REPORTED} are reported",
+            violations - MAX_REPORTED,
+            f.name
+        ),
+        f.span,
+    )
+}
+
+fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
+    let name = |id: VarId| var(f, id).map_or("?", |v| v.name.as_str());
+    // Point at the defined name itself when the parser recorded it, else at its statement.
+    let def = |id: VarId| {
+        let name = var(f, id).map(|v| v.span).filter(|s| s.start < s.end);
+        name.or_else(|| facts.defs.get(id.index()).copied().flatten())
+            .unwrap_or(f.span)
+    };
+    let lost = name(v.lost);
+    let place = facts.places[v.lost.index()].map_or_else(String::new, |p| {
+        format!(
+            " {} of '{}'",
+            p.bytes_text(),
+            facts.region_names[p.region as usize]
+        )
+    });
+    let (message, hint, cause) = match v.cause {
+        Some(Cause::Overwritten { writer, at }) => (
+            format!(
+                "'{lost}' is read here, but its bytes{place} were overwritten by '{}'",
+                name(writer)
+            ),
+            format!(
+                "'{}' must not share bytes with '{lost}' while '{lost}' is still read; give one of them its own buffer",
+                name(writer)
+            ),
+            Some(Related {
+                span: at,
+                message: format!("'{}' is written over '{lost}' here", name(writer)),
+            }),
+        ),
+        Some(Cause::CarryNotInPlace {
+            iter_arg,
+            yielded,
+            at,
+        }) => {
+            let yielded = yielded.map_or("a value", name);
+            let iter_arg = name(iter_arg);
+            (
+                format!(
+                    "'{lost}' is read here, but its bytes{place} do not receive the value the loop carries into '{iter_arg}'"
+                ),
+                format!(
+                    "the loop yields '{yielded}' for '{iter_arg}' from other bytes; compute it in the iter arg's buffer or `tile.move` it there before the yield"
+                ),
+                Some(Related {
+                    span: at,
+                    message: format!("the back edge carries '{yielded}' into '{iter_arg}' here"),
+                }),
+            )
+        }
+        Some(Cause::RenameNotInPlace { target, source, at }) => {
+            let source = source.map_or("its source", name);
+            let target = name(target);
+            (
+                format!(
+                    "'{lost}' is read here, but its bytes{place} do not hold it: '{target}' takes the value of '{source}', which sits elsewhere"
+                ),
+                format!(
+                    "'{target}' shares its data with '{source}', so it must sit on the bytes '{source}' sits on"
+                ),
+                Some(Related {
+                    span: at,
+                    message: format!("'{target}' takes the value of '{source}' here"),
+                }),
+            )
+        }
+        None => (
+            format!("'{lost}' is read here, but nothing placed it on its bytes{place}"),
+            format!("'{lost}' must be written where its MemRef says it sits"),
+            None,
+        ),
+    };
+    let mut d = Diagnostic::error(codes::VALUE_LOST, message, v.read).with_hint(hint);
+    d.related.push(Related {
+        span: def(v.lost),
+        message: format!("'{lost}' is defined here"),
+    });
+    d.related.extend(cause);
+    d
+}
+
+/// Where a tile sits: a byte range of one region. A symbolic offset with no source to take its
+/// range from covers the whole region, `[i64::MIN, i64::MAX)`.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    region: u32,
+    start: i64,
+    end: i64,
+    /// Where a write of the tile may reach: its MemRef's end, which a MemRef larger than the
+    /// tile's data puts past `end` (an op may fill its whole MemRef, an Acc tile its aligned
+    /// rows), so a write clobbers up to here but places its value only up to `end`.
+    written_end: i64,
+}
+
+impl Place {
+    fn bytes_text(&self) -> String {
+        if self.start == i64::MIN {
+            "(all, its offset being symbolic)".to_string()
+        } else {
+            format!("[{}, {})", self.start, self.end)
+        }
+    }
+}
+
+/// What the interpretation needs to know about every variable, computed once.
+struct Facts {
+    /// Indexed by `VarId`: the place of every on-chip tile.
+    places: Vec<Option<Place>>,
+    region_names: Vec<String>,
+    /// Indexed by `VarId`: where each variable is defined.
+    defs: Vec<Option<Span>>,
+    /// The items `x = t[k]` taken from each tuple-valued call result `t`, which the call writes.
+    tuple_items: FxHashMap<VarId, SmallVec<[VarId; 2]>>,
+    /// The on-chip tile parameters, which hold their values on entry.
+    params: Vec<VarId>,
+    /// Indexed by `VarId`: a representative of the variables that name one datum, joined
+    /// through views, aliases and in-place results (not through loop carries or `if` results,
+    /// which name different values).
+    datum: Vec<u32>,
+    /// Indexed by `VarId`: what the assignment defining it does.
+    effects: Vec<Effect>,
+    /// The regions each loop and `if` (keyed by the statement's address) defines values in,
+    /// sorted: the only regions its body can change.
+    touched: FxHashMap<usize, SmallVec<[u32; 8]>>,
+}
+
+/// What an assignment does to the buffers.
+#[derive(Clone, Copy, Debug)]
+enum Effect {
+    /// An op output written over its bytes.
+    Write,
+    /// An in-place result written over its input.
+    InPlace(VarId),
+    /// A tuple-valued call: writes every item extracted from it.
+    WriteItems,
+    /// A tuple item, written by the call that made the tuple.
+    Item,
+    /// A view or alias of its source (`None`: bound as it is).
+    Rename(Option<VarId>),
+}
+
+impl Facts {
+    fn datum_of(&self, v: VarId) -> u32 {
+        let mut at = v.0;
+        while let Some(&up) = self.datum.get(at as usize) {
+            if up == at {
+                break;
+            }
+            at = up;
+        }
+        at
+    }
+}
+
+impl Facts {
+    fn of(f: &Function, addressed: bool) -> Facts {
+        let mut facts = Facts {
+            places: vec![None; f.vars.len()],
+            region_names: Vec::new(),
+            defs: vec![None; f.vars.len()],
+            tuple_items: FxHashMap::default(),
+            params: Vec::new(),
+            datum: (0..f.vars.len() as u32).collect(),
+            effects: vec![Effect::Write; f.vars.len()],
+            touched: FxHashMap::default(),
+        };
+        let mut builder = FactsBuilder {
+            f,
+            addressed,
+            facts: &mut facts,
+            regions: FxHashMap::default(),
+            call_tuples: vec![false; f.vars.len()],
+            open: Vec::new(),
+        };
+        for p in &f.params {
+            builder.define(p.var, None, p.span, false);
+            if builder.facts.places[p.var.index()].is_some() {
+                builder.facts.params.push(p.var);
+            }
+        }
+        builder.stmts(&f.body);
+        facts
+    }
+}
+
+struct FactsBuilder<'a> {
+    f: &'a Function,
+    addressed: bool,
+    facts: &'a mut Facts,
+    regions: FxHashMap<&'a str, u32>,
+    /// Indexed by `VarId`: tuple variables assigned a call's result.
+    call_tuples: Vec<bool>,
+    /// The regions touched so far by each loop or `if` being walked, innermost last.
+    open: Vec<SmallVec<[u32; 8]>>,
+}
+
+/// The values of the yield that ends a statement list, and where it is.
+type YieldFact = (SmallVec<[Option<VarId>; 2]>, Span);
+
+impl<'a> FactsBuilder<'a> {
+    fn stmts(&mut self, body: &'a [Stmt]) -> Option<YieldFact> {
+        let mut last_yield = None;
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::Assign { target, value } => {
+                    let effect = match &value.kind {
+                        ExprKind::Var(src) => Effect::Rename(Some(*src)),
+                        ExprKind::Call(_, call) => {
+                            let info = op_info(call.op());
+                            let is_tuple = var(self.f, *target)
+                                .is_some_and(|v| matches!(v.ty, Some(Type::Tuple(_))));
+                            let input = info
+                                .and_then(|info| info.reuses_input)
+                                .and_then(|k| call.args.get(k))
+                                .and_then(Expr::as_var);
+                            if info.is_some_and(|info| info.view) {
+                                Effect::Rename(call.args.first().and_then(Expr::as_var))
+                            } else if is_tuple {
+                                if let Some(slot) = self.call_tuples.get_mut(target.index()) {
+                                    *slot = true;
+                                }
+                                Effect::WriteItems
+                            } else if let Some(input) = input {
+                                Effect::InPlace(input)
+                            } else {
+                                Effect::Write
+                            }
+                        }
+                        ExprKind::Index { base, .. } => match base.as_var() {
+                            Some(tuple) if self.call_tuples.get(tuple.index()) == Some(&true) => {
+                                self.facts
+                                    .tuple_items
+                                    .entry(tuple)
+                                    .or_default()
+                                    .push(*target);
+                                Effect::Item
+                            }
+                            _ => Effect::Rename(None),
+                        },
+                        _ => Effect::Write,
+                    };
+                    let (source, view) = match effect {
+                        Effect::Rename(source) => (source, true),
+                        _ => (None, false),
+                    };
+                    match effect {
+                        Effect::Rename(Some(source)) | Effect::InPlace(source) => {
+                            self.same_datum(*target, source);
+                        }
+                        _ => {}
+                    }
+                    if let Some(slot) = self.facts.effects.get_mut(target.index()) {
+                        *slot = effect;
+                    }
+                    self.define(*target, source, stmt.span, view);
+                }
+                StmtKind::Yield { values } => {
+                    last_yield = Some((values.iter().map(Expr::as_var).collect(), stmt.span));
+                }
+                StmtKind::For(for_stmt) => {
+                    self.open.push(SmallVec::new());
+                    for (i, &iter_arg) in for_stmt.iter_args.iter().enumerate() {
+                        let init = for_stmt.init_values.get(i).and_then(Expr::as_var);
+                        self.define(iter_arg, init, stmt.span, false);
+                    }
+                    self.stmts(&for_stmt.body);
+                    for (i, &result) in for_stmt.return_vars.iter().enumerate() {
+                        self.define(result, for_stmt.iter_args.get(i).copied(), stmt.span, false);
+                    }
+                    self.close(stmt);
+                }
+                StmtKind::If(if_stmt) => {
+                    self.open.push(SmallVec::new());
+                    let then_yield = self.stmts(&if_stmt.then_body);
+                    if let Some(else_body) = &if_stmt.else_body {
+                        self.stmts(else_body);
+                    }
+                    for (i, &result) in if_stmt.return_vars.iter().enumerate() {
+                        let (source, at) = match &then_yield {
+                            Some((values, at)) => (values.get(i).copied().flatten(), *at),
+                            None => (None, stmt.span),
+                        };
+                        self.define(result, source, at, false);
+                    }
+                    self.close(stmt);
+                }
+                StmtKind::With(with) => {
+                    if let Some(y) = self.stmts(&with.body) {
+                        last_yield = Some(y);
+                    }
+                }
+                StmtKind::Eval(_) | StmtKind::Return { .. } | StmtKind::Pass => {}
+            }
+        }
+        last_yield
+    }
+
+    /// Records the regions the loop or `if` `stmt` touched; they count for its parent too.
+    fn close(&mut self, stmt: &Stmt) {
+        let Some(mut touched) = self.open.pop() else {
+            return;
+        };
+        touched.sort_unstable();
+        touched.dedup();
+        if let Some(parent) = self.open.last_mut() {
+            parent.extend(touched.iter().copied());
+        }
+        self.facts.touched.insert(stmt_key(stmt), touched);
+    }
+
+    fn same_datum(&mut self, a: VarId, b: VarId) {
+        let (ra, rb) = (self.facts.datum_of(a), self.facts.datum_of(b));
+        if let Some(slot) = self.facts.datum.get_mut(ra as usize)
+            && (rb as usize) < self.f.vars.len()
+        {
+            *slot = rb;
+        }
+    }
+
+    /// Records where `v` is defined and, for an on-chip tile, the bytes its data occupies.
+    /// A MemRef may be larger than its tile's data (the packer sizes a shared buffer's first
+    /// tile by the buffer), so a tile covers at most its shape's bytes from its offset; a view
+    /// or alias covers its MemRef's bytes within its source's. A symbolic offset takes its
+    /// source's range (a runtime slice lies inside its source), else the whole region.
+    fn define(&mut self, v: VarId, source: Option<VarId>, at: Span, view: bool) {
+        let Some(slot) = self.facts.defs.get_mut(v.index()) else {
+            return;
+        };
+        slot.get_or_insert(at);
+        let f: &'a Function = self.f;
+        let Some(variable) = var(f, v) else {
+            return;
+        };
+        let Some(memref) = on_chip_memref(variable) else {
+            return;
+        };
+        let region_name: &'a str = if self.addressed {
+            match &variable.ty {
+                Some(Type::Tile(t)) => t.space.unwrap_or(MemSpace::Ddr).name(),
+                _ => "",
+            }
+        } else {
+            memref.base.as_str()
+        };
+        let next = self.regions.len() as u32;
+        let names = &mut self.facts.region_names;
+        let region = *self.regions.entry(region_name).or_insert_with(|| {
+            names.push(region_name.to_string());
+            next
+        });
+        if let Some(open) = self.open.last_mut() {
+            open.push(region);
+        }
+        let source_place = source
+            .and_then(|s| self.facts.places.get(s.index()).copied().flatten())
+            .filter(|p| p.region == region);
+        let known = memref.const_offset().zip(memref.size_bytes());
+        let written_end = match known {
+            Some((start, size)) if !view => start.saturating_add(size),
+            _ => i64::MIN,
+        };
+        let (start, end) = match (known, source_place) {
+            (Some((start, size)), Some(src)) if view => {
+                let end = start.saturating_add(size);
+                let clipped = (start.max(src.start), end.min(src.end));
+                if clipped.0 < clipped.1 {
+                    clipped
+                } else {
+                    (start, end)
+                }
+            }
+            (Some((start, size)), _) => {
+                let data = match &variable.ty {
+                    Some(Type::Tile(t)) => data_bytes(t).map_or(size, |d| d.min(size)),
+                    _ => size,
+                };
+                (start, start.saturating_add(data))
+            }
+            (None, Some(src)) => (src.start, src.end),
+            (None, None) => (i64::MIN, i64::MAX),
+        };
+        self.facts.places[v.index()] = Some(Place {
+            region,
+            start,
+            end,
+            written_end: written_end.max(end),
+        });
+    }
+}
+
+/// A loop's or `if`'s key in [`Facts::touched`].
+fn stmt_key(stmt: &Stmt) -> usize {
+    std::ptr::from_ref(stmt) as usize
+}
+
+/// The bytes a tile's data takes: its static shape's elements at the dtype's storage width.
+fn data_bytes(tile: &TileType) -> Option<i64> {
+    let mut elements: i64 = 1;
+    for dim in &tile.shape {
+        elements = elements.checked_mul(dim.as_const_int()?)?;
+    }
+    let bits = elements.checked_mul(i64::from(tile.dtype.storage_bits()))?;
+    Some((bits + 7) / 8)
+}
+
+/// The values a cell's bytes hold, sorted.
+type ValueSet = SmallVec<[VarId; 4]>;
+
+#[derive(Clone, Debug, PartialEq)]
+struct Cell {
+    start: i64,
+    end: i64,
+    values: ValueSet,
+    /// In a focused pass: why focus values are not here (none for a focus value that is, or
+    /// never was).
+    causes: Causes,
+}
+
+/// Focus values and why each is missing, sorted by value.
+type Causes = Vec<(VarId, Cause)>;
+
+impl Cell {
+    fn holds(&self, v: VarId) -> bool {
+        self.values.binary_search(&v).is_ok()
+    }
+    fn insert(&mut self, v: VarId) {
+        if let Err(at) = self.values.binary_search(&v) {
+            self.values.insert(at, v);
+        }
+    }
+    fn remove(&mut self, v: VarId) {
+        if let Ok(at) = self.values.binary_search(&v) {
+            self.values.remove(at);
+        }
+    }
+    /// Whether the cell says nothing: no values and no cause; such cells are dropped.
+    fn is_blank(&self) -> bool {
+        self.values.is_empty() && self.causes.is_empty()
+    }
+    fn cause(&self, v: VarId) -> Option<Cause> {
+        cause_in(&self.causes, v)
+    }
+    fn set_cause(&mut self, v: VarId, cause: Option<Cause>) {
+        set_cause_in(&mut self.causes, v, cause);
+    }
+}
+
+/// Cells per region.
+#[derive(Clone, Debug, Default)]
+struct State {
+    regions: Vec<Vec<Cell>>,
+}
+
+/// A read that found its value missing.
+struct Found {
+    var: VarId,
+    read: Span,
+    cause: Option<Cause>,
+}
+
+struct Interp<'f> {
+    f: &'f Function,
+    facts: &'f Facts,
+    /// In a focused pass: the values whose causes it follows.
+    focus: Option<Foci>,
+    found: Vec<Found>,
+    /// A focused pass stops once each focus value has failed a read.
+    done: bool,
+}
+
+/// The values a focused pass follows, all of one region, and which have failed a read.
+struct Foci {
+    region: u32,
+    /// Sorted.
+    values: SmallVec<[VarId; 4]>,
+    found: SmallVec<[bool; 4]>,
+    pending: usize,
+}
+
+impl Foci {
+    fn new(region: u32, values: SmallVec<[VarId; 4]>) -> Foci {
+        Foci {
+            region,
+            found: SmallVec::from_elem(false, values.len()),
+            pending: values.len(),
+            values,
+        }
+    }
+    fn index(&self, v: VarId) -> Option<usize> {
+        self.values.binary_search(&v).ok()
+    }
+}
+
+/// A rename: the target and where it takes its value from (`None`: bound as it is).
+type Pair = (VarId, Option<VarId>);
+
+/// Byte ranges `[start, end)` of one region.
+type Ranges = SmallVec<[(i64, i64); 2]>;
+
+impl<'f> Interp<'f> {
+    fn new(f: &'f Function, facts: &'f Facts, focus: Option<Foci>) -> Interp<'f> {
+        Interp {
+            f,
+            facts,
+            focus,
+            found: Vec::new(),
+            done: false,
+        }
+    }
+
+    fn run(&mut self) {
+        let mut state = State {
+            regions: vec![Vec::new(); self.facts.region_names.len()],
+        };
+        let params: SmallVec<[Pair; 4]> = self.facts.params.iter().map(|&p| (p, None)).collect();
+        self.rename(&mut state, &params, RenameKind::Rename, self.f.span);
+        self.stmts(&mut state, &self.f.body);
+    }
+
+    /// Where `v` sits, if this pass follows it: a focused pass follows only the focus values'
+    /// region, as no other region's contents can change where they are.
+    fn place(&self, v: VarId) -> Option<Place> {
+        let place = self.facts.places.get(v.index()).copied().flatten()?;
+        match &self.focus {
+            Some(foci) if foci.region != place.region => None,
+            _ => Some(place),
+        }
+    }
+
+    fn is_focus(&self, v: VarId) -> bool {
+        self.focus
+            .as_ref()
+            .is_some_and(|foci| foci.index(v).is_some())
+    }
+
+    /// Whether `v` is an on-chip tile at all.
+    fn is_tile(&self, v: VarId) -> bool {
+        self.facts
+            .places
+            .get(v.index())
+            .is_some_and(Option::is_some)
+    }
+
+    /// Runs a statement list; returns the yield that ends it, if any.
+    fn stmts(&mut self, state: &mut State, body: &'f [Stmt]) -> Option<(&'f [Expr], Span)> {
+        let mut yielded = None;
+        for stmt in body {
+            if self.done {
+                return yielded;
+            }
+            match &stmt.kind {
+                StmtKind::Assign { target, value } => {
+                    self.read_expr(state, value);
+                    self.assign(state, *target, stmt.span);
+                }
+                StmtKind::Eval(e) => self.read_expr(state, e),
+                StmtKind::Yield { values } => {
+                    for v in values {
+                        self.read_expr(state, v);
+                    }
+                    yielded = Some((values.as_slice(), stmt.span));
+                }
+                StmtKind::Return { values } => {
+                    for v in values {
+                        self.read_expr(state, v);
+                    }
+                }
+                StmtKind::For(for_stmt) => {
+                    let header = for_stmt.bounds.iter().chain(&for_stmt.init_values);
+                    for e in header.chain(for_stmt.kwargs.iter().map(|k| &k.value)) {
+                        self.read_expr(state, e);
+                    }
+                    self.for_loop(state, stmt, for_stmt);
+                }
+                StmtKind::If(if_stmt) => {
+                    self.read_expr(state, &if_stmt.cond);
+                    let touched = self.touched(stmt);
+                    // Only the regions the `if` touches differ between its arms.
+                    let mut other: Vec<Vec<Cell>> = touched
+                        .iter()
+                        .map(|&r| state.regions[r as usize].clone())
+                        .collect();
+                    let then_yield = self.stmts(state, &if_stmt.then_body);
+                    self.bind_results(state, &if_stmt.return_vars, then_yield, stmt.span);
+                    for (&r, cells) in touched.iter().zip(&mut other) {
+                        std::mem::swap(&mut state.regions[r as usize], cells);
+                    }
+                    let else_yield = match &if_stmt.else_body {
+                        Some(else_body) => self.stmts(state, else_body),
+                        None => None,
+                    };
+                    self.bind_results(state, &if_stmt.return_vars, else_yield, stmt.span);
+                    for (&r, then_cells) in touched.iter().zip(&other) {
+                        let joined = self.join_region(then_cells, &state.regions[r as usize]);
+                        state.regions[r as usize] = joined;
+                    }
+                }
+                StmtKind::With(with) => {
+                    self.read_expr(state, &with.context);
+                    if let Some(y) = self.stmts(state, &with.body) {
+                        yielded = Some(y);
+                    }
+                }
+                StmtKind::Pass => {}
+            }
+        }
+        yielded
+    }
+
+    /// An `if` arm's results take the values the arm yields (an arm without a yield binds
+    /// them as they are).
+    fn bind_results(
+        &mut self,
+        state: &mut State,
+        results: &[VarId],
+        yielded: Option<(&[Expr], Span)>,
+        if_span: Span,
+    ) {
+        if results.is_empty() {
+            return;
+        }
+        let pairs = pairs(results, yielded.map(|(values, _)| values));
+        let at = yielded.map_or(if_span, |(_, at)| at);
+        self.rename(state, &pairs, RenameKind::Rename, at);
+    }
+
+    /// The regions `stmt` (a loop or an `if`) can change, as far as this pass follows them.
+    fn touched(&self, stmt: &Stmt) -> SmallVec<[u32; 8]> {
+        let all = self.facts.touched.get(&stmt_key(stmt));
+        let follows = |r: &&u32| self.focus.as_ref().is_none_or(|f| f.region == **r);
+        all.map(|t| t.iter().filter(follows).copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// Runs a loop to its fixpoint. Regions the loop does not touch stay as they are; the
+    /// state of the others at the head is the join of the entry and the back edge.
+    fn for_loop(&mut self, state: &mut State, stmt: &'f Stmt, for_stmt: &'f ForStmt) {
+        let at = stmt.span;
+        let touched = self.touched(stmt);
+        let inits = pairs(&for_stmt.iter_args, Some(&for_stmt.init_values));
+        self.rename(state, &inits, RenameKind::Rename, at);
+        let saved = |state: &State| -> Vec<Vec<Cell>> {
+            touched
+                .iter()
+                .map(|&r| state.regions[r as usize].clone())
+                .collect()
+        };
+        let entry = saved(state);
+        // Violations count only on the pass that starts from the fixpoint: earlier passes
+        // start from states that hold more. (A focused pass keeps the first it meets.)
+        let mark = self.found.len();
+        loop {
+            if self.focus.is_none() {
+                self.found.truncate(mark);
+            }
+            let head = saved(state);
+            let yielded = self.stmts(state, &for_stmt.body);
+            if self.done {
+                return;
+            }
+            let carries = pairs(&for_stmt.iter_args, yielded.map(|(values, _)| values));
+            let yield_span = yielded.map_or(at, |(_, span)| span);
+            self.rename(state, &carries, RenameKind::Carry, yield_span);
+            let mut fixpoint = true;
+            for ((&r, entry_cells), head_cells) in touched.iter().zip(&entry).zip(&head) {
+                let next = self.join_region(entry_cells, &state.regions[r as usize]);
+                fixpoint &= same_cells(&next, head_cells);
+                state.regions[r as usize] = next;
+            }
+            if fixpoint {
+                break;
+            }
+        }
+        let results: SmallVec<[Pair; 4]> = for_stmt
+            .return_vars
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| (r, for_stmt.iter_args.get(i).copied()))
+            .collect();
+        self.rename(state, &results, RenameKind::Rename, at);
+    }
+
+    fn assign(&mut self, state: &mut State, target: VarId, at: Span) {
+        let Some(&effect) = self.facts.effects.get(target.index()) else {
+            return;
+        };
+        match effect {
+            Effect::Rename(source) => {
+                self.rename(state, &[(target, source)], RenameKind::Rename, at);
+            }
+            Effect::WriteItems => {
+                if let Some(items) = self.facts.tuple_items.get(&target) {
+                    self.write_all(state, items, at);
+                }
+            }
+            Effect::InPlace(input) => {
+                if let Some(place) = self.place(target) {
+                    self.write_in_place(state, place, target, input, at);
+                }
+            }
+            Effect::Write => self.write_all(state, &[target], at),
+            Effect::Item => {}
+        }
+    }
+
+    fn read_expr(&mut self, state: &State, e: &Expr) {
+        e.for_each_var_use(&mut |v, span| self.read(state, v, span));
+    }
+
+    /// Checks that every byte of `v`'s range holds `v`.
+    fn read(&mut self, state: &State, v: VarId, span: Span) {
+        let focus_index = match &self.focus {
+            Some(foci) => match foci.index(v) {
+                Some(i) if !foci.found[i] => Some(i),
+                _ => return,
+            },
+            None => None,
+        };
+        let Some(place) = self.place(v) else {
+            return;
+        };
+        let cells = &state.regions[place.region as usize];
+        let mut at = cells.partition_point(|c| c.end <= place.start);
+        let mut covered = place.start;
+        while covered < place.end {
+            match cells.get(at) {
+                Some(cell) if cell.start <= covered && cell.holds(v) => {
+                    covered = cell.end;
+                    at += 1;
+                }
+                other => {
+                    let cause = other
+                        .filter(|c| c.start <= covered)
+                        .and_then(|c| c.cause(v));
+                    self.found.push(Found {
+                        var: v,
+                        read: span,
+                        cause,
+                    });
+                    // A focus value's first failing read, on whatever iteration, is a real one
+                    // (later iterations start from fewer values), with a real cause.
+                    if let (Some(foci), Some(i)) = (&mut self.focus, focus_index) {
+                        foci.found[i] = true;
+                        foci.pending -= 1;
+                        self.done = foci.pending == 0;
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    /// An op at `at` writes `outputs` at once: each holds its own bytes, and bytes two of them
+    /// share hold neither.
+    fn write_all(&mut self, state: &mut State, outputs: &[VarId], at: Span) {
+        for &out in outputs {
+            if let Some(place) = self.place(out) {
+                self.clobber_tail(state, place, out, at);
+                self.clobber(state, place, out, Some(out), at);
+            }
+        }
+        for (i, &a) in outputs.iter().enumerate() {
+            for &b in &outputs[i + 1..] {
+                let (Some(pa), Some(pb)) = (self.place(a), self.place(b)) else {
+                    continue;
+                };
+                let (a_end, b_end) = (pa.written_end, pb.written_end);
+                if pa.region != pb.region || a_end <= pb.start || b_end <= pa.start {
+                    continue;
+                }
+                let overlap = Place {
+                    start: pa.start.max(pb.start),
+                    end: a_end.min(b_end),
+                    ..pa
+                };
+                // `b`, written last, holds the shared bytes and loses them to `a` (`a` lost
+                // them to `b`).
+                self.clobber(state, overlap, a, None, at);
+            }
+        }
+    }
+
+    /// An in-place result (`matmul_acc`, `fillpad_inplace`, ...) is written over its input:
+    /// other values there are lost, but where the input is, the names of the input's datum
+    /// (the input, its views and aliases) stay: the op, not the plan, decides that the input's
+    /// buffer changes, so reading the input afterwards is the program's business. A loop init
+    /// the input was carried from is a value of its own and is lost.
+    fn write_in_place(
+        &mut self,
+        state: &mut State,
+        place: Place,
+        out: VarId,
+        input: VarId,
+        at: Span,
+    ) {
+        self.clobber_tail(state, place, out, at);
+        let cells = &mut state.regions[place.region as usize];
+        let (lo, hi) = split_range(cells, place.start, place.end);
+        let kept: Ranges = cells[lo..hi]
+            .iter()
+            .filter(|c| c.holds(input))
+            .map(|c| (c.start, c.end))
+            .collect();
+        let mut covered = place.start;
+        for &(start, end) in kept.iter().chain([(place.end, place.end)].iter()) {
+            if covered < start {
+                let rest = Place {
+                    start: covered,
+                    end: start,
+                    ..place
+                };
+                self.clobber(state, rest, out, Some(out), at);
+            }
+            covered = end;
+        }
+        let datum = self.facts.datum_of(input);
+        let foci = self.focus.as_ref().map(|f| &f.values[..]).unwrap_or(&[]);
+        let cells = &mut state.regions[place.region as usize];
+        for &(start, end) in &kept {
+            let (lo, hi) = range_of(cells, start, end);
+            for c in &mut cells[lo..hi] {
+                for &f in foci {
+                    if f != out && c.holds(f) && self.facts.datum_of(f) != datum {
+                        c.set_cause(f, Some(Cause::Overwritten { writer: out, at }));
+                    }
+                }
+                c.values.retain(|v| self.facts.datum_of(*v) == datum);
+                c.insert(out);
+                c.set_cause(out, None);
+            }
+        }
+        let (lo, hi) = range_of(cells, place.start, place.end);
+        normalize(cells, lo.saturating_sub(1), (hi + 1).min(cells.len()));
+    }
+
+    /// A write of `out` may reach past its data to its MemRef's end: those bytes hold nothing
+    /// after it.
+    fn clobber_tail(&mut self, state: &mut State, place: Place, out: VarId, at: Span) {
+        if place.written_end > place.end {
+            let tail = Place {
+                start: place.end,
+                end: place.written_end,
+                ..place
+            };
+            self.clobber(state, tail, out, None, at);
+        }
+    }
+
+    /// Replaces the contents of `place` by `value` (or by nothing), the work of `writer`'s op.
+    fn clobber(
+        &mut self,
+        state: &mut State,
+        place: Place,
+        writer: VarId,
+        value: Option<VarId>,
+        at: Span,
+    ) {
+        let cells = &mut state.regions[place.region as usize];
+        let (lo, hi) = split_range(cells, place.start, place.end);
+        let values: ValueSet = value.into_iter().collect();
+        let Some(foci) = &self.focus else {
+            if values.is_empty() {
+                cells.drain(lo..hi);
+            } else {
+                cells.splice(lo..hi, [cell(place.start, place.end, values)]);
+            }
+            return;
+        };
+        // Follow the focus values: remember where this write removed them.
+        let mut replaced: Vec<Cell> = Vec::with_capacity(hi - lo + 2);
+        let mut covered = place.start;
+        let none = Causes::new();
+        for old in &cells[lo..hi] {
+            if old.start > covered {
+                push_merged(&mut replaced, covered, old.start, &values, &none);
+            }
+            let mut causes = old.causes.clone();
+            for &f in &foci.values {
+                if Some(f) == value {
+                    set_cause_in(&mut causes, f, None);
+                } else if old.holds(f) {
+                    set_cause_in(&mut causes, f, Some(Cause::Overwritten { writer, at }));
+                }
+            }
+            push_merged(&mut replaced, old.start, old.end, &values, &causes);
+            covered = old.end;
+        }
+        if covered < place.end {
+            push_merged(&mut replaced, covered, place.end, &values, &none);
+        }
+        replaced.retain(|c| !c.is_blank());
+        cells.splice(lo..hi, replaced);
+    }
+
+    /// Renames at `at`, all at once: each target is added wherever its source is, within the
+    /// target's own range, after the target's previous instance is removed. A target without
+    /// a source is bound over its whole range.
+    fn rename(&mut self, state: &mut State, pairs: &[Pair], kind: RenameKind, at: Span) {
+        let placed: SmallVec<[(VarId, Option<VarId>, Place); 4]> = pairs
+            .iter()
+            .filter_map(|&(t, s)| self.place(t).map(|p| (t, s, p)))
+            .collect();
+        if placed.is_empty() {
+            return;
+        }
+        for &(_, _, p) in &placed {
+            split_range(&mut state.regions[p.region as usize], p.start, p.end);
+        }
+        // Where each source is, before any target changes.
+        let mut holds: SmallVec<[Ranges; 4]> = SmallVec::new();
+        for &(_, source, p) in &placed {
+            let cells = &state.regions[p.region as usize];
+            let (lo, hi) = range_of(cells, p.start, p.end);
+            let ranges = match source {
+                Some(s) if self.is_tile(s) => cells[lo..hi]
+                    .iter()
+                    .filter(|c| c.holds(s))
+                    .map(|c| (c.start, c.end))
+                    .collect(),
+                _ => SmallVec::from_elem((p.start, p.end), 1),
+            };
+            holds.push(ranges);
+        }
+        for (&(target, source, p), ranges) in placed.iter().zip(&holds) {
+            let focused = self.is_focus(target);
+            let cells = &mut state.regions[p.region as usize];
+            if focused {
+                fill_gaps(cells, p.start, p.end);
+            }
+            let (lo, hi) = range_of(cells, p.start, p.end);
+            for c in &mut cells[lo..hi] {
+                c.remove(target);
+                if focused {
+                    c.set_cause(target, Some(kind.cause(target, source, at)));
+                }
+            }
+            for &(start, end) in ranges {
+                fill_gaps(cells, start, end);
+                let (lo, hi) = range_of(cells, start, end);
+                for c in &mut cells[lo..hi] {
+                    c.insert(target);
+                    if focused {
+                        c.set_cause(target, None);
+                    }
+                }
+            }
+        }
+        for &(_, _, p) in &placed {
+            let cells = &mut state.regions[p.region as usize];
+            let (lo, hi) = range_of(cells, p.start, p.end);
+            normalize(cells, lo.saturating_sub(1), (hi + 1).min(cells.len()));
+        }
+    }
+
+    /// A region on both paths: the values a cell holds on each. In a focused pass, the cause
+    /// of a missing focus value comes from the path that lost it.
+    fn join_region(&self, a: &[Cell], b: &[Cell]) -> Vec<Cell> {
+        match &self.focus {
+            None => intersect_cells(a, b),
+            Some(foci) => join_focused(a, b, &foci.values),
+        }
+    }
+}
+
+/// Renames of `targets` from the expressions at the same positions.
+fn pairs(targets: &[VarId], sources: Option<&[Expr]>) -> SmallVec<[Pair; 4]> {
+    targets
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| (t, sources.and_then(|s| s.get(i)).and_then(Expr::as_var)))
+        .collect()
+}
+
+fn cell(start: i64, end: i64, values: ValueSet) -> Cell {
+    Cell {
+        start,
+        end,
+        values,
+        causes: Causes::new(),
+    }
+}
+
+fn cause_in(causes: &Causes, v: VarId) -> Option<Cause> {
+    causes
+        .binary_search_by_key(&v, |&(f, _)| f)
+        .ok()
+        .map(|i| causes[i].1)
+}
+
+fn set_cause_in(causes: &mut Causes, v: VarId, cause: Option<Cause>) {
+    match (causes.binary_search_by_key(&v, |&(f, _)| f), cause) {
+        (Ok(i), Some(cause)) => causes[i].1 = cause,
+        (Ok(i), None) => {
+            causes.remove(i);
+        }
+        (Err(i), Some(cause)) => causes.insert(i, (v, cause)),
+        (Err(_), None) => {}
+    }
+}
+
+/// The bytes both lists cover, with the values both hold there.
+fn intersect_cells(a: &[Cell], b: &[Cell]) -> Vec<Cell> {
+    let mut out: Vec<Cell> = Vec::with_capacity(a.len().min(b.len()));
+    let (mut i, mut j) = (0, 0);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        let (start, end) = (x.start.max(y.start), x.end.min(y.end));
+        if start < end {
+            let values: ValueSet = x.values.iter().copied().filter(|v| y.holds(*v)).collect();
+            if !values.is_empty() {
+                push_merged(&mut out, start, end, &values, &Causes::new());
+            }
+        }
+        if x.end <= y.end {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+/// The join of a focused pass: it also keeps, where a focus value is missing on either path,
+/// the cause from the path that lost it.
+fn join_focused(a: &[Cell], b: &[Cell], foci: &[VarId]) -> Vec<Cell> {
+    let mut out: Vec<Cell> = Vec::with_capacity(a.len().max(b.len()));
+    let (mut i, mut j) = (0, 0);
+    let empty = ValueSet::new();
+    // Sweep the union of both lists' boundaries; a gap holds nothing and has no cause.
+    let mut pos = i64::MIN;
+    loop {
+        while a.get(i).is_some_and(|c| c.end <= pos) {
+            i += 1;
+        }
+        while b.get(j).is_some_and(|c| c.end <= pos) {
+            j += 1;
+        }
+        let (ca, cb) = (a.get(i), b.get(j));
+        let start = match (ca, cb) {
+            (None, None) => break,
+            (Some(x), None) => x.start,
+            (None, Some(y)) => y.start,
+            (Some(x), Some(y)) => x.start.min(y.start),
+        }
+        .max(pos);
+        let in_a = ca.filter(|c| c.start <= start);
+        let in_b = cb.filter(|c| c.start <= start);
+        let end = [
+            in_a.map(|c| c.end),
+            in_b.map(|c| c.end),
+            ca.filter(|c| c.start > start).map(|c| c.start),
+            cb.filter(|c| c.start > start).map(|c| c.start),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(i64::MAX);
+        let va = in_a.map_or(&empty, |c| &c.values);
+        let vb = in_b.map_or(&empty, |c| &c.values);
+        let values: ValueSet = va.iter().copied().filter(|v| vb.contains(v)).collect();
+        let mut causes = Causes::new();
+        for &f in foci {
+            let (cause_a, cause_b) = (in_a.and_then(|c| c.cause(f)), in_b.and_then(|c| c.cause(f)));
+            let cause = match (va.contains(&f), vb.contains(&f)) {
+                (true, true) => None,
+                (true, false) => cause_b,
+                (false, true) => cause_a,
+                (false, false) => cause_a.or(cause_b),
+            };
+            if let Some(cause) = cause {
+                causes.push((f, cause));
+            }
+        }
+        if !(values.is_empty() && causes.is_empty()) {
+            push_merged(&mut out, start, end, &values, &causes);
+        }
+        pos = end;
+    }
+    out
+}
+
+/// Appends `[start, end)`, merged into the last cell when it continues it with equal contents.
+fn push_merged(out: &mut Vec<Cell>, start: i64, end: i64, values: &ValueSet, causes: &Causes) {
+    if let Some(last) = out.last_mut()
+        && last.end == start
+        && last.values == *values
+        && last.causes == *causes
+    {
+        last.end = end;
+        return;
+    }
+    out.push(Cell {
+        start,
+        end,
+        values: values.clone(),
+        causes: causes.clone(),
+    });
+}
+
+/// Whether two lists of cells hold the same values everywhere (causes aside).
+fn same_cells(a: &[Cell], b: &[Cell]) -> bool {
+    let same = |x: &Cell, y: &Cell| x.start == y.start && x.end == y.end && x.values == y.values;
+    if a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y)) {
+        return true;
+    }
+    // Equal contents may be cut into cells differently (focused passes keep causes apart).
+    holding(a) == holding(b)
+}
+
+/// The maximal runs of bytes holding the same non-empty value set.
+fn holding(cells: &[Cell]) -> Vec<(i64, i64, &ValueSet)> {
+    let mut runs: Vec<(i64, i64, &ValueSet)> = Vec::new();
+    for c in cells.iter().filter(|c| !c.values.is_empty()) {
+        match runs.last_mut() {
+            Some(last) if last.1 == c.start && *last.2 == c.values => last.1 = c.end,
+            _ => runs.push((c.start, c.end, &c.values)),
+        }
+    }
+    runs
+}
+
+/// Splits cells so that none straddles `start` or `end`; returns the index range of the cells
+/// inside `[start, end)`.
+fn split_range(cells: &mut Vec<Cell>, start: i64, end: i64) -> (usize, usize) {
+    split_at(cells, start);
+    split_at(cells, end);
+    range_of(cells, start, end)
+}
+
+fn split_at(cells: &mut Vec<Cell>, pos: i64) {
+    let at = cells.partition_point(|c| c.end <= pos);
+    if let Some(cell) = cells.get(at)
+        && cell.start < pos
+    {
+        let mut upper = cell.clone();
+        upper.start = pos;
+        cells[at].end = pos;
+        cells.insert(at + 1, upper);
+    }
+}
+
+/// The index range of the cells inside `[start, end)` (cells must not straddle its ends).
+fn range_of(cells: &[Cell], start: i64, end: i64) -> (usize, usize) {
+    let lo = cells.partition_point(|c| c.end <= start);
+    let hi = lo + cells[lo..].partition_point(|c| c.start < end);
+    (lo, hi)
+}
+
+/// Adds empty cells over the bytes of `[start, end)` no cell covers (the cells must not
+/// straddle its ends).
+fn fill_gaps(cells: &mut Vec<Cell>, start: i64, end: i64) {
+    let (lo, hi) = range_of(cells, start, end);
+    let mut filled: Vec<Cell> = Vec::with_capacity(hi - lo + 1);
+    let mut covered = start;
+    for cell in &cells[lo..hi] {
+        if cell.start > covered {
+            filled.push(blank(covered, cell.start));
+        }
+        filled.push(cell.clone());
+        covered = cell.end;
+    }
+    if covered < end {
+        filled.push(blank(covered, end));
+    }
+    if filled.len() != hi - lo {
+        cells.splice(lo..hi, filled);
+    }
+}
+
+fn blank(start: i64, end: i64) -> Cell {
+    Cell {
+        start,
+        end,
+        values: ValueSet::new(),
+        causes: Causes::new(),
+    }
+}
+
+/// Drops blank cells and merges equal neighbours among `cells[lo..hi]`.
+fn normalize(cells: &mut Vec<Cell>, lo: usize, hi: usize) {
+    let mut merged: Vec<Cell> = Vec::with_capacity(hi - lo);
+    for cell in cells[lo..hi].iter().filter(|c| !c.is_blank()) {
+        push_merged(
+            &mut merged,
+            cell.start,
+            cell.end,
+            &cell.values,
+            &cell.causes,
+        );
+    }
+    if merged.len() != hi - lo {
+        cells.splice(lo..hi, merged);
+    }
+}

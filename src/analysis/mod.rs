@@ -1,7 +1,0 @@
-//! Per-function analyses over the IR: the op property table, lifetimes, forbid-alias sets and
-//! hazards (SPEC §5, §6.1, §13). Pure: no files, no salsa, no threads.
-
-pub mod body;
-pub mod forbid_alias;
-pub mod lifetimes;
-pub mod ops;
