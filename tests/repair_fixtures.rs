@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use memreuse::backend::Backend;
 use memreuse::ir::{LineIndex, Program, parse_program, print_program};
-use memreuse::plan::PlanConfig;
+use memreuse::plan::{PlanConfig, PlanReport};
 use memreuse::repair::{is_repair, plan_program_checked};
 use memreuse::verify::{VerifyOptions, verify_program};
 
@@ -62,6 +62,7 @@ fn options(backend: Backend) -> VerifyOptions {
 fn repaired(program: &Program, config: &PlanConfig, file: &str, text: &str) -> (Program, String) {
     let (planned, reports) = plan_program_checked(program, config, &options(config.backend))
         .unwrap_or_else(|(_, e)| panic!("{file}: no safe plan: {e:?}"));
+    report_lists_the_planned_buffers(&planned, &reports, file);
     let lines = LineIndex::new(text);
     let mut listed = String::new();
     for d in reports
@@ -73,6 +74,28 @@ fn repaired(program: &Program, config: &PlanConfig, file: &str, text: &str) -> (
         listed.push('\n');
     }
     (planned, listed)
+}
+
+/// The space report lists each tile in the buffer the repaired program puts it on (a tile a
+/// repair keeps on its own allocation leaves the row of the buffer PyPTO gave it).
+fn report_lists_the_planned_buffers(planned: &Program, reports: &[PlanReport], file: &str) {
+    for (function, report) in planned.functions.iter().zip(reports) {
+        for buffer in report.spaces.iter().flat_map(|s| &s.buffers) {
+            for member in &buffer.members {
+                let bases: Vec<&str> = function
+                    .vars
+                    .iter()
+                    .filter(|(_, v)| v.name == *member)
+                    .filter_map(|(_, v)| Some(v.ty.as_ref()?.memref()?.base.as_str()))
+                    .collect();
+                assert!(
+                    bases.contains(&buffer.base.as_str()),
+                    "{file}: the report lists '{member}' in '{}', the plan puts it on {bases:?}",
+                    buffer.base
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -475,16 +475,20 @@ pub fn finish(
         report
             .diagnostics
             .extend(packing.diagnostics.iter().cloned());
+        let keeps_own = |member: usize| {
+            !own_buffer.is_empty()
+                && lifetimes.intervals[member]
+                    .members
+                    .iter()
+                    .any(|v| own_buffer.contains(v))
+        };
+        let mut kept_own = Vec::new();
         for buffer in &packing.buffers {
             let rep = lifetimes.intervals[buffer.members[0]].rep;
             let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
             for (&member, &placement) in placements {
-                let keeps_own = !own_buffer.is_empty()
-                    && lifetimes.intervals[member]
-                        .members
-                        .iter()
-                        .any(|v| own_buffer.contains(v));
-                if keeps_own {
+                if keeps_own(member) {
+                    kept_own.push(member);
                     continue;
                 }
                 let placement = buffer.subdivided.then_some(placement);
@@ -494,7 +498,11 @@ pub fn finish(
                 });
             }
         }
-        report.spaces.push(packing.report.clone());
+        let mut space_report = packing.report.clone();
+        if !kept_own.is_empty() {
+            report_own_buffers(&mut space_report, packing, lifetimes, &kept_own);
+        }
+        report.spaces.push(space_report);
         gates.insert(
             packing.space,
             (
@@ -925,6 +933,42 @@ fn space_report(
             })
             .collect(),
     }
+}
+
+/// The space report of a packing some of whose members keep their own allocation (the safe
+/// planner's repair): each leaves its buffer's row for a row of its own, and the layout is
+/// measured again.
+fn report_own_buffers(
+    report: &mut SpaceReport,
+    packing: &SpacePacking,
+    lifetimes: &Lifetimes,
+    kept_own: &[usize],
+) {
+    let rows = MemberRows::of(lifetimes);
+    for &member in kept_own {
+        let names: Vec<Name> = rows.names(member).collect();
+        for buffer in &mut report.buffers {
+            buffer.members.retain(|n| !names.contains(n));
+        }
+        report.buffers.push(BufferReport {
+            base: lifetimes.intervals[member].base.clone(),
+            size: lifetimes.intervals[member].size,
+            offset: 0,
+            pinned: false,
+            members: names,
+        });
+    }
+    // AllocateMemoryAddr's order (SPEC §8), as `space_report` lays them out.
+    let mut by_name: Vec<usize> = (0..report.buffers.len()).collect();
+    by_name.sort_by(|&a, &b| report.buffers[a].base.cmp(&report.buffers[b].base));
+    let sizes = by_name.iter().map(|&i| report.buffers[i].size);
+    let (addresses, footprint) = address::lay_out(packing.reserved_start, sizes);
+    for (&i, address) in by_name.iter().zip(addresses) {
+        report.buffers[i].offset = address;
+    }
+    report.footprint = footprint;
+    report.buffers_after = report.buffers.len();
+    report.bytes_after = report.buffers.iter().map(|b| b.size).sum();
 }
 
 /// Plans every function of a program; the first planning error stops it, naming the function.
