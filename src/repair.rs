@@ -213,8 +213,7 @@ fn separate_shared_seeds(f: &mut Function) -> Vec<Diagnostic> {
             Place::IfResult(r) => (r, codes::IF_RESULT_GETS_OWN_BUFFER, "if results"),
         };
         let (anchor_name, first_name) = (f.vars[anchor].name.clone(), f.vars[first].name.clone());
-        let detached = detach(f, place);
-        let Some(detached) = detached else {
+        let Some(detached) = detach(f, place) else {
             continue;
         };
         let message = format!(
