@@ -106,7 +106,7 @@ pub fn plan_checked_from(
     let mut repairs = Vec::new();
     let mut plan = match first {
         Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
-            plan_separating(&mut input, config, &own, &mut repairs)
+            plan_separating(&mut input, config, &mut own, &mut repairs)
         }
         first => first,
     }
@@ -138,7 +138,7 @@ pub fn plan_checked_from(
             let mut trial_repairs = vec![repair];
             // An edit the planner cannot plan from is no repair.
             let Ok(trial) =
-                plan_separating(&mut trial_input, config, &trial_own, &mut trial_repairs)
+                plan_separating(&mut trial_input, config, &mut trial_own, &mut trial_repairs)
             else {
                 continue;
             };
@@ -180,24 +180,84 @@ pub fn plan_checked_from(
 }
 
 /// Plans `input`; when the yield fixup refuses loop carries on one buffer (`MR-E006`, the
-/// seed's S2), separates them in the input first and adds those repairs to `repairs`.
+/// seed's S2), separates them first and adds those repairs to `repairs`: carries the input
+/// seeds from one tile get their own allocations, and a carry whose init the packer put on
+/// another carry's init's buffer keeps that init on its own allocation.
 fn plan_separating(
     input: &mut Function,
     config: &PlanConfig,
-    own: &FxHashSet<VarId>,
+    own: &mut FxHashSet<VarId>,
     repairs: &mut Vec<Diagnostic>,
 ) -> Result<FunctionPlan, PlanError> {
-    match plan_function_keeping(input.clone(), config, own) {
-        Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
-            let separated = separate_shared_seeds(input);
-            if separated.is_empty() {
-                return Err(err);
-            }
-            repairs.extend(separated);
-            plan_function_keeping(input.clone(), config, own)
-        }
-        planned => planned,
+    let overlapping = |r: &Result<FunctionPlan, PlanError>| matches!(r, Err(e) if e.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES);
+    let mut planned = plan_function_keeping(input.clone(), config, own);
+    if !overlapping(&planned) {
+        return planned;
     }
+    let separated = separate_shared_seeds(input);
+    if !separated.is_empty() {
+        repairs.extend(separated);
+        planned = plan_function_keeping(input.clone(), config, own);
+    }
+    // Each round keeps one more init off the packer's shared buffer; a loop has few carries.
+    for _ in 0..MAX_ROUNDS {
+        let Err(err) = &planned else { break };
+        if !overlapping(&planned) {
+            break;
+        }
+        let Some((init, repair)) = init_packed_onto_another(input, own, &err.0) else {
+            break;
+        };
+        own.insert(init);
+        repairs.push(repair);
+        planned = plan_function_keeping(input.clone(), config, own);
+    }
+    planned
+}
+
+/// For the carry `MR-E006` names (its span is the later carry's iter arg): its init, when the
+/// input gave it a buffer of its own (so the packer put it on the other's), with the repair.
+fn init_packed_onto_another(
+    input: &Function,
+    own: &FxHashSet<VarId>,
+    refusal: &Diagnostic,
+) -> Option<(VarId, Diagnostic)> {
+    let (arg, init) = carry_at(input, &input.body, refusal.span)?;
+    let seats = Seats::of(&input.body);
+    let grouped = seats.defined(init);
+    if own.contains(&grouped) {
+        return None;
+    }
+    let init_base = base(input, seats.with_memref(&input.vars, init)?)?;
+    let name = |v: VarId| input.vars[v].name.as_str();
+    let message = format!(
+        "PyPTO's packing puts '{}', the init of loop carry '{}', on the buffer of another carry's init, so their writebacks overwrite each other ({}: {}); the repaired plan keeps '{}' on its own allocation '{init_base}'",
+        name(init),
+        name(arg),
+        refusal.code,
+        refusal.message,
+        name(grouped),
+    );
+    let mut d = Diagnostic::error(codes::TILE_KEEPS_OWN_BUFFER, message, refusal.span);
+    d.severity = Severity::Warning;
+    Some((grouped, d))
+}
+
+/// The iter arg defined at `span` and its init.
+fn carry_at(f: &Function, body: &[Stmt], span: crate::ir::Span) -> Option<(VarId, VarId)> {
+    body.iter().find_map(|stmt| match &stmt.kind {
+        StmtKind::For(l) => l
+            .iter_args
+            .iter()
+            .zip(&l.init_values)
+            .find(|&(&arg, _)| f.vars[arg].span == span)
+            .and_then(|(&arg, init)| Some((arg, init.as_var()?)))
+            .or_else(|| carry_at(f, &l.body, span)),
+        StmtKind::If(i) => carry_at(f, &i.then_body, span)
+            .or_else(|| i.else_body.as_deref().and_then(|e| carry_at(f, e, span))),
+        StmtKind::With(w) => carry_at(f, &w.body, span),
+        _ => None,
+    })
 }
 
 /// Run when the yield fixup refuses carries on one buffer (`MR-E006`, seed S2): loop carries
