@@ -2,7 +2,7 @@
 //! result that PyPTO keeps on its seed's buffer, where the seed is still needed, gets a buffer of
 //! its own ([`detach`]); a tile the input put on a buffer it must not use moves to a fresh one
 //! ([`fresh_buffer`]). Both only add allocations, variables and `tile.move`s: every `VarId` of
-//! the input stays valid.
+//! the input stays valid. [`Seats`] says where a carry or `if` result sits (with its seed).
 
 use rustc_hash::FxHashMap;
 
@@ -500,8 +500,7 @@ impl<'f> Places<'f> {
                 StmtKind::For(f) => {
                     let yielded = first_yield(&f.body);
                     for (i, &iter_arg) in f.iter_args.iter().enumerate() {
-                        let init = f.init_values.get(i).and_then(Expr::as_var);
-                        if let Some(init) = init
+                        if let Some(init) = f.init_values.get(i).and_then(Expr::as_var)
                             && !cut.contains(&(iter_arg, init))
                         {
                             self.join(iter_arg, init);
