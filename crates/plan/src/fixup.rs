@@ -30,15 +30,18 @@ pub mod codes {
 /// subranges of one arena (seed S4) share a base but are different buffers.
 fn placed_at(vars: &VarTable, v: VarId, target: &MemRef) -> bool {
     match &vars[v].ty {
-        Some(Type::Tile(t)) => t.memref.as_ref().is_some_and(|m| {
-            let same_offset = match (m.const_offset(), target.const_offset()) {
-                (Some(a), Some(b)) => a == b,
-                _ => m.offset() == target.offset(),
-            };
-            m.base == target.base && same_offset
-        }),
+        Some(Type::Tile(t)) => t.memref.as_ref().is_some_and(|m| same_place(m, target)),
         _ => false,
     }
+}
+
+/// The same base at the same offset.
+fn same_place(m: &MemRef, target: &MemRef) -> bool {
+    let same_offset = match (m.const_offset(), target.const_offset()) {
+        (Some(a), Some(b)) => a == b,
+        _ => m.offset() == target.offset(),
+    };
+    m.base == target.base && same_offset
 }
 
 fn tile_target(vars: &VarTable, v: VarId) -> Option<Target> {
@@ -352,9 +355,12 @@ fn coalesce_one(
         ) else {
             continue;
         };
-        if acc.space != MemSpace::Acc || acc.memref.base == seed_target.memref.base {
+        if acc.space != MemSpace::Acc || same_place(&seed_target.memref, &acc.memref) {
             continue;
         }
+        // Sibling subranges of one arena (seed S4) share a base but are different buffers:
+        // the seed's own reads of its subrange do not keep the accumulator's bytes live.
+        let sibling = (seed_target.memref.base == acc.memref.base).then_some(seed);
         let Some(Definition::Assign(seed_path)) = retargeter.definition(seed).cloned() else {
             continue;
         };
@@ -365,7 +371,7 @@ fn coalesce_one(
         if !seed_is_call || !inside(&seed_path, &if_path) {
             continue;
         }
-        if !retargeter.dead_at(&seed_path, &acc.memref.base, Some(&if_path)) {
+        if !retargeter.dead_at_except(&seed_path, &acc.memref.base, Some(&if_path), sibling) {
             continue;
         }
         if !retargeter.retarget_assign(seed, &seed_path, &acc, false) {
