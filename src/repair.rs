@@ -3,6 +3,22 @@
 //! at a time leaves the shared buffer for its own allocation — and checked again, until it
 //! passes. Each repair is a located warning that says what PyPTO decided and why it is unsafe.
 //!
+//! The loop: while a finding names two tiles (`V003`, `V004`, `V007`), the first one (by
+//! location, then code) is separated by the first edit of `candidates` that separates it —
+//! `MR-R001` keep a group off the shared buffer (writer, then victim), `MR-R002`/`MR-R005`
+//! detach the loop carry or `if` result that sits on the victim's buffer (seeded from the
+//! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
+//! allocation. Each trial replans the whole function from the edited input; a trial the
+//! planner refuses, or after which the pair (by name) is still a finding, is undone. Each edit
+//! is made at most once, so the loop ends; at 64 rounds, or when no edit separates the first
+//! finding, the function is an internal error (`MR-E010`, or the last findings).
+//!
+//! Guarantees: deterministic (fixed orders, no hash-order iteration, fresh names and bases
+//! numbered from the function); every returned plan passed both checkers; where PyPTO's plan
+//! passes them, no edit is made. Not guaranteed: minimality. The loop is greedy — a later edit
+//! can make an earlier one unnecessary, and nothing searches for the fewest groups or bytes
+//! moved off.
+//!
 //! This module sits above `plan` and `verify` and shares nothing with the checker but its
 //! findings: the planner never calls the checker.
 
@@ -12,7 +28,7 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
 use crate::plan::isolate::{Place, Seats, detach, fresh_buffer};
 use crate::plan::{FunctionPlan, PlanConfig, PlanError, plan_function_keeping};
-use crate::verify::{Clobber, Finding, PlanInput, VerifyOptions, check_plan};
+use crate::verify::{Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan};
 
 /// Stable codes of the repairs and of a plan that could not be repaired.
 pub mod codes {
@@ -70,6 +86,23 @@ enum Action {
     Fresh(VarId),
 }
 
+/// What the checkers are told of a plan made with `config`: its backend, and whether its
+/// MemRefs hold addresses (`--addresses`, or the offset planner's, which addresses every
+/// function).
+pub fn verify_options(config: &PlanConfig) -> VerifyOptions {
+    let addressing = if config.planner == crate::plan::Planner::Dsa {
+        Addressing::EveryFunction
+    } else if config.assign_addresses {
+        Addressing::AllocateMemoryAddr
+    } else {
+        Addressing::Offsets
+    };
+    VerifyOptions {
+        backend: config.backend,
+        addressing,
+    }
+}
+
 /// Plans `input` as PyPTO does and checks the plan. With `config.exact` the plan is returned
 /// as is, the checker's findings added to its report as warnings; otherwise unsafe decisions
 /// are repaired until the checker passes.
@@ -90,6 +123,27 @@ pub fn plan_checked_from(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
+    plan_checked_editing(input, first, config, options).map(|(plan, _)| plan)
+}
+
+/// The input as the repairs of [`plan_checked`] leave it (`None`: as given). Repairs add
+/// statements (a `tile.alloc` per new buffer, the `tile.move`s feeding it), and the plan's
+/// lifetimes number the statements of that function: the viewer locates them there.
+pub fn repaired_input(
+    input: Function,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<Option<Function>, SafePlanError> {
+    let first = plan_function_keeping(input.clone(), config, &FxHashSet::default());
+    plan_checked_editing(input, first, config, options).map(|(_, edited)| edited)
+}
+
+fn plan_checked_editing(
+    input: Function,
+    first: Result<FunctionPlan, PlanError>,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     let plan_input = PlanInput::of(&input);
     let check_function =
         |f: &Function, options: &VerifyOptions| check_plan(&plan_input, f, options);
@@ -99,7 +153,7 @@ pub fn plan_checked_from(
         plan.report
             .diagnostics
             .extend(findings.into_iter().map(|f| warning(f.diagnostic)));
-        return Ok(plan);
+        return Ok((plan, None));
     }
     let mut input = input;
     let mut own = FxHashSet::default();
@@ -116,7 +170,7 @@ pub fn plan_checked_from(
     for _ in 0..MAX_ROUNDS {
         if findings.is_empty() {
             plan.report.diagnostics.extend(repairs);
-            return Ok(plan);
+            return Ok((plan, Some(input)));
         }
         // The first finding that names two tiles, separated by the first edit that separates
         // them (the others often follow from the same decision).

@@ -64,21 +64,22 @@ pub fn plan_svg(function_name: &str, report: &PlanReport) -> String {
 }
 
 /// One tile as drawn: bytes `[offset, offset + size)` over statements `[def, end)`.
-struct Tile<'a> {
-    name: &'a str,
-    buffer: usize,
-    offset: i64,
-    size: i64,
-    def: u32,
-    last: u32,
+pub struct Tile<'a> {
+    pub name: &'a str,
+    /// Its buffer's index in the space's `buffers`.
+    pub buffer: usize,
+    pub offset: i64,
+    pub size: i64,
+    pub def: u32,
+    pub last: u32,
     /// `last`, or one past `def` for a never-used tile, which still needs its bytes at `def`.
-    end: u32,
+    pub end: u32,
 }
 
 /// The tiles of one space, matched to their lifetimes by name (in report order, so a name
 /// defined twice takes its rows in turn). A member without a lifetime row has no time to
 /// draw at and is left out.
-fn tiles<'a>(space: &'a SpaceReport, lifetimes: &'a [LifetimeReport]) -> Vec<Tile<'a>> {
+pub fn tiles<'a>(space: &'a SpaceReport, lifetimes: &'a [LifetimeReport]) -> Vec<Tile<'a>> {
     let mut rows: FxHashMap<&str, Vec<&LifetimeReport>> = FxHashMap::default();
     for row in lifetimes.iter().filter(|r| r.space == space.space).rev() {
         rows.entry(row.var.as_str()).or_default().push(row);
@@ -105,7 +106,7 @@ fn tiles<'a>(space: &'a SpaceReport, lifetimes: &'a [LifetimeReport]) -> Vec<Til
 
 /// Bytes in use at each statement of `[t0, t0 + len)`: tiles of one buffer all sit at its
 /// start, so a buffer holds the largest of its live tiles; the buffers' holdings add up.
-fn live_bytes(tiles: &[Tile], buffers: usize, t0: u32, len: usize) -> Vec<i64> {
+pub fn live_bytes(tiles: &[Tile], buffers: usize, t0: u32, len: usize) -> Vec<i64> {
     let mut total = vec![0i64; len];
     let mut held = vec![0i64; len];
     let mut by_buffer: Vec<Vec<&Tile>> = vec![Vec::new(); buffers];
@@ -422,7 +423,7 @@ fn legend(out: &mut String, space: &SpaceReport, peak: i64, top: f64) -> f64 {
 
 /// Buffer `i`'s colour: hues a golden angle apart, so neighbours differ however many there
 /// are, and lightness cycling so that buffers of near hues still differ.
-fn colour(i: usize) -> String {
+pub fn colour(i: usize) -> String {
     let hue = (i as f64 * 137.507_764) % 360.0;
     let (s, l) = (0.62, [0.62, 0.74, 0.52][i % 3]);
     let c = (1.0 - (2.0 * l - 1.0f64).abs()) * s;

@@ -165,8 +165,11 @@ fn check(path: &Path) -> Result<(), String> {
     };
     let options = memreuse::verify::VerifyOptions {
         backend: header.config.backend,
-        addressed: header.config.assign_addresses,
-        every_function_addressed: false,
+        addressing: if header.config.assign_addresses {
+            memreuse::verify::Addressing::AllocateMemoryAddr
+        } else {
+            memreuse::verify::Addressing::Offsets
+        },
     };
     let violations: Vec<_> = program
         .functions

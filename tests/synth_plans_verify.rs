@@ -32,8 +32,7 @@ fn plan_verified(text: &str, config: &PlanConfig) -> Result<String, String> {
     };
     let options = VerifyOptions {
         backend: config.backend,
-        addressed: false,
-        every_function_addressed: false,
+        ..VerifyOptions::default()
     };
     let violations = verify_program(&planned, &options);
     if !violations.is_empty() {

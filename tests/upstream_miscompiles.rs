@@ -37,8 +37,7 @@ fn planned(program: &Program, config: &PlanConfig, file: &str) -> Program {
 fn verdict(planned: &Program, backend: Backend, file: &str, text: &str) -> String {
     let options = VerifyOptions {
         backend,
-        addressed: false,
-        every_function_addressed: false,
+        ..VerifyOptions::default()
     };
     let diagnostics = verify_program(planned, &options);
     if diagnostics.is_empty() {

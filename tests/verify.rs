@@ -17,7 +17,7 @@ fn options(text: &str) -> VerifyOptions {
         match word {
             "backend=910b" => opts.backend = Backend::Ascend910B,
             "backend=950" => opts.backend = Backend::Ascend950,
-            "addressed" => opts.addressed = true,
+            "addressed" => opts.addressing = memreuse::verify::Addressing::AllocateMemoryAddr,
             other => panic!("unknown verify directive `{other}`"),
         }
     }
@@ -136,7 +136,7 @@ fn addressed_plans_put_absolute_addresses_in_offsets() {
         .unwrap();
     extent.offset = Expr::new(ExprKind::Int(16384), extent.offset.span);
     let addressed = VerifyOptions {
-        addressed: true,
+        addressing: memreuse::verify::Addressing::AllocateMemoryAddr,
         ..VerifyOptions::default()
     };
     assert!(verify_function(f, &addressed).is_empty());
@@ -205,8 +205,11 @@ proptest::proptest! {
                     &f,
                     &VerifyOptions {
                         backend,
-                        addressed,
-                        every_function_addressed: false,
+                        addressing: if addressed {
+                            memreuse::verify::Addressing::AllocateMemoryAddr
+                        } else {
+                            memreuse::verify::Addressing::Offsets
+                        },
                     },
                 );
             }

@@ -23,6 +23,7 @@ mod state;
 mod stats;
 mod summary;
 mod verify;
+mod view;
 
 use std::process::ExitCode;
 
@@ -91,6 +92,9 @@ enum Command {
     Cache(cache::CacheArgs),
     /// The plan of one file or function, from the daemon (started when none runs).
     Query(query::QueryArgs),
+    /// The memory viewer in the browser: every function's tiles over source lines and
+    /// addresses, live as files change (served by the daemon on 127.0.0.1).
+    View(view::ViewArgs),
     /// Start, stop or inspect the daemon that keeps a tree's plans up to date.
     Daemon(daemon::DaemonArgs),
     /// Solve offline allocation problems (CSV `id,lower,upper,size`) and report peak vs bound.
@@ -136,6 +140,7 @@ fn main() -> ExitCode {
         Command::Cache(args) => cache::run(args, cli.state_dir.as_deref()),
         Command::Query(args) => query::run(args, cli.state_dir.as_deref()),
         Command::Daemon(args) => daemon::run(args, cli.state_dir.as_deref()),
+        Command::View(args) => view::run(args, cli.state_dir.as_deref()),
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Completions { shell } => completions(shell),

@@ -48,6 +48,9 @@ pub enum Emit {
     Json,
     /// One SVG picture per function: tiles over statement time and address, per memory space.
     Svg,
+    /// The memory viewer as one self-contained page, `DIR/index.html` (needs `--out DIR`):
+    /// every function with its data embedded, openable without a server.
+    Html,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -227,6 +230,11 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
     }
     if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 {
         bail!(svg_usage_error());
+    }
+    if args.emit == Emit::Html && args.out.is_none() {
+        bail!(UsageError(
+            "--emit html needs --out DIR (it writes DIR/index.html)".into()
+        ));
     }
     let root = crate::settings::root_of(&args.paths)?;
     let config = PlanConfig {
@@ -429,6 +437,14 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                 (None, _) => bail!(svg_usage_error()),
             }
         }
+        Emit::Html => {
+            if let Some(dir) = &args.out {
+                let page = html_page(&planned, &config, args.materialize_aliases);
+                let target = PathBuf::from("index.html");
+                prepare_out_dir(dir, &files, std::slice::from_ref(&target))?;
+                write_atomically(&dir.join(&target), &page)?;
+            }
+        }
         Emit::Summary => print_summary(&mut stdout, &planned, &totals, verbose)?,
         Emit::Json => {
             let reports: Vec<FileReport> =
@@ -618,6 +634,52 @@ fn file_report<'a>(p: &'a PlannedFile, workspace: &Workspace) -> FileReport<'a> 
         functions,
         error,
     }
+}
+
+/// The viewer page with every file embedded: a file that cannot be read or parsed with its
+/// diagnostics, the others with all their functions, each in all its plan variants (PyPTO's
+/// repaired, PyPTO's exact, the offset planner's) planned from `config`.
+fn html_page(planned: &[PlannedFile], config: &PlanConfig, aliases: Toggle) -> String {
+    use memreuse_daemon::viewer::{data, page};
+    let mut files = Vec::new();
+    let mut functions = serde_json::Map::new();
+    for p in planned {
+        if let FileBody::Unreadable(err) = &p.body {
+            let message = format!("cannot read {}: {err}", p.display);
+            files.push(data::unreadable_entry(&p.display, &message));
+            continue;
+        }
+        let path = Path::new(&p.display);
+        let text = p.text.get();
+        let materialize = aliases.applies_to(path);
+        let variants: Vec<(&str, PlanConfig, db::FileOutcome)> = data::VARIANTS
+            .iter()
+            .filter_map(|v| {
+                let variant = data::variant_config(config, v, materialize);
+                let planned = data::plan_text(&OsSystem, path, text, variant)?;
+                Some((*v, variant, planned))
+            })
+            .collect();
+        let Some((_, _, primary)) = variants.first() else {
+            continue;
+        };
+        let borrowed: Vec<data::Variant> = variants
+            .iter()
+            .map(|(name, config, outcome)| data::Variant {
+                name,
+                outcome,
+                config: *config,
+            })
+            .collect();
+        for f in p.functions() {
+            if let Some(document) = data::function_document(&p.display, primary, &f.name, &borrowed)
+            {
+                functions.insert(format!("{}::{}", p.display, f.name), document);
+            }
+        }
+        files.push(data::file_entry(&p.display, primary));
+    }
+    page::static_page(&serde_json::json!({ "files": files, "functions": functions }))
 }
 
 /// One SVG per function goes to stdout only when there is exactly one function.

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use memreuse::ir::{self, LineIndex};
 use memreuse::json::diagnostic_json;
-use memreuse::verify::{VerifyOptions, codes, verify_program};
+use memreuse::verify::{Addressing, VerifyOptions, codes, verify_program};
 use serde_json::{Value, json};
 
 use crate::inputs::discover;
@@ -58,8 +58,11 @@ fn not_planned_yet(path: &Path, violations: &[(usize, memreuse::diagnostics::Dia
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let options = VerifyOptions {
         backend: args.backend.into(),
-        addressed: args.addressed,
-        every_function_addressed: false,
+        addressing: if args.addressed {
+            Addressing::AllocateMemoryAddr
+        } else {
+            Addressing::Offsets
+        },
     };
     let mut failed = false;
     let mut checked = 0;

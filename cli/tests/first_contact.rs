@@ -679,6 +679,7 @@ fn every_flag_the_readme_names_exists() {
         "completions",
         "man",
         "cache",
+        "view",
     ] {
         commands.push(vec![sub]);
     }

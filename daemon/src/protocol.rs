@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on every incompatible change of the types below.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// Longest request line the daemon reads (requests are small).
 pub const MAX_REQUEST_LINE: usize = 64 * 1024;
@@ -52,6 +52,8 @@ pub enum Request {
         kind: u8,
         key: String,
     },
+    /// Serve the memory viewer (started on first ask, then kept): answers its URL.
+    View,
     /// Stop the daemon (it answers first).
     Shutdown,
 }
@@ -74,8 +76,16 @@ pub enum Body {
     Explain(Answer),
     Status(Box<Status>),
     CacheValue(CacheValue),
+    View(ViewUrl),
     ShuttingDown,
     Error(ErrorReply),
+}
+
+/// The answer to [`Request::View`]: where the viewer listens, its token in the query.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ViewUrl {
+    /// `http://127.0.0.1:PORT/?token=TOKEN`.
+    pub url: String,
 }
 
 /// The answer to [`Request::CacheGet`]: the stored bytes, hex, if any.

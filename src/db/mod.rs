@@ -1,12 +1,23 @@
 //! The incremental database (DESIGN §5): salsa inputs for files and settings, and queries
-//! memoized per function, so an edit inside one function re-plans that function only.
+//! memoized per function and per planning stage, so an edit inside one function re-plans that
+//! function only and a configuration change re-runs only the stages that read what changed.
 //!
 //! ```text
-//! SourceFile ─► file_items ─► FunctionItem { name | ir | spans } ─► plan
-//!      │            ▲ manifest                          │              │
-//!      │                                                └──────────────┴──► file_result
-//!      └─► parse_file ─► file_diagnostics (and the parse a plan falls back to)
+//! SourceFile ─► file_items ─► FunctionItem { name | ir | spans } ─► plan (store) ─► file_result
+//!      │            ▲ manifest                    │                    ▲
+//!      └─► parse_file (a parse again)             ▼                    │
+//!   source ─► prepared ─► lifetimes ─► sharing_rules ─► packing(fn, space) ─► fixed
+//!   (parse)   (Step 0)                  (backend)         (space_capacity)     (backend)
+//!      ─► addressed ─► checked_plan (both checkers, repairs, print) ───────────┘
+//!         (capacities, --addresses)
 //! ```
+//!
+//! Each stage reads only the aspects of [`Settings`] it needs, and every stage result compares
+//! by value (with the span table of its parse, see [`Located`]), so salsa backdates what comes
+//! out the same: a capacity change repacks that space only, a backend change keeps the parse
+//! and the lifetimes, `--addresses` re-runs addressing and the checkers. The stages that hold
+//! whole functions keep 256 functions' results (`lru`); `Workspace::plan` enforces the bound
+//! after every batch of files.
 //!
 //! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
 //! by its name, whose `ir` field compares by the function's canonical digest. Whitespace,
@@ -17,7 +28,7 @@
 //! outside the plan chain: plans carry [`Anchor`](crate::store::Anchor)s, not spans.
 //!
 //! The cache ([`Cache`]) is a side channel: `plan` and `manifest` consult it before
-//! computing. That is sound because a cached value is exactly what the computation would
+//! computing (`plan` before `checked_plan`). That is sound because a cached value is exactly what the computation would
 //! return for the same key.
 //!
 //! This module knows salsa but not files: text arrives through [`Workspace`] (from a
@@ -46,7 +57,7 @@ use crate::repair::SafePlanError;
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
 };
-use crate::verify::{PlanInput, VerifyOptions, check_plan, verify_plan};
+use crate::verify::{PlanInput, check_plan, verify_plan};
 use spans::SpanTable;
 
 pub use workspace::{
@@ -360,10 +371,10 @@ impl PartialEq for Source {
 /// Stage 0: the function's IR. `None` when the file's cached manifest names a function its
 /// text does not define.
 ///
-/// Every stage keeps the results of 4,096 functions (`lru`): the stages hold whole functions,
-/// and an unbounded memo would keep every function of a large tree (see BENCHMARKS.md for the
-/// daemon's memory).
-#[salsa::tracked(returns(ref), lru = 4096)]
+/// Every stage keeps the results of 256 functions (`lru`, enforced after each batch of files
+/// `Workspace::plan` plans): the stages hold whole functions, and an unbounded memo would keep
+/// every function of a large tree (see BENCHMARKS.md for the daemon's memory).
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn source<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Source> {
     if let Some((function, table)) = item.ir(db).take_function() {
         return Some(Source { function, table });
@@ -389,7 +400,7 @@ impl<T: PartialEq> PartialEq for Located<T> {
 }
 
 /// Stage 1: after Step 0, which reads the backend and `exact` only where it runs.
-#[salsa::tracked(returns(ref), lru = 4096)]
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located<Prepared>> {
     let source = source(db, item).as_ref()?;
     let settings = Settings::get(db);
@@ -411,7 +422,7 @@ pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located
 }
 
 /// Stage 2: lifetimes (SPEC §5), from the prepared function alone.
-#[salsa::tracked(returns(ref), lru = 4096)]
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn lifetimes<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Arc<Lifetimes>> {
     let prepared = prepared(db, item).as_ref()?;
     Some(Arc::new(crate::analysis::lifetimes::analyze(
@@ -428,7 +439,7 @@ pub struct Rules {
 
 /// Stage 3: forbid-alias sets, hazards, declared allocations and reserved windows (SPEC §6.1,
 /// §2.5); reads the backend.
-#[salsa::tracked(returns(ref), lru = 4096)]
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn sharing_rules<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
@@ -476,7 +487,7 @@ pub struct FunctionSpace<'db> {
 }
 
 /// Stage 4: one memory space of a function packed (SPEC §6.2–§6.8).
-#[salsa::tracked(returns(ref), lru = 4096)]
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn packing<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<SpacePacking>> {
     let item = key.item(db);
     let space = Space::new(db, key.space(db));
@@ -506,7 +517,7 @@ pub fn packing<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<
 }
 
 /// Stage 5: the packings applied (SPEC §7); reads the backend and `exact` (the safe fixups).
-#[salsa::tracked(returns(ref), lru = 4096)]
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn fixed<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
@@ -560,7 +571,7 @@ pub fn fixed<'db>(
 
 /// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (SPEC §8); reads the capacities and
 /// `--addresses`. An orchestration function is left as it is.
-#[salsa::tracked(returns(ref), lru = 4096)]
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn addressed<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
@@ -647,11 +658,12 @@ pub fn checked_plan<'db>(
     let settings = Settings::get(db);
     let planner = settings.planner(db);
     let dsa = settings.offset_planner(db) == OffsetPlanner::Dsa;
-    let options = VerifyOptions {
+    let options = crate::repair::verify_options(&PlanConfig {
         backend: settings.backend(db),
-        addressed: settings.assign_addresses(db) || dsa,
-        every_function_addressed: dsa,
-    };
+        planner: settings.offset_planner(db),
+        assign_addresses: settings.assign_addresses(db),
+        ..PlanConfig::default()
+    });
     let anchorer = spans::Anchorer::new(&source.table);
     let full_config = || file_config(db, *item.file(db)).0;
     let planned = match planner {

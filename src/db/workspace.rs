@@ -99,6 +99,10 @@ pub struct Planned {
 /// The executed queries, for firewall tests: `query(argument)` in execution order.
 pub type ExecutionLog = Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>>;
 
+/// Files planned between two evictions of the stage memos: small enough that the stages of a
+/// batch stay well inside the daemon's memory target, large enough to keep every thread busy.
+const FILES_PER_BATCH: usize = 16;
+
 pub struct Workspace {
     db: PlanDatabase,
     settings: Settings,
@@ -320,7 +324,7 @@ impl Workspace {
         progress: &(dyn Fn() + Sync),
     ) -> Vec<FileOutcome> {
         self.db.run.fetch_add(1, Ordering::Relaxed);
-        let mut outcomes = self.plan_pass(files, jobs, progress);
+        let mut outcomes = self.plan_in_batches(files, jobs, progress);
         let missing: Vec<usize> = (0..outcomes.len())
             .filter(|&i| matches!(outcomes[i].status, FileStatus::NeedsText))
             .collect();
@@ -340,11 +344,30 @@ impl Workspace {
             }
         }
         let again: Vec<SourceFile> = reloaded.iter().map(|&(_, f)| f).collect();
-        for ((i, _), outcome) in reloaded
-            .into_iter()
-            .zip(self.plan_pass(&again, jobs, &|| {}))
+        for ((i, _), outcome) in
+            reloaded
+                .into_iter()
+                .zip(self.plan_in_batches(&again, jobs, &|| {}))
         {
             outcomes[i] = outcome;
+        }
+        outcomes
+    }
+
+    /// [`Workspace::plan_pass`] over batches of files, enforcing the stages' memo bounds after
+    /// each: salsa evicts only when asked (or at a new revision), so without this a cold run
+    /// would keep every function's stage results until it ends.
+    fn plan_in_batches(
+        &mut self,
+        files: &[SourceFile],
+        jobs: usize,
+        progress: &(dyn Fn() + Sync),
+    ) -> Vec<FileOutcome> {
+        use salsa::Database as _;
+        let mut outcomes = Vec::with_capacity(files.len());
+        for batch in files.chunks(FILES_PER_BATCH) {
+            outcomes.extend(self.plan_pass(batch, jobs, progress));
+            self.db.trigger_lru_eviction();
         }
         outcomes
     }

@@ -529,6 +529,13 @@ fn collect_allocated_bases<'a>(body: &'a [Stmt], vars: &'a VarTable, names: &mut
     }
 }
 
+/// `expr` as the printer writes it (a tile's shape dimension in the viewer, say).
+pub fn expr_text(vars: &VarTable, expr: &Expr) -> String {
+    let mut out = String::new();
+    write_expr(&mut out, vars, expr);
+    out
+}
+
 /// Writes `expr` with the fewest parentheses that keep Python's reading of it equal to the
 /// tree, e.g. `1 << 6 + i * 2`, `a - (b - c)`, `-x ** 2` for `-(x ** 2)`. The one redundant
 /// pair is upstream's: a unary exponent, `2 ** (-x)`.

@@ -67,7 +67,7 @@ pub(super) fn check(
     }
     // With absolute addresses a base's window starts at its lowest tile address (SPEC §8).
     let mut window_start: FxHashMap<&Name, i64> = FxHashMap::default();
-    if opts.addressed {
+    if opts.addressed() {
         for tile in &live.tiles {
             if let Bytes::Known { start, .. } = tile.bytes {
                 let lowest = window_start.entry(&tile.base).or_insert(start);
@@ -83,7 +83,7 @@ pub(super) fn check(
         };
         let window = window_start.get(&tile.base).copied().unwrap_or(0);
         if start < window || end > window.saturating_add(*alloc_size) {
-            let place = if opts.addressed {
+            let place = if opts.addressed() {
                 format!(
                     "the window [{window}, {}) of '{}'",
                     window.saturating_add(*alloc_size),

@@ -27,7 +27,7 @@ pub(super) fn check(f: &Function, live: &Liveness, opts: &VerifyOptions) -> Vec<
         f,
         live,
         a5_target: opts.backend.is_a5(),
-        addressed: opts.addressed,
+        addressed: opts.addressed(),
         tuples: FxHashMap::default(),
         out: Vec::new(),
     };

@@ -85,26 +85,40 @@ pub use memreuse_ir::backend::Backend;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VerifyOptions {
     pub backend: Backend,
-    /// AllocateMemoryAddr ran (SPEC §8): in the functions it addresses (InCore, AIC, AIV),
-    /// MemRef offsets are absolute addresses, so a base's tiles only have to fit in an
-    /// alloc-sized window starting at their lowest offset, and tiles of different bases can
-    /// overlap.
-    pub addressed: bool,
-    /// With `addressed`: every function's offsets are addresses, whatever its type (plans of
-    /// the offset planner).
-    pub every_function_addressed: bool,
+    pub addressing: Addressing,
+}
+
+/// What a MemRef's offset is in the plan being checked (SPEC §8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Addressing {
+    /// An offset inside its base's allocation: AllocateMemoryAddr has not run.
+    #[default]
+    Offsets,
+    /// AllocateMemoryAddr ran: in the functions it addresses (InCore, AIC, AIV) offsets are
+    /// absolute addresses, so a base's tiles only have to fit in an alloc-sized window
+    /// starting at their lowest offset, and tiles of different bases can overlap.
+    AllocateMemoryAddr,
+    /// Every function's offsets are addresses, whatever its type (plans of the offset planner).
+    EveryFunction,
 }
 
 impl VerifyOptions {
+    /// Whether any offset may be an address (AllocateMemoryAddr ran in some form).
+    fn addressed(&self) -> bool {
+        self.addressing != Addressing::Offsets
+    }
+
     fn addressed_in(&self, f: &Function) -> bool {
-        self.addressed
-            && (self.every_function_addressed
-                || matches!(
-                    f.function_type(),
-                    memreuse_ir::FunctionType::InCore
-                        | memreuse_ir::FunctionType::Aic
-                        | memreuse_ir::FunctionType::Aiv
-                ))
+        match self.addressing {
+            Addressing::Offsets => false,
+            Addressing::EveryFunction => true,
+            Addressing::AllocateMemoryAddr => matches!(
+                f.function_type(),
+                memreuse_ir::FunctionType::InCore
+                    | memreuse_ir::FunctionType::Aic
+                    | memreuse_ir::FunctionType::Aiv
+            ),
+        }
     }
 }
 
@@ -192,8 +206,13 @@ fn liveness_findings(
     opts: &VerifyOptions,
     allocless: &FxHashSet<Name>,
 ) -> Vec<Finding> {
+    // Narrowed to this function: its offsets are addresses or they are not.
     let opts = &VerifyOptions {
-        addressed: opts.addressed_in(f),
+        addressing: if opts.addressed_in(f) {
+            Addressing::EveryFunction
+        } else {
+            Addressing::Offsets
+        },
         ..*opts
     };
     let liveness = Liveness::of(f);
@@ -201,7 +220,7 @@ fn liveness_findings(
         .into_iter()
         .map(Finding::from)
         .collect();
-    out.extend(overlap::check(f, &liveness, opts.addressed));
+    out.extend(overlap::check(f, &liveness, opts.addressed()));
     out.extend(forbid::check(f, &liveness, opts));
     out.extend(identity::check(f, &liveness).into_iter().map(Finding::from));
     out

@@ -9,11 +9,49 @@
 //! `daemon.json`. Stop on SIGTERM, SIGINT, a `shutdown` request or the idle timeout: stop
 //! accepting, let the requests being answered finish, write pending results and flush,
 //! remove the socket and `daemon.json`, and release the lock last.
+//!
+//! - Freshness: a query writes a cookie file in the root and waits until the writer has applied
+//!   the batch that holds the cookie's event (inotify keeps one ordered queue, so every change
+//!   made before the query is in that batch or an earlier one). The batcher sends a batch at
+//!   once when it sees a cookie; otherwise after 20 ms of quiet or 1 s after its first event.
+//! - Every event path is re-read and re-hashed; only a changed digest becomes an input change.
+//!   A queue overflow, an event without paths, or more than 10,000 events in a batch make a full
+//!   rescan (walk, re-read, drop what vanished); the reason is kept for `status`.
+//! - Revisions: the writer withdraws the published snapshot, changes inputs (salsa waits for
+//!   every clone to drop and cancels their queries), publishes the new snapshot, acknowledges the
+//!   batch's cookies, then starts a planner on the changed files. Readers cancelled by a newer
+//!   revision start over on it until a 120 s deadline; once cancelled, they count as
+//!   *starving*, and the writer holds its next change back (up to 2 s) until they finish, so a
+//!   storm of writes delays a read but cannot fail it. Results are written through the store by the planner; a stopped
+//!   planner's partial results are flushed too (they are content-keyed).
+//! - Trust (`layout`): the socket lives in a directory only its user can enter: the state dir
+//!   (0700) when `<state dir>/daemon.sock` fits a `sockaddr_un`, else
+//!   `$XDG_RUNTIME_DIR/memreuse/` or `<temp dir>/memreuse-<uid>/` (created 0700; a symlink, another
+//!   owner or a group/other bit is refused). Before it sends anything, the client checks that
+//!   directory and the peer's uid (`SO_PEERCRED`, `getpeereid` elsewhere); a mismatch is an
+//!   error that says so, never a daemon to trust or to replace. The daemon runs under umask
+//!   077; the CLI creates lock and state files 0600 and the store makes sled's files 0600
+//!   after each open and sync.
+//! - Connections: at most 512 open; beyond, the connection that has waited longest without
+//!   sending a request is closed to make room (if all are being answered, accepting waits). A
+//!   connection silent for 10 s before its first request, or 300 s after an answer, is closed.
+//!   The client waits 20 s for the handshake, then reports a daemon that took the connection but
+//!   did not answer. The daemon raises its descriptor soft limit to the hard one.
+//! - Reading the tree (`server/read.rs`): only regular files, up to `max_file_bytes` (64 MiB,
+//!   `memreuse.toml`), opened `O_NONBLOCK | O_NOFOLLOW` and re-checked on the open descriptor,
+//!   so a FIFO, a device, a socket or a symlink swapped in cannot block or flood the writer.
+//!   Symlinks are followed only when their target stays inside the root. What is refused (or is
+//!   not UTF-8) is kept per path, and a query of it answers that diagnostic (`error: cannot read
+//!   PATH: it is a FIFO, not a regular file`), exactly as `memreuse plan` words it.
+//! - The build id is a digest of the daemon executable's identity (device, inode, size,
+//!   mtime): the client compares it with the binary it would start, and replaces a daemon of
+//!   another build or protocol (SIGTERM, then SIGKILL).
 
 mod read;
 mod serve;
 mod shared;
 mod tree;
+mod view;
 mod watch;
 mod writer;
 
@@ -166,6 +204,7 @@ pub fn run(options: Options) -> Result<(), StartError> {
         last_request_ms: AtomicU64::new(0),
         connections: serve::Connections::default(),
         stopping: tokio::sync::watch::channel(false).0,
+        view: view::Viewer::default(),
     });
     let served = serve_until_stopped(listener, server.clone(), options.idle_timeout);
 

@@ -88,6 +88,8 @@ pub struct Server {
     /// Set once the daemon stops accepting: connections then answer what they are asked
     /// within [`STOP_GRACE`] and close.
     pub stopping: tokio::sync::watch::Sender<bool>,
+    /// The memory viewer's HTTP server, started by the first `view` request.
+    pub view: super::view::Viewer,
 }
 
 impl Server {
@@ -104,7 +106,7 @@ impl Server {
         }
     }
 
-    fn touch(&self) {
+    pub(super) fn touch(&self) {
         let now = self.shared.started.elapsed().as_millis() as u64;
         self.last_request_ms.store(now, Ordering::Relaxed);
     }
@@ -242,6 +244,15 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             blocking(move || Ok(Body::Status(Box::new(status(&shared))))).await
         }
         Request::Shutdown => Body::ShuttingDown,
+        Request::View => match server.view.start(server).await {
+            Ok(endpoint) => Body::View(crate::protocol::ViewUrl {
+                url: endpoint.url(),
+            }),
+            Err(err) => error(
+                ErrorCode::Internal,
+                format!("cannot start the viewer: {err}"),
+            ),
+        },
         Request::CacheGet { kind, key } => {
             let shared = shared.clone();
             blocking(move || Ok(cache_get(&shared, kind, &key))).await

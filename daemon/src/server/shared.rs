@@ -39,6 +39,8 @@ pub struct Shared {
     pub watches: AtomicUsize,
     cookies: Mutex<HashMap<u64, oneshot::Sender<()>>>,
     next_cookie: AtomicU64,
+    /// Each published revision, for the viewer's live pages.
+    pub revisions: tokio::sync::watch::Sender<u64>,
     /// Reads that were cancelled by a newer revision and are starting over: the writer lets
     /// them finish before it changes inputs again, so a storm of changes cannot starve them.
     starving: AtomicUsize,
@@ -151,6 +153,7 @@ impl Shared {
             cookies: Mutex::default(),
             next_cookie: AtomicU64::new(0),
             starving: AtomicUsize::new(0),
+            revisions: tokio::sync::watch::Sender::new(0),
         }
     }
 
@@ -190,6 +193,7 @@ impl Shared {
         view.revision = revision;
         drop(view);
         self.view_changed.notify_all();
+        self.revisions.send_replace(revision);
     }
 
     /// No more reads: waiting readers get [`ReadError::Closed`].

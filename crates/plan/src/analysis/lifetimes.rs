@@ -13,7 +13,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use smallvec::SmallVec;
 
 use memreuse_ir::{
-    Call, Expr, ExprKind, Function, MemSpace, Name, Stmt, StmtKind, Type, VarId, VarKind,
+    Call, Expr, ExprKind, Function, MemSpace, Name, Span, Stmt, StmtKind, Type, VarId, VarKind,
 };
 
 /// One sharing group (all assignment-defined tiles on one base): the packer's unit.
@@ -279,6 +279,9 @@ struct Numbering<'f> {
     shape: BodyShape,
     /// Tracked tiles with a MemRef in definition order: the members of the sharing groups.
     grouped: Vec<GroupedTile>,
+    /// Where each numbered statement sits, and the arms of each `if` (only for
+    /// [`statement_map`]; planning leaves it off).
+    map: Option<StatementMap>,
     /// Whether a tracked variable was assigned twice, leaving a stale entry in `grouped`.
     redefined: bool,
 }
@@ -318,6 +321,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
         // per line copied, while capacity never written costs address space, not memory.
         grouped: Vec::with_capacity(f.vars.len()),
         redefined: false,
+        map: None,
     };
     n.stmts(&f.body);
     let last = n.extend_over_loops();
@@ -339,6 +343,49 @@ pub fn analyze(f: &Function) -> Lifetimes {
     lifetimes
 }
 
+/// The statement numbering of a function as the lifetimes use it, located: for the viewer,
+/// which draws lifetimes over source lines.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StatementMap {
+    /// The span of each numbered statement, by number.
+    pub spans: Vec<Span>,
+    /// Loop bodies, `[first, last]` statement numbers, inner loops first.
+    pub loops: Vec<(u32, u32)>,
+    /// Each `if`: the statement numbers `[start, end)` of its arms, in walk order.
+    pub ifs: Vec<IfArms>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IfArms {
+    pub then_arm: (u32, u32),
+    pub else_arm: (u32, u32),
+    pub span: Span,
+}
+
+/// Numbers `f`'s statements as [`analyze`] does and says where each one is.
+pub fn statement_map(f: &Function) -> StatementMap {
+    let mut n = Numbering {
+        f,
+        order: 0,
+        def: VarMap::with_len(f.vars.len()),
+        raw_last: VarMap::with_len(f.vars.len()),
+        iter_init: FxHashMap::default(),
+        redirects: FxHashMap::default(),
+        families: FxHashMap::default(),
+        next_family: 0,
+        loops: Vec::new(),
+        memberships: FxHashMap::default(),
+        shape: BodyShape::default(),
+        grouped: Vec::new(),
+        redefined: false,
+        map: Some(StatementMap::default()),
+    };
+    n.stmts(&f.body);
+    let mut map = n.map.take().unwrap_or_default();
+    map.loops = n.loops;
+    map
+}
+
 impl<'f> Numbering<'f> {
     fn is_tracked(&self, v: VarId) -> bool {
         let var = &self.f.vars[v];
@@ -354,7 +401,7 @@ impl<'f> Numbering<'f> {
     fn stmt(&mut self, stmt: &'f Stmt) {
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
-                let at = self.next();
+                let at = self.next(stmt.span);
                 self.uses(value, at);
                 self.shape.reserve_calls |= value.is_reserve_buffer_call();
                 self.shape.pinned_allocs |= value.is_pinned_alloc_call();
@@ -391,12 +438,12 @@ impl<'f> Numbering<'f> {
                 }
             }
             StmtKind::Eval(value) => {
-                let at = self.next();
+                let at = self.next(stmt.span);
                 self.uses(value, at);
                 self.shape.reserve_calls |= value.is_reserve_buffer_call();
             }
             StmtKind::Yield { values } | StmtKind::Return { values } => {
-                let at = self.next();
+                let at = self.next(stmt.span);
                 for v in values {
                     self.uses(v, at);
                 }
@@ -436,6 +483,13 @@ impl<'f> Numbering<'f> {
                     }
                     self.order
                 });
+                if let Some(map) = &mut self.map {
+                    map.ifs.push(IfArms {
+                        then_arm: then_range,
+                        else_arm: else_range,
+                        span: stmt.span,
+                    });
+                }
                 self.register_phis(
                     &if_stmt.return_vars,
                     [
@@ -452,9 +506,12 @@ impl<'f> Numbering<'f> {
         }
     }
 
-    fn next(&mut self) -> u32 {
+    fn next(&mut self, span: Span) -> u32 {
         let at = self.order;
         self.order += 1;
+        if let Some(map) = &mut self.map {
+            map.spans.push(span);
+        }
         at
     }
 
@@ -773,5 +830,40 @@ class P:
         assert_eq!(members.iter().filter(|&&v| v == a).count(), 1);
         assert_eq!(lifetimes.liveness(a).map(|(def, _)| def), Some(3));
         assert_eq!(lifetimes.member_facts().len(), members.len());
+    }
+
+    /// The viewer's map numbers exactly the statements `analyze` numbers, and its loops are
+    /// the lifetimes' loops; each `if`'s arms sit inside the numbering, then before else.
+    #[test]
+    fn the_statement_map_numbers_as_the_lifetimes_do() {
+        for text in [
+            include_str!("../../../../examples/kernels/nested_carries/31_after_InitMemRef.py"),
+            include_str!("../../../../examples/kernels/if_phi_select/31_after_InitMemRef.py"),
+            include_str!("../../../../examples/kernels/flash_attention/31_after_InitMemRef.py"),
+        ] {
+            let program = parse_program(text).expect("parses");
+            for f in &program.functions {
+                let lifetimes = analyze(f);
+                let map = statement_map(f);
+                assert_eq!(
+                    map.spans.len() as u32,
+                    lifetimes.statement_count,
+                    "{}",
+                    f.name
+                );
+                assert_eq!(map.loops, lifetimes.loops, "{}", f.name);
+                for arms in &map.ifs {
+                    assert!(arms.then_arm.0 <= arms.then_arm.1);
+                    assert_eq!(arms.then_arm.1, arms.else_arm.0);
+                    assert!(arms.else_arm.1 <= lifetimes.statement_count);
+                }
+                // Statements are numbered in source order.
+                assert!(
+                    map.spans.windows(2).all(|w| w[0].start < w[1].start),
+                    "{}",
+                    f.name
+                );
+            }
+        }
     }
 }
