@@ -4,6 +4,9 @@
 //! otherwise over the bundled `examples/kernels`. Parsing is outside the measurement; each
 //! iteration plans and checks every function of every program once. Divide a figure by the
 //! tile count printed first to get the time per tile.
+//!
+//! `plan_checked` is the user's default path (`repair::plan_checked`): plan, check with both
+//! checkers, and where they reject the plan repair it and check again, every function once.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,6 +15,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use memreuse::backend::Backend;
 use memreuse::ir::{Function, parse_program};
 use memreuse::plan::{PlanConfig, plan_function};
+use memreuse::repair::plan_checked;
 use memreuse::verify::{VerifyOptions, check_liveness, check_values};
 
 struct Case {
@@ -113,6 +117,21 @@ fn run(cases: &[Case], liveness: bool, values: bool) -> usize {
     findings
 }
 
+/// The default path over every function; returns how many got a plan.
+fn run_default(cases: &[Case]) -> usize {
+    let mut planned = 0;
+    for case in cases {
+        let options = VerifyOptions {
+            backend: case.config.backend,
+            ..VerifyOptions::default()
+        };
+        for f in &case.functions {
+            planned += usize::from(plan_checked(f, &case.config, &options).is_ok());
+        }
+    }
+    planned
+}
+
 fn bench_checkers(c: &mut Criterion) {
     let (corpus, (cases, tiles)) = match shared_corpus() {
         Some(found) => ("conformance/generated", found),
@@ -128,6 +147,7 @@ fn bench_checkers(c: &mut Criterion) {
     group.bench_function("plan_liveness", |b| b.iter(|| run(&cases, true, false)));
     group.bench_function("plan_values", |b| b.iter(|| run(&cases, false, true)));
     group.bench_function("plan_both_checkers", |b| b.iter(|| run(&cases, true, true)));
+    group.bench_function("plan_checked", |b| b.iter(|| run_default(&cases)));
     group.finish();
 }
 

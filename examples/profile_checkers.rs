@@ -4,19 +4,34 @@
 //! back, so all see the same machine; on a shared machine the minimum over rounds is the
 //! figure least disturbed by other load.
 //!
-//! `cargo run --release --example profile_checkers -- [ROUNDS=15]`
+//! The fourth phase is the user's default path, `repair::plan_checked`: plan, check with both
+//! checkers, repair and re-check where they reject the plan. Its time is also split by what
+//! became of each function (plan accepted as is, repaired, unrepaired, planner error): the
+//! sums of each function's minimum over the rounds.
+//!
+//! `cargo run --release --example profile_checkers -- [ROUNDS=15] [separate|default|all]`
+//! (the second argument picks the phases: the three separate ones, the default path, or all;
+//! `separate` keeps a callgrind run of the separate phases short).
 
 use std::time::{Duration, Instant};
 
 use memreuse::backend::Backend;
 use memreuse::ir::{Function, parse_program};
 use memreuse::plan::{PlanConfig, plan_function};
+use memreuse::repair::{SafePlanError, is_repair, plan_checked};
 use memreuse::verify::{VerifyOptions, check_liveness, check_values};
 
 fn main() {
     let rounds: usize = std::env::args()
         .nth(1)
         .map_or(15, |s| s.parse().expect("ROUNDS"));
+    let phases = std::env::args().nth(2).unwrap_or_else(|| "all".into());
+    let (separate, default) = match phases.as_str() {
+        "separate" => (true, false),
+        "default" => (false, true),
+        "all" => (true, true),
+        other => panic!("phases: separate, default or all, not {other:?}"),
+    };
     let dir = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/conformance/generated"
@@ -65,9 +80,33 @@ fn main() {
         "{} functions, {tiles} tiles; the value checker rejects {rejected} of the plans",
         planned.len()
     );
-    let mut times: [Vec<Duration>; 3] = Default::default();
+    let options_of = |config: &PlanConfig| VerifyOptions {
+        backend: config.backend,
+        ..VerifyOptions::default()
+    };
+    let mut times: [Vec<Duration>; 4] = Default::default();
     let mut findings = 0usize;
+    const OUTCOMES: [&str; 4] = ["accepted", "repaired", "unrepaired", "planner error"];
+    let mut fastest = vec![(Duration::MAX, 0usize); inputs.len()];
     for _ in 0..rounds {
+        if default {
+            let start = Instant::now();
+            for ((f, config), fastest) in inputs.iter().zip(&mut fastest) {
+                let function_start = Instant::now();
+                let outcome = match plan_checked(f, config, &options_of(config)) {
+                    Ok(plan) if plan.report.diagnostics.iter().any(is_repair) => 1,
+                    Ok(_) => 0,
+                    Err(SafePlanError::Unrepaired(_)) => 2,
+                    Err(SafePlanError::Plan(_)) => 3,
+                };
+                *fastest = (fastest.0.min(function_start.elapsed()), outcome);
+                findings += outcome;
+            }
+            times[3].push(start.elapsed());
+        }
+        if !separate {
+            continue;
+        }
         let start = Instant::now();
         for (f, config) in &inputs {
             findings += usize::from(plan_function(f, config).is_ok());
@@ -86,9 +125,11 @@ fn main() {
     }
     let per_tile = |d: Duration| d.as_secs_f64() * 1e6 / tiles as f64;
     let mut total = Duration::ZERO;
+    let [separate_phases @ .., default_path] = &mut times;
     for (phase, samples) in ["plan", "liveness checker", "value checker"]
         .iter()
-        .zip(&mut times)
+        .zip(separate_phases)
+        .filter(|_| separate)
     {
         samples.sort();
         let (min, median) = (samples[0], samples[samples.len() / 2]);
@@ -98,9 +139,30 @@ fn main() {
             per_tile(min)
         );
     }
-    println!(
-        "{:>16}: {total:.2?} ({:.3} µs/tile) [{findings}]",
-        "sum of minima",
-        per_tile(total)
-    );
+    if separate {
+        println!(
+            "{:>16}: {total:.2?} ({:.3} µs/tile)",
+            "sum of minima",
+            per_tile(total)
+        );
+    }
+    if default {
+        default_path.sort();
+        let (min, median) = (default_path[0], default_path[default_path.len() / 2]);
+        println!(
+            "{:>16}: min {min:.2?} ({:.3} µs/tile), median {median:.2?}",
+            "plan_checked",
+            per_tile(min)
+        );
+        for (index, outcome) in OUTCOMES.iter().enumerate() {
+            let of_outcome = fastest.iter().filter(|(_, o)| *o == index);
+            let total: Duration = of_outcome.clone().map(|(d, _)| *d).sum();
+            println!(
+                "{:>16}  {outcome}: {} functions, {total:.2?}",
+                "",
+                of_outcome.count()
+            );
+        }
+    }
+    println!("[{findings}]");
 }

@@ -28,7 +28,9 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
 use crate::plan::isolate::{Place, Seats, detach, fresh_buffer};
 use crate::plan::{FunctionPlan, PlanConfig, PlanError, plan_function_keeping};
-use crate::verify::{Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan};
+use crate::verify::{
+    Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
+};
 
 /// Stable codes of the repairs and of a plan that could not be repaired.
 pub mod codes {
@@ -105,9 +107,10 @@ pub fn verify_options(config: &PlanConfig) -> VerifyOptions {
 
 /// Plans `input` as PyPTO does and checks the plan. With `config.exact` the plan is returned
 /// as is, the checker's findings added to its report as warnings; otherwise unsafe decisions
-/// are repaired until the checker passes.
+/// are repaired until the checker passes. The input is borrowed: planning works on a copy, and
+/// only a plan that needs repairs copies it again (each trial plans a copy of its own).
 pub fn plan_checked(
-    input: Function,
+    input: &Function,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
@@ -118,7 +121,7 @@ pub fn plan_checked(
 /// [`plan_checked`] given PyPTO's plan of `input`, `first` (the engine memoizes it stage by
 /// stage).
 pub fn plan_checked_from(
-    input: Function,
+    input: &Function,
     first: Result<FunctionPlan, PlanError>,
     config: &PlanConfig,
     options: &VerifyOptions,
@@ -130,7 +133,7 @@ pub fn plan_checked_from(
 /// statements (a `tile.alloc` per new buffer, the `tile.move`s feeding it), and the plan's
 /// lifetimes number the statements of that function: the viewer locates them there.
 pub fn repaired_input(
-    input: Function,
+    input: &Function,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<Option<Function>, SafePlanError> {
@@ -139,12 +142,12 @@ pub fn repaired_input(
 }
 
 fn plan_checked_editing(
-    input: Function,
+    input: &Function,
     first: Result<FunctionPlan, PlanError>,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
-    let plan_input = PlanInput::of(&input);
+    let plan_input = PlanInput::of(input);
     let check_function =
         |f: &Function, options: &VerifyOptions| check_plan(&plan_input, f, options);
     if config.exact {
@@ -155,12 +158,16 @@ fn plan_checked_editing(
             .extend(findings.into_iter().map(|f| warning(f.diagnostic)));
         return Ok((plan, None));
     }
-    let mut input = input;
+    // The input as repaired so far, once an edit changed it.
+    let mut edited: Option<Function> = None;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
     let mut plan = match first {
+        // PyPTO's yield fixup would write one carry over the other (SPEC §S2 rejects it).
         Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
-            plan_separating(&mut input, config, &mut own, &mut repairs)
+            let (planned, separated) = plan_separating(input, config, &mut own, &mut repairs);
+            edited = separated;
+            planned
         }
         first => first,
     }
@@ -170,8 +177,9 @@ fn plan_checked_editing(
     for _ in 0..MAX_ROUNDS {
         if findings.is_empty() {
             plan.report.diagnostics.extend(repairs);
-            return Ok((plan, Some(input)));
+            return Ok((plan, edited));
         }
+        let input = edited.as_ref().unwrap_or(input);
         // The first finding that names two tiles, separated by the first edit that separates
         // them (the others often follow from the same decision).
         let Some((finding, pair)) = findings.iter().find_map(|f| Some((f, f.clobber?))) else {
@@ -179,30 +187,41 @@ fn plan_checked_editing(
         };
         let mut separated = None;
         let names = pair_names(&plan.function, pair);
-        for (action, repair) in candidates(&input, &own, &plan.function, finding, pair) {
+        for (action, repair) in candidates(input, &own, &plan.function, finding, pair) {
             // An edit is made once: a pair it did not keep apart stays a finding.
             if applied.contains(&action) {
                 continue;
             }
-            let mut trial_input = input.clone();
             let mut trial_own = own.clone();
-            let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own) else {
-                continue;
+            // Only an edit of the input copies it; keeping a group on its own buffer does not.
+            let (trial_input, repair) = match action {
+                Action::KeepOwn(v) => {
+                    trial_own.insert(v);
+                    (None, repair)
+                }
+                _ => {
+                    let mut trial_input = input.clone();
+                    let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own)
+                    else {
+                        continue;
+                    };
+                    (Some(trial_input), repair)
+                }
             };
             let mut trial_repairs = vec![repair];
+            let to_plan = trial_input.as_ref().unwrap_or(input);
+            let (planned, separated_input) =
+                plan_separating(to_plan, config, &mut trial_own, &mut trial_repairs);
             // An edit the planner cannot plan from is no repair.
-            let Ok(trial) =
-                plan_separating(&mut trial_input, config, &mut trial_own, &mut trial_repairs)
-            else {
+            let Ok(trial) = planned else {
                 continue;
             };
-            let trial_findings = check_function(&trial.function, options);
             // Tiles the fixups insert get new ids in every plan; their names stay.
-            let same_pair = |f: &Finding| {
-                f.clobber
-                    .is_some_and(|c| pair_names(&trial.function, c) == names)
-            };
-            if !trial_findings.iter().any(same_pair) {
+            let names_pair = |c: Clobber| pair_names(&trial.function, c) == names;
+            if let Some(trial_findings) =
+                check_plan_separating(&plan_input, &trial.function, options, &names_pair)
+            {
+                let trial_input = separated_input.or(trial_input);
                 separated = Some((
                     action,
                     trial_input,
@@ -220,7 +239,10 @@ fn plan_checked_editing(
             return Err(unrepaired(findings));
         };
         applied.insert(action);
-        (input, own, plan, findings) = (next_input, next_own, next_plan, next_findings);
+        if next_input.is_some() {
+            edited = next_input;
+        }
+        (own, plan, findings) = (next_own, next_plan, next_findings);
         repairs.extend(next_repairs);
     }
     Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
@@ -235,38 +257,43 @@ fn plan_checked_editing(
 
 /// Plans `input`; when the yield fixup refuses loop carries on one buffer (`MR-E006`, the
 /// seed's S2), separates them first and adds those repairs to `repairs`: carries the input
-/// seeds from one tile get their own allocations, and a carry whose init the packer put on
-/// another carry's init's buffer keeps that init on its own allocation.
+/// seeds from one tile get their own allocations (the input so edited is returned), and a
+/// carry whose init the packer put on another carry's init's buffer keeps that init on its own
+/// allocation.
 fn plan_separating(
-    input: &mut Function,
+    input: &Function,
     config: &PlanConfig,
     own: &mut FxHashSet<VarId>,
     repairs: &mut Vec<Diagnostic>,
-) -> Result<FunctionPlan, PlanError> {
+) -> (Result<FunctionPlan, PlanError>, Option<Function>) {
     let overlapping = |r: &Result<FunctionPlan, PlanError>| matches!(r, Err(e) if e.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES);
     let mut planned = plan_function_keeping(input.clone(), config, own);
     if !overlapping(&planned) {
-        return planned;
+        return (planned, None);
     }
-    let separated = separate_shared_seeds(input);
+    let mut edited = None;
+    let mut separated_input = input.clone();
+    let separated = separate_shared_seeds(&mut separated_input);
     if !separated.is_empty() {
         repairs.extend(separated);
-        planned = plan_function_keeping(input.clone(), config, own);
+        planned = plan_function_keeping(separated_input.clone(), config, own);
+        edited = Some(separated_input);
     }
+    let current = edited.as_ref().unwrap_or(input);
     // Each round keeps one more init off the packer's shared buffer; a loop has few carries.
     for _ in 0..MAX_ROUNDS {
         let Err(err) = &planned else { break };
         if !overlapping(&planned) {
             break;
         }
-        let Some((init, repair)) = init_packed_onto_another(input, own, &err.0) else {
+        let Some((init, repair)) = init_packed_onto_another(current, own, &err.0) else {
             break;
         };
         own.insert(init);
         repairs.push(repair);
-        planned = plan_function_keeping(input.clone(), config, own);
+        planned = plan_function_keeping(current.clone(), config, own);
     }
-    planned
+    (planned, edited)
 }
 
 /// For the carry `MR-E006` names (its span is the later carry's iter arg): its init, when the
@@ -394,7 +421,7 @@ fn shared_seeds(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate:
     }
 }
 
-/// Applies `action` to the input or the packing constraints; `None` when it does not apply.
+/// Applies an edit of the input (`Detach` or `Fresh`); `None` when it does not apply.
 fn apply(
     action: Action,
     mut repair: Diagnostic,
@@ -402,9 +429,8 @@ fn apply(
     own: &mut FxHashSet<VarId>,
 ) -> Option<Diagnostic> {
     match action {
-        Action::KeepOwn(v) => {
-            own.insert(v);
-        }
+        // Not an edit of the input: the caller tells the packer to keep the group apart.
+        Action::KeepOwn(_) => {}
         Action::Detach(place) => {
             let detached = detach(input, place)?;
             // The new allocation is the place's alone: the packer, whose lifetimes called the
@@ -625,7 +651,7 @@ pub fn plan_program_checked(
     let mut functions = Vec::with_capacity(program.functions.len());
     let mut reports = Vec::with_capacity(program.functions.len());
     for (index, function) in program.functions.iter().enumerate() {
-        let plan = plan_checked(function.clone(), config, options).map_err(|e| (index, e))?;
+        let plan = plan_checked(function, config, options).map_err(|e| (index, e))?;
         functions.push(plan.function);
         reports.push(plan.report);
     }

@@ -69,7 +69,7 @@ fn planner_output() -> String {
                                     backend,
                                     ..VerifyOptions::default()
                                 };
-                                match plan_checked(function.clone(), &config, &options) {
+                                match plan_checked(function, &config, &options) {
                                     Ok(plan) => {
                                         print_function(&plan.function, &mut out, 1);
                                         let _ = writeln!(out, "{:?}", plan.report);

@@ -686,12 +686,8 @@ pub fn checked_plan<'db>(
                 Ok(plan) => Ok((*plan.value).clone()),
                 Err(err) => Err(err.clone()),
             };
-            let checked = crate::repair::plan_checked_from(
-                (*source.function).clone(),
-                first,
-                &full_config(),
-                &options,
-            );
+            let checked =
+                crate::repair::plan_checked_from(&source.function, first, &full_config(), &options);
             match checked {
                 Ok(planned) => planned,
                 Err(SafePlanError::Plan(err)) => {

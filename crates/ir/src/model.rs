@@ -8,7 +8,7 @@ use compact_str::CompactString;
 use smallvec::SmallVec;
 
 use super::span::Span;
-use crate::ops::{OpRole, op_role};
+use crate::ops::{OpInfo, OpRole, OpRow};
 
 pub type Name = CompactString;
 
@@ -118,9 +118,19 @@ pub struct Var {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct VarTable {
     vars: Vec<Var>,
+}
+
+impl Clone for VarTable {
+    /// A copy is most often planned, and planning adds a few variables (inserted moves,
+    /// scratch buffers): with room for them, the first push does not move the whole table.
+    fn clone(&self) -> VarTable {
+        let mut vars = Vec::with_capacity(self.vars.len() + self.vars.len() / 16 + 8);
+        vars.extend(self.vars.iter().cloned());
+        VarTable { vars }
+    }
 }
 
 impl VarTable {
@@ -379,13 +389,42 @@ impl ExprKind {
 /// is built. A pass asking only which op a statement calls reads it beside the statement instead
 /// of loading the boxed call, which on a large body misses the cache once per statement and
 /// pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct KnownOp(Option<&'static str>);
+/// It is the op's row of the op table, so asking a known op's role or aliasing facts looks
+/// nothing up.
+#[derive(Clone, Copy)]
+pub struct KnownOp(Option<&'static OpRow>);
 
 impl KnownOp {
     pub fn of(callee: &str) -> KnownOp {
         let op = callee.strip_prefix("pl.").unwrap_or(callee);
-        KnownOp(crate::ops::op_row(op).map(|row| row.name))
+        KnownOp(crate::ops::op_row(op))
+    }
+    /// The op's row of the op table; `None` for an op the table does not list.
+    pub fn row(self) -> Option<&'static OpRow> {
+        self.0
+    }
+    fn name(self) -> Option<&'static str> {
+        self.0.map(|row| row.name)
+    }
+}
+
+impl PartialEq for KnownOp {
+    fn eq(&self, other: &KnownOp) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for KnownOp {}
+
+impl std::hash::Hash for KnownOp {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name().hash(state);
+    }
+}
+
+impl std::fmt::Debug for KnownOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("KnownOp").field(&self.name()).finish()
     }
 }
 
@@ -537,8 +576,35 @@ impl Expr {
     /// The op of a call expression ([`Call::op`]), without loading the call when it is known.
     pub fn call_op(&self) -> Option<&str> {
         match &self.kind {
-            ExprKind::Call(KnownOp(Some(op)), _) => Some(op),
+            ExprKind::Call(KnownOp(Some(row)), _) => Some(row.name),
             ExprKind::Call(KnownOp(None), call) => Some(call.op()),
+            _ => None,
+        }
+    }
+
+    /// The op table's row of a call expression's op, resolved when the call was built (`None`
+    /// for a call of an op the table does not list, and for anything but a call).
+    pub fn call_row(&self) -> Option<&'static OpRow> {
+        match &self.kind {
+            ExprKind::Call(known, _) => known.row(),
+            _ => None,
+        }
+    }
+
+    /// The role of a call expression's op ([`crate::ops::op_role`]); `None` for anything but
+    /// a call.
+    pub fn call_role(&self) -> Option<OpRole> {
+        match &self.kind {
+            ExprKind::Call(known, _) => Some(known.row().map_or(OpRole::Plain, |row| row.role)),
+            _ => None,
+        }
+    }
+
+    /// The aliasing facts of a call expression's op ([`crate::ops::op_info`]), without
+    /// looking the op up; `None` for an unregistered op and for anything but a call.
+    pub fn call_info(&self) -> Option<OpInfo> {
+        match &self.kind {
+            ExprKind::Call(known, call) => crate::ops::info_of(known.row(), call.op()),
             _ => None,
         }
     }
@@ -546,8 +612,7 @@ impl Expr {
     /// Whether this is a `tile.alloc` or `tensor.alloc` call: the right-hand side of an
     /// allocation statement.
     pub fn is_alloc_call(&self) -> bool {
-        self.call_op()
-            .is_some_and(|op| op_role(op) == OpRole::Alloc)
+        self.call_role() == Some(OpRole::Alloc)
     }
 
     /// Whether this is an alloc call with `pinned=True`: a declared allocation (SPEC §6.1).
@@ -563,8 +628,7 @@ impl Expr {
 
     /// Whether this is a `reserve_buffer` call, which reserves a window of on-chip memory.
     pub fn is_reserve_buffer_call(&self) -> bool {
-        self.call_op()
-            .is_some_and(|op| op_role(op) == OpRole::ReserveBuffer)
+        self.call_role() == Some(OpRole::ReserveBuffer)
     }
 
     /// The value of an integer constant: `5`, `-5`, `pl.const(5, pl.INT64)`.

@@ -384,7 +384,12 @@ pub fn op_row(op: &str) -> Option<&'static OpRow> {
 /// An op's aliasing facts. Any tile op not in the table is registered upstream; without knowing
 /// its output space, only its `target_memory` kwarg can say where the result lives.
 pub fn op_info(op: &str) -> Option<OpInfo> {
-    match op_row(op) {
+    info_of(op_row(op), op)
+}
+
+/// [`op_info`] of `op` when its row (`op_row(op)`) is already known.
+pub fn info_of(row: Option<&OpRow>, op: &str) -> Option<OpInfo> {
+    match row {
         Some(row) => row.info,
         None if op.starts_with("tile.") => Some(out(OutputSpace::Kwarg(None))),
         None => None,

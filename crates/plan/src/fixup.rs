@@ -261,7 +261,9 @@ fn place_if_results(i: &memreuse_ir::IfStmt, vars: &mut VarTable) {
 /// SPEC §7.4: an if-phi whose one arm accumulates in place on an Acc buffer gets its other
 /// arm's seed retargeted onto that buffer, so no Acc→Acc move is ever needed.
 pub fn coalesce_accumulator_if_phis(f: &mut Function, backend: Backend) -> Result<(), PlanError> {
-    if !has_if_phi(&f.body) {
+    // Only an arm yielding an Acc tile can be coalesced, and coalescing moves a seed onto an
+    // existing Acc buffer: without such an arm nothing changes, so nothing is set up.
+    if !has_acc_if_phi(&f.body, &f.vars) {
         return Ok(());
     }
     let original = f.vars.clone();
@@ -274,16 +276,29 @@ pub fn coalesce_accumulator_if_phis(f: &mut Function, backend: Backend) -> Resul
     Ok(())
 }
 
-/// Whether any `if` with an else branch has return variables (the only place §7.4 acts).
-fn has_if_phi(stmts: &[Stmt]) -> bool {
+/// Whether any `if` with an else branch and return variables (the only place §7.4 acts) has
+/// an arm that yields an Acc tile.
+fn has_acc_if_phi(stmts: &[Stmt], vars: &VarTable) -> bool {
+    let yields_acc = |arm: &[Stmt]| {
+        first_yield(arm).is_some_and(|values| {
+            values.iter().filter_map(Expr::as_var).any(
+                |v| matches!(&vars[v].ty, Some(Type::Tile(t)) if t.space == Some(MemSpace::Acc)),
+            )
+        })
+    };
     stmts.iter().any(|stmt| match &stmt.kind {
         StmtKind::If(i) => {
-            (i.else_body.is_some() && !i.return_vars.is_empty())
-                || has_if_phi(&i.then_body)
-                || i.else_body.as_deref().is_some_and(has_if_phi)
+            let acc_phi = i.else_body.as_deref().is_some_and(|else_body| {
+                !i.return_vars.is_empty() && (yields_acc(&i.then_body) || yields_acc(else_body))
+            });
+            acc_phi
+                || has_acc_if_phi(&i.then_body, vars)
+                || i.else_body
+                    .as_deref()
+                    .is_some_and(|e| has_acc_if_phi(e, vars))
         }
-        StmtKind::For(f) => has_if_phi(&f.body),
-        StmtKind::With(w) => has_if_phi(&w.body),
+        StmtKind::For(f) => has_acc_if_phi(&f.body, vars),
+        StmtKind::With(w) => has_acc_if_phi(&w.body, vars),
         _ => false,
     })
 }
@@ -402,7 +417,7 @@ fn in_place_accumulator(retargeter: &Retargeter, v: VarId) -> bool {
     let Some(call) = value.as_call() else {
         return false;
     };
-    let Some(k) = op_info(call.op()).and_then(|info| info.reuses_input) else {
+    let Some(k) = value.call_info().and_then(|info| info.reuses_input) else {
         return false;
     };
     let Some(source) = call.args.get(k).and_then(Expr::as_var) else {

@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::analysis::body::{Definition, StmtPath, definitions, first_yield, stmt_at, stmt_list};
 use memreuse_ir::backend::Backend;
 use memreuse_ir::diagnostics::Diagnostic;
-use memreuse_ir::ops::{OpRole, OutputSpace, op_info, op_role};
+use memreuse_ir::ops::{OpRole, OutputSpace};
 use memreuse_ir::{
     BinOp, Expr, ExprKind, Function, MemRef, MemSpace, Stmt, StmtKind, Type, VarId, VarKind,
     VarTable,
@@ -251,7 +251,7 @@ impl<'f> Retargeter<'f> {
         let Some(call) = value.as_call() else {
             return false;
         };
-        let Some(info) = op_info(call.op()) else {
+        let Some(info) = value.call_info() else {
             return false;
         };
         let arg_var = |k: usize| call.args.get(k).and_then(Expr::as_var);
@@ -267,7 +267,7 @@ impl<'f> Retargeter<'f> {
                     && base_of(self.vars, source) == base_of(self.vars, v)
             });
             return match arg_var(0) {
-                Some(source) if op_role(call.op()) == OpRole::SetValidShape && same_base => {
+                Some(source) if value.call_role() == Some(OpRole::SetValidShape) && same_base => {
                     self.retarget(source, target, check_liveness)
                 }
                 _ => false,
@@ -601,7 +601,9 @@ impl<'f> HazardWalk<'f> {
 pub fn reanchor_views(body: &[Stmt], original: &VarTable, vars: &mut VarTable) {
     crate::analysis::lifetimes::visit_assignments(body, &mut |target, value| {
         let Some(call) = value.as_call() else { return };
-        let is_view = op_info(call.op()).is_some_and(|info| info.output == OutputSpace::Inherit);
+        let is_view = value
+            .call_info()
+            .is_some_and(|info| info.output == OutputSpace::Inherit);
         let Some(source) = call.args.first().and_then(Expr::as_var) else {
             return;
         };

@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap;
 use super::liveness::{Bytes, Liveness, on_chip_memref, var};
 use super::{Clobber, Finding, VerifyOptions, codes};
 use memreuse_ir::diagnostics::Diagnostic;
-use memreuse_ir::ops::{OpRole, op_info, op_role};
+use memreuse_ir::ops::OpRole;
 use memreuse_ir::{Call, Expr, ExprKind, Function, Span, Stmt, StmtKind, Type, VarId};
 
 #[derive(Clone, Copy)]
@@ -69,7 +69,7 @@ impl<'f> Walker<'f> {
 
     fn assign(&mut self, target: VarId, value: &'f Expr, span: Span) {
         let forbidden = match &value.kind {
-            ExprKind::Call(_, call) => self.forbidden(target, call),
+            ExprKind::Call(_, call) => self.forbidden(target, value, call),
             ExprKind::Index { base, .. } => {
                 base.as_var().and_then(|t| self.tuples.get(&t)).cloned()
             }
@@ -88,8 +88,8 @@ impl<'f> Walker<'f> {
         }
     }
 
-    fn forbidden(&self, target: VarId, call: &'f Call) -> Option<Forbidden<'f>> {
-        let info = op_info(call.op())?;
+    fn forbidden(&self, target: VarId, value: &Expr, call: &'f Call) -> Option<Forbidden<'f>> {
+        let info = value.call_info()?;
         let arg_var = |i: usize| call.args.get(i).and_then(Expr::as_var);
         let mut operands: Vec<(VarId, Reason)> = if info.not_inplace_safe {
             match info.a5_forbidden_args.filter(|_| self.a5_target) {
@@ -107,7 +107,7 @@ impl<'f> Walker<'f> {
                 .filter_map(|&i| arg_var(i).map(|v| (v, Reason::Forbidden(i))))
                 .collect()
         };
-        if op_role(call.op()) == OpRole::Cast
+        if value.call_role() == Some(OpRole::Cast)
             && let Some(source) = arg_var(0)
             && let (Some(out_bits), Some(in_bits)) =
                 (self.dtype_bits(target), self.dtype_bits(source))

@@ -183,17 +183,51 @@ fn diagnostics(findings: Vec<Finding>) -> Vec<Diagnostic> {
     findings.into_iter().map(|f| f.diagnostic).collect()
 }
 
+/// [`check_plan`] for a repair's trial that has to separate a pair of tiles: `None` as soon as
+/// one checker names a clobber `is_pair` accepts (the value checker does not run when the
+/// liveness checker already does), else every finding, as [`check_plan`] gives them.
+pub fn check_plan_separating(
+    input: &PlanInput,
+    planned: &Function,
+    opts: &VerifyOptions,
+    is_pair: &dyn Fn(Clobber) -> bool,
+) -> Option<Vec<Finding>> {
+    let names_pair = |findings: &[Finding]| findings.iter().any(|f| f.clobber.is_some_and(is_pair));
+    let liveness = liveness_findings(planned, opts, &input.allocless);
+    if names_pair(&liveness) {
+        return None;
+    }
+    let values = value_findings(planned, opts);
+    if names_pair(&values) {
+        return None;
+    }
+    Some(ordered(liveness, values))
+}
+
 /// Both checkers, ordered by location and code.
 fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -> Vec<Finding> {
-    let mut out = liveness_findings(f, opts, allocless);
-    out.extend(values::findings(f, opts.addressed_in(f)).into_iter().map(
-        |(diagnostic, clobber)| Finding {
+    ordered(
+        liveness_findings(f, opts, allocless),
+        value_findings(f, opts),
+    )
+}
+
+/// The findings of both checkers, ordered by location and code (the liveness checker's first
+/// among equals).
+fn ordered(mut liveness: Vec<Finding>, values: Vec<Finding>) -> Vec<Finding> {
+    liveness.extend(values);
+    liveness.sort_by_key(|finding| (finding.diagnostic.span.start, finding.diagnostic.code));
+    liveness
+}
+
+fn value_findings(f: &Function, opts: &VerifyOptions) -> Vec<Finding> {
+    values::findings(f, opts.addressed_in(f))
+        .into_iter()
+        .map(|(diagnostic, clobber)| Finding {
             diagnostic,
             clobber: clobber.map(|(victim, writer)| Clobber { victim, writer }),
-        },
-    ));
-    out.sort_by_key(|finding| (finding.diagnostic.span.start, finding.diagnostic.code));
-    out
+        })
+        .collect()
 }
 
 /// The liveness checker alone: `V001`–`V006`.

@@ -5,7 +5,6 @@ use std::fmt;
 
 use rustc_hash::FxHashMap;
 
-use memreuse_ir::ops::op_info;
 use memreuse_ir::{
     Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
 };
@@ -376,7 +375,7 @@ impl<'f> Builder<'f> {
         let (def, writes, source) = match &value.kind {
             ExprKind::Var(src) => (step, false, Source::Linked(*src, LinkKind::Alias)),
             ExprKind::Call(_, call) => {
-                let info = op_info(call.op());
+                let info = value.call_info();
                 let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
                 match info {
                     Some(info) if info.view => match arg(0) {

@@ -47,7 +47,6 @@ use smallvec::SmallVec;
 
 use super::liveness::{on_chip_memref, var};
 use memreuse_ir::diagnostics::{Diagnostic, Related};
-use memreuse_ir::ops::op_info;
 use memreuse_ir::{
     Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, TileType, Type, VarId,
 };
@@ -424,7 +423,7 @@ impl<'a> FactsBuilder<'a> {
                     let effect = match &value.kind {
                         ExprKind::Var(src) => Effect::Rename(Some(*src)),
                         ExprKind::Call(_, call) => {
-                            let info = op_info(call.op());
+                            let info = value.call_info();
                             let is_tuple = var(self.f, *target)
                                 .is_some_and(|v| matches!(v.ty, Some(Type::Tuple(_))));
                             let input = info

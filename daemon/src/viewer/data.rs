@@ -254,7 +254,7 @@ pub fn function_document(
 /// it). Planned again here, as the engine planned it; `None` when that fails.
 fn numbered_function(f: &Function, config: &PlanConfig) -> Option<Function> {
     let options = memreuse::repair::verify_options(config);
-    memreuse::repair::repaired_input(f.clone(), config, &options).ok()?
+    memreuse::repair::repaired_input(f, config, &options).ok()?
 }
 
 /// The line of each statement; `null` for one a repair added without a place of its own

@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::lifetimes::{Lifetimes, visit_assignments};
 use memreuse_ir::backend::Backend;
-use memreuse_ir::ops::{OpRole, op_info, op_role, op_row};
+use memreuse_ir::ops::OpRole;
 use memreuse_ir::{Expr, ExprKind, Function, FunctionType, Type, VarId, VarKind};
 
 /// Forbidden operands of each sharing group, by group (index into `Lifetimes::intervals`).
@@ -52,13 +52,10 @@ pub fn forbidden_operands(
     value: &Expr,
     backend: Backend,
 ) -> Vec<VarId> {
-    let Some(op) = value.call_op() else {
+    let Some(info) = value.call_info() else {
         return Vec::new();
     };
-    let Some(info) = op_info(op) else {
-        return Vec::new();
-    };
-    let is_cast = op_role(op) == OpRole::Cast;
+    let is_cast = value.call_role() == Some(OpRole::Cast);
     // Most ops forbid nothing (a cast may widen): answered from the op alone, without loading
     // the call.
     if !info.not_inplace_safe && info.forbid.is_empty() && !is_cast {
@@ -156,8 +153,7 @@ pub fn hazard_inputs(f: &Function, backend: Backend) -> Option<Hazard> {
                 vars.contains(&v)
                     || (is_iter_arg(v) && base_of(v).is_some_and(|b| bases.contains(&b)))
             };
-            let op = call.op();
-            let (role, keeps_load_taint) = op_row(op).map_or((OpRole::Plain, false), |row| {
+            let (role, keeps_load_taint) = value.call_row().map_or((OpRole::Plain, false), |row| {
                 (row.role, row.info.is_some_and(|info| info.keeps_load_taint))
             });
             if role == OpRole::Load

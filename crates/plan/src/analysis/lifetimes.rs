@@ -2,7 +2,6 @@
 //! per variable, loop extension, if-phi families with read redirection, and the sharing groups
 //! that become the packer's intervals.
 
-use memreuse_ir::ops::op_role;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
@@ -409,7 +408,9 @@ impl<'f> Numbering<'f> {
                 if let Some(call) = value.as_call() {
                     match pipeline_membership(call) {
                         Some(pairs) => {
-                            let load = op_role(call.op()).reads_global_memory();
+                            let load = value
+                                .call_role()
+                                .is_some_and(|role| role.reads_global_memory());
                             self.memberships.insert(*target, (pairs, load));
                         }
                         // A reassigned target keeps only its last call's membership.
