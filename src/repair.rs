@@ -3,6 +3,22 @@
 //! at a time leaves the shared buffer for its own allocation — and checked again, until it
 //! passes. Each repair is a located warning that says what PyPTO decided and why it is unsafe.
 //!
+//! The loop: while a finding names two tiles (`V003`, `V004`, `V007`), the first one (by
+//! location, then code) is separated by the first edit of `candidates` that separates it —
+//! `MR-R001` keep a group off the shared buffer (writer, then victim), `MR-R002`/`MR-R005`
+//! detach the loop carry or `if` result that sits on the victim's buffer (seeded from the
+//! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
+//! allocation. Each trial replans the whole function from the edited input; a trial the
+//! planner refuses, or after which the pair (by name) is still a finding, is undone. Each edit
+//! is made at most once, so the loop ends; at 64 rounds, or when no edit separates the first
+//! finding, the function is an internal error (`MR-E010`, or the last findings).
+//!
+//! Guarantees: deterministic (fixed orders, no hash-order iteration, fresh names and bases
+//! numbered from the function); every returned plan passed both checkers; where PyPTO's plan
+//! passes them, no edit is made. Not guaranteed: minimality. The loop is greedy — a later edit
+//! can make an earlier one unnecessary, and nothing searches for the fewest groups or bytes
+//! moved off.
+//!
 //! This module sits above `plan` and `verify` and shares nothing with the checker but its
 //! findings: the planner never calls the checker.
 
@@ -10,7 +26,7 @@ use rustc_hash::FxHashSet;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
-use crate::plan::isolate::{Place, detach, fresh_buffer};
+use crate::plan::isolate::{Place, Seats, detach, fresh_buffer};
 use crate::plan::{FunctionPlan, PlanConfig, PlanError, plan_function_keeping};
 use crate::verify::{
     Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
@@ -26,6 +42,9 @@ pub mod codes {
     pub const IF_RESULT_GETS_OWN_BUFFER: &str = "MR-R005";
     /// A tile the input put on a buffer it must not use gets a fresh allocation.
     pub const TILE_GETS_FRESH_BUFFER: &str = "MR-R004";
+    /// A nested loop carry receives its value through a `tile.move` (the yield fixup).
+    pub const NESTED_CARRY_WRITTEN_BACK: &str =
+        crate::plan::fixup::codes::NESTED_CARRY_WRITTEN_BACK;
     /// Step 0 left a value where it was: retargeting it would overwrite a value still needed.
     pub const STEP0_RETARGET_REFUSED: &str = crate::plan::retarget::codes::RETARGET_REFUSED;
     /// The checker still rejects the plan after every repair: an internal error.
@@ -40,6 +59,7 @@ pub fn is_repair(d: &Diagnostic) -> bool {
             | codes::CARRY_GETS_OWN_BUFFER
             | codes::TILE_GETS_FRESH_BUFFER
             | codes::IF_RESULT_GETS_OWN_BUFFER
+            | codes::NESTED_CARRY_WRITTEN_BACK
             | codes::STEP0_RETARGET_REFUSED
     )
 }
@@ -143,22 +163,17 @@ fn plan_checked_editing(
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
     let mut plan = match first {
-        Ok(plan) => plan,
         // PyPTO's yield fixup would write one carry over the other (SPEC §S2 rejects it).
         Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
-            let mut separated = input.clone();
-            repairs = separate_shared_seeds(&mut separated);
-            if repairs.is_empty() {
-                return Err(SafePlanError::Plan(err));
-            }
-            let plan = plan_function_keeping(separated.clone(), config, &own)
-                .map_err(SafePlanError::Plan)?;
-            edited = Some(separated);
-            plan
+            let (planned, separated) = plan_separating(input, config, &mut own, &mut repairs);
+            edited = separated;
+            planned
         }
-        Err(err) => return Err(SafePlanError::Plan(err)),
-    };
+        first => first,
+    }
+    .map_err(SafePlanError::Plan)?;
     let mut findings = check_function(&plan.function, options);
+    let mut applied = FxHashSet::default();
     for _ in 0..MAX_ROUNDS {
         if findings.is_empty() {
             plan.report.diagnostics.extend(repairs);
@@ -171,7 +186,12 @@ fn plan_checked_editing(
             return Err(unrepaired(findings));
         };
         let mut separated = None;
+        let names = pair_names(&plan.function, pair);
         for (action, repair) in candidates(input, &own, &plan.function, finding, pair) {
+            // An edit is made once: a pair it did not keep apart stays a finding.
+            if applied.contains(&action) {
+                continue;
+            }
             let mut trial_own = own.clone();
             // Only an edit of the input copies it; keeping a group on its own buffer does not.
             let (trial_input, repair) = match action {
@@ -181,30 +201,49 @@ fn plan_checked_editing(
                 }
                 _ => {
                     let mut trial_input = input.clone();
-                    let Some(repair) = apply(action, repair, &mut trial_input) else {
+                    let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own)
+                    else {
                         continue;
                     };
                     (Some(trial_input), repair)
                 }
             };
-            let to_plan = trial_input.as_ref().unwrap_or(input).clone();
-            let trial =
-                plan_function_keeping(to_plan, config, &trial_own).map_err(SafePlanError::Plan)?;
+            let mut trial_repairs = vec![repair];
+            let to_plan = trial_input.as_ref().unwrap_or(input);
+            let (planned, separated_input) =
+                plan_separating(to_plan, config, &mut trial_own, &mut trial_repairs);
+            // An edit the planner cannot plan from is no repair.
+            let Ok(trial) = planned else {
+                continue;
+            };
+            // Tiles the fixups insert get new ids in every plan; their names stay.
+            let names_pair = |c: Clobber| pair_names(&trial.function, c) == names;
             if let Some(trial_findings) =
-                check_plan_separating(&plan_input, &trial.function, options, pair)
+                check_plan_separating(&plan_input, &trial.function, options, &names_pair)
             {
-                separated = Some((trial_input, trial_own, repair, trial, trial_findings));
+                let trial_input = separated_input.or(trial_input);
+                separated = Some((
+                    action,
+                    trial_input,
+                    trial_own,
+                    trial_repairs,
+                    trial,
+                    trial_findings,
+                ));
                 break;
             }
         }
-        let Some((next_input, next_own, repair, next_plan, next_findings)) = separated else {
+        let Some((action, next_input, next_own, next_repairs, next_plan, next_findings)) =
+            separated
+        else {
             return Err(unrepaired(findings));
         };
+        applied.insert(action);
         if next_input.is_some() {
             edited = next_input;
         }
         (own, plan, findings) = (next_own, next_plan, next_findings);
-        repairs.push(repair);
+        repairs.extend(next_repairs);
     }
     Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
         codes::UNREPAIRED,
@@ -214,6 +253,92 @@ fn plan_checked_editing(
         ),
         input.span,
     )]))
+}
+
+/// Plans `input`; when the yield fixup refuses loop carries on one buffer (`MR-E006`, the
+/// seed's S2), separates them first and adds those repairs to `repairs`: carries the input
+/// seeds from one tile get their own allocations (the input so edited is returned), and a
+/// carry whose init the packer put on another carry's init's buffer keeps that init on its own
+/// allocation.
+fn plan_separating(
+    input: &Function,
+    config: &PlanConfig,
+    own: &mut FxHashSet<VarId>,
+    repairs: &mut Vec<Diagnostic>,
+) -> (Result<FunctionPlan, PlanError>, Option<Function>) {
+    let overlapping = |r: &Result<FunctionPlan, PlanError>| matches!(r, Err(e) if e.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES);
+    let mut planned = plan_function_keeping(input.clone(), config, own);
+    if !overlapping(&planned) {
+        return (planned, None);
+    }
+    let mut edited = None;
+    let mut separated_input = input.clone();
+    let separated = separate_shared_seeds(&mut separated_input);
+    if !separated.is_empty() {
+        repairs.extend(separated);
+        planned = plan_function_keeping(separated_input.clone(), config, own);
+        edited = Some(separated_input);
+    }
+    let current = edited.as_ref().unwrap_or(input);
+    // Each round keeps one more init off the packer's shared buffer; a loop has few carries.
+    for _ in 0..MAX_ROUNDS {
+        let Err(err) = &planned else { break };
+        if !overlapping(&planned) {
+            break;
+        }
+        let Some((init, repair)) = init_packed_onto_another(current, own, &err.0) else {
+            break;
+        };
+        own.insert(init);
+        repairs.push(repair);
+        planned = plan_function_keeping(current.clone(), config, own);
+    }
+    (planned, edited)
+}
+
+/// For the carry `MR-E006` names (its span is the later carry's iter arg): its init, when the
+/// input gave it a buffer of its own (so the packer put it on the other's), with the repair.
+fn init_packed_onto_another(
+    input: &Function,
+    own: &FxHashSet<VarId>,
+    refusal: &Diagnostic,
+) -> Option<(VarId, Diagnostic)> {
+    let (arg, init) = carry_at(input, &input.body, refusal.span)?;
+    let seats = Seats::of(&input.body);
+    let grouped = seats.defined(init);
+    if own.contains(&grouped) {
+        return None;
+    }
+    let init_base = base(input, seats.with_memref(&input.vars, init)?)?;
+    let name = |v: VarId| input.vars[v].name.as_str();
+    let message = format!(
+        "PyPTO's packing puts '{}', the init of loop carry '{}', on the buffer of another carry's init, so their writebacks overwrite each other ({}: {}); the repaired plan keeps '{}' on its own allocation '{init_base}'",
+        name(init),
+        name(arg),
+        refusal.code,
+        refusal.message,
+        name(grouped),
+    );
+    let mut d = Diagnostic::error(codes::TILE_KEEPS_OWN_BUFFER, message, refusal.span);
+    d.severity = Severity::Warning;
+    Some((grouped, d))
+}
+
+/// The iter arg defined at `span` and its init.
+fn carry_at(f: &Function, body: &[Stmt], span: crate::ir::Span) -> Option<(VarId, VarId)> {
+    body.iter().find_map(|stmt| match &stmt.kind {
+        StmtKind::For(l) => l
+            .iter_args
+            .iter()
+            .zip(&l.init_values)
+            .find(|&(&arg, _)| f.vars[arg].span == span)
+            .and_then(|(&arg, init)| Some((arg, init.as_var()?)))
+            .or_else(|| carry_at(f, &l.body, span)),
+        StmtKind::If(i) => carry_at(f, &i.then_body, span)
+            .or_else(|| i.else_body.as_deref().and_then(|e| carry_at(f, e, span))),
+        StmtKind::With(w) => carry_at(f, &w.body, span),
+        _ => None,
+    })
 }
 
 /// Run when the yield fixup refuses carries on one buffer (`MR-E006`, seed S2): loop carries
@@ -297,12 +422,20 @@ fn shared_seeds(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate:
 }
 
 /// Applies an edit of the input (`Detach` or `Fresh`); `None` when it does not apply.
-fn apply(action: Action, mut repair: Diagnostic, input: &mut Function) -> Option<Diagnostic> {
+fn apply(
+    action: Action,
+    mut repair: Diagnostic,
+    input: &mut Function,
+    own: &mut FxHashSet<VarId>,
+) -> Option<Diagnostic> {
     match action {
         // Not an edit of the input: the caller tells the packer to keep the group apart.
         Action::KeepOwn(_) => {}
         Action::Detach(place) => {
             let detached = detach(input, place)?;
+            // The new allocation is the place's alone: the packer, whose lifetimes called the
+            // shared buffer safe, must not put it back beside the value it protects.
+            own.insert(detached.copy_var);
             repair.message = repair
                 .message
                 .replace("{copy}", &detached.copy)
@@ -310,6 +443,7 @@ fn apply(action: Action, mut repair: Diagnostic, input: &mut Function) -> Option
         }
         Action::Fresh(tile) => {
             let fresh = fresh_buffer(input, tile)?;
+            own.insert(tile);
             repair.message = repair.message.replace("{new_base}", &fresh);
         }
     }
@@ -331,10 +465,13 @@ fn candidates(
 ) -> Vec<(Action, Diagnostic)> {
     let Clobber { victim, writer } = pair;
     let name = |v: VarId| planned.vars[v].name.to_string();
-    let planned_base = |v: VarId| base(planned, v);
+    let (planned_seats, input_seats) = (Seats::of(&planned.body), Seats::of(&input.body));
+    // A carry or `if` result printed without a type sits where its seed sits.
+    let seat_base = |seats: &Seats, f: &Function, v: VarId| base(f, seats.with_memref(&f.vars, v)?);
+    let planned_base = |v: VarId| seat_base(&planned_seats, planned, v);
     let input_base = |v: VarId| {
         (v.index() < input.vars.len())
-            .then(|| base(input, v))
+            .then(|| seat_base(&input_seats, input, v))
             .flatten()
     };
     let why = finding.diagnostic.message.as_str();
@@ -343,15 +480,21 @@ fn candidates(
         let (Some(now), Some(own_base)) = (planned_base(tile), input_base(tile)) else {
             continue;
         };
-        if now != own_base && !own.contains(&tile) {
+        // A carry or `if` result keeps its own buffer through the tile it sits with.
+        let grouped = input_seats.defined(tile);
+        if now != own_base && !own.contains(&grouped) {
+            let kept = if grouped == tile {
+                format!("'{}'", name(tile))
+            } else {
+                format!("'{}', which '{}' sits with,", name(grouped), name(tile))
+            };
             let message = format!(
-                "PyPTO puts '{}' on '{now}', the buffer of '{}', which is unsafe: {why}; the repaired plan keeps '{}' on its own allocation '{own_base}'",
+                "PyPTO puts '{}' on '{now}', the buffer of '{}', which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'",
                 name(tile),
                 name(other),
-                name(tile),
             );
             out.push((
-                Action::KeepOwn(tile),
+                Action::KeepOwn(grouped),
                 repair(codes::TILE_KEEPS_OWN_BUFFER, message, finding),
             ));
         }
@@ -392,11 +535,13 @@ fn candidates(
         );
         out.push((Action::Detach(place), repair(code, message, finding)));
     }
+    // The packer may have moved both onto a third buffer: what counts is that the input put
+    // them on one.
     if let Some(writer_base) = input_base(writer)
-        && writer_base == victim_base
+        && Some(&writer_base) == input_base(victim).as_ref()
     {
         let message = format!(
-            "the input puts '{}' on '{victim_base}', the buffer of '{}' (an upstream Step 0 retarget), which is unsafe: {why}; the repaired plan gives '{}' its own allocation '{{new_base}}'",
+            "the input puts '{}' on '{writer_base}', the buffer of '{}' (an upstream Step 0 retarget), which is unsafe: {why}; the repaired plan gives '{}' its own allocation '{{new_base}}'",
             name(writer),
             name(victim),
             name(writer),
@@ -463,6 +608,14 @@ fn enclosing_places(
         }
     }
     false
+}
+
+/// The names of a clobber's two tiles.
+fn pair_names(f: &Function, pair: Clobber) -> (&str, &str) {
+    (
+        f.vars[pair.victim].name.as_str(),
+        f.vars[pair.writer].name.as_str(),
+    )
 }
 
 fn base(f: &Function, v: VarId) -> Option<String> {

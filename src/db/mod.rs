@@ -516,7 +516,7 @@ pub fn packing<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<
     })
 }
 
-/// Stage 5: the packings applied (SPEC §7); reads the backend.
+/// Stage 5: the packings applied (SPEC §7); reads the backend and `exact` (the safe fixups).
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn fixed<'db>(
     db: &'db dyn Db,
@@ -524,15 +524,22 @@ pub fn fixed<'db>(
 ) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
     let prepared = prepared(db, item).as_ref()?;
     let lifetimes = lifetimes(db, item).as_ref()?;
-    let backend = Settings::get(db).backend(db);
+    let settings = Settings::get(db);
+    let (backend, safe) = (settings.backend(db), !settings.exact(db));
     let keep_none = rustc_hash::FxHashSet::default();
     let located = |plan: FunctionPlan| Located {
         value: Arc::new(plan),
         table: prepared.table.clone(),
     };
     if lifetimes.intervals.is_empty() {
-        let plan =
-            crate::plan::finish(prepared.value.clone(), lifetimes, None, backend, &keep_none);
+        let plan = crate::plan::finish(
+            prepared.value.clone(),
+            lifetimes,
+            None,
+            backend,
+            safe,
+            &keep_none,
+        );
         return Some(plan.map(located));
     }
     let rules = match sharing_rules(db, item).as_ref()? {
@@ -556,6 +563,7 @@ pub fn fixed<'db>(
         lifetimes,
         Some(packed),
         backend,
+        safe,
         &keep_none,
     );
     Some(plan.map(located))

@@ -5,6 +5,7 @@
 use rustc_hash::FxHashMap;
 
 use super::PlanError;
+use super::isolate::Seats;
 use super::retarget::{Retargeter, Target, base_of, reanchor_views, retype};
 use crate::analysis::body::{Definition, StmtPath, first_yield};
 use crate::analysis::lifetimes::Lifetimes;
@@ -20,21 +21,27 @@ pub mod codes {
     pub const ACC_TO_ACC_MOVE: &str = "MR-E003";
     pub const ACC_SEED_REFUSED: &str = "MR-E004";
     pub const OVERLAPPING_CARRIES: &str = "MR-E006";
+    /// Safe planning: a nested loop carry (its init an enclosing loop's iter arg) receives its
+    /// yielded value through a `tile.move`, where PyPTO's fixup skips it.
+    pub const NESTED_CARRY_WRITTEN_BACK: &str = "MR-R006";
 }
 
 /// Whether a tile already sits where `target` is: the same base at the same offset. Sibling
 /// subranges of one arena (seed S4) share a base but are different buffers.
 fn placed_at(vars: &VarTable, v: VarId, target: &MemRef) -> bool {
     match &vars[v].ty {
-        Some(Type::Tile(t)) => t.memref.as_ref().is_some_and(|m| {
-            let same_offset = match (m.const_offset(), target.const_offset()) {
-                (Some(a), Some(b)) => a == b,
-                _ => m.offset() == target.offset(),
-            };
-            m.base == target.base && same_offset
-        }),
+        Some(Type::Tile(t)) => t.memref.as_ref().is_some_and(|m| same_place(m, target)),
         _ => false,
     }
+}
+
+/// The same base at the same offset.
+fn same_place(m: &MemRef, target: &MemRef) -> bool {
+    let same_offset = match (m.const_offset(), target.const_offset()) {
+        (Some(a), Some(b)) => a == b,
+        _ => m.offset() == target.offset(),
+    };
+    m.base == target.base && same_offset
 }
 
 fn tile_target(vars: &VarTable, v: VarId) -> Option<Target> {
@@ -186,12 +193,27 @@ fn set_memref(vars: &mut VarTable, v: VarId, memref: MemRef) {
 }
 
 /// SPEC §7.2: top-down, each loop's iter args and return vars follow their init value.
-pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable) {
+///
+/// `safe` (the safe planner): an init printed without a type (an `if` result, an outer iter
+/// arg) counts as sitting where its seed sits, and an `if` result already sits where its
+/// arms' yield fixup will put it (on its then arm's value) when a later loop is aligned to
+/// it; PyPTO aligns such a loop to the result's stale buffer.
+pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable, safe: bool) {
+    let seats = safe.then(|| Seats::of(stmts));
+    align_carries(stmts, vars, seats.as_ref());
+}
+
+fn align_carries(stmts: &[Stmt], vars: &mut VarTable, seats: Option<&Seats>) {
     for stmt in stmts {
         match &stmt.kind {
             StmtKind::For(f) => {
                 for (i, init) in f.init_values.iter().enumerate() {
-                    let Some(target) = init.as_var().and_then(|v| tile_target(vars, v)) else {
+                    let seat = |v: VarId| seats.map_or(Some(v), |s| s.with_memref(vars, v));
+                    let Some(target) = init
+                        .as_var()
+                        .and_then(seat)
+                        .and_then(|v| tile_target(vars, v))
+                    else {
                         continue;
                     };
                     let carried = [f.iter_args.get(i), f.return_vars.get(i)];
@@ -201,16 +223,37 @@ pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable) {
                         }
                     }
                 }
-                align_loop_carries(&f.body, vars);
+                align_carries(&f.body, vars, seats);
             }
             StmtKind::If(i) => {
-                align_loop_carries(&i.then_body, vars);
+                align_carries(&i.then_body, vars, seats);
                 if let Some(e) = &i.else_body {
-                    align_loop_carries(e, vars);
+                    align_carries(e, vars, seats);
+                }
+                if seats.is_some() {
+                    place_if_results(i, vars);
                 }
             }
-            StmtKind::With(w) => align_loop_carries(&w.body, vars),
+            StmtKind::With(w) => align_carries(&w.body, vars, seats),
             _ => {}
+        }
+    }
+}
+
+/// What the yield fixup does to an `if`'s results (SPEC §7.5): each sits on its then arm's
+/// value (its else arm's when the then arm yields no tile).
+fn place_if_results(i: &memreuse_ir::IfStmt, vars: &mut VarTable) {
+    let yielded = |vars: &VarTable, arm: Option<&[Stmt]>, k: usize| {
+        tile_target(vars, first_yield(arm?)?.get(k)?.as_var()?)
+    };
+    for (k, &result) in i.return_vars.iter().enumerate() {
+        let seed = yielded(vars, Some(&i.then_body), k)
+            .or_else(|| yielded(vars, i.else_body.as_deref(), k));
+        if let Some(target) = seed
+            && tile_target(vars, result).is_some()
+            && !placed_at(vars, result, &target.memref)
+        {
+            retype(vars, result, &target);
         }
     }
 }
@@ -327,9 +370,12 @@ fn coalesce_one(
         ) else {
             continue;
         };
-        if acc.space != MemSpace::Acc || acc.memref.base == seed_target.memref.base {
+        if acc.space != MemSpace::Acc || same_place(&seed_target.memref, &acc.memref) {
             continue;
         }
+        // Sibling subranges of one arena (seed S4) share a base but are different buffers:
+        // the seed's own reads of its subrange do not keep the accumulator's bytes live.
+        let sibling = (seed_target.memref.base == acc.memref.base).then_some(seed);
         let Some(Definition::Assign(seed_path)) = retargeter.definition(seed).cloned() else {
             continue;
         };
@@ -340,7 +386,7 @@ fn coalesce_one(
         if !seed_is_call || !inside(&seed_path, &if_path) {
             continue;
         }
-        if !retargeter.dead_at(&seed_path, &acc.memref.base, Some(&if_path)) {
+        if !retargeter.dead_at_except(&seed_path, &acc.memref.base, Some(&if_path), sibling) {
             continue;
         }
         if !retargeter.retarget_assign(seed, &seed_path, &acc, false) {
@@ -395,6 +441,9 @@ pub struct Inserted {
     pub moves: Vec<(VarId, VarId)>,
     /// Scratch allocations hoisted to the body head, with their byte size and space.
     pub allocs: Vec<(VarId, i64, MemSpace)>,
+    /// `(iter arg, yielded value, move)` of every writeback of a nested carry
+    /// (`safe`).
+    pub nested_writebacks: Vec<(VarId, VarId, VarId)>,
 }
 
 pub struct YieldFixup<'v> {
@@ -403,6 +452,12 @@ pub struct YieldFixup<'v> {
     /// The number the next scratch buffer's name takes; found on the first scratch copy, since
     /// finding it reads every variable and most functions need no scratch buffer.
     next_base_number: Option<u32>,
+    /// The safe planner's fixup, where PyPTO's (SPEC §7.5) leaves a wrong plan: a carry whose
+    /// init is an enclosing loop's iter arg is written back too (PyPTO skips it, and the next
+    /// iteration reads stale bytes), and an `if` arm that yields one value for several results
+    /// on one buffer copies it there once (PyPTO's second copy overwrites the first while the
+    /// yield still reads it).
+    safe: bool,
 }
 
 impl<'v> YieldFixup<'v> {
@@ -411,7 +466,13 @@ impl<'v> YieldFixup<'v> {
             vars,
             inserted: Inserted::default(),
             next_base_number: None,
+            safe: false,
         }
+    }
+
+    /// The safe planner's fixup (see `safe`).
+    pub fn safe(self) -> YieldFixup<'v> {
+        YieldFixup { safe: true, ..self }
     }
 
     /// A base number no variable name or MemRef base uses yet.
@@ -471,10 +532,13 @@ impl<'v> YieldFixup<'v> {
             let yielded = value
                 .as_var()
                 .filter(|&v| tile_target(self.vars, v).is_some());
-            let (Some(init), Some(yielded)) = (
-                f.init_values.get(i).and_then(|e| self.plain_tile(e)),
-                yielded,
-            ) else {
+            let init = f.init_values.get(i).and_then(|e| {
+                self.plain_tile(e).or_else(|| {
+                    e.as_var()
+                        .filter(|&v| self.safe && tile_target(self.vars, v).is_some())
+                })
+            });
+            let (Some(init), Some(yielded)) = (init, yielded) else {
                 continue;
             };
             candidates.push((i, yielded, init));
@@ -542,6 +606,11 @@ impl<'v> YieldFixup<'v> {
             // Every inserted move is named after the value it reads (SPEC §1.8).
             let moved = self.moved_var(source, &target);
             stmts.push(self.move_stmt(moved, source));
+            if self.vars[init].kind == VarKind::IterArg {
+                self.inserted
+                    .nested_writebacks
+                    .push((f.iter_args[carry], source, moved));
+            }
             new_values[carry] = Expr::new(ExprKind::Var(moved), values[carry].span);
         }
         insert_before_yield(&mut f.body, stmts, &new_values);
@@ -635,6 +704,7 @@ impl<'v> YieldFixup<'v> {
             tile_target(vars, v).map(|_| v)
         };
         let mut moves = Vec::new();
+        let mut moved_once: Vec<(VarId, MemRef, VarId)> = Vec::new();
         let mut new_else = else_values.clone();
         for (k, &rv) in i.return_vars.iter().enumerate() {
             let (tv, ev) = (
@@ -651,8 +721,19 @@ impl<'v> YieldFixup<'v> {
                 && !placed_at(self.vars, ev, &target.memref)
             {
                 self.reject_acc_to_acc(ev, target_var)?;
-                let moved = self.moved_var(ev, &target);
-                moves.push(self.move_stmt(moved, ev));
+                let earlier = moved_once
+                    .iter()
+                    .find(|(source, memref, _)| *source == ev && *memref == target.memref)
+                    .map(|&(_, _, moved)| moved);
+                let moved = match earlier.filter(|_| self.safe) {
+                    Some(moved) => moved,
+                    None => {
+                        let moved = self.moved_var(ev, &target);
+                        moves.push(self.move_stmt(moved, ev));
+                        moved_once.push((ev, target.memref.clone(), moved));
+                        moved
+                    }
+                };
                 if let Some(values) = &mut new_else {
                     values[k] = Expr::new(ExprKind::Var(moved), values[k].span);
                 }
@@ -781,6 +862,33 @@ impl<'v> YieldFixup<'v> {
         let span = self.vars[source].span;
         Stmt::tile_move(destination, source, space, span)
     }
+}
+
+/// The repair warning of a nested carry's writeback: what PyPTO leaves and why it is unsafe.
+pub fn nested_writeback_warning(
+    vars: &VarTable,
+    iter_arg: VarId,
+    yielded: VarId,
+    moved: VarId,
+) -> memreuse_ir::diagnostics::Diagnostic {
+    let name = |v: VarId| vars[v].name.as_str();
+    let base = |v: VarId| base_of(vars, v).unwrap_or_default();
+    let mut d = memreuse_ir::diagnostics::Diagnostic::error(
+        codes::NESTED_CARRY_WRITTEN_BACK,
+        format!(
+            "PyPTO yields '{}' on '{}' for loop carry '{}', which sits on '{}' (its init is an enclosing loop's iter arg, so PyPTO's yield fixup writes nothing back), which is unsafe: the next iteration and the loop's result read '{}' without that value; the repaired plan moves '{}' there first ('{}')",
+            name(yielded),
+            base(yielded),
+            name(iter_arg),
+            base(moved),
+            name(iter_arg),
+            name(yielded),
+            name(moved),
+        ),
+        vars[yielded].span,
+    );
+    d.severity = memreuse_ir::diagnostics::Severity::Warning;
+    d
 }
 
 /// The number `N` of a base named `mem_<space>_<N>`.

@@ -2,7 +2,7 @@
 //! result that PyPTO keeps on its seed's buffer, where the seed is still needed, gets a buffer of
 //! its own ([`detach`]); a tile the input put on a buffer it must not use moves to a fresh one
 //! ([`fresh_buffer`]). Both only add allocations, variables and `tile.move`s: every `VarId` of
-//! the input stays valid.
+//! the input stays valid. [`Seats`] says where a carry or `if` result sits (with its seed).
 
 use rustc_hash::FxHashMap;
 
@@ -10,7 +10,7 @@ use crate::analysis::body::first_yield;
 use memreuse_ir::ops::op_info;
 use memreuse_ir::{
     Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
-    VarKind,
+    VarKind, VarTable,
 };
 
 /// A place several tiles share: a loop carry (named by its iter arg) or an `if` result.
@@ -32,6 +32,8 @@ pub struct Detached {
     pub new_base: Name,
     /// The copy of the seed that now feeds the place.
     pub copy: Name,
+    /// The copy's variable: its sharing group is the place's new allocation.
+    pub copy_var: VarId,
 }
 
 /// Gives `place` its own allocation. A loop carry is seeded by a `tile.move` of its init
@@ -67,14 +69,23 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
     {
         let mut places = Places::new(f, &shared_base);
         places.walk(&f.body, &[(anchor, seed), (anchor, yielded)]);
-        family = places.component(anchor);
-        if family.contains(&yielded) {
-            return None;
+        let without_yield = places.component(anchor);
+        if !without_yield.contains(&yielded) {
+            family = without_yield;
+            yield_copy = Some(yielded);
         }
-        yield_copy = Some(yielded);
     }
     if family.contains(&seed) {
-        return None;
+        // Still one place with the seed through links the yield fixup realises with a
+        // `tile.move` anyway: only the tiles bound to the place leave, and the fixup copies
+        // the rest in and out.
+        let mut places = Places::new(f, &shared_base).binding_only();
+        places.walk(&f.body, &[(anchor, seed)]);
+        family = places.component(anchor);
+        yield_copy = None;
+        if family.contains(&seed) {
+            return None;
+        }
     }
     let new_base: Name = fresh_base(f, space).into();
     for &v in &family {
@@ -129,6 +140,7 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
         shared_base,
         new_base,
         copy: copy_name,
+        copy_var: copy,
     })
 }
 
@@ -323,13 +335,96 @@ pub fn fresh_buffer(f: &mut Function, tile: VarId) -> Option<Name> {
     Some(new_base)
 }
 
+/// Where carries and `if` results sit: an `if` result where its then arm's value sits (the
+/// else arm's when the then arm yields no variable), an iter arg where its init sits, a loop
+/// result where its iter arg sits. Read for the variables printed without a type, and to find
+/// the tile whose sharing group a carry or result sits in.
+pub struct Seats(FxHashMap<VarId, VarId>);
+
+impl Seats {
+    pub fn of(body: &[Stmt]) -> Seats {
+        let mut seats = FxHashMap::default();
+        Self::walk(body, &mut seats);
+        Seats(seats)
+    }
+
+    fn walk(body: &[Stmt], seats: &mut FxHashMap<VarId, VarId>) {
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::For(l) => {
+                    for (i, &arg) in l.iter_args.iter().enumerate() {
+                        if let Some(init) = l.init_values.get(i).and_then(|e| e.as_var()) {
+                            seats.insert(arg, init);
+                        }
+                        if let Some(&result) = l.return_vars.get(i) {
+                            seats.insert(result, arg);
+                        }
+                    }
+                    Self::walk(&l.body, seats);
+                }
+                StmtKind::If(i) => {
+                    let yielded = |arm: &[Stmt], k: usize| match arm.last().map(|s| &s.kind) {
+                        Some(StmtKind::Yield { values }) => values.get(k).and_then(|e| e.as_var()),
+                        _ => None,
+                    };
+                    for (k, &result) in i.return_vars.iter().enumerate() {
+                        let value = yielded(&i.then_body, k)
+                            .or_else(|| i.else_body.as_deref().and_then(|e| yielded(e, k)));
+                        if let Some(value) = value {
+                            seats.insert(result, value);
+                        }
+                    }
+                    Self::walk(&i.then_body, seats);
+                    if let Some(e) = &i.else_body {
+                        Self::walk(e, seats);
+                    }
+                }
+                StmtKind::With(w) => Self::walk(&w.body, seats),
+                _ => {}
+            }
+        }
+    }
+
+    /// `v` when it has a tile MemRef, else the nearest variable with one it sits with.
+    pub fn with_memref(&self, vars: &VarTable, v: VarId) -> Option<VarId> {
+        let mut at = v;
+        // A chain of carries is as long as the nesting; a cycle ends it.
+        for _ in 0..64 {
+            let has_memref = matches!(vars.get(at).and_then(|var| var.ty.as_ref()), Some(Type::Tile(t)) if t.memref.is_some());
+            if has_memref {
+                return Some(at);
+            }
+            at = *self.0.get(&at)?;
+        }
+        None
+    }
+
+    /// The tile an assignment defines that `v` sits with: `v` itself, or the seed its carry or
+    /// `if` result starts from (a sharing group is made of those).
+    pub fn defined(&self, v: VarId) -> VarId {
+        let mut at = v;
+        for _ in 0..64 {
+            match self.0.get(&at) {
+                Some(&seat) => at = seat,
+                None => return at,
+            }
+        }
+        v
+    }
+}
+
 /// Which tiles on one base must sit in one place: views, aliases and in-place results with
 /// their source; a loop's init, iter arg, yielded value and result; an `if` result with what
 /// its arms yield. A union-find over variables.
+///
+/// With `binding_only`, the links the safe planner's yield fixup realises with a `tile.move`
+/// when their ends sit apart are left out: a yielded value with its loop's iter arg (nested
+/// carries included) and an `if`'s else arm with its result.
 struct Places<'f> {
     f: &'f Function,
     base: &'f str,
     parent: FxHashMap<VarId, VarId>,
+    binding_only: bool,
 }
 
 impl<'f> Places<'f> {
@@ -338,6 +433,14 @@ impl<'f> Places<'f> {
             f,
             base,
             parent: FxHashMap::default(),
+            binding_only: false,
+        }
+    }
+
+    fn binding_only(self) -> Places<'f> {
+        Places {
+            binding_only: true,
+            ..self
         }
     }
 
@@ -404,6 +507,7 @@ impl<'f> Places<'f> {
                         }
                         if let Some(value) = yielded.and_then(|y| y.get(i)).and_then(Expr::as_var)
                             && !cut.contains(&(iter_arg, value))
+                            && !self.binding_only
                         {
                             self.join(iter_arg, value);
                         }
@@ -415,8 +519,10 @@ impl<'f> Places<'f> {
                 }
                 StmtKind::If(i) => {
                     let arms = [Some(&i.then_body[..]), i.else_body.as_deref()];
-                    for arm in arms.into_iter().flatten() {
-                        if let Some(values) = first_yield(arm) {
+                    for (k, arm) in arms.into_iter().enumerate() {
+                        let Some(arm) = arm else { continue };
+                        let copied_in = k == 1 && self.binding_only;
+                        if let Some(values) = first_yield(arm).filter(|_| !copied_in) {
                             for (&result, value) in i.return_vars.iter().zip(values) {
                                 if let Some(value) = value.as_var()
                                     && !cut.contains(&(result, value))

@@ -36,7 +36,7 @@ use pack::{Buffer, PipelineGate, ShareFacts};
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "40358411591ac31d";
+pub const PLANNER_VERSION: &str = "62d74c06b7765ffd";
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -281,7 +281,14 @@ fn plan_pypto(
     let prepared = prepare(f, config);
     let lifetimes = lifetimes::analyze(&prepared.function);
     if lifetimes.intervals.is_empty() {
-        let plan = finish(prepared, &lifetimes, None, config.backend, own_buffer)?;
+        let plan = finish(
+            prepared,
+            &lifetimes,
+            None,
+            config.backend,
+            !config.exact,
+            own_buffer,
+        )?;
         return Ok(address(Cow::Owned(plan), &lifetimes, None, config)?.into_owned());
     }
     let rules = SharingRules::of(&prepared.function, &lifetimes, config)?;
@@ -311,6 +318,7 @@ fn plan_pypto(
         &lifetimes,
         Some(packed),
         config.backend,
+        !config.exact,
         own_buffer,
     )?;
     Ok(address(Cow::Owned(plan), &lifetimes, Some(&reserved), config)?.into_owned())
@@ -435,12 +443,15 @@ pub struct Packed<'a> {
 /// Stage 5: the packings applied — rebase, loop carries, if-phis, yield fixup, identity
 /// copies, dead allocs (SPEC §7); addresses are the next stage ([`address`]). The groups of the tiles in `own_buffer` keep
 /// their own allocation (the safe planner's repair). `packed` is `None` only for a function
-/// with no interval, which has nothing to pack.
+/// with no interval, which has nothing to pack. `safe` (not `--exact`): the safe planner's
+/// fixups, where PyPTO's leave a wrong plan (loop carries aligned even without a reuse, nested
+/// carries written back, see [`fixup::YieldFixup::safe`]).
 pub fn finish(
     prepared: Prepared,
     lifetimes: &Lifetimes,
     packed: Option<Packed<'_>>,
     backend: Backend,
+    safe: bool,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
     let Prepared {
@@ -467,16 +478,20 @@ pub fn finish(
         report
             .diagnostics
             .extend(packing.diagnostics.iter().cloned());
+        let keeps_own = |member: usize| {
+            !own_buffer.is_empty()
+                && lifetimes.intervals[member]
+                    .members
+                    .iter()
+                    .any(|v| own_buffer.contains(v))
+        };
+        let mut kept_own = Vec::new();
         for buffer in &packing.buffers {
             let rep = lifetimes.intervals[buffer.members[0]].rep;
             let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
             for (&member, &placement) in placements {
-                let keeps_own = !own_buffer.is_empty()
-                    && lifetimes.intervals[member]
-                        .members
-                        .iter()
-                        .any(|v| own_buffer.contains(v));
-                if keeps_own {
+                if keeps_own(member) {
+                    kept_own.push(member);
                     continue;
                 }
                 let placement = buffer.subdivided.then_some(placement);
@@ -486,7 +501,11 @@ pub fn finish(
                 });
             }
         }
-        report.spaces.push(packing.report.clone());
+        let mut space_report = packing.report.clone();
+        if !kept_own.is_empty() {
+            report_own_buffers(&mut space_report, packing, lifetimes, &kept_own);
+        }
+        report.spaces.push(space_report);
         gates.insert(
             packing.space,
             (
@@ -503,11 +522,14 @@ pub fn finish(
     // Loop carries, if-phis and yields exist only inside a `for` or an `if`, and no fixup adds
     // one: without them, their fixups would walk the body for nothing.
     let control_flow = lifetimes.shape.control_flow;
-    if reuse.iter().any(Option::is_some) {
+    let reused = reuse.iter().any(Option::is_some);
+    if reused {
         fixup::rebase(&mut f, lifetimes, &reuse)?;
-        if control_flow {
-            fixup::align_loop_carries(&f.body, &mut f.vars);
-        }
+    }
+    // PyPTO aligns carries only after a reuse; the safe planner always does, since a repair
+    // can leave a nested carry's iter arg off its init's buffer with nothing reused.
+    if control_flow && (reused || safe) {
+        fixup::align_loop_carries(&f.body, &mut f.vars, safe);
     }
     if control_flow {
         fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
@@ -520,11 +542,19 @@ pub fn finish(
     let inserted = if control_flow {
         let Function { body, vars, .. } = &mut f;
         let mut yield_fixup = fixup::YieldFixup::new(vars);
+        if safe {
+            yield_fixup = yield_fixup.safe();
+        }
         yield_fixup.run(body)?;
         yield_fixup.inserted
     } else {
         fixup::Inserted::default()
     };
+    for &(iter_arg, yielded, moved) in &inserted.nested_writebacks {
+        report.diagnostics.push(fixup::nested_writeback_warning(
+            &f.vars, iter_arg, yielded, moved,
+        ));
+    }
     hoist_allocs(&mut f, &inserted.allocs);
     if renames {
         fixup::normalize_identity_copies(&f.body, &mut f.vars);
@@ -907,6 +937,42 @@ fn space_report(
             })
             .collect(),
     }
+}
+
+/// The space report of a packing some of whose members keep their own allocation (the safe
+/// planner's repair): each leaves its buffer's row for a row of its own, and the layout is
+/// measured again.
+fn report_own_buffers(
+    report: &mut SpaceReport,
+    packing: &SpacePacking,
+    lifetimes: &Lifetimes,
+    kept_own: &[usize],
+) {
+    let rows = MemberRows::of(lifetimes);
+    for &member in kept_own {
+        let names: Vec<Name> = rows.names(member).collect();
+        for buffer in &mut report.buffers {
+            buffer.members.retain(|n| !names.contains(n));
+        }
+        report.buffers.push(BufferReport {
+            base: lifetimes.intervals[member].base.clone(),
+            size: lifetimes.intervals[member].size,
+            offset: 0,
+            pinned: false,
+            members: names,
+        });
+    }
+    // AllocateMemoryAddr's order (SPEC §8), as `space_report` lays them out.
+    let mut by_name: Vec<usize> = (0..report.buffers.len()).collect();
+    by_name.sort_by(|&a, &b| report.buffers[a].base.cmp(&report.buffers[b].base));
+    let sizes = by_name.iter().map(|&i| report.buffers[i].size);
+    let (addresses, footprint) = address::lay_out(packing.reserved_start, sizes);
+    for (&i, address) in by_name.iter().zip(addresses) {
+        report.buffers[i].offset = address;
+    }
+    report.footprint = footprint;
+    report.buffers_after = report.buffers.len();
+    report.bytes_after = report.buffers.iter().map(|b| b.size).sum();
 }
 
 /// Plans every function of a program; the first planning error stops it, naming the function.

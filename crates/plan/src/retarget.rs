@@ -321,12 +321,24 @@ impl<'f> Retargeter<'f> {
     /// SPEC §4.3: no statement after `def` (walking outward to the nearest loop, or to
     /// `stop_at`) reads or writes `base`.
     pub fn dead_at(&self, def: &StmtPath, base: &str, stop_at: Option<&StmtPath>) -> bool {
+        self.dead_at_except(def, base, stop_at, None)
+    }
+
+    /// [`Self::dead_at`], not counting the tile `except` (a seed that already sits in another
+    /// subrange of `base`, seed S4: it is the tile being moved onto the bytes in question).
+    pub fn dead_at_except(
+        &self,
+        def: &StmtPath,
+        base: &str,
+        stop_at: Option<&StmtPath>,
+        except: Option<VarId>,
+    ) -> bool {
         let mut steps = def.steps.clone();
         let mut child = def.index as usize;
         loop {
             let list = stmt_list(self.body, &steps);
             for sibling in list.iter().skip(child + 1) {
-                if self.touches(sibling, base) {
+                if self.touches(sibling, base, except) {
                     return false;
                 }
             }
@@ -348,14 +360,14 @@ impl<'f> Retargeter<'f> {
     }
 
     /// Whether a statement (recursively) reads `base` or assigns onto it.
-    fn touches(&self, stmt: &Stmt, base: &str) -> bool {
+    fn touches(&self, stmt: &Stmt, base: &str, except: Option<VarId>) -> bool {
         let reads = |e: &Expr| {
             let mut hit = false;
-            e.for_each_var(&mut |v| hit |= self.read_base(v) == Some(base));
+            e.for_each_var(&mut |v| hit |= Some(v) != except && self.read_base(v) == Some(base));
             hit
         };
-        let any = |stmts: &[Stmt]| stmts.iter().any(|s| self.touches(s, base));
-        let var_on_base = |v: &VarId| base_of(self.vars, *v) == Some(base);
+        let any = |stmts: &[Stmt]| stmts.iter().any(|s| self.touches(s, base, except));
+        let var_on_base = |v: &VarId| Some(*v) != except && base_of(self.vars, *v) == Some(base);
         match &stmt.kind {
             StmtKind::Assign { target, value } => var_on_base(target) || reads(value),
             StmtKind::Eval(e) => reads(e),

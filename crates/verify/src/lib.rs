@@ -183,16 +183,16 @@ fn diagnostics(findings: Vec<Finding>) -> Vec<Diagnostic> {
     findings.into_iter().map(|f| f.diagnostic).collect()
 }
 
-/// [`check_plan`] for a repair's trial that has to separate `pair`: `None` as soon as one
-/// checker names `pair` again (the value checker does not run when the liveness checker
-/// already does), else every finding, as [`check_plan`] gives them.
+/// [`check_plan`] for a repair's trial that has to separate a pair of tiles: `None` as soon as
+/// one checker names a clobber `is_pair` accepts (the value checker does not run when the
+/// liveness checker already does), else every finding, as [`check_plan`] gives them.
 pub fn check_plan_separating(
     input: &PlanInput,
     planned: &Function,
     opts: &VerifyOptions,
-    pair: Clobber,
+    is_pair: &dyn Fn(Clobber) -> bool,
 ) -> Option<Vec<Finding>> {
-    let names_pair = |findings: &[Finding]| findings.iter().any(|f| f.clobber == Some(pair));
+    let names_pair = |findings: &[Finding]| findings.iter().any(|f| f.clobber.is_some_and(is_pair));
     let liveness = liveness_findings(planned, opts, &input.allocless);
     if names_pair(&liveness) {
         return None;
