@@ -76,6 +76,26 @@ impl Fixture {
     }
 }
 
+/// The two kernels in the other order.
+fn swap_the_kernels(t: &str) -> String {
+    let start = t
+        .find("    @pl.function(type=pl.FunctionType.InCore)\n    def add_kernel")
+        .expect("the fixture has add_kernel");
+    let middle = t
+        .find("    @pl.function(type=pl.FunctionType.InCore)\n    def scale_kernel")
+        .expect("the fixture has scale_kernel");
+    let end = t
+        .find("    @pl.function(type=pl.FunctionType.Orchestration)")
+        .expect("the fixture has main");
+    format!(
+        "{}{}{}{}",
+        &t[..start],
+        &t[middle..end],
+        &t[start..middle],
+        &t[end..]
+    )
+}
+
 fn edit_inside_scale_kernel(text: &str) -> String {
     text.replace(
         "pl.tile.muls(tile_src, 0.5)",
@@ -157,24 +177,7 @@ fn comment_and_whitespace_above_a_function_replan_nothing() {
 #[test]
 fn reordering_functions_replans_nothing() {
     Fixture::new().check(
-        |t| {
-            let start = t
-                .find("    @pl.function(type=pl.FunctionType.InCore)\n    def add_kernel")
-                .unwrap();
-            let middle = t
-                .find("    @pl.function(type=pl.FunctionType.InCore)\n    def scale_kernel")
-                .unwrap();
-            let end = t
-                .find("    @pl.function(type=pl.FunctionType.Orchestration)")
-                .unwrap();
-            format!(
-                "{}{}{}{}",
-                &t[..start],
-                &t[middle..end],
-                &t[start..middle],
-                &t[end..]
-            )
-        },
+        swap_the_kernels,
         expect![[r#"
             file_items(k.py)
             file_result(k.py)"#]],
@@ -288,24 +291,7 @@ fn with_a_cache_comments_above_a_function_replan_nothing() {
 #[test]
 fn with_a_cache_reordering_replans_nothing() {
     Fixture::cached().check(
-        |t| {
-            let start = t
-                .find("    @pl.function(type=pl.FunctionType.InCore)\n    def add_kernel")
-                .unwrap();
-            let middle = t
-                .find("    @pl.function(type=pl.FunctionType.InCore)\n    def scale_kernel")
-                .unwrap();
-            let end = t
-                .find("    @pl.function(type=pl.FunctionType.Orchestration)")
-                .unwrap();
-            format!(
-                "{}{}{}{}",
-                &t[..start],
-                &t[middle..end],
-                &t[start..middle],
-                &t[end..]
-            )
-        },
+        swap_the_kernels,
         expect![[r#"
             manifest(k.py)
             file_items(k.py)

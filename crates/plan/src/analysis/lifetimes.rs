@@ -307,26 +307,33 @@ struct GroupedTile {
 /// and whether the call is a load.
 type Memberships = FxHashMap<VarId, (Vec<(i64, i64)>, bool)>;
 
+impl<'a> Numbering<'a> {
+    fn new(f: &'a Function, map: Option<StatementMap>) -> Numbering<'a> {
+        Numbering {
+            f,
+            order: 0,
+            spans: Vec::new(),
+            def: VarMap::with_len(f.vars.len()),
+            raw_last: VarMap::with_len(f.vars.len()),
+            iter_init: FxHashMap::default(),
+            redirects: FxHashMap::default(),
+            families: FxHashMap::default(),
+            next_family: 0,
+            loops: Vec::new(),
+            memberships: FxHashMap::default(),
+            shape: BodyShape::default(),
+            // At most one per variable; growing it instead would copy it, missing the cache
+            // once per line copied, while capacity never written costs address space, not
+            // memory.
+            grouped: Vec::with_capacity(f.vars.len()),
+            redefined: false,
+            map,
+        }
+    }
+}
+
 pub fn analyze(f: &Function) -> Lifetimes {
-    let mut n = Numbering {
-        f,
-        order: 0,
-        spans: Vec::new(),
-        def: VarMap::with_len(f.vars.len()),
-        raw_last: VarMap::with_len(f.vars.len()),
-        iter_init: FxHashMap::default(),
-        redirects: FxHashMap::default(),
-        families: FxHashMap::default(),
-        next_family: 0,
-        loops: Vec::new(),
-        memberships: FxHashMap::default(),
-        shape: BodyShape::default(),
-        // At most one per variable; growing it instead would copy it, missing the cache once
-        // per line copied, while capacity never written costs address space, not memory.
-        grouped: Vec::with_capacity(f.vars.len()),
-        redefined: false,
-        map: None,
-    };
+    let mut n = Numbering::new(f, None);
     n.stmts(&f.body);
     let last = n.extend_over_loops();
     let mut lifetimes = Lifetimes {
@@ -369,23 +376,7 @@ pub struct IfArms {
 
 /// Numbers `f`'s statements as [`analyze`] does and says where each one is.
 pub fn statement_map(f: &Function) -> StatementMap {
-    let mut n = Numbering {
-        f,
-        order: 0,
-        spans: Vec::new(),
-        def: VarMap::with_len(f.vars.len()),
-        raw_last: VarMap::with_len(f.vars.len()),
-        iter_init: FxHashMap::default(),
-        redirects: FxHashMap::default(),
-        families: FxHashMap::default(),
-        next_family: 0,
-        loops: Vec::new(),
-        memberships: FxHashMap::default(),
-        shape: BodyShape::default(),
-        grouped: Vec::new(),
-        redefined: false,
-        map: Some(StatementMap::default()),
-    };
+    let mut n = Numbering::new(f, Some(StatementMap::default()));
     n.stmts(&f.body);
     let mut map = n.map.take().unwrap_or_default();
     map.loops = n.loops;
