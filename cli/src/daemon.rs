@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use memreuse_daemon::client::{self, Connection, Launch};
-use memreuse_daemon::layout::{Layout, build_id};
-use memreuse_daemon::protocol::{Body, Request, Status};
+use memreuse_daemon_client::client::{self, Connection, Launch};
+use memreuse_daemon_client::layout::{Layout, build_id};
+use memreuse_daemon_client::protocol::{Body, Request, Status};
 
 use crate::exit::{Unavailable, UsageError};
 use crate::state;

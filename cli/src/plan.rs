@@ -661,7 +661,7 @@ fn file_report<'a>(p: &'a PlannedFile, workspace: &Workspace) -> FileReport<'a> 
 /// diagnostics, the others with all their functions, each in all its plan variants (PyPTO's
 /// repaired, PyPTO's exact, the offset planner's) planned from `config`.
 fn html_page(planned: &[PlannedFile], config: &PlanConfig, aliases: Toggle) -> String {
-    use memreuse_daemon::viewer::{data, page};
+    use memreuse_daemon_client::viewer::{data, page};
     let mut files = Vec::new();
     let mut functions = serde_json::Map::new();
     for p in planned {

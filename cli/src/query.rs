@@ -9,8 +9,8 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 use memreuse::db::{self, Workspace};
 use memreuse::system::OsSystem;
-use memreuse_daemon::answer::query_answer;
-use memreuse_daemon::protocol::{Answer, Body, ErrorCode, Request};
+use memreuse_daemon_client::answer::query_answer;
+use memreuse_daemon_client::protocol::{Answer, Body, ErrorCode, Request};
 use serde_json::Value;
 
 use crate::daemon::Target;
@@ -81,17 +81,13 @@ pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     let answer = if args.no_daemon {
         in_process(&named, &target)?
     } else {
-        let mut connection = target.ensure()?;
         let request = Request::Query {
             path: named.path.clone(),
             function: named.function.clone(),
             stale_ok: args.stale_ok,
             color: crate::color::enabled(),
         };
-        let response = connection
-            .client
-            .request(&request)
-            .map_err(|e| Unavailable(e.to_string()))?;
+        let response = ask(&target, &request)?;
         tracing::debug!(instance = %response.instance, revision = response.revision, "answered");
         match response.body {
             Body::Query(answer) => answer,
@@ -101,6 +97,25 @@ pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
         }
     };
     print_answer(&answer, args.json)
+}
+
+/// Asks the daemon (starting one when none runs). A query only reads, so one the daemon
+/// dropped because it was stopping is asked again of the daemon that replaces it.
+fn ask(target: &Target, request: &Request) -> Result<memreuse_daemon_client::protocol::Response> {
+    const ATTEMPTS: u32 = 4;
+    let mut attempt = 1;
+    loop {
+        let mut connection = target.ensure()?;
+        match connection.client.request(request) {
+            Ok(response) => return Ok(response),
+            Err(err) if err.daemon_went_away() && attempt < ATTEMPTS => {
+                tracing::debug!(%err, attempt, "the daemon went away; asking again");
+                std::thread::sleep(std::time::Duration::from_millis(100 * u64::from(attempt)));
+                attempt += 1;
+            }
+            Err(err) => bail!(Unavailable(err.to_string())),
+        }
+    }
 }
 
 /// Plans the one file here, with the store when no daemon holds it.

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use memreuse::store::{Cache, CacheStore, Counters, Reporter, SledStore, StoreEvent};
-use memreuse_daemon::cache_server::CacheServer;
-use memreuse_daemon::client::DaemonStore;
-use memreuse_daemon::protocol::PROTOCOL_VERSION;
+use memreuse_daemon_client::cache_server::CacheServer;
+use memreuse_daemon_client::client::DaemonStore;
+use memreuse_daemon_client::protocol::PROTOCOL_VERSION;
 use serde::{Deserialize, Serialize};
 
 /// The state dir of the project at `root` (canonical): `--state-dir`, else
@@ -73,9 +73,9 @@ pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
 /// holds it (a daemon, or a CLI working in-process).
 pub fn lock(dir: &Path) -> Result<Option<File>> {
     // Private to this user whatever the umask: it holds the daemon's socket and lock.
-    memreuse_daemon::layout::prepare_private_dir(dir)?;
+    memreuse_daemon_client::layout::prepare_private_dir(dir)?;
     let lock_path = dir.join("daemon.lock");
-    let lock = memreuse_daemon::layout::open_lock(&lock_path)
+    let lock = memreuse_daemon_client::layout::open_lock(&lock_path)
         .with_context(|| format!("cannot open {}", lock_path.display()))?;
     match lock.try_lock() {
         Ok(()) => Ok(Some(lock)),
@@ -139,10 +139,10 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
     loop {
         match open_store(dir) {
             Ok(Some(open)) => {
-                let layout = memreuse_daemon::layout::Layout::new(dir);
+                let layout = memreuse_daemon_client::layout::Layout::new(dir);
                 let server = open.store.as_ref().and_then(|store| {
                     let shared: Arc<dyn CacheStore + Send + Sync> = Arc::new(store.clone());
-                    memreuse_daemon::cache_server::serve(&layout, shared)
+                    memreuse_daemon_client::cache_server::serve(&layout, shared)
                         .map_err(|err| {
                             tracing::info!("cannot serve the cache to other commands: {err}")
                         })
@@ -159,8 +159,10 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
                 if let Some(connection) = daemon_of(dir) {
                     return through_daemon(dir, connection);
                 }
-                let layout = memreuse_daemon::layout::Layout::new(dir);
-                if let Some(connection) = memreuse_daemon::client::connect_shared_cache(&layout) {
+                let layout = memreuse_daemon_client::layout::Layout::new(dir);
+                if let Some(connection) =
+                    memreuse_daemon_client::client::connect_shared_cache(&layout)
+                {
                     // Another command holds the store: read (and write) through it rather
                     // than wait for it to finish.
                     tracing::info!("using the cache through the command that holds it");
@@ -205,7 +207,10 @@ const QUIET_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 const QUEUE_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// The cache of a running daemon, read through its socket.
-fn through_daemon(dir: &Path, connection: memreuse_daemon::client::Connection) -> InProcessCache {
+fn through_daemon(
+    dir: &Path,
+    connection: memreuse_daemon_client::client::Connection,
+) -> InProcessCache {
     if connection.hello.protocol == PROTOCOL_VERSION {
         tracing::info!("reading the cache through the daemon");
         return InProcessCache {
@@ -222,8 +227,8 @@ fn through_daemon(dir: &Path, connection: memreuse_daemon::client::Connection) -
 }
 
 /// The daemon of the state dir, if one answers (it holds the cache for its life).
-fn daemon_of(dir: &Path) -> Option<memreuse_daemon::client::Connection> {
-    memreuse_daemon::client::connect(&memreuse_daemon::layout::Layout::new(dir))
+fn daemon_of(dir: &Path) -> Option<memreuse_daemon_client::client::Connection> {
+    memreuse_daemon_client::client::connect(&memreuse_daemon_client::layout::Layout::new(dir))
 }
 
 /// What the last `memreuse plan` did with the cache.
@@ -257,7 +262,7 @@ struct CountersDef {
 impl LastRun {
     pub fn save(&self, dir: &Path) -> Result<()> {
         let path = dir.join("last-run.json");
-        memreuse_daemon::layout::write_atomically(&path, &serde_json::to_vec_pretty(self)?)
+        memreuse_daemon_client::layout::write_atomically(&path, &serde_json::to_vec_pretty(self)?)
             .with_context(|| format!("cannot write {}", path.display()))
     }
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
 
 use anyhow::{Result, bail};
-use memreuse_daemon::protocol::{Body, Request};
+use memreuse_daemon_client::protocol::{Body, Request};
 
 use crate::daemon::Target;
 use crate::exit::Unavailable;

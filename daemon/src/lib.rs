@@ -1,22 +1,12 @@
-//! memreused, the memreuse daemon (DESIGN §6), and what its clients need to talk to it.
+//! memreused, the memreuse daemon (DESIGN §6): [`server`] watches a tree, keeps its plans
+//! current and serves them (and the viewer's HTTP side, `server::view`). What its clients
+//! need to talk to it is `memreuse-daemon-client`, re-exported here under the same names.
 //!
-//! - [`protocol`]: the wire types (plain data, shared with the CLI).
-//! - [`layout`]: the daemon's files in the state dir, `daemon.json`, the build id.
-//! - [`client`]: finding, starting, stopping and asking a daemon.
-//! - [`cache_server`]: a command's store, served to the commands beside it while it holds it.
-//! - [`answer`]: query and explain answers, shared with the CLI's in-process fallback.
-//! - [`server`]: the daemon itself (and the viewer's HTTP side, `server::view`).
-//! - [`settings`]: a project's `memreuse.toml`, read by the CLI and (again on every change) the
-//!   daemon.
-//! - [`viewer`]: the memory viewer's page and data, shared with `plan --emit html`.
-//!
-//! This crate is the only one that knows sockets and notify.
+//! This crate and its client are the only ones that know sockets; only this one knows tokio
+//! and notify.
 
-pub mod answer;
-pub mod cache_server;
-pub mod client;
-pub mod layout;
-pub mod protocol;
+pub use memreuse_daemon_client::{
+    answer, cache_server, client, layout, protocol, settings, viewer,
+};
+
 pub mod server;
-pub mod settings;
-pub mod viewer;

@@ -34,6 +34,8 @@ pub enum ClientError {
     },
     #[error("the daemon's answer is unreadable: {0}")]
     Protocol(String),
+    #[error("the daemon at {0} closed the connection before it answered")]
+    Closed(PathBuf),
     #[error("{0}")]
     Start(String),
     /// Someone else could be answering: the socket's directory or the peer is not this user's.
@@ -50,6 +52,25 @@ pub enum ClientError {
          stop`) or use another --state-dir"
     )]
     OtherRoot { running: PathBuf, wanted: PathBuf },
+}
+
+impl ClientError {
+    /// Whether the daemon went away in the middle of a request (it was stopping): a
+    /// read-only request can be asked again of the daemon that replaces it.
+    pub fn daemon_went_away(&self) -> bool {
+        use std::io::ErrorKind;
+        match self {
+            ClientError::Io { source, .. } => matches!(
+                source.kind(),
+                ErrorKind::BrokenPipe
+                    | ErrorKind::ConnectionReset
+                    | ErrorKind::ConnectionAborted
+                    | ErrorKind::UnexpectedEof
+            ),
+            ClientError::Closed(_) => true,
+            _ => false,
+        }
+    }
 }
 
 /// One connection to a daemon.
@@ -120,6 +141,7 @@ impl Client {
         match read_line(&mut self.reader, &mut self.line, MAX_RESPONSE_LINE) {
             Ok(()) => {}
             Err(LineError::Io(err)) => return Err(io(err)),
+            Err(LineError::Closed) => return Err(ClientError::Closed(self.socket.clone())),
             Err(err) => return Err(ClientError::Protocol(err.to_string())),
         }
         serde_json::from_slice(&self.line).map_err(|err| ClientError::Protocol(err.to_string()))

@@ -10,7 +10,7 @@
 //!   the repairs left it (a `tile.alloc` per new buffer, the moves feeding it), so its map is
 //!   taken of `repair::repaired_input`. The exact and offset plans are planned on request
 //!   (`data::plan_text`, a workspace without a cache); the daemon's own plan comes first.
-//! - [`page`]: the HTML page (`daemon/web/`: plain JavaScript and SVG, no build step, nothing
+//! - [`page`]: the HTML page (`daemon/client/web/`: plain JavaScript and SVG, no build step, nothing
 //!   loaded from elsewhere), served by the daemon or written with its data embedded.
 //!
 //! The HTTP side is `server::view`: a token- and Host-checked, read-only HTTP/1.1 server on
