@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use memreuse::backend::Backend;
-use memreuse::db::{FileStatus, Planner, Workspace};
+use memreuse::db::{FileStatus, Workspace};
 use memreuse::ir::MemSpace;
 use memreuse::plan::PlanConfig;
 use memreuse::store::{Cache, SledStore};
@@ -33,11 +33,7 @@ fn main() {
         backend: Backend::Ascend910B,
         ..PlanConfig::default()
     };
-    let mut ws = Workspace::new(
-        Arc::new(Cache::new(Box::new(store))),
-        config,
-        Planner::Pypto,
-    );
+    let mut ws = Workspace::new(Arc::new(Cache::new(Box::new(store))), config);
     let sources: Vec<_> = tree
         .iter()
         .map(|(path, text)| ws.set_file(path, text, false))
@@ -53,7 +49,7 @@ fn main() {
     let vec = Backend::Ascend910B.capacity(MemSpace::Vec);
     let mut smaller = config;
     smaller.capacity_overrides[MemSpace::Vec as usize] = Some(vec - 1024);
-    ws.set_settings(smaller, Planner::Pypto);
+    ws.set_settings(smaller);
     let start = Instant::now();
     let replanned = plan(&mut ws, &sources);
     let after_change = start.elapsed();

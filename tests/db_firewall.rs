@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use expect_test::{Expect, expect};
 use memreuse::backend::Backend;
-use memreuse::db::{Planner, Workspace};
+use memreuse::db::Workspace;
 use memreuse::ir::MemSpace;
 use memreuse::plan::PlanConfig;
 use memreuse::store::{Cache, MemoryStore};
@@ -34,7 +34,7 @@ impl Fixture {
     }
 
     fn of(text: &str, cache: Cache, config: PlanConfig) -> Fixture {
-        let ws = Workspace::with_log(Arc::new(cache), config, Planner::Pypto);
+        let ws = Workspace::with_log(Arc::new(cache), config);
         let mut fixture = Fixture { ws };
         fixture.set(text);
         fixture.run();
@@ -42,7 +42,7 @@ impl Fixture {
     }
 
     fn configure(&mut self, config: PlanConfig, expected: Expect) {
-        self.ws.set_settings(config, Planner::Pypto);
+        self.ws.set_settings(config);
         expected.assert_eq(&self.run());
     }
 
@@ -105,11 +105,7 @@ fn edit_inside_scale_kernel(text: &str) -> String {
 
 #[test]
 fn cold_run_plans_every_function() {
-    let mut ws = Workspace::with_log(
-        Arc::new(Cache::disabled()),
-        PlanConfig::default(),
-        Planner::Pypto,
-    );
+    let mut ws = Workspace::with_log(Arc::new(Cache::disabled()), PlanConfig::default());
     let file = ws.set_file(Path::new("k.py"), ORIGINAL, false);
     ws.plan(&MemorySystem::default(), &[file], 1, &|| {});
     expect![[r#"
@@ -213,13 +209,10 @@ fn an_edit_reverted_before_the_next_run_replans_nothing() {
 #[test]
 fn changing_the_backend_replans_everything() {
     let mut fixture = Fixture::new();
-    fixture.ws.set_settings(
-        PlanConfig {
-            backend: Backend::Ascend910B,
-            ..PlanConfig::default()
-        },
-        Planner::Pypto,
-    );
+    fixture.ws.set_settings(PlanConfig {
+        backend: Backend::Ascend910B,
+        ..PlanConfig::default()
+    });
     expect![[r#"
         plan(k.py::add_kernel)
         checked_plan(k.py::add_kernel)

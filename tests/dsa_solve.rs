@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use memreuse::solve::{
-    Buffer, Planner, Problem, SolveError, SolveOptions, check_solution, lower_bound, parse_csv,
+    Buffer, Method, Problem, SolveError, SolveOptions, check_solution, lower_bound, parse_csv,
     solve,
 };
 use proptest::prelude::*;
@@ -69,7 +69,7 @@ fn load(reference: &Reference) -> Problem {
 /// must be valid whatever the clock does.
 fn first_placement_only() -> SolveOptions {
     SolveOptions {
-        planner: Planner::Dsa,
+        method: Method::Dsa,
         time_limit: Some(Duration::from_millis(1)),
         node_limit: Some(0),
     }
@@ -78,7 +78,7 @@ fn first_placement_only() -> SolveOptions {
 /// Deterministic options: no wall clock, a fixed search budget.
 fn node_budget(nodes: u64) -> SolveOptions {
     SolveOptions {
-        planner: Planner::Dsa,
+        method: Method::Dsa,
         time_limit: None,
         node_limit: Some(nodes),
     }
@@ -193,9 +193,9 @@ fn greedy_planners_are_valid_and_no_better_than_dsa() {
         .unwrap();
     let problem = load(&reference);
     let dsa = solve(&problem, &node_budget(20_000)).unwrap();
-    for planner in [Planner::FirstFitDecreasing, Planner::BestFit] {
+    for method in [Method::FirstFitDecreasing, Method::BestFit] {
         let options = SolveOptions {
-            planner,
+            method,
             ..node_budget(0)
         };
         let greedy = solve(&problem, &options).unwrap();

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use memreuse::db::{FileOutcome, FileStatus, Planner, Workspace};
+use memreuse::db::{FileOutcome, FileStatus, Workspace};
 use memreuse::ir::{LineIndex, parse_program};
 use memreuse::plan::{PlanConfig, plan_function};
 use memreuse::store::{Cache, CacheStore, Kind, MemoryStore, SledStore, StoreEvent, check};
@@ -24,7 +24,7 @@ fn tree() -> Vec<(PathBuf, String)> {
 /// One "process": a fresh workspace over `store`, planning `files`, flushed at the end.
 fn run(store: &MemoryStore, files: &[(PathBuf, String)]) -> (Workspace, Vec<FileOutcome>) {
     let cache = Cache::new(Box::new(store.clone()));
-    let mut ws = Workspace::new(Arc::new(cache), PlanConfig::default(), Planner::Pypto);
+    let mut ws = Workspace::new(Arc::new(cache), PlanConfig::default());
     let sources: Vec<_> = files
         .iter()
         .map(|(path, text)| ws.set_file(path, text, false))
@@ -161,11 +161,7 @@ fn spans_follow_their_function_without_replanning_it() {
         let span = report.inserted_moves[0].span;
         LineIndex::new(text).line_col(text, span.start)
     };
-    let mut ws = Workspace::new(
-        Arc::new(Cache::disabled()),
-        PlanConfig::default(),
-        Planner::Pypto,
-    );
+    let mut ws = Workspace::new(Arc::new(Cache::disabled()), PlanConfig::default());
     let file = ws.set_file(Path::new("k.py"), text, false);
     let before = ws.plan(&MemorySystem::default(), &[file], 1, &|| {});
     ws.set_file(Path::new("k.py"), &shifted, false);
@@ -196,11 +192,7 @@ fn a_sled_store_survives_a_restart() {
     let files = tree();
     let plan_with = |files: &[(PathBuf, String)]| {
         let store = SledStore::open(&path).expect("opens");
-        let mut ws = Workspace::new(
-            Arc::new(Cache::new(Box::new(store))),
-            PlanConfig::default(),
-            Planner::Pypto,
-        );
+        let mut ws = Workspace::new(Arc::new(Cache::new(Box::new(store))), PlanConfig::default());
         let sources: Vec<_> = files
             .iter()
             .map(|(p, t)| ws.set_file(p, t, false))
@@ -223,11 +215,7 @@ fn corrupted_bytes_on_disk_never_come_back_as_values() {
     let files = tree();
     let expected = {
         let store = SledStore::open(&path).expect("opens");
-        let mut ws = Workspace::new(
-            Arc::new(Cache::new(Box::new(store))),
-            PlanConfig::default(),
-            Planner::Pypto,
-        );
+        let mut ws = Workspace::new(Arc::new(Cache::new(Box::new(store))), PlanConfig::default());
         let sources: Vec<_> = files
             .iter()
             .map(|(p, t)| ws.set_file(p, t, false))
@@ -252,7 +240,7 @@ fn corrupted_bytes_on_disk_never_come_back_as_values() {
     let store = SledStore::open_or_rebuild(&path, Arc::new(|_: &StoreEvent| {}))
         .expect("opens or rebuilds");
     let cache = Cache::new(Box::new(store));
-    let mut ws = Workspace::new(Arc::new(cache), PlanConfig::default(), Planner::Pypto);
+    let mut ws = Workspace::new(Arc::new(cache), PlanConfig::default());
     let sources: Vec<_> = files
         .iter()
         .map(|(p, t)| ws.set_file(p, t, false))

@@ -28,7 +28,7 @@ use crate::state;
 use crate::summary::{self, plural};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Planner {
+pub enum PlannerArg {
     /// PyPTO's MemoryReuse decision, reproduced exactly.
     Pypto,
     /// Near-optimal offsets: every group keeps its allocation and gets an address (the IR is
@@ -36,6 +36,16 @@ pub enum Planner {
     Dsa,
     /// No planning: parse and print back in canonical form.
     None,
+}
+
+impl From<PlannerArg> for memreuse::plan::Planner {
+    fn from(arg: PlannerArg) -> memreuse::plan::Planner {
+        match arg {
+            PlannerArg::Pypto => memreuse::plan::Planner::Pypto,
+            PlannerArg::Dsa => memreuse::plan::Planner::Dsa,
+            PlannerArg::None => memreuse::plan::Planner::None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -90,7 +100,7 @@ pub struct PlanArgs {
     #[arg(long, value_name = "SPACE=BYTES", value_parser = crate::settings::parse_capacity)]
     pub capacity: Vec<(memreuse::ir::MemSpace, i64)>,
     #[arg(long, value_enum, default_value = "pypto")]
-    pub planner: Planner,
+    pub planner: PlannerArg,
     #[arg(long, value_enum, default_value = "summary")]
     pub emit: Emit,
     /// With `--emit ir`: write one file per input under DIR, mirroring the inputs relative to
@@ -274,20 +284,13 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
     let config = PlanConfig {
         assign_addresses: args.addresses,
         exact: args.exact,
-        planner: match args.planner {
-            Planner::Dsa => memreuse::plan::Planner::Dsa,
-            Planner::Pypto | Planner::None => memreuse::plan::Planner::Pypto,
-        },
+        planner: args.planner.into(),
         ..crate::settings::plan_config(&root, args.backend, &args.capacity)?
-    };
-    let planner = match args.planner {
-        Planner::Pypto | Planner::Dsa => db::Planner::Pypto,
-        Planner::None => db::Planner::None,
     };
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    let mut workspace = Workspace::new(Arc::new(opened.cache), config, planner);
+    let mut workspace = Workspace::new(Arc::new(opened.cache), config);
     let inputs: Vec<(PathBuf, bool)> = files
         .iter()
         .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
@@ -472,12 +475,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         Emit::Json => {
             let reports: Vec<FileReport> =
                 planned.iter().map(|p| file_report(p, &workspace)).collect();
-            let planner = match args.planner {
-                Planner::Pypto => "pypto",
-                Planner::Dsa => "dsa",
-                Planner::None => "none",
-            };
-            let document = plan_document(config.backend.name(), planner, &reports);
+            let document = plan_document(config.backend.name(), config.planner.name(), &reports);
             serde_json::to_writer_pretty(&mut stdout, &document)?;
             writeln!(stdout)?;
         }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
-use memreuse::db::{self, Workspace};
+use memreuse::db::Workspace;
 use memreuse::system::OsSystem;
 use memreuse_daemon_client::answer::query_answer;
 use memreuse_daemon_client::protocol::{Answer, Body, ErrorCode, Request};
@@ -125,7 +125,7 @@ fn in_process(named: &Named, target: &Target) -> Result<Answer> {
     let opened = state::open_or_degrade(&target.layout().state_dir);
     let _lock = opened.held;
     let config = crate::settings::plan_config(&target.root, None, &[])?;
-    let mut workspace = Workspace::new(Arc::new(opened.cache), config, db::Planner::Pypto);
+    let mut workspace = Workspace::new(Arc::new(opened.cache), config);
     let file = workspace.set_file(&named.path, &text, Toggle::Auto.applies_to(&named.path));
     let mut outcomes = workspace.plan(&OsSystem, &[file], 1, &|| {});
     let display = named
@@ -142,7 +142,7 @@ fn in_process(named: &Named, target: &Target) -> Result<Answer> {
         outcome,
         &display,
         named.function.as_deref(),
-        (config.backend.name(), db::Planner::Pypto.name()),
+        (config.backend.name(), config.planner.name()),
         crate::color::enabled(),
     );
     if let Err(err) = workspace.flush() {

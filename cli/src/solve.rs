@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use memreuse::solve::{self as dsa, Planner, SolveOptions};
+use memreuse::solve::{self as dsa, Method, SolveOptions};
 use serde_json::json;
 
 #[derive(clap::Args)]
@@ -40,12 +40,12 @@ pub enum PlannerArg {
     Bestfit,
 }
 
-impl From<PlannerArg> for Planner {
-    fn from(arg: PlannerArg) -> Planner {
+impl From<PlannerArg> for Method {
+    fn from(arg: PlannerArg) -> Method {
         match arg {
-            PlannerArg::Dsa => Planner::Dsa,
-            PlannerArg::Ffd => Planner::FirstFitDecreasing,
-            PlannerArg::Bestfit => Planner::BestFit,
+            PlannerArg::Dsa => Method::Dsa,
+            PlannerArg::Ffd => Method::FirstFitDecreasing,
+            PlannerArg::Bestfit => Method::BestFit,
         }
     }
 }
@@ -61,7 +61,7 @@ struct Row {
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let options = SolveOptions {
-        planner: args.planner.into(),
+        method: args.planner.into(),
         time_limit: Some(Duration::from_millis(args.deadline_ms)),
         node_limit: args.node_limit,
     };

@@ -8,8 +8,8 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use memreuse::backend::Backend;
-use memreuse::db::Planner;
 use memreuse::ir::MemSpace;
+use memreuse::plan::Planner;
 use memreuse_daemon::layout::build_id;
 use memreuse_daemon::server::{self, Options, Overrides, StartError};
 

@@ -50,8 +50,8 @@ use crate::ir::{
 };
 use crate::plan::capacity::Reserved;
 use crate::plan::{
-    FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner as OffsetPlanner,
-    Prepared, SharingRules, SpaceCapacity, SpacePacking, plan_function,
+    FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner, Prepared,
+    SharingRules, SpaceCapacity, SpacePacking, plan_function,
 };
 use crate::repair::SafePlanError;
 use crate::store::{
@@ -67,24 +67,6 @@ pub use workspace::{
 pub mod codes {
     /// Internal: a manifest and its file disagree (cannot happen for an intact store).
     pub const STALE_MANIFEST: &str = "MR-E900";
-}
-
-/// Which planner runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Planner {
-    /// PyPTO's MemoryReuse decision.
-    Pypto,
-    /// No planning: the function printed back in canonical form.
-    None,
-}
-
-impl Planner {
-    pub fn name(self) -> &'static str {
-        match self {
-            Planner::Pypto => "pypto",
-            Planner::None => "none",
-        }
-    }
 }
 
 #[salsa::db]
@@ -121,8 +103,6 @@ pub struct Settings {
     #[returns(copy)]
     pub planner: Planner,
     #[returns(copy)]
-    pub offset_planner: OffsetPlanner,
-    #[returns(copy)]
     pub capacity_overrides: [Option<i64>; MemSpace::ALL.len()],
     #[returns(copy)]
     pub assign_addresses: bool,
@@ -135,7 +115,7 @@ impl Settings {
     pub fn config(self, db: &dyn Db) -> PlanConfig {
         PlanConfig {
             backend: self.backend(db),
-            planner: self.offset_planner(db),
+            planner: self.planner(db),
             materialize_aliases: false,
             capacity_overrides: self.capacity_overrides(db),
             assign_addresses: self.assign_addresses(db),
@@ -235,18 +215,15 @@ fn parse_text(text: Option<&str>) -> Parsed {
 }
 
 /// The effective configuration of a file's functions.
-fn file_config(db: &dyn Db, file: SourceFile) -> (PlanConfig, Planner) {
-    let settings = Settings::get(db);
-    let config = PlanConfig {
+fn file_config(db: &dyn Db, file: SourceFile) -> PlanConfig {
+    PlanConfig {
         materialize_aliases: file.materialize_aliases(db),
-        ..settings.config(db)
-    };
-    (config, settings.planner(db))
+        ..Settings::get(db).config(db)
+    }
 }
 
 fn config_digest(db: &dyn Db, file: SourceFile) -> [u8; 32] {
-    let (config, planner) = file_config(db, file);
-    store::config_digest(planner.name(), &config)
+    store::config_digest(&file_config(db, file))
 }
 
 /// The cached result of this exact file text, if any: lets a warm run skip parsing and
@@ -622,9 +599,9 @@ pub fn addressed<'db>(
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
     let file = *item.file(db);
-    let (config, planner) = file_config(db, file);
+    let config = file_config(db, file);
     let ir = item.ir(db);
-    let key = store::plan_key(&store::config_digest(planner.name(), &config), &ir.digest);
+    let key = store::plan_key(&store::config_digest(&config), &ir.digest);
     if let Some(cached) = db.cache().get_plan(&key) {
         return PlanOutcome {
             result: Ok(Arc::new(cached)),
@@ -657,21 +634,20 @@ pub fn checked_plan<'db>(
     };
     let settings = Settings::get(db);
     let planner = settings.planner(db);
-    let dsa = settings.offset_planner(db) == OffsetPlanner::Dsa;
     let options = crate::repair::verify_options(&PlanConfig {
         backend: settings.backend(db),
-        planner: settings.offset_planner(db),
+        planner,
         assign_addresses: settings.assign_addresses(db),
         ..PlanConfig::default()
     });
     let anchorer = spans::Anchorer::new(&source.table);
-    let full_config = || file_config(db, *item.file(db)).0;
+    let full_config = || file_config(db, *item.file(db));
     let planned = match planner {
         Planner::None => FunctionPlan {
             function: (*source.function).clone(),
             report: PlanReport::default(),
         },
-        Planner::Pypto if !dsa => {
+        Planner::Pypto => {
             let input = PlanInput::of(&source.function);
             let Some(first) = addressed(db, item) else {
                 return Err(stale_manifest(db, item));
@@ -702,7 +678,7 @@ pub fn checked_plan<'db>(
                 }
             }
         }
-        Planner::Pypto => {
+        Planner::Dsa => {
             let planned = match plan_function(&source.function, &full_config()) {
                 Ok(planned) => planned,
                 Err(err) => {

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use salsa::{Durability, Setter as _};
 
-use super::{Db, FailureKind, Planner, Settings, SourceFile, file_result};
+use super::{Db, FailureKind, Settings, SourceFile, file_result};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{MemSpace, Name, ProgramHeader};
 use crate::plan::{PlanConfig, PlanReport};
@@ -115,21 +115,16 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    pub fn new(cache: Arc<Cache>, config: PlanConfig, planner: Planner) -> Workspace {
-        Workspace::build(cache, config, planner, None)
+    pub fn new(cache: Arc<Cache>, config: PlanConfig) -> Workspace {
+        Workspace::build(cache, config, None)
     }
 
     /// A workspace that records every query execution (see [`Workspace::executed`]).
-    pub fn with_log(cache: Arc<Cache>, config: PlanConfig, planner: Planner) -> Workspace {
-        Workspace::build(cache, config, planner, Some(ExecutionLog::default()))
+    pub fn with_log(cache: Arc<Cache>, config: PlanConfig) -> Workspace {
+        Workspace::build(cache, config, Some(ExecutionLog::default()))
     }
 
-    fn build(
-        cache: Arc<Cache>,
-        config: PlanConfig,
-        planner: Planner,
-        log: Option<ExecutionLog>,
-    ) -> Workspace {
+    fn build(cache: Arc<Cache>, config: PlanConfig, log: Option<ExecutionLog>) -> Workspace {
         let callback = log.clone().map(|log| {
             Box::new(move |event: salsa::Event| {
                 if let salsa::EventKind::WillExecute { database_key } = event.kind {
@@ -146,7 +141,6 @@ impl Workspace {
         };
         let settings = Settings::builder(
             config.backend,
-            planner,
             config.planner,
             config.capacity_overrides,
             config.assign_addresses,
@@ -169,7 +163,7 @@ impl Workspace {
 
     /// Sets each aspect of the configuration that changed; an unchanged aspect is not a change,
     /// so the stages that read only unchanged aspects stay memoized.
-    pub fn set_settings(&mut self, config: PlanConfig, planner: Planner) {
+    pub fn set_settings(&mut self, config: PlanConfig) {
         let settings = self.settings;
         let db = &mut self.db;
         macro_rules! set_if_changed {
@@ -183,8 +177,7 @@ impl Workspace {
             };
         }
         set_if_changed!(backend, set_backend, config.backend);
-        set_if_changed!(planner, set_planner, planner);
-        set_if_changed!(offset_planner, set_offset_planner, config.planner);
+        set_if_changed!(planner, set_planner, config.planner);
         set_if_changed!(
             capacity_overrides,
             set_capacity_overrides,

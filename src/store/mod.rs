@@ -56,8 +56,8 @@ impl Kind {
 
 /// The digest of everything in a configuration that can change a plan. `Debug` lists every
 /// field, so a field added to `PlanConfig` changes the digest without anyone remembering to.
-pub fn config_digest(planner: &str, config: &PlanConfig) -> [u8; 32] {
-    *blake3::hash(format!("{planner} {config:?}").as_bytes()).as_bytes()
+pub fn config_digest(config: &PlanConfig) -> [u8; 32] {
+    *blake3::hash(format!("{config:?}").as_bytes()).as_bytes()
 }
 
 fn derive(kind: Kind, config: &[u8; 32], content: &[u8]) -> Key {

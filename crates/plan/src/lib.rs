@@ -46,6 +46,19 @@ pub enum Planner {
     Pypto,
     /// Every group keeps its allocation and gets an address from the DSA solver.
     Dsa,
+    /// No planning: the function is printed back in canonical form.
+    None,
+}
+
+impl Planner {
+    /// As the command line and the reports name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Planner::Pypto => "pypto",
+            Planner::Dsa => "dsa",
+            Planner::None => "none",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -203,12 +216,24 @@ pub fn align32(x: i64) -> i64 {
     (x + 31) & !31
 }
 
-/// Plans one function as PyPTO's MemoryReuse does.
+/// Plans one function as `config.planner` says (PyPTO's MemoryReuse by default).
 pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
-    if config.planner == Planner::Dsa {
-        return offsets::plan_function(input, config);
+    plan_with(Cow::Borrowed(input), config, &FxHashSet::default())
+}
+
+fn plan_with(
+    f: Cow<'_, Function>,
+    config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
+    match config.planner {
+        Planner::Pypto => plan_pypto(f.into_owned(), config, own_buffer),
+        Planner::Dsa => offsets::plan_function(&f, config),
+        Planner::None => Ok(FunctionPlan {
+            function: f.into_owned(),
+            report: PlanReport::default(),
+        }),
     }
-    plan_pypto(input.clone(), config, &FxHashSet::default())
 }
 
 /// SPEC §3.3 puts one `tile.alloc` per base at the top of the body, but PyPTO's MemoryReuse
@@ -248,10 +273,7 @@ fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Ve
 /// [`plan_function`] for a caller that no longer needs its input: the plan is made in place,
 /// without the clone (a fifth of planning a 1,000-tile function).
 pub fn plan_function_owned(f: Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
-    if config.planner == Planner::Dsa {
-        return offsets::plan_function(&f, config);
-    }
-    plan_pypto(f, config, &FxHashSet::default())
+    plan_with(Cow::Owned(f), config, &FxHashSet::default())
 }
 
 /// PyPTO's plan, except that the sharing groups of the tiles in `own_buffer` keep their own
@@ -261,10 +283,7 @@ pub fn plan_function_keeping(
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
-    if config.planner == Planner::Dsa {
-        return offsets::plan_function(&f, config);
-    }
-    plan_pypto(f, config, own_buffer)
+    plan_with(Cow::Owned(f), config, own_buffer)
 }
 
 fn plan_pypto(

@@ -5,7 +5,7 @@
 //! (highest byte used); among plans with the same peak, fewer buffers placed on bytes that an
 //! earlier buffer used (each such reuse is a write-after-read dependency).
 //!
-//! [`solve`] with [`Planner::Dsa`] computes the lower bound first, runs a portfolio of greedy
+//! [`solve`] with [`Method::Dsa`] computes the lower bound first, runs a portfolio of greedy
 //! placements and stops if one reaches the bound; otherwise it runs a MiniMalloc-style
 //! branch-and-bound over canonical layouts that only ever replaces the plan with a lower-peak
 //! one. The search is deterministic for a given node budget ([`SolveOptions::node_limit`]);
@@ -29,9 +29,9 @@ pub use problem::{Buffer, CsvError, CsvErrorKind, CsvProblem, Problem, ProblemEr
 use greedy::{Fit, GreedyPlacer, Order};
 use instance::Instance;
 
-/// Which planner [`solve`] runs.
+/// Which placement [`solve`] runs (its method, not one of memreuse's planners).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Planner {
+pub enum Method {
     /// The greedy portfolio, then the exact anytime search.
     #[default]
     Dsa,
@@ -41,10 +41,10 @@ pub enum Planner {
     BestFit,
 }
 
-/// Limits and the planner choice for [`solve`].
+/// Limits and the method for [`solve`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveOptions {
-    pub planner: Planner,
+    pub method: Method,
     /// Wall-clock limit for the whole solve; the greedy portfolio always completes its first
     /// placement, so a valid plan is returned even when it is exceeded.
     pub time_limit: Option<Duration>,
@@ -56,7 +56,7 @@ pub struct SolveOptions {
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
-            planner: Planner::Dsa,
+            method: Method::Dsa,
             time_limit: Some(Duration::from_millis(1000)),
             node_limit: None,
         }
@@ -164,16 +164,16 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Solution, Solv
     let lower_bound = lower_bound(problem);
     let instance = Instance::new(problem);
     let budget = Budget::new(options);
-    let greedy = match options.planner {
-        Planner::Dsa => run_portfolio(problem, &instance, PORTFOLIO[0], &PORTFOLIO[1..], &budget),
-        Planner::FirstFitDecreasing => run_portfolio(
+    let greedy = match options.method {
+        Method::Dsa => run_portfolio(problem, &instance, PORTFOLIO[0], &PORTFOLIO[1..], &budget),
+        Method::FirstFitDecreasing => run_portfolio(
             problem,
             &instance,
             (Order::SizeDescending, Fit::First),
             &[],
             &budget,
         ),
-        Planner::BestFit => run_portfolio(
+        Method::BestFit => run_portfolio(
             problem,
             &instance,
             (Order::SizeDescending, Fit::Best),
@@ -184,7 +184,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Solution, Solv
     let greedy_peak = greedy.peak;
     let mut best = greedy;
     let mut search_stats = search::SearchStats::default();
-    if options.planner == Planner::Dsa && best.peak > lower_bound {
+    if options.method == Method::Dsa && best.peak > lower_bound {
         let outcome = search::improve(&instance, &best.unit_offsets, &budget);
         search_stats = outcome.stats;
         if let Some(unit_offsets) = outcome.unit_offsets {

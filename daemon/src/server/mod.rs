@@ -61,7 +61,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use memreuse::db::{Planner, Workspace};
+use memreuse::db::Workspace;
+use memreuse::plan::Planner;
 use memreuse::store::{Cache, Reporter, SledStore, StoreEvent};
 
 use crate::layout::{DaemonInfo, Layout, open_lock, write_atomically};
@@ -171,7 +172,7 @@ pub fn run(options: Options) -> Result<(), StartError> {
 
     let watch = watch::Watch::start(shared.clone(), options.storm_events)?;
     let (work_tx, work_rx) = std::sync::mpsc::channel();
-    let workspace = Workspace::new(cache, settings.0, options.planner);
+    let workspace = Workspace::new(cache, shared.config());
     let writer = writer::Writer::new(shared.clone(), workspace, options.jobs, work_tx.clone());
     let writer = std::thread::Builder::new()
         .name("writer".into())

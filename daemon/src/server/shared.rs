@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
-use memreuse::db::{Cancelled, Planner, Snapshot, SourceFile};
+use memreuse::db::{Cancelled, Snapshot, SourceFile};
 use memreuse::plan::PlanConfig;
+use memreuse::plan::Planner;
 use memreuse::store::Cache;
 use tokio::sync::oneshot;
 
@@ -226,8 +227,12 @@ impl Shared {
     }
 
     /// The configuration planning uses now.
+    /// The configuration the daemon plans with: the settings in force, with its planner.
     pub fn config(&self) -> PlanConfig {
-        self.settings().config
+        PlanConfig {
+            planner: self.planner,
+            ..self.settings().config
+        }
     }
 
     /// Reads `memreuse.toml` again: the settings before and after, or (keeping the settings

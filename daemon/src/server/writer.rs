@@ -363,7 +363,7 @@ impl Writer {
     /// Replaces the database with a fresh one of `config` holding the same texts, and
     /// publishes it.
     fn rebuild(&mut self, config: PlanConfig) {
-        let mut fresh = Workspace::new(self.shared.cache.clone(), config, self.shared.planner);
+        let mut fresh = Workspace::new(self.shared.cache.clone(), config);
         let mut files = BTreeMap::new();
         for path in self.published.keys() {
             if let Some(text) = self.workspace.text_of(path) {
@@ -547,10 +547,7 @@ fn stored_functions(shared: &Shared, path: &Path, digest: &[u8; 32]) -> Option<u
         materialize_aliases: materialize_aliases(path),
         ..shared.config()
     };
-    let key = store::file_key(
-        &store::config_digest(shared.planner.name(), &config),
-        digest,
-    );
+    let key = store::file_key(&store::config_digest(&config), digest);
     Some(shared.cache.get_manifest(&key)?.functions.len())
 }
 

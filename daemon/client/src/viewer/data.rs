@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use memreuse::analysis::lifetimes::{StatementMap, statement_map};
-use memreuse::db::{self, FileOutcome, FileStatus, FunctionOutcome, Workspace};
+use memreuse::db::{FileOutcome, FileStatus, FunctionOutcome, Workspace};
 use memreuse::ir::{self, Function, LineIndex, Type};
 use memreuse::json::diagnostic_json;
 use memreuse::plan::{PlanConfig, PlanReport, Planner};
@@ -45,7 +45,7 @@ pub fn plan_text(
     text: &str,
     config: PlanConfig,
 ) -> Option<FileOutcome> {
-    let mut workspace = Workspace::new(Arc::new(Cache::disabled()), config, db::Planner::Pypto);
+    let mut workspace = Workspace::new(Arc::new(Cache::disabled()), config);
     let file = workspace.set_file(path, text, config.materialize_aliases);
     let mut outcomes = workspace.plan(system, &[file], 1, &|| {});
     let mut outcome = outcomes.pop()?;
