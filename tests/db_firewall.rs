@@ -120,8 +120,11 @@ fn cold_run_plans_every_function() {
         prepared(k.py::add_kernel)
         lifetimes(k.py::add_kernel)
         sharing_rules(k.py::add_kernel)
+        fitted(k.py::add_kernel, Vec)
         packing(k.py::add_kernel, Vec)
+        capacity_known(Vec)
         space_capacity(Vec)
+        capacity_aware()
         plan(k.py::scale_kernel)
         checked_plan(k.py::scale_kernel)
         source(k.py::scale_kernel)
@@ -130,6 +133,7 @@ fn cold_run_plans_every_function() {
         prepared(k.py::scale_kernel)
         lifetimes(k.py::scale_kernel)
         sharing_rules(k.py::scale_kernel)
+        fitted(k.py::scale_kernel, Vec)
         packing(k.py::scale_kernel, Vec)
         plan(k.py::main)
         checked_plan(k.py::main)
@@ -153,6 +157,7 @@ fn edit_inside_one_function_replans_only_it() {
             lifetimes(k.py::scale_kernel)
             sharing_rules(k.py::scale_kernel)
             packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
             file_result(k.py)"#]],
     );
 }
@@ -195,6 +200,7 @@ fn renaming_a_function_replans_only_it() {
             prepared(k.py::scale_rows)
             lifetimes(k.py::scale_rows)
             sharing_rules(k.py::scale_rows)
+            fitted(k.py::scale_rows, Vec)
             packing(k.py::scale_rows, Vec)"#]],
     );
 }
@@ -219,15 +225,23 @@ fn changing_the_backend_replans_everything() {
         fixed(k.py::add_kernel)
         sharing_rules(k.py::add_kernel)
         space_capacity(Vec)
+        capacity_known(Vec)
         packing(k.py::add_kernel, Vec)
+        fitted(k.py::add_kernel, Vec)
+        capacity_aware()
         addressed(k.py::add_kernel)
+        layout(k.py::add_kernel)
+        overflow(k.py::add_kernel, Vec)
         file_result(k.py)
         plan(k.py::scale_kernel)
         checked_plan(k.py::scale_kernel)
         fixed(k.py::scale_kernel)
         sharing_rules(k.py::scale_kernel)
         packing(k.py::scale_kernel, Vec)
+        fitted(k.py::scale_kernel, Vec)
         addressed(k.py::scale_kernel)
+        layout(k.py::scale_kernel)
+        overflow(k.py::scale_kernel, Vec)
         plan(k.py::main)
         checked_plan(k.py::main)"#]]
     .assert_eq(&fixture.run());
@@ -257,7 +271,6 @@ fn with_a_cache_an_edit_inside_one_function_replans_only_it() {
         expect![[r#"
             manifest(k.py)
             file_items(k.py)
-            file_result(k.py)
             plan(k.py::scale_kernel)
             source(k.py::scale_kernel)
             checked_plan(k.py::scale_kernel)
@@ -266,7 +279,9 @@ fn with_a_cache_an_edit_inside_one_function_replans_only_it() {
             fixed(k.py::scale_kernel)
             lifetimes(k.py::scale_kernel)
             sharing_rules(k.py::scale_kernel)
-            packing(k.py::scale_kernel, Vec)"#]],
+            packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
+            file_result(k.py)"#]],
     );
 }
 
@@ -298,32 +313,34 @@ fn an_edit_reverted_after_it_was_planned_replans_only_that_function() {
     fixture.check(
         edit_inside_scale_kernel,
         expect![[r#"
-        file_items(k.py)
-        plan(k.py::scale_kernel)
-        source(k.py::scale_kernel)
-        checked_plan(k.py::scale_kernel)
-        addressed(k.py::scale_kernel)
-        prepared(k.py::scale_kernel)
-        fixed(k.py::scale_kernel)
-        lifetimes(k.py::scale_kernel)
-        sharing_rules(k.py::scale_kernel)
-        packing(k.py::scale_kernel, Vec)
-        file_result(k.py)"#]],
+            file_items(k.py)
+            plan(k.py::scale_kernel)
+            source(k.py::scale_kernel)
+            checked_plan(k.py::scale_kernel)
+            addressed(k.py::scale_kernel)
+            prepared(k.py::scale_kernel)
+            fixed(k.py::scale_kernel)
+            lifetimes(k.py::scale_kernel)
+            sharing_rules(k.py::scale_kernel)
+            packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
+            file_result(k.py)"#]],
     );
     fixture.check(
         |_| ORIGINAL.to_string(),
         expect![[r#"
-        file_items(k.py)
-        plan(k.py::scale_kernel)
-        source(k.py::scale_kernel)
-        checked_plan(k.py::scale_kernel)
-        addressed(k.py::scale_kernel)
-        prepared(k.py::scale_kernel)
-        fixed(k.py::scale_kernel)
-        lifetimes(k.py::scale_kernel)
-        sharing_rules(k.py::scale_kernel)
-        packing(k.py::scale_kernel, Vec)
-        file_result(k.py)"#]],
+            file_items(k.py)
+            plan(k.py::scale_kernel)
+            source(k.py::scale_kernel)
+            checked_plan(k.py::scale_kernel)
+            addressed(k.py::scale_kernel)
+            prepared(k.py::scale_kernel)
+            fixed(k.py::scale_kernel)
+            lifetimes(k.py::scale_kernel)
+            sharing_rules(k.py::scale_kernel)
+            packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
+            file_result(k.py)"#]],
     );
 }
 
@@ -333,18 +350,19 @@ fn with_a_cache_an_edit_reverted_after_it_was_planned_is_served_from_it() {
     fixture.check(
         edit_inside_scale_kernel,
         expect![[r#"
-        manifest(k.py)
-        file_items(k.py)
-        file_result(k.py)
-        plan(k.py::scale_kernel)
-        source(k.py::scale_kernel)
-        checked_plan(k.py::scale_kernel)
-        addressed(k.py::scale_kernel)
-        prepared(k.py::scale_kernel)
-        fixed(k.py::scale_kernel)
-        lifetimes(k.py::scale_kernel)
-        sharing_rules(k.py::scale_kernel)
-        packing(k.py::scale_kernel, Vec)"#]],
+            manifest(k.py)
+            file_items(k.py)
+            plan(k.py::scale_kernel)
+            source(k.py::scale_kernel)
+            checked_plan(k.py::scale_kernel)
+            addressed(k.py::scale_kernel)
+            prepared(k.py::scale_kernel)
+            fixed(k.py::scale_kernel)
+            lifetimes(k.py::scale_kernel)
+            sharing_rules(k.py::scale_kernel)
+            packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
+            file_result(k.py)"#]],
     );
     fixture.check(
         |_| ORIGINAL.to_string(),
@@ -362,16 +380,16 @@ fn a_capacity_change_of_one_space_repacks_only_that_space() {
     fixture.configure(
         with_capacity(config, MemSpace::Acc, 120 * 1024),
         expect![[r#"
-        plan(k.py::matmul_kloop)
-        space_capacity(Mat)
-        space_capacity(Left)
-        space_capacity(Right)
-        space_capacity(Acc)
-        packing(k.py::matmul_kloop, Acc)
-        fixed(k.py::matmul_kloop)
-        addressed(k.py::matmul_kloop)
-        checked_plan(k.py::matmul_kloop)
-        file_result(k.py)"#]],
+            plan(k.py::matmul_kloop)
+            space_capacity(Mat)
+            space_capacity(Left)
+            space_capacity(Right)
+            space_capacity(Acc)
+            capacity_known(Acc)
+            fitted(k.py::matmul_kloop, Acc)
+            capacity_aware()
+            overflow(k.py::matmul_kloop, Acc)
+            file_result(k.py)"#]],
     );
 }
 
@@ -382,18 +400,17 @@ fn with_a_cache_a_capacity_change_of_one_space_repacks_only_that_space() {
     fixture.configure(
         with_capacity(config, MemSpace::Acc, 120 * 1024),
         expect![[r#"
-        manifest(k.py)
-        file_items(k.py)
-        file_result(k.py)
-        plan(k.py::matmul_kloop)
-        space_capacity(Mat)
-        space_capacity(Left)
-        space_capacity(Right)
-        space_capacity(Acc)
-        packing(k.py::matmul_kloop, Acc)
-        fixed(k.py::matmul_kloop)
-        addressed(k.py::matmul_kloop)
-        checked_plan(k.py::matmul_kloop)"#]],
+            manifest(k.py)
+            plan(k.py::matmul_kloop)
+            space_capacity(Mat)
+            space_capacity(Left)
+            space_capacity(Right)
+            space_capacity(Acc)
+            capacity_known(Acc)
+            fitted(k.py::matmul_kloop, Acc)
+            capacity_aware()
+            overflow(k.py::matmul_kloop, Acc)
+            file_result(k.py)"#]],
     );
 }
 
@@ -403,24 +420,31 @@ fn with_a_cache_changing_the_backend_keeps_the_parse_and_lifetimes() {
     fixture.configure(
         with_backend(Backend::Ascend910B),
         expect![[r#"
-        manifest(k.py)
-        file_items(k.py)
-        file_result(k.py)
-        plan(k.py::add_kernel)
-        checked_plan(k.py::add_kernel)
-        fixed(k.py::add_kernel)
-        sharing_rules(k.py::add_kernel)
-        space_capacity(Vec)
-        packing(k.py::add_kernel, Vec)
-        addressed(k.py::add_kernel)
-        plan(k.py::scale_kernel)
-        checked_plan(k.py::scale_kernel)
-        fixed(k.py::scale_kernel)
-        sharing_rules(k.py::scale_kernel)
-        packing(k.py::scale_kernel, Vec)
-        addressed(k.py::scale_kernel)
-        plan(k.py::main)
-        checked_plan(k.py::main)"#]],
+            manifest(k.py)
+            plan(k.py::add_kernel)
+            checked_plan(k.py::add_kernel)
+            fixed(k.py::add_kernel)
+            sharing_rules(k.py::add_kernel)
+            space_capacity(Vec)
+            capacity_known(Vec)
+            packing(k.py::add_kernel, Vec)
+            fitted(k.py::add_kernel, Vec)
+            capacity_aware()
+            addressed(k.py::add_kernel)
+            layout(k.py::add_kernel)
+            overflow(k.py::add_kernel, Vec)
+            file_result(k.py)
+            plan(k.py::scale_kernel)
+            checked_plan(k.py::scale_kernel)
+            fixed(k.py::scale_kernel)
+            sharing_rules(k.py::scale_kernel)
+            packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
+            addressed(k.py::scale_kernel)
+            layout(k.py::scale_kernel)
+            overflow(k.py::scale_kernel, Vec)
+            plan(k.py::main)
+            checked_plan(k.py::main)"#]],
     );
 }
 
@@ -453,11 +477,10 @@ fn with_a_cache_toggling_addresses_reruns_only_addressing_and_the_checkers() {
     fixture.configure(
         addressed,
         expect![[r#"
-        manifest(k.py)
-        file_items(k.py)
-        file_result(k.py)
-        plan(k.py::matmul_kloop)
-        checked_plan(k.py::matmul_kloop)
-        addressed(k.py::matmul_kloop)"#]],
+            manifest(k.py)
+            plan(k.py::matmul_kloop)
+            checked_plan(k.py::matmul_kloop)
+            addressed(k.py::matmul_kloop)
+            file_result(k.py)"#]],
     );
 }

@@ -48,6 +48,7 @@ use crate::ir::MemSpace;
 use crate::ir::{
     self, Function, Name, ProgramHeader, Span, canonical_function_bytes, print_function,
 };
+use crate::plan::address::Layout;
 use crate::plan::capacity::Reserved;
 use crate::plan::{
     FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner, Prepared,
@@ -228,7 +229,10 @@ fn config_digest(db: &dyn Db, file: SourceFile) -> [u8; 32] {
 
 /// The cached result of this exact file text, if any: lets a warm run skip parsing and
 /// planning.
-#[salsa::tracked(returns(ref), no_eq)]
+///
+/// Compared by value, so that a configuration change with no manifest before or after (a
+/// capacity change of a planned tree) does not make `file_items` parse the file again.
+#[salsa::tracked(returns(ref))]
 pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
     if !db.cache().is_enabled()
         || file
@@ -441,8 +445,7 @@ pub struct Space<'db> {
     pub space: MemSpace,
 }
 
-/// What packing a space reads of the configuration: unchanged for one space when another's
-/// capacity changes, so that space's packings stay memoized.
+/// A space's capacity as the configuration gives it: what the capacity checks read.
 #[salsa::tracked(returns(copy))]
 pub fn space_capacity<'db>(db: &'db dyn Db, space: Space<'db>) -> SpaceCapacity {
     let settings = Settings::get(db);
@@ -454,6 +457,24 @@ pub fn space_capacity<'db>(db: &'db dyn Db, space: Space<'db>) -> SpaceCapacity 
     config.space_capacity(space.space(db))
 }
 
+/// Whether the capacity-driven steps know a space's capacity: all that packing reads of it,
+/// so a capacity change leaves every packing memoized and re-runs only the capacity checks.
+#[salsa::tracked(returns(copy))]
+pub fn capacity_known<'db>(db: &'db dyn Db, space: Space<'db>) -> bool {
+    space_capacity(db, space).planning != 0
+}
+
+/// Whether the capacity-driven steps run at all (`PlanConfig::capacity_aware`).
+#[salsa::tracked(returns(copy))]
+pub fn capacity_aware(db: &dyn Db, settings: Settings) -> bool {
+    PlanConfig {
+        backend: settings.backend(db),
+        capacity_overrides: settings.capacity_overrides(db),
+        ..PlanConfig::default()
+    }
+    .capacity_aware()
+}
+
 /// One memory space of one function, as a query argument.
 #[salsa::interned]
 pub struct FunctionSpace<'db> {
@@ -463,32 +484,73 @@ pub struct FunctionSpace<'db> {
     pub space: MemSpace,
 }
 
-/// Stage 4: one memory space of a function packed (SPEC §6.2–§6.8).
-#[salsa::tracked(returns(ref), lru = 64)]
-pub fn packing<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<SpacePacking>> {
+/// Stage 4a: one memory space of a function packed as if its capacity were unlimited (or
+/// unknown, when it is) (SPEC §6.2–§6.6). Not bounded: a packing is small beside the
+/// function, and [`fitted`] needs it after every capacity change.
+#[salsa::tracked(returns(ref))]
+pub fn packing<'db>(
+    db: &'db dyn Db,
+    key: FunctionSpace<'db>,
+) -> Option<Located<Arc<SpacePacking>>> {
     let item = key.item(db);
-    let space = Space::new(db, key.space(db));
+    let space = key.space(db);
     let prepared = prepared(db, item).as_ref()?;
     let lifetimes = lifetimes(db, item).as_ref()?;
     let Ok(rules) = sharing_rules(db, item).as_ref()? else {
         return None;
     };
     let f = &prepared.value.function;
-    let in_space: Vec<usize> = (0..lifetimes.intervals.len())
-        .filter(|&i| lifetimes.intervals[i].space == space.space(db))
-        .collect();
+    let in_space = intervals_in(lifetimes, space);
     let facts = rules.sharing.facts(f, lifetimes);
-    let packing = crate::plan::pack_space(
-        f,
+    let packing = crate::plan::pack_unbounded(
         &facts,
         &MemberRows::of(lifetimes),
         &rules.reserved,
-        space.space(db),
+        space,
         &in_space,
-        space_capacity(db, space),
+        capacity_known(db, Space::new(db, space)),
     );
     Some(Located {
-        value: packing,
+        value: Arc::new(packing),
+        table: prepared.table.clone(),
+    })
+}
+
+fn intervals_in(lifetimes: &Lifetimes, space: MemSpace) -> Vec<usize> {
+    (0..lifetimes.intervals.len())
+        .filter(|&i| lifetimes.intervals[i].space == space)
+        .collect()
+}
+
+/// Stage 4b, the capacity check (SPEC §6.7–§6.8): the unlimited packing where it fits the
+/// space's capacity at every requested pipeline depth (then this re-runs, cheaply, and
+/// backdates), else the space packed again under the capacity. Not bounded, like `packing`.
+#[salsa::tracked(returns(ref))]
+pub fn fitted<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<Arc<SpacePacking>>> {
+    let unbounded = packing(db, key).as_ref()?;
+    let space = key.space(db);
+    let capacity = space_capacity(db, Space::new(db, space)).planning;
+    if capacity == 0 || unbounded.value.fits(capacity) {
+        return Some(unbounded.clone());
+    }
+    let item = key.item(db);
+    let prepared = prepared(db, item).as_ref()?;
+    let lifetimes = lifetimes(db, item).as_ref()?;
+    let Ok(rules) = sharing_rules(db, item).as_ref()? else {
+        return None;
+    };
+    let f = &prepared.value.function;
+    let packing = crate::plan::pack_within(
+        f,
+        &rules.sharing.facts(f, lifetimes),
+        &MemberRows::of(lifetimes),
+        &rules.reserved,
+        space,
+        &intervals_in(lifetimes, space),
+        capacity,
+    );
+    Some(Located {
+        value: Arc::new(packing),
         table: prepared.table.clone(),
     })
 }
@@ -526,7 +588,7 @@ pub fn fixed<'db>(
     let mut spaces = Vec::new();
     for (space, _) in crate::plan::spaces_of(lifetimes) {
         spaces.push(
-            &packing(db, FunctionSpace::new(db, item, space))
+            &*fitted(db, FunctionSpace::new(db, item, space))
                 .as_ref()?
                 .value,
         );
@@ -546,8 +608,58 @@ pub fn fixed<'db>(
     Some(plan.map(located))
 }
 
-/// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (SPEC §8); reads the capacities and
-/// `--addresses`. An orchestration function is left as it is.
+/// Stage 6a: where AllocateMemoryAddr puts every base (SPEC §8) and each space's footprint,
+/// which reads no capacity; `None` for a function that gets no addresses. Not bounded: it is
+/// small, and the overflow checks read it after every capacity change.
+#[salsa::tracked(returns(ref))]
+pub fn layout<'db>(
+    db: &'db dyn Db,
+    item: FunctionItem<'db>,
+) -> Option<Result<Option<Arc<Layout>>, PlanError>> {
+    let fixed = match fixed(db, item).as_ref()? {
+        Ok(fixed) => fixed,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let f = &fixed.value.function;
+    let reserved = match layout_reserved(db, item, f)? {
+        Ok(Some(reserved)) => reserved,
+        Ok(None) => return Some(Ok(None)),
+        Err(err) => return Some(Err(err)),
+    };
+    let addressing = crate::plan::address::allocate(f, &reserved);
+    Some(Ok(Some(Arc::new(Layout::of(f, addressing, &reserved)))))
+}
+
+/// The reserved windows a planned function's layout starts from (`plan::layout_reserved`).
+fn layout_reserved(
+    db: &dyn Db,
+    item: FunctionItem<'_>,
+    planned: &Function,
+) -> Option<Result<Option<Reserved>, PlanError>> {
+    let lifetimes = lifetimes(db, item).as_ref()?;
+    let packed = match lifetimes.intervals.is_empty() {
+        true => None,
+        false => match sharing_rules(db, item).as_ref()? {
+            Ok(rules) => Some(&rules.reserved),
+            Err(err) => return Some(Err(err.clone())),
+        },
+    };
+    Some(crate::plan::layout_reserved(planned, lifetimes, packed).map(|r| r.map(Cow::into_owned)))
+}
+
+/// Stage 6b, the overflow check of one space (SPEC §8): re-runs when that space's capacity
+/// changes and, while the verdict stays, backdates.
+#[salsa::tracked(returns(ref))]
+pub fn overflow<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<PlanError> {
+    let Some(Ok(Some(layout))) = layout(db, key.item(db)) else {
+        return None;
+    };
+    let space = key.space(db);
+    layout.overflow(space, space_capacity(db, Space::new(db, space)).planning)
+}
+
+/// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (SPEC §8); reads `--addresses` and
+/// the overflow checks. An orchestration function is left as it is.
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn addressed<'db>(
     db: &'db dyn Db,
@@ -568,23 +680,39 @@ pub fn addressed<'db>(
         Ok(fixed) => fixed,
         Err(err) => return Some(Err(err.clone())),
     };
-    let lifetimes = lifetimes(db, item).as_ref()?;
-    let reserved = match lifetimes.intervals.is_empty() {
-        true => None,
-        false => match sharing_rules(db, item).as_ref()? {
-            Ok(rules) => Some(&rules.reserved),
-            Err(err) => return Some(Err(err.clone())),
-        },
+    let unchanged = || {
+        Some(Ok(Located {
+            value: fixed.value.clone(),
+            table: fixed.table.clone(),
+        }))
     };
     let settings = Settings::get(db);
-    let config = PlanConfig {
-        backend: settings.backend(db),
-        capacity_overrides: settings.capacity_overrides(db),
-        assign_addresses: settings.assign_addresses(db),
-        ..PlanConfig::default()
+    let assign_addresses = settings.assign_addresses(db);
+    let aware = capacity_aware(db, settings);
+    if !aware && !assign_addresses {
+        // Nothing reads the layout; the reserved windows may still be wrong.
+        return match layout_reserved(db, item, &fixed.value.function)? {
+            Err(err) => Some(Err(err)),
+            Ok(_) => unchanged(),
+        };
+    }
+    let layout = match layout(db, item).as_ref()? {
+        Ok(Some(layout)) => layout,
+        Ok(None) => return unchanged(),
+        Err(err) => return Some(Err(err.clone())),
     };
-    let addressed =
-        crate::plan::address(Cow::Borrowed(&*fixed.value), lifetimes, reserved, &config);
+    let overflow = match aware {
+        true => layout
+            .spaces()
+            .find_map(|space| overflow(db, FunctionSpace::new(db, item, space)).clone()),
+        false => None,
+    };
+    let addressed = crate::plan::apply_layout(
+        Cow::Borrowed(&*fixed.value),
+        layout,
+        overflow,
+        assign_addresses,
+    );
     Some(addressed.map(|plan| Located {
         value: match plan {
             Cow::Borrowed(_) => fixed.value.clone(),
@@ -608,7 +736,9 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
             computed_in: None,
         };
     }
-    let result = checked_plan(db, item).clone();
+    let result = checked_plan(db, item)
+        .clone()
+        .map(|plan| with_capacities(db, plan));
     if let Ok(plan) = &result {
         db.cache().put_plan(key, plan);
     }
@@ -616,6 +746,26 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
         result,
         computed_in: Some(db.run()),
     }
+}
+
+/// A plan's report with each space's configured capacity, which the stages before leave
+/// out so that a capacity change that changes no plan re-runs no stage after the capacity
+/// checks.
+fn with_capacities(db: &dyn Db, plan: Arc<CachedPlan>) -> Arc<CachedPlan> {
+    let capacity = |space| space_capacity(db, Space::new(db, space)).usable;
+    if plan
+        .report
+        .spaces
+        .iter()
+        .all(|s| s.capacity == capacity(s.space))
+    {
+        return plan;
+    }
+    let mut plan = Arc::unwrap_or_clone(plan);
+    for space in &mut plan.report.spaces {
+        space.capacity = capacity(space.space);
+    }
+    Arc::new(plan)
 }
 
 /// The plan that leaves the tool: PyPTO's, from the stages, checked by both checkers and

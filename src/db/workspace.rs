@@ -443,13 +443,14 @@ impl Workspace {
         let query = self.db.ingredient_debug_name(key.ingredient_index());
         let id = key.key_index();
         let argument = match query.as_ref() {
-            "space_capacity" => MemSpace::ALL
+            "space_capacity" | "capacity_known" => MemSpace::ALL
                 .iter()
                 .find(|&&space| super::Space::new(&self.db, space).as_id() == id)
                 .map(|space| format!("{space:?}")),
-            "packing" => self.function_spaces().find_map(|(name, key)| {
+            "packing" | "fitted" | "overflow" => self.function_spaces().find_map(|(name, key)| {
                 (key.as_id() == id).then(|| format!("{name}, {:?}", key.space(&self.db)))
             }),
+            "capacity_aware" => Some(String::new()),
             _ => self.files.iter().find_map(|(path, file)| {
                 let name = path.display().to_string();
                 if file.as_id() == id {
