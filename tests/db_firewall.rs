@@ -44,6 +44,37 @@ impl Fixture {
     fn configure(&mut self, config: PlanConfig, expected: Expect) {
         self.ws.set_settings(config);
         expected.assert_eq(&self.run());
+        assert_eq!(
+            self.results(),
+            Fixture::of(&self.current_text(), Cache::disabled(), config).results(),
+            "after the change, the plans of a fresh database of that configuration"
+        );
+    }
+
+    /// Every function's plan (text and report) or failure, as planned last.
+    fn results(&mut self) -> Vec<String> {
+        let file = self
+            .ws
+            .set_file(Path::new("k.py"), &self.current_text(), false);
+        let mut outcome = self
+            .ws
+            .plan(&MemorySystem::default(), &[file], 1, &|| {})
+            .remove(0);
+        self.ws.add_report_detail(&mut outcome);
+        let texts = self.ws.planned_texts(file);
+        let memreuse::db::FileStatus::Planned { functions, .. } = &outcome.status else {
+            panic!("{:?}", outcome.status);
+        };
+        // Not part of the snapshot: only the plans are compared.
+        self.ws.executed();
+        functions
+            .iter()
+            .zip(texts)
+            .map(|(f, text)| {
+                let result = f.result.as_ref().map(|p| (&p.report, p.planned_digest));
+                format!("{:?}\n{result:?}\n{text:?}", f.name)
+            })
+            .collect()
     }
 
     fn set(&mut self, text: &str) {
@@ -411,6 +442,73 @@ fn with_a_cache_a_capacity_change_of_one_space_repacks_only_that_space() {
             capacity_aware()
             overflow(k.py::matmul_kloop, Acc)
             file_result(k.py)"#]],
+    );
+}
+
+/// A capacity too small for the accumulator: the capacity check packs that space again
+/// (which needs the stages before it, evicted or not) and the plan after it changes.
+#[test]
+fn a_capacity_change_that_changes_the_plan_replans_after_that_space() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, Cache::disabled(), config);
+    fixture.configure(
+        with_capacity(config, MemSpace::Acc, 1024),
+        expect![[r#"
+        plan(k.py::matmul_kloop)
+        space_capacity(Mat)
+        space_capacity(Left)
+        space_capacity(Right)
+        space_capacity(Acc)
+        capacity_known(Acc)
+        fitted(k.py::matmul_kloop, Acc)
+        fixed(k.py::matmul_kloop)
+        capacity_aware()
+        overflow(k.py::matmul_kloop, Acc)
+        addressed(k.py::matmul_kloop)
+        checked_plan(k.py::matmul_kloop)
+        file_result(k.py)"#]],
+    );
+}
+
+#[test]
+fn with_a_cache_a_capacity_change_that_changes_the_plan_replans_after_that_space() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, cache(), config);
+    fixture.configure(
+        with_capacity(config, MemSpace::Acc, 1024),
+        expect![[r#"
+        manifest(k.py)
+        plan(k.py::matmul_kloop)
+        space_capacity(Mat)
+        space_capacity(Left)
+        space_capacity(Right)
+        space_capacity(Acc)
+        capacity_known(Acc)
+        fitted(k.py::matmul_kloop, Acc)
+        fixed(k.py::matmul_kloop)
+        capacity_aware()
+        overflow(k.py::matmul_kloop, Acc)
+        addressed(k.py::matmul_kloop)
+        checked_plan(k.py::matmul_kloop)
+        file_result(k.py)"#]],
+    );
+}
+
+/// Back to a configuration planned before: with a cache, its plans come from the store.
+#[test]
+fn with_a_cache_a_capacity_change_undone_is_served_from_it() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, cache(), config);
+    fixture
+        .ws
+        .set_settings(with_capacity(config, MemSpace::Acc, 1024));
+    fixture.run();
+    fixture.configure(
+        config,
+        expect![[r#"
+        manifest(k.py)
+        file_items(k.py)
+        file_result(k.py)"#]],
     );
 }
 

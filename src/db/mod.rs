@@ -330,6 +330,8 @@ impl FailureKind {
 
 #[derive(Clone, Debug)]
 pub struct PlanOutcome {
+    /// The plan; a plan computed in this process reports no space capacities (see
+    /// `fill_in_capacities`), one from the store does.
     pub result: Result<Arc<CachedPlan>, Arc<Failure>>,
     /// The run ([`Db::run`]) that computed the plan; `None` when it came from the store.
     pub computed_in: Option<u64>,
@@ -736,11 +738,11 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
             computed_in: None,
         };
     }
-    let result = checked_plan(db, item)
-        .clone()
-        .map(|plan| with_capacities(db, plan));
+    let result = checked_plan(db, item).clone();
     if let Ok(plan) = &result {
-        db.cache().put_plan(key, plan);
+        let mut stored = CachedPlan::clone(plan);
+        fill_in_capacities(db, &mut stored.report);
+        db.cache().put_plan(key, &stored);
     }
     PlanOutcome {
         result,
@@ -748,24 +750,13 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
     }
 }
 
-/// A plan's report with each space's configured capacity, which the stages before leave
-/// out so that a capacity change that changes no plan re-runs no stage after the capacity
-/// checks.
-fn with_capacities(db: &dyn Db, plan: Arc<CachedPlan>) -> Arc<CachedPlan> {
-    let capacity = |space| space_capacity(db, Space::new(db, space)).usable;
-    if plan
-        .report
-        .spaces
-        .iter()
-        .all(|s| s.capacity == capacity(s.space))
-    {
-        return plan;
+/// Each space's configured capacity in a plan's report. The stages leave it out (and
+/// `plan` memoizes their plan as it is), so that a capacity change that changes no plan
+/// re-runs no stage after the capacity checks; the store and `file_result` fill it in.
+fn fill_in_capacities(db: &dyn Db, report: &mut PlanReport) {
+    for space in &mut report.spaces {
+        space.capacity = space_capacity(db, Space::new(db, space.space)).usable;
     }
-    let mut plan = Arc::unwrap_or_clone(plan);
-    for space in &mut plan.report.spaces {
-        space.capacity = capacity(space.space);
-    }
-    Arc::new(plan)
 }
 
 /// The plan that leaves the tool: PyPTO's, from the stages, checked by both checkers and
@@ -982,6 +973,7 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
         let result = match &outcome.result {
             Ok(plan) => {
                 let mut report = plan.report.clone();
+                fill_in_capacities(db, &mut report);
                 // Statement places are detail, located when asked for (`add_report_detail`):
                 // so a plan without moves or diagnostics still does not depend on where its
                 // function sits.

@@ -437,6 +437,25 @@ impl Workspace {
         keys.into_iter().map(|key| self.describe(key)).collect()
     }
 
+    /// How many times each query executed since the last call (or [`Workspace::executed`]),
+    /// by query name, most first: a profile of what a change re-ran. Empty without
+    /// [`Workspace::with_log`].
+    pub fn executed_counts(&self) -> Vec<(String, usize)> {
+        use salsa::Database as _;
+        let Some(log) = &self.log else {
+            return Vec::new();
+        };
+        let keys = std::mem::take(&mut *log.lock().unwrap_or_else(|p| p.into_inner()));
+        let mut counts = std::collections::BTreeMap::<String, usize>::new();
+        for key in keys {
+            let query = self.db.ingredient_debug_name(key.ingredient_index());
+            *counts.entry(query.to_string()).or_default() += 1;
+        }
+        let mut counts: Vec<_> = counts.into_iter().collect();
+        counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        counts
+    }
+
     fn describe(&self, key: salsa::DatabaseKeyIndex) -> String {
         use salsa::Database as _;
         use salsa::plumbing::AsId as _;

@@ -492,6 +492,11 @@ fn status(shared: &Shared) -> Status {
             total: figures.scan_total,
             finished: figures.scan_finished,
         },
+        pending_files: shared
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .len(),
         files: figures.files,
         functions: figures.functions,
         watches: shared.watches.load(Ordering::Relaxed),
