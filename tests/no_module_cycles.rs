@@ -105,14 +105,12 @@ fn defined_items(code: &str) -> BTreeSet<String> {
             continue;
         }
         let inline_mod = kind == "mod" && line.trim_end().ends_with('{');
-        if matches!(
+        let item = matches!(
             kind,
             "struct" | "enum" | "fn" | "trait" | "type" | "const" | "static"
-        ) || inline_mod
-        {
-            if let Some(name) = words.next().and_then(|n| idents(n).next()) {
-                out.insert(name.to_string());
-            }
+        ) || inline_mod;
+        if item && let Some(name) = words.next().and_then(|n| idents(n).next()) {
+            out.insert(name.to_string());
         }
     }
     out
