@@ -98,8 +98,8 @@ fn run_case(cfg: &SynthConfig, shapes: Shapes, backend: Backend, tally: &mut Tal
             }
         }
         tally.pypto_plans_rejected += usize::from(rejected);
-        let (planned, reports) = plan_program_checked(&program, &config, &options)
-            .unwrap_or_else(|(index, e)| {
+        let (planned, reports) =
+            plan_program_checked(&program, &config, &options).unwrap_or_else(|(index, e)| {
                 panic!("{case}: function {index} gets no safe plan: {e:?}\n{text}")
             });
         let findings = verify_program(&planned, &options);
