@@ -813,7 +813,8 @@ fn print_summary(
     );
     if repairs > 0 {
         footer.push_str(&format!(
-            ", {repairs} repairs of PyPTO's plan (warnings MR-R…)"
+            ", {} of PyPTO's plan (warnings MR-R…)",
+            plural(repairs, "repair")
         ));
     }
     if totals.failed() {

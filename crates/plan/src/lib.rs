@@ -41,7 +41,7 @@ pub use stages::{
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "2bf6a7f4b45ce234";
+pub const PLANNER_VERSION: &str = "23a513d5072abb8f";
 
 /// Plans one function as `config.planner` says (PyPTO's MemoryReuse by default).
 pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
