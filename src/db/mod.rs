@@ -856,7 +856,7 @@ fn stale_manifest(db: &dyn Db, item: FunctionItem<'_>) -> Arc<Failure> {
             message,
             Span::default(),
         )],
-        anchors: vec![Anchor::NOWHERE],
+        anchors: vec![Anchor::Nowhere],
     })
 }
 
