@@ -2,8 +2,12 @@
 //! snapshot which queries re-execute. Per function, `plan(...)` is the store layer (a plan
 //! fetched from the cache or computed), `checked_plan` runs both checkers (and repairs),
 //! and the stages before it are `source` (the parse), `prepared` (Step 0), `lifetimes`,
-//! `sharing_rules`, `packing(function, space)`, `fixed` (SPEC §7) and `addressed` (§8);
-//! everything else is per-file bookkeeping. Each case runs without and with a plan cache.
+//! `sharing_rules`, `packing(function, space)` (as if the capacity were unlimited),
+//! `fitted(function, space)` (its capacity check), `fixed` (SPEC §7), `layout`,
+//! `overflow(function, space)` (§8's capacity check) and `addressed`; `space_capacity`,
+//! `capacity_known` and `capacity_aware` read the configuration; everything else is per-file
+//! bookkeeping. Each case runs without and with a plan cache, and after each configuration
+//! change the plans must equal a fresh database's.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -580,5 +584,34 @@ fn with_a_cache_toggling_addresses_reruns_only_addressing_and_the_checkers() {
             checked_plan(k.py::matmul_kloop)
             addressed(k.py::matmul_kloop)
             file_result(k.py)"#]],
+    );
+}
+
+/// `explain` after a plan reads the memoized stages (nothing re-executes) and says what
+/// explaining the parsed function from scratch says.
+#[test]
+fn explain_reads_the_memoized_stages() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, Cache::disabled(), config);
+    let file = fixture.ws.set_file(Path::new("k.py"), FOUR_SPACES, false);
+    let program = memreuse::ir::parse_program(FOUR_SPACES).expect("the fixture parses");
+    for (a, b) in [
+        ("a_mat_0", "a_mat"),
+        ("a_mat_0", "b_mat_0"),
+        ("a_left_0", "acc_0"),
+    ] {
+        let explained = fixture
+            .ws
+            .explain(file, "matmul_kloop", (a, b))
+            .expect("the function is in the file");
+        expect![[r#""#]].assert_eq(&fixture.ws.executed().join("\n"));
+        let direct =
+            memreuse::plan::explain::explain(&program.functions[0], FOUR_SPACES, &config, a, b);
+        assert!(explained.is_ok(), "{a} and {b}: {explained:?}");
+        assert_eq!(explained, direct, "{a} and {b}");
+    }
+    assert_eq!(
+        fixture.ws.explain(file, "no_such_function", ("a", "b")),
+        None
     );
 }

@@ -4,20 +4,23 @@
 //!
 //! ```text
 //! SourceFile ─► file_items ─► FunctionItem { name | ir | spans } ─► plan (store) ─► file_result
-//!      │            ▲ manifest                    │                    ▲
+//!      │            ▲ manifest                    │                    ▲   (+ capacities)
 //!      └─► parse_file (a parse again)             ▼                    │
-//!   source ─► prepared ─► lifetimes ─► sharing_rules ─► packing(fn, space) ─► fixed
-//!   (parse)   (Step 0)                  (backend)         (space_capacity)     (backend)
-//!      ─► addressed ─► checked_plan (both checkers, repairs, print) ───────────┘
-//!         (capacities, --addresses)
+//!   source ─► prepared ─► lifetimes ─► sharing_rules ─► packing(fn, space) ─► fitted(fn, space)
+//!   (parse)   (Step 0)                  (backend)       (capacity known?)     (the capacity)
+//!      ─► fixed ─► layout ─► overflow(fn, space) ─► addressed ─► checked_plan ──┘
+//!      (backend)             (the capacity)         (--addresses)  (checkers, repairs, print)
 //! ```
 //!
 //! Each stage reads only the aspects of [`Settings`] it needs, and every stage result compares
 //! by value (with the span table of its parse, see [`Located`]), so salsa backdates what comes
-//! out the same: a capacity change repacks that space only, a backend change keeps the parse
-//! and the lifetimes, `--addresses` re-runs addressing and the checkers. The stages that hold
+//! out the same: a capacity change re-runs that space's capacity checks (`fitted`, `overflow`)
+//! and, where they come out the same, nothing after them but `plan` (whose store key names
+//! the capacities, and which fills them into the report); a backend change keeps the parse and
+//! the lifetimes; `--addresses` re-runs addressing and the checkers. The stages that hold
 //! whole functions keep 64 functions' results (`lru`); `Workspace::plan` enforces the bound
-//! after every batch of files.
+//! after every batch of files. The capacity checks' inputs (`packing`, `layout`) are small
+//! and not bounded.
 //!
 //! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
 //! by its name, whose `ir` field compares by the function's canonical digest. Whitespace,
@@ -1115,6 +1118,59 @@ pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&s
             planned.detailed = true;
         }
     }
+}
+
+/// Why tiles `a` and `b` of the function named `function` do or do not share a buffer
+/// (`plan::explain`), from the memoized stages; places are lines of the file's text. `None`
+/// when the file has no such function (or did not parse): the caller words that; and with
+/// another planner than PyPTO's, whose plan the stages do not make.
+pub fn explain(
+    db: &dyn Db,
+    file: SourceFile,
+    function: &str,
+    (a, b): (&str, &str),
+) -> Option<Result<String, crate::plan::explain::ExplainError>> {
+    if Settings::get(db).planner(db) != Planner::Pypto {
+        return None;
+    }
+    let FileItems::Program { items, .. } = file_items(db, file) else {
+        return None;
+    };
+    let item = *items.iter().find(|item| item.name(db) == function)?;
+    let text = file.text(db).as_deref()?;
+    let source = source(db, item).as_ref()?;
+    let prepared = prepared(db, item).as_ref()?;
+    let lifetimes = lifetimes(db, item).as_ref()?;
+    let rules = || match sharing_rules(db, item) {
+        Some(Ok(rules)) => Ok(Cow::Borrowed(&rules.sharing)),
+        Some(Err(err)) => Err(err.clone()),
+        None => unreachable_stage(),
+    };
+    let planning_capacity = |space| space_capacity(db, Space::new(db, space)).planning;
+    let planned = || match addressed(db, item) {
+        Some(Ok(plan)) => Ok(Cow::Owned(plan.value.function.clone())),
+        Some(Err(err)) => Err(err.clone()),
+        None => unreachable_stage(),
+    };
+    let stages = crate::plan::explain::Stages {
+        function: &source.function,
+        prepared: &prepared.value.function,
+        lifetimes,
+        rules: &rules,
+        planning_capacity: &planning_capacity,
+        planned: &planned,
+    };
+    Some(crate::plan::explain::explain_stages(&stages, text, a, b))
+}
+
+/// A later stage of a function whose earlier stages were made is made too (each is `None`
+/// only when the function is not in its file, which the earlier stages already said).
+fn unreachable_stage<T>() -> Result<T, PlanError> {
+    Err(PlanError::new(
+        codes::STALE_MANIFEST,
+        "internal: a planning stage is missing",
+        Span::default(),
+    ))
 }
 
 /// The planned text of every function of a file, in order (`None` for a function whose

@@ -417,6 +417,17 @@ impl Workspace {
         super::planned_texts(&self.db, file)
     }
 
+    /// Why two tiles of a function do or do not share a buffer, from the memoized stages
+    /// (see [`super::explain`]).
+    pub fn explain(
+        &self,
+        file: SourceFile,
+        function: &str,
+        pair: (&str, &str),
+    ) -> Option<Result<String, crate::plan::explain::ExplainError>> {
+        super::explain(&self.db, file, function, pair)
+    }
+
     /// Fills in the report detail that manifest-served plans lack, from the plan entries.
     pub fn add_report_detail(&self, outcome: &mut FileOutcome) {
         super::add_report_detail(&self.db, outcome, None);
@@ -583,6 +594,21 @@ impl Snapshot {
         }))
         .map_err(|_| Cancelled)?;
         Ok(outcome)
+    }
+}
+
+impl Snapshot {
+    /// [`super::explain`] at this snapshot's revision, from the memoized stages.
+    pub fn explain(
+        &self,
+        file: SourceFile,
+        function: &str,
+        pair: (&str, &str),
+    ) -> Result<Option<Result<String, crate::plan::explain::ExplainError>>, Cancelled> {
+        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
+            super::explain(&self.db, file, function, pair)
+        }))
+        .map_err(|_| Cancelled)
     }
 }
 
