@@ -509,7 +509,6 @@ pub fn packing<'db>(
     let facts = rules.sharing.facts(f, lifetimes);
     let packing = crate::plan::pack_unbounded(
         &facts,
-        &MemberRows::of(lifetimes),
         &rules.reserved,
         space,
         &in_space,
@@ -548,7 +547,6 @@ pub fn fitted<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<A
     let packing = crate::plan::pack_within(
         f,
         &rules.sharing.facts(f, lifetimes),
-        &MemberRows::of(lifetimes),
         &rules.reserved,
         space,
         &intervals_in(lifetimes, space),
@@ -598,8 +596,10 @@ pub fn fixed<'db>(
                 .value,
         );
     }
+    let member_rows = MemberRows::of(lifetimes);
     let packed = Packed {
         reserved: &rules.reserved,
+        member_rows: &member_rows,
         spaces,
     };
     let plan = crate::plan::finish(
@@ -632,7 +632,7 @@ pub fn layout<'db>(
         Err(err) => return Some(Err(err)),
     };
     let addressing = crate::plan::address::allocate(f, &reserved);
-    Some(Ok(Some(Arc::new(Layout::of(f, addressing, &reserved)))))
+    Some(Ok(Some(Arc::new(Layout::of(f, &addressing, &reserved)))))
 }
 
 /// The reserved windows a planned function's layout starts from (`plan::layout_reserved`).
@@ -694,27 +694,25 @@ pub fn addressed<'db>(
     let settings = Settings::get(db);
     let assign_addresses = settings.assign_addresses(db);
     let aware = capacity_aware(db, settings);
-    if !aware && !assign_addresses {
-        // Nothing reads the layout; the reserved windows may still be wrong.
-        return match layout_reserved(db, item, &fixed.value.function)? {
-            Err(err) => Some(Err(err)),
-            Ok(_) => unchanged(),
-        };
-    }
-    let layout = match layout(db, item).as_ref()? {
-        Ok(Some(layout)) => layout,
+    // The reserved windows may be wrong even where nothing reads the layout.
+    let reserved = match layout_reserved(db, item, &fixed.value.function)? {
+        Err(err) => return Some(Err(err)),
         Ok(None) => return unchanged(),
-        Err(err) => return Some(Err(err.clone())),
+        Ok(Some(reserved)) => reserved,
     };
     let overflow = match aware {
-        true => layout
-            .spaces()
-            .find_map(|space| overflow(db, FunctionSpace::new(db, item, space)).clone()),
+        true => match layout(db, item).as_ref()? {
+            Ok(Some(layout)) => layout
+                .spaces()
+                .find_map(|space| overflow(db, FunctionSpace::new(db, item, space)).clone()),
+            Ok(None) => None,
+            Err(err) => return Some(Err(err.clone())),
+        },
         false => None,
     };
     let addressed = crate::plan::apply_layout(
         Cow::Borrowed(&*fixed.value),
-        layout,
+        &reserved,
         overflow,
         assign_addresses,
     );

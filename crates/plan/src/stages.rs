@@ -107,7 +107,6 @@ pub(crate) fn plan_pypto(
             pack_space(
                 &prepared.function,
                 &facts,
-                &member_rows,
                 &reserved,
                 space,
                 &in_space,
@@ -117,6 +116,7 @@ pub(crate) fn plan_pypto(
         .collect();
     let packed = Packed {
         reserved: &reserved,
+        member_rows: &member_rows,
         spaces: packings.iter().collect(),
     };
     let plan = finish(
@@ -127,7 +127,11 @@ pub(crate) fn plan_pypto(
         !config.exact,
         own_buffer,
     )?;
-    Ok(address(Cow::Owned(plan), &lifetimes, Some(&reserved), config)?.into_owned())
+    let mut plan = address(Cow::Owned(plan), &lifetimes, Some(&reserved), config)?.into_owned();
+    for space in &mut plan.report.spaces {
+        space.capacity = config.space_capacity(space.space).usable;
+    }
+    Ok(plan)
 }
 
 /// Whether the pass plans a function at all: an orchestration function is left as it is.
@@ -165,9 +169,8 @@ pub fn prepare(f: impl Into<Arc<Function>>, config: &PlanConfig) -> Prepared {
 pub struct SpacePacking {
     pub space: MemSpace,
     pub buffers: Vec<PackedBuffer>,
-    /// The space's report; its `capacity` is the configured one from [`pack_space`], 0 from
-    /// [`pack_unbounded`] and [`pack_within`] (whoever reports fills it in).
-    pub report: SpaceReport,
+    /// The space's intervals (indices into the lifetimes').
+    pub in_space: Vec<usize>,
     /// What the capacity loop said (fallback warnings).
     pub diagnostics: Vec<Diagnostic>,
     /// The performance hints of the pipeline groups the capacity made shallower (SPEC §6.8),
@@ -195,12 +198,14 @@ impl SpacePacking {
     }
 }
 
-/// A buffer's members (interval indices) and where each sits inside it.
+/// A buffer's members (interval indices), where each sits inside it, and its size.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackedBuffer {
     pub members: Vec<usize>,
     pub placements: Vec<i64>,
     pub subdivided: bool,
+    pub size: i64,
+    pub pinned: bool,
 }
 
 /// Stage 4: packs the intervals of one space (SPEC §6.2–§6.8) under its capacity: the
@@ -209,29 +214,18 @@ pub struct PackedBuffer {
 pub fn pack_space(
     f: &Function,
     facts: &ShareFacts<'_>,
-    member_rows: &MemberRows,
     reserved: &Reserved,
     space: MemSpace,
     in_space: &[usize],
     capacity: SpaceCapacity,
 ) -> SpacePacking {
     let known = capacity.planning != 0;
-    let unbounded = pack_unbounded(facts, member_rows, reserved, space, in_space, known);
-    let mut packing = if !known || unbounded.fits(capacity.planning) {
+    let unbounded = pack_unbounded(facts, reserved, space, in_space, known);
+    if !known || unbounded.fits(capacity.planning) {
         unbounded
     } else {
-        pack_within(
-            f,
-            facts,
-            member_rows,
-            reserved,
-            space,
-            in_space,
-            capacity.planning,
-        )
-    };
-    packing.report.capacity = capacity.usable;
-    packing
+        pack_within(f, facts, reserved, space, in_space, capacity.planning)
+    }
 }
 
 /// Stage 4a: packs one space as if its capacity were unlimited (`capacity_known`: every
@@ -240,7 +234,6 @@ pub fn pack_space(
 /// a capacity keeps it.
 pub fn pack_unbounded(
     facts: &ShareFacts<'_>,
-    member_rows: &MemberRows,
     reserved: &Reserved,
     space: MemSpace,
     in_space: &[usize],
@@ -255,8 +248,6 @@ pub fn pack_unbounded(
     let buffers = crate::pack::pack(in_space, facts, &gate);
     space_packing(
         space,
-        facts.lifetimes,
-        member_rows,
         reserved.start_of(space),
         in_space,
         buffers,
@@ -271,15 +262,16 @@ pub fn pack_unbounded(
 pub fn pack_within(
     f: &Function,
     facts: &ShareFacts<'_>,
-    member_rows: &MemberRows,
     reserved: &Reserved,
     space: MemSpace,
     in_space: &[usize],
     capacity: i64,
 ) -> SpacePacking {
-    let lifetimes = facts.lifetimes;
     let reserved_start = reserved.start_of(space);
-    let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
+    let ivs: Vec<_> = in_space
+        .iter()
+        .map(|&i| &facts.lifetimes.intervals[i])
+        .collect();
     let mut gate = PipelineGate::new(space, &ivs, capacity);
     let input = capacity::SpaceInput {
         space,
@@ -296,8 +288,6 @@ pub fn pack_within(
     capacity::perf_hints(f, &gate, capacity, reserved_start, &mut hints);
     space_packing(
         space,
-        lifetimes,
-        member_rows,
         reserved_start,
         in_space,
         buffers,
@@ -307,11 +297,8 @@ pub fn pack_within(
     )
 }
 
-#[allow(clippy::too_many_arguments)]
 fn space_packing(
     space: MemSpace,
-    lifetimes: &Lifetimes,
-    member_rows: &MemberRows,
     reserved_start: i64,
     in_space: &[usize],
     buffers: Vec<Buffer>,
@@ -319,15 +306,6 @@ fn space_packing(
     diagnostics: Vec<Diagnostic>,
     hints: Vec<Diagnostic>,
 ) -> SpacePacking {
-    let report = space_report(
-        space,
-        0,
-        reserved_start,
-        lifetimes,
-        member_rows,
-        in_space,
-        &buffers,
-    );
     SpacePacking {
         space,
         footprint: capacity::footprint(&buffers, reserved_start),
@@ -337,9 +315,11 @@ fn space_packing(
                 members: b.members,
                 placements: b.placements,
                 subdivided: b.subdivided,
+                size: b.size,
+                pinned: b.pinned,
             })
             .collect(),
-        report,
+        in_space: in_space.to_vec(),
         diagnostics,
         hints,
         gate,
@@ -352,6 +332,8 @@ fn space_packing(
 #[derive(Clone, Debug)]
 pub struct Packed<'a> {
     pub reserved: &'a Reserved,
+    /// The lifetimes' member rows, which the space reports name.
+    pub member_rows: &'a MemberRows,
     pub spaces: Vec<&'a SpacePacking>,
 }
 
@@ -415,7 +397,7 @@ pub fn finish(
                 });
             }
         }
-        let mut space_report = packing.report.clone();
+        let mut space_report = space_report(packing, lifetimes, packed.member_rows);
         if !kept_own.is_empty() {
             report_own_buffers(&mut space_report, packing, lifetimes, &kept_own);
         }
@@ -500,15 +482,16 @@ pub fn address<'a>(
         return Ok(plan);
     };
     // Without a capacity to check or addresses to write, nothing reads the layout.
-    if !config.capacity_aware() && !config.assign_addresses {
-        return Ok(plan);
-    }
-    let layout = crate::address::Layout::of(f, crate::address::allocate(f, &reserved), &reserved);
     let overflow = match config.capacity_aware() {
-        true => layout.check(|space| config.capacity(space)).err(),
+        true => {
+            let addressing = crate::address::allocate(f, &reserved);
+            crate::address::Layout::of(f, &addressing, &reserved)
+                .check(|space| config.capacity(space))
+                .err()
+        }
         false => None,
     };
-    apply_layout(plan, &layout, overflow, config.assign_addresses)
+    apply_layout(plan, &reserved, overflow, config.assign_addresses)
 }
 
 /// The reserved windows a function's layout starts from (see [`address`]); `None` for a
@@ -528,7 +511,7 @@ pub fn layout_reserved<'r>(
 }
 
 /// Stage 6's end (SPEC §8, after MemoryReuse): the overflow the capacity check found, and
-/// with `assign_addresses` the addresses of `layout`.
+/// with `assign_addresses` the addresses (laid out from `reserved`).
 ///
 /// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
 /// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
@@ -536,7 +519,7 @@ pub fn layout_reserved<'r>(
 /// warning that says which pass will fail.
 pub fn apply_layout<'a>(
     plan: Cow<'a, FunctionPlan>,
-    layout: &crate::address::Layout,
+    reserved: &Reserved,
     overflow: Option<PlanError>,
     assign_addresses: bool,
 ) -> Result<Cow<'a, FunctionPlan>, PlanError> {
@@ -552,7 +535,8 @@ pub fn apply_layout<'a>(
     let planned = plan.to_mut();
     planned.report.diagnostics.extend(warning);
     if assign_addresses {
-        crate::address::apply(&mut planned.function, &layout.addressing, &layout.reserved);
+        let addressing = crate::address::allocate(&planned.function, reserved);
+        crate::address::apply(&mut planned.function, &addressing, reserved);
     }
     Ok(plan)
 }
@@ -710,23 +694,27 @@ pub(crate) fn check_declared_slots(
     Ok(())
 }
 
+/// A packing's report (its `capacity` left 0: whoever reports fills it in).
 fn space_report(
-    space: MemSpace,
-    capacity: i64,
-    reserved_start: i64,
+    packing: &SpacePacking,
     lifetimes: &Lifetimes,
     member_rows: &MemberRows,
-    in_space: &[usize],
-    buffers: &[Buffer],
 ) -> SpaceReport {
+    let SpacePacking {
+        space,
+        reserved_start,
+        ref in_space,
+        ref buffers,
+        ..
+    } = *packing;
     let intervals = &lifetimes.intervals;
     let sizes: Vec<i64> = buffers.iter().map(|b| b.size).collect();
     // AllocateMemoryAddr's order (SPEC §8): bases by name, 32-byte aligned.
     let mut by_name: Vec<usize> = (0..buffers.len()).collect();
     by_name.sort_by(|&a, &b| {
-        intervals[buffers[a].representative()]
+        intervals[buffers[a].members[0]]
             .base
-            .cmp(&intervals[buffers[b].representative()].base)
+            .cmp(&intervals[buffers[b].members[0]].base)
     });
     let (addresses, footprint) = layout::lay_out(reserved_start, by_name.iter().map(|&i| sizes[i]));
     let mut offsets = vec![0; buffers.len()];
@@ -735,7 +723,7 @@ fn space_report(
     }
     SpaceReport {
         space,
-        capacity,
+        capacity: 0,
         tiles: in_space
             .iter()
             .map(|&i| member_rows.of_interval[i].len())
@@ -751,7 +739,7 @@ fn space_report(
             .iter()
             .enumerate()
             .map(|(i, b)| BufferReport {
-                base: intervals[b.representative()].base.clone(),
+                base: intervals[b.members[0]].base.clone(),
                 size: sizes[i],
                 offset: offsets[i],
                 pinned: b.pinned,
