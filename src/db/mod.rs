@@ -65,7 +65,8 @@ use crate::verify::{PlanInput, check_plan, verify_plan};
 use spans::SpanTable;
 
 pub use workspace::{
-    Cancelled, FileOutcome, FileStatus, FunctionOutcome, Planned, Snapshot, Workspace, parallel_map,
+    Cancelled, FileOutcome, FileStatus, FunctionOutcome, Planned, Report, Snapshot, Workspace,
+    parallel_map,
 };
 
 pub mod codes {
@@ -945,8 +946,7 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
             .map(|f| FunctionOutcome {
                 name: f.name.clone(),
                 result: Ok(Planned {
-                    report: f.report.clone(),
-                    detailed: false,
+                    report: Report::Summary(f.report.clone()),
                     planned_digest: f.planned_digest,
                     planned_text: None,
                 }),
@@ -992,8 +992,10 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
                     report: without_detail(&report),
                 });
                 Ok(Planned {
-                    report,
-                    detailed,
+                    report: match detailed {
+                        true => Report::Detailed(report),
+                        false => Report::Summary(report),
+                    },
                     planned_digest: plan.planned_digest,
                     planned_text: Some(plan.planned_text.clone()),
                 })
@@ -1070,7 +1072,11 @@ pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&s
         return;
     };
     let wanted = |f: &FunctionOutcome| only.is_none_or(|name| f.name == name);
-    let lacks_detail = |f: &FunctionOutcome| f.result.as_ref().is_ok_and(|p| !p.detailed);
+    let lacks_detail = |f: &FunctionOutcome| {
+        f.result
+            .as_ref()
+            .is_ok_and(|p| p.report.detailed().is_none())
+    };
     if !functions.iter().any(|f| wanted(f) && lacks_detail(f)) {
         return;
     }
@@ -1084,11 +1090,10 @@ pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&s
         let Ok(planned) = &mut function.result else {
             continue;
         };
-        if planned.detailed {
+        let Report::Summary(report) = &mut planned.report else {
             continue;
-        }
+        };
         if let Ok(full) = &plan(db, item).result {
-            let report = &mut planned.report;
             // A report planned in this run has the rest already; one from a manifest not.
             for (space, detailed) in report.spaces.iter_mut().zip(&full.report.spaces) {
                 space.buffers = detailed.buffers.clone();
@@ -1113,7 +1118,7 @@ pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&s
                     .map(|&a| spans::resolve(a, table))
                     .collect();
             }
-            planned.detailed = true;
+            planned.report = Report::Detailed(std::mem::take(report));
         }
     }
 }
