@@ -467,7 +467,7 @@ pub fn space_capacity<'db>(db: &'db dyn Db, space: Space<'db>) -> SpaceCapacity 
 /// so a capacity change leaves every packing memoized and re-runs only the capacity checks.
 #[salsa::tracked(returns(copy))]
 pub fn capacity_known<'db>(db: &'db dyn Db, space: Space<'db>) -> bool {
-    space_capacity(db, space).planning != 0
+    space_capacity(db, space).planning.is_some()
 }
 
 /// Whether the capacity-driven steps run at all (`PlanConfig::capacity_aware`).
@@ -534,10 +534,10 @@ fn intervals_in(lifetimes: &Lifetimes, space: MemSpace) -> Vec<usize> {
 pub fn fitted<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<Arc<SpacePacking>>> {
     let unbounded = packing(db, key).as_ref()?;
     let space = key.space(db);
-    let capacity = space_capacity(db, Space::new(db, space)).planning;
-    if capacity == 0 || unbounded.value.fits(capacity) {
-        return Some(unbounded.clone());
-    }
+    let capacity = match space_capacity(db, Space::new(db, space)).planning {
+        Some(capacity) if !unbounded.value.fits(capacity) => capacity,
+        _ => return Some(unbounded.clone()),
+    };
     let item = key.item(db);
     let prepared = prepared(db, item).as_ref()?;
     let lifetimes = lifetimes(db, item).as_ref()?;
@@ -661,7 +661,8 @@ pub fn overflow<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<PlanErr
         return None;
     };
     let space = key.space(db);
-    layout.overflow(space, space_capacity(db, Space::new(db, space)).planning)
+    let capacity = space_capacity(db, Space::new(db, space)).planning?;
+    layout.overflow(space, capacity)
 }
 
 /// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (SPEC §8); reads `--addresses` and
@@ -757,7 +758,10 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
 /// re-runs no stage after the capacity checks; the store and `file_result` fill it in.
 fn fill_in_capacities(db: &dyn Db, report: &mut PlanReport) {
     for space in &mut report.spaces {
-        space.capacity = space_capacity(db, Space::new(db, space.space)).usable;
+        // The report's 0 for unknown is the JSON's and the store's.
+        space.capacity = space_capacity(db, Space::new(db, space.space))
+            .usable
+            .unwrap_or(0);
     }
 }
 
@@ -1149,7 +1153,10 @@ pub fn explain(
         Some(Err(err)) => Err(err.clone()),
         None => unreachable_stage(),
     };
-    let planning_capacity = |space| space_capacity(db, Space::new(db, space)).planning;
+    let planning_capacity = |space| {
+        let capacity = space_capacity(db, Space::new(db, space)).planning;
+        capacity.unwrap_or(0)
+    };
     let planned = || match addressed(db, item) {
         Some(Ok(plan)) => Ok(Cow::Owned(plan.value.function.clone())),
         Some(Err(err)) => Err(err.clone()),

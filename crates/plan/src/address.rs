@@ -98,7 +98,7 @@ pub fn check_capacity(
     reserved: &Reserved,
     config: &PlanConfig,
 ) -> Result<(), PlanError> {
-    Layout::of(f, addressing, reserved).check(|space| config.capacity(space))
+    Layout::of(f, addressing, reserved).check(|space| config.space_capacity(space).usable)
 }
 
 /// What the overflow check reads of AllocateMemoryAddr's layout of a planned function
@@ -129,22 +129,22 @@ impl Layout {
         self.footprints.keys().copied()
     }
 
-    /// The overflow error of the lowest space that overflows its capacity (0: unknown).
-    pub fn check(&self, capacity: impl Fn(MemSpace) -> i64) -> Result<(), PlanError> {
+    /// The overflow error of the lowest space that overflows its capacity, where known.
+    pub fn check(&self, capacity: impl Fn(MemSpace) -> Option<i64>) -> Result<(), PlanError> {
         match self
             .spaces()
-            .find_map(|space| self.overflow(space, capacity(space)))
+            .find_map(|space| self.overflow(space, capacity(space)?))
         {
             Some(error) => Err(error),
             None => Ok(()),
         }
     }
 
-    /// The overflow error of `space` under `capacity` (0: unknown, nothing to check).
+    /// The overflow error of `space` under a known `capacity`.
     pub fn overflow(&self, space: MemSpace, capacity: i64) -> Option<PlanError> {
         let used = *self.footprints.get(&space)?;
         let limit = capacity;
-        if limit == 0 || used <= limit {
+        if used <= limit {
             return None;
         }
         let mut message = format!(

@@ -59,9 +59,10 @@ impl PlanConfig {
 
     /// What packing one space reads of the configuration.
     pub fn space_capacity(&self, space: MemSpace) -> SpaceCapacity {
+        let known = |bytes: i64| Some(bytes).filter(|&b| b != 0);
         SpaceCapacity {
-            usable: self.capacity(space),
-            planning: self.planning_capacity(space),
+            usable: known(self.capacity(space)),
+            planning: known(self.planning_capacity(space)),
         }
     }
 
@@ -72,10 +73,10 @@ impl PlanConfig {
     }
 }
 
-/// One space's capacity as packing sees it: the usable bytes (reported; 0 when unknown) and
-/// the bytes the capacity-driven steps plan against (0 unless they run).
+/// One space's capacity as packing sees it: the usable bytes (reported), and the bytes the
+/// capacity-driven steps plan against (`None` unless they run); `None` where unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SpaceCapacity {
-    pub usable: i64,
-    pub planning: i64,
+    pub usable: Option<i64>,
+    pub planning: Option<i64>,
 }

@@ -129,7 +129,7 @@ pub(crate) fn plan_pypto(
     )?;
     let mut plan = address(Cow::Owned(plan), &lifetimes, Some(&reserved), config)?.into_owned();
     for space in &mut plan.report.spaces {
-        space.capacity = config.space_capacity(space.space).usable;
+        space.capacity = config.space_capacity(space.space).usable.unwrap_or(0);
     }
     Ok(plan)
 }
@@ -219,12 +219,18 @@ pub fn pack_space(
     in_space: &[usize],
     capacity: SpaceCapacity,
 ) -> SpacePacking {
-    let known = capacity.planning != 0;
-    let unbounded = pack_unbounded(facts, reserved, space, in_space, known);
-    if !known || unbounded.fits(capacity.planning) {
-        unbounded
-    } else {
-        pack_within(f, facts, reserved, space, in_space, capacity.planning)
+    let unbounded = pack_unbounded(
+        facts,
+        reserved,
+        space,
+        in_space,
+        capacity.planning.is_some(),
+    );
+    match capacity.planning {
+        Some(limit) if !unbounded.fits(limit) => {
+            pack_within(f, facts, reserved, space, in_space, limit)
+        }
+        _ => unbounded,
     }
 }
 
@@ -486,7 +492,7 @@ pub fn address<'a>(
         true => {
             let addressing = crate::address::allocate(f, &reserved);
             crate::address::Layout::of(f, &addressing, &reserved)
-                .check(|space| config.capacity(space))
+                .check(|space| config.space_capacity(space).usable)
                 .err()
         }
         false => None,
