@@ -260,20 +260,25 @@ fn place_if_results(i: &memreuse_ir::IfStmt, vars: &mut VarTable) {
 
 /// SPEC §7.4: an if-phi whose one arm accumulates in place on an Acc buffer gets its other
 /// arm's seed retargeted onto that buffer, so no Acc→Acc move is ever needed.
-pub fn coalesce_accumulator_if_phis(f: &mut Function, backend: Backend) -> Result<(), PlanError> {
+/// Returns the seeds it moved.
+pub fn coalesce_accumulator_if_phis(
+    f: &mut Function,
+    backend: Backend,
+) -> Result<Vec<VarId>, PlanError> {
     // Only an arm yielding an Acc tile can be coalesced, and coalescing moves a seed onto an
     // existing Acc buffer: without such an arm nothing changes, so nothing is set up.
     if !has_acc_if_phi(&f.body, &f.vars) {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let original = f.vars.clone();
     let Function { body, vars, .. } = f;
     let mut retargeter = Retargeter::new(body, vars, backend);
+    let mut moved = Vec::new();
     visit_ifs(body, &[], &mut |if_path, if_stmt| {
-        coalesce_one(&mut retargeter, if_path, if_stmt)
+        coalesce_one(&mut retargeter, if_path, if_stmt, &mut moved)
     })?;
     reanchor_views(&f.body, &original, &mut f.vars);
-    Ok(())
+    Ok(moved)
 }
 
 /// Whether any `if` with an else branch and return variables (the only place §7.4 acts) has
@@ -340,6 +345,7 @@ fn coalesce_one(
     retargeter: &mut Retargeter,
     if_path: StmtPath,
     if_stmt: &memreuse_ir::IfStmt,
+    moved: &mut Vec<VarId>,
 ) -> Result<(), PlanError> {
     let Some(else_body) = &if_stmt.else_body else {
         return Ok(());
@@ -400,6 +406,7 @@ fn coalesce_one(
             ));
         }
         retype(retargeter.vars, seed, &acc);
+        moved.push(seed);
     }
     Ok(())
 }
@@ -752,7 +759,9 @@ impl<'v> YieldFixup<'v> {
 
     fn reject_acc_to_acc(&self, from: VarId, to: VarId) -> Result<(), PlanError> {
         let space = |v| tile_target(self.vars, v).map(|t| t.space);
-        if space(from) == Some(MemSpace::Acc) && space(to) == Some(MemSpace::Acc) {
+        if let (Some(from_space), Some(to_space)) = (space(from), space(to))
+            && !memreuse_ir::ops::tile_move_exists(from_space, to_space)
+        {
             return Err(PlanError::new(
                 codes::ACC_TO_ACC_MOVE,
                 "Internal error: MemoryReuse cannot reconcile divergent L0C accumulator buffers with tile.move; accumulator control-flow values must be coalesced before YieldFixup.",

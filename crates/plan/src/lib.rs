@@ -36,7 +36,7 @@ use pack::{Buffer, PipelineGate, ShareFacts};
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "62d74c06b7765ffd";
+pub const PLANNER_VERSION: &str = "b7fca1fe268c8805";
 
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -551,7 +551,8 @@ pub fn finish(
         fixup::align_loop_carries(&f.body, &mut f.vars, safe);
     }
     if control_flow {
-        fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
+        let coalesced = fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
+        report_coalesced_seeds(&mut report.spaces, &f, &coalesced, &gates);
     }
     // Identity-copy normalisation acts only from a bare rename, and the fixups add none.
     let renames = lifetimes.shape.renames;
@@ -992,6 +993,50 @@ fn report_own_buffers(
     report.footprint = footprint;
     report.buffers_after = report.buffers.len();
     report.bytes_after = report.buffers.iter().map(|b| b.size).sum();
+}
+
+/// The space reports after SPEC §7.4 moved accumulator if-phi seeds onto the accumulator's
+/// buffer: each seed is listed in that buffer's row, a row left with no member goes (its alloc
+/// is removed), and the layout is recomputed as AllocateMemoryAddr lays it out.
+fn report_coalesced_seeds(
+    spaces: &mut [SpaceReport],
+    f: &Function,
+    seeds: &[VarId],
+    gates: &std::collections::BTreeMap<MemSpace, (PipelineGate, i64, i64)>,
+) {
+    for &seed in seeds {
+        let Some(Type::Tile(tile)) = &f.vars[seed].ty else {
+            continue;
+        };
+        let (Some(memref), Some(space)) = (&tile.memref, tile.space) else {
+            continue;
+        };
+        let Some(report) = spaces.iter_mut().find(|r| r.space == space) else {
+            continue;
+        };
+        if !report.buffers.iter().any(|b| b.base == memref.base) {
+            continue;
+        }
+        let name = &f.vars[seed].name;
+        for buffer in &mut report.buffers {
+            buffer.members.retain(|n| n != name);
+            if buffer.base == memref.base {
+                buffer.members.push(name.clone());
+            }
+        }
+        report.buffers.retain(|b| !b.members.is_empty());
+        let reserved_start = gates.get(&space).map_or(0, |g| g.2);
+        let mut by_name: Vec<usize> = (0..report.buffers.len()).collect();
+        by_name.sort_by(|&a, &b| report.buffers[a].base.cmp(&report.buffers[b].base));
+        let sizes = by_name.iter().map(|&i| report.buffers[i].size);
+        let (addresses, footprint) = address::lay_out(reserved_start, sizes);
+        for (&i, address) in by_name.iter().zip(addresses) {
+            report.buffers[i].offset = address;
+        }
+        report.footprint = footprint;
+        report.buffers_after = report.buffers.len();
+        report.bytes_after = report.buffers.iter().map(|b| b.size).sum();
+    }
 }
 
 /// Plans every function of a program; the first planning error stops it, naming the function.
