@@ -33,7 +33,7 @@ use memreuse::repair::{SafePlanError, is_input_hazard, is_repair, plan_program_c
 use memreuse::verify::{VerifyOptions, verify_program};
 
 /// Committed figures: (corpus, exact at least, unrepaired at most).
-const FIGURES: [(&str, usize, usize); 2] = [("generated", 181, 2), ("subset", 6, 0)];
+const FIGURES: [(&str, usize, usize); 2] = [("generated", 181, 0), ("subset", 6, 0)];
 
 struct Corpus {
     name: &'static str,
