@@ -7,6 +7,10 @@
 //! The same wire protocol as the daemon's ([`crate::protocol`]): a handshake, then
 //! [`Request::CacheGet`] and [`Request::CachePut`]; a client is believed only when it runs as
 //! this user, and the socket is 0600 in a private directory, as the daemon's.
+//!
+//! The entries a reader finds or writes are marked used with the holder's generation, as the
+//! holder's own are: its pruning then counts them among the most recent, and a reader's new
+//! plans are not the first to go for never having been marked.
 
 use std::io::{BufReader, Write as _};
 use std::os::unix::net::{UnixListener, UnixStream};
@@ -32,6 +36,10 @@ pub const MAX_PUT_BYTES: usize = 8 * 1024 * 1024;
 /// How often the accept loop looks at the stop flag.
 const POLL: Duration = Duration::from_millis(5);
 
+/// Used entries a connection gathers before it marks them (and it marks the rest when its
+/// client hangs up): one write per batch, not per lookup.
+const MARK_BATCH: usize = 1024;
+
 /// The store being served; stop it with [`CacheServer::finish`] before closing the store.
 pub struct CacheServer {
     socket: PathBuf,
@@ -48,6 +56,7 @@ pub struct CacheServer {
 pub fn serve(
     layout: &Layout,
     store: Arc<dyn CacheStore + Send + Sync>,
+    generation: u64,
 ) -> std::io::Result<CacheServer> {
     use std::os::unix::fs::PermissionsExt as _;
     // The socket's directory may be a per-user runtime directory no one made yet.
@@ -68,7 +77,7 @@ pub fn serve(
         let (stop, open, served) = (stop.clone(), open.clone(), served.clone());
         std::thread::Builder::new()
             .name("cache-server".into())
-            .spawn(move || accept_until(listener, store, &stop, &open, &served))?
+            .spawn(move || accept_until(listener, store, generation, &stop, &open, &served))?
     };
     Ok(CacheServer {
         socket,
@@ -98,6 +107,7 @@ impl CacheServer {
 fn accept_until(
     listener: UnixListener,
     store: Arc<dyn CacheStore + Send + Sync>,
+    generation: u64,
     stop: &AtomicBool,
     open: &Arc<AtomicUsize>,
     served: &AtomicUsize,
@@ -114,7 +124,7 @@ fn accept_until(
                 let spawned = std::thread::Builder::new()
                     .name("cache-client".into())
                     .spawn(move || {
-                        connection(stream, &*store);
+                        connection(stream, &*store, generation);
                         open_here.fetch_sub(1, Ordering::SeqCst);
                     });
                 if spawned.is_err() {
@@ -131,7 +141,7 @@ fn accept_until(
 }
 
 /// Answers one client until it hangs up.
-fn connection(stream: UnixStream, store: &dyn CacheStore) {
+fn connection(stream: UnixStream, store: &dyn CacheStore, generation: u64) {
     // Blocking reads: a connection ends when its client does (it is this user's process).
     if stream.set_nonblocking(false).is_err() {
         return;
@@ -142,9 +152,10 @@ fn connection(stream: UnixStream, store: &dyn CacheStore) {
     let mut reader = BufReader::new(reader);
     let mut writer = stream;
     let mut line = Vec::new();
+    let mut used = Vec::new();
     while read_line(&mut reader, &mut line, MAX_CACHE_REQUEST_LINE).is_ok() {
         let body = match serde_json::from_slice::<Request>(&line) {
-            Ok(request) => answer(request, store),
+            Ok(request) => answer(request, store, &mut used),
             Err(err) => refused(ErrorCode::BadRequest, format!("bad request: {err}")),
         };
         let response = Response {
@@ -152,13 +163,30 @@ fn connection(stream: UnixStream, store: &dyn CacheStore) {
             revision: 0,
             body,
         };
+        if used.len() >= MARK_BATCH {
+            mark_used(store, &mut used, generation);
+        }
         if writer.write_all(&to_line(&response)).is_err() {
-            return;
+            break;
         }
     }
+    mark_used(store, &mut used, generation);
 }
 
-fn answer(request: Request, store: &dyn CacheStore) -> Body {
+/// Recency only: a mark that fails costs the entries their place in pruning order, never a
+/// value, so it is logged and not answered.
+fn mark_used(store: &dyn CacheStore, used: &mut Vec<(Kind, Key)>, generation: u64) {
+    if used.is_empty() {
+        return;
+    }
+    if let Err(err) = store.mark_used(used, generation) {
+        tracing::info!("cannot mark the entries another command used: {err}");
+    }
+    used.clear();
+}
+
+/// One request's answer; the entries it found or wrote join `used`.
+fn answer(request: Request, store: &dyn CacheStore, used: &mut Vec<(Kind, Key)>) -> Body {
     match request {
         Request::Hello { .. } => Body::Hello(Hello {
             protocol: PROTOCOL_VERSION,
@@ -172,7 +200,10 @@ fn answer(request: Request, store: &dyn CacheStore) -> Body {
             };
             match store.get(kind, &key) {
                 Ok(value) => Body::CacheValue(CacheValue {
-                    value: value.map(|bytes| to_hex(&bytes)),
+                    value: value.map(|bytes| {
+                        used.push((kind, key));
+                        to_hex(&bytes)
+                    }),
                 }),
                 Err(err) => refused(ErrorCode::Internal, format!("cannot read the cache: {err}")),
             }
@@ -190,7 +221,10 @@ fn answer(request: Request, store: &dyn CacheStore) -> Body {
                 batch.push((kind, key, value));
             }
             match store.write_batch(&batch).and_then(|()| store.sync()) {
-                Ok(()) => Body::Stored,
+                Ok(()) => {
+                    used.extend(batch.iter().map(|(kind, key, _)| (*kind, *key)));
+                    Body::Stored
+                }
                 Err(err) => refused(
                     ErrorCode::Internal,
                     format!("cannot write the cache: {err}"),
@@ -214,4 +248,44 @@ fn key_of(hex: &str) -> Option<Key> {
 
 fn refused(code: ErrorCode, message: String) -> Body {
     Body::Error(ErrorReply { code, message })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memreuse::store::MemoryStore;
+
+    #[test]
+    fn entries_a_reader_finds_or_writes_are_marked_with_the_holders_generation() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let layout = Layout::new(dir.path());
+        let store = MemoryStore::default();
+        let generation = store.next_generation().expect("a generation");
+        let (found, missing, written) = (Key([1; 32]), Key([2; 32]), Key([3; 32]));
+        store
+            .write_batch(&[(Kind::Plan, found, b"plan".to_vec())])
+            .expect("seeded");
+        let server = serve(&layout, Arc::new(store.clone()), generation).expect("serves");
+        {
+            let connection =
+                crate::client::connect_shared_cache(&layout).expect("connects to the holder");
+            let reader = crate::client::DaemonStore::shared(connection);
+            assert!(reader.get(Kind::Plan, &found).expect("answers").is_some());
+            assert!(reader.get(Kind::Plan, &missing).expect("answers").is_none());
+            reader
+                .write_batch(&[(Kind::Plan, written, b"new plan".to_vec())])
+                .expect("writes through");
+            reader.sync().expect("durable");
+        }
+        assert_eq!(server.finish(Duration::from_secs(10)), 1);
+        assert_eq!(
+            store.last_used(Kind::Plan, &found).expect("reads"),
+            Some(generation)
+        );
+        assert_eq!(
+            store.last_used(Kind::Plan, &written).expect("reads"),
+            Some(generation)
+        );
+        assert_eq!(store.last_used(Kind::Plan, &missing).expect("reads"), None);
+    }
 }
