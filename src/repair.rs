@@ -254,7 +254,8 @@ fn plan_checked_editing(
         };
         let mut separated = None;
         let names = pair_names(&plan.function, pair);
-        for (action, repair) in candidates(input, &own, &plan.function, finding, pair) {
+        let offsets = config.planner == crate::plan::Planner::Dsa;
+        for (action, repair) in candidates(input, &own, &plan.function, finding, pair, offsets) {
             let repair = named_for_the_user(repair, user_vars, &plan.function);
             // An edit is made once: a pair it did not keep apart stays a finding.
             if applied.contains(&action) {
@@ -540,6 +541,7 @@ fn candidates(
     planned: &Function,
     finding: &Finding,
     pair: Clobber,
+    offsets: bool,
 ) -> Vec<(Action, Diagnostic)> {
     let Clobber { victim, writer } = pair;
     let name = |v: VarId| planned.vars[v].name.to_string();
@@ -560,17 +562,28 @@ fn candidates(
         };
         // A carry or `if` result keeps its own buffer through the tile it sits with.
         let grouped = input_seats.defined(tile);
-        if now != own_base && !own.contains(&grouped) {
-            let kept = if grouped == tile {
-                format!("'{}'", name(tile))
+        let kept = if grouped == tile {
+            format!("'{}'", name(tile))
+        } else {
+            format!("'{}', which '{}' sits with,", name(grouped), name(tile))
+        };
+        // The offset planner keeps every group on its own allocation, at an address that may
+        // overlap another's.
+        let overlapping = offsets && now == own_base;
+        if (now != own_base || overlapping) && !own.contains(&grouped) {
+            let message = if overlapping {
+                format!(
+                    "the offset planner places '{}' over bytes of '{}', which is unsafe: {why}; the repaired plan keeps {kept} clear of every other allocation",
+                    name(tile),
+                    name(other),
+                )
             } else {
-                format!("'{}', which '{}' sits with,", name(grouped), name(tile))
+                format!(
+                    "PyPTO puts '{}' on '{now}', the buffer of '{}', which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'",
+                    name(tile),
+                    name(other),
+                )
             };
-            let message = format!(
-                "PyPTO puts '{}' on '{now}', the buffer of '{}', which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'",
-                name(tile),
-                name(other),
-            );
             out.push((
                 Action::KeepOwn(grouped),
                 repair(codes::TILE_KEEPS_OWN_BUFFER, message, finding),

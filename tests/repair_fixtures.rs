@@ -315,3 +315,36 @@ fn only_the_inputs_own_hazards_pass_the_gate() {
         "the damage is not named: {refused:?}"
     );
 }
+
+/// The offset planner's plans go through the same check and repair: on every repair fixture
+/// `--planner dsa` gets a plan both checkers pass (addresses in every function), or whose only
+/// findings are the input's own hazards, kept as `MR-W004` warnings.
+#[test]
+fn the_offset_planners_plans_are_repaired_too() {
+    use memreuse::plan::Planner;
+    use memreuse::repair::verify_options;
+    for path in fixtures() {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("readable fixture");
+        let (config, _, expected_hazards) = header(&text);
+        let config = PlanConfig {
+            planner: Planner::Dsa,
+            ..config
+        };
+        let program = parse_program(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let opts = verify_options(&config);
+        let (planned, reports) = plan_program_checked(&program, &config, &opts)
+            .unwrap_or_else(|(_, e)| panic!("{file}: no safe dsa plan: {e:?}"));
+        let violations = verify_program(&planned, &opts);
+        let hazards = reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .filter(|d| is_input_hazard(d))
+            .count();
+        assert_eq!(
+            (violations.is_empty(), hazards == 0),
+            (expected_hazards.is_empty(), expected_hazards.is_empty()),
+            "{file}: the dsa plan's findings {violations:?}, {hazards} input hazards"
+        );
+    }
+}

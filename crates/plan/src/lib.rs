@@ -41,7 +41,7 @@ pub use stages::{
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "6b1db0bc041a1702";
+pub const PLANNER_VERSION: &str = "c8dc98410dafc99c";
 
 /// Plans one function as `config.planner` says (PyPTO's MemoryReuse by default).
 pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
@@ -55,7 +55,7 @@ fn plan_with(
 ) -> Result<FunctionPlan, PlanError> {
     match config.planner {
         Planner::Pypto => stages::plan_pypto(f.into_owned(), config, own_buffer),
-        Planner::Dsa => offsets::plan_function(&f, config),
+        Planner::Dsa => offsets::plan_function(&f, config, own_buffer),
         Planner::None => Ok(FunctionPlan {
             function: f.into_owned(),
             report: PlanReport::default(),
