@@ -77,6 +77,16 @@ pub mod codes {
     /// A nested loop carry receives its value through a `tile.move` (the yield fixup).
     pub const NESTED_CARRY_WRITTEN_BACK: &str =
         crate::plan::fixup::codes::NESTED_CARRY_WRITTEN_BACK;
+    /// Loop carries aligned to their inits although nothing was reused (PyPTO aligns only
+    /// after a reuse).
+    pub const CARRY_ALIGNED_WITHOUT_REUSE: &str =
+        crate::plan::fixup::codes::CARRY_ALIGNED_WITHOUT_REUSE;
+    /// A loop carry aligned to where its init really sits, not to its stale MemRef.
+    pub const CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS: &str =
+        crate::plan::fixup::codes::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS;
+    /// An `if` arm yielding one value for several results on one buffer copies it once.
+    pub const ONE_COPY_FOR_SEVERAL_RESULTS: &str =
+        crate::plan::fixup::codes::ONE_COPY_FOR_SEVERAL_RESULTS;
     /// Step 0 left a value where it was: retargeting it would overwrite a value still needed.
     pub const STEP0_RETARGET_REFUSED: &str = crate::plan::retarget::codes::RETARGET_REFUSED;
     /// The checker still rejects the plan after every repair: an internal error.
@@ -95,6 +105,9 @@ pub fn is_repair(d: &Diagnostic) -> bool {
             | codes::TILE_GETS_FRESH_BUFFER
             | codes::IF_RESULT_GETS_OWN_BUFFER
             | codes::NESTED_CARRY_WRITTEN_BACK
+            | codes::CARRY_ALIGNED_WITHOUT_REUSE
+            | codes::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS
+            | codes::ONE_COPY_FOR_SEVERAL_RESULTS
             | codes::STEP0_RETARGET_REFUSED
     )
 }

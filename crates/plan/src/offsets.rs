@@ -58,7 +58,8 @@ pub(crate) fn plan_function(
     // nested carries written back.
     let safe = !config.exact;
     if safe {
-        fixup::align_loop_carries(&f.body, &mut f.vars, safe);
+        // Every group keeps its own allocation: not PyPTO's decision, nothing to report.
+        fixup::align_loop_carries(&f.body, &mut f.vars, safe, false);
     }
     fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
     fixup::normalize_identity_copies(&f.body, &mut f.vars);

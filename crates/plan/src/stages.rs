@@ -260,6 +260,35 @@ pub fn finish(
     safe: bool,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
+    let again = safe.then(|| (prepared.clone(), packed.clone()));
+    let stages = (lifetimes, backend, safe, own_buffer);
+    let mut plan = finish_aligning(prepared, packed, stages, true)?;
+    let realigned = |d: &Diagnostic| {
+        matches!(
+            d.code,
+            fixup::codes::CARRY_ALIGNED_WITHOUT_REUSE
+                | fixup::codes::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS
+        )
+    };
+    // A carry aligned otherwise than PyPTO aligns it changes PyPTO's decision only when the
+    // plan differs for it: the yield fixup often puts the carry there anyway.
+    if let Some((prepared, packed)) = again
+        && plan.report.diagnostics.iter().any(realigned)
+        && finish_aligning(prepared, packed, stages, false)
+            .is_ok_and(|pypto| pypto.function == plan.function)
+    {
+        plan.report.diagnostics.retain(|d| !realigned(d));
+    }
+    Ok(plan)
+}
+
+/// [`finish`], with the safe planner's carry alignment (`safe_alignment`) or PyPTO's.
+fn finish_aligning(
+    prepared: Prepared,
+    packed: Option<Packed<'_>>,
+    (lifetimes, backend, safe, own_buffer): (&Lifetimes, Backend, bool, &FxHashSet<VarId>),
+    safe_alignment: bool,
+) -> Result<FunctionPlan, PlanError> {
     let Prepared {
         function,
         diagnostics,
@@ -334,8 +363,14 @@ pub fn finish(
     }
     // PyPTO aligns carries only after a reuse; the safe planner always does, since a repair
     // can leave a nested carry's iter arg off its init's buffer with nothing reused.
-    if control_flow && (reused || safe) {
-        fixup::align_loop_carries(&f.body, &mut f.vars, safe);
+    let safe_alignment = safe && safe_alignment;
+    if control_flow && (reused || safe_alignment) {
+        let realigned = fixup::align_loop_carries(&f.body, &mut f.vars, safe_alignment, reused);
+        report.diagnostics.extend(
+            realigned
+                .iter()
+                .map(|r| fixup::realigned_warning(&f.vars, r)),
+        );
     }
     if control_flow {
         let coalesced = fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
@@ -357,6 +392,11 @@ pub fn finish(
     } else {
         fixup::Inserted::default()
     };
+    for &(value, moved, result) in &inserted.shared_copies {
+        report
+            .diagnostics
+            .push(fixup::shared_copy_warning(&f.vars, value, moved, result));
+    }
     for &(iter_arg, yielded, moved) in &inserted.nested_writebacks {
         report.diagnostics.push(fixup::nested_writeback_warning(
             &f.vars, iter_arg, yielded, moved,
