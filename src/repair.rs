@@ -47,9 +47,9 @@
 //!
 //! Guarantees: deterministic (fixed orders, no hash-order iteration, fresh names and bases
 //! numbered from the function); every returned plan passed both checkers, except for the
-//! input's own hazards just described; where PyPTO's plan passes them, no edit is made. Not guaranteed: minimality. The loop is greedy — a later edit
-//! can make an earlier one unnecessary, and nothing searches for the fewest groups or bytes
-//! moved off.
+//! input's own hazards just described; where PyPTO's plan passes them, no edit is made. Not
+//! guaranteed: minimality. The loop is greedy — a later edit can make an earlier one
+//! unnecessary, and nothing searches for the fewest groups or bytes moved off.
 //!
 //! This module sits above `plan` and `verify` and shares nothing with the checker but its
 //! findings: the planner never calls the checker.
@@ -233,7 +233,7 @@ fn plan_checked_editing(
     let mut applied = FxHashSet::default();
     let (original, user_vars) = (input, input.vars.len());
     // The hazards of the input itself (module doc): the unshared plan's findings, computed once
-    // a finding resists every edit; the findings accepted as such, and their warnings.
+    // a finding resists every edit, and the findings accepted as such.
     let mut unshared: Option<Vec<FindingKey>> = None;
     let mut inherent: Vec<FindingKey> = Vec::new();
     for _ in 0..MAX_ROUNDS {
@@ -830,7 +830,9 @@ fn unshared_findings(
     options: &VerifyOptions,
 ) -> Vec<FindingKey> {
     let every_tile: FxHashSet<VarId> = input.vars.iter().map(|(v, _)| v).collect();
+    // PyPTO's placements, whichever planner made the plan checked against them.
     let unshared = PlanConfig {
+        planner: crate::plan::Planner::Pypto,
         materialize_aliases: false,
         exact: false,
         ..*config
@@ -838,7 +840,11 @@ fn unshared_findings(
     let Ok(plan) = plan_function_keeping(input.clone(), &unshared, &every_tile) else {
         return Vec::new();
     };
-    check_plan(&PlanInput::of(input), &plan.function, options)
+    let options = VerifyOptions {
+        backend: options.backend,
+        ..verify_options(&unshared)
+    };
+    check_plan(&PlanInput::of(input), &plan.function, &options)
         .iter()
         .filter_map(|f| key(&plan.function, f))
         .collect()
