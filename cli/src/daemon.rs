@@ -226,6 +226,12 @@ fn print_status(s: &Status, revision: u64) -> Result<()> {
         );
     }
     outln!(
+        "viewer:       {}",
+        s.viewer_url
+            .as_deref()
+            .unwrap_or("not started (`memreuse view` starts it)")
+    );
+    outln!(
         "last error:   {}",
         s.last_error.as_deref().unwrap_or("none")
     );
