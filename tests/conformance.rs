@@ -17,7 +17,7 @@
 //! - `differs`: anything else, a bug.
 //!
 //! The test fails on any `differs`, on `exact` falling below its committed figure, on
-//! `unrepaired` rising above its ceiling, and on a stale seed-rule entry. It writes
+//! `unrepaired` or `input hazard` rising above its ceiling, and on a stale seed-rule entry. It writes
 //! `tests/conformance/REPORT.md` (whole corpus) or `REPORT-subset.md` (the representative
 //! subset copied into `tests/data/conformance/`, run when the corpus is absent or when
 //! `MEMREUSE_CONFORMANCE=subset`).
@@ -32,8 +32,9 @@ use memreuse::plan::{PlanConfig, address, capacity, layout};
 use memreuse::repair::{SafePlanError, is_input_hazard, is_repair, plan_program_checked};
 use memreuse::verify::{VerifyOptions, verify_program};
 
-/// Committed figures: (corpus, exact at least, unrepaired at most).
-const FIGURES: [(&str, usize, usize); 2] = [("generated", 181, 0), ("subset", 6, 0)];
+/// Committed figures: (corpus, exact at least, unrepaired at most, input hazard at most: a
+/// hazard no plan removes is accepted only where the input proves it, so the count only falls).
+const FIGURES: [(&str, usize, usize, usize); 2] = [("generated", 181, 0, 6), ("subset", 6, 0, 2)];
 
 struct Corpus {
     name: &'static str,
@@ -459,7 +460,7 @@ fn upstream_conformance() {
         differs.is_empty(),
         "cases that differ from upstream: {differs:?}"
     );
-    let (_, exact_floor, unrepaired_ceiling) = FIGURES
+    let (_, exact_floor, unrepaired_ceiling, input_hazard_ceiling) = FIGURES
         .iter()
         .find(|f| f.0 == corpus.name)
         .copied()
@@ -473,5 +474,10 @@ fn upstream_conformance() {
     assert!(
         unrepaired <= unrepaired_ceiling,
         "unrepaired rose to {unrepaired} (committed ceiling: {unrepaired_ceiling})"
+    );
+    let input_hazards = totals.get("input hazard").copied().unwrap_or(0);
+    assert!(
+        input_hazards <= input_hazard_ceiling,
+        "input hazard rose to {input_hazards} (committed ceiling: {input_hazard_ceiling})"
     );
 }
