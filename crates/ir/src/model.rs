@@ -4,6 +4,8 @@
 //! [`VarId`] in the function's [`VarTable`], and each variable has exactly one type. Spans never
 //! take part in equality, so two models are equal when they denote the same program.
 
+use std::sync::Arc;
+
 use compact_str::CompactString;
 use smallvec::SmallVec;
 
@@ -354,8 +356,10 @@ pub enum ExprKind {
     /// Any other dotted path: `pl.PadValue.max`, `pl.FunctionType.AIV`, `self.helper`.
     Path(Name),
     /// A call, with its op resolved when the expression was built: build it with
-    /// [`ExprKind::call`], and never change a built call's `callee` in place.
-    Call(KnownOp, Box<Call>),
+    /// [`ExprKind::call`], and never change a built call's `callee` in place. Shared: planning
+    /// copies the whole function and changes few calls, so a copy shares them (change one
+    /// with `Arc::make_mut`).
+    Call(KnownOp, Arc<Call>),
     /// `[a, b]`
     List(Vec<Expr>),
     /// `(a, b)` or `(a,)`
@@ -381,7 +385,7 @@ pub enum ExprKind {
 impl ExprKind {
     /// A call expression, with its op resolved.
     pub fn call(call: Call) -> ExprKind {
-        ExprKind::Call(KnownOp::of(&call.callee), Box::new(call))
+        ExprKind::Call(KnownOp::of(&call.callee), Arc::new(call))
     }
 }
 
@@ -705,6 +709,7 @@ impl Expr {
         match &mut self.kind {
             ExprKind::Var(v) => *v = f(*v),
             ExprKind::Call(_, c) => {
+                let c = Arc::make_mut(c);
                 for a in &mut c.args {
                     a.map_vars(f);
                 }

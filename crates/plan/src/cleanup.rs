@@ -1,9 +1,11 @@
 //! The last post-steps (SPEC §7.7, §7.8): drop allocs nothing refers to any more, and strip the
 //! consumed `pipeline_membership` attrs.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashSet;
 
-use memreuse_ir::{Expr, ExprKind, Function, Name, Stmt, StmtKind, Type, Var, VarKind};
+use memreuse_ir::{Call, Expr, ExprKind, Function, Name, Stmt, StmtKind, Type, Var, VarKind};
 
 /// Removes top-level allocs whose base no variable of the body uses; returns their names.
 pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
@@ -121,6 +123,11 @@ fn strip_in(expr: &mut Expr) {
     let ExprKind::Call(_, call) = &mut expr.kind else {
         return;
     };
+    // Calls are shared with the input: only one that changes is copied.
+    if !strips(call) {
+        return;
+    }
+    let call = Arc::make_mut(call);
     for arg in &mut call.args {
         strip_in(arg);
     }
@@ -129,13 +136,33 @@ fn strip_in(expr: &mut Expr) {
             return true;
         }
         if let ExprKind::Dict(entries) = &mut kwarg.value.kind {
-            entries.retain(|(key, _)| {
-                !matches!(&key.kind, ExprKind::Str { value, .. } if value == "pipeline_membership")
-            });
+            entries.retain(|(key, _)| !is_membership(key));
             return !entries.is_empty();
         }
         true
     });
+}
+
+/// Whether [`strip_in`] changes `call`: an `attrs` dict (in it or in a call among its
+/// arguments) holds the membership, or is empty.
+fn strips(call: &Call) -> bool {
+    let in_args = || {
+        call.args
+            .iter()
+            .any(|arg| matches!(&arg.kind, ExprKind::Call(_, c) if strips(c)))
+    };
+    let in_attrs = || {
+        call.kwargs.iter().any(|kwarg| {
+            kwarg.name == "attrs"
+                && matches!(&kwarg.value.kind, ExprKind::Dict(entries)
+                    if entries.is_empty() || entries.iter().any(|(key, _)| is_membership(key)))
+        })
+    };
+    in_attrs() || in_args()
+}
+
+fn is_membership(key: &Expr) -> bool {
+    matches!(&key.kind, ExprKind::Str { value, .. } if value == "pipeline_membership")
 }
 
 #[cfg(test)]
