@@ -266,13 +266,15 @@ pub fn coalesce_accumulator_if_phis(f: &mut Function, backend: Backend) -> Resul
     if !has_acc_if_phi(&f.body, &f.vars) {
         return Ok(());
     }
-    let original = f.vars.clone();
     let Function { body, vars, .. } = f;
     let mut retargeter = Retargeter::new(body, vars, backend);
     visit_ifs(body, &[], &mut |if_path, if_stmt| {
         coalesce_one(&mut retargeter, if_path, if_stmt)
     })?;
-    reanchor_views(&f.body, &original, &mut f.vars);
+    // Views follow only sources that moved.
+    if let Some(original) = retargeter.take_original() {
+        reanchor_views(&f.body, &original, &mut f.vars);
+    }
     Ok(())
 }
 
@@ -399,7 +401,7 @@ fn coalesce_one(
                 retargeter.vars[seed].span,
             ));
         }
-        retype(retargeter.vars, seed, &acc);
+        retargeter.retype(seed, &acc);
     }
     Ok(())
 }
