@@ -815,7 +815,8 @@ impl Type {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TensorType {
-    pub shape: Vec<Expr>,
+    /// Shared: a copy of the function (planning makes one) shares every shape.
+    pub shape: Arc<[Expr]>,
     pub dtype: DType,
     /// Tensor views and layouts (opaque), printed between the dtype and the MemRef.
     pub extras: Vec<Expr>,
@@ -824,7 +825,8 @@ pub struct TensorType {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TileType {
-    pub shape: Vec<Expr>,
+    /// Shared: a copy of the function (planning makes one) shares every shape.
+    pub shape: Arc<[Expr]>,
     pub dtype: DType,
     pub memref: Option<MemRef>,
     pub space: Option<MemSpace>,

@@ -631,7 +631,7 @@ impl<'a> Parser<'a> {
         let ty = match path {
             "pl.Tile" => {
                 self.expect(Tok::LBracket)?;
-                let shape = self.shape()?;
+                let shape = self.shape()?.into();
                 self.expect(Tok::Comma)?;
                 let dtype = self.dtype()?;
                 let mut tile = TileType {
@@ -666,7 +666,7 @@ impl<'a> Parser<'a> {
             }
             "pl.Tensor" => {
                 self.expect(Tok::LBracket)?;
-                let shape = self.shape()?;
+                let shape = self.shape()?.into();
                 self.expect(Tok::Comma)?;
                 let dtype = self.dtype()?;
                 let mut tensor = TensorType {
