@@ -313,10 +313,6 @@ fn visit_ifs<'b>(
 ) -> Result<(), PlanError> {
     use crate::analysis::body::Branch;
     for (index, stmt) in stmts.iter().enumerate() {
-        let here = StmtPath {
-            steps: steps.to_vec(),
-            index: index as u32,
-        };
         let inner = |branch: Branch| {
             let mut s = steps.to_vec();
             s.push((index as u32, branch));
@@ -324,6 +320,10 @@ fn visit_ifs<'b>(
         };
         match &stmt.kind {
             StmtKind::If(i) => {
+                let here = StmtPath {
+                    steps: steps.to_vec(),
+                    index: index as u32,
+                };
                 visit(here, i)?;
                 visit_ifs(&i.then_body, &inner(Branch::Then), visit)?;
                 if let Some(e) = &i.else_body {
