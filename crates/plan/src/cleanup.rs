@@ -3,20 +3,38 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use memreuse_ir::{Call, Expr, ExprKind, Function, Name, Stmt, StmtKind, Type, Var, VarKind};
 
 /// Removes top-level allocs whose base no variable of the body uses; returns their names.
 pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
     let vars = &f.vars;
+    // Whether some variable uses each top-level alloc's base: a few allocs, looked up once
+    // per tile (borrowed names: cloning one per tile cost more than the rest of this step).
+    let mut used: FxHashMap<&str, bool> = f
+        .body
+        .iter()
+        .filter_map(|stmt| match &stmt.kind {
+            StmtKind::Assign { target, value } if value.is_alloc_call() => {
+                Some((vars[*target].name.as_str(), false))
+            }
+            _ => None,
+        })
+        .collect();
+    if used.is_empty() {
+        return Vec::new();
+    }
     let param_bases: FxHashSet<&str> = f
         .params
         .iter()
         .filter_map(|p| memref_base(&vars[p.var]))
         .collect();
-    // Borrowed names: cloning one per tile cost more than the rest of this step.
-    let mut used: FxHashSet<&str> = FxHashSet::default();
+    let mut mark = |base: &str| {
+        if let Some(used) = used.get_mut(base) {
+            *used = true;
+        }
+    };
     // A parameter keeps an alloc alive only if some variable (the alloc's target) is named
     // like the parameter's base; only then is the whole body searched for parameter uses.
     let mut params_may_keep_allocs = false;
@@ -25,7 +43,7 @@ pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
             continue;
         }
         if let Some(base) = memref_base(var) {
-            used.insert(base);
+            mark(base);
         }
         params_may_keep_allocs |=
             !param_bases.is_empty() && param_bases.contains(var.name.as_str());
@@ -37,19 +55,21 @@ pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
                 if vars[v].kind == VarKind::Param
                     && let Some(base) = memref_base(&vars[v])
                 {
-                    used.insert(base);
+                    mark(base);
                 }
             })
         });
+    }
+    if used.values().all(|&u| u) {
+        return Vec::new();
     }
     let mut removed = Vec::new();
     f.body.retain(|stmt| {
         let StmtKind::Assign { target, value } = &stmt.kind else {
             return true;
         };
-        let is_alloc = value.is_alloc_call();
         let name = &vars[*target].name;
-        if is_alloc && !used.contains(name.as_str()) {
+        if value.is_alloc_call() && used.get(name.as_str()) == Some(&false) {
             removed.push(name.clone());
             return false;
         }
