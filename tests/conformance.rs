@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use memreuse::backend::Backend;
 use memreuse::ir::{Program, parse_program, print_program};
-use memreuse::plan::{PlanConfig, address, capacity};
+use memreuse::plan::{PlanConfig, address, capacity, layout};
 use memreuse::repair::{SafePlanError, is_repair, plan_program_checked};
 use memreuse::verify::{VerifyOptions, verify_program};
 
@@ -157,7 +157,7 @@ fn upstream_overflows(expected: &Program, backend: Backend) -> bool {
         ..PlanConfig::default()
     };
     expected.functions.iter().any(|f| {
-        let Ok(reserved) = capacity::reserved_windows(f) else {
+        let Ok(reserved) = layout::reserved_windows(f) else {
             return false;
         };
         capacity::gets_addresses(f)

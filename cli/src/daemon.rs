@@ -6,15 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use memreuse_daemon_client::client::{self, Connection, Launch};
-use memreuse_daemon_client::layout::{Layout, build_id};
+use memreuse_daemon_client::client::{self, Connection};
 use memreuse_daemon_client::protocol::{Body, Request, Status};
 
-use crate::exit::{Unavailable, UsageError};
-use crate::state;
+use crate::exit::Unavailable;
 use crate::summary::human_bytes;
+use crate::target::{Target, WAIT};
 
 #[derive(clap::Args)]
 pub struct DaemonArgs {
@@ -49,89 +48,6 @@ pub enum Action {
         #[arg(long, value_name = "SECONDS", default_value_t = 0)]
         idle_timeout: u64,
     },
-}
-
-/// The daemon this command talks to: its root, state dir and how to start it.
-pub struct Target {
-    pub root: PathBuf,
-    pub launch: Launch,
-}
-
-/// How long to wait for a daemon to answer after starting it, or to stop.
-const WAIT: Duration = Duration::from_secs(60);
-
-impl Target {
-    /// The daemon of the project at `root` (default: the project the current directory is
-    /// in). Nothing is created: a command that only reads works on a read-only state dir.
-    pub fn new(root: Option<&Path>, state_dir: Option<&Path>) -> Result<Target> {
-        let root = match root {
-            Some(root) => root.canonicalize().map_err(|err| {
-                UsageError(format!("cannot open the root {}: {err}", root.display()))
-            })?,
-            None => crate::settings::root_here()?,
-        };
-        let state_dir = state::state_dir_for(state_dir, &root)?;
-        let state_dir = state_dir.canonicalize().unwrap_or(state_dir);
-        let launch = Launch {
-            exe: daemon_exe()?,
-            root: root.clone(),
-            layout: Layout::new(&state_dir),
-            // It reads the project's memreuse.toml itself, and again when it changes.
-            args: Vec::new(),
-            wait: WAIT,
-        };
-        Ok(Target { root, launch })
-    }
-
-    pub fn layout(&self) -> &Layout {
-        &self.launch.layout
-    }
-
-    /// The running daemon, started if none runs; replaced if it is another build.
-    pub fn ensure(&self) -> Result<Connection> {
-        if !self.launch.exe.is_file() {
-            bail!(Unavailable(format!(
-                "memreused is not beside {} nor on PATH (build both binaries with `cargo build \
-                 --release`, install both with `cargo install --path cli` and `cargo install \
-                 --path daemon`, or set MEMREUSED)",
-                std::env::current_exe()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_default()
-            )));
-        }
-        let expected = build_id(&self.launch.exe)
-            .with_context(|| format!("cannot read {}", self.launch.exe.display()))?;
-        client::ensure(&self.launch, &expected).map_err(|err| Unavailable(err.to_string()).into())
-    }
-
-    /// The running daemon, if one answers and is this build (none is started).
-    pub fn running(&self) -> Option<Connection> {
-        let connection = client::connect(self.layout())?;
-        let expected = build_id(&self.launch.exe).ok()?;
-        (connection.hello.build_id == expected && connection.hello.root == self.root)
-            .then_some(connection)
-    }
-}
-
-/// `memreused`: `$MEMREUSED` when set, else the file beside this executable (as cargo
-/// builds and installs them), else the first on `PATH`. It may not exist: only starting a
-/// daemon needs it.
-fn daemon_exe() -> Result<PathBuf> {
-    const NAME: &str = "memreused";
-    if let Some(path) = std::env::var_os("MEMREUSED").filter(|p| !p.is_empty()) {
-        return Ok(PathBuf::from(path));
-    }
-    let me = std::env::current_exe().context("cannot find my own executable")?;
-    let beside = me.with_file_name(NAME);
-    if beside.is_file() {
-        return Ok(beside);
-    }
-    let on_path = std::env::var_os("PATH").and_then(|path| {
-        std::env::split_paths(&path)
-            .map(|dir| dir.join(NAME))
-            .find(|candidate| candidate.is_file())
-    });
-    Ok(on_path.unwrap_or(beside))
 }
 
 pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
@@ -310,6 +226,12 @@ fn print_status(s: &Status, revision: u64) -> Result<()> {
         );
     }
     outln!(
+        "viewer:       {}",
+        s.viewer_url
+            .as_deref()
+            .unwrap_or("not started (`memreuse view` starts it)")
+    );
+    outln!(
         "last error:   {}",
         s.last_error.as_deref().unwrap_or("none")
     );
@@ -363,14 +285,14 @@ pub fn explain(
     state_dir: Option<&Path>,
 ) -> Result<Option<ExitCode>> {
     // The daemon plans with memreuse.toml's settings; other flags are answered in-process.
-    if args.backend.is_some() || args.materialize_aliases != crate::plan::Toggle::Auto {
+    if args.backend.is_some() || args.materialize_aliases != crate::args::Toggle::Auto {
         return Ok(None);
     }
     let target = Target::new(None, state_dir)?;
     let Some(mut connection) = target.running() else {
         return Ok(None);
     };
-    let Ok(named) = crate::query::resolve(&args.target, &target.root) else {
+    let Ok(named) = crate::target::resolve(&args.target, &target.root) else {
         return Ok(None);
     };
     let Some(function) = named.function else {

@@ -8,8 +8,8 @@ use memreuse::ir;
 use memreuse::plan::PlanConfig;
 use memreuse::plan::explain::explain;
 
+use crate::args::{BackendArg, Toggle};
 use crate::exit::UsageError;
-use crate::plan::{BackendArg, Toggle};
 
 #[derive(clap::Args)]
 pub struct ExplainArgs {

@@ -9,6 +9,7 @@ macro_rules! outln {
     }};
 }
 
+mod args;
 mod cache;
 mod color;
 mod daemon;
@@ -22,6 +23,7 @@ mod solve;
 mod state;
 mod stats;
 mod summary;
+mod target;
 mod verify;
 mod view;
 

@@ -9,7 +9,6 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
-use memreuse::backend::Backend;
 use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, Workspace};
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
@@ -22,31 +21,11 @@ use memreuse::store::Cache;
 use memreuse::svg::plan_svg;
 use memreuse::system::OsSystem;
 
+use crate::args::{BackendArg, PlannerArg, Toggle};
 use crate::exit::UsageError;
 use crate::inputs::{discover, prepare_out_dir, write_atomically};
 use crate::state;
 use crate::summary::{self, plural};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PlannerArg {
-    /// PyPTO's MemoryReuse decision, reproduced exactly.
-    Pypto,
-    /// Near-optimal offsets: every group keeps its allocation and gets an address (the IR is
-    /// printed addressed); the summary compares with PyPTO's footprint.
-    Dsa,
-    /// No planning: parse and print back in canonical form.
-    None,
-}
-
-impl From<PlannerArg> for memreuse::plan::Planner {
-    fn from(arg: PlannerArg) -> memreuse::plan::Planner {
-        match arg {
-            PlannerArg::Pypto => memreuse::plan::Planner::Pypto,
-            PlannerArg::Dsa => memreuse::plan::Planner::Dsa,
-            PlannerArg::None => memreuse::plan::Planner::None,
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Emit {
@@ -61,28 +40,6 @@ pub enum Emit {
     /// The memory viewer as one self-contained page, `DIR/index.html` (needs `--out DIR`):
     /// every function with its data embedded, openable without a server.
     Html,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BackendArg {
-    /// Capacity unknown; target-specific rules off.
-    None,
-    /// Ascend910B (A2/A3).
-    #[value(name = "910b")]
-    Ascend910B,
-    /// Ascend950 (A5).
-    #[value(name = "950")]
-    Ascend950,
-}
-
-impl From<BackendArg> for Backend {
-    fn from(arg: BackendArg) -> Backend {
-        match arg {
-            BackendArg::None => Backend::None,
-            BackendArg::Ascend910B => Backend::Ascend910B,
-            BackendArg::Ascend950 => Backend::Ascend950,
-        }
-    }
 }
 
 #[derive(clap::Args)]
@@ -135,25 +92,6 @@ pub struct PlanArgs {
     /// not pass).
     #[arg(long)]
     pub allow_empty: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Toggle {
-    Auto,
-    On,
-    Off,
-}
-
-impl Toggle {
-    pub fn applies_to(self, path: &std::path::Path) -> bool {
-        match self {
-            Toggle::On => true,
-            Toggle::Off => false,
-            Toggle::Auto => path
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().contains("_after_InitMemRef")),
-        }
-    }
 }
 
 /// One input file with a program, or one that failed to give one.
@@ -875,7 +813,8 @@ fn print_summary(
     );
     if repairs > 0 {
         footer.push_str(&format!(
-            ", {repairs} repairs of PyPTO's plan (warnings MR-R…)"
+            ", {} of PyPTO's plan (warnings MR-R…)",
+            plural(repairs, "repair")
         ));
     }
     if totals.failed() {

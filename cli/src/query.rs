@@ -13,11 +13,11 @@ use memreuse_daemon_client::answer::query_answer;
 use memreuse_daemon_client::protocol::{Answer, Body, ErrorCode, Request};
 use serde_json::Value;
 
-use crate::daemon::Target;
+use crate::args::Toggle;
 use crate::exit::{Unavailable, UsageError};
-use crate::plan::Toggle;
 use crate::state;
 use crate::summary;
+use crate::target::{Named, Target, resolve};
 
 #[derive(clap::Args)]
 pub struct QueryArgs {
@@ -37,42 +37,6 @@ pub struct QueryArgs {
     /// or .git, else the current directory].
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-}
-
-/// A path and function named on the command line, checked against the root.
-pub struct Named {
-    pub path: PathBuf,
-    pub function: Option<String>,
-}
-
-/// `FILE[::FUNCTION]` as an absolute path below `root`; a path outside it is a usage error.
-pub fn resolve(target: &str, root: &Path) -> Result<Named, UsageError> {
-    let (file, function) = match target.rsplit_once("::") {
-        Some((file, function)) if !function.is_empty() => (file, Some(function.to_string())),
-        _ => (target, None),
-    };
-    let cwd = std::env::current_dir()
-        .map_err(|e| UsageError(format!("cannot read the current directory: {e}")))?;
-    let path = cwd.join(file);
-    // Canonical like the root, so symlinks and `..` compare right; a file that does not
-    // exist (yet) keeps its canonical directory.
-    let path = path.canonicalize().unwrap_or_else(|_| {
-        match (
-            path.parent().and_then(|p| p.canonicalize().ok()),
-            path.file_name(),
-        ) {
-            (Some(dir), Some(name)) => dir.join(name),
-            _ => path.clone(),
-        }
-    });
-    if !path.starts_with(root) {
-        return Err(UsageError(format!(
-            "{} is outside the workspace root {} (run from inside it, or pass --root)",
-            path.display(),
-            root.display()
-        )));
-    }
-    Ok(Named { path, function })
 }
 
 pub fn run(args: QueryArgs, state_dir: Option<&Path>) -> Result<ExitCode> {

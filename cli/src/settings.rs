@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use memreuse::ir::MemSpace;
 use memreuse::plan::PlanConfig;
 
-use crate::plan::BackendArg;
+use crate::args::BackendArg;
 
 pub use memreuse_daemon_client::settings::{FILE_NAME, parse_capacity, parse_size};
 

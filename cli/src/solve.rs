@@ -16,8 +16,8 @@ pub struct SolveArgs {
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Which planner to run.
-    #[arg(long, value_enum, default_value_t = PlannerArg::Dsa)]
-    pub planner: PlannerArg,
+    #[arg(long, value_enum, default_value_t = MethodArg::Dsa)]
+    pub planner: MethodArg,
     /// Time limit per file for the DSA planner's search, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub deadline_ms: u64,
@@ -31,7 +31,7 @@ pub struct SolveArgs {
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
-pub enum PlannerArg {
+pub enum MethodArg {
     /// Greedy portfolio, then exact anytime search.
     Dsa,
     /// First-fit decreasing by size.
@@ -40,12 +40,12 @@ pub enum PlannerArg {
     Bestfit,
 }
 
-impl From<PlannerArg> for Method {
-    fn from(arg: PlannerArg) -> Method {
+impl From<MethodArg> for Method {
+    fn from(arg: MethodArg) -> Method {
         match arg {
-            PlannerArg::Dsa => Method::Dsa,
-            PlannerArg::Ffd => Method::FirstFitDecreasing,
-            PlannerArg::Bestfit => Method::BestFit,
+            MethodArg::Dsa => Method::Dsa,
+            MethodArg::Ffd => Method::FirstFitDecreasing,
+            MethodArg::Bestfit => Method::BestFit,
         }
     }
 }

@@ -142,7 +142,8 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
                 let layout = memreuse_daemon_client::layout::Layout::new(dir);
                 let server = open.store.as_ref().and_then(|store| {
                     let shared: Arc<dyn CacheStore + Send + Sync> = Arc::new(store.clone());
-                    memreuse_daemon_client::cache_server::serve(&layout, shared)
+                    let generation = open.cache.generation();
+                    memreuse_daemon_client::cache_server::serve(&layout, shared, generation)
                         .map_err(|err| {
                             tracing::info!("cannot serve the cache to other commands: {err}")
                         })

@@ -10,8 +10,8 @@ use memreuse::json::diagnostic_json;
 use memreuse::verify::{Addressing, VerifyOptions, codes, verify_program};
 use serde_json::{Value, json};
 
+use crate::args::BackendArg;
 use crate::inputs::discover;
-use crate::plan::BackendArg;
 use crate::summary::plural;
 
 #[derive(clap::Args)]

@@ -7,8 +7,8 @@ use std::process::{ExitCode, Stdio};
 use anyhow::{Result, bail};
 use memreuse_daemon_client::protocol::{Body, Request};
 
-use crate::daemon::Target;
 use crate::exit::Unavailable;
+use crate::target::Target;
 
 #[derive(clap::Args)]
 pub struct ViewArgs {
@@ -28,7 +28,7 @@ pub fn run(args: ViewArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
     // Checked against the root as `query` checks it; the page names files relative to it.
     let fragment = match &args.target {
         Some(named) => {
-            let named = crate::query::resolve(named, &target.root)?;
+            let named = crate::target::resolve(named, &target.root)?;
             if !named.path.exists() {
                 bail!(crate::exit::UsageError(format!(
                     "{} does not exist",

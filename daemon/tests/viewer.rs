@@ -558,3 +558,27 @@ fn html_needs_an_out_dir_and_view_refuses_paths_outside_the_root() {
     let out = run(&root, &state, &["view", "--no-open", "missing.py"]);
     assert_eq!(out.status.code(), Some(2), "a file that does not exist");
 }
+
+#[test]
+fn daemon_status_shows_the_viewer_once_started() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let base = dir.path().canonicalize().expect("canonical");
+    let (root, state) = (base.join("root"), base.join("state"));
+    let _daemons = Daemons(state.clone());
+    std::fs::create_dir_all(root.join(".git")).expect("root");
+    let from = repo().join("examples/kernels/softmax_rows/31_after_InitMemRef.py");
+    std::fs::copy(&from, root.join("softmax.py")).expect("copy");
+    ok(&root, &state, &["daemon", "start"]);
+    let before = ok(&root, &state, &["daemon", "status"]);
+    assert!(before.contains("viewer:       not started"), "{before}");
+    let url = ok(&root, &state, &["view", "--no-open", "softmax.py"]);
+    let url = url.lines().next().expect("a URL");
+    let page = url.split('#').next().expect("the page's address");
+    let after = ok(&root, &state, &["daemon", "status"]);
+    assert!(
+        after.contains(&format!("viewer:       {page}")),
+        "{url}\n{after}"
+    );
+    let json = ok(&root, &state, &["daemon", "status", "--json"]);
+    assert!(json.contains(page), "{json}");
+}

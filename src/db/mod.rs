@@ -48,7 +48,7 @@ use crate::ir::MemSpace;
 use crate::ir::{
     self, Function, Name, ProgramHeader, Span, canonical_function_bytes, print_function,
 };
-use crate::plan::capacity::Reserved;
+use crate::plan::layout::Reserved;
 use crate::plan::{
     FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner, Prepared,
     SharingRules, SpaceCapacity, SpacePacking, plan_function,

@@ -13,6 +13,7 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{FunctionSpacing, MemSpace, Name, ProgramHeader, Span};
 use crate::plan::{
     BufferReport, LifetimeReport, MoveReport, PlanReport, SpaceReport, address, capacity, codes,
+    layout,
 };
 use crate::repair::codes as repair;
 use crate::verify::codes as verify;
@@ -359,7 +360,7 @@ fn report_code(code: &str) -> Option<&'static str> {
     [
         capacity::codes::PERF_HINT,
         capacity::codes::FALLBACK_WARNING,
-        capacity::codes::OVERLAPPING_RESERVES,
+        layout::codes::OVERLAPPING_RESERVES,
         address::codes::CAPACITY_OVERFLOW,
         codes::DECLARED_SLOT_CO_LIVE,
         codes::PINNED_EXTENT,

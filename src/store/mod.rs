@@ -309,6 +309,12 @@ impl Cache {
         self.store.is_some()
     }
 
+    /// This cache's generation: what recency marks carry for the entries it uses (and for
+    /// those the commands it serves use, [`CacheStore::mark_used`]).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
     pub fn store(&self) -> Option<&dyn CacheStore> {
         self.store.as_deref()
     }

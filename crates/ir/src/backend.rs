@@ -1,7 +1,7 @@
 //! Target backends and what planning needs to know of them (SPEC §2): per-space capacities and
 //! the target-specific rows of the op table.
 
-use crate::MemSpace;
+use crate::named::MemSpace;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Backend {

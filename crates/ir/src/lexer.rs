@@ -4,7 +4,7 @@
 
 use super::Span;
 use crate::diagnostics::Diagnostic;
-use crate::parse::codes;
+use crate::diagnostics::parse_codes as codes;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tok {

@@ -13,12 +13,14 @@ pub mod backend;
 pub mod diagnostics;
 mod lexer;
 pub mod model;
+mod named;
 pub mod ops;
 pub mod parse;
 pub mod print;
 pub mod span;
 
 pub use model::*;
+pub use named::{DType, MemSpace};
 pub use parse::{ParseError, has_program, parse_program};
 pub use print::{ProgramHeader, canonical_function_bytes, print_function, print_program};
 pub use span::{LineCol, LineIndex, Span};

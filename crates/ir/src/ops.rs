@@ -7,7 +7,7 @@
 //! Tile ops that are not listed are in-place safe with no forbidden operands, and their output
 //! space is only what a `target_memory` kwarg says.
 
-use crate::MemSpace;
+use crate::named::MemSpace;
 
 /// Where an op's result lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

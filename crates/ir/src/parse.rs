@@ -14,21 +14,9 @@ use super::lexer::{Lexer, Tok, Token};
 use super::model::*;
 use super::span::Span;
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::parse_codes as codes;
+use crate::named::{DType, MemSpace};
 use crate::ops::{op_info, op_role};
-
-/// Stable codes of the front end's diagnostics.
-pub mod codes {
-    pub const SYNTAX: &str = "E001";
-    pub const UNKNOWN_DTYPE: &str = "E002";
-    pub const UNKNOWN_MEMORY_SPACE: &str = "E003";
-    pub const MISSING_MEMREF: &str = "E004";
-    pub const MEMREF_EXCEEDS_ALLOC: &str = "E006";
-    pub const DUPLICATE_FUNCTION: &str = "E007";
-    pub const UNDEFINED_VARIABLE: &str = "E008";
-    pub const MIXED_INDENTATION: &str = "E009";
-    pub const MEMREF_WITHOUT_SPACE: &str = "E010";
-    pub const NO_PROGRAM: &str = "E011";
-}
 
 /// The input could not be read as a PyPTO program. Holds at least one diagnostic.
 #[derive(Debug, Clone, thiserror::Error)]

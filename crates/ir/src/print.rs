@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use super::model::*;
+use crate::named::{DType, MemSpace};
 
 /// Prints a whole file: the preamble verbatim, the `@pl.program` class, and its functions
 /// separated as the program's [`FunctionSpacing`] says. The text ends with a single `\n`.

@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
-use super::capacity::Reserved;
-use super::{PlanConfig, PlanError, align32};
+use crate::config::PlanConfig;
+use crate::layout::{Reserved, lay_out};
+use crate::report::PlanError;
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{
     BinOp, Expr, ExprKind, Function, Kwarg, MemSpace, Name, Span, Stmt, StmtKind, Type, VarId,
@@ -47,22 +48,6 @@ fn pinned_sizes(f: &Function) -> FxHashMap<&str, i64> {
             ))
         })
         .collect()
-}
-
-/// The allocator's walk: slots placed one after another from `start`, each 32-byte aligned.
-/// Returns each slot's address and the end (the footprint). The capacity loop and address
-/// assignment both measure with this, so they agree by construction.
-pub fn lay_out(start: i64, slots: impl IntoIterator<Item = i64>) -> (Vec<i64>, i64) {
-    let mut cursor = start;
-    let addresses = slots
-        .into_iter()
-        .map(|slot| {
-            let address = cursor;
-            cursor = align32(cursor + slot);
-            address
-        })
-        .collect();
-    (addresses, cursor)
 }
 
 /// SPEC §8: bases sorted by name per space, each at the cursor, slots 32-byte aligned.

@@ -5,7 +5,10 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use memreuse_ir::{Call, Expr, ExprKind, Function, Name, Stmt, StmtKind, Type, Var, VarKind};
+use memreuse_ir::{
+    Call, Expr, ExprKind, Function, Kwarg, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
+    VarKind,
+};
 
 /// Removes top-level allocs whose base no variable of the body uses; returns their names.
 pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
@@ -183,6 +186,45 @@ fn strips(call: &Call) -> bool {
 
 fn is_membership(key: &Expr) -> bool {
     matches!(&key.kind, ExprKind::Str { value, .. } if value == "pipeline_membership")
+}
+
+/// Scratch allocations of the yield fixup go to the body head with the other allocs.
+pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) {
+    if allocs.is_empty() {
+        return;
+    }
+    let at = f
+        .body
+        .iter()
+        .position(|s| !is_alloc(s))
+        .unwrap_or(f.body.len());
+    let stmts = allocs.iter().map(|&(var, size, space)| {
+        let span = Span::default();
+        Stmt {
+            kind: StmtKind::Assign {
+                target: var,
+                value: Expr::new(
+                    ExprKind::call(Call {
+                        callee: memreuse_ir::ops::TILE_ALLOC_CALLEE.into(),
+                        args: smallvec::smallvec![
+                            Expr::new(ExprKind::Space(space), span),
+                            Expr::new(ExprKind::Int(size), span),
+                        ],
+                        kwargs: Vec::<Kwarg>::new(),
+                    }),
+                    span,
+                ),
+            },
+            span,
+            comments: Default::default(),
+        }
+    });
+    f.body.splice(at..at, stmts.collect::<Vec<_>>());
+}
+
+fn is_alloc(stmt: &Stmt) -> bool {
+    matches!(&stmt.kind, StmtKind::Assign { value, .. }
+        if value.is_alloc_call())
 }
 
 #[cfg(test)]

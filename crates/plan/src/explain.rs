@@ -3,9 +3,12 @@
 
 use std::fmt::Write as _;
 
-use super::pack::{Blocker, PipelineGate, pair_blocker};
-use super::{PlanConfig, PlanError, SharingRules, plan_function};
 use crate::analysis::lifetimes;
+use crate::config::PlanConfig;
+use crate::pack::{Blocker, PipelineGate, pair_blocker};
+use crate::plan_function;
+use crate::report::PlanError;
+use crate::stages::SharingRules;
 use memreuse_ir::{Function, LineIndex, Type, VarId};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,7 +34,7 @@ pub fn explain(
 ) -> Result<String, ExplainError> {
     let mut prepared = f.clone();
     if config.materialize_aliases {
-        super::retarget::materialize_semantic_aliases(&mut prepared, config.backend, config.exact);
+        crate::retarget::materialize_semantic_aliases(&mut prepared, config.backend, config.exact);
     }
     let lifetimes = lifetimes::analyze(&prepared);
     let find = |name: &str| -> Result<VarId, ExplainError> {

@@ -4,11 +4,11 @@
 
 use rustc_hash::FxHashMap;
 
-use super::PlanError;
-use super::isolate::Seats;
-use super::retarget::{Retargeter, Target, base_of, reanchor_views, retype};
 use crate::analysis::body::{Definition, StmtPath, first_yield};
 use crate::analysis::lifetimes::Lifetimes;
+use crate::isolate::Seats;
+use crate::report::PlanError;
+use crate::retarget::{Retargeter, Target, base_of, reanchor_views, retype};
 use memreuse_ir::backend::Backend;
 use memreuse_ir::ops::op_info;
 use memreuse_ir::{

@@ -134,7 +134,7 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
         feed_yield(&mut f.body, anchor, yielded_copy, &mut Some(stmt));
     }
     insert_copy(&mut f.body, place, copy, &mut Some(copy_stmt));
-    super::hoist_allocs(f, &[(alloc, alloc_size, space)]);
+    crate::cleanup::hoist_allocs(f, &[(alloc, alloc_size, space)]);
     Some(Detached {
         seed: f.vars[seed].name.clone(),
         shared_base,
@@ -331,7 +331,7 @@ pub fn fresh_buffer(f: &mut Function, tile: VarId) -> Option<Name> {
         ty: Some(Type::Ptr),
         span: Span::default(),
     });
-    super::hoist_allocs(f, &[(alloc, size, space)]);
+    crate::cleanup::hoist_allocs(f, &[(alloc, size, space)]);
     Some(new_base)
 }
 

@@ -13,14 +13,19 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
-use super::address::{self, codes as address_codes};
-use super::capacity::{self, Reserved};
-use super::pack::{Blocker, PipelineGate, ShareFacts, pair_blocker};
-use super::{
-    BufferReport, FunctionPlan, PlanConfig, PlanError, PlanReport, Planner, SharingRules,
-    SpaceReport, align32, cleanup, fixup, hoist_allocs, lifetime_report, retarget, spaces_of,
-};
+use crate::address::{self, codes as address_codes};
 use crate::analysis::lifetimes::{self, Lifetimes};
+use crate::capacity;
+use crate::cleanup::{self, hoist_allocs};
+use crate::config::{PlanConfig, Planner};
+use crate::fixup;
+use crate::layout::{self, Reserved, align32};
+use crate::pack::{Blocker, PipelineGate, ShareFacts, pair_blocker};
+use crate::report::{
+    BufferReport, FunctionPlan, MoveReport, PlanError, PlanReport, SpaceReport, lifetime_report,
+};
+use crate::retarget;
+use crate::stages::{self, SharingRules, spaces_of};
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{ExprKind, Function, FunctionType, MemSpace, Name, Span, Type, VarId, VarKind};
 use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveError, SolveOptions};
@@ -29,7 +34,7 @@ use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveError, Solv
 /// and machine.
 const NODE_LIMIT: u64 = 200_000;
 
-pub(super) fn plan_function(
+pub(crate) fn plan_function(
     input: &Function,
     config: &PlanConfig,
 ) -> Result<FunctionPlan, PlanError> {
@@ -38,7 +43,7 @@ pub(super) fn plan_function(
         assign_addresses: true,
         ..*config
     };
-    let pypto = super::plan_function(input, &pypto_config)?;
+    let pypto = stages::plan_pypto(input.clone(), &pypto_config, &Default::default())?;
     if input.function_type() == FunctionType::Orchestration {
         return Ok(pypto);
     }
@@ -72,7 +77,7 @@ pub(super) fn plan_function(
     }
     let rules = SharingRules::of(&f, &lifetimes, config)?;
     let facts = rules.facts(&f, &lifetimes);
-    let reserved = capacity::reserved_windows(&f)?;
+    let reserved = layout::reserved_windows(&f)?;
 
     let mut addresses = BTreeMap::new();
     let mut footprints = BTreeMap::new();
@@ -123,7 +128,7 @@ pub(super) fn plan_function(
     report.inserted_moves = inserted
         .moves
         .iter()
-        .map(|&(destination, source)| super::MoveReport {
+        .map(|&(destination, source)| MoveReport {
             destination: f.vars[destination].name.clone(),
             source: f.vars[source].name.clone(),
             span: f.vars[source].span,
@@ -140,7 +145,7 @@ fn pypto_instead(mut pypto: FunctionPlan, space: MemSpace) -> FunctionPlan {
     let f = &mut pypto.function;
     if !capacity::gets_addresses(f) {
         // Offsets must be addresses in this mode whatever the function type.
-        if let Ok(reserved) = capacity::reserved_windows(f) {
+        if let Ok(reserved) = layout::reserved_windows(f) {
             let addressing = address::allocate(f, &reserved);
             address::apply(f, &addressing, &reserved);
         }

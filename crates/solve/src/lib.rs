@@ -19,7 +19,7 @@ mod problem;
 mod search;
 
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use thiserror::Error;
 
@@ -28,6 +28,7 @@ pub use problem::{Buffer, CsvError, CsvErrorKind, CsvProblem, Problem, ProblemEr
 
 use greedy::{Fit, GreedyPlacer, Order};
 use instance::Instance;
+use search::Budget;
 
 /// Which placement [`solve`] runs (its method, not one of memreuse's planners).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -163,7 +164,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Solution, Solv
     }
     let lower_bound = lower_bound(problem);
     let instance = Instance::new(problem);
-    let budget = Budget::new(options);
+    let budget = Budget::new(options.time_limit, options.node_limit);
     let greedy = match options.method {
         Method::Dsa => run_portfolio(problem, &instance, PORTFOLIO[0], &PORTFOLIO[1..], &budget),
         Method::FirstFitDecreasing => run_portfolio(
@@ -397,26 +398,6 @@ const PORTFOLIO: [(Order, Fit); 12] = [
     (Order::StartAscending, Fit::Best),
     (Order::StartAscending, Fit::First),
 ];
-
-/// The time and node limits shared by every phase.
-pub(crate) struct Budget {
-    pub deadline: Option<Instant>,
-    pub node_limit: u64,
-}
-
-impl Budget {
-    fn new(options: &SolveOptions) -> Budget {
-        Budget {
-            deadline: options.time_limit.map(|limit| Instant::now() + limit),
-            node_limit: options.node_limit.unwrap_or(u64::MAX),
-        }
-    }
-
-    pub fn expired(&self) -> bool {
-        self.deadline
-            .is_some_and(|deadline| Instant::now() >= deadline)
-    }
-}
 
 /// A complete placement with its peak in bytes.
 struct Candidate {

@@ -20,7 +20,8 @@
 //! targets (the lower bound, and probes between it and the incumbent), keeping the best plan
 //! found; exhausting an attempt proves its target out of reach and raises the bound.
 
-use super::Budget;
+use std::time::{Duration, Instant};
+
 use super::bound::lower_bound_units;
 use super::instance::Instance;
 
@@ -914,6 +915,26 @@ impl<'a> Search<'a> {
             .iter()
             .zip(&self.unplaced_totals[range])
             .all(|(&floor, &total)| total == 0 || floor + total <= self.capacity)
+    }
+}
+
+/// The time and node limits shared by every phase.
+pub(crate) struct Budget {
+    pub deadline: Option<Instant>,
+    pub node_limit: u64,
+}
+
+impl Budget {
+    pub fn new(time_limit: Option<Duration>, node_limit: Option<u64>) -> Budget {
+        Budget {
+            deadline: time_limit.map(|limit| Instant::now() + limit),
+            node_limit: node_limit.unwrap_or(u64::MAX),
+        }
+    }
+
+    pub fn expired(&self) -> bool {
+        self.deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
     }
 }
 

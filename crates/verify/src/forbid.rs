@@ -3,7 +3,8 @@
 use rustc_hash::FxHashMap;
 
 use super::liveness::{Bytes, Liveness, on_chip_memref, var};
-use super::{Clobber, Finding, VerifyOptions, codes};
+use crate::finding::{Clobber, Finding, codes};
+use crate::options::VerifyOptions;
 use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::ops::OpRole;
 use memreuse_ir::{Call, Expr, ExprKind, Function, Span, Stmt, StmtKind, Type, VarId};

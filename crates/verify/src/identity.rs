@@ -3,8 +3,8 @@
 //! an in-place result or a bare alias sits on its source's buffer. Carries and results are
 //! checked only when their value is read somewhere.
 
-use super::codes;
 use super::liveness::{LinkKind, Liveness, final_yield, on_chip_memref, var};
+use crate::finding::codes;
 use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::{Expr, Function, MemRef, Span, Stmt, StmtKind, VarId};
 

@@ -58,93 +58,21 @@
 //! detached view that nothing reads, which `V007` lets pass.
 
 mod allocs;
+mod finding;
 mod forbid;
 mod identity;
 mod liveness;
+mod options;
 mod overlap;
 pub mod values;
 
 use liveness::Liveness;
 use memreuse_ir::diagnostics::Diagnostic;
-use memreuse_ir::{Function, Name, Program, VarId};
+use memreuse_ir::{Function, Name, Program};
 use rustc_hash::FxHashSet;
 
-/// Stable codes of the verifier's diagnostics.
-pub mod codes {
-    pub const MEMREF_WITHOUT_ALLOC: &str = "V001";
-    pub const MEMREF_OUTSIDE_ALLOC: &str = "V002";
-    pub const CO_LIVE_OVERLAP: &str = "V003";
-    pub const FORBIDDEN_ALIAS: &str = "V004";
-    pub const CARRY_NOT_IN_PLACE: &str = "V005";
-    pub const DETACHED_VIEW: &str = "V006";
-    pub const VALUE_LOST: &str = "V007";
-}
-
-pub use memreuse_ir::backend::Backend;
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct VerifyOptions {
-    pub backend: Backend,
-    pub addressing: Addressing,
-}
-
-/// What a MemRef's offset is in the plan being checked (SPEC §8).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Addressing {
-    /// An offset inside its base's allocation: AllocateMemoryAddr has not run.
-    #[default]
-    Offsets,
-    /// AllocateMemoryAddr ran: in the functions it addresses (InCore, AIC, AIV) offsets are
-    /// absolute addresses, so a base's tiles only have to fit in an alloc-sized window
-    /// starting at their lowest offset, and tiles of different bases can overlap.
-    AllocateMemoryAddr,
-    /// Every function's offsets are addresses, whatever its type (plans of the offset planner).
-    EveryFunction,
-}
-
-impl VerifyOptions {
-    /// Whether any offset may be an address (AllocateMemoryAddr ran in some form).
-    fn addressed(&self) -> bool {
-        self.addressing != Addressing::Offsets
-    }
-
-    fn addressed_in(&self, f: &Function) -> bool {
-        match self.addressing {
-            Addressing::Offsets => false,
-            Addressing::EveryFunction => true,
-            Addressing::AllocateMemoryAddr => matches!(
-                f.function_type(),
-                memreuse_ir::FunctionType::InCore
-                    | memreuse_ir::FunctionType::Aic
-                    | memreuse_ir::FunctionType::Aiv
-            ),
-        }
-    }
-}
-
-/// One finding of the checker; for a tile written over bytes another still needs (`V003`) or
-/// over an operand it must not alias (`V004`), the two tiles, so a repair can separate them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
-    pub diagnostic: Diagnostic,
-    pub clobber: Option<Clobber>,
-}
-
-/// `writer`'s write destroys bytes `victim` still needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clobber {
-    pub victim: VarId,
-    pub writer: VarId,
-}
-
-impl From<Diagnostic> for Finding {
-    fn from(diagnostic: Diagnostic) -> Finding {
-        Finding {
-            diagnostic,
-            clobber: None,
-        }
-    }
-}
+pub use finding::{Clobber, Finding, codes};
+pub use options::{Addressing, Backend, VerifyOptions};
 
 /// Checks one planned function with both checkers; an empty result means the plan is sound.
 /// Without the input it was planned from, every tile must sit on a base some alloc defines.

@@ -2,7 +2,7 @@
 
 use super::allocs::name;
 use super::liveness::{Liveness, TileFact};
-use super::{Clobber, Finding, codes};
+use crate::finding::{Clobber, Finding, codes};
 use memreuse_ir::Function;
 use memreuse_ir::diagnostics::Diagnostic;
 

@@ -51,7 +51,8 @@ use memreuse_ir::{
     Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, TileType, Type, VarId,
 };
 
-use super::{VerifyOptions, codes};
+use crate::finding::codes;
+use crate::options::VerifyOptions;
 
 /// A broken plan can lose most of its values; past this many the rest are summarised.
 const MAX_REPORTED: usize = 50;

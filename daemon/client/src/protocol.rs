@@ -212,6 +212,9 @@ pub struct Status {
     /// Resident memory of the daemon, in bytes.
     pub rss_bytes: Option<u64>,
     pub last_error: Option<String>,
+    /// The memory viewer's address (with its token), once `memreuse view` started it.
+    #[serde(default)]
+    pub viewer_url: Option<String>,
 }
 
 /// The settings the daemon plans with: the root's `memreuse.toml` (read again whenever it

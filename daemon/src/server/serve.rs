@@ -242,7 +242,8 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
         }),
         Request::Status => {
             let shared = shared.clone();
-            blocking(move || Ok(Body::Status(Box::new(status(&shared))))).await
+            let viewer_url = server.view.url();
+            blocking(move || Ok(Body::Status(Box::new(status(&shared, viewer_url))))).await
         }
         Request::Shutdown => Body::ShuttingDown,
         Request::CachePut { .. } => error(
@@ -453,7 +454,7 @@ fn cache_get(shared: &Shared, kind: u8, key: &str) -> Body {
     }
 }
 
-fn status(shared: &Shared) -> Status {
+fn status(shared: &Shared, viewer_url: Option<String>) -> Status {
     let store = shared.cache.store().map(|s| s.stats());
     let (store_entries, store_bytes, store_error) = match store {
         Some(Ok(stats)) => (stats.entries, stats.bytes_on_disk, None),
@@ -509,6 +510,7 @@ fn status(shared: &Shared) -> Status {
         store_bytes,
         rss_bytes: rss_bytes(),
         last_error: store_error.or_else(|| figures.last_error.clone()),
+        viewer_url,
     }
 }
 

@@ -74,6 +74,11 @@ impl Viewer {
             .await
             .cloned()
     }
+
+    /// The viewer's address, if it was started.
+    pub fn url(&self) -> Option<String> {
+        self.endpoint.get().map(|endpoint| endpoint.url())
+    }
 }
 
 /// 128 random bits from the system, hex.

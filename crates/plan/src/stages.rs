@@ -1,0 +1,757 @@
+//! PyPTO's MemoryReuse as stages the engine memoizes one by one: `prepare` (Step 0) →
+//! lifetimes (`analysis`) → [`SharingRules::of`] → [`pack_space`] per space → [`finish`]
+//! (fixups, cleanup) → [`address`] (AllocateMemoryAddr's check and addresses).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::analysis::forbid_alias::{build_forbid_map, hazard_inputs};
+use crate::analysis::lifetimes::{self, Lifetimes, visit_assignments};
+use crate::capacity;
+use crate::cleanup::{self, hoist_allocs};
+use crate::config::{PlanConfig, SpaceCapacity};
+use crate::fixup;
+use crate::layout::{self, Reserved};
+use crate::pack::{Buffer, PipelineGate, ShareFacts};
+use crate::report::{
+    BufferReport, FunctionPlan, MemberRows, MoveReport, PlanError, PlanReport, SpaceReport, codes,
+    lifetime_report,
+};
+use crate::retarget;
+use memreuse_ir::backend::Backend;
+use memreuse_ir::diagnostics::Diagnostic;
+use memreuse_ir::ops::{OutputSpace, op_info};
+use memreuse_ir::{Expr, Function, FunctionType, MemSpace, Name, StmtKind, Type, VarId};
+
+/// The intervals of each on-chip memory space, spaces in planning (enum) order.
+pub fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
+    let mut by_space: Vec<Vec<usize>> = vec![Vec::new(); MemSpace::ALL.len()];
+    for (i, iv) in lifetimes.intervals.iter().enumerate() {
+        by_space[iv.space as usize].push(i);
+    }
+    MemSpace::ALL
+        .iter()
+        .zip(by_space)
+        .filter(|&(&space, ref in_space)| space != MemSpace::Ddr && !in_space.is_empty())
+        .map(|(&space, in_space)| (space, in_space))
+        .collect()
+}
+
+/// SPEC §3.3 puts one `tile.alloc` per base at the top of the body, but PyPTO's MemoryReuse
+/// works on MemRefs alone and plans a tile whose base no alloc defines like any other: so do
+/// we, and say so at the tile (once per base).
+fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Vec<Diagnostic>) {
+    let allocated: FxHashSet<&str> = f
+        .body
+        .iter()
+        .filter_map(|stmt| match &stmt.kind {
+            StmtKind::Assign { target, value } if value.is_alloc_call() => {
+                Some(f.vars[*target].name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    let mut warned = FxHashSet::default();
+    for interval in &lifetimes.intervals {
+        if allocated.contains(interval.base.as_str()) || !warned.insert(interval.base.as_str()) {
+            continue;
+        }
+        let tile = &f.vars[interval.rep];
+        out.push(
+            Diagnostic::warning(
+                codes::BASE_WITHOUT_ALLOC,
+                format!(
+                    "tile '{}' is placed on '{}', which no `tile.alloc` in function '{}' defines; it is planned on its MemRef alone, as PyPTO's MemoryReuse does",
+                    tile.name, interval.base, f.name
+                ),
+                tile.span,
+            )
+            .with_hint("post-InitMemRef bodies start with one `tile.alloc` per base"),
+        );
+    }
+}
+
+pub(crate) fn plan_pypto(
+    f: Function,
+    config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
+    if !is_planned(&f) {
+        return Ok(FunctionPlan {
+            function: f,
+            report: PlanReport::default(),
+        });
+    }
+    PackedInput::of(f, config)?.finish_owned(config, own_buffer)
+}
+
+/// Stages 1–4 of PyPTO's plan of one input — Step 0, lifetimes, sharing rules, every space
+/// packed — kept so that plans that differ only in the groups kept on their own allocation
+/// (the safe planner's repair trials) finish from one packing: `own_buffer` is read by
+/// [`finish`] alone. Only for a function the pass plans ([`is_planned`]).
+#[derive(Clone, Debug)]
+pub struct PackedInput {
+    prepared: Prepared,
+    lifetimes: Lifetimes,
+    /// The reserved windows and each space's packing; `None` for a function with no interval.
+    packing: Option<(Reserved, Vec<SpacePacking>)>,
+}
+
+impl PackedInput {
+    /// Packs `f` as PyPTO does (`config.planner` is not read); the error is the one planning
+    /// `f` returns, whatever the groups kept on their own.
+    pub fn of(f: Function, config: &PlanConfig) -> Result<PackedInput, PlanError> {
+        let prepared = prepare(f, config);
+        let lifetimes = lifetimes::analyze(&prepared.function);
+        if lifetimes.intervals.is_empty() {
+            return Ok(PackedInput {
+                prepared,
+                lifetimes,
+                packing: None,
+            });
+        }
+        let rules = SharingRules::of(&prepared.function, &lifetimes, config)?;
+        let reserved = reserved_windows_if_called(&prepared.function, &lifetimes)?;
+        let facts = rules.facts(&prepared.function, &lifetimes);
+        let member_rows = MemberRows::of(&lifetimes);
+        let packings: Vec<SpacePacking> = spaces_of(&lifetimes)
+            .into_iter()
+            .map(|(space, in_space)| {
+                pack_space(
+                    &prepared.function,
+                    &facts,
+                    &member_rows,
+                    &reserved,
+                    space,
+                    &in_space,
+                    config.space_capacity(space),
+                )
+            })
+            .collect();
+        drop(facts);
+        Ok(PackedInput {
+            prepared,
+            lifetimes,
+            packing: Some((reserved, packings)),
+        })
+    }
+
+    /// Stages 5 and 6: the plan, the groups of the tiles in `own_buffer` on their own
+    /// allocation. The packed input stays for the next.
+    pub fn finish(
+        &self,
+        config: &PlanConfig,
+        own_buffer: &FxHashSet<VarId>,
+    ) -> Result<FunctionPlan, PlanError> {
+        finish_packed(
+            self.prepared.clone(),
+            &self.lifetimes,
+            self.packing.as_ref(),
+            config,
+            own_buffer,
+        )
+    }
+
+    /// [`PackedInput::finish`] for the last plan: the function is planned in place.
+    fn finish_owned(
+        self,
+        config: &PlanConfig,
+        own_buffer: &FxHashSet<VarId>,
+    ) -> Result<FunctionPlan, PlanError> {
+        let PackedInput {
+            prepared,
+            lifetimes,
+            packing,
+        } = self;
+        finish_packed(prepared, &lifetimes, packing.as_ref(), config, own_buffer)
+    }
+}
+
+fn finish_packed(
+    prepared: Prepared,
+    lifetimes: &Lifetimes,
+    packing: Option<&(Reserved, Vec<SpacePacking>)>,
+    config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
+    let packed = packing.map(|(reserved, packings)| Packed {
+        reserved,
+        spaces: packings.iter().collect(),
+    });
+    let plan = finish(
+        prepared,
+        lifetimes,
+        packed,
+        config.backend,
+        !config.exact,
+        own_buffer,
+    )?;
+    let reserved = packing.map(|(reserved, _)| reserved);
+    Ok(address(Cow::Owned(plan), lifetimes, reserved, config)?.into_owned())
+}
+
+/// Whether the pass plans a function at all: an orchestration function is left as it is.
+pub fn is_planned(f: &Function) -> bool {
+    f.function_type() != FunctionType::Orchestration
+}
+
+/// A function ready for planning: after Step 0 (MaterializeSemanticAliases) where configured,
+/// with what Step 0 reported. The first planning stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prepared {
+    /// Shared with the input when Step 0 does not run.
+    pub function: Arc<Function>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Stage 1: Step 0 where the configuration asks for it (it reads the backend and `exact`).
+pub fn prepare(f: impl Into<Arc<Function>>, config: &PlanConfig) -> Prepared {
+    let mut function = f.into();
+    let diagnostics = if config.materialize_aliases {
+        let f = Arc::make_mut(&mut function);
+        retarget::materialize_semantic_aliases(f, config.backend, config.exact)
+    } else {
+        Vec::new()
+    };
+    Prepared {
+        function,
+        diagnostics,
+    }
+}
+
+/// One memory space packed: the buffers PyPTO's first-fit-decreasing (with the capacity
+/// loop) made, and what the report and the later stages need of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpacePacking {
+    pub space: MemSpace,
+    pub buffers: Vec<PackedBuffer>,
+    pub report: SpaceReport,
+    /// What the capacity loop said (fallback warnings, hints).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The pipeline gate as the capacity loop left it, the planning capacity and the reserved
+    /// start: the performance hints read them.
+    gate: PipelineGate,
+    capacity: i64,
+    reserved_start: i64,
+}
+
+/// A buffer's members (interval indices) and where each sits inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackedBuffer {
+    pub members: Vec<usize>,
+    pub placements: Vec<i64>,
+    pub subdivided: bool,
+}
+
+/// Stage 4: packs the intervals of one space (SPEC §6.2–§6.8). It reads only this space's
+/// capacity, so a change to another space's leaves it alone.
+pub fn pack_space(
+    f: &Function,
+    facts: &ShareFacts<'_>,
+    member_rows: &MemberRows,
+    reserved: &Reserved,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity: SpaceCapacity,
+) -> SpacePacking {
+    let lifetimes = facts.lifetimes;
+    let SpaceCapacity { usable, planning } = capacity;
+    let capacity = planning;
+    let reserved_start = reserved.start_of(space);
+    let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
+    let mut gate = PipelineGate::new(space, &ivs, capacity);
+    let input = capacity::SpaceInput {
+        space,
+        intervals: in_space,
+        facts,
+        capacity,
+        reserved_start,
+        function: f,
+        function_span: crate::address::head_of(f),
+    };
+    let mut diagnostics = Vec::new();
+    let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut diagnostics);
+    let report = space_report(
+        space,
+        usable,
+        reserved_start,
+        lifetimes,
+        member_rows,
+        in_space,
+        &buffers,
+    );
+    SpacePacking {
+        space,
+        buffers: buffers
+            .into_iter()
+            .map(|b| PackedBuffer {
+                members: b.members,
+                placements: b.placements,
+                subdivided: b.subdivided,
+            })
+            .collect(),
+        report,
+        diagnostics,
+        gate,
+        capacity,
+        reserved_start,
+    }
+}
+
+/// What packing made of a function: the reserved windows it planned around and each space's
+/// packing, in `MemSpace` order.
+#[derive(Clone, Debug)]
+pub struct Packed<'a> {
+    pub reserved: &'a Reserved,
+    pub spaces: Vec<&'a SpacePacking>,
+}
+
+/// Stage 5: the packings applied — rebase, loop carries, if-phis, yield fixup, identity
+/// copies, dead allocs (SPEC §7); addresses are the next stage ([`address`]). The groups of the tiles in `own_buffer` keep
+/// their own allocation (the safe planner's repair). `packed` is `None` only for a function
+/// with no interval, which has nothing to pack. `safe` (not `--exact`): the safe planner's
+/// fixups, where PyPTO's leave a wrong plan (loop carries aligned even without a reuse, nested
+/// carries written back, see [`fixup::YieldFixup::safe`]).
+pub fn finish(
+    prepared: Prepared,
+    lifetimes: &Lifetimes,
+    packed: Option<Packed<'_>>,
+    backend: Backend,
+    safe: bool,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
+    let Prepared {
+        function,
+        diagnostics,
+    } = prepared;
+    let mut f = Arc::unwrap_or_clone(function);
+    let mut report = PlanReport {
+        diagnostics,
+        ..PlanReport::default()
+    };
+    let Some(packed) = packed else {
+        report.lifetimes = lifetime_report(lifetimes);
+        report.statement_spans = lifetimes.statement_spans.clone();
+        return Ok(FunctionPlan {
+            function: f,
+            report,
+        });
+    };
+    warn_of_bases_without_alloc(&f, lifetimes, &mut report.diagnostics);
+    let mut reuse: Vec<Option<fixup::Reuse>> = vec![None; lifetimes.intervals.len()];
+    let mut gates = std::collections::BTreeMap::new();
+    for packing in &packed.spaces {
+        report
+            .diagnostics
+            .extend(packing.diagnostics.iter().cloned());
+        let keeps_own = |member: usize| {
+            !own_buffer.is_empty()
+                && lifetimes.intervals[member]
+                    .members
+                    .iter()
+                    .any(|v| own_buffer.contains(v))
+        };
+        let mut kept_own = Vec::new();
+        for buffer in &packing.buffers {
+            let rep = lifetimes.intervals[buffer.members[0]].rep;
+            let placements = buffer.members.iter().zip(&buffer.placements).skip(1);
+            for (&member, &placement) in placements {
+                if keeps_own(member) {
+                    kept_own.push(member);
+                    continue;
+                }
+                let placement = buffer.subdivided.then_some(placement);
+                reuse[member] = Some(fixup::Reuse {
+                    representative: rep,
+                    placement,
+                });
+            }
+        }
+        let mut space_report = packing.report.clone();
+        if !kept_own.is_empty() {
+            report_own_buffers(&mut space_report, packing, lifetimes, &kept_own);
+        }
+        report.spaces.push(space_report);
+        gates.insert(
+            packing.space,
+            (
+                packing.gate.clone(),
+                packing.capacity,
+                packing.reserved_start,
+            ),
+        );
+    }
+    capacity::perf_hints(&f, &gates, &mut report.diagnostics);
+    report.lifetimes = lifetime_report(lifetimes);
+    report.statement_spans = lifetimes.statement_spans.clone();
+
+    // Loop carries, if-phis and yields exist only inside a `for` or an `if`, and no fixup adds
+    // one: without them, their fixups would walk the body for nothing.
+    let control_flow = lifetimes.shape.control_flow;
+    let reused = reuse.iter().any(Option::is_some);
+    if reused {
+        fixup::rebase(&mut f, lifetimes, &reuse)?;
+    }
+    // PyPTO aligns carries only after a reuse; the safe planner always does, since a repair
+    // can leave a nested carry's iter arg off its init's buffer with nothing reused.
+    if control_flow && (reused || safe) {
+        fixup::align_loop_carries(&f.body, &mut f.vars, safe);
+    }
+    if control_flow {
+        fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
+    }
+    // Identity-copy normalisation acts only from a bare rename, and the fixups add none.
+    let renames = lifetimes.shape.renames;
+    if renames {
+        fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    }
+    let inserted = if control_flow {
+        let Function { body, vars, .. } = &mut f;
+        let mut yield_fixup = fixup::YieldFixup::new(vars);
+        if safe {
+            yield_fixup = yield_fixup.safe();
+        }
+        yield_fixup.run(body)?;
+        yield_fixup.inserted
+    } else {
+        fixup::Inserted::default()
+    };
+    for &(iter_arg, yielded, moved) in &inserted.nested_writebacks {
+        report.diagnostics.push(fixup::nested_writeback_warning(
+            &f.vars, iter_arg, yielded, moved,
+        ));
+    }
+    hoist_allocs(&mut f, &inserted.allocs);
+    if renames {
+        fixup::normalize_identity_copies(&f.body, &mut f.vars);
+    }
+    report.inserted_moves = inserted
+        .moves
+        .iter()
+        .map(|&(destination, source)| MoveReport {
+            destination: f.vars[destination].name.clone(),
+            source: f.vars[source].name.clone(),
+            span: f.vars[source].span,
+        })
+        .collect();
+    report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
+    cleanup::strip_pipeline_membership(&mut f.body);
+    Ok(FunctionPlan {
+        function: f,
+        report,
+    })
+}
+
+/// Stage 6: AllocateMemoryAddr's part (SPEC §8): the overflow check and, with
+/// `assign_addresses`, the addresses. `reserved` is the windows packing planned around; `None`
+/// for a function with nothing to pack, whose windows are resolved only when it gets
+/// addresses (an overlap is an error, AUTO windows get their `base=`). A plan this changes
+/// nothing in comes back borrowed, so a memoized plan is not copied for nothing.
+pub fn address<'a>(
+    plan: Cow<'a, FunctionPlan>,
+    lifetimes: &Lifetimes,
+    reserved: Option<&Reserved>,
+    config: &PlanConfig,
+) -> Result<Cow<'a, FunctionPlan>, PlanError> {
+    let f = &plan.function;
+    let resolved;
+    let reserved = match reserved {
+        Some(reserved) => reserved,
+        None if capacity::gets_addresses(f) => {
+            resolved = reserved_windows_if_called(f, lifetimes)?;
+            &resolved
+        }
+        None => return Ok(plan),
+    };
+    let mut diagnostics = Vec::new();
+    let Some(addressing) = lay_out_checked(f, reserved, config, &mut diagnostics)? else {
+        return Ok(plan);
+    };
+    if diagnostics.is_empty() && !config.assign_addresses {
+        return Ok(plan);
+    }
+    let mut plan = plan;
+    let planned = plan.to_mut();
+    planned.report.diagnostics.extend(diagnostics);
+    if config.assign_addresses {
+        crate::address::apply(&mut planned.function, &addressing, reserved);
+    }
+    Ok(plan)
+}
+
+/// The reserved windows (SPEC §2.5); their walk runs only when the analysis saw a call.
+pub fn reserved_windows_if_called(
+    f: &Function,
+    lifetimes: &Lifetimes,
+) -> Result<Reserved, PlanError> {
+    if lifetimes.shape.reserve_calls {
+        layout::reserved_windows(f)
+    } else {
+        Ok(Reserved::default())
+    }
+}
+
+/// SPEC §8, after MemoryReuse: the overflow check, and the layout the addresses come from.
+/// Without a capacity to check or addresses to write, nothing reads the layout, so none is
+/// computed (`None`).
+///
+/// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
+/// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
+/// overflow surfaces only in the next pass, so the plan is emitted and the overflow becomes a
+/// warning that says which pass will fail.
+fn lay_out_checked(
+    f: &Function,
+    reserved: &Reserved,
+    config: &PlanConfig,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Option<crate::address::Addressing>, PlanError> {
+    let layout_read = config.capacity_aware() || config.assign_addresses;
+    if !layout_read || !capacity::gets_addresses(f) {
+        return Ok(None);
+    }
+    let addressing = crate::address::allocate(f, reserved);
+    if config.capacity_aware() {
+        let overflow = crate::address::check_capacity(f, &addressing, reserved, config);
+        match overflow {
+            Err(error) if !config.assign_addresses => {
+                diagnostics.push(crate::address::overflow_left_to_allocate_memory_addr(error))
+            }
+            overflow => overflow?,
+        }
+    }
+    Ok(Some(addressing))
+}
+
+/// What `can_share` consults besides lifetimes (SPEC §6.1): declared allocations (after the
+/// slot check), the 910B hazard, the forbid map. Both planners and `explain` prepare it alike.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharingRules {
+    pinned: FxHashSet<Name>,
+    hazard: Option<crate::analysis::forbid_alias::Hazard>,
+    forbid: crate::analysis::forbid_alias::ForbidMap,
+}
+
+impl SharingRules {
+    /// Stage 3 (reads the backend only).
+    pub fn of(
+        f: &Function,
+        lifetimes: &Lifetimes,
+        config: &PlanConfig,
+    ) -> Result<SharingRules, PlanError> {
+        // Declared allocations are rare: the top-level walk for them runs only when the
+        // analysis saw one.
+        let pinned = if lifetimes.shape.pinned_allocs {
+            pinned_bases(f)?
+        } else {
+            FxHashSet::default()
+        };
+        check_declared_slots(f, lifetimes, &pinned)?;
+        Ok(SharingRules {
+            pinned,
+            hazard: hazard_inputs(f, config.backend),
+            forbid: build_forbid_map(f, lifetimes, config.backend),
+        })
+    }
+
+    pub fn facts<'a>(&'a self, f: &Function, lifetimes: &'a Lifetimes) -> ShareFacts<'a> {
+        ShareFacts::new(
+            f,
+            lifetimes,
+            &self.forbid,
+            self.hazard.as_ref(),
+            &self.pinned,
+        )
+    }
+}
+
+/// SPEC §6.1.1: top-level allocs with `pinned=True`.
+pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
+    let mut pinned = FxHashSet::default();
+    for stmt in &f.body {
+        let StmtKind::Assign { target, value } = &stmt.kind else {
+            continue;
+        };
+        if !value.is_pinned_alloc_call() {
+            continue;
+        }
+        let Some(call) = value.as_call() else {
+            continue;
+        };
+        let name = f.vars[*target].name.clone();
+        if call
+            .args
+            .get(1)
+            .and_then(Expr::as_const_int)
+            .is_none_or(|size| size <= 0)
+        {
+            return Err(PlanError::new(
+                codes::PINNED_EXTENT,
+                format!(
+                    "MemoryReuse expected declared allocation '{name}' to have a positive constant byte extent after InitMemRef"
+                ),
+                stmt.span,
+            ));
+        }
+        pinned.insert(name);
+    }
+    Ok(pinned)
+}
+
+/// SPEC §6.1.2: tiles bound to one slot of a declared allocation must not be live together.
+pub(crate) fn check_declared_slots(
+    f: &Function,
+    lifetimes: &Lifetimes,
+    pinned: &FxHashSet<Name>,
+) -> Result<(), PlanError> {
+    if pinned.is_empty() {
+        return Ok(());
+    }
+    let mut slots: FxHashMap<(Name, i64), Vec<VarId>> = FxHashMap::default();
+    visit_assignments(&f.body, &mut |target, value| {
+        let Some(memref) = f.vars[target]
+            .ty
+            .as_ref()
+            .and_then(Type::as_tile)
+            .and_then(|t| t.memref.as_ref())
+        else {
+            return;
+        };
+        if !pinned.contains(&memref.base) || value.as_var().is_some() {
+            return;
+        }
+        let lands_on_source = value
+            .as_call()
+            .and_then(|c| op_info(c.op()))
+            .is_some_and(|info| {
+                info.reuses_input.is_some()
+                    || (info.output == OutputSpace::Inherit && !info.not_inplace_safe)
+            });
+        let Some(offset) = memref.const_offset() else {
+            return;
+        };
+        if !lands_on_source {
+            slots
+                .entry((memref.base.clone(), offset))
+                .or_default()
+                .push(target);
+        }
+    });
+    let mut keys: Vec<_> = slots.keys().cloned().collect();
+    keys.sort();
+    for key in keys {
+        let mut members = slots[&key].clone();
+        members.sort_by_key(|&v| lifetimes.liveness(v).map(|(d, _)| d));
+        for pair in members.windows(2) {
+            let (Some(prev), Some(cur)) =
+                (lifetimes.liveness(pair[0]), lifetimes.liveness(pair[1]))
+            else {
+                continue;
+            };
+            if prev.1 > cur.0 {
+                let (a, b) = (&f.vars[pair[0]].name, &f.vars[pair[1]].name);
+                return Err(PlanError::new(
+                    codes::DECLARED_SLOT_CO_LIVE,
+                    format!(
+                        "Tiles '{a}' and '{b}' are both bound to the same slot of the declared allocation '{}' but are live at the same time ({a}: [{}, {}], {b}: [{}, {}]). Sharing one slot would overwrite data that is still needed — put them on different slots, declare separate allocations, or bind only tiles whose lifetimes do not overlap.",
+                        key.0, prev.0, prev.1, cur.0, cur.1
+                    ),
+                    f.vars[pair[1]].span,
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn space_report(
+    space: MemSpace,
+    capacity: i64,
+    reserved_start: i64,
+    lifetimes: &Lifetimes,
+    member_rows: &MemberRows,
+    in_space: &[usize],
+    buffers: &[Buffer],
+) -> SpaceReport {
+    let intervals = &lifetimes.intervals;
+    let sizes: Vec<i64> = buffers.iter().map(|b| b.size).collect();
+    // AllocateMemoryAddr's order (SPEC §8): bases by name, 32-byte aligned.
+    let mut by_name: Vec<usize> = (0..buffers.len()).collect();
+    by_name.sort_by(|&a, &b| {
+        intervals[buffers[a].representative()]
+            .base
+            .cmp(&intervals[buffers[b].representative()].base)
+    });
+    let (addresses, footprint) = layout::lay_out(reserved_start, by_name.iter().map(|&i| sizes[i]));
+    let mut offsets = vec![0; buffers.len()];
+    for (&i, address) in by_name.iter().zip(addresses) {
+        offsets[i] = address;
+    }
+    SpaceReport {
+        space,
+        capacity,
+        tiles: in_space
+            .iter()
+            .map(|&i| member_rows.of_interval[i].len())
+            .sum(),
+        buffers_before: in_space.len(),
+        buffers_after: buffers.len(),
+        bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
+        bytes_after: sizes.iter().sum(),
+        lower_bound: lifetimes.max_live_bytes(in_space),
+        footprint,
+        pypto_footprint: None,
+        buffers: buffers
+            .iter()
+            .enumerate()
+            .map(|(i, b)| BufferReport {
+                base: intervals[b.representative()].base.clone(),
+                size: sizes[i],
+                offset: offsets[i],
+                pinned: b.pinned,
+                members: b
+                    .members
+                    .iter()
+                    .flat_map(|&m| member_rows.names(m))
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// The space report of a packing some of whose members keep their own allocation (the safe
+/// planner's repair): each leaves its buffer's row for a row of its own, and the layout is
+/// measured again.
+fn report_own_buffers(
+    report: &mut SpaceReport,
+    packing: &SpacePacking,
+    lifetimes: &Lifetimes,
+    kept_own: &[usize],
+) {
+    let rows = MemberRows::of(lifetimes);
+    for &member in kept_own {
+        let names: Vec<Name> = rows.names(member).collect();
+        for buffer in &mut report.buffers {
+            buffer.members.retain(|n| !names.contains(n));
+        }
+        report.buffers.push(BufferReport {
+            base: lifetimes.intervals[member].base.clone(),
+            size: lifetimes.intervals[member].size,
+            offset: 0,
+            pinned: false,
+            members: names,
+        });
+    }
+    // AllocateMemoryAddr's order (SPEC §8), as `space_report` lays them out.
+    let mut by_name: Vec<usize> = (0..report.buffers.len()).collect();
+    by_name.sort_by(|&a, &b| report.buffers[a].base.cmp(&report.buffers[b].base));
+    let sizes = by_name.iter().map(|&i| report.buffers[i].size);
+    let (addresses, footprint) = layout::lay_out(packing.reserved_start, sizes);
+    for (&i, address) in by_name.iter().zip(addresses) {
+        report.buffers[i].offset = address;
+    }
+    report.footprint = footprint;
+    report.buffers_after = report.buffers.len();
+    report.bytes_after = report.buffers.iter().map(|b| b.size).sum();
+}

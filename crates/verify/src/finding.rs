@@ -1,0 +1,40 @@
+//! What the checkers report: located diagnostics with stable codes, and for a clobber the two
+//! tiles, so a repair can separate them.
+
+use memreuse_ir::VarId;
+use memreuse_ir::diagnostics::Diagnostic;
+
+/// Stable codes of the verifier's diagnostics.
+pub mod codes {
+    pub const MEMREF_WITHOUT_ALLOC: &str = "V001";
+    pub const MEMREF_OUTSIDE_ALLOC: &str = "V002";
+    pub const CO_LIVE_OVERLAP: &str = "V003";
+    pub const FORBIDDEN_ALIAS: &str = "V004";
+    pub const CARRY_NOT_IN_PLACE: &str = "V005";
+    pub const DETACHED_VIEW: &str = "V006";
+    pub const VALUE_LOST: &str = "V007";
+}
+
+/// One finding of the checker; for a tile written over bytes another still needs (`V003`) or
+/// over an operand it must not alias (`V004`), the two tiles, so a repair can separate them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub diagnostic: Diagnostic,
+    pub clobber: Option<Clobber>,
+}
+
+/// `writer`'s write destroys bytes `victim` still needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clobber {
+    pub victim: VarId,
+    pub writer: VarId,
+}
+
+impl From<Diagnostic> for Finding {
+    fn from(diagnostic: Diagnostic) -> Finding {
+        Finding {
+            diagnostic,
+            clobber: None,
+        }
+    }
+}

@@ -1,0 +1,30 @@
+# Repair MR-R002 in a while loop: the init value is read after the loop; the carry leaves its
+# buffer. As r002_loop_init_read_after_loop, with `pl.while_`: the return var `acc_out` and the
+# init `a` are one buffer (SPEC §3.1), so at loop exit `a`'s bytes hold the last iteration's
+# value; `d = sub(acc_out, a)` would read the carry twice (V003). The scalar counter carry is
+# not a tile and is left alone.
+# memreuse-test: backend=none step0=off
+# expect: repairs MR-R002
+import pypto.language as pl
+
+@pl.program
+class WhileLoopInitReadAfterLoop:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, x: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 16384)], y: pl.Out[pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        a: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64], [16, 64], target_memory=pl.Mem.Vec)
+        c0: pl.Scalar[pl.INDEX] = 0
+        a_carry: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_6, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.move(a, target_memory=pl.Mem.Vec)
+        for (cnt, acc) in pl.while_(init_values=(c0, a_carry)):
+            pl.cond(cnt < 4)
+            nxt: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.exp(acc)
+            cnt_next: pl.Scalar[pl.INDEX] = cnt + 1
+            nxt_mv: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_6, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.move(nxt, target_memory=pl.Mem.Vec)
+            cnt_out, acc_out = pl.yield_(cnt_next, nxt_mv)
+        d: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.sub(acc_out, a)
+        st: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)] = pl.tile.store(d, [0, 0], y)
+        return st
+## repairs
+r002_while_loop_init_read_after_loop.py:21:13: warning[MR-R002]: PyPTO keeps loop carry 'acc' on 'mem_vec_2', the buffer of its init value 'a', which is unsafe: tiles 'a' and 'nxt_mv' share bytes of 'mem_vec_2' while both are live: 'a' covers bytes [0, 4096) and lives [2, 11], 'nxt_mv' covers bytes [0, 4096) and lives [8, 9]; the repaired plan feeds it from 'a_carry', a copy of 'a' in its own allocation 'mem_vec_6'

@@ -1,0 +1,155 @@
+//! Issue 14's promise on random programs (`memreuse_testgen::synth`, with and without the
+//! upstream hazard shapes, every backend, Step 0 off and on): wherever PyPTO's pass plans a
+//! program, the two checkers agree on PyPTO's plan (a disagreement is a bug in one of them),
+//! and the plan memreuse emits (`repair::plan_program_checked`, the engine's path) passes both.
+//!
+//! `MEMREUSE_RANDOM_PROGRAMS=N` sets how many programs (default 300, which the test command
+//! runs); the issue's figure is `MEMREUSE_RANDOM_PROGRAMS=10000 cargo test --release --test
+//! random_programs_get_safe_plans`. The seeds are fixed, so a failure names a reproducible case.
+
+use memreuse::backend::Backend;
+use memreuse::ir::{Function, parse_program, print_function};
+use memreuse::plan::{PlanConfig, plan_program};
+use memreuse::repair::{is_repair, plan_program_checked, verify_options};
+use memreuse::verify::{VerifyOptions, codes, verify_function, verify_program};
+use memreuse_testgen::synth::{Shapes, SynthConfig, program_text_with};
+
+const BACKENDS: [Backend; 3] = [Backend::None, Backend::Ascend910B, Backend::Ascend950];
+
+/// A small deterministic generator for the case parameters (splitmix64).
+struct Cases(u64);
+
+impl Cases {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+#[derive(Debug, Default)]
+struct Tally {
+    programs: usize,
+    planned_by_pypto: usize,
+    pypto_plans_rejected: usize,
+    repaired_programs: usize,
+}
+
+/// (liveness rejects, value checker rejects) on one plan.
+fn verdicts(f: &Function, options: &VerifyOptions) -> (bool, bool, Vec<String>) {
+    let diagnostics = verify_function(f, options);
+    let liveness = diagnostics.iter().any(|d| {
+        [
+            codes::CO_LIVE_OVERLAP,
+            codes::CARRY_NOT_IN_PLACE,
+            codes::DETACHED_VIEW,
+        ]
+        .contains(&d.code)
+    });
+    let values = diagnostics.iter().any(|d| d.code == codes::VALUE_LOST);
+    let lines = diagnostics
+        .iter()
+        .map(|d| format!("{}: {}", d.code, d.message))
+        .collect();
+    (liveness, values, lines)
+}
+
+fn run_case(cfg: &SynthConfig, shapes: Shapes, backend: Backend, tally: &mut Tally) {
+    let text = program_text_with("Synth", cfg, shapes);
+    let program = parse_program(&text)
+        .unwrap_or_else(|e| panic!("{cfg:?} {shapes:?}: does not parse: {e:?}"));
+    tally.programs += 1;
+    for materialize_aliases in [false, true] {
+        let config = PlanConfig {
+            backend,
+            materialize_aliases,
+            ..PlanConfig::default()
+        };
+        let exact = PlanConfig {
+            exact: true,
+            ..config
+        };
+        let case = format!("{cfg:?} {shapes:?} {backend:?} step0={materialize_aliases}");
+        // A program PyPTO's pass refuses gets no plan from either.
+        let Ok((pypto, _)) = plan_program(&program, &exact) else {
+            continue;
+        };
+        tally.planned_by_pypto += 1;
+        let options = verify_options(&config);
+        let mut rejected = false;
+        for f in &pypto.functions {
+            let (liveness, values, lines) = verdicts(f, &options);
+            rejected |= values;
+            if liveness != values {
+                let mut planned = String::new();
+                print_function(f, &mut planned, 4);
+                panic!(
+                    "{case}: the checkers disagree on PyPTO's plan (liveness {}, values {}):\n{}\n{planned}",
+                    if liveness { "rejects" } else { "accepts" },
+                    if values { "rejects" } else { "accepts" },
+                    lines.join("\n"),
+                );
+            }
+        }
+        tally.pypto_plans_rejected += usize::from(rejected);
+        let (planned, reports) =
+            plan_program_checked(&program, &config, &options).unwrap_or_else(|(index, e)| {
+                panic!("{case}: function {index} gets no safe plan: {e:?}\n{text}")
+            });
+        let findings = verify_program(&planned, &options);
+        assert!(
+            findings.is_empty(),
+            "{case}: an emitted plan fails the checkers: {findings:?}\n{text}"
+        );
+        if reports.iter().flat_map(|r| &r.diagnostics).any(is_repair) {
+            tally.repaired_programs += 1;
+        }
+    }
+}
+
+#[test]
+fn random_programs_get_plans_both_checkers_pass() {
+    let count: usize = std::env::var("MEMREUSE_RANDOM_PROGRAMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(300);
+    let mut cases = Cases(0x6d65_6d72_6575_7365);
+    let mut tally = Tally::default();
+    for _ in 0..count {
+        let cfg = SynthConfig {
+            functions: 1 + cases.below(2) as usize,
+            tiles_per_function: 1 + cases.below(60) as usize,
+            max_live: match cases.below(4) {
+                0 => None,
+                _ => Some(1 + cases.below(10) as usize),
+            },
+            seed: cases.next(),
+            control_flow: true,
+        };
+        let shapes = if cases.below(2) == 0 {
+            Shapes::PyptoSafe
+        } else {
+            Shapes::WithUpstreamHazards
+        };
+        let backend = BACKENDS[cases.below(3) as usize];
+        run_case(&cfg, shapes, backend, &mut tally);
+    }
+    eprintln!("{tally:?}");
+    assert_eq!(tally.programs, count);
+    // The hazard shapes must really give PyPTO plans that need repairs, or the safe path is
+    // not exercised.
+    assert!(
+        tally.pypto_plans_rejected * 20 >= tally.planned_by_pypto,
+        "too few of PyPTO's plans were unsafe: {tally:?}"
+    );
+    assert!(
+        tally.repaired_programs >= tally.pypto_plans_rejected,
+        "an unsafe PyPTO plan went out unrepaired: {tally:?}"
+    );
+}
