@@ -55,13 +55,13 @@ use crate::plan::address::Layout;
 use crate::plan::layout::Reserved;
 use crate::plan::{
     FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner, Prepared,
-    SharingRules, SpaceCapacity, SpacePacking, plan_function,
+    SharingRules, SpaceCapacity, SpacePacking,
 };
 use crate::repair::SafePlanError;
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
 };
-use crate::verify::{PlanInput, check_plan, verify_plan};
+use crate::verify::{PlanInput, check_plan};
 use spans::SpanTable;
 
 pub use workspace::{
@@ -825,26 +825,22 @@ pub fn checked_plan<'db>(
                 }
             }
         }
+        // The offset planner's plan goes through the same check and repair (the edits of the
+        // input and the groups kept apart apply to it and to its PyPTO fallback).
         Planner::Dsa => {
-            let planned = match plan_function(&source.function, &full_config()) {
+            match crate::repair::plan_checked(&source.function, &full_config(), &options) {
                 Ok(planned) => planned,
-                Err(err) => {
+                Err(SafePlanError::Plan(err)) => {
                     return Err(Arc::new(failure(FailureKind::Plan, vec![err.0], &anchorer)));
                 }
-            };
-            let violations = verify_plan(
-                &PlanInput::of(&source.function),
-                &planned.function,
-                &options,
-            );
-            if !violations.is_empty() {
-                return Err(Arc::new(failure(
-                    FailureKind::Verify,
-                    violations,
-                    &anchorer,
-                )));
+                Err(SafePlanError::Unrepaired(violations)) => {
+                    return Err(Arc::new(failure(
+                        FailureKind::Verify,
+                        violations,
+                        &anchorer,
+                    )));
+                }
             }
-            planned
         }
     };
     Ok(Arc::new(cached_plan(&planned, &anchorer)))

@@ -268,6 +268,7 @@ fn write_reserve_bases(stmts: &mut [Stmt], bases: &mut impl Iterator<Item = i64>
                 let Some(base) = bases.next() else { return };
                 let span = e.span;
                 let value = Expr::new(ExprKind::Int(base), span);
+                let call = std::sync::Arc::make_mut(call);
                 match call.kwargs.iter_mut().find(|k| k.name == "base") {
                     Some(kwarg) => kwarg.value = value,
                     None => call.kwargs.push(Kwarg {
