@@ -1149,10 +1149,7 @@ pub fn explain(
         Some(Err(err)) => Err(err.clone()),
         None => unreachable_stage(),
     };
-    let planning_capacity = |space| {
-        let capacity = space_capacity(db, Space::new(db, space)).planning;
-        capacity.unwrap_or(0)
-    };
+    let planning_capacity = |space| space_capacity(db, Space::new(db, space)).planning;
     let planned = || match addressed(db, item) {
         Some(Ok(plan)) => Ok(Cow::Owned(plan.value.function.clone())),
         Some(Err(err)) => Err(err.clone()),

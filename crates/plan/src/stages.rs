@@ -252,9 +252,8 @@ impl SpacePacking {
     /// packing under `capacity`: every pipeline group affords its requested depth there and
     /// the buffers fit, so the capacity loop would pack exactly this and change nothing.
     pub fn fits(&self, capacity: i64) -> bool {
-        let at_capacity = |g: &PipelineGroup| g.affordable_depth(true, capacity);
-        capacity != 0
-            && self.gate.capacity_known
+        let at_capacity = |g: &PipelineGroup| g.affordable_depth(Some(capacity));
+        self.gate.capacity_known
             && !self.gate.forced_legacy
             && self.footprint <= capacity
             && self.gate.groups.values().all(|g| at_capacity(g) == g.depth)
@@ -308,7 +307,7 @@ pub fn pack_unbounded(
     in_space: &[usize],
     capacity_known: bool,
 ) -> SpacePacking {
-    let capacity = if capacity_known { i64::MAX } else { 0 };
+    let capacity = capacity_known.then_some(i64::MAX);
     let ivs: Vec<_> = in_space
         .iter()
         .map(|&i| &facts.lifetimes.intervals[i])
@@ -341,7 +340,7 @@ pub fn pack_within(
         .iter()
         .map(|&i| &facts.lifetimes.intervals[i])
         .collect();
-    let mut gate = PipelineGate::new(space, &ivs, capacity);
+    let mut gate = PipelineGate::new(space, &ivs, Some(capacity));
     let input = capacity::SpaceInput {
         space,
         intervals: in_space,
