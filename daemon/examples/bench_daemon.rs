@@ -204,10 +204,12 @@ fn measure_reconfigure(bench: &Bench) {
     write("backend = \"910b\"\n");
     let (cold, status) = bench.start();
     let functions = status["functions"].clone();
+    let pid = status["pid"].as_u64().unwrap_or(0);
     println!(
-        "initial scan, empty store, 910b: {:.2} s ({functions} functions), RSS after it {:.1} MB",
+        "initial scan, empty store, 910b: {:.2} s ({functions} functions), RSS after it {:.1} MB, peak {:.1} MB",
         cold.as_secs_f64(),
-        status["rss_bytes"].as_f64().unwrap_or(0.0) / 1e6
+        status["rss_bytes"].as_f64().unwrap_or(0.0) / 1e6,
+        peak_rss_mb(pid)
     );
     let vec = 188_416 - 1024;
     let start = Instant::now();
@@ -227,12 +229,24 @@ fn measure_reconfigure(bench: &Bench) {
     };
     let after = start.elapsed();
     println!(
-        "after Vec = {vec} in memreuse.toml: every file planned again in {:.2} s ({:.1}x faster than the initial scan), RSS {:.1} MB",
+        "after Vec = {vec} in memreuse.toml: every file planned again in {:.2} s ({:.1}x faster than the initial scan), RSS {:.1} MB, peak since start {:.1} MB",
         after.as_secs_f64(),
         cold.as_secs_f64() / after.as_secs_f64(),
-        status["rss_bytes"].as_f64().unwrap_or(0.0) / 1e6
+        status["rss_bytes"].as_f64().unwrap_or(0.0) / 1e6,
+        peak_rss_mb(pid)
     );
     bench.run(&["daemon", "stop"]);
+}
+
+/// The daemon's peak resident memory so far (Linux's VmHWM), in MB; 0 where unknown.
+fn peak_rss_mb(pid: u64) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+            line.split_whitespace().nth(1)?.parse::<f64>().ok()
+        })
+        .map_or(0.0, |kib| kib * 1024.0 / 1e6)
 }
 
 /// `text` with the first tile load offset of `kernel_<kernel>` set to a value unique to

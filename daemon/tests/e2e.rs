@@ -279,6 +279,37 @@ fn an_atomic_save_through_a_rename_is_seen() {
 }
 
 #[test]
+fn a_tree_larger_than_a_planning_pause_is_planned_whole() {
+    // More files than one planning run computes before the daemon compacts and resumes
+    // (`PAUSE_AFTER` in the writer), so the scan pauses and resumes at least twice.
+    let env = Env::new();
+    let files = kernels(150, 2, 41);
+    for (path, text) in &files {
+        env.write(path, text);
+    }
+    let mut daemon = env.start_daemon(&[]);
+    wait_until("the initial scan", Duration::from_secs(120), || {
+        let status = env.status();
+        status["scan"]["finished"] == true && status["pending_files"] == 0
+    });
+    let status = env.status();
+    assert_eq!(status["files"], 150, "{status:#}");
+    assert_eq!(status["scan"]["done"], 150, "{status:#}");
+    let cold = env.cold_digests(".");
+    assert!(cold.len() >= 150, "{}", cold.len());
+    assert_eq!(
+        status["functions"],
+        cold.len(),
+        "every file planned: {status:#}"
+    );
+    for (path, _) in files.iter().step_by(37) {
+        assert_eq!(env.query_digests(path), env.cold_digests(path), "{path}");
+    }
+    env.ok(&["daemon", "stop"]);
+    daemon.wait().expect("the daemon exits");
+}
+
+#[test]
 fn a_storm_of_5000_files_converges_to_a_cold_run() {
     let env = Env::new();
     env.write("seed/a.py", &kernels(1, 1, 30).remove(0).1);

@@ -253,6 +253,34 @@ impl Workspace {
         file
     }
 
+    /// A fresh database of `config` over the same cache, holding these files as this one
+    /// does (their digests and shared texts: nothing is copied or hashed again). What the
+    /// daemon keeps when it drops the memos.
+    pub fn rebuilt<'a>(
+        &self,
+        config: PlanConfig,
+        paths: impl IntoIterator<Item = &'a Path>,
+    ) -> (Workspace, Vec<(PathBuf, SourceFile)>) {
+        let mut fresh = Workspace::new(self.db.cache.clone(), config);
+        let mut kept = Vec::new();
+        for path in paths {
+            let Some(&file) = self.files.get(path) else {
+                continue;
+            };
+            let Some(text) = file.text(&self.db).clone() else {
+                continue;
+            };
+            let moved = fresh.set_content(
+                path,
+                file.digest(&self.db),
+                Some(text),
+                file.materialize_aliases(&self.db),
+            );
+            kept.push((path.to_path_buf(), moved));
+        }
+        (fresh, kept)
+    }
+
     /// The current text of the file at `path`, if it is in the workspace and loaded.
     pub fn text_of(&self, path: &Path) -> Option<String> {
         let file = self.files.get(path)?;

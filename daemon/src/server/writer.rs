@@ -36,6 +36,10 @@ pub enum Work {
     /// A planner planned everything pending, computing this many files (the others came
     /// from the store): the database may be rebuilt lean.
     Planned(usize),
+    /// A planner computed [`PAUSE_AFTER`] files (this many) and stopped with work pending:
+    /// the writer rebuilds the database lean and plans the rest, so that planning a large
+    /// tree keeps at most that many files' memos, not the whole tree's.
+    Paused(usize),
     Shutdown,
 }
 
@@ -85,7 +89,8 @@ impl Writer {
         self.scan(None);
         while let Ok(first) = work.recv() {
             // What queued up meanwhile: batches become one revision.
-            let (mut batch, mut planned, mut stop) = (None::<Batch>, false, false);
+            let (mut batch, mut planned, mut paused, mut stop) =
+                (None::<Batch>, false, false, false);
             for item in std::iter::once(first).chain(work.try_iter()) {
                 match item {
                     Work::Changes(next) => match &mut batch {
@@ -96,11 +101,23 @@ impl Writer {
                         self.computed += computed;
                         planned = true;
                     }
+                    Work::Paused(computed) => {
+                        self.computed += computed;
+                        paused = true;
+                    }
                     Work::Shutdown => stop = true,
                 }
             }
             match batch {
+                // Applying restarts planning, of what was pending too.
                 Some(batch) => self.apply(batch),
+                None if paused => {
+                    // The freed memory serves the next files: no trim, no flush (the store's
+                    // writes wait in the cache, which the new database shares).
+                    self.rebuild(self.shared.config());
+                    let work = self.pending_work();
+                    self.start_planning(work);
+                }
                 // A change restarts planning, so compacting waits for the next quiet end.
                 None if planned => {
                     if self.computed >= COMPACT_AFTER {
@@ -326,18 +343,22 @@ impl Writer {
                 .unwrap_or_else(|p| p.into_inner())
                 .extend(all);
             self.reconfigure(after.config);
-            let work = self
-                .pending
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .iter()
-                .filter_map(|p| Some((p.clone(), *self.tracked.get(p)?)))
-                .collect();
+            let work = self.pending_work();
             self.start_planning(work);
         } else {
             tracing::info!("memreuse.toml changed; the planner configuration did not");
         }
         before.max_file_bytes != after.max_file_bytes
+    }
+
+    /// The files waiting to be planned, with their text digests.
+    fn pending_work(&self) -> Vec<(PathBuf, [u8; 32])> {
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .filter_map(|p| Some((p.clone(), *self.tracked.get(p)?)))
+            .collect()
     }
 
     /// Sets `config` on the database and publishes the new revision.
@@ -378,14 +399,10 @@ impl Writer {
     /// Replaces the database with a fresh one of `config` holding the same texts, and
     /// publishes it.
     fn rebuild(&mut self, config: PlanConfig) {
-        let mut fresh = Workspace::new(self.shared.cache.clone(), config);
-        let mut files = BTreeMap::new();
-        for path in self.published.keys() {
-            if let Some(text) = self.workspace.text_of(path) {
-                let file = fresh.set_file(path, &text, materialize_aliases(path));
-                files.insert(path.clone(), file);
-            }
-        }
+        let (fresh, kept) = self
+            .workspace
+            .rebuilt(config, self.published.keys().map(PathBuf::as_path));
+        let files: BTreeMap<PathBuf, _> = kept.into_iter().collect();
         self.shared.withdraw();
         let old = std::mem::replace(&mut self.workspace, fresh);
         self.published = Arc::new(files);
@@ -446,6 +463,11 @@ impl Writer {
 /// database ([`Writer::compact`]); small edits keep their memos.
 const COMPACT_AFTER: usize = 64;
 
+/// A planning run pauses after computing this many files ([`Work::Paused`]), which bounds
+/// the memos a large tree's planning holds at once; each pause costs a rebuild of the
+/// database (its inputs only: texts are shared, not hashed again).
+const PAUSE_AFTER: usize = 64;
+
 struct Planner {
     stop: Arc<AtomicBool>,
     thread: std::thread::JoinHandle<()>,
@@ -480,6 +502,7 @@ impl Planning {
             done,
         } = self;
         let computed = AtomicUsize::new(0);
+        let paused = AtomicBool::new(false);
         let next = AtomicUsize::new(0);
         let workers: Vec<Snapshot> = (0..jobs.clamp(1, work.len().max(1)))
             .map(|_| snapshot.clone())
@@ -488,10 +511,11 @@ impl Planning {
         drop(snapshot);
         std::thread::scope(|scope| {
             for worker in workers {
-                let (shared, files, work, pending, stop, next, computed) =
-                    (&shared, &files, &work, &pending, &stop, &next, &computed);
+                let (shared, files, work, pending, stop, next, computed, paused) = (
+                    &shared, &files, &work, &pending, &stop, &next, &computed, &paused,
+                );
                 scope.spawn(move || {
-                    while !stop.load(Ordering::Relaxed) {
+                    while !stop.load(Ordering::Relaxed) && !paused.load(Ordering::Relaxed) {
                         let Some((path, digest)) = work.get(next.fetch_add(1, Ordering::Relaxed))
                         else {
                             break;
@@ -503,7 +527,9 @@ impl Planning {
                             Some(functions) => functions,
                             None => match worker.outcome(file) {
                                 Ok(outcome) => {
-                                    computed.fetch_add(1, Ordering::Relaxed);
+                                    if computed.fetch_add(1, Ordering::Relaxed) + 1 >= PAUSE_AFTER {
+                                        paused.store(true, Ordering::Relaxed);
+                                    }
                                     match &outcome.status {
                                         FileStatus::Planned { functions, .. } => functions.len(),
                                         _ => 0,
@@ -525,8 +551,18 @@ impl Planning {
                 });
             }
         });
-        flush(&shared);
-        if pending.lock().unwrap_or_else(|p| p.into_inner()).is_empty() {
+        let left = !pending.lock().unwrap_or_else(|p| p.into_inner()).is_empty();
+        let paused = paused.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed);
+        if !(left && paused) {
+            flush(&shared);
+        }
+        if left {
+            // Stopped by a newer revision (whose planner takes over), or paused: then the
+            // writer compacts and plans the rest.
+            if paused {
+                let _ = done.send(Work::Paused(computed.load(Ordering::Relaxed)));
+            }
+        } else {
             // The writer decides about compacting, then ends the initial scan, so that its
             // end means lean.
             if done
