@@ -59,7 +59,7 @@ use rustc_hash::FxHashSet;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
 use crate::plan::isolate::{Place, Seats, detach, fresh_buffer};
-use crate::plan::{FunctionPlan, PlanConfig, PlanError, plan_function_keeping};
+use crate::plan::{FunctionPlan, PackedInput, PlanConfig, PlanError, plan_function_keeping};
 use crate::verify::{
     Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
 };
@@ -222,7 +222,13 @@ fn plan_checked_editing(
     let mut plan = match first {
         // PyPTO's yield fixup would write one carry over the other (SPEC §S2 rejects it).
         Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
-            let (planned, separated) = plan_separating(input, config, &mut own, &mut repairs);
+            let (planned, separated) = plan_separating(
+                input,
+                &mut InputPlans::default(),
+                config,
+                &mut own,
+                &mut repairs,
+            );
             edited = separated;
             planned
         }
@@ -236,6 +242,9 @@ fn plan_checked_editing(
     // a finding resists every edit, and the findings accepted as such.
     let mut unshared: Option<Vec<FindingKey>> = None;
     let mut inherent: Vec<FindingKey> = Vec::new();
+    // The trials of the input as repaired so far that keep one more group on its own
+    // allocation share its packing; an edit of the input starts afresh.
+    let mut plans = InputPlans::default();
     for _ in 0..MAX_ROUNDS {
         let open: Vec<&Finding> = findings
             .iter()
@@ -291,9 +300,22 @@ fn plan_checked_editing(
                 }
             };
             let mut trial_repairs = vec![repair];
-            let to_plan = trial_input.as_ref().unwrap_or(input);
-            let (planned, separated_input) =
-                plan_separating(to_plan, config, &mut trial_own, &mut trial_repairs);
+            let (planned, separated_input) = match &trial_input {
+                Some(trial_input) => plan_separating(
+                    trial_input,
+                    &mut InputPlans::default(),
+                    config,
+                    &mut trial_own,
+                    &mut trial_repairs,
+                ),
+                None => plan_separating(
+                    input,
+                    &mut plans,
+                    config,
+                    &mut trial_own,
+                    &mut trial_repairs,
+                ),
+            };
             // An edit the planner cannot plan from is no repair.
             let Ok(trial) = planned else {
                 continue;
@@ -333,6 +355,7 @@ fn plan_checked_editing(
         applied.insert(action);
         if next_input.is_some() {
             edited = next_input;
+            plans = InputPlans::default();
         }
         (own, plan, findings) = (next_own, next_plan, next_findings);
         repairs.extend(next_repairs);
@@ -354,24 +377,29 @@ fn plan_checked_editing(
 /// allocation.
 fn plan_separating(
     input: &Function,
+    plans: &mut InputPlans,
     config: &PlanConfig,
     own: &mut FxHashSet<VarId>,
     repairs: &mut Vec<Diagnostic>,
 ) -> (Result<FunctionPlan, PlanError>, Option<Function>) {
     let overlapping = |r: &Result<FunctionPlan, PlanError>| matches!(r, Err(e) if e.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES);
-    let mut planned = plan_function_keeping(input.clone(), config, own);
+    let mut planned = plans.plan(input, config, own);
     if !overlapping(&planned) {
         return (planned, None);
     }
     let mut edited = None;
     let mut separated_input = input.clone();
     let separated = separate_shared_seeds(&mut separated_input);
+    let mut separated_plans = InputPlans::default();
     if !separated.is_empty() {
         repairs.extend(separated);
-        planned = plan_function_keeping(separated_input.clone(), config, own);
+        planned = separated_plans.plan(&separated_input, config, own);
         edited = Some(separated_input);
     }
-    let current = edited.as_ref().unwrap_or(input);
+    let (current, plans) = match &edited {
+        Some(separated_input) => (separated_input, &mut separated_plans),
+        None => (input, plans),
+    };
     // Each round keeps one more init off the packer's shared buffer; a loop has few carries.
     for _ in 0..MAX_ROUNDS {
         let Err(err) = &planned else { break };
@@ -383,9 +411,41 @@ fn plan_separating(
         };
         own.insert(init);
         repairs.push(repair);
-        planned = plan_function_keeping(current.clone(), config, own);
+        planned = plans.plan(current, config, own);
     }
     (planned, edited)
+}
+
+/// The plans of one input that differ only in the groups kept on their own allocation (the
+/// trials that keep one more group apart): from the second on, they finish from one packing
+/// of the input instead of packing it again. Belongs to one input.
+#[derive(Default)]
+struct InputPlans {
+    planned: bool,
+    packed: Option<Result<PackedInput, PlanError>>,
+}
+
+impl InputPlans {
+    /// `input` planned as [`plan_function_keeping`] plans it. The first plan is made in one
+    /// go: most inputs are planned once, and keeping their packing would cost a copy.
+    fn plan(
+        &mut self,
+        input: &Function,
+        config: &PlanConfig,
+        own: &FxHashSet<VarId>,
+    ) -> Result<FunctionPlan, PlanError> {
+        let packs = config.planner == crate::plan::Planner::Pypto && crate::plan::is_planned(input);
+        if !packs || !std::mem::replace(&mut self.planned, true) {
+            return plan_function_keeping(input.clone(), config, own);
+        }
+        match self
+            .packed
+            .get_or_insert_with(|| PackedInput::of(input.clone(), config))
+        {
+            Ok(packed) => packed.finish(config, own),
+            Err(err) => Err(err.clone()),
+        }
+    }
 }
 
 /// For the carry `MR-E006` names (its span is the later carry's iter arg): its init, when the

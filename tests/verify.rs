@@ -106,6 +106,7 @@ fn memref_past_the_end_of_its_alloc() {
             && f.vars[*target].name == "mem_vec_3"
             && let ExprKind::Call(_, call) = &mut value.kind
         {
+            let call = std::sync::Arc::make_mut(call);
             call.args[1] = Expr::new(ExprKind::Int(8192), call.args[1].span);
         }
     }

@@ -4,6 +4,8 @@
 //! [`VarId`] in the function's [`VarTable`], and each variable has exactly one type. Spans never
 //! take part in equality, so two models are equal when they denote the same program.
 
+use std::sync::Arc;
+
 use compact_str::CompactString;
 use smallvec::SmallVec;
 
@@ -355,8 +357,10 @@ pub enum ExprKind {
     /// Any other dotted path: `pl.PadValue.max`, `pl.FunctionType.AIV`, `self.helper`.
     Path(Name),
     /// A call, with its op resolved when the expression was built: build it with
-    /// [`ExprKind::call`], and never change a built call's `callee` in place.
-    Call(KnownOp, Box<Call>),
+    /// [`ExprKind::call`], and never change a built call's `callee` in place. Shared: planning
+    /// copies the whole function and changes few calls, so a copy shares them (change one
+    /// with `Arc::make_mut`).
+    Call(KnownOp, Arc<Call>),
     /// `[a, b]`
     List(Vec<Expr>),
     /// `(a, b)` or `(a,)`
@@ -382,7 +386,7 @@ pub enum ExprKind {
 impl ExprKind {
     /// A call expression, with its op resolved.
     pub fn call(call: Call) -> ExprKind {
-        ExprKind::Call(KnownOp::of(&call.callee), Box::new(call))
+        ExprKind::Call(KnownOp::of(&call.callee), Arc::new(call))
     }
 }
 
@@ -706,6 +710,7 @@ impl Expr {
         match &mut self.kind {
             ExprKind::Var(v) => *v = f(*v),
             ExprKind::Call(_, c) => {
+                let c = Arc::make_mut(c);
                 for a in &mut c.args {
                     a.map_vars(f);
                 }
@@ -811,7 +816,8 @@ impl Type {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TensorType {
-    pub shape: Vec<Expr>,
+    /// Shared: a copy of the function (planning makes one) shares every shape.
+    pub shape: Arc<[Expr]>,
     pub dtype: DType,
     /// Tensor views and layouts (opaque), printed between the dtype and the MemRef.
     pub extras: Vec<Expr>,
@@ -820,7 +826,8 @@ pub struct TensorType {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TileType {
-    pub shape: Vec<Expr>,
+    /// Shared: a copy of the function (planning makes one) shares every shape.
+    pub shape: Arc<[Expr]>,
     pub dtype: DType,
     pub memref: Option<MemRef>,
     pub space: Option<MemSpace>,

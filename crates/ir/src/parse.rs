@@ -5,6 +5,7 @@
 //! dangling MemRefs, duplicate functions) are collected so one run reports all of them.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use compact_str::CompactString;
 use rustc_hash::FxHashMap;
@@ -618,7 +619,7 @@ impl<'a> Parser<'a> {
         let ty = match path {
             "pl.Tile" => {
                 self.expect(Tok::LBracket)?;
-                let shape = self.shape()?;
+                let shape = self.shape()?.into();
                 self.expect(Tok::Comma)?;
                 let dtype = self.dtype()?;
                 let mut tile = TileType {
@@ -653,7 +654,7 @@ impl<'a> Parser<'a> {
             }
             "pl.Tensor" => {
                 self.expect(Tok::LBracket)?;
-                let shape = self.shape()?;
+                let shape = self.shape()?.into();
                 self.expect(Tok::Comma)?;
                 let dtype = self.dtype()?;
                 let mut tensor = TensorType {
@@ -937,7 +938,7 @@ impl<'a> Parser<'a> {
         self.end_of_statement()?;
         let kind = match value.kind {
             ExprKind::Call(_, call) if call.callee == YIELD => {
-                self.yield_into(&[], call.args.into_vec(), span)?
+                self.yield_into(&[], Arc::unwrap_or_clone(call).args.into_vec(), span)?
             }
             kind => StmtKind::Eval(Expr { kind, span }),
         };
@@ -958,7 +959,11 @@ impl<'a> Parser<'a> {
         self.end_of_statement()?;
         if let ExprKind::Call(op, call) = value.kind {
             if call.callee == YIELD {
-                let kind = self.yield_into(&[(target, annotation)], call.args.into_vec(), span)?;
+                let kind = self.yield_into(
+                    &[(target, annotation)],
+                    Arc::unwrap_or_clone(call).args.into_vec(),
+                    span,
+                )?;
                 return Ok(Stmt::new(kind, span));
             }
             let value = Expr {
@@ -1048,7 +1053,8 @@ impl<'a> Parser<'a> {
         self.end_of_statement()?;
         match value.kind {
             ExprKind::Call(_, call) if call.callee == YIELD => {
-                let kind = self.yield_into(&targets, call.args.into_vec(), span)?;
+                let kind =
+                    self.yield_into(&targets, Arc::unwrap_or_clone(call).args.into_vec(), span)?;
                 Ok(Stmt::new(kind, span))
             }
             _ => Err(Box::new(Diagnostic::error(

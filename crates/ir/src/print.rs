@@ -1201,7 +1201,7 @@ mod tests {
             ],
         );
         let full_tile = Type::Tile(TileType {
-            shape: vec![int(16), sym("M")],
+            shape: [int(16), sym("M")].into(),
             dtype: DType::Bf16,
             memref: Some(MemRef {
                 slots: Some(2),
@@ -1212,7 +1212,7 @@ mod tests {
             view: Some(view),
         });
         let declared = Type::Tile(TileType {
-            shape: vec![int(8)],
+            shape: [int(8)].into(),
             dtype: DType::Int8,
             memref: Some(MemRef {
                 base: "pinned_buf".into(),
@@ -1225,7 +1225,7 @@ mod tests {
             view: None,
         });
         let declared_plain = Type::Tile(TileType {
-            shape: vec![],
+            shape: [].into(),
             dtype: DType::Fp16,
             memref: Some(MemRef {
                 base: "buf".into(),
@@ -1238,7 +1238,7 @@ mod tests {
             view: None,
         });
         let tensor_view = Type::Tensor(TensorType {
-            shape: vec![bin(
+            shape: [bin(
                 BinOp::Mul,
                 sym("blk__ssa_v0"),
                 call(
@@ -1246,7 +1246,8 @@ mod tests {
                     vec![int(32), ex(ExprKind::DType(DType::Index))],
                     vec![],
                 ),
-            )],
+            )]
+            .into(),
             dtype: DType::Int8,
             extras: vec![call("pl.TensorView", vec![], vec![])],
             memref: Some(MemRef {

@@ -1,7 +1,9 @@
 //! The last post-steps (SPEC §7.7, §7.8): drop allocs nothing refers to any more, and strip the
 //! consumed `pipeline_membership` attrs.
 
-use rustc_hash::FxHashSet;
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use memreuse_ir::{
     Call, Expr, ExprKind, Function, Kwarg, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
@@ -11,13 +13,31 @@ use memreuse_ir::{
 /// Removes top-level allocs whose base no variable of the body uses; returns their names.
 pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
     let vars = &f.vars;
+    // Whether some variable uses each top-level alloc's base: a few allocs, looked up once
+    // per tile (borrowed names: cloning one per tile cost more than the rest of this step).
+    let mut used: FxHashMap<&str, bool> = f
+        .body
+        .iter()
+        .filter_map(|stmt| match &stmt.kind {
+            StmtKind::Assign { target, value } if value.is_alloc_call() => {
+                Some((vars[*target].name.as_str(), false))
+            }
+            _ => None,
+        })
+        .collect();
+    if used.is_empty() {
+        return Vec::new();
+    }
     let param_bases: FxHashSet<&str> = f
         .params
         .iter()
         .filter_map(|p| memref_base(&vars[p.var]))
         .collect();
-    // Borrowed names: cloning one per tile cost more than the rest of this step.
-    let mut used: FxHashSet<&str> = FxHashSet::default();
+    let mut mark = |base: &str| {
+        if let Some(used) = used.get_mut(base) {
+            *used = true;
+        }
+    };
     // A parameter keeps an alloc alive only if some variable (the alloc's target) is named
     // like the parameter's base; only then is the whole body searched for parameter uses.
     let mut params_may_keep_allocs = false;
@@ -26,7 +46,7 @@ pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
             continue;
         }
         if let Some(base) = memref_base(var) {
-            used.insert(base);
+            mark(base);
         }
         params_may_keep_allocs |=
             !param_bases.is_empty() && param_bases.contains(var.name.as_str());
@@ -38,19 +58,21 @@ pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
                 if vars[v].kind == VarKind::Param
                     && let Some(base) = memref_base(&vars[v])
                 {
-                    used.insert(base);
+                    mark(base);
                 }
             })
         });
+    }
+    if used.values().all(|&u| u) {
+        return Vec::new();
     }
     let mut removed = Vec::new();
     f.body.retain(|stmt| {
         let StmtKind::Assign { target, value } = &stmt.kind else {
             return true;
         };
-        let is_alloc = value.is_alloc_call();
         let name = &vars[*target].name;
-        if is_alloc && !used.contains(name.as_str()) {
+        if value.is_alloc_call() && used.get(name.as_str()) == Some(&false) {
             removed.push(name.clone());
             return false;
         }
@@ -124,6 +146,11 @@ fn strip_in(expr: &mut Expr) {
     let ExprKind::Call(_, call) = &mut expr.kind else {
         return;
     };
+    // Calls are shared with the input: only one that changes is copied.
+    if !strips(call) {
+        return;
+    }
+    let call = Arc::make_mut(call);
     for arg in &mut call.args {
         strip_in(arg);
     }
@@ -132,13 +159,33 @@ fn strip_in(expr: &mut Expr) {
             return true;
         }
         if let ExprKind::Dict(entries) = &mut kwarg.value.kind {
-            entries.retain(|(key, _)| {
-                !matches!(&key.kind, ExprKind::Str { value, .. } if value == "pipeline_membership")
-            });
+            entries.retain(|(key, _)| !is_membership(key));
             return !entries.is_empty();
         }
         true
     });
+}
+
+/// Whether [`strip_in`] changes `call`: an `attrs` dict (in it or in a call among its
+/// arguments) holds the membership, or is empty.
+fn strips(call: &Call) -> bool {
+    let in_args = || {
+        call.args
+            .iter()
+            .any(|arg| matches!(&arg.kind, ExprKind::Call(_, c) if strips(c)))
+    };
+    let in_attrs = || {
+        call.kwargs.iter().any(|kwarg| {
+            kwarg.name == "attrs"
+                && matches!(&kwarg.value.kind, ExprKind::Dict(entries)
+                    if entries.is_empty() || entries.iter().any(|(key, _)| is_membership(key)))
+        })
+    };
+    in_attrs() || in_args()
+}
+
+fn is_membership(key: &Expr) -> bool {
+    matches!(&key.kind, ExprKind::Str { value, .. } if value == "pipeline_membership")
 }
 
 /// Scratch allocations of the yield fixup go to the body head with the other allocs.

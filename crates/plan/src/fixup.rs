@@ -386,14 +386,16 @@ pub fn coalesce_accumulator_if_phis(
     if !has_acc_if_phi(&f.body, &f.vars) {
         return Ok(Vec::new());
     }
-    let original = f.vars.clone();
     let Function { body, vars, .. } = f;
     let mut retargeter = Retargeter::new(body, vars, backend);
     let mut moved = Vec::new();
     visit_ifs(body, &[], &mut |if_path, if_stmt| {
         coalesce_one(&mut retargeter, if_path, if_stmt, &mut moved)
     })?;
-    reanchor_views(&f.body, &original, &mut f.vars);
+    // Views follow only sources that moved.
+    if let Some(original) = retargeter.take_original() {
+        reanchor_views(&f.body, &original, &mut f.vars);
+    }
     Ok(moved)
 }
 
@@ -432,10 +434,6 @@ fn visit_ifs<'b>(
 ) -> Result<(), PlanError> {
     use crate::analysis::body::Branch;
     for (index, stmt) in stmts.iter().enumerate() {
-        let here = StmtPath {
-            steps: steps.to_vec(),
-            index: index as u32,
-        };
         let inner = |branch: Branch| {
             let mut s = steps.to_vec();
             s.push((index as u32, branch));
@@ -443,6 +441,10 @@ fn visit_ifs<'b>(
         };
         match &stmt.kind {
             StmtKind::If(i) => {
+                let here = StmtPath {
+                    steps: steps.to_vec(),
+                    index: index as u32,
+                };
                 visit(here, i)?;
                 visit_ifs(&i.then_body, &inner(Branch::Then), visit)?;
                 if let Some(e) = &i.else_body {
@@ -521,7 +523,7 @@ fn coalesce_one(
                 retargeter.vars[seed].span,
             ));
         }
-        retype(retargeter.vars, seed, &acc);
+        retargeter.retype(seed, &acc);
         moved.push(seed);
     }
     Ok(())

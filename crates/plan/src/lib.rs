@@ -34,8 +34,9 @@ pub use report::{
     SpaceReport, codes,
 };
 pub use stages::{
-    Packed, PackedBuffer, Prepared, SharingRules, SpacePacking, address, finish, is_planned,
-    pack_space, prepare, reserved_windows_if_called, spaces_of,
+    Packed, PackedBuffer, PackedInput, Prepared, SharingRules, SpacePacking, address, apply_layout,
+    finish, is_planned, layout_reserved, pack_space, pack_unbounded, pack_within, prepare,
+    reserved_windows_if_called, spaces_of,
 };
 
 /// Changes whenever the planner's output can change for the same input: a digest of what the

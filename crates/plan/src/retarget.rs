@@ -47,6 +47,9 @@ pub struct Retargeter<'f> {
     /// Set for the safe Step 0: carries whose retarget would overwrite a live tile.
     hazards: Option<CarryHazards>,
     refusals: Vec<Diagnostic>,
+    /// The variables as they were before the first retype (views follow their sources from
+    /// there, [`reanchor_views`]); `None` while nothing moved.
+    original: Option<VarTable>,
 }
 
 impl<'f> Retargeter<'f> {
@@ -63,7 +66,21 @@ impl<'f> Retargeter<'f> {
             on_stack: FxHashSet::default(),
             hazards: None,
             refusals: Vec::new(),
+            original: None,
         }
+    }
+
+    /// [`retype`], keeping the variables as they were before the first change.
+    pub fn retype(&mut self, v: VarId, target: &Target) {
+        if self.original.is_none() {
+            self.original = Some(self.vars.clone());
+        }
+        retype(self.vars, v, target);
+    }
+
+    /// The variables before the first retype; `None` when none changed.
+    pub fn take_original(&mut self) -> Option<VarTable> {
+        self.original.take()
     }
 
     /// SPEC §4.2: visit loops pre-order and push each carry's buffer down its yield chain.
@@ -184,7 +201,7 @@ impl<'f> Retargeter<'f> {
                     Some(value) => self.retarget_value(value, target, check_liveness),
                 };
                 if then_ok && else_ok {
-                    retype(self.vars, v, target);
+                    self.retype(v, target);
                 }
                 then_ok && else_ok
             }
@@ -202,9 +219,9 @@ impl<'f> Retargeter<'f> {
                     return false;
                 }
                 if let Some(&arg) = for_stmt.iter_args.get(index) {
-                    retype(self.vars, arg, target);
+                    self.retype(arg, target);
                 }
-                retype(self.vars, v, target);
+                self.retype(v, target);
                 true
             }
             Definition::IterArg { stmt, index } => {
@@ -217,13 +234,13 @@ impl<'f> Retargeter<'f> {
                 if !self.retarget(init, target, check_liveness) {
                     return false;
                 }
-                retype(self.vars, v, target);
+                self.retype(v, target);
                 true
             }
             Definition::Assign(path) => {
                 let ok = self.retarget_assign(v, &path, target, check_liveness);
                 if ok {
-                    retype(self.vars, v, target);
+                    self.retype(v, target);
                 }
                 ok
             }
@@ -431,13 +448,15 @@ pub fn materialize_semantic_aliases(
     backend: Backend,
     exact: bool,
 ) -> Vec<Diagnostic> {
-    let original = f.vars.clone();
     let hazards = (!exact).then(|| CarryHazards::of(f));
     let mut retargeter = Retargeter::new(&f.body, &mut f.vars, backend);
     retargeter.hazards = hazards;
     retargeter.run_step0();
     let refusals = std::mem::take(&mut retargeter.refusals);
-    reanchor_views(&f.body, &original, &mut f.vars);
+    // Views follow only sources that moved.
+    if let Some(original) = retargeter.take_original() {
+        reanchor_views(&f.body, &original, &mut f.vars);
+    }
     refusals
 }
 

@@ -41,7 +41,10 @@ impl Timeline {
         let c = self.heads.partition_point(|&h| h <= key).saturating_sub(1);
         let Some(chunk) = self.chunks.get_mut(c) else {
             self.heads.push(key);
-            self.chunks.push(vec![member]);
+            // Most buffers keep a few members: room for them from the start.
+            let mut chunk = Vec::with_capacity(8);
+            chunk.push(member);
+            self.chunks.push(chunk);
             return;
         };
         let at = chunk.partition_point(|m| m.key() < key);

@@ -475,9 +475,10 @@ impl<'f> Builder<'f> {
     fn finish(mut self) -> Liveness {
         for t in 0..self.tiles.len() {
             let loops = &self.loops;
-            let mut reads: Vec<Step> = self.reads[t]
-                .iter()
-                .map(|r| match *r {
+            // Collected in place, in the reads' own allocation.
+            let mut reads: Vec<Step> = std::mem::take(&mut self.reads[t])
+                .into_iter()
+                .map(|r| match r {
                     Read::At(step) => step,
                     Read::LoopEnd(l) => loops[l as usize].end,
                 })

@@ -614,7 +614,7 @@ fn stmt_key(stmt: &Stmt) -> usize {
 /// The bytes a tile's data takes: its static shape's elements at the dtype's storage width.
 fn data_bytes(tile: &TileType) -> Option<i64> {
     let mut elements: i64 = 1;
-    for dim in &tile.shape {
+    for dim in tile.shape.iter() {
         elements = elements.checked_mul(dim.as_const_int()?)?;
     }
     let bits = elements.checked_mul(i64::from(tile.dtype.storage_bits()))?;

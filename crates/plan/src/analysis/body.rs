@@ -77,6 +77,11 @@ fn collect_definitions(
             steps: steps.to_vec(),
             index: index as u32,
         };
+        // The most common definition takes the path itself.
+        if let StmtKind::Assign { target, .. } = &stmt.kind {
+            defs.insert(*target, Definition::Assign(here));
+            continue;
+        }
         let path = || here.clone();
         let descend = |list: &[Stmt], branch: Branch, defs: &mut FxHashMap<_, _>| {
             let mut inner = here.steps.clone();
@@ -84,9 +89,6 @@ fn collect_definitions(
             collect_definitions(list, &inner, defs);
         };
         match &stmt.kind {
-            StmtKind::Assign { target, .. } => {
-                defs.insert(*target, Definition::Assign(path()));
-            }
             StmtKind::For(f) => {
                 for (i, v) in f.iter_args.iter().enumerate() {
                     defs.insert(
@@ -124,6 +126,8 @@ fn collect_definitions(
                 }
             }
             StmtKind::With(w) => descend(&w.body, Branch::WithBody, defs),
+            // Recorded above.
+            StmtKind::Assign { .. } => {}
             StmtKind::Eval(_)
             | StmtKind::Yield { .. }
             | StmtKind::Return { .. }
