@@ -207,22 +207,40 @@ fn set_memref(vars: &mut VarTable, v: VarId, memref: MemRef) {
 /// arms' yield fixup will put it (on its then arm's value) when a later loop is aligned to
 /// it; PyPTO aligns such a loop to the result's stale buffer. `pypto_aligns`: whether PyPTO
 /// aligns carries at all here (only after a reuse). Returns, in safe mode, each carry placed
-/// elsewhere than PyPTO's rule places it.
+/// elsewhere than PyPTO's rule places it, and how to undo the alignment.
 pub fn align_loop_carries(
     stmts: &[Stmt],
     vars: &mut VarTable,
     safe: bool,
     pypto_aligns: bool,
-) -> Vec<Realigned> {
+) -> Alignment {
     let seats = safe.then(|| Seats::of(stmts));
     let mut aligner = Aligner {
         seats: seats.as_ref(),
         pypto_aligns,
         stale: FxHashMap::default(),
-        realigned: Vec::new(),
+        alignment: Alignment::default(),
     };
     aligner.align(stmts, vars);
-    aligner.realigned
+    aligner.alignment
+}
+
+/// What the safe planner's alignment changed.
+#[derive(Clone, Debug, Default)]
+pub struct Alignment {
+    /// The carries placed elsewhere than PyPTO's rule places them.
+    pub realigned: Vec<Realigned>,
+    /// The types the alignment replaced (safe mode), first ones first.
+    replaced: Vec<(VarId, Option<Type>)>,
+}
+
+impl Alignment {
+    /// Puts back the types the alignment replaced.
+    pub fn undo(&self, vars: &mut VarTable) {
+        for (v, ty) in self.replaced.iter().rev() {
+            vars[*v].ty = ty.clone();
+        }
+    }
 }
 
 /// A loop carry the safe planner put on its init's buffer where PyPTO's §7.2 leaves it on
@@ -253,7 +271,7 @@ struct Aligner<'s> {
     /// The MemRefs `if` results had before [`place_if_results`] moved them: what PyPTO aligns
     /// later loops to.
     stale: FxHashMap<VarId, Option<MemRef>>,
-    realigned: Vec<Realigned>,
+    alignment: Alignment,
 }
 
 impl Aligner<'_> {
@@ -286,6 +304,9 @@ impl Aligner<'_> {
                             let pypto = pypto_target
                                 .clone()
                                 .or_else(|| tile_target(vars, v).map(|t| t.memref));
+                            if self.seats.is_some() {
+                                self.alignment.replaced.push((v, vars[v].ty.clone()));
+                            }
                             retype(vars, v, &target);
                             if self.seats.is_some()
                                 && !reported
@@ -293,7 +314,7 @@ impl Aligner<'_> {
                                 && !same_place(&pypto, &target.memref)
                             {
                                 reported = true;
-                                self.realigned.push(Realigned {
+                                self.alignment.realigned.push(Realigned {
                                     carry: v,
                                     init: init_var,
                                     pypto_base: pypto.base.clone(),
@@ -318,6 +339,9 @@ impl Aligner<'_> {
                         for &result in &i.return_vars {
                             let before = tile_target(vars, result).map(|t| t.memref);
                             self.stale.entry(result).or_insert(before);
+                            self.alignment
+                                .replaced
+                                .push((result, vars[result].ty.clone()));
                         }
                         place_if_results(i, vars);
                     }

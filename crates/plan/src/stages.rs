@@ -419,35 +419,6 @@ pub fn finish(
     safe: bool,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
-    let again = safe.then(|| (prepared.clone(), packed.clone()));
-    let stages = (lifetimes, backend, safe, own_buffer);
-    let mut plan = finish_aligning(prepared, packed, stages, true)?;
-    let realigned = |d: &Diagnostic| {
-        matches!(
-            d.code,
-            fixup::codes::CARRY_ALIGNED_WITHOUT_REUSE
-                | fixup::codes::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS
-        )
-    };
-    // A carry aligned otherwise than PyPTO aligns it changes PyPTO's decision only when the
-    // plan differs for it: the yield fixup often puts the carry there anyway.
-    if let Some((prepared, packed)) = again
-        && plan.report.diagnostics.iter().any(realigned)
-        && finish_aligning(prepared, packed, stages, false)
-            .is_ok_and(|pypto| pypto.function == plan.function)
-    {
-        plan.report.diagnostics.retain(|d| !realigned(d));
-    }
-    Ok(plan)
-}
-
-/// [`finish`], with the safe planner's carry alignment (`safe_alignment`) or PyPTO's.
-fn finish_aligning(
-    prepared: Prepared,
-    packed: Option<Packed<'_>>,
-    (lifetimes, backend, safe, own_buffer): (&Lifetimes, Backend, bool, &FxHashSet<VarId>),
-    safe_alignment: bool,
-) -> Result<FunctionPlan, PlanError> {
     let Prepared {
         function,
         diagnostics,
@@ -520,18 +491,51 @@ fn finish_aligning(
     }
     // PyPTO aligns carries only after a reuse; the safe planner always does, since a repair
     // can leave a nested carry's iter arg off its init's buffer with nothing reused.
-    let safe_alignment = safe && safe_alignment;
-    if control_flow && (reused || safe_alignment) {
-        let realigned = fixup::align_loop_carries(&f.body, &mut f.vars, safe_alignment, reused);
-        report.diagnostics.extend(
-            realigned
+    let mut realigned = Vec::new();
+    // The function as PyPTO aligns it, where the safe alignment differs somewhere.
+    let mut pypto_aligned = None;
+    if control_flow && (reused || safe) {
+        let alignment = fixup::align_loop_carries(&f.body, &mut f.vars, safe, reused);
+        if !alignment.realigned.is_empty() {
+            let mut pypto = f.clone();
+            alignment.undo(&mut pypto.vars);
+            if reused {
+                fixup::align_loop_carries(&pypto.body, &mut pypto.vars, false, true);
+            }
+            pypto_aligned = Some(pypto);
+        }
+        realigned.extend(
+            alignment
+                .realigned
                 .iter()
                 .map(|r| fixup::realigned_warning(&f.vars, r)),
         );
     }
+    let rules = (lifetimes, reserved_starts.as_slice(), backend, safe);
+    let mut plan = fix_control_flow(f, report, rules)?;
+    // A carry aligned otherwise than PyPTO aligns it changes PyPTO's decision only where the
+    // plan differs for it: the yield fixup often puts the carry there anyway.
+    let unchanged = pypto_aligned.is_some_and(|pypto| {
+        fix_control_flow(pypto, PlanReport::default(), rules)
+            .is_ok_and(|pypto| pypto.function == plan.function)
+    });
+    if !unchanged {
+        plan.report.diagnostics.extend(realigned);
+    }
+    Ok(plan)
+}
+
+/// The control-flow fixups after the carries are aligned: accumulator if-phis, identity
+/// copies, the yield fixup, hoisted allocs, dead allocs (SPEC §7.4–§7.6).
+fn fix_control_flow(
+    mut f: Function,
+    mut report: PlanReport,
+    (lifetimes, reserved_starts, backend, safe): (&Lifetimes, &[(MemSpace, i64)], Backend, bool),
+) -> Result<FunctionPlan, PlanError> {
+    let control_flow = lifetimes.shape.control_flow;
     if control_flow {
         let coalesced = fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
-        report_coalesced_seeds(&mut report.spaces, &f, &coalesced, &reserved_starts);
+        report_coalesced_seeds(&mut report.spaces, &f, &coalesced, reserved_starts);
     }
     // Identity-copy normalisation acts only from a bare rename, and the fixups add none.
     let renames = lifetimes.shape.renames;
