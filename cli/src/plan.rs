@@ -15,7 +15,7 @@ use memreuse::ir::{LineIndex, ProgramHeader};
 use memreuse::json::{
     FailedFunction, FileError, FileReport, FunctionEntry, FunctionReport, plan_document,
 };
-use memreuse::plan::PlanConfig;
+use memreuse::plan::{PlanConfig, Planner};
 use memreuse::repair::{is_input_hazard, is_repair};
 use memreuse::store::Cache;
 use memreuse::svg::plan_svg;
@@ -414,7 +414,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                 write_atomically(&dir.join(&target), &page)?;
             }
         }
-        Emit::Summary => print_summary(&mut stdout, &planned, &totals, verbose)?,
+        Emit::Summary => print_summary(&mut stdout, &planned, &totals, verbose, config.planner)?,
         Emit::Json => {
             let reports: Vec<FileReport> = planned
                 .iter()
@@ -712,6 +712,7 @@ fn print_summary(
     planned: &[PlannedFile],
     totals: &Totals,
     members: bool,
+    planner: Planner,
 ) -> Result<()> {
     let width = summary::name_width(
         planned
@@ -831,8 +832,12 @@ fn print_summary(
     );
     if repairs > 0 {
         footer.push_str(&format!(
-            ", {} of PyPTO's plan (warnings MR-R…)",
-            plural(repairs, "repair")
+            ", {} of {} (warnings MR-R…)",
+            plural(repairs, "repair"),
+            match planner {
+                Planner::Dsa => "the offset planner's plan",
+                Planner::Pypto | Planner::None => "PyPTO's plan",
+            }
         ));
     }
     if input_hazards > 0 {
