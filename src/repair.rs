@@ -8,8 +8,10 @@
 //! `MR-R001` keep a group off the shared buffer (writer, then victim), `MR-R002`/`MR-R005`
 //! detach the loop carry or `if` result that sits on the victim's buffer (seeded from the
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
-//! allocation. Each trial replans the whole function from the edited input; a trial the
-//! planner refuses, or after which the pair (by name) is still a finding, is undone. Each edit
+//! allocation. Each trial plans the function from the edited input (an `MR-R001` trial keeps
+//! the input, so from the input's second plan on it finishes from the input's packing,
+//! `plan::PackedInput`, which gives the same plan); a trial the planner refuses, or after
+//! which the pair (by name) is still a finding, is undone. Each edit
 //! is made at most once, so the loop ends; at 64 rounds, or when no edit separates the first
 //! finding, the function is an internal error (`MR-E010`, or the last findings).
 //!
