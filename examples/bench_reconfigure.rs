@@ -33,7 +33,11 @@ fn main() {
         backend: Backend::Ascend910B,
         ..PlanConfig::default()
     };
-    let mut ws = Workspace::new(Arc::new(Cache::new(Box::new(store))), config);
+    let cache = match std::env::var_os("BENCH_NO_STORE") {
+        Some(_) => Cache::disabled(),
+        None => Cache::new(Box::new(store)),
+    };
+    let mut ws = Workspace::with_log(Arc::new(cache), config);
     let sources: Vec<_> = tree
         .iter()
         .map(|(path, text)| ws.set_file(path, text, false))
@@ -43,6 +47,7 @@ fn main() {
     let planned = plan(&mut ws, &sources);
     let cold = start.elapsed();
     let cold_rss = rss_mb();
+    let cold_queries = ws.executed_counts();
 
     // A capacity change that still fits every plan: the packings of that space run again,
     // everything whose result is unchanged stays memoized.
@@ -53,6 +58,7 @@ fn main() {
     let start = Instant::now();
     let replanned = plan(&mut ws, &sources);
     let after_change = start.elapsed();
+    let change_queries = ws.executed_counts();
 
     println!(
         "{files} files, {planned} functions: cold {:.3} s, after a Vec capacity change {:.3} s \
@@ -62,13 +68,28 @@ fn main() {
         cold.as_secs_f64() / after_change.as_secs_f64(),
         rss_mb(),
     );
+    println!("queries executed (cold / after the change):");
+    for (query, cold) in &cold_queries {
+        let after = change_queries
+            .iter()
+            .find(|(q, _)| q == query)
+            .map_or(0, |&(_, n)| n);
+        println!("  {query:<16} {cold:>7} {after:>7}");
+    }
 }
 
 /// Plans every file on one thread (as the daemon's writer does), flushes, and counts the
 /// planned functions; any failure stops the benchmark.
 fn plan(ws: &mut Workspace, sources: &[memreuse::db::SourceFile]) -> usize {
+    let start = Instant::now();
     let outcomes = ws.plan(&MemorySystem::default(), sources, 1, &|| {});
+    let planned = start.elapsed();
     ws.flush().expect("the store takes the batch");
+    println!(
+        "  planned in {:.3} s, flushed in {:.3} s",
+        planned.as_secs_f64(),
+        (start.elapsed() - planned).as_secs_f64()
+    );
     let mut functions = 0;
     for outcome in &outcomes {
         match &outcome.status {

@@ -13,13 +13,45 @@
 //! `plan::PackedInput`, which gives the same plan); a trial the planner refuses, or after
 //! which the pair (by name) is still a finding, is undone. Each edit
 //! is made at most once, so the loop ends; at 64 rounds, or when no edit separates the first
-//! finding, the function is an internal error (`MR-E010`, or the last findings).
+//! finding and it is no hazard of the input itself (below), the function is an internal error
+//! (`MR-E010`, or the last findings). No edit inserts a copy the hardware lacks: a carry or
+//! `if` result in Acc is never detached (no Acc-to-Acc `tile.move`, `ops::tile_move_exists`).
+//!
+//! Hazards of the input itself (`MR-W004`). Some inputs lose a value in every plan: an op whose
+//! output reuses input k (`tile.matmul_acc` accumulates into its argument 0: a hardware fact)
+//! overwrites a tile that is read later, and with no Acc-to-Acc `tile.move` nothing can copy it
+//! away — nor give a loop carry started from it, or the other arm of an `if` result the
+//! accumulation is yielded into, a buffer of its own (those then overwrite it too). When no
+//! edit separates a pair, the pair is accepted as such a hazard only if (1) every finding of
+//! the plan for it is, by code, tiles' names and locations, a finding of the input *planned
+//! with no reuse at all* (every group on its own allocation, Step 0 off: only the input's own
+//! MemRefs and PyPTO's mandatory placements remain — in-place results, views, carries in place,
+//! accumulator if-phis coalesced, SPEC §7.4), and (2) the input overwrites the victim in place
+//! before the read, directly or through a loop carry started from it in a space with no copy
+//! into itself, and the writer is that op's result or is yielded with it into one `if` result.
+//! The plan is then emitted with those findings only, as one located warning per pair (at the
+//! in-place op, the read and the other write as notes); every other finding is still repaired
+//! or refused, and [`input_hazards`] — the gate each returned plan passes — runs the checkers
+//! again and lets nothing else through.
+//!
+//! Why "planned with no reuse" and not "the input as given": the input is not a plan. Checked
+//! as given, its if result sits on another Acc buffer than the accumulator yielded into it (the
+//! checker reports that misplacement, which the mandatory coalescing removes) and the in-place
+//! write itself is no finding (the value checker keeps an in-place op's input name); the write
+//! that really destroys the value in every plan — the other arm's, once coalesced onto the
+//! accumulator — only appears once PyPTO's mandatory placements are applied. Planning with no
+//! reuse applies exactly those and no optional sharing, so a finding there is not caused by any
+//! reuse decision; condition (2) ties it to the op table's in-place row, and the repair loop
+//! having failed first keeps repairable ones (a carry in Vec, an upstream retarget) repaired.
+//!
+//! Diagnostics name only the user's tiles: a tile the fixups or a repair inserted is said to be
+//! "a copy memreuse inserted for" the user's tile it copies.
 //!
 //! Guarantees: deterministic (fixed orders, no hash-order iteration, fresh names and bases
-//! numbered from the function); every returned plan passed both checkers; where PyPTO's plan
-//! passes them, no edit is made. Not guaranteed: minimality. The loop is greedy — a later edit
-//! can make an earlier one unnecessary, and nothing searches for the fewest groups or bytes
-//! moved off.
+//! numbered from the function); every returned plan passed both checkers, except for the
+//! input's own hazards just described; where PyPTO's plan passes them, no edit is made. Not
+//! guaranteed: minimality. The loop is greedy — a later edit can make an earlier one
+//! unnecessary, and nothing searches for the fewest groups or bytes moved off.
 //!
 //! This module sits above `plan` and `verify` and shares nothing with the checker but its
 //! findings: the planner never calls the checker.
@@ -47,10 +79,23 @@ pub mod codes {
     /// A nested loop carry receives its value through a `tile.move` (the yield fixup).
     pub const NESTED_CARRY_WRITTEN_BACK: &str =
         crate::plan::fixup::codes::NESTED_CARRY_WRITTEN_BACK;
+    /// Loop carries aligned to their inits although nothing was reused (PyPTO aligns only
+    /// after a reuse).
+    pub const CARRY_ALIGNED_WITHOUT_REUSE: &str =
+        crate::plan::fixup::codes::CARRY_ALIGNED_WITHOUT_REUSE;
+    /// A loop carry aligned to where its init really sits, not to its stale MemRef.
+    pub const CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS: &str =
+        crate::plan::fixup::codes::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS;
+    /// An `if` arm yielding one value for several results on one buffer copies it once.
+    pub const ONE_COPY_FOR_SEVERAL_RESULTS: &str =
+        crate::plan::fixup::codes::ONE_COPY_FOR_SEVERAL_RESULTS;
     /// Step 0 left a value where it was: retargeting it would overwrite a value still needed.
     pub const STEP0_RETARGET_REFUSED: &str = crate::plan::retarget::codes::RETARGET_REFUSED;
     /// The checker still rejects the plan after every repair: an internal error.
     pub const UNREPAIRED: &str = "MR-E010";
+    /// The input itself overwrites a value in place while that value is still read; no memory
+    /// plan can keep it, so the plan carries the finding as this warning.
+    pub const INPUT_OVERWRITES_LIVE_VALUE: &str = "MR-W004";
 }
 
 /// Whether a diagnostic of a plan's report is one of its repairs.
@@ -62,8 +107,17 @@ pub fn is_repair(d: &Diagnostic) -> bool {
             | codes::TILE_GETS_FRESH_BUFFER
             | codes::IF_RESULT_GETS_OWN_BUFFER
             | codes::NESTED_CARRY_WRITTEN_BACK
+            | codes::CARRY_ALIGNED_WITHOUT_REUSE
+            | codes::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS
+            | codes::ONE_COPY_FOR_SEVERAL_RESULTS
             | codes::STEP0_RETARGET_REFUSED
     )
+}
+
+/// Whether a diagnostic of a plan's report is a hazard the input itself carries, which no
+/// plan removes (the plan is otherwise safe).
+pub fn is_input_hazard(d: &Diagnostic) -> bool {
+    d.code == codes::INPUT_OVERWRITES_LIVE_VALUE
 }
 
 /// Why no safe plan came out.
@@ -155,9 +209,12 @@ fn plan_checked_editing(
     if config.exact {
         let mut plan = first.map_err(SafePlanError::Plan)?;
         let findings = check_function(&plan.function, options);
-        plan.report
-            .diagnostics
-            .extend(findings.into_iter().map(|f| warning(f.diagnostic)));
+        let user_vars = input.vars.len();
+        plan.report.diagnostics.extend(
+            findings
+                .into_iter()
+                .map(|f| warning(named_for_the_user(f.diagnostic, user_vars, &plan.function))),
+        );
         return Ok((plan, None));
     }
     // The input as repaired so far, once an edit changed it.
@@ -182,23 +239,48 @@ fn plan_checked_editing(
     .map_err(SafePlanError::Plan)?;
     let mut findings = check_function(&plan.function, options);
     let mut applied = FxHashSet::default();
+    let (original, user_vars) = (input, input.vars.len());
+    // The hazards of the input itself (module doc): the unshared plan's findings, computed once
+    // a finding resists every edit, and the findings accepted as such.
+    let mut unshared: Option<Vec<FindingKey>> = None;
+    let mut inherent: Vec<FindingKey> = Vec::new();
     // The trials of the input as repaired so far that keep one more group on its own
     // allocation share its packing; an edit of the input starts afresh.
     let mut plans = InputPlans::default();
     for _ in 0..MAX_ROUNDS {
-        if findings.is_empty() {
+        let open: Vec<&Finding> = findings
+            .iter()
+            .filter(|f| key(&plan.function, f).is_none_or(|k| !inherent.contains(&k)))
+            .collect();
+        if open.is_empty() {
+            // The gate every plan with findings passes: each is one the input itself carries.
+            if !findings.is_empty() {
+                let unshared =
+                    unshared.get_or_insert_with(|| unshared_findings(original, config, options));
+                let Some(hazards) = hazards_of(original, &plan.function, &findings, unshared)
+                else {
+                    return Err(unrepaired(findings, user_vars, &plan.function));
+                };
+                repairs.extend(
+                    hazards
+                        .into_iter()
+                        .map(|d| named_for_the_user(d, user_vars, &plan.function)),
+                );
+            }
             plan.report.diagnostics.extend(repairs);
             return Ok((plan, edited));
         }
         let input = edited.as_ref().unwrap_or(input);
         // The first finding that names two tiles, separated by the first edit that separates
         // them (the others often follow from the same decision).
-        let Some((finding, pair)) = findings.iter().find_map(|f| Some((f, f.clobber?))) else {
-            return Err(unrepaired(findings));
+        let Some((finding, pair)) = open.iter().find_map(|f| Some((*f, f.clobber?))) else {
+            return Err(unrepaired(findings, user_vars, &plan.function));
         };
         let mut separated = None;
         let names = pair_names(&plan.function, pair);
-        for (action, repair) in candidates(input, &own, &plan.function, finding, pair) {
+        let offsets = config.planner == crate::plan::Planner::Dsa;
+        for (action, repair) in candidates(input, &own, &plan.function, finding, pair, offsets) {
+            let repair = named_for_the_user(repair, user_vars, &plan.function);
             // An edit is made once: a pair it did not keep apart stays a finding.
             if applied.contains(&action) {
                 continue;
@@ -260,7 +342,17 @@ fn plan_checked_editing(
         let Some((action, next_input, next_own, next_repairs, next_plan, next_findings)) =
             separated
         else {
-            return Err(unrepaired(findings));
+            // No edit separates the pair: accepted only as a hazard the input itself carries.
+            let unshared =
+                unshared.get_or_insert_with(|| unshared_findings(original, config, options));
+            if input_hazard(original, &plan.function, &findings, pair, unshared).is_none() {
+                return Err(unrepaired(findings, user_vars, &plan.function));
+            }
+            let pair_of = |f: &Finding| f.clobber.map(|c| pair_names(&plan.function, c));
+            for f in findings.iter().filter(|f| pair_of(f) == Some(names)) {
+                inherent.extend(key(&plan.function, f));
+            }
+            continue;
         };
         applied.insert(action);
         if next_input.is_some() {
@@ -524,6 +616,7 @@ fn candidates(
     planned: &Function,
     finding: &Finding,
     pair: Clobber,
+    offsets: bool,
 ) -> Vec<(Action, Diagnostic)> {
     let Clobber { victim, writer } = pair;
     let name = |v: VarId| planned.vars[v].name.to_string();
@@ -544,17 +637,28 @@ fn candidates(
         };
         // A carry or `if` result keeps its own buffer through the tile it sits with.
         let grouped = input_seats.defined(tile);
-        if now != own_base && !own.contains(&grouped) {
-            let kept = if grouped == tile {
-                format!("'{}'", name(tile))
+        let kept = if grouped == tile {
+            format!("'{}'", name(tile))
+        } else {
+            format!("'{}', which '{}' sits with,", name(grouped), name(tile))
+        };
+        // The offset planner keeps every group on its own allocation, at an address that may
+        // overlap another's.
+        let overlapping = offsets && now == own_base;
+        if (now != own_base || overlapping) && !own.contains(&grouped) {
+            let message = if overlapping {
+                format!(
+                    "the offset planner places '{}' over bytes of '{}', which is unsafe: {why}; the repaired plan keeps {kept} clear of every other allocation",
+                    name(tile),
+                    name(other),
+                )
             } else {
-                format!("'{}', which '{}' sits with,", name(grouped), name(tile))
+                format!(
+                    "PyPTO puts '{}' on '{now}', the buffer of '{}', which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'",
+                    name(tile),
+                    name(other),
+                )
             };
-            let message = format!(
-                "PyPTO puts '{}' on '{now}', the buffer of '{}', which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'",
-                name(tile),
-                name(other),
-            );
             out.push((
                 Action::KeepOwn(grouped),
                 repair(codes::TILE_KEEPS_OWN_BUFFER, message, finding),
@@ -699,8 +803,337 @@ fn warning(mut d: Diagnostic) -> Diagnostic {
     d
 }
 
-fn unrepaired(findings: Vec<Finding>) -> SafePlanError {
-    SafePlanError::Unrepaired(findings.into_iter().map(|f| f.diagnostic).collect())
+fn unrepaired(findings: Vec<Finding>, user_vars: usize, planned: &Function) -> SafePlanError {
+    SafePlanError::Unrepaired(
+        findings
+            .into_iter()
+            .map(|f| named_for_the_user(f.diagnostic, user_vars, planned))
+            .collect(),
+    )
+}
+
+/// `d` with each tile the user did not write (a `tile.move` the fixups or a repair inserted:
+/// a variable numbered past the input's `user_vars`) said to be a copy of the user's tile it
+/// copies, where a text first names it: the input holds only the user's names.
+fn named_for_the_user(mut d: Diagnostic, user_vars: usize, planned: &Function) -> Diagnostic {
+    let mut copies: Vec<(VarId, VarId)> = Vec::new();
+    crate::plan::analysis::lifetimes::visit_assignments(&planned.body, &mut |target, value| {
+        if target.index() >= user_vars
+            && let Some(call) = value.as_call()
+            && crate::ir::ops::op_role(call.op()) == crate::ir::ops::OpRole::Move
+            && let Some(source) = call.args.first().and_then(crate::ir::Expr::as_var)
+        {
+            copies.push((target, source));
+        }
+    });
+    // A copy of a copy is named by the tile at the start of the chain.
+    let original = |mut v: VarId| {
+        for _ in 0..copies.len() {
+            match copies.iter().find(|&&(copy, _)| copy == v) {
+                Some(&(_, source)) => v = source,
+                None => break,
+            }
+        }
+        v
+    };
+    for &(copy, _) in &copies {
+        let quoted = format!("'{}'", planned.vars[copy].name);
+        let source = original(copy);
+        let said = if source.index() < user_vars {
+            format!(
+                "{quoted} (a copy memreuse inserted for '{}')",
+                planned.vars[source].name
+            )
+        } else {
+            format!("{quoted} (a copy memreuse inserted)")
+        };
+        let texts = std::iter::once(&mut d.message)
+            .chain(d.hint.as_mut())
+            .chain(d.related.iter_mut().map(|r| &mut r.message));
+        for text in texts {
+            if text.contains(&quoted) && !text.contains(&said) {
+                *text = text.replacen(&quoted, &said, 1);
+            }
+        }
+    }
+    d
+}
+
+/// What identifies a finding across two plans of one input: its code, its two tiles' names and
+/// where it points (the read or the write, the definitions), not its text, whose step numbers
+/// move when a plan inserts statements. `None` for a finding that names no two tiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FindingKey {
+    code: &'static str,
+    victim: String,
+    writer: String,
+    span: crate::ir::Span,
+    related: Vec<crate::ir::Span>,
+}
+
+fn key(planned: &Function, finding: &Finding) -> Option<FindingKey> {
+    let (victim, writer) = pair_names(planned, finding.clobber?);
+    Some(FindingKey {
+        code: finding.diagnostic.code,
+        victim: victim.to_string(),
+        writer: writer.to_string(),
+        span: finding.diagnostic.span,
+        related: finding.diagnostic.related.iter().map(|r| r.span).collect(),
+    })
+}
+
+/// The findings on the input planned with no reuse at all: every sharing group keeps its own
+/// allocation and Step 0 retargets nothing, so tiles share only what the input and PyPTO's
+/// mandatory placements make them share (in-place results, views, loop carries in place,
+/// accumulator if-phis coalesced, SPEC §7.4). Empty when that plan cannot be made.
+fn unshared_findings(
+    input: &Function,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Vec<FindingKey> {
+    let every_tile: FxHashSet<VarId> = input.vars.iter().map(|(v, _)| v).collect();
+    // PyPTO's placements, whichever planner made the plan checked against them.
+    let unshared = PlanConfig {
+        planner: crate::plan::Planner::Pypto,
+        materialize_aliases: false,
+        exact: false,
+        ..*config
+    };
+    let Ok(plan) = plan_function_keeping(input.clone(), &unshared, &every_tile) else {
+        return Vec::new();
+    };
+    let options = VerifyOptions {
+        backend: options.backend,
+        ..verify_options(&unshared)
+    };
+    check_plan(&PlanInput::of(input), &plan.function, &options)
+        .iter()
+        .filter_map(|f| key(&plan.function, f))
+        .collect()
+}
+
+/// The checkers on `planned`, a plan of `input` made with `config`, as the gate before it
+/// leaves the tool: `Ok` with a warning per hazard the input itself carries when every finding
+/// is one (none when the plan passes), `Err` with the findings otherwise. Safe planning passes
+/// every plan it returns through this gate.
+pub fn input_hazards(
+    input: &Function,
+    planned: &Function,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
+    let findings = check_plan(&PlanInput::of(input), planned, options);
+    if findings.is_empty() {
+        return Ok(Vec::new());
+    }
+    let unshared = unshared_findings(input, config, options);
+    hazards_of(input, planned, &findings, &unshared)
+        .ok_or_else(|| findings.into_iter().map(|f| f.diagnostic).collect())
+}
+
+/// A warning per pair of tiles the findings name, when every finding is a hazard the input
+/// itself carries ([`input_hazard`]); `None` when one is not.
+fn hazards_of(
+    input: &Function,
+    planned: &Function,
+    findings: &[Finding],
+    unshared: &[FindingKey],
+) -> Option<Vec<Diagnostic>> {
+    let mut pairs = Vec::new();
+    let mut warnings = Vec::new();
+    for finding in findings {
+        let pair = finding.clobber?;
+        let names = pair_names(planned, pair);
+        if pairs.contains(&names) {
+            continue;
+        }
+        warnings.push(input_hazard(input, planned, findings, pair, unshared)?);
+        pairs.push(names);
+    }
+    Some(warnings)
+}
+
+/// The warning for `pair`, which no edit separates, when it is a hazard the input itself
+/// carries: every finding of the plan for the pair is one of the unshared plan's (so no reuse
+/// decision makes it); its victim is a tile of the input that an op of the input overwrites in
+/// place ("output reuses input k") before the read; and the writer is that op's result, or
+/// is yielded with it into one `if` result in a space with no copy into itself (Acc), so both
+/// arms must write one buffer. `None` otherwise: the pair stays an error.
+fn input_hazard(
+    input: &Function,
+    planned: &Function,
+    findings: &[Finding],
+    pair: Clobber,
+    unshared: &[FindingKey],
+) -> Option<Diagnostic> {
+    let names = pair_names(planned, pair);
+    let of_pair: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.clobber.is_some_and(|c| pair_names(planned, c) == names))
+        .collect();
+    let in_unshared = |f: &&Finding| key(planned, f).is_some_and(|k| unshared.contains(&k));
+    if !of_pair.iter().all(in_unshared) {
+        return None;
+    }
+    let Clobber { victim, writer } = pair;
+    let user =
+        |v: VarId| v.index() < input.vars.len() && input.vars[v].name == planned.vars[v].name;
+    if !user(victim) || !user(writer) {
+        return None;
+    }
+    // Where the victim is read with the wrong value: the value checker names the first write
+    // that destroyed it, which may be another writer's.
+    let lost_read = |f: &&Finding| {
+        f.diagnostic.code == crate::verify::codes::VALUE_LOST
+            && f.clobber
+                .is_some_and(|c| planned.vars[c.victim].name == names.0)
+    };
+    let read = of_pair
+        .iter()
+        .copied()
+        .find(lost_read)
+        .or_else(|| findings.iter().find(lost_read))
+        .map_or(of_pair.first()?.diagnostic.span, |f| f.diagnostic.span);
+    let space = match &input.vars[victim].ty {
+        Some(Type::Tile(t)) => t.space?,
+        _ => return None,
+    };
+    // With no copy within the space, a loop carry started from the victim stays on its buffer.
+    let no_copy = !crate::ir::ops::tile_move_exists(space, space);
+    let mut on_victim = vec![victim];
+    if no_copy {
+        carried_from(&input.body, &mut on_victim);
+    }
+    let root = on_victim
+        .iter()
+        .flat_map(|&v| in_place_over(&input.body, v))
+        .filter(|r| r.span.start < read.start)
+        .min_by_key(|r| r.span.start)?;
+    let name = |v: VarId| input.vars[v].name.as_str();
+    let (v, w, a) = (name(victim), name(writer), name(root.result));
+    let space = space.name();
+    let over = if root.over == victim {
+        String::new()
+    } else {
+        format!(
+            ", the loop carry '{}' started from '{v}', which with no {space}-to-{space} tile.move stays on its buffer",
+            name(root.over)
+        )
+    };
+    let why = if writer == root.result {
+        String::new()
+    } else {
+        let phi = shared_if_result(&input.body, root.result, writer)?;
+        if !no_copy {
+            return None;
+        }
+        format!(
+            "; the if result '{}' is '{a}' in one arm and '{w}' in the other, and with no {space}-to-{space} tile.move both must be computed on one buffer, so '{w}' is written over '{v}' too",
+            name(phi),
+        )
+    };
+    let message = format!(
+        "the input overwrites '{v}' in place ({} puts its result '{a}' over its argument {}{over}) while '{v}' is still read{why}; no memory plan can keep '{v}', so the plan keeps this hazard: fix the kernel",
+        root.callee, root.argument,
+    );
+    let at = input.vars[root.result].span;
+    let mut d = Diagnostic::warning(codes::INPUT_OVERWRITES_LIVE_VALUE, message, at).with_hint(
+        format!("read '{v}' before '{a}' overwrites it, or compute '{a}' from a tile of its own"),
+    );
+    d.related.push(crate::ir::diagnostics::Related {
+        span: read,
+        message: format!("'{v}' is read here, after it was overwritten"),
+    });
+    if writer != root.result {
+        d.related.push(crate::ir::diagnostics::Related {
+            span: input.vars[writer].span,
+            message: format!("'{w}' is written over '{v}' here"),
+        });
+    }
+    Some(d)
+}
+
+/// An op of the input whose result lands on an argument's buffer.
+struct InPlace {
+    result: VarId,
+    /// The argument it lands on.
+    over: VarId,
+    callee: String,
+    argument: usize,
+    span: crate::ir::Span,
+}
+
+/// The assignments of `body` that overwrite `victim` in place, in program order.
+fn in_place_over(body: &[Stmt], victim: VarId) -> Vec<InPlace> {
+    let mut out = Vec::new();
+    crate::plan::analysis::lifetimes::visit_assignments(body, &mut |target, value| {
+        if let Some(call) = value.as_call()
+            && let Some(k) = crate::ir::ops::op_info(call.op()).and_then(|i| i.reuses_input)
+            && call.args.get(k).and_then(crate::ir::Expr::as_var) == Some(victim)
+        {
+            out.push(InPlace {
+                result: target,
+                over: victim,
+                callee: call.op().to_string(),
+                argument: k,
+                span: value.span,
+            });
+        }
+    });
+    out
+}
+
+/// Adds to `carried` the iter args of the loops whose init is one of them (outer loops first,
+/// so nested carries follow).
+fn carried_from(body: &[Stmt], carried: &mut Vec<VarId>) {
+    for stmt in body {
+        match &stmt.kind {
+            StmtKind::For(l) => {
+                for (&arg, init) in l.iter_args.iter().zip(&l.init_values) {
+                    if init.as_var().is_some_and(|i| carried.contains(&i)) {
+                        carried.push(arg);
+                    }
+                }
+                carried_from(&l.body, carried);
+            }
+            StmtKind::If(i) => {
+                carried_from(&i.then_body, carried);
+                if let Some(e) = &i.else_body {
+                    carried_from(e, carried);
+                }
+            }
+            StmtKind::With(w) => carried_from(&w.body, carried),
+            _ => {}
+        }
+    }
+}
+
+/// The result of an `if` whose one arm yields `a` for it and the other `b`.
+fn shared_if_result(body: &[Stmt], a: VarId, b: VarId) -> Option<VarId> {
+    let yielded = |arm: &[Stmt]| match arm.last().map(|s| &s.kind) {
+        Some(StmtKind::Yield { values }) => Some(values.clone()),
+        _ => None,
+    };
+    body.iter().find_map(|stmt| match &stmt.kind {
+        StmtKind::If(i) => {
+            let both = yielded(&i.then_body).zip(i.else_body.as_deref().and_then(yielded));
+            let here = both.and_then(|(t, e)| {
+                (0..i.return_vars.len()).find_map(|k| {
+                    let arms = (t.get(k)?.as_var()?, e.get(k)?.as_var()?);
+                    (arms == (a, b) || arms == (b, a)).then_some(i.return_vars[k])
+                })
+            });
+            here.or_else(|| shared_if_result(&i.then_body, a, b))
+                .or_else(|| {
+                    i.else_body
+                        .as_deref()
+                        .and_then(|e| shared_if_result(e, a, b))
+                })
+        }
+        StmtKind::For(l) => shared_if_result(&l.body, a, b),
+        StmtKind::With(w) => shared_if_result(&w.body, a, b),
+        _ => None,
+    })
 }
 
 /// [`plan_checked`] over every function of a program; the first failure stops it, naming

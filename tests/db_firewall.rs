@@ -2,8 +2,12 @@
 //! snapshot which queries re-execute. Per function, `plan(...)` is the store layer (a plan
 //! fetched from the cache or computed), `checked_plan` runs both checkers (and repairs),
 //! and the stages before it are `source` (the parse), `prepared` (Step 0), `lifetimes`,
-//! `sharing_rules`, `packing(function, space)`, `fixed` (SPEC §7) and `addressed` (§8);
-//! everything else is per-file bookkeeping. Each case runs without and with a plan cache.
+//! `sharing_rules`, `packing(function, space)` (as if the capacity were unlimited),
+//! `fitted(function, space)` (its capacity check), `fixed` (SPEC §7), `layout`,
+//! `overflow(function, space)` (§8's capacity check) and `addressed`; `space_capacity`,
+//! `capacity_known` and `capacity_aware` read the configuration; everything else is per-file
+//! bookkeeping. Each case runs without and with a plan cache, and after each configuration
+//! change the plans must equal a fresh database's.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -44,6 +48,37 @@ impl Fixture {
     fn configure(&mut self, config: PlanConfig, expected: Expect) {
         self.ws.set_settings(config);
         expected.assert_eq(&self.run());
+        assert_eq!(
+            self.results(),
+            Fixture::of(&self.current_text(), Cache::disabled(), config).results(),
+            "after the change, the plans of a fresh database of that configuration"
+        );
+    }
+
+    /// Every function's plan (text and report) or failure, as planned last.
+    fn results(&mut self) -> Vec<String> {
+        let file = self
+            .ws
+            .set_file(Path::new("k.py"), &self.current_text(), false);
+        let mut outcome = self
+            .ws
+            .plan(&MemorySystem::default(), &[file], 1, &|| {})
+            .remove(0);
+        self.ws.add_report_detail(&mut outcome);
+        let texts = self.ws.planned_texts(file);
+        let memreuse::db::FileStatus::Planned { functions, .. } = &outcome.status else {
+            panic!("{:?}", outcome.status);
+        };
+        // Not part of the snapshot: only the plans are compared.
+        self.ws.executed();
+        functions
+            .iter()
+            .zip(texts)
+            .map(|(f, text)| {
+                let result = f.result.as_ref().map(|p| (&p.report, p.planned_digest));
+                format!("{:?}\n{result:?}\n{text:?}", f.name)
+            })
+            .collect()
     }
 
     fn set(&mut self, text: &str) {
@@ -120,8 +155,11 @@ fn cold_run_plans_every_function() {
         prepared(k.py::add_kernel)
         lifetimes(k.py::add_kernel)
         sharing_rules(k.py::add_kernel)
+        fitted(k.py::add_kernel, Vec)
         packing(k.py::add_kernel, Vec)
+        capacity_known(Vec)
         space_capacity(Vec)
+        capacity_aware()
         plan(k.py::scale_kernel)
         checked_plan(k.py::scale_kernel)
         source(k.py::scale_kernel)
@@ -130,6 +168,7 @@ fn cold_run_plans_every_function() {
         prepared(k.py::scale_kernel)
         lifetimes(k.py::scale_kernel)
         sharing_rules(k.py::scale_kernel)
+        fitted(k.py::scale_kernel, Vec)
         packing(k.py::scale_kernel, Vec)
         plan(k.py::main)
         checked_plan(k.py::main)
@@ -153,6 +192,7 @@ fn edit_inside_one_function_replans_only_it() {
             lifetimes(k.py::scale_kernel)
             sharing_rules(k.py::scale_kernel)
             packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
             file_result(k.py)"#]],
     );
 }
@@ -195,6 +235,7 @@ fn renaming_a_function_replans_only_it() {
             prepared(k.py::scale_rows)
             lifetimes(k.py::scale_rows)
             sharing_rules(k.py::scale_rows)
+            fitted(k.py::scale_rows, Vec)
             packing(k.py::scale_rows, Vec)"#]],
     );
 }
@@ -219,15 +260,23 @@ fn changing_the_backend_replans_everything() {
         fixed(k.py::add_kernel)
         sharing_rules(k.py::add_kernel)
         space_capacity(Vec)
+        capacity_known(Vec)
         packing(k.py::add_kernel, Vec)
+        fitted(k.py::add_kernel, Vec)
+        capacity_aware()
         addressed(k.py::add_kernel)
+        layout(k.py::add_kernel)
+        overflow(k.py::add_kernel, Vec)
         file_result(k.py)
         plan(k.py::scale_kernel)
         checked_plan(k.py::scale_kernel)
         fixed(k.py::scale_kernel)
         sharing_rules(k.py::scale_kernel)
         packing(k.py::scale_kernel, Vec)
+        fitted(k.py::scale_kernel, Vec)
         addressed(k.py::scale_kernel)
+        layout(k.py::scale_kernel)
+        overflow(k.py::scale_kernel, Vec)
         plan(k.py::main)
         checked_plan(k.py::main)"#]]
     .assert_eq(&fixture.run());
@@ -257,7 +306,6 @@ fn with_a_cache_an_edit_inside_one_function_replans_only_it() {
         expect![[r#"
             manifest(k.py)
             file_items(k.py)
-            file_result(k.py)
             plan(k.py::scale_kernel)
             source(k.py::scale_kernel)
             checked_plan(k.py::scale_kernel)
@@ -266,7 +314,9 @@ fn with_a_cache_an_edit_inside_one_function_replans_only_it() {
             fixed(k.py::scale_kernel)
             lifetimes(k.py::scale_kernel)
             sharing_rules(k.py::scale_kernel)
-            packing(k.py::scale_kernel, Vec)"#]],
+            packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
+            file_result(k.py)"#]],
     );
 }
 
@@ -298,32 +348,34 @@ fn an_edit_reverted_after_it_was_planned_replans_only_that_function() {
     fixture.check(
         edit_inside_scale_kernel,
         expect![[r#"
-        file_items(k.py)
-        plan(k.py::scale_kernel)
-        source(k.py::scale_kernel)
-        checked_plan(k.py::scale_kernel)
-        addressed(k.py::scale_kernel)
-        prepared(k.py::scale_kernel)
-        fixed(k.py::scale_kernel)
-        lifetimes(k.py::scale_kernel)
-        sharing_rules(k.py::scale_kernel)
-        packing(k.py::scale_kernel, Vec)
-        file_result(k.py)"#]],
+            file_items(k.py)
+            plan(k.py::scale_kernel)
+            source(k.py::scale_kernel)
+            checked_plan(k.py::scale_kernel)
+            addressed(k.py::scale_kernel)
+            prepared(k.py::scale_kernel)
+            fixed(k.py::scale_kernel)
+            lifetimes(k.py::scale_kernel)
+            sharing_rules(k.py::scale_kernel)
+            packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
+            file_result(k.py)"#]],
     );
     fixture.check(
         |_| ORIGINAL.to_string(),
         expect![[r#"
-        file_items(k.py)
-        plan(k.py::scale_kernel)
-        source(k.py::scale_kernel)
-        checked_plan(k.py::scale_kernel)
-        addressed(k.py::scale_kernel)
-        prepared(k.py::scale_kernel)
-        fixed(k.py::scale_kernel)
-        lifetimes(k.py::scale_kernel)
-        sharing_rules(k.py::scale_kernel)
-        packing(k.py::scale_kernel, Vec)
-        file_result(k.py)"#]],
+            file_items(k.py)
+            plan(k.py::scale_kernel)
+            source(k.py::scale_kernel)
+            checked_plan(k.py::scale_kernel)
+            addressed(k.py::scale_kernel)
+            prepared(k.py::scale_kernel)
+            fixed(k.py::scale_kernel)
+            lifetimes(k.py::scale_kernel)
+            sharing_rules(k.py::scale_kernel)
+            packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
+            file_result(k.py)"#]],
     );
 }
 
@@ -333,18 +385,19 @@ fn with_a_cache_an_edit_reverted_after_it_was_planned_is_served_from_it() {
     fixture.check(
         edit_inside_scale_kernel,
         expect![[r#"
-        manifest(k.py)
-        file_items(k.py)
-        file_result(k.py)
-        plan(k.py::scale_kernel)
-        source(k.py::scale_kernel)
-        checked_plan(k.py::scale_kernel)
-        addressed(k.py::scale_kernel)
-        prepared(k.py::scale_kernel)
-        fixed(k.py::scale_kernel)
-        lifetimes(k.py::scale_kernel)
-        sharing_rules(k.py::scale_kernel)
-        packing(k.py::scale_kernel, Vec)"#]],
+            manifest(k.py)
+            file_items(k.py)
+            plan(k.py::scale_kernel)
+            source(k.py::scale_kernel)
+            checked_plan(k.py::scale_kernel)
+            addressed(k.py::scale_kernel)
+            prepared(k.py::scale_kernel)
+            fixed(k.py::scale_kernel)
+            lifetimes(k.py::scale_kernel)
+            sharing_rules(k.py::scale_kernel)
+            packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
+            file_result(k.py)"#]],
     );
     fixture.check(
         |_| ORIGINAL.to_string(),
@@ -362,16 +415,16 @@ fn a_capacity_change_of_one_space_repacks_only_that_space() {
     fixture.configure(
         with_capacity(config, MemSpace::Acc, 120 * 1024),
         expect![[r#"
-        plan(k.py::matmul_kloop)
-        space_capacity(Mat)
-        space_capacity(Left)
-        space_capacity(Right)
-        space_capacity(Acc)
-        packing(k.py::matmul_kloop, Acc)
-        fixed(k.py::matmul_kloop)
-        addressed(k.py::matmul_kloop)
-        checked_plan(k.py::matmul_kloop)
-        file_result(k.py)"#]],
+            plan(k.py::matmul_kloop)
+            space_capacity(Mat)
+            space_capacity(Left)
+            space_capacity(Right)
+            space_capacity(Acc)
+            capacity_known(Acc)
+            fitted(k.py::matmul_kloop, Acc)
+            capacity_aware()
+            overflow(k.py::matmul_kloop, Acc)
+            file_result(k.py)"#]],
     );
 }
 
@@ -382,18 +435,84 @@ fn with_a_cache_a_capacity_change_of_one_space_repacks_only_that_space() {
     fixture.configure(
         with_capacity(config, MemSpace::Acc, 120 * 1024),
         expect![[r#"
-        manifest(k.py)
-        file_items(k.py)
-        file_result(k.py)
+            manifest(k.py)
+            plan(k.py::matmul_kloop)
+            space_capacity(Mat)
+            space_capacity(Left)
+            space_capacity(Right)
+            space_capacity(Acc)
+            capacity_known(Acc)
+            fitted(k.py::matmul_kloop, Acc)
+            capacity_aware()
+            overflow(k.py::matmul_kloop, Acc)
+            file_result(k.py)"#]],
+    );
+}
+
+/// A capacity too small for the accumulator: the capacity check packs that space again
+/// (which needs the stages before it, evicted or not) and the plan after it changes.
+#[test]
+fn a_capacity_change_that_changes_the_plan_replans_after_that_space() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, Cache::disabled(), config);
+    fixture.configure(
+        with_capacity(config, MemSpace::Acc, 1024),
+        expect![[r#"
         plan(k.py::matmul_kloop)
         space_capacity(Mat)
         space_capacity(Left)
         space_capacity(Right)
         space_capacity(Acc)
-        packing(k.py::matmul_kloop, Acc)
+        capacity_known(Acc)
+        fitted(k.py::matmul_kloop, Acc)
         fixed(k.py::matmul_kloop)
+        capacity_aware()
+        overflow(k.py::matmul_kloop, Acc)
         addressed(k.py::matmul_kloop)
-        checked_plan(k.py::matmul_kloop)"#]],
+        checked_plan(k.py::matmul_kloop)
+        file_result(k.py)"#]],
+    );
+}
+
+#[test]
+fn with_a_cache_a_capacity_change_that_changes_the_plan_replans_after_that_space() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, cache(), config);
+    fixture.configure(
+        with_capacity(config, MemSpace::Acc, 1024),
+        expect![[r#"
+        manifest(k.py)
+        plan(k.py::matmul_kloop)
+        space_capacity(Mat)
+        space_capacity(Left)
+        space_capacity(Right)
+        space_capacity(Acc)
+        capacity_known(Acc)
+        fitted(k.py::matmul_kloop, Acc)
+        fixed(k.py::matmul_kloop)
+        capacity_aware()
+        overflow(k.py::matmul_kloop, Acc)
+        addressed(k.py::matmul_kloop)
+        checked_plan(k.py::matmul_kloop)
+        file_result(k.py)"#]],
+    );
+}
+
+/// Back to a configuration planned before: with a cache, its plans come from the store.
+#[test]
+fn with_a_cache_a_capacity_change_undone_is_served_from_it() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, cache(), config);
+    fixture
+        .ws
+        .set_settings(with_capacity(config, MemSpace::Acc, 1024));
+    fixture.run();
+    fixture.configure(
+        config,
+        expect![[r#"
+        manifest(k.py)
+        file_items(k.py)
+        file_result(k.py)"#]],
     );
 }
 
@@ -403,24 +522,31 @@ fn with_a_cache_changing_the_backend_keeps_the_parse_and_lifetimes() {
     fixture.configure(
         with_backend(Backend::Ascend910B),
         expect![[r#"
-        manifest(k.py)
-        file_items(k.py)
-        file_result(k.py)
-        plan(k.py::add_kernel)
-        checked_plan(k.py::add_kernel)
-        fixed(k.py::add_kernel)
-        sharing_rules(k.py::add_kernel)
-        space_capacity(Vec)
-        packing(k.py::add_kernel, Vec)
-        addressed(k.py::add_kernel)
-        plan(k.py::scale_kernel)
-        checked_plan(k.py::scale_kernel)
-        fixed(k.py::scale_kernel)
-        sharing_rules(k.py::scale_kernel)
-        packing(k.py::scale_kernel, Vec)
-        addressed(k.py::scale_kernel)
-        plan(k.py::main)
-        checked_plan(k.py::main)"#]],
+            manifest(k.py)
+            plan(k.py::add_kernel)
+            checked_plan(k.py::add_kernel)
+            fixed(k.py::add_kernel)
+            sharing_rules(k.py::add_kernel)
+            space_capacity(Vec)
+            capacity_known(Vec)
+            packing(k.py::add_kernel, Vec)
+            fitted(k.py::add_kernel, Vec)
+            capacity_aware()
+            addressed(k.py::add_kernel)
+            layout(k.py::add_kernel)
+            overflow(k.py::add_kernel, Vec)
+            file_result(k.py)
+            plan(k.py::scale_kernel)
+            checked_plan(k.py::scale_kernel)
+            fixed(k.py::scale_kernel)
+            sharing_rules(k.py::scale_kernel)
+            packing(k.py::scale_kernel, Vec)
+            fitted(k.py::scale_kernel, Vec)
+            addressed(k.py::scale_kernel)
+            layout(k.py::scale_kernel)
+            overflow(k.py::scale_kernel, Vec)
+            plan(k.py::main)
+            checked_plan(k.py::main)"#]],
     );
 }
 
@@ -453,11 +579,39 @@ fn with_a_cache_toggling_addresses_reruns_only_addressing_and_the_checkers() {
     fixture.configure(
         addressed,
         expect![[r#"
-        manifest(k.py)
-        file_items(k.py)
-        file_result(k.py)
-        plan(k.py::matmul_kloop)
-        checked_plan(k.py::matmul_kloop)
-        addressed(k.py::matmul_kloop)"#]],
+            manifest(k.py)
+            plan(k.py::matmul_kloop)
+            checked_plan(k.py::matmul_kloop)
+            addressed(k.py::matmul_kloop)
+            file_result(k.py)"#]],
+    );
+}
+
+/// `explain` after a plan reads the memoized stages (nothing re-executes) and says what
+/// explaining the parsed function from scratch says.
+#[test]
+fn explain_reads_the_memoized_stages() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, Cache::disabled(), config);
+    let file = fixture.ws.set_file(Path::new("k.py"), FOUR_SPACES, false);
+    let program = memreuse::ir::parse_program(FOUR_SPACES).expect("the fixture parses");
+    for (a, b) in [
+        ("a_mat_0", "a_mat"),
+        ("a_mat_0", "b_mat_0"),
+        ("a_left_0", "acc_0"),
+    ] {
+        let explained = fixture
+            .ws
+            .explain(file, "matmul_kloop", (a, b))
+            .expect("the function is in the file");
+        expect![[r#""#]].assert_eq(&fixture.ws.executed().join("\n"));
+        let direct =
+            memreuse::plan::explain::explain(&program.functions[0], FOUR_SPACES, &config, a, b);
+        assert!(explained.is_ok(), "{a} and {b}: {explained:?}");
+        assert_eq!(explained, direct, "{a} and {b}");
+    }
+    assert_eq!(
+        fixture.ws.explain(file, "no_such_function", ("a", "b")),
+        None
     );
 }

@@ -1,10 +1,12 @@
 //! The safe planner's repairs, one fixture per repair class: every `tests/data/repair/*.py`
 //! is a program on which PyPTO's plan is unsafe. Its header gives the configuration
 //! (`# memreuse-test: backend=… step0=on|off`) and the repairs expected, in order
-//! (`# expect: repairs MR-R…`). The test requires that PyPTO's plan (`--exact`) fails the
-//! checker, that the repaired plan passes it with exactly those repairs, and that planning is
-//! deterministic; `<name>.out.py` snapshots the repaired program and the repairs (bless with
-//! `UPDATE_EXPECT=1`).
+//! (`# expect: repairs MR-R…`), and the hazards of the input itself it keeps
+//! (`# expect: input hazards MR-W004`). The test requires that PyPTO's plan (`--exact`) fails
+//! the checker, that the repaired plan passes it with exactly those repairs (or, with input
+//! hazards, that its only findings are those of the values the input overwrites in place), and
+//! that planning is deterministic; `<name>.out.py` snapshots the repaired program, the repairs
+//! and the input hazards (bless with `UPDATE_EXPECT=1`).
 //!
 //! It also pins `--exact` to upstream's output byte for byte on real miscompiles of the
 //! conformance subset (`tests/data/conformance/`).
@@ -14,7 +16,7 @@ use std::path::{Path, PathBuf};
 use memreuse::backend::Backend;
 use memreuse::ir::{LineIndex, Program, parse_program, print_program};
 use memreuse::plan::{PlanConfig, PlanReport};
-use memreuse::repair::{is_repair, plan_program_checked};
+use memreuse::repair::{is_input_hazard, is_repair, plan_program_checked};
 use memreuse::verify::{VerifyOptions, verify_program};
 
 fn fixtures() -> Vec<PathBuf> {
@@ -30,9 +32,11 @@ fn fixtures() -> Vec<PathBuf> {
     files
 }
 
-fn header(text: &str) -> (PlanConfig, Vec<String>) {
+/// The configuration, the repairs expected and the input hazards expected.
+fn header(text: &str) -> (PlanConfig, Vec<String>, Vec<String>) {
     let mut config = PlanConfig::default();
     let mut repairs = Vec::new();
+    let mut hazards = Vec::new();
     for line in text.lines() {
         if let Some(settings) = line.strip_prefix("# memreuse-test:") {
             for setting in settings.split_whitespace() {
@@ -46,9 +50,11 @@ fn header(text: &str) -> (PlanConfig, Vec<String>) {
             }
         } else if let Some(codes) = line.strip_prefix("# expect: repairs") {
             repairs = codes.split_whitespace().map(str::to_string).collect();
+        } else if let Some(codes) = line.strip_prefix("# expect: input hazards") {
+            hazards = codes.split_whitespace().map(str::to_string).collect();
         }
     }
-    (config, repairs)
+    (config, repairs, hazards)
 }
 
 fn options(backend: Backend) -> VerifyOptions {
@@ -58,20 +64,23 @@ fn options(backend: Backend) -> VerifyOptions {
     }
 }
 
-/// The repaired program and its repairs as `file:line:col` lines.
+/// The repaired program and its repairs, then its input hazards, as `file:line:col` lines.
 fn repaired(program: &Program, config: &PlanConfig, file: &str, text: &str) -> (Program, String) {
     let (planned, reports) = plan_program_checked(program, config, &options(config.backend))
         .unwrap_or_else(|(_, e)| panic!("{file}: no safe plan: {e:?}"));
     report_lists_the_planned_buffers(&planned, &reports, file);
     let lines = LineIndex::new(text);
     let mut listed = String::new();
-    for d in reports
-        .iter()
-        .flat_map(|r| &r.diagnostics)
+    let diagnostics = || reports.iter().flat_map(|r| &r.diagnostics);
+    for d in diagnostics()
         .filter(|d| is_repair(d))
+        .chain(diagnostics().filter(|d| is_input_hazard(d)))
     {
         listed.push_str(&d.one_line(file, text, &lines));
         listed.push('\n');
+        for related in d.related_lines(file, text, &lines) {
+            listed.push_str(&format!("  {related}\n"));
+        }
     }
     (planned, listed)
 }
@@ -105,10 +114,10 @@ fn each_repair_class_makes_an_unsafe_plan_safe() {
     for path in fixtures {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).expect("readable fixture");
-        let (config, expected_repairs) = header(&text);
+        let (config, expected_repairs, expected_hazards) = header(&text);
         assert!(
-            !expected_repairs.is_empty(),
-            "{file}: no `# expect: repairs`"
+            !expected_repairs.is_empty() || !expected_hazards.is_empty(),
+            "{file}: no `# expect: repairs` nor `# expect: input hazards`"
         );
         let program = parse_program(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
 
@@ -127,15 +136,35 @@ fn each_repair_class_makes_an_unsafe_plan_safe() {
 
         let (planned, listed) = repaired(&program, &config, &file, &text);
         let violations = verify_program(&planned, &options(config.backend));
-        assert!(
-            violations.is_empty(),
-            "{file}: the repaired plan fails: {violations:?}"
-        );
-        let codes: Vec<&str> = listed
+        // A value the input overwrites in place is the only one a plan may still lose.
+        let overwritten: Vec<String> = listed
             .lines()
-            .filter_map(|l| l.split("warning[").nth(1)?.split(']').next())
+            .filter_map(|l| l.split("the input overwrites '").nth(1)?.split('\'').next())
+            .map(|v| format!("'{v}'"))
             .collect();
-        assert_eq!(codes, expected_repairs, "{file}: repairs");
+        for (_, d) in &violations {
+            assert!(
+                overwritten
+                    .iter()
+                    .any(|v| d.message.starts_with(&format!("tiles {v}"))
+                        || d.message.starts_with(&format!("{v} is read here"))),
+                "{file}: the repaired plan fails where the input overwrites nothing in place: {d:?}"
+            );
+        }
+        assert_eq!(
+            violations.is_empty(),
+            expected_hazards.is_empty(),
+            "{file}: the findings of the repaired plan: {violations:?}"
+        );
+        let codes = |hazards: bool| -> Vec<&str> {
+            listed
+                .lines()
+                .filter_map(|l| l.split("warning[").nth(1)?.split(']').next())
+                .filter(|c| c.starts_with("MR-W") == hazards)
+                .collect()
+        };
+        assert_eq!(codes(false), expected_repairs, "{file}: repairs");
+        assert_eq!(codes(true), expected_hazards, "{file}: input hazards");
         let again = repaired(&program, &config, &file, &text);
         assert_eq!(
             (print_program(&again.0), &again.1),
@@ -241,4 +270,81 @@ fn every_generated_hazard_program_gets_a_safe_plan() {
         repaired_programs >= 100,
         "only {repaired_programs} programs needed a repair"
     );
+}
+
+/// The gate every plan leaves the tool through lets a finding pass only where the input itself
+/// carries it (`MR-W004`): on the repaired plan of the input-hazard fixture it keeps the value
+/// the input overwrites in place, and a hazard the plan introduces beside it (a tile moved
+/// onto the buffer of a value still read) is detected and refused.
+#[test]
+fn only_the_inputs_own_hazards_pass_the_gate() {
+    use memreuse::ir::Type;
+    use memreuse::repair::input_hazards;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/repair/w004_input_accumulates_in_place_over_a_live_value.py");
+    let text = std::fs::read_to_string(&path).expect("readable fixture");
+    let (config, _, _) = header(&text);
+    let program = parse_program(&text).expect("the fixture parses");
+    let opts = options(config.backend);
+    let (planned, _) = plan_program_checked(&program, &config, &opts).expect("a plan");
+    let (input, plan) = (&program.functions[0], &planned.functions[0]);
+    let kept = input_hazards(input, plan, &config, &opts).expect("the input's own hazard passes");
+    let codes: Vec<&str> = kept.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["MR-W004"]);
+
+    let var = |name: &str| {
+        plan.vars
+            .iter()
+            .find(|(_, v)| v.name == name)
+            .map(|(id, _)| id)
+            .unwrap_or_else(|| panic!("no '{name}' in the plan"))
+    };
+    let base_of = |name: &str| match &plan.vars[var(name)].ty {
+        Some(Type::Tile(t)) => t.memref.as_ref().expect("a MemRef").base.clone(),
+        _ => panic!("'{name}' is not a tile"),
+    };
+    // 'nxt' is written in the loop while 'a' is still read after it.
+    let mut damaged = plan.clone();
+    if let Some(Type::Tile(t)) = &mut damaged.vars[var("nxt")].ty {
+        t.memref.as_mut().expect("a MemRef").base = base_of("a");
+    }
+    let refused = input_hazards(input, &damaged, &config, &opts)
+        .expect_err("a hazard the plan introduced passed the gate");
+    assert!(
+        refused.iter().any(|d| d.message.contains("'a'")),
+        "the damage is not named: {refused:?}"
+    );
+}
+
+/// The offset planner's plans go through the same check and repair: on every repair fixture
+/// `--planner dsa` gets a plan both checkers pass (addresses in every function), or whose only
+/// findings are the input's own hazards, kept as `MR-W004` warnings.
+#[test]
+fn the_offset_planners_plans_are_repaired_too() {
+    use memreuse::plan::Planner;
+    use memreuse::repair::verify_options;
+    for path in fixtures() {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("readable fixture");
+        let (config, _, expected_hazards) = header(&text);
+        let config = PlanConfig {
+            planner: Planner::Dsa,
+            ..config
+        };
+        let program = parse_program(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let opts = verify_options(&config);
+        let (planned, reports) = plan_program_checked(&program, &config, &opts)
+            .unwrap_or_else(|(_, e)| panic!("{file}: no safe dsa plan: {e:?}"));
+        let violations = verify_program(&planned, &opts);
+        let hazards = reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .filter(|d| is_input_hazard(d))
+            .count();
+        assert_eq!(
+            (violations.is_empty(), hazards == 0),
+            (expected_hazards.is_empty(), expected_hazards.is_empty()),
+            "{file}: the dsa plan's findings {violations:?}, {hazards} input hazards"
+        );
+    }
 }

@@ -38,7 +38,7 @@ fn value(i: u64) -> CachedPlan {
             .into(),
         planned_digest: *blake3::hash(&i.to_be_bytes()).as_bytes(),
         report: PlanReport::default(),
-        anchors: vec![Anchor::NOWHERE; (i % 7) as usize],
+        anchors: vec![Anchor::Nowhere; (i % 7) as usize],
     }
 }
 

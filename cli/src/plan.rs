@@ -16,7 +16,7 @@ use memreuse::json::{
     FailedFunction, FileError, FileReport, FunctionEntry, FunctionReport, plan_document,
 };
 use memreuse::plan::PlanConfig;
-use memreuse::repair::is_repair;
+use memreuse::repair::{is_input_hazard, is_repair};
 use memreuse::store::Cache;
 use memreuse::svg::plan_svg;
 use memreuse::system::OsSystem;
@@ -708,6 +708,7 @@ fn print_summary(
     );
     out.write_all(summary::header(width).as_bytes())?;
     let mut repairs = 0;
+    let mut input_hazards = 0;
     let mut row = String::new();
     let mut bytes = (0i64, 0i64);
     for p in planned {
@@ -783,6 +784,11 @@ fn print_summary(
                 }
             }
             repairs += report.diagnostics.iter().filter(|d| is_repair(d)).count();
+            input_hazards += report
+                .diagnostics
+                .iter()
+                .filter(|d| is_input_hazard(d))
+                .count();
             for d in &report.diagnostics {
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
                 let at = lines.line_col(p.text.get(), d.span.start);
@@ -815,6 +821,12 @@ fn print_summary(
         footer.push_str(&format!(
             ", {} of PyPTO's plan (warnings MR-R…)",
             plural(repairs, "repair")
+        ));
+    }
+    if input_hazards > 0 {
+        footer.push_str(&format!(
+            ", {} no plan can remove (warnings MR-W004: fix the kernel)",
+            plural(input_hazards, "input hazard")
         ));
     }
     if totals.failed() {

@@ -351,6 +351,45 @@ fn explain_names_the_gate() {
     assert!(stdout.contains("no-alias gate"), "{stdout}");
 }
 
+/// `--planner dsa` plans go through the same check and repair as PyPTO's: on the repair
+/// fixtures (their backends) every function gets a plan, with the repairs and input hazards as
+/// warnings, and nothing says "no plan".
+#[test]
+fn offset_planner_plans_are_repaired() {
+    let dir = repo().join("tests/data/repair");
+    let fixtures = programs(&dir);
+    assert!(fixtures.len() > 10, "the repair fixtures are missing");
+    let mut warned = 0;
+    for backend in ["none", "950"] {
+        let of_backend: Vec<String> = fixtures
+            .iter()
+            .filter(|p| {
+                std::fs::read_to_string(dir.join(p))
+                    .is_ok_and(|t| t.contains(&format!("backend={backend} step0=off")))
+            })
+            .map(|p| format!("tests/data/repair/{}", p.display()))
+            .collect();
+        let mut args = vec![
+            "plan",
+            "--no-cache",
+            "--planner",
+            "dsa",
+            "--backend",
+            backend,
+        ];
+        args.extend(of_backend.iter().map(String::as_str));
+        let result = memreuse(&args, &repo());
+        let stdout = text(&result.stdout);
+        assert!(
+            result.status.success(),
+            "{backend}: {}\n{stdout}",
+            text(&result.stderr)
+        );
+        warned += stdout.matches("warning[MR-").count();
+    }
+    assert!(warned >= 10, "only {warned} repairs and input hazards");
+}
+
 #[test]
 fn offset_planner_never_needs_more_than_pypto_and_verifies() {
     for backend in ["none", "910b", "950"] {

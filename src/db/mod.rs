@@ -4,20 +4,23 @@
 //!
 //! ```text
 //! SourceFile ─► file_items ─► FunctionItem { name | ir | spans } ─► plan (store) ─► file_result
-//!      │            ▲ manifest                    │                    ▲
+//!      │            ▲ manifest                    │                    ▲   (+ capacities)
 //!      └─► parse_file (a parse again)             ▼                    │
-//!   source ─► prepared ─► lifetimes ─► sharing_rules ─► packing(fn, space) ─► fixed
-//!   (parse)   (Step 0)                  (backend)         (space_capacity)     (backend)
-//!      ─► addressed ─► checked_plan (both checkers, repairs, print) ───────────┘
-//!         (capacities, --addresses)
+//!   source ─► prepared ─► lifetimes ─► sharing_rules ─► packing(fn, space) ─► fitted(fn, space)
+//!   (parse)   (Step 0)                  (backend)       (capacity known?)     (the capacity)
+//!      ─► fixed ─► layout ─► overflow(fn, space) ─► addressed ─► checked_plan ──┘
+//!      (backend)             (the capacity)         (--addresses)  (checkers, repairs, print)
 //! ```
 //!
 //! Each stage reads only the aspects of [`Settings`] it needs, and every stage result compares
 //! by value (with the span table of its parse, see [`Located`]), so salsa backdates what comes
-//! out the same: a capacity change repacks that space only, a backend change keeps the parse
-//! and the lifetimes, `--addresses` re-runs addressing and the checkers. The stages that hold
+//! out the same: a capacity change re-runs that space's capacity checks (`fitted`, `overflow`)
+//! and, where they come out the same, nothing after them but `plan` (whose store key names
+//! the capacities, and which fills them into the report); a backend change keeps the parse and
+//! the lifetimes; `--addresses` re-runs addressing and the checkers. The stages that hold
 //! whole functions keep 64 functions' results (`lru`); `Workspace::plan` enforces the bound
-//! after every batch of files.
+//! after every batch of files. The capacity checks' inputs (`packing`, `layout`) are small
+//! and not bounded.
 //!
 //! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
 //! by its name, whose `ir` field compares by the function's canonical digest. Whitespace,
@@ -48,16 +51,17 @@ use crate::ir::MemSpace;
 use crate::ir::{
     self, Function, Name, ProgramHeader, Span, canonical_function_bytes, print_function,
 };
+use crate::plan::address::Layout;
 use crate::plan::layout::Reserved;
 use crate::plan::{
     FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner, Prepared,
-    SharingRules, SpaceCapacity, SpacePacking, plan_function,
+    SharingRules, SpaceCapacity, SpacePacking,
 };
 use crate::repair::SafePlanError;
 use crate::store::{
     self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
 };
-use crate::verify::{PlanInput, check_plan, verify_plan};
+use crate::verify::{PlanInput, check_plan};
 use spans::SpanTable;
 
 pub use workspace::{
@@ -228,7 +232,10 @@ fn config_digest(db: &dyn Db, file: SourceFile) -> [u8; 32] {
 
 /// The cached result of this exact file text, if any: lets a warm run skip parsing and
 /// planning.
-#[salsa::tracked(returns(ref), no_eq)]
+///
+/// Compared by value, so that a configuration change with no manifest before or after (a
+/// capacity change of a planned tree) does not make `file_items` parse the file again.
+#[salsa::tracked(returns(ref))]
 pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
     if !db.cache().is_enabled()
         || file
@@ -326,6 +333,8 @@ impl FailureKind {
 
 #[derive(Clone, Debug)]
 pub struct PlanOutcome {
+    /// The plan; a plan computed in this process reports no space capacities (see
+    /// `fill_in_capacities`), one from the store does.
     pub result: Result<Arc<CachedPlan>, Arc<Failure>>,
     /// The run ([`Db::run`]) that computed the plan; `None` when it came from the store.
     pub computed_in: Option<u64>,
@@ -441,8 +450,7 @@ pub struct Space<'db> {
     pub space: MemSpace,
 }
 
-/// What packing a space reads of the configuration: unchanged for one space when another's
-/// capacity changes, so that space's packings stay memoized.
+/// A space's capacity as the configuration gives it: what the capacity checks read.
 #[salsa::tracked(returns(copy))]
 pub fn space_capacity<'db>(db: &'db dyn Db, space: Space<'db>) -> SpaceCapacity {
     let settings = Settings::get(db);
@@ -454,6 +462,24 @@ pub fn space_capacity<'db>(db: &'db dyn Db, space: Space<'db>) -> SpaceCapacity 
     config.space_capacity(space.space(db))
 }
 
+/// Whether the capacity-driven steps know a space's capacity: all that packing reads of it,
+/// so a capacity change leaves every packing memoized and re-runs only the capacity checks.
+#[salsa::tracked(returns(copy))]
+pub fn capacity_known<'db>(db: &'db dyn Db, space: Space<'db>) -> bool {
+    space_capacity(db, space).planning != 0
+}
+
+/// Whether the capacity-driven steps run at all (`PlanConfig::capacity_aware`).
+#[salsa::tracked(returns(copy))]
+pub fn capacity_aware(db: &dyn Db, settings: Settings) -> bool {
+    PlanConfig {
+        backend: settings.backend(db),
+        capacity_overrides: settings.capacity_overrides(db),
+        ..PlanConfig::default()
+    }
+    .capacity_aware()
+}
+
 /// One memory space of one function, as a query argument.
 #[salsa::interned]
 pub struct FunctionSpace<'db> {
@@ -463,32 +489,73 @@ pub struct FunctionSpace<'db> {
     pub space: MemSpace,
 }
 
-/// Stage 4: one memory space of a function packed (SPEC §6.2–§6.8).
-#[salsa::tracked(returns(ref), lru = 64)]
-pub fn packing<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<SpacePacking>> {
+/// Stage 4a: one memory space of a function packed as if its capacity were unlimited (or
+/// unknown, when it is) (SPEC §6.2–§6.6). Not bounded: a packing is small beside the
+/// function, and [`fitted`] needs it after every capacity change.
+#[salsa::tracked(returns(ref))]
+pub fn packing<'db>(
+    db: &'db dyn Db,
+    key: FunctionSpace<'db>,
+) -> Option<Located<Arc<SpacePacking>>> {
     let item = key.item(db);
-    let space = Space::new(db, key.space(db));
+    let space = key.space(db);
     let prepared = prepared(db, item).as_ref()?;
     let lifetimes = lifetimes(db, item).as_ref()?;
     let Ok(rules) = sharing_rules(db, item).as_ref()? else {
         return None;
     };
     let f = &prepared.value.function;
-    let in_space: Vec<usize> = (0..lifetimes.intervals.len())
-        .filter(|&i| lifetimes.intervals[i].space == space.space(db))
-        .collect();
+    let in_space = intervals_in(lifetimes, space);
     let facts = rules.sharing.facts(f, lifetimes);
-    let packing = crate::plan::pack_space(
-        f,
+    let packing = crate::plan::pack_unbounded(
         &facts,
         &MemberRows::of(lifetimes),
         &rules.reserved,
-        space.space(db),
+        space,
         &in_space,
-        space_capacity(db, space),
+        capacity_known(db, Space::new(db, space)),
     );
     Some(Located {
-        value: packing,
+        value: Arc::new(packing),
+        table: prepared.table.clone(),
+    })
+}
+
+fn intervals_in(lifetimes: &Lifetimes, space: MemSpace) -> Vec<usize> {
+    (0..lifetimes.intervals.len())
+        .filter(|&i| lifetimes.intervals[i].space == space)
+        .collect()
+}
+
+/// Stage 4b, the capacity check (SPEC §6.7–§6.8): the unlimited packing where it fits the
+/// space's capacity at every requested pipeline depth (then this re-runs, cheaply, and
+/// backdates), else the space packed again under the capacity. Not bounded, like `packing`.
+#[salsa::tracked(returns(ref))]
+pub fn fitted<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<Arc<SpacePacking>>> {
+    let unbounded = packing(db, key).as_ref()?;
+    let space = key.space(db);
+    let capacity = space_capacity(db, Space::new(db, space)).planning;
+    if capacity == 0 || unbounded.value.fits(capacity) {
+        return Some(unbounded.clone());
+    }
+    let item = key.item(db);
+    let prepared = prepared(db, item).as_ref()?;
+    let lifetimes = lifetimes(db, item).as_ref()?;
+    let Ok(rules) = sharing_rules(db, item).as_ref()? else {
+        return None;
+    };
+    let f = &prepared.value.function;
+    let packing = crate::plan::pack_within(
+        f,
+        &rules.sharing.facts(f, lifetimes),
+        &MemberRows::of(lifetimes),
+        &rules.reserved,
+        space,
+        &intervals_in(lifetimes, space),
+        capacity,
+    );
+    Some(Located {
+        value: Arc::new(packing),
         table: prepared.table.clone(),
     })
 }
@@ -526,7 +593,7 @@ pub fn fixed<'db>(
     let mut spaces = Vec::new();
     for (space, _) in crate::plan::spaces_of(lifetimes) {
         spaces.push(
-            &packing(db, FunctionSpace::new(db, item, space))
+            &*fitted(db, FunctionSpace::new(db, item, space))
                 .as_ref()?
                 .value,
         );
@@ -546,8 +613,58 @@ pub fn fixed<'db>(
     Some(plan.map(located))
 }
 
-/// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (SPEC §8); reads the capacities and
-/// `--addresses`. An orchestration function is left as it is.
+/// Stage 6a: where AllocateMemoryAddr puts every base (SPEC §8) and each space's footprint,
+/// which reads no capacity; `None` for a function that gets no addresses. Not bounded: it is
+/// small, and the overflow checks read it after every capacity change.
+#[salsa::tracked(returns(ref))]
+pub fn layout<'db>(
+    db: &'db dyn Db,
+    item: FunctionItem<'db>,
+) -> Option<Result<Option<Arc<Layout>>, PlanError>> {
+    let fixed = match fixed(db, item).as_ref()? {
+        Ok(fixed) => fixed,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let f = &fixed.value.function;
+    let reserved = match layout_reserved(db, item, f)? {
+        Ok(Some(reserved)) => reserved,
+        Ok(None) => return Some(Ok(None)),
+        Err(err) => return Some(Err(err)),
+    };
+    let addressing = crate::plan::address::allocate(f, &reserved);
+    Some(Ok(Some(Arc::new(Layout::of(f, addressing, &reserved)))))
+}
+
+/// The reserved windows a planned function's layout starts from (`plan::layout_reserved`).
+fn layout_reserved(
+    db: &dyn Db,
+    item: FunctionItem<'_>,
+    planned: &Function,
+) -> Option<Result<Option<Reserved>, PlanError>> {
+    let lifetimes = lifetimes(db, item).as_ref()?;
+    let packed = match lifetimes.intervals.is_empty() {
+        true => None,
+        false => match sharing_rules(db, item).as_ref()? {
+            Ok(rules) => Some(&rules.reserved),
+            Err(err) => return Some(Err(err.clone())),
+        },
+    };
+    Some(crate::plan::layout_reserved(planned, lifetimes, packed).map(|r| r.map(Cow::into_owned)))
+}
+
+/// Stage 6b, the overflow check of one space (SPEC §8): re-runs when that space's capacity
+/// changes and, while the verdict stays, backdates.
+#[salsa::tracked(returns(ref))]
+pub fn overflow<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<PlanError> {
+    let Some(Ok(Some(layout))) = layout(db, key.item(db)) else {
+        return None;
+    };
+    let space = key.space(db);
+    layout.overflow(space, space_capacity(db, Space::new(db, space)).planning)
+}
+
+/// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (SPEC §8); reads `--addresses` and
+/// the overflow checks. An orchestration function is left as it is.
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn addressed<'db>(
     db: &'db dyn Db,
@@ -568,23 +685,39 @@ pub fn addressed<'db>(
         Ok(fixed) => fixed,
         Err(err) => return Some(Err(err.clone())),
     };
-    let lifetimes = lifetimes(db, item).as_ref()?;
-    let reserved = match lifetimes.intervals.is_empty() {
-        true => None,
-        false => match sharing_rules(db, item).as_ref()? {
-            Ok(rules) => Some(&rules.reserved),
-            Err(err) => return Some(Err(err.clone())),
-        },
+    let unchanged = || {
+        Some(Ok(Located {
+            value: fixed.value.clone(),
+            table: fixed.table.clone(),
+        }))
     };
     let settings = Settings::get(db);
-    let config = PlanConfig {
-        backend: settings.backend(db),
-        capacity_overrides: settings.capacity_overrides(db),
-        assign_addresses: settings.assign_addresses(db),
-        ..PlanConfig::default()
+    let assign_addresses = settings.assign_addresses(db);
+    let aware = capacity_aware(db, settings);
+    if !aware && !assign_addresses {
+        // Nothing reads the layout; the reserved windows may still be wrong.
+        return match layout_reserved(db, item, &fixed.value.function)? {
+            Err(err) => Some(Err(err)),
+            Ok(_) => unchanged(),
+        };
+    }
+    let layout = match layout(db, item).as_ref()? {
+        Ok(Some(layout)) => layout,
+        Ok(None) => return unchanged(),
+        Err(err) => return Some(Err(err.clone())),
     };
-    let addressed =
-        crate::plan::address(Cow::Borrowed(&*fixed.value), lifetimes, reserved, &config);
+    let overflow = match aware {
+        true => layout
+            .spaces()
+            .find_map(|space| overflow(db, FunctionSpace::new(db, item, space)).clone()),
+        false => None,
+    };
+    let addressed = crate::plan::apply_layout(
+        Cow::Borrowed(&*fixed.value),
+        layout,
+        overflow,
+        assign_addresses,
+    );
     Some(addressed.map(|plan| Located {
         value: match plan {
             Cow::Borrowed(_) => fixed.value.clone(),
@@ -610,11 +743,22 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
     }
     let result = checked_plan(db, item).clone();
     if let Ok(plan) = &result {
-        db.cache().put_plan(key, plan);
+        let mut stored = CachedPlan::clone(plan);
+        fill_in_capacities(db, &mut stored.report);
+        db.cache().put_plan(key, &stored);
     }
     PlanOutcome {
         result,
         computed_in: Some(db.run()),
+    }
+}
+
+/// Each space's configured capacity in a plan's report. The stages leave it out (and
+/// `plan` memoizes their plan as it is), so that a capacity change that changes no plan
+/// re-runs no stage after the capacity checks; the store and `file_result` fill it in.
+fn fill_in_capacities(db: &dyn Db, report: &mut PlanReport) {
+    for space in &mut report.spaces {
+        space.capacity = space_capacity(db, Space::new(db, space.space)).usable;
     }
 }
 
@@ -678,26 +822,22 @@ pub fn checked_plan<'db>(
                 }
             }
         }
+        // The offset planner's plan goes through the same check and repair (the edits of the
+        // input and the groups kept apart apply to it and to its PyPTO fallback).
         Planner::Dsa => {
-            let planned = match plan_function(&source.function, &full_config()) {
+            match crate::repair::plan_checked(&source.function, &full_config(), &options) {
                 Ok(planned) => planned,
-                Err(err) => {
+                Err(SafePlanError::Plan(err)) => {
                     return Err(Arc::new(failure(FailureKind::Plan, vec![err.0], &anchorer)));
                 }
-            };
-            let violations = verify_plan(
-                &PlanInput::of(&source.function),
-                &planned.function,
-                &options,
-            );
-            if !violations.is_empty() {
-                return Err(Arc::new(failure(
-                    FailureKind::Verify,
-                    violations,
-                    &anchorer,
-                )));
+                Err(SafePlanError::Unrepaired(violations)) => {
+                    return Err(Arc::new(failure(
+                        FailureKind::Verify,
+                        violations,
+                        &anchorer,
+                    )));
+                }
             }
-            planned
         }
     };
     Ok(Arc::new(cached_plan(&planned, &anchorer)))
@@ -715,7 +855,7 @@ fn stale_manifest(db: &dyn Db, item: FunctionItem<'_>) -> Arc<Failure> {
             message,
             Span::default(),
         )],
-        anchors: vec![Anchor::NOWHERE],
+        anchors: vec![Anchor::Nowhere],
     })
 }
 
@@ -832,6 +972,7 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
         let result = match &outcome.result {
             Ok(plan) => {
                 let mut report = plan.report.clone();
+                fill_in_capacities(db, &mut report);
                 // Statement places are detail, located when asked for (`add_report_detail`):
                 // so a plan without moves or diagnostics still does not depend on where its
                 // function sits.
@@ -973,6 +1114,59 @@ pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&s
             planned.detailed = true;
         }
     }
+}
+
+/// Why tiles `a` and `b` of the function named `function` do or do not share a buffer
+/// (`plan::explain`), from the memoized stages; places are lines of the file's text. `None`
+/// when the file has no such function (or did not parse): the caller words that; and with
+/// another planner than PyPTO's, whose plan the stages do not make.
+pub fn explain(
+    db: &dyn Db,
+    file: SourceFile,
+    function: &str,
+    (a, b): (&str, &str),
+) -> Option<Result<String, crate::plan::explain::ExplainError>> {
+    if Settings::get(db).planner(db) != Planner::Pypto {
+        return None;
+    }
+    let FileItems::Program { items, .. } = file_items(db, file) else {
+        return None;
+    };
+    let item = *items.iter().find(|item| item.name(db) == function)?;
+    let text = file.text(db).as_deref()?;
+    let source = source(db, item).as_ref()?;
+    let prepared = prepared(db, item).as_ref()?;
+    let lifetimes = lifetimes(db, item).as_ref()?;
+    let rules = || match sharing_rules(db, item) {
+        Some(Ok(rules)) => Ok(Cow::Borrowed(&rules.sharing)),
+        Some(Err(err)) => Err(err.clone()),
+        None => unreachable_stage(),
+    };
+    let planning_capacity = |space| space_capacity(db, Space::new(db, space)).planning;
+    let planned = || match addressed(db, item) {
+        Some(Ok(plan)) => Ok(Cow::Owned(plan.value.function.clone())),
+        Some(Err(err)) => Err(err.clone()),
+        None => unreachable_stage(),
+    };
+    let stages = crate::plan::explain::Stages {
+        function: &source.function,
+        prepared: &prepared.value.function,
+        lifetimes,
+        rules: &rules,
+        planning_capacity: &planning_capacity,
+        planned: &planned,
+    };
+    Some(crate::plan::explain::explain_stages(&stages, text, a, b))
+}
+
+/// A later stage of a function whose earlier stages were made is made too (each is `None`
+/// only when the function is not in its file, which the earlier stages already said).
+fn unreachable_stage<T>() -> Result<T, PlanError> {
+    Err(PlanError::new(
+        codes::STALE_MANIFEST,
+        "internal: a planning stage is missing",
+        Span::default(),
+    ))
 }
 
 /// The planned text of every function of a file, in order (`None` for a function whose

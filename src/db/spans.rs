@@ -142,7 +142,7 @@ impl<'t> Anchorer<'t> {
             .take_while(|&&(start, _)| start == span.start)
             .find(|&&(_, node)| table[node as usize].end == span.end);
         if let Some(&(_, node)) = exact {
-            return Anchor {
+            return Anchor::At {
                 node,
                 offset: 0,
                 len: span.end - span.start,
@@ -151,10 +151,10 @@ impl<'t> Anchorer<'t> {
         // The innermost node starting at or before the span: the last of the sorted starts.
         let at = starts.partition_point(|&(start, _)| start <= span.start);
         let Some(&(_, node)) = at.checked_sub(1).and_then(|i| starts.get(i)) else {
-            return Anchor::NOWHERE;
+            return Anchor::Nowhere;
         };
         let base = table[node as usize].start;
-        Anchor {
+        Anchor::At {
             node,
             offset: span.start - base,
             len: span.end.saturating_sub(span.start),
@@ -164,12 +164,15 @@ impl<'t> Anchorer<'t> {
 
 /// The span an anchor stands for in a function whose span table is `table`.
 pub fn resolve(anchor: Anchor, table: &SpanTable) -> Span {
-    match table.0.get(anchor.node as usize) {
+    let Anchor::At { node, offset, len } = anchor else {
+        return Span::default();
+    };
+    match table.0.get(node as usize) {
         Some(node) => {
-            let start = node.start + anchor.offset;
+            let start = node.start + offset;
             Span {
                 start,
-                end: start + anchor.len,
+                end: start + len,
             }
         }
         None => Span::default(),

@@ -417,6 +417,17 @@ impl Workspace {
         super::planned_texts(&self.db, file)
     }
 
+    /// Why two tiles of a function do or do not share a buffer, from the memoized stages
+    /// (see [`super::explain`]).
+    pub fn explain(
+        &self,
+        file: SourceFile,
+        function: &str,
+        pair: (&str, &str),
+    ) -> Option<Result<String, crate::plan::explain::ExplainError>> {
+        super::explain(&self.db, file, function, pair)
+    }
+
     /// Fills in the report detail that manifest-served plans lack, from the plan entries.
     pub fn add_report_detail(&self, outcome: &mut FileOutcome) {
         super::add_report_detail(&self.db, outcome, None);
@@ -437,19 +448,39 @@ impl Workspace {
         keys.into_iter().map(|key| self.describe(key)).collect()
     }
 
+    /// How many times each query executed since the last call (or [`Workspace::executed`]),
+    /// by query name, most first: a profile of what a change re-ran. Empty without
+    /// [`Workspace::with_log`].
+    pub fn executed_counts(&self) -> Vec<(String, usize)> {
+        use salsa::Database as _;
+        let Some(log) = &self.log else {
+            return Vec::new();
+        };
+        let keys = std::mem::take(&mut *log.lock().unwrap_or_else(|p| p.into_inner()));
+        let mut counts = std::collections::BTreeMap::<String, usize>::new();
+        for key in keys {
+            let query = self.db.ingredient_debug_name(key.ingredient_index());
+            *counts.entry(query.to_string()).or_default() += 1;
+        }
+        let mut counts: Vec<_> = counts.into_iter().collect();
+        counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        counts
+    }
+
     fn describe(&self, key: salsa::DatabaseKeyIndex) -> String {
         use salsa::Database as _;
         use salsa::plumbing::AsId as _;
         let query = self.db.ingredient_debug_name(key.ingredient_index());
         let id = key.key_index();
         let argument = match query.as_ref() {
-            "space_capacity" => MemSpace::ALL
+            "space_capacity" | "capacity_known" => MemSpace::ALL
                 .iter()
                 .find(|&&space| super::Space::new(&self.db, space).as_id() == id)
                 .map(|space| format!("{space:?}")),
-            "packing" => self.function_spaces().find_map(|(name, key)| {
+            "packing" | "fitted" | "overflow" => self.function_spaces().find_map(|(name, key)| {
                 (key.as_id() == id).then(|| format!("{name}, {:?}", key.space(&self.db)))
             }),
+            "capacity_aware" => Some(String::new()),
             _ => self.files.iter().find_map(|(path, file)| {
                 let name = path.display().to_string();
                 if file.as_id() == id {
@@ -563,6 +594,21 @@ impl Snapshot {
         }))
         .map_err(|_| Cancelled)?;
         Ok(outcome)
+    }
+}
+
+impl Snapshot {
+    /// [`super::explain`] at this snapshot's revision, from the memoized stages.
+    pub fn explain(
+        &self,
+        file: SourceFile,
+        function: &str,
+        pair: (&str, &str),
+    ) -> Result<Option<Result<String, crate::plan::explain::ExplainError>>, Cancelled> {
+        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
+            super::explain(&self.db, file, function, pair)
+        }))
+        .map_err(|_| Cancelled)
     }
 }
 

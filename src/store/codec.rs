@@ -22,7 +22,7 @@ use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
-pub const SCHEMA_VERSION: u16 = 6;
+pub const SCHEMA_VERSION: u16 = 7;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -43,9 +43,15 @@ pub fn encode_plan(plan: &CachedPlan) -> Vec<u8> {
     report(&mut w, &plan.report, false);
     w.len(plan.anchors.len());
     for a in &plan.anchors {
-        w.u32(a.node);
-        w.u32(a.offset);
-        w.u32(a.len);
+        match *a {
+            Anchor::Nowhere => w.u8(0),
+            Anchor::At { node, offset, len } => {
+                w.u8(1);
+                w.u32(node);
+                w.u32(offset);
+                w.u32(len);
+            }
+        }
     }
     frame(Kind::Plan, w.0)
 }
@@ -56,12 +62,14 @@ pub fn decode_plan(bytes: &[u8]) -> Result<CachedPlan, DecodeError> {
     let planned_text = r.str()?.into();
     let planned_digest = r.digest()?;
     let report = read_report(&mut r, false)?;
-    let anchors = r.list(|r| {
-        Ok(Anchor {
+    let anchors = r.list(|r| match r.u8()? {
+        0 => Ok(Anchor::Nowhere),
+        1 => Ok(Anchor::At {
             node: r.u32()?,
             offset: r.u32()?,
             len: r.u32()?,
-        })
+        }),
+        _ => Err(DecodeError::Payload),
     })?;
     r.finish()?;
     Ok(CachedPlan {
@@ -502,5 +510,46 @@ impl<'a> Reader<'a> {
         } else {
             Err(DecodeError::Payload)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan_with(anchors: Vec<Anchor>) -> CachedPlan {
+        CachedPlan {
+            planned_text: "    @pl.function\n    def f():\n        pass\n".into(),
+            planned_digest: [7; 32],
+            report: PlanReport::default(),
+            anchors,
+        }
+    }
+
+    #[test]
+    fn anchors_round_trip_nowhere_included() {
+        let plan = plan_with(vec![
+            Anchor::At {
+                node: 3,
+                offset: 1,
+                len: 4,
+            },
+            Anchor::Nowhere,
+            Anchor::At {
+                node: u32::MAX,
+                offset: 0,
+                len: 0,
+            },
+        ]);
+        assert_eq!(decode_plan(&encode_plan(&plan)), Ok(plan));
+    }
+
+    /// A value written by the schema before (anchors without their tag) is refused by its
+    /// header, never read as this schema's.
+    #[test]
+    fn a_value_of_the_previous_schema_is_refused() {
+        let mut bytes = encode_plan(&plan_with(vec![Anchor::Nowhere]));
+        bytes[2..4].copy_from_slice(&(SCHEMA_VERSION - 1).to_le_bytes());
+        assert_eq!(decode_plan(&bytes), Err(DecodeError::Header));
     }
 }

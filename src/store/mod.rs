@@ -99,21 +99,14 @@ pub struct Stamp {
 }
 
 /// Where a span of a plan's report points, independently of where the function sits in its
-/// file: the `node`-th span of the input function in `db`'s structural walk order, plus the
-/// offset and length within it. `node == u32::MAX` means no place (a span of nothing).
+/// file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Anchor {
-    pub node: u32,
-    pub offset: u32,
-    pub len: u32,
-}
-
-impl Anchor {
-    pub const NOWHERE: Anchor = Anchor {
-        node: u32::MAX,
-        offset: 0,
-        len: 0,
-    };
+pub enum Anchor {
+    /// No place (a span of nothing).
+    Nowhere,
+    /// The `node`-th span of the input function in `db`'s structural walk order, plus the
+    /// offset and length within it.
+    At { node: u32, offset: u32, len: u32 },
 }
 
 /// A verified plan of one function, as stored: everything `memreuse plan` prints, so a warm

@@ -82,6 +82,12 @@ pub const TILE_ALLOC_CALLEE: &str = "pl.tile.alloc";
 /// The callee the planner writes for the copies it inserts.
 pub const TILE_MOVE_CALLEE: &str = "pl.tile.move";
 
+/// Whether a `tile.move` can copy a tile from space `from` to space `to`: the L0C accumulator
+/// (Acc) has no data path back into itself, so there is no Acc-to-Acc copy (SPEC §7.4).
+pub fn tile_move_exists(from: MemSpace, to: MemSpace) -> bool {
+    !(from == MemSpace::Acc && to == MemSpace::Acc)
+}
+
 /// One op: its registered name (without the `pl.` prefix), its role, and its aliasing facts
 /// (`None` for the few listed ops Step 0 treats as unregistered).
 #[derive(Clone, Copy, Debug)]

@@ -98,30 +98,71 @@ pub fn check_capacity(
     reserved: &Reserved,
     config: &PlanConfig,
 ) -> Result<(), PlanError> {
-    for (&space, &used) in &addressing.footprints {
-        let limit = config.capacity(space);
+    Layout::of(f, addressing.clone(), reserved).check(|space| config.capacity(space))
+}
+
+/// AllocateMemoryAddr's layout of a planned function (SPEC §8) with what its overflow
+/// error names: everything the overflow check and the addresses read but the capacities,
+/// so it stays memoized when a capacity changes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    pub addressing: Addressing,
+    name: Name,
+    head: Span,
+    pub(crate) reserved: Reserved,
+}
+
+impl Layout {
+    pub fn of(f: &Function, addressing: Addressing, reserved: &Reserved) -> Layout {
+        Layout {
+            addressing,
+            name: f.name.clone(),
+            head: head_of(f),
+            reserved: reserved.clone(),
+        }
+    }
+
+    /// The spaces the layout uses, in ascending order.
+    pub fn spaces(&self) -> impl Iterator<Item = MemSpace> + '_ {
+        self.addressing.footprints.keys().copied()
+    }
+
+    /// The overflow error of the lowest space that overflows its capacity (0: unknown).
+    pub fn check(&self, capacity: impl Fn(MemSpace) -> i64) -> Result<(), PlanError> {
+        match self
+            .spaces()
+            .find_map(|space| self.overflow(space, capacity(space)))
+        {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
+    /// The overflow error of `space` under `capacity` (0: unknown, nothing to check).
+    pub fn overflow(&self, space: MemSpace, capacity: i64) -> Option<PlanError> {
+        let used = *self.addressing.footprints.get(&space)?;
+        let limit = capacity;
         if limit == 0 || used <= limit {
-            continue;
+            return None;
         }
         let mut message = format!(
             "{} buffer usage ({used} bytes) exceeds platform limit ({limit} bytes)",
             space.name()
         );
-        let reserved_here = reserved.start_of(space);
+        let reserved_here = self.reserved.start_of(space);
         if reserved_here != 0 {
             message.push_str(&format!(
                 ". The first {reserved_here} bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above them"
             ));
         }
-        return Err(
-            PlanError::new(codes::CAPACITY_OVERFLOW, message, head_of(f)).with_hint(format!(
+        Some(
+            PlanError::new(codes::CAPACITY_OVERFLOW, message, self.head).with_hint(format!(
                 "function '{}' needs {used} bytes of {} but the target has {limit}",
-                f.name,
+                self.name,
                 space.name()
             )),
-        );
+        )
     }
-    Ok(())
 }
 
 /// Without `--addresses`, the overflow [`check_capacity`] found, as the warning that

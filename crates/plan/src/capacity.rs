@@ -3,7 +3,6 @@
 //! diagnostics.
 
 use memreuse_ir::ops::{OpRole, op_role};
-use std::collections::BTreeMap;
 
 use super::pack::{Buffer, PipelineGate, ShareFacts, pack, pack_subdivided};
 use crate::analysis::lifetimes::{Lifetimes, defining_calls};
@@ -175,54 +174,56 @@ pub fn pack_within_capacity(
     buffers
 }
 
-/// SPEC §6.8 / §9.1: a PH-MR-001 hint for every pipeline group whose affordable depth fell
-/// below the requested one, in ascending (space, group) order.
+/// SPEC §6.8 / §9.1: a PH-MR-001 hint for every pipeline group of one space whose
+/// affordable depth fell below the requested one, in ascending group order (the spaces'
+/// hints follow one another in ascending space order).
 pub fn perf_hints(
     f: &Function,
-    gates: &BTreeMap<MemSpace, (PipelineGate, i64, i64)>,
+    gate: &PipelineGate,
+    capacity: i64,
+    reserved: i64,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    for (space, (gate, capacity, reserved)) in gates {
-        if !gate.capacity_known || gate.forced_legacy {
+    let space = gate.space;
+    if !gate.capacity_known || gate.forced_legacy {
+        return;
+    }
+    for (&id, group) in &gate.groups {
+        let requested = group.stages.len();
+        let achieved = group.depth;
+        if achieved >= requested {
             continue;
         }
-        for (&id, group) in &gate.groups {
-            let requested = group.stages.len();
-            let achieved = group.depth;
-            if achieved >= requested {
-                continue;
-            }
-            let free = (capacity - reserved).max(0);
-            let aslot = align32(group.slot);
-            let need = aslot * requested as i64;
-            let slot_bound = free == 0 || need > free;
-            let after = if *reserved != 0 {
-                format!(" after {reserved} B reserved")
-            } else {
-                String::new()
-            };
-            let tail = if slot_bound {
-                format!(
-                    "This operand alone needs {need} B for depth {requested}; shrink the per-stage tile to <= {} B, or reduce the pipeline depth (e.g. `pl.pipeline(stage=)`) to {achieved}.",
-                    free / requested as i64
-                )
-            } else {
-                format!(
-                    "The operand would fit depth {requested} on its own, but co-resident buffers / other pipeline groups over-subscribe the space; relieve the co-residents (smaller or fewer co-live tiles) or reduce the pipeline depth to {achieved}."
-                )
-            };
-            diagnostics.push(Diagnostic {
-                severity: Severity::Hint,
-                code: codes::PERF_HINT,
-                message: format!(
-                    "software pipelining requested depth {requested} for pipeline group {id} in {}, but only {achieved} of {requested} buffers fit ({aslot} B per stage, {free} B free{after}) — stages {achieved} apart share storage and serialize. {tail}",
-                    space.name()
-                ),
-                span: group.first_member.map_or(f.span, |v| f.vars[v].span),
-                hint: None,
-                related: Vec::new(),
-            });
-        }
+        let free = (capacity - reserved).max(0);
+        let aslot = align32(group.slot);
+        let need = aslot * requested as i64;
+        let slot_bound = free == 0 || need > free;
+        let after = if reserved != 0 {
+            format!(" after {reserved} B reserved")
+        } else {
+            String::new()
+        };
+        let tail = if slot_bound {
+            format!(
+                "This operand alone needs {need} B for depth {requested}; shrink the per-stage tile to <= {} B, or reduce the pipeline depth (e.g. `pl.pipeline(stage=)`) to {achieved}.",
+                free / requested as i64
+            )
+        } else {
+            format!(
+                "The operand would fit depth {requested} on its own, but co-resident buffers / other pipeline groups over-subscribe the space; relieve the co-residents (smaller or fewer co-live tiles) or reduce the pipeline depth to {achieved}."
+            )
+        };
+        diagnostics.push(Diagnostic {
+            severity: Severity::Hint,
+            code: codes::PERF_HINT,
+            message: format!(
+                "software pipelining requested depth {requested} for pipeline group {id} in {}, but only {achieved} of {requested} buffers fit ({aslot} B per stage, {free} B free{after}) — stages {achieved} apart share storage and serialize. {tail}",
+                space.name()
+            ),
+            span: group.first_member.map_or(f.span, |v| f.vars[v].span),
+            hint: None,
+            related: Vec::new(),
+        });
     }
 }
 

@@ -1,15 +1,16 @@
 //! Why two tiles do or do not share a buffer: their lifetimes, the first `can_share` gate
 //! between their groups, and where the plan actually put them.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::analysis::lifetimes;
+use crate::analysis::lifetimes::{self, Lifetimes};
 use crate::config::PlanConfig;
 use crate::pack::{Blocker, PipelineGate, pair_blocker};
 use crate::plan_function;
 use crate::report::PlanError;
 use crate::stages::SharingRules;
-use memreuse_ir::{Function, LineIndex, Type, VarId};
+use memreuse_ir::{Function, LineIndex, MemSpace, Type, VarId};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExplainError {
@@ -34,9 +35,45 @@ pub fn explain(
 ) -> Result<String, ExplainError> {
     let mut prepared = f.clone();
     if config.materialize_aliases {
-        crate::retarget::materialize_semantic_aliases(&mut prepared, config.backend, config.exact);
+        super::retarget::materialize_semantic_aliases(&mut prepared, config.backend, config.exact);
     }
     let lifetimes = lifetimes::analyze(&prepared);
+    let stages = Stages {
+        function: f,
+        prepared: &prepared,
+        lifetimes: &lifetimes,
+        rules: &|| SharingRules::of(&prepared, &lifetimes, config).map(Cow::Owned),
+        planning_capacity: &|space| config.planning_capacity(space),
+        planned: &|| plan_function(f, config).map(|plan| Cow::Owned(plan.function)),
+    };
+    explain_stages(&stages, text, a, b)
+}
+
+/// What an explanation reads of the planning stages, from wherever they were made (a
+/// database reads its memoized ones): the function as parsed, after Step 0, its lifetimes,
+/// and on demand its sharing rules, a space's planning capacity and PyPTO's plan.
+pub struct Stages<'a> {
+    pub function: &'a Function,
+    pub prepared: &'a Function,
+    pub lifetimes: &'a Lifetimes,
+    pub rules: &'a dyn Fn() -> Result<Cow<'a, SharingRules>, PlanError>,
+    pub planning_capacity: &'a dyn Fn(MemSpace) -> i64,
+    pub planned: &'a dyn Fn() -> Result<Cow<'a, Function>, PlanError>,
+}
+
+/// [`explain`] over stages already made.
+pub fn explain_stages(
+    stages: &Stages<'_>,
+    text: &str,
+    a: &str,
+    b: &str,
+) -> Result<String, ExplainError> {
+    let Stages {
+        function: f,
+        prepared,
+        lifetimes,
+        ..
+    } = *stages;
     let find = |name: &str| -> Result<VarId, ExplainError> {
         prepared
             .vars
@@ -94,14 +131,14 @@ pub fn explain(
             ib.space.name()
         );
     } else {
-        let rules = SharingRules::of(&prepared, &lifetimes, config)?;
-        let facts = rules.facts(&prepared, &lifetimes);
+        let rules = (stages.rules)()?;
+        let facts = rules.facts(prepared, lifetimes);
         let in_space: Vec<_> = lifetimes
             .intervals
             .iter()
             .filter(|iv| iv.space == ia.space)
             .collect();
-        let capacity = config.planning_capacity(ia.space);
+        let capacity = (stages.planning_capacity)(ia.space);
         let gate = PipelineGate::new(ia.space, &in_space, capacity);
         let name_of = |g: usize| prepared.vars[lifetimes.intervals[g].rep].name.to_string();
         let blocker = pair_blocker(&facts, &gate, ga, gb);
@@ -135,7 +172,7 @@ pub fn explain(
         };
         let _ = writeln!(out, "{verdict}");
     }
-    let planned = plan_function(f, config)?.function;
+    let planned = (stages.planned)()?;
     let base = |name: &str| {
         planned
             .vars

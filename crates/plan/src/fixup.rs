@@ -12,8 +12,8 @@ use crate::retarget::{Retargeter, Target, base_of, reanchor_views, retype};
 use memreuse_ir::backend::Backend;
 use memreuse_ir::ops::op_info;
 use memreuse_ir::{
-    Expr, ExprKind, Function, MemRef, MemRefExtent, MemSpace, Span, Stmt, StmtKind, TileType, Type,
-    Var, VarId, VarKind, VarTable,
+    Expr, ExprKind, Function, MemRef, MemRefExtent, MemSpace, Name, Span, Stmt, StmtKind, TileType,
+    Type, Var, VarId, VarKind, VarTable,
 };
 
 pub mod codes {
@@ -24,6 +24,14 @@ pub mod codes {
     /// Safe planning: a nested loop carry (its init an enclosing loop's iter arg) receives its
     /// yielded value through a `tile.move`, where PyPTO's fixup skips it.
     pub const NESTED_CARRY_WRITTEN_BACK: &str = "MR-R006";
+    /// Safe planning: loop carries are aligned to their inits although nothing was reused.
+    pub const CARRY_ALIGNED_WITHOUT_REUSE: &str = "MR-R007";
+    /// Safe planning: a loop carry is aligned to where its init really sits (an `if` result
+    /// where its yield fixup puts it, an untyped init on its seed).
+    pub const CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS: &str = "MR-R008";
+    /// Safe planning: an `if` arm yielding one value for several results on one buffer copies
+    /// it there once.
+    pub const ONE_COPY_FOR_SEVERAL_RESULTS: &str = "MR-R009";
 }
 
 /// Whether a tile already sits where `target` is: the same base at the same offset. Sibling
@@ -197,47 +205,155 @@ fn set_memref(vars: &mut VarTable, v: VarId, memref: MemRef) {
 /// `safe` (the safe planner): an init printed without a type (an `if` result, an outer iter
 /// arg) counts as sitting where its seed sits, and an `if` result already sits where its
 /// arms' yield fixup will put it (on its then arm's value) when a later loop is aligned to
-/// it; PyPTO aligns such a loop to the result's stale buffer.
-pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable, safe: bool) {
+/// it; PyPTO aligns such a loop to the result's stale buffer. `pypto_aligns`: whether PyPTO
+/// aligns carries at all here (only after a reuse). Returns, in safe mode, each carry placed
+/// elsewhere than PyPTO's rule places it.
+pub fn align_loop_carries(
+    stmts: &[Stmt],
+    vars: &mut VarTable,
+    safe: bool,
+    pypto_aligns: bool,
+) -> Vec<Realigned> {
     let seats = safe.then(|| Seats::of(stmts));
-    align_carries(stmts, vars, seats.as_ref());
+    let mut aligner = Aligner {
+        seats: seats.as_ref(),
+        pypto_aligns,
+        stale: FxHashMap::default(),
+        realigned: Vec::new(),
+    };
+    aligner.align(stmts, vars);
+    aligner.realigned
 }
 
-fn align_carries(stmts: &[Stmt], vars: &mut VarTable, seats: Option<&Seats>) {
-    for stmt in stmts {
-        match &stmt.kind {
-            StmtKind::For(f) => {
-                for (i, init) in f.init_values.iter().enumerate() {
-                    let seat = |v: VarId| seats.map_or(Some(v), |s| s.with_memref(vars, v));
-                    let Some(target) = init
-                        .as_var()
-                        .and_then(seat)
-                        .and_then(|v| tile_target(vars, v))
-                    else {
-                        continue;
-                    };
-                    let carried = [f.iter_args.get(i), f.return_vars.get(i)];
-                    for &v in carried.into_iter().flatten() {
-                        if tile_target(vars, v).is_some() && !placed_at(vars, v, &target.memref) {
+/// A loop carry the safe planner put on its init's buffer where PyPTO's §7.2 leaves it on
+/// another (a change of PyPTO's decision, reported as a warning).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Realigned {
+    /// The carry's iter arg or return var that moved first.
+    pub carry: VarId,
+    pub init: VarId,
+    /// Where PyPTO leaves it, and where it sits now.
+    pub pypto_base: Name,
+    pub base: Name,
+    pub why: Realign,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Realign {
+    /// PyPTO aligns carries only after a reuse, and nothing was reused.
+    WithoutReuse,
+    /// The init is an `if` result (or printed without a type): it sits where its yield fixup
+    /// (or its seed) puts it, not on its stale MemRef.
+    ToWhereTheInitSits,
+}
+
+struct Aligner<'s> {
+    seats: Option<&'s Seats>,
+    pypto_aligns: bool,
+    /// The MemRefs `if` results had before [`place_if_results`] moved them: what PyPTO aligns
+    /// later loops to.
+    stale: FxHashMap<VarId, Option<MemRef>>,
+    realigned: Vec<Realigned>,
+}
+
+impl Aligner<'_> {
+    fn align(&mut self, stmts: &[Stmt], vars: &mut VarTable) {
+        for stmt in stmts {
+            match &stmt.kind {
+                StmtKind::For(f) => {
+                    for (i, init) in f.init_values.iter().enumerate() {
+                        let seats = self.seats;
+                        let seat = |v: VarId| seats.map_or(Some(v), |s| s.with_memref(vars, v));
+                        let Some(init_var) = init.as_var() else {
+                            continue;
+                        };
+                        let Some(target) = seat(init_var).and_then(|v| tile_target(vars, v)) else {
+                            continue;
+                        };
+                        // Where PyPTO's rule puts the carry: on the init's own (stale) MemRef.
+                        let pypto_target = match self.stale.get(&init_var) {
+                            Some(stale) => stale.clone(),
+                            None => tile_target(vars, init_var).map(|t| t.memref),
+                        }
+                        .filter(|_| self.pypto_aligns);
+                        let carried = [f.iter_args.get(i), f.return_vars.get(i)];
+                        let mut reported = false;
+                        for &v in carried.into_iter().flatten() {
+                            if tile_target(vars, v).is_none() || placed_at(vars, v, &target.memref)
+                            {
+                                continue;
+                            }
+                            let pypto = pypto_target
+                                .clone()
+                                .or_else(|| tile_target(vars, v).map(|t| t.memref));
                             retype(vars, v, &target);
+                            if self.seats.is_some()
+                                && !reported
+                                && let Some(pypto) = pypto
+                                && !same_place(&pypto, &target.memref)
+                            {
+                                reported = true;
+                                self.realigned.push(Realigned {
+                                    carry: v,
+                                    init: init_var,
+                                    pypto_base: pypto.base.clone(),
+                                    base: target.memref.base.clone(),
+                                    why: if self.pypto_aligns {
+                                        Realign::ToWhereTheInitSits
+                                    } else {
+                                        Realign::WithoutReuse
+                                    },
+                                });
+                            }
                         }
                     }
+                    self.align(&f.body, vars);
                 }
-                align_carries(&f.body, vars, seats);
+                StmtKind::If(i) => {
+                    self.align(&i.then_body, vars);
+                    if let Some(e) = &i.else_body {
+                        self.align(e, vars);
+                    }
+                    if self.seats.is_some() {
+                        for &result in &i.return_vars {
+                            let before = tile_target(vars, result).map(|t| t.memref);
+                            self.stale.entry(result).or_insert(before);
+                        }
+                        place_if_results(i, vars);
+                    }
+                }
+                StmtKind::With(w) => self.align(&w.body, vars),
+                _ => {}
             }
-            StmtKind::If(i) => {
-                align_carries(&i.then_body, vars, seats);
-                if let Some(e) = &i.else_body {
-                    align_carries(e, vars, seats);
-                }
-                if seats.is_some() {
-                    place_if_results(i, vars);
-                }
-            }
-            StmtKind::With(w) => align_carries(&w.body, vars, seats),
-            _ => {}
         }
     }
+}
+
+/// The warning of a carry the safe planner aligned where PyPTO leaves it elsewhere.
+pub fn realigned_warning(vars: &VarTable, r: &Realigned) -> memreuse_ir::diagnostics::Diagnostic {
+    let name = |v: VarId| vars[v].name.as_str();
+    let (code, why) = match r.why {
+        Realign::WithoutReuse => (
+            codes::CARRY_ALIGNED_WITHOUT_REUSE,
+            "PyPTO aligns loop carries only when it reuses a buffer, and it reuses none here",
+        ),
+        Realign::ToWhereTheInitSits => (
+            codes::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS,
+            "PyPTO aligns it to the init's MemRef as printed, but the init sits elsewhere: an if result ends up on its arm's value's buffer, an init printed without a type on its seed's",
+        ),
+    };
+    memreuse_ir::diagnostics::Diagnostic::warning(
+        code,
+        format!(
+            "PyPTO leaves loop carry '{}' on '{}', off '{}' where its init value '{}' sits ({why}), so the carry would not receive its init; the repaired plan puts it on '{}'",
+            name(r.carry),
+            r.pypto_base,
+            r.base,
+            name(r.init),
+            r.base,
+        ),
+        vars[r.carry].span,
+    )
 }
 
 /// What the yield fixup does to an `if`'s results (SPEC §7.5): each sits on its then arm's
@@ -260,22 +376,27 @@ fn place_if_results(i: &memreuse_ir::IfStmt, vars: &mut VarTable) {
 
 /// SPEC §7.4: an if-phi whose one arm accumulates in place on an Acc buffer gets its other
 /// arm's seed retargeted onto that buffer, so no Acc→Acc move is ever needed.
-pub fn coalesce_accumulator_if_phis(f: &mut Function, backend: Backend) -> Result<(), PlanError> {
+/// Returns the seeds it moved.
+pub fn coalesce_accumulator_if_phis(
+    f: &mut Function,
+    backend: Backend,
+) -> Result<Vec<VarId>, PlanError> {
     // Only an arm yielding an Acc tile can be coalesced, and coalescing moves a seed onto an
     // existing Acc buffer: without such an arm nothing changes, so nothing is set up.
     if !has_acc_if_phi(&f.body, &f.vars) {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let Function { body, vars, .. } = f;
     let mut retargeter = Retargeter::new(body, vars, backend);
+    let mut moved = Vec::new();
     visit_ifs(body, &[], &mut |if_path, if_stmt| {
-        coalesce_one(&mut retargeter, if_path, if_stmt)
+        coalesce_one(&mut retargeter, if_path, if_stmt, &mut moved)
     })?;
     // Views follow only sources that moved.
     if let Some(original) = retargeter.take_original() {
         reanchor_views(&f.body, &original, &mut f.vars);
     }
-    Ok(())
+    Ok(moved)
 }
 
 /// Whether any `if` with an else branch and return variables (the only place §7.4 acts) has
@@ -342,6 +463,7 @@ fn coalesce_one(
     retargeter: &mut Retargeter,
     if_path: StmtPath,
     if_stmt: &memreuse_ir::IfStmt,
+    moved: &mut Vec<VarId>,
 ) -> Result<(), PlanError> {
     let Some(else_body) = &if_stmt.else_body else {
         return Ok(());
@@ -402,6 +524,7 @@ fn coalesce_one(
             ));
         }
         retargeter.retype(seed, &acc);
+        moved.push(seed);
     }
     Ok(())
 }
@@ -446,6 +569,9 @@ pub struct Inserted {
     /// `(iter arg, yielded value, move)` of every writeback of a nested carry
     /// (`safe`).
     pub nested_writebacks: Vec<(VarId, VarId, VarId)>,
+    /// `(value, its one copy, if result)` of every `if` result an else arm feeds from a copy
+    /// it already made for an earlier result on that buffer (`safe`).
+    pub shared_copies: Vec<(VarId, VarId, VarId)>,
 }
 
 pub struct YieldFixup<'v> {
@@ -728,7 +854,10 @@ impl<'v> YieldFixup<'v> {
                     .find(|(source, memref, _)| *source == ev && *memref == target.memref)
                     .map(|&(_, _, moved)| moved);
                 let moved = match earlier.filter(|_| self.safe) {
-                    Some(moved) => moved,
+                    Some(moved) => {
+                        self.inserted.shared_copies.push((ev, moved, rv));
+                        moved
+                    }
                     None => {
                         let moved = self.moved_var(ev, &target);
                         moves.push(self.move_stmt(moved, ev));
@@ -754,7 +883,9 @@ impl<'v> YieldFixup<'v> {
 
     fn reject_acc_to_acc(&self, from: VarId, to: VarId) -> Result<(), PlanError> {
         let space = |v| tile_target(self.vars, v).map(|t| t.space);
-        if space(from) == Some(MemSpace::Acc) && space(to) == Some(MemSpace::Acc) {
+        if let (Some(from_space), Some(to_space)) = (space(from), space(to))
+            && !memreuse_ir::ops::tile_move_exists(from_space, to_space)
+        {
             return Err(PlanError::new(
                 codes::ACC_TO_ACC_MOVE,
                 "Internal error: MemoryReuse cannot reconcile divergent L0C accumulator buffers with tile.move; accumulator control-flow values must be coalesced before YieldFixup.",
@@ -864,6 +995,27 @@ impl<'v> YieldFixup<'v> {
         let span = self.vars[source].span;
         Stmt::tile_move(destination, source, space, span)
     }
+}
+
+/// The repair warning of an `if` result fed from the copy made for an earlier one.
+pub fn shared_copy_warning(
+    vars: &VarTable,
+    value: VarId,
+    moved: VarId,
+    result: VarId,
+) -> memreuse_ir::diagnostics::Diagnostic {
+    let name = |v: VarId| vars[v].name.as_str();
+    memreuse_ir::diagnostics::Diagnostic::warning(
+        codes::ONE_COPY_FOR_SEVERAL_RESULTS,
+        format!(
+            "the else arm yields '{}' for several if results on '{}': PyPTO copies it there once per result, and each copy overwrites the one before while the yield still reads it; the repaired plan copies it once ('{}') and yields that copy for '{}' too",
+            name(value),
+            base_of(vars, moved).unwrap_or_default(),
+            name(moved),
+            name(result),
+        ),
+        vars[value].span,
+    )
 }
 
 /// The repair warning of a nested carry's writeback: what PyPTO leaves and why it is unsafe.

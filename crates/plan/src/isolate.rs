@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::analysis::body::first_yield;
-use memreuse_ir::ops::op_info;
+use memreuse_ir::ops::{op_info, tile_move_exists};
 use memreuse_ir::{
     Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
     VarKind, VarTable,
@@ -41,7 +41,8 @@ pub struct Detached {
 /// of its then arm's value, right before that arm's yield. Every tile that must sit where
 /// the place sits (a carry's iter arg and result, the values yielded into it, in-place
 /// results and views of them, on the seed's base) moves with it. `None` when the place is
-/// not fed from a tile on its own buffer, or when the seed itself must stay where the place is.
+/// not fed from a tile on its own buffer, when the seed itself must stay where the place is, or
+/// when its space has no copy into itself (Acc).
 pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
     let (anchor, seed) = find_place(&f.body, place)?;
     // The place's own MemRef; a return var printed without a type has none, and then the
@@ -53,6 +54,10 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
     };
     let shared_base = tile_memref(f, typed)?.base.clone();
     let space = tile_space(f, typed)?;
+    // The place is fed by a copy within its space, which must exist.
+    if !tile_move_exists(space, space) {
+        return None;
+    }
     if tile_memref(f, seed).is_some_and(|m| m.base != shared_base) {
         return None;
     }

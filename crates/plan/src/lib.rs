@@ -34,14 +34,15 @@ pub use report::{
     SpaceReport, codes,
 };
 pub use stages::{
-    Packed, PackedBuffer, PackedInput, Prepared, SharingRules, SpacePacking, address, finish,
-    is_planned, pack_space, prepare, reserved_windows_if_called, spaces_of,
+    Packed, PackedBuffer, PackedInput, Prepared, SharingRules, SpacePacking, address, apply_layout,
+    finish, is_planned, layout_reserved, pack_space, pack_unbounded, pack_within, prepare,
+    reserved_windows_if_called, spaces_of,
 };
 
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "23a513d5072abb8f";
+pub const PLANNER_VERSION: &str = "7de740f2e694d058";
 
 /// Plans one function as `config.planner` says (PyPTO's MemoryReuse by default).
 pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
@@ -55,7 +56,7 @@ fn plan_with(
 ) -> Result<FunctionPlan, PlanError> {
     match config.planner {
         Planner::Pypto => stages::plan_pypto(f.into_owned(), config, own_buffer),
-        Planner::Dsa => offsets::plan_function(&f, config),
+        Planner::Dsa => offsets::plan_function(&f, config, own_buffer),
         Planner::None => Ok(FunctionPlan {
             function: f.into_owned(),
             report: PlanReport::default(),

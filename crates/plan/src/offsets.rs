@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::address::{self, codes as address_codes};
 use crate::analysis::lifetimes::{self, Lifetimes};
@@ -37,13 +37,16 @@ const NODE_LIMIT: u64 = 200_000;
 pub(crate) fn plan_function(
     input: &Function,
     config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
     let pypto_config = PlanConfig {
         planner: Planner::Pypto,
         assign_addresses: true,
         ..*config
     };
-    let pypto = stages::plan_pypto(input.clone(), &pypto_config, &Default::default())?;
+    // The fallback is PyPTO's plan as the safe planner repairs it: its groups kept off shared
+    // buffers stay so.
+    let pypto = stages::plan_pypto(input.clone(), &pypto_config, own_buffer)?;
     if input.function_type() == FunctionType::Orchestration {
         return Ok(pypto);
     }
@@ -51,14 +54,31 @@ pub(crate) fn plan_function(
     if config.materialize_aliases {
         retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact);
     }
+    // The safe planner's fixups, as PyPTO's plan gets them (stages::finish): carries aligned,
+    // nested carries written back.
+    let safe = !config.exact;
+    if safe {
+        // Every group keeps its own allocation: not PyPTO's decision, nothing to report.
+        fixup::align_loop_carries(&f.body, &mut f.vars, safe, false);
+    }
     fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
     fixup::normalize_identity_copies(&f.body, &mut f.vars);
     let inserted = {
         let Function { body, vars, .. } = &mut f;
         let mut yield_fixup = fixup::YieldFixup::new(vars);
+        if safe {
+            yield_fixup = yield_fixup.safe();
+        }
         yield_fixup.run(body)?;
         yield_fixup.inserted
     };
+    let nested_writebacks: Vec<Diagnostic> = inserted
+        .nested_writebacks
+        .iter()
+        .map(|&(iter_arg, yielded, moved)| {
+            fixup::nested_writeback_warning(&f.vars, iter_arg, yielded, moved)
+        })
+        .collect();
     hoist_allocs(&mut f, &inserted.allocs);
     fixup::normalize_identity_copies(&f.body, &mut f.vars);
     cleanup::strip_pipeline_membership(&mut f.body);
@@ -67,6 +87,7 @@ pub(crate) fn plan_function(
     let mut report = PlanReport {
         lifetimes: lifetime_report(&lifetimes),
         statement_spans: lifetimes.statement_spans.clone(),
+        diagnostics: nested_writebacks,
         ..PlanReport::default()
     };
     if lifetimes.intervals.is_empty() {
@@ -94,8 +115,8 @@ pub(crate) fn plan_function(
             &f,
             &lifetimes,
             &facts,
-            space,
-            &in_space,
+            (space, &in_space),
+            own_buffer,
             capacity,
             reserved_start,
         )?;
@@ -176,27 +197,45 @@ fn place_space(
     f: &Function,
     lifetimes: &Lifetimes,
     facts: &ShareFacts,
-    space: MemSpace,
-    in_space: &[usize],
+    (space, in_space): (MemSpace, &[usize]),
+    own_buffer: &FxHashSet<VarId>,
     capacity: i64,
     reserved_start: i64,
 ) -> Result<Option<Placement>, PlanError> {
     let intervals = &lifetimes.intervals;
     let ivs: Vec<_> = in_space.iter().map(|&i| &intervals[i]).collect();
     let gate = PipelineGate::new(space, &ivs, capacity);
+    let extents = base_extents(f);
     let buffers: Vec<DsaBuffer> = in_space
         .iter()
         .map(|&i| {
             let iv = &intervals[i];
+            // A tile at an offset inside its base (a view, a copy of one) needs the bytes up to
+            // its end: the base gets one address, its tiles sit at their offsets from it.
+            let size = iv.size.max(extents.get(&iv.base).copied().unwrap_or(0));
             DsaBuffer {
                 lower: u64::from(iv.def),
                 // A never-read tile still occupies its bytes at its definition.
                 upper: u64::from(iv.last.max(iv.def + 1)),
-                size: iv.size.max(0) as u64,
+                size: size.max(0) as u64,
             }
         })
         .collect();
-    let pairs = disjoint_pairs(facts, &gate, in_space);
+    let mut pairs = disjoint_pairs(facts, &gate, in_space);
+    // A group the safe planner keeps on its own allocation shares no byte with another.
+    if !own_buffer.is_empty() {
+        for (k, &i) in in_space.iter().enumerate() {
+            if intervals[i].members.iter().any(|v| own_buffer.contains(v)) {
+                pairs.extend(
+                    (0..in_space.len())
+                        .filter(|&o| o != k)
+                        .map(|o| (k.min(o), k.max(o))),
+                );
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+    }
     let mut problem = Problem::new(buffers)
         .with_alignment(32)
         .with_disjoint_pairs(pairs);
@@ -294,6 +333,21 @@ fn disjoint_pairs(
 
 /// Rewrites every on-chip MemRef to its base's address plus its offset inside the base (bases
 /// the post-steps created, such as carry scratch buffers, go above everything else).
+/// The end of the furthest tile on each base (constant offset plus size).
+fn base_extents(f: &Function) -> FxHashMap<Name, i64> {
+    let mut extents: FxHashMap<Name, i64> = FxHashMap::default();
+    for (_, var) in f.vars.iter() {
+        if let Some(Type::Tile(tile)) = &var.ty
+            && let Some(memref) = &tile.memref
+            && let (Some(offset), Some(size)) = (memref.const_offset(), memref.size_bytes())
+        {
+            let end = extents.entry(memref.base.clone()).or_default();
+            *end = (*end).max(offset + size);
+        }
+    }
+    extents
+}
+
 pub(super) fn apply_addresses(
     f: &mut Function,
     addresses: &BTreeMap<Name, i64>,

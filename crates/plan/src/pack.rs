@@ -142,6 +142,17 @@ pub struct PipelineGroup {
 }
 
 impl PipelineGroup {
+    /// The depth `F` the gate starts the group at under `capacity` (SPEC §6.6): its requested
+    /// depth as far as the capacity affords its slot, 1 when the capacity is unknown.
+    pub fn affordable_depth(&self, capacity_known: bool, capacity: i64) -> usize {
+        if capacity_known && self.slot != 0 {
+            let affordable = usize::try_from(capacity / self.slot).unwrap_or(0);
+            self.stages.len().min(affordable).max(1)
+        } else {
+            1
+        }
+    }
+
     fn residue(&self, stage: i64) -> usize {
         let ordinal = self.stages.partition_point(|&s| s < stage);
         ordinal % self.depth.max(1)
@@ -167,12 +178,7 @@ impl PipelineGate {
         }
         let capacity_known = capacity != 0;
         for group in groups.values_mut() {
-            group.depth = if capacity_known && group.slot != 0 {
-                let affordable = usize::try_from(capacity / group.slot).unwrap_or(0);
-                group.stages.len().min(affordable).max(1)
-            } else {
-                1
-            };
+            group.depth = group.affordable_depth(capacity_known, capacity);
         }
         PipelineGate {
             space,

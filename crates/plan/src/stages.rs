@@ -14,7 +14,7 @@ use crate::cleanup::{self, hoist_allocs};
 use crate::config::{PlanConfig, SpaceCapacity};
 use crate::fixup;
 use crate::layout::{self, Reserved};
-use crate::pack::{Buffer, PipelineGate, ShareFacts};
+use crate::pack::{Buffer, PipelineGate, PipelineGroup, ShareFacts};
 use crate::report::{
     BufferReport, FunctionPlan, MemberRows, MoveReport, PlanError, PlanReport, SpaceReport, codes,
     lifetime_report,
@@ -227,14 +227,34 @@ pub fn prepare(f: impl Into<Arc<Function>>, config: &PlanConfig) -> Prepared {
 pub struct SpacePacking {
     pub space: MemSpace,
     pub buffers: Vec<PackedBuffer>,
+    /// The space's report; its `capacity` is the configured one from [`pack_space`], 0 from
+    /// [`pack_unbounded`] and [`pack_within`] (whoever reports fills it in).
     pub report: SpaceReport,
-    /// What the capacity loop said (fallback warnings, hints).
+    /// What the capacity loop said (fallback warnings).
     pub diagnostics: Vec<Diagnostic>,
-    /// The pipeline gate as the capacity loop left it, the planning capacity and the reserved
-    /// start: the performance hints read them.
+    /// The performance hints of the pipeline groups the capacity made shallower (SPEC §6.8),
+    /// reported after every space's diagnostics.
+    pub hints: Vec<Diagnostic>,
+    /// The pipeline gate as the capacity loop left it: whether another capacity packs the
+    /// same ([`SpacePacking::fits`]).
     gate: PipelineGate,
-    capacity: i64,
+    /// The allocator's footprint in creation order, which the capacity loop measures.
+    footprint: i64,
     reserved_start: i64,
+}
+
+impl SpacePacking {
+    /// Whether this packing, made by [`pack_unbounded`] with a known capacity, is also the
+    /// packing under `capacity`: every pipeline group affords its requested depth there and
+    /// the buffers fit, so the capacity loop would pack exactly this and change nothing.
+    pub fn fits(&self, capacity: i64) -> bool {
+        let at_capacity = |g: &PipelineGroup| g.affordable_depth(true, capacity);
+        capacity != 0
+            && self.gate.capacity_known
+            && !self.gate.forced_legacy
+            && self.footprint <= capacity
+            && self.gate.groups.values().all(|g| at_capacity(g) == g.depth)
+    }
 }
 
 /// A buffer's members (interval indices) and where each sits inside it.
@@ -245,8 +265,9 @@ pub struct PackedBuffer {
     pub subdivided: bool,
 }
 
-/// Stage 4: packs the intervals of one space (SPEC §6.2–§6.8). It reads only this space's
-/// capacity, so a change to another space's leaves it alone.
+/// Stage 4: packs the intervals of one space (SPEC §6.2–§6.8) under its capacity: the
+/// capacity check of [`pack_unbounded`]'s packing, and [`pack_within`] where that does not
+/// fit. It reads only this space's capacity, so a change to another space's leaves it alone.
 pub fn pack_space(
     f: &Function,
     facts: &ShareFacts<'_>,
@@ -256,9 +277,69 @@ pub fn pack_space(
     in_space: &[usize],
     capacity: SpaceCapacity,
 ) -> SpacePacking {
+    let known = capacity.planning != 0;
+    let unbounded = pack_unbounded(facts, member_rows, reserved, space, in_space, known);
+    let mut packing = if !known || unbounded.fits(capacity.planning) {
+        unbounded
+    } else {
+        pack_within(
+            f,
+            facts,
+            member_rows,
+            reserved,
+            space,
+            in_space,
+            capacity.planning,
+        )
+    };
+    packing.report.capacity = capacity.usable;
+    packing
+}
+
+/// Stage 4a: packs one space as if its capacity were unlimited (`capacity_known`: every
+/// pipeline group at its requested depth) or unknown (the gate of an unknown capacity). Reads
+/// no capacity, so it stays memoized when one changes; [`SpacePacking::fits`] says whether
+/// a capacity keeps it.
+pub fn pack_unbounded(
+    facts: &ShareFacts<'_>,
+    member_rows: &MemberRows,
+    reserved: &Reserved,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity_known: bool,
+) -> SpacePacking {
+    let capacity = if capacity_known { i64::MAX } else { 0 };
+    let ivs: Vec<_> = in_space
+        .iter()
+        .map(|&i| &facts.lifetimes.intervals[i])
+        .collect();
+    let gate = PipelineGate::new(space, &ivs, capacity);
+    let buffers = crate::pack::pack(in_space, facts, &gate);
+    space_packing(
+        space,
+        facts.lifetimes,
+        member_rows,
+        reserved.start_of(space),
+        in_space,
+        buffers,
+        gate,
+        Vec::new(),
+        Vec::new(),
+    )
+}
+
+/// Stage 4b: packs one space under a known `capacity` (SPEC §6.7–§6.8): the capacity loop's
+/// subranges, shedding and fallback, and the hints of what it shed.
+pub fn pack_within(
+    f: &Function,
+    facts: &ShareFacts<'_>,
+    member_rows: &MemberRows,
+    reserved: &Reserved,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity: i64,
+) -> SpacePacking {
     let lifetimes = facts.lifetimes;
-    let SpaceCapacity { usable, planning } = capacity;
-    let capacity = planning;
     let reserved_start = reserved.start_of(space);
     let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
     let mut gate = PipelineGate::new(space, &ivs, capacity);
@@ -273,9 +354,36 @@ pub fn pack_space(
     };
     let mut diagnostics = Vec::new();
     let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut diagnostics);
+    let mut hints = Vec::new();
+    capacity::perf_hints(f, &gate, capacity, reserved_start, &mut hints);
+    space_packing(
+        space,
+        lifetimes,
+        member_rows,
+        reserved_start,
+        in_space,
+        buffers,
+        gate,
+        diagnostics,
+        hints,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn space_packing(
+    space: MemSpace,
+    lifetimes: &Lifetimes,
+    member_rows: &MemberRows,
+    reserved_start: i64,
+    in_space: &[usize],
+    buffers: Vec<Buffer>,
+    gate: PipelineGate,
+    diagnostics: Vec<Diagnostic>,
+    hints: Vec<Diagnostic>,
+) -> SpacePacking {
     let report = space_report(
         space,
-        usable,
+        0,
         reserved_start,
         lifetimes,
         member_rows,
@@ -284,6 +392,7 @@ pub fn pack_space(
     );
     SpacePacking {
         space,
+        footprint: capacity::footprint(&buffers, reserved_start),
         buffers: buffers
             .into_iter()
             .map(|b| PackedBuffer {
@@ -294,8 +403,8 @@ pub fn pack_space(
             .collect(),
         report,
         diagnostics,
+        hints,
         gate,
-        capacity,
         reserved_start,
     }
 }
@@ -322,6 +431,35 @@ pub fn finish(
     safe: bool,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
+    let again = safe.then(|| (prepared.clone(), packed.clone()));
+    let stages = (lifetimes, backend, safe, own_buffer);
+    let mut plan = finish_aligning(prepared, packed, stages, true)?;
+    let realigned = |d: &Diagnostic| {
+        matches!(
+            d.code,
+            fixup::codes::CARRY_ALIGNED_WITHOUT_REUSE
+                | fixup::codes::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS
+        )
+    };
+    // A carry aligned otherwise than PyPTO aligns it changes PyPTO's decision only when the
+    // plan differs for it: the yield fixup often puts the carry there anyway.
+    if let Some((prepared, packed)) = again
+        && plan.report.diagnostics.iter().any(realigned)
+        && finish_aligning(prepared, packed, stages, false)
+            .is_ok_and(|pypto| pypto.function == plan.function)
+    {
+        plan.report.diagnostics.retain(|d| !realigned(d));
+    }
+    Ok(plan)
+}
+
+/// [`finish`], with the safe planner's carry alignment (`safe_alignment`) or PyPTO's.
+fn finish_aligning(
+    prepared: Prepared,
+    packed: Option<Packed<'_>>,
+    (lifetimes, backend, safe, own_buffer): (&Lifetimes, Backend, bool, &FxHashSet<VarId>),
+    safe_alignment: bool,
+) -> Result<FunctionPlan, PlanError> {
     let Prepared {
         function,
         diagnostics,
@@ -341,7 +479,6 @@ pub fn finish(
     };
     warn_of_bases_without_alloc(&f, lifetimes, &mut report.diagnostics);
     let mut reuse: Vec<Option<fixup::Reuse>> = vec![None; lifetimes.intervals.len()];
-    let mut gates = std::collections::BTreeMap::new();
     for packing in &packed.spaces {
         report
             .diagnostics
@@ -374,16 +511,10 @@ pub fn finish(
             report_own_buffers(&mut space_report, packing, lifetimes, &kept_own);
         }
         report.spaces.push(space_report);
-        gates.insert(
-            packing.space,
-            (
-                packing.gate.clone(),
-                packing.capacity,
-                packing.reserved_start,
-            ),
-        );
     }
-    capacity::perf_hints(&f, &gates, &mut report.diagnostics);
+    for packing in &packed.spaces {
+        report.diagnostics.extend(packing.hints.iter().cloned());
+    }
     report.lifetimes = lifetime_report(lifetimes);
     report.statement_spans = lifetimes.statement_spans.clone();
 
@@ -396,11 +527,18 @@ pub fn finish(
     }
     // PyPTO aligns carries only after a reuse; the safe planner always does, since a repair
     // can leave a nested carry's iter arg off its init's buffer with nothing reused.
-    if control_flow && (reused || safe) {
-        fixup::align_loop_carries(&f.body, &mut f.vars, safe);
+    let safe_alignment = safe && safe_alignment;
+    if control_flow && (reused || safe_alignment) {
+        let realigned = fixup::align_loop_carries(&f.body, &mut f.vars, safe_alignment, reused);
+        report.diagnostics.extend(
+            realigned
+                .iter()
+                .map(|r| fixup::realigned_warning(&f.vars, r)),
+        );
     }
     if control_flow {
-        fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
+        let coalesced = fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
+        report_coalesced_seeds(&mut report.spaces, &f, &coalesced, &packed);
     }
     // Identity-copy normalisation acts only from a bare rename, and the fixups add none.
     let renames = lifetimes.shape.renames;
@@ -418,6 +556,11 @@ pub fn finish(
     } else {
         fixup::Inserted::default()
     };
+    for &(value, moved, result) in &inserted.shared_copies {
+        report
+            .diagnostics
+            .push(fixup::shared_copy_warning(&f.vars, value, moved, result));
+    }
     for &(iter_arg, yielded, moved) in &inserted.nested_writebacks {
         report.diagnostics.push(fixup::nested_writeback_warning(
             &f.vars, iter_arg, yielded, moved,
@@ -456,27 +599,63 @@ pub fn address<'a>(
     config: &PlanConfig,
 ) -> Result<Cow<'a, FunctionPlan>, PlanError> {
     let f = &plan.function;
-    let resolved;
-    let reserved = match reserved {
-        Some(reserved) => reserved,
-        None if capacity::gets_addresses(f) => {
-            resolved = reserved_windows_if_called(f, lifetimes)?;
-            &resolved
-        }
-        None => return Ok(plan),
-    };
-    let mut diagnostics = Vec::new();
-    let Some(addressing) = lay_out_checked(f, reserved, config, &mut diagnostics)? else {
+    let Some(reserved) = layout_reserved(f, lifetimes, reserved)? else {
         return Ok(plan);
     };
-    if diagnostics.is_empty() && !config.assign_addresses {
+    // Without a capacity to check or addresses to write, nothing reads the layout.
+    if !config.capacity_aware() && !config.assign_addresses {
+        return Ok(plan);
+    }
+    let layout = crate::address::Layout::of(f, crate::address::allocate(f, &reserved), &reserved);
+    let overflow = match config.capacity_aware() {
+        true => layout.check(|space| config.capacity(space)).err(),
+        false => None,
+    };
+    apply_layout(plan, &layout, overflow, config.assign_addresses)
+}
+
+/// The reserved windows a function's layout starts from (see [`address`]); `None` for a
+/// function that gets no addresses.
+pub fn layout_reserved<'r>(
+    f: &Function,
+    lifetimes: &Lifetimes,
+    reserved: Option<&'r Reserved>,
+) -> Result<Option<Cow<'r, Reserved>>, PlanError> {
+    if !crate::capacity::gets_addresses(f) {
+        return Ok(None);
+    }
+    Ok(Some(match reserved {
+        Some(reserved) => Cow::Borrowed(reserved),
+        None => Cow::Owned(reserved_windows_if_called(f, lifetimes)?),
+    }))
+}
+
+/// Stage 6's end (SPEC §8, after MemoryReuse): the overflow the capacity check found, and
+/// with `assign_addresses` the addresses of `layout`.
+///
+/// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
+/// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
+/// overflow surfaces only in the next pass, so the plan is emitted and the overflow becomes a
+/// warning that says which pass will fail.
+pub fn apply_layout<'a>(
+    plan: Cow<'a, FunctionPlan>,
+    layout: &crate::address::Layout,
+    overflow: Option<PlanError>,
+    assign_addresses: bool,
+) -> Result<Cow<'a, FunctionPlan>, PlanError> {
+    let warning = match overflow {
+        Some(error) if assign_addresses => return Err(error),
+        Some(error) => Some(crate::address::overflow_left_to_allocate_memory_addr(error)),
+        None => None,
+    };
+    if warning.is_none() && !assign_addresses {
         return Ok(plan);
     }
     let mut plan = plan;
     let planned = plan.to_mut();
-    planned.report.diagnostics.extend(diagnostics);
-    if config.assign_addresses {
-        crate::address::apply(&mut planned.function, &addressing, reserved);
+    planned.report.diagnostics.extend(warning);
+    if assign_addresses {
+        crate::address::apply(&mut planned.function, &layout.addressing, &layout.reserved);
     }
     Ok(plan)
 }
@@ -491,37 +670,6 @@ pub fn reserved_windows_if_called(
     } else {
         Ok(Reserved::default())
     }
-}
-
-/// SPEC §8, after MemoryReuse: the overflow check, and the layout the addresses come from.
-/// Without a capacity to check or addresses to write, nothing reads the layout, so none is
-/// computed (`None`).
-///
-/// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
-/// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
-/// overflow surfaces only in the next pass, so the plan is emitted and the overflow becomes a
-/// warning that says which pass will fail.
-fn lay_out_checked(
-    f: &Function,
-    reserved: &Reserved,
-    config: &PlanConfig,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Result<Option<crate::address::Addressing>, PlanError> {
-    let layout_read = config.capacity_aware() || config.assign_addresses;
-    if !layout_read || !capacity::gets_addresses(f) {
-        return Ok(None);
-    }
-    let addressing = crate::address::allocate(f, reserved);
-    if config.capacity_aware() {
-        let overflow = crate::address::check_capacity(f, &addressing, reserved, config);
-        match overflow {
-            Err(error) if !config.assign_addresses => {
-                diagnostics.push(crate::address::overflow_left_to_allocate_memory_addr(error))
-            }
-            overflow => overflow?,
-        }
-    }
-    Ok(Some(addressing))
 }
 
 /// What `can_share` consults besides lifetimes (SPEC §6.1): declared allocations (after the
@@ -743,17 +891,61 @@ fn report_own_buffers(
             members: names,
         });
     }
-    // AllocateMemoryAddr's order (SPEC §8), as `space_report` lays them out.
+    lay_out_again(report, packing.reserved_start);
+}
+
+/// A space report's rows laid out again in AllocateMemoryAddr's order (SPEC §8), as
+/// `space_report` lays them out, after rows changed.
+fn lay_out_again(report: &mut SpaceReport, reserved_start: i64) {
     let mut by_name: Vec<usize> = (0..report.buffers.len()).collect();
     by_name.sort_by(|&a, &b| report.buffers[a].base.cmp(&report.buffers[b].base));
     let sizes = by_name.iter().map(|&i| report.buffers[i].size);
-    let (addresses, footprint) = layout::lay_out(packing.reserved_start, sizes);
+    let (addresses, footprint) = layout::lay_out(reserved_start, sizes);
     for (&i, address) in by_name.iter().zip(addresses) {
         report.buffers[i].offset = address;
     }
     report.footprint = footprint;
     report.buffers_after = report.buffers.len();
     report.bytes_after = report.buffers.iter().map(|b| b.size).sum();
+}
+
+/// The space reports after SPEC §7.4 moved accumulator if-phi seeds onto the accumulator's
+/// buffer: each seed is listed in that buffer's row, a row left with no member goes (its alloc
+/// is removed), and the rows are laid out again.
+fn report_coalesced_seeds(
+    spaces: &mut [SpaceReport],
+    f: &Function,
+    seeds: &[VarId],
+    packed: &Packed<'_>,
+) {
+    for &seed in seeds {
+        let Some(Type::Tile(tile)) = &f.vars[seed].ty else {
+            continue;
+        };
+        let (Some(memref), Some(space)) = (&tile.memref, tile.space) else {
+            continue;
+        };
+        let Some(report) = spaces.iter_mut().find(|r| r.space == space) else {
+            continue;
+        };
+        if !report.buffers.iter().any(|b| b.base == memref.base) {
+            continue;
+        }
+        let name = &f.vars[seed].name;
+        for buffer in &mut report.buffers {
+            buffer.members.retain(|n| n != name);
+            if buffer.base == memref.base {
+                buffer.members.push(name.clone());
+            }
+        }
+        report.buffers.retain(|b| !b.members.is_empty());
+        let reserved_start = packed
+            .spaces
+            .iter()
+            .find(|p| p.space == space)
+            .map_or(0, |p| p.reserved_start);
+        lay_out_again(report, reserved_start);
+    }
 }
 
 #[cfg(test)]

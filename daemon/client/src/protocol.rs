@@ -200,6 +200,9 @@ pub struct Status {
     pub uptime_seconds: f64,
     /// The initial scan: files planned so far of the files found (`done == total` when over).
     pub scan: Progress,
+    /// Files waiting to be planned (0 when every file's plan is computed or stored).
+    #[serde(default)]
+    pub pending_files: usize,
     pub files: usize,
     pub functions: usize,
     /// Directories watched, and the system's limit on watches (inotify `max_user_watches`).

@@ -312,27 +312,50 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             let shared = shared.clone();
             blocking(move || {
                 let display = display(&shared.root, &path);
-                let (outcome, _) = shared.read(|snapshot, files| {
-                    files.get(&path).map(|&f| snapshot.outcome(f)).transpose()
+                // From the database's memoized stages; what they cannot answer (no such
+                // function, a parse error, the offset planner) is worded from the text.
+                let (read, _) = shared.read(|snapshot, files| {
+                    let Some(&file) = files.get(&path) else {
+                        return Ok(None);
+                    };
+                    Ok(Some(
+                        match snapshot.explain(file, &function, (&first, &second))? {
+                            Some(explained) => Ok(explained),
+                            None => Err(snapshot.outcome(file)?),
+                        },
+                    ))
                 })?;
-                let Some(outcome) = outcome else {
-                    return Ok(match untracked(&shared, &path, &display) {
-                        Body::Query(answer) => Body::Explain(answer),
-                        other => other,
-                    });
+                let mut answer = match read {
+                    None => {
+                        return Ok(match untracked(&shared, &path, &display) {
+                            Body::Query(answer) => Body::Explain(answer),
+                            other => other,
+                        });
+                    }
+                    Some(Ok(Ok(text))) => crate::protocol::Answer {
+                        text,
+                        ..Default::default()
+                    },
+                    Some(Ok(Err(err))) => crate::protocol::Answer {
+                        diagnostics: format!("error: {err}\n"),
+                        failed: true,
+                        ..Default::default()
+                    },
+                    Some(Err(outcome)) => {
+                        let config = memreuse::plan::PlanConfig {
+                            materialize_aliases: super::writer::materialize_aliases(&path),
+                            ..shared.config()
+                        };
+                        explain_answer(
+                            outcome.text.as_deref().unwrap_or(""),
+                            &display,
+                            &function,
+                            &config,
+                            (&first, &second),
+                            color,
+                        )
+                    }
                 };
-                let config = memreuse::plan::PlanConfig {
-                    materialize_aliases: super::writer::materialize_aliases(&path),
-                    ..shared.config()
-                };
-                let mut answer = explain_answer(
-                    outcome.text.as_deref().unwrap_or(""),
-                    &display,
-                    &function,
-                    &config,
-                    (&first, &second),
-                    color,
-                );
                 if let Some(note) = unconfirmed {
                     answer.diagnostics.insert_str(0, &note);
                 }
@@ -493,6 +516,11 @@ fn status(shared: &Shared, viewer_url: Option<String>) -> Status {
             total: figures.scan_total,
             finished: figures.scan_finished,
         },
+        pending_files: shared
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .len(),
         files: figures.files,
         functions: figures.functions,
         watches: shared.watches.load(Ordering::Relaxed),

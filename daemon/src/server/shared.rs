@@ -46,6 +46,9 @@ pub struct Shared {
     /// Reads that were cancelled by a newer revision and are starting over: the writer lets
     /// them finish before it changes inputs again, so a storm of changes cannot starve them.
     starving: AtomicUsize,
+    /// Files whose plan is not computed or stored yet for the current revision (the writer
+    /// adds them, its planners remove them); `status` counts them.
+    pub pending: Arc<Mutex<std::collections::BTreeSet<PathBuf>>>,
 }
 
 /// What the daemon's command line sets; it wins over `memreuse.toml`, on every reload too.
@@ -202,6 +205,7 @@ impl Shared {
             cookies: Mutex::default(),
             next_cookie: AtomicU64::new(0),
             starving: AtomicUsize::new(0),
+            pending: Arc::default(),
             revisions: tokio::sync::watch::Sender::new(0),
         }
     }

@@ -66,13 +66,13 @@ impl Writer {
         work: Sender<Work>,
     ) -> Writer {
         Writer {
+            pending: shared.pending.clone(),
             shared,
             workspace,
             tracked: BTreeMap::new(),
             published: Files::default(),
             revision: 0,
             jobs,
-            pending: Arc::default(),
             planners: Vec::new(),
             work,
             computed: 0,
@@ -303,10 +303,11 @@ impl Writer {
         self.start_planning(work);
     }
 
-    /// Reads `memreuse.toml` again. A new planner configuration replaces the database with
-    /// one of that configuration and plans every file again (the store keeps both
-    /// configurations' plans: they have different keys). Returns whether the file size limit
-    /// changed, which needs a rescan.
+    /// Reads `memreuse.toml` again. A new planner configuration is set on the database, which
+    /// plans every file again; of the stages still memoized (a compaction drops them), it
+    /// re-runs only those that read what changed (a capacity change: that space's capacity
+    /// checks). The store keeps both configurations' plans (they have different keys).
+    /// Returns whether the file size limit changed, which needs a rescan.
     fn reload_settings(&mut self) -> bool {
         let Ok((before, after)) = self.shared.reload_settings() else {
             return false;
@@ -324,7 +325,7 @@ impl Writer {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .extend(all);
-            self.rebuild(after.config);
+            self.reconfigure(after.config);
             let work = self
                 .pending
                 .lock()
@@ -337,6 +338,20 @@ impl Writer {
             tracing::info!("memreuse.toml changed; the planner configuration did not");
         }
         before.max_file_bytes != after.max_file_bytes
+    }
+
+    /// Sets `config` on the database and publishes the new revision.
+    fn reconfigure(&mut self, config: PlanConfig) {
+        // As for an input change in `update`: every snapshot must be gone first.
+        self.shared.let_starving_reads_finish();
+        self.shared.withdraw();
+        self.workspace.set_settings(config);
+        self.revision += 1;
+        self.shared.publish(
+            self.workspace.snapshot(),
+            self.published.clone(),
+            self.revision,
+        );
     }
 
     /// Replaces the database with a fresh one holding the same texts. Planning memoizes every
