@@ -55,7 +55,7 @@ fn plan_with(
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
     match config.planner {
-        Planner::Pypto => stages::plan_pypto(f.into_owned(), config, own_buffer),
+        Planner::Pypto => stages::plan_pypto(f, config, own_buffer),
         Planner::Dsa => offsets::plan_function(&f, config, own_buffer),
         Planner::None => Ok(FunctionPlan {
             function: f.into_owned(),

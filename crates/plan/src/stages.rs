@@ -74,17 +74,37 @@ fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Ve
 }
 
 pub(crate) fn plan_pypto(
-    f: Function,
+    f: Cow<'_, Function>,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
     if !is_planned(&f) {
         return Ok(FunctionPlan {
-            function: f,
+            function: f.into_owned(),
             report: PlanReport::default(),
         });
     }
-    PackedInput::of(f, config)?.finish_owned(config, own_buffer)
+    match f {
+        // The input stays the caller's: the rare second finish prepares it again instead of
+        // every plan keeping a copy.
+        Cow::Borrowed(input) => {
+            let PackedInput {
+                prepared,
+                lifetimes,
+                packing,
+            } = PackedInput::of(input.clone(), config)?;
+            let again = || Some(prepare(input.clone(), config));
+            finish_packed(
+                prepared,
+                &lifetimes,
+                packing.as_ref(),
+                config,
+                own_buffer,
+                &again,
+            )
+        }
+        Cow::Owned(f) => PackedInput::of(f, config)?.finish_owned(config, own_buffer),
+    }
 }
 
 /// Stages 1–4 of PyPTO's plan of one input — Step 0, lifetimes, sharing rules, every space
@@ -145,12 +165,14 @@ impl PackedInput {
         config: &PlanConfig,
         own_buffer: &FxHashSet<VarId>,
     ) -> Result<FunctionPlan, PlanError> {
+        let again = || Some(self.prepared.clone());
         finish_packed(
             self.prepared.clone(),
             &self.lifetimes,
             self.packing.as_ref(),
             config,
             own_buffer,
+            &again,
         )
     }
 
@@ -165,29 +187,35 @@ impl PackedInput {
             lifetimes,
             packing,
         } = self;
-        finish_packed(prepared, &lifetimes, packing.as_ref(), config, own_buffer)
+        let kept = (!config.exact).then(|| prepared.clone());
+        let again = || kept.clone();
+        finish_packed(
+            prepared,
+            &lifetimes,
+            packing.as_ref(),
+            config,
+            own_buffer,
+            &again,
+        )
     }
 }
 
+/// Stages 5 and 6 from a packing; `again` gives the prepared input once more when the carry
+/// alignment has to be compared with PyPTO's ([`finish`]).
 fn finish_packed(
     prepared: Prepared,
     lifetimes: &Lifetimes,
     packing: Option<&(Reserved, Vec<SpacePacking>)>,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
+    again: &dyn Fn() -> Option<Prepared>,
 ) -> Result<FunctionPlan, PlanError> {
     let packed = packing.map(|(reserved, packings)| Packed {
         reserved,
         spaces: packings.iter().collect(),
     });
-    let plan = finish(
-        prepared,
-        lifetimes,
-        packed,
-        config.backend,
-        !config.exact,
-        own_buffer,
-    )?;
+    let stages = (lifetimes, config.backend, !config.exact, own_buffer);
+    let plan = finish_then(prepared, packed, stages, again)?;
     let reserved = packing.map(|(reserved, _)| reserved);
     Ok(address(Cow::Owned(plan), lifetimes, reserved, config)?.into_owned())
 }
@@ -431,8 +459,22 @@ pub fn finish(
     safe: bool,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
-    let again = safe.then(|| (prepared.clone(), packed.clone()));
+    let kept = safe.then(|| prepared.clone());
+    let again = || kept.clone();
     let stages = (lifetimes, backend, safe, own_buffer);
+    finish_then(prepared, packed, stages, &again)
+}
+
+/// [`finish`], with the prepared input to finish again with PyPTO's alignment from `again`
+/// (the safe planner's only; `None` when there is none to compare with).
+fn finish_then(
+    prepared: Prepared,
+    packed: Option<Packed<'_>>,
+    stages: (&Lifetimes, Backend, bool, &FxHashSet<VarId>),
+    again: &dyn Fn() -> Option<Prepared>,
+) -> Result<FunctionPlan, PlanError> {
+    let safe = stages.2;
+    let packed_again = safe.then(|| packed.clone());
     let mut plan = finish_aligning(prepared, packed, stages, true)?;
     let realigned = |d: &Diagnostic| {
         matches!(
@@ -443,8 +485,9 @@ pub fn finish(
     };
     // A carry aligned otherwise than PyPTO aligns it changes PyPTO's decision only when the
     // plan differs for it: the yield fixup often puts the carry there anyway.
-    if let Some((prepared, packed)) = again
+    if safe
         && plan.report.diagnostics.iter().any(realigned)
+        && let (Some(prepared), Some(packed)) = (again(), packed_again)
         && finish_aligning(prepared, packed, stages, false)
             .is_ok_and(|pypto| pypto.function == plan.function)
     {
