@@ -170,7 +170,7 @@ pub fn plan_checked(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
-    let first = plan_function_keeping(input.clone(), config, &FxHashSet::default());
+    let first = plan_function_keeping(input, config, &FxHashSet::default());
     plan_checked_from(input, first, config, options)
 }
 
@@ -193,7 +193,7 @@ pub fn repaired_input(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<Option<Function>, SafePlanError> {
-    let first = plan_function_keeping(input.clone(), config, &FxHashSet::default());
+    let first = plan_function_keeping(input, config, &FxHashSet::default());
     plan_checked_editing(input, first, config, options).map(|(_, edited)| edited)
 }
 
@@ -438,7 +438,7 @@ impl InputPlans {
     ) -> Result<FunctionPlan, PlanError> {
         let packs = config.planner == crate::plan::Planner::Pypto && crate::plan::is_planned(input);
         if !packs || !std::mem::replace(&mut self.planned, true) {
-            return plan_function_keeping(input.clone(), config, own);
+            return plan_function_keeping(input, config, own);
         }
         match self
             .packed
@@ -899,7 +899,7 @@ fn unshared_findings(
         exact: false,
         ..*config
     };
-    let Ok(plan) = plan_function_keeping(input.clone(), &unshared, &every_tile) else {
+    let Ok(plan) = plan_function_keeping(input, &unshared, &every_tile) else {
         return Vec::new();
     };
     let options = VerifyOptions {

@@ -3,6 +3,7 @@
 //! (fixups, cleanup) → [`address`] (AllocateMemoryAddr's check and addresses).
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -187,8 +188,9 @@ impl PackedInput {
             lifetimes,
             packing,
         } = self;
-        let kept = (!config.exact).then(|| prepared.clone());
-        let again = || kept.clone();
+        // Taken by the second finish, which then plans it in place.
+        let kept = Cell::new((!config.exact).then(|| prepared.clone()));
+        let again = || kept.take();
         finish_packed(
             prepared,
             &lifetimes,
@@ -459,8 +461,8 @@ pub fn finish(
     safe: bool,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
-    let kept = safe.then(|| prepared.clone());
-    let again = || kept.clone();
+    let kept = Cell::new(safe.then(|| prepared.clone()));
+    let again = || kept.take();
     let stages = (lifetimes, backend, safe, own_buffer);
     finish_then(prepared, packed, stages, &again)
 }
@@ -1021,9 +1023,9 @@ mod tests {
                 let mut own_sets: Vec<FxHashSet<VarId>> = vec![FxHashSet::default()];
                 own_sets.extend(tiles.iter().take(12).map(|&v| [v].into_iter().collect()));
                 own_sets.push(tiles.iter().copied().collect());
-                let unchanged = crate::plan_function_keeping(f.clone(), &config, &own_sets[0]);
+                let unchanged = crate::plan_function_keeping(f, &config, &own_sets[0]);
                 for own in &own_sets {
-                    let fresh = crate::plan_function_keeping(f.clone(), &config, own);
+                    let fresh = crate::plan_function_keeping(f, &config, own);
                     assert_eq!(packed.finish(&config, own), fresh, "{}", f.name);
                     changed += usize::from(fresh != unchanged);
                 }
