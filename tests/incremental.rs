@@ -157,7 +157,12 @@ fn spans_follow_their_function_without_replanning_it() {
         let FileStatus::Planned { functions, .. } = &outcome.status else {
             panic!()
         };
-        let report = &functions[0].result.as_ref().expect("planned").report;
+        let report = functions[0]
+            .result
+            .as_ref()
+            .expect("planned")
+            .report
+            .summary();
         let span = report.inserted_moves[0].span;
         LineIndex::new(text).line_col(text, span.start)
     };

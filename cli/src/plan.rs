@@ -348,7 +348,7 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                 let warnings = functions
                     .iter()
                     .filter_map(|f| f.result.as_ref().ok())
-                    .flat_map(|planned| &planned.report.diagnostics)
+                    .flat_map(|planned| &planned.report.summary().diagnostics)
                     .filter(|d| d.severity == Severity::Warning);
                 let mut lines = None;
                 for d in warnings {
@@ -379,12 +379,17 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
                     let Ok(planned) = &function.result else {
                         continue;
                     };
-                    debug_assert!(planned.detailed, "an SVG needs the complete report");
+                    let Some(report) = planned.report.detailed() else {
+                        bail!(
+                            "internal error: the report of '{}' lacks its detail",
+                            function.name
+                        );
+                    };
                     let mut name = p.relative.as_os_str().to_owned();
                     name.push(format!(".{}.svg", function.name));
                     svgs.push((
                         PathBuf::from(name),
-                        plan_svg(&function.name, &planned.report, p.text.get()),
+                        plan_svg(&function.name, report, p.text.get()),
                     ));
                 }
             }
@@ -411,8 +416,10 @@ pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<Ex
         }
         Emit::Summary => print_summary(&mut stdout, &planned, &totals, verbose)?,
         Emit::Json => {
-            let reports: Vec<FileReport> =
-                planned.iter().map(|p| file_report(p, &workspace)).collect();
+            let reports: Vec<FileReport> = planned
+                .iter()
+                .map(|p| file_report(p, &workspace))
+                .collect::<Result<_>>()?;
             let document = plan_document(config.backend.name(), config.planner.name(), &reports);
             serde_json::to_writer_pretty(&mut stdout, &document)?;
             writeln!(stdout)?;
@@ -558,7 +565,7 @@ fn printed_program(
 }
 
 /// One file as JSON sees it: every function, planned or failed, or why there are none.
-fn file_report<'a>(p: &'a PlannedFile, workspace: &Workspace) -> FileReport<'a> {
+fn file_report<'a>(p: &'a PlannedFile, workspace: &Workspace) -> Result<FileReport<'a>> {
     let (error, functions) = match &p.body {
         FileBody::Unreadable(err) => (Some(FileError::Unreadable(err.as_str())), Vec::new()),
         FileBody::ParseFailed(diagnostics) => (Some(FileError::Parse(diagnostics)), Vec::new()),
@@ -568,29 +575,34 @@ fn file_report<'a>(p: &'a PlannedFile, workspace: &Workspace) -> FileReport<'a> 
                 .iter()
                 .map(|f| match &f.result {
                     Ok(planned) => {
-                        debug_assert!(planned.detailed, "JSON needs complete reports");
-                        FunctionEntry::Planned(FunctionReport {
+                        let Some(report) = planned.report.detailed() else {
+                            bail!(
+                                "internal error: the report of '{}' lacks its detail",
+                                f.name
+                            );
+                        };
+                        Ok(FunctionEntry::Planned(FunctionReport {
                             name: &f.name,
                             digest: planned.planned_digest,
-                            report: &planned.report,
+                            report,
                             cached: !workspace.is_fresh(f),
-                        })
+                        }))
                     }
-                    Err((kind, diagnostics)) => FunctionEntry::Failed(FailedFunction {
+                    Err((kind, diagnostics)) => Ok(FunctionEntry::Failed(FailedFunction {
                         name: &f.name,
                         failure: kind.name(),
                         diagnostics,
-                    }),
+                    })),
                 })
-                .collect(),
+                .collect::<Result<_>>()?,
         ),
     };
-    FileReport {
+    Ok(FileReport {
         path: &p.display,
         text: p.text.get(),
         functions,
         error,
-    }
+    })
 }
 
 /// The viewer page with every file embedded: a file that cannot be read or parsed with its
@@ -742,7 +754,7 @@ fn print_summary(
                     continue;
                 }
             };
-            let report = &planned.report;
+            let report = planned.report.summary();
             for (i, s) in report.spaces.iter().enumerate() {
                 let figures = summary::SpaceRow {
                     space: s.space.name(),

@@ -65,7 +65,8 @@ use crate::verify::{PlanInput, check_plan};
 use spans::SpanTable;
 
 pub use workspace::{
-    Cancelled, FileOutcome, FileStatus, FunctionOutcome, Planned, Snapshot, Workspace, parallel_map,
+    Cancelled, FileOutcome, FileStatus, FunctionOutcome, Planned, Report, Snapshot, Workspace,
+    parallel_map,
 };
 
 pub mod codes {
@@ -466,7 +467,7 @@ pub fn space_capacity<'db>(db: &'db dyn Db, space: Space<'db>) -> SpaceCapacity 
 /// so a capacity change leaves every packing memoized and re-runs only the capacity checks.
 #[salsa::tracked(returns(copy))]
 pub fn capacity_known<'db>(db: &'db dyn Db, space: Space<'db>) -> bool {
-    space_capacity(db, space).planning != 0
+    space_capacity(db, space).planning.is_some()
 }
 
 /// Whether the capacity-driven steps run at all (`PlanConfig::capacity_aware`).
@@ -509,7 +510,6 @@ pub fn packing<'db>(
     let facts = rules.sharing.facts(f, lifetimes);
     let packing = crate::plan::pack_unbounded(
         &facts,
-        &MemberRows::of(lifetimes),
         &rules.reserved,
         space,
         &in_space,
@@ -534,10 +534,10 @@ fn intervals_in(lifetimes: &Lifetimes, space: MemSpace) -> Vec<usize> {
 pub fn fitted<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<Arc<SpacePacking>>> {
     let unbounded = packing(db, key).as_ref()?;
     let space = key.space(db);
-    let capacity = space_capacity(db, Space::new(db, space)).planning;
-    if capacity == 0 || unbounded.value.fits(capacity) {
-        return Some(unbounded.clone());
-    }
+    let capacity = match space_capacity(db, Space::new(db, space)).planning {
+        Some(capacity) if !unbounded.value.fits(capacity) => capacity,
+        _ => return Some(unbounded.clone()),
+    };
     let item = key.item(db);
     let prepared = prepared(db, item).as_ref()?;
     let lifetimes = lifetimes(db, item).as_ref()?;
@@ -548,7 +548,6 @@ pub fn fitted<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<A
     let packing = crate::plan::pack_within(
         f,
         &rules.sharing.facts(f, lifetimes),
-        &MemberRows::of(lifetimes),
         &rules.reserved,
         space,
         &intervals_in(lifetimes, space),
@@ -598,8 +597,10 @@ pub fn fixed<'db>(
                 .value,
         );
     }
+    let member_rows = MemberRows::of(lifetimes);
     let packed = Packed {
         reserved: &rules.reserved,
+        member_rows: &member_rows,
         spaces,
     };
     let plan = crate::plan::finish(
@@ -632,7 +633,7 @@ pub fn layout<'db>(
         Err(err) => return Some(Err(err)),
     };
     let addressing = crate::plan::address::allocate(f, &reserved);
-    Some(Ok(Some(Arc::new(Layout::of(f, addressing, &reserved)))))
+    Some(Ok(Some(Arc::new(Layout::of(f, &addressing, &reserved)))))
 }
 
 /// The reserved windows a planned function's layout starts from (`plan::layout_reserved`).
@@ -660,7 +661,8 @@ pub fn overflow<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<PlanErr
         return None;
     };
     let space = key.space(db);
-    layout.overflow(space, space_capacity(db, Space::new(db, space)).planning)
+    let capacity = space_capacity(db, Space::new(db, space)).planning?;
+    layout.overflow(space, capacity)
 }
 
 /// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (SPEC §8); reads `--addresses` and
@@ -694,27 +696,25 @@ pub fn addressed<'db>(
     let settings = Settings::get(db);
     let assign_addresses = settings.assign_addresses(db);
     let aware = capacity_aware(db, settings);
-    if !aware && !assign_addresses {
-        // Nothing reads the layout; the reserved windows may still be wrong.
-        return match layout_reserved(db, item, &fixed.value.function)? {
-            Err(err) => Some(Err(err)),
-            Ok(_) => unchanged(),
-        };
-    }
-    let layout = match layout(db, item).as_ref()? {
-        Ok(Some(layout)) => layout,
+    // The reserved windows may be wrong even where nothing reads the layout.
+    let reserved = match layout_reserved(db, item, &fixed.value.function)? {
+        Err(err) => return Some(Err(err)),
         Ok(None) => return unchanged(),
-        Err(err) => return Some(Err(err.clone())),
+        Ok(Some(reserved)) => reserved,
     };
     let overflow = match aware {
-        true => layout
-            .spaces()
-            .find_map(|space| overflow(db, FunctionSpace::new(db, item, space)).clone()),
+        true => match layout(db, item).as_ref()? {
+            Ok(Some(layout)) => layout
+                .spaces()
+                .find_map(|space| overflow(db, FunctionSpace::new(db, item, space)).clone()),
+            Ok(None) => None,
+            Err(err) => return Some(Err(err.clone())),
+        },
         false => None,
     };
     let addressed = crate::plan::apply_layout(
         Cow::Borrowed(&*fixed.value),
-        layout,
+        &reserved,
         overflow,
         assign_addresses,
     );
@@ -758,7 +758,10 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
 /// re-runs no stage after the capacity checks; the store and `file_result` fill it in.
 fn fill_in_capacities(db: &dyn Db, report: &mut PlanReport) {
     for space in &mut report.spaces {
-        space.capacity = space_capacity(db, Space::new(db, space.space)).usable;
+        // The report's 0 for unknown is the JSON's and the store's.
+        space.capacity = space_capacity(db, Space::new(db, space.space))
+            .usable
+            .unwrap_or(0);
     }
 }
 
@@ -943,8 +946,7 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
             .map(|f| FunctionOutcome {
                 name: f.name.clone(),
                 result: Ok(Planned {
-                    report: f.report.clone(),
-                    detailed: false,
+                    report: Report::Summary(f.report.clone()),
                     planned_digest: f.planned_digest,
                     planned_text: None,
                 }),
@@ -990,8 +992,10 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
                     report: without_detail(&report),
                 });
                 Ok(Planned {
-                    report,
-                    detailed,
+                    report: match detailed {
+                        true => Report::Detailed(report),
+                        false => Report::Summary(report),
+                    },
                     planned_digest: plan.planned_digest,
                     planned_text: Some(plan.planned_text.clone()),
                 })
@@ -1068,7 +1072,11 @@ pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&s
         return;
     };
     let wanted = |f: &FunctionOutcome| only.is_none_or(|name| f.name == name);
-    let lacks_detail = |f: &FunctionOutcome| f.result.as_ref().is_ok_and(|p| !p.detailed);
+    let lacks_detail = |f: &FunctionOutcome| {
+        f.result
+            .as_ref()
+            .is_ok_and(|p| p.report.detailed().is_none())
+    };
     if !functions.iter().any(|f| wanted(f) && lacks_detail(f)) {
         return;
     }
@@ -1082,11 +1090,10 @@ pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&s
         let Ok(planned) = &mut function.result else {
             continue;
         };
-        if planned.detailed {
+        let Report::Summary(report) = &mut planned.report else {
             continue;
-        }
+        };
         if let Ok(full) = &plan(db, item).result {
-            let report = &mut planned.report;
             // A report planned in this run has the rest already; one from a manifest not.
             for (space, detailed) in report.spaces.iter_mut().zip(&full.report.spaces) {
                 space.buffers = detailed.buffers.clone();
@@ -1111,7 +1118,7 @@ pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&s
                     .map(|&a| spans::resolve(a, table))
                     .collect();
             }
-            planned.detailed = true;
+            planned.report = Report::Detailed(std::mem::take(report));
         }
     }
 }

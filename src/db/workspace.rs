@@ -84,17 +84,42 @@ pub struct FunctionOutcome {
 
 #[derive(Clone, Debug)]
 pub struct Planned {
-    /// Without `detailed`, the report lacks its per-buffer and per-variable detail
-    /// (`spaces[].buffers`, `removed_allocs`, `lifetimes`, `statement_spans`): a file manifest
-    /// does not carry it, and statement places are located only when asked for (see
-    /// [`Workspace::add_report_detail`]).
-    pub report: PlanReport,
-    pub detailed: bool,
+    pub report: Report,
     /// blake3 of the planned function's canonical bytes.
     pub planned_digest: [u8; 32],
     /// The planned function as printed in its program; `None` when the plan was served
     /// from a file manifest (see [`Workspace::planned_texts`]).
     pub planned_text: Option<Arc<str>>,
+}
+
+/// A plan's report, as complete as it was asked for.
+#[derive(Clone, Debug)]
+pub enum Report {
+    /// The figures a summary prints (each space's counts, inserted moves, diagnostics)
+    /// without the per-buffer and per-variable detail (`spaces[].buffers`, `removed_allocs`,
+    /// `lifetimes`, `statement_spans` are empty): a file manifest carries no more, and
+    /// statement places are located only when asked for (see
+    /// [`Workspace::add_report_detail`]).
+    Summary(PlanReport),
+    /// The complete report.
+    Detailed(PlanReport),
+}
+
+impl Report {
+    /// The figures a summary prints, which a detailed report has too.
+    pub fn summary(&self) -> &PlanReport {
+        match self {
+            Report::Summary(report) | Report::Detailed(report) => report,
+        }
+    }
+
+    /// The complete report; `None` for a summary.
+    pub fn detailed(&self) -> Option<&PlanReport> {
+        match self {
+            Report::Summary(_) => None,
+            Report::Detailed(report) => Some(report),
+        }
+    }
 }
 
 /// The executed queries, for firewall tests: `query(argument)` in execution order.

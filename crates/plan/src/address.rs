@@ -98,58 +98,63 @@ pub fn check_capacity(
     reserved: &Reserved,
     config: &PlanConfig,
 ) -> Result<(), PlanError> {
-    Layout::of(f, addressing.clone(), reserved).check(|space| config.capacity(space))
+    Layout::of(f, addressing, reserved).check(|space| config.space_capacity(space).usable)
 }
 
-/// AllocateMemoryAddr's layout of a planned function (SPEC §8) with what its overflow
-/// error names: everything the overflow check and the addresses read but the capacities,
-/// so it stays memoized when a capacity changes.
+/// What the overflow check reads of AllocateMemoryAddr's layout of a planned function
+/// (SPEC §8), with what its error names: everything but the capacities, so it stays
+/// memoized when a capacity changes. Small: the footprints, not every base's address.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
-    pub addressing: Addressing,
+    /// Space → bytes used from 0, reserved windows included.
+    footprints: BTreeMap<MemSpace, i64>,
     name: Name,
     head: Span,
-    pub(crate) reserved: Reserved,
+    /// Where tiles start in the reserved windows' space.
+    reserved: (Option<MemSpace>, i64),
 }
 
 impl Layout {
-    pub fn of(f: &Function, addressing: Addressing, reserved: &Reserved) -> Layout {
+    pub fn of(f: &Function, addressing: &Addressing, reserved: &Reserved) -> Layout {
         Layout {
-            addressing,
+            footprints: addressing.footprints.clone(),
             name: f.name.clone(),
             head: head_of(f),
-            reserved: reserved.clone(),
+            reserved: (reserved.space, reserved.end),
         }
     }
 
     /// The spaces the layout uses, in ascending order.
     pub fn spaces(&self) -> impl Iterator<Item = MemSpace> + '_ {
-        self.addressing.footprints.keys().copied()
+        self.footprints.keys().copied()
     }
 
-    /// The overflow error of the lowest space that overflows its capacity (0: unknown).
-    pub fn check(&self, capacity: impl Fn(MemSpace) -> i64) -> Result<(), PlanError> {
+    /// The overflow error of the lowest space that overflows its capacity, where known.
+    pub fn check(&self, capacity: impl Fn(MemSpace) -> Option<i64>) -> Result<(), PlanError> {
         match self
             .spaces()
-            .find_map(|space| self.overflow(space, capacity(space)))
+            .find_map(|space| self.overflow(space, capacity(space)?))
         {
             Some(error) => Err(error),
             None => Ok(()),
         }
     }
 
-    /// The overflow error of `space` under `capacity` (0: unknown, nothing to check).
+    /// The overflow error of `space` under a known `capacity`.
     pub fn overflow(&self, space: MemSpace, capacity: i64) -> Option<PlanError> {
-        let used = *self.addressing.footprints.get(&space)?;
+        let used = *self.footprints.get(&space)?;
         let limit = capacity;
-        if limit == 0 || used <= limit {
+        if used <= limit {
             return None;
         }
         let mut message = format!(
             "{} buffer usage ({used} bytes) exceeds platform limit ({limit} bytes)",
             space.name()
         );
-        let reserved_here = self.reserved.start_of(space);
+        let reserved_here = match self.reserved {
+            (Some(reserved), end) if reserved == space => end,
+            _ => 0,
+        };
         if reserved_here != 0 {
             message.push_str(&format!(
                 ". The first {reserved_here} bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above them"

@@ -84,7 +84,7 @@ pub struct SpaceInput<'a> {
     pub space: MemSpace,
     pub intervals: &'a [usize],
     pub facts: &'a ShareFacts<'a>,
-    /// 0 when unknown.
+    /// Known: a space of unknown capacity has no capacity loop.
     pub capacity: i64,
     pub reserved_start: i64,
     /// The function, for the subrange fallback's eligibility rules.
@@ -110,7 +110,7 @@ pub fn pack_within_capacity(
         function_span,
     } = *input;
     let mut buffers = pack(intervals, facts, gate);
-    let overflows = |b: &[Buffer]| capacity != 0 && footprint(b, reserved_start) > capacity;
+    let overflows = |b: &[Buffer]| footprint(b, reserved_start) > capacity;
     let subdivision = || Subdivision::of_space(function, facts.lifetimes, intervals);
     if overflows(&buffers)
         && let subdivision = subdivision()
@@ -124,7 +124,7 @@ pub fn pack_within_capacity(
         }
     }
     let mut repacks = 0;
-    while capacity != 0 && footprint(&buffers, reserved_start) > capacity {
+    while footprint(&buffers, reserved_start) > capacity {
         repacks += 1;
         let within_budget = repacks <= SHED_BUDGET;
         let pick = if within_budget {

@@ -43,18 +43,16 @@ pub struct PlanConfig {
 }
 
 impl PlanConfig {
-    /// Usable bytes of a space; 0 means unknown (no backend and no override).
-    pub fn capacity(&self, space: MemSpace) -> i64 {
-        self.capacity_overrides[space as usize].unwrap_or_else(|| self.backend.capacity(space))
+    /// Usable bytes of a space; `None` where unknown (no backend capacity and no override;
+    /// the backend table's and an override's 0 mean unknown too).
+    pub fn capacity(&self, space: MemSpace) -> Option<i64> {
+        let bytes = self.capacity_overrides[space as usize];
+        Some(bytes.unwrap_or_else(|| self.backend.capacity(space))).filter(|&b| b != 0)
     }
 
-    /// The capacity the capacity-driven steps plan against: 0 (unknown) unless they run.
-    pub fn planning_capacity(&self, space: MemSpace) -> i64 {
-        if self.capacity_aware() {
-            self.capacity(space)
-        } else {
-            0
-        }
+    /// The capacity the capacity-driven steps plan against: `None` unless they run.
+    pub fn planning_capacity(&self, space: MemSpace) -> Option<i64> {
+        self.capacity(space).filter(|_| self.capacity_aware())
     }
 
     /// What packing one space reads of the configuration.
@@ -72,10 +70,10 @@ impl PlanConfig {
     }
 }
 
-/// One space's capacity as packing sees it: the usable bytes (reported; 0 when unknown) and
-/// the bytes the capacity-driven steps plan against (0 unless they run).
+/// One space's capacity as packing sees it: the usable bytes (reported), and the bytes the
+/// capacity-driven steps plan against (`None` unless they run); `None` where unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SpaceCapacity {
-    pub usable: i64,
-    pub planning: i64,
+    pub usable: Option<i64>,
+    pub planning: Option<i64>,
 }

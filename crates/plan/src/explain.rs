@@ -57,7 +57,7 @@ pub struct Stages<'a> {
     pub prepared: &'a Function,
     pub lifetimes: &'a Lifetimes,
     pub rules: &'a dyn Fn() -> Result<Cow<'a, SharingRules>, PlanError>,
-    pub planning_capacity: &'a dyn Fn(MemSpace) -> i64,
+    pub planning_capacity: &'a dyn Fn(MemSpace) -> Option<i64>,
     pub planned: &'a dyn Fn() -> Result<Cow<'a, Function>, PlanError>,
 }
 

@@ -131,7 +131,8 @@ pub(crate) fn plan_function(
         let intervals = &lifetimes.intervals;
         report.spaces.push(SpaceReport {
             space,
-            capacity: config.capacity(space),
+            // The report's 0 for unknown is the JSON's and the store's.
+            capacity: config.capacity(space).unwrap_or(0),
             tiles: in_space.iter().map(|&i| intervals[i].members.len()).sum(),
             buffers_before: in_space.len(),
             buffers_after: in_space.len(),
@@ -200,7 +201,7 @@ fn place_space(
     facts: &ShareFacts,
     (space, in_space): (MemSpace, &[usize]),
     own_buffer: &FxHashSet<VarId>,
-    capacity: i64,
+    capacity: Option<i64>,
     reserved_start: i64,
 ) -> Result<Option<Placement>, PlanError> {
     let intervals = &lifetimes.intervals;
@@ -240,7 +241,7 @@ fn place_space(
     let mut problem = Problem::new(buffers)
         .with_alignment(32)
         .with_disjoint_pairs(pairs);
-    if capacity != 0 {
+    if let Some(capacity) = capacity {
         problem = problem.with_capacity((capacity - reserved_start).max(0) as u64);
     }
     let options = SolveOptions {
@@ -266,6 +267,10 @@ fn place_space(
             live,
             ..
         }) => {
+            // Reported only under a capacity; without one there is no plan to refuse.
+            let Some(capacity) = capacity else {
+                return Ok(None);
+            };
             let names: Vec<String> = live
                 .iter()
                 .map(|&k| f.vars[intervals[in_space[k]].rep].name.to_string())

@@ -144,12 +144,13 @@ pub struct PipelineGroup {
 impl PipelineGroup {
     /// The depth `F` the gate starts the group at under `capacity` (SPEC §6.6): its requested
     /// depth as far as the capacity affords its slot, 1 when the capacity is unknown.
-    pub fn affordable_depth(&self, capacity_known: bool, capacity: i64) -> usize {
-        if capacity_known && self.slot != 0 {
-            let affordable = usize::try_from(capacity / self.slot).unwrap_or(0);
-            self.stages.len().min(affordable).max(1)
-        } else {
-            1
+    pub fn affordable_depth(&self, capacity: Option<i64>) -> usize {
+        match capacity {
+            Some(capacity) if self.slot != 0 => {
+                let affordable = usize::try_from(capacity / self.slot).unwrap_or(0);
+                self.stages.len().min(affordable).max(1)
+            }
+            _ => 1,
         }
     }
 
@@ -160,7 +161,7 @@ impl PipelineGroup {
 }
 
 impl PipelineGate {
-    pub fn new(space: MemSpace, intervals: &[&Interval], capacity: i64) -> PipelineGate {
+    pub fn new(space: MemSpace, intervals: &[&Interval], capacity: Option<i64>) -> PipelineGate {
         let mut groups: BTreeMap<i64, PipelineGroup> = BTreeMap::new();
         for iv in intervals {
             for &(group, stage) in &iv.pipeline {
@@ -176,9 +177,9 @@ impl PipelineGate {
                 }
             }
         }
-        let capacity_known = capacity != 0;
+        let capacity_known = capacity.is_some();
         for group in groups.values_mut() {
-            group.depth = group.affordable_depth(capacity_known, capacity);
+            group.depth = group.affordable_depth(capacity);
         }
         PipelineGate {
             space,
@@ -734,7 +735,7 @@ mod tests {
             candidate in memberships(),
             members in proptest::collection::vec(memberships(), 0..6),
             l0 in any::<bool>(),
-            capacity in prop_oneof![Just(0i64), 1024i64..8192],
+            capacity in proptest::option::of(1024i64..8192),
             forced_legacy in any::<bool>(),
             depths in proptest::collection::vec(1usize..5, 3),
         ) {

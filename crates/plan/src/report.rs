@@ -96,6 +96,7 @@ pub(crate) fn lifetime_report(lifetimes: &Lifetimes) -> Vec<LifetimeReport> {
 
 /// The lifetime report's rows in interval order, with each interval's range of rows: the space
 /// reports take member names from here rather than read the variable table a second time.
+#[derive(Clone, Debug)]
 pub struct MemberRows {
     rows: Vec<LifetimeReport>,
     pub(crate) of_interval: Vec<std::ops::Range<usize>>,

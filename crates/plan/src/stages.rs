@@ -116,8 +116,9 @@ pub(crate) fn plan_pypto(
 pub struct PackedInput {
     prepared: Prepared,
     lifetimes: Lifetimes,
-    /// The reserved windows and each space's packing; `None` for a function with no interval.
-    packing: Option<(Reserved, Vec<SpacePacking>)>,
+    /// The reserved windows, the member rows the space reports name, and each space's
+    /// packing; `None` for a function with no interval.
+    packing: Option<(Reserved, MemberRows, Vec<SpacePacking>)>,
 }
 
 impl PackedInput {
@@ -143,7 +144,6 @@ impl PackedInput {
                 pack_space(
                     &prepared.function,
                     &facts,
-                    &member_rows,
                     &reserved,
                     space,
                     &in_space,
@@ -155,7 +155,7 @@ impl PackedInput {
         Ok(PackedInput {
             prepared,
             lifetimes,
-            packing: Some((reserved, packings)),
+            packing: Some((reserved, member_rows, packings)),
         })
     }
 
@@ -207,19 +207,24 @@ impl PackedInput {
 fn finish_packed(
     prepared: Prepared,
     lifetimes: &Lifetimes,
-    packing: Option<&(Reserved, Vec<SpacePacking>)>,
+    packing: Option<&(Reserved, MemberRows, Vec<SpacePacking>)>,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
     again: &dyn Fn() -> Option<Prepared>,
 ) -> Result<FunctionPlan, PlanError> {
-    let packed = packing.map(|(reserved, packings)| Packed {
+    let packed = packing.map(|(reserved, member_rows, packings)| Packed {
         reserved,
+        member_rows,
         spaces: packings.iter().collect(),
     });
     let stages = (lifetimes, config.backend, !config.exact, own_buffer);
     let plan = finish_then(prepared, packed, stages, again)?;
-    let reserved = packing.map(|(reserved, _)| reserved);
-    Ok(address(Cow::Owned(plan), lifetimes, reserved, config)?.into_owned())
+    let reserved = packing.map(|(reserved, _, _)| reserved);
+    let mut plan = address(Cow::Owned(plan), lifetimes, reserved, config)?.into_owned();
+    for space in &mut plan.report.spaces {
+        space.capacity = config.space_capacity(space.space).usable.unwrap_or(0);
+    }
+    Ok(plan)
 }
 
 /// Whether the pass plans a function at all: an orchestration function is left as it is.
@@ -257,9 +262,8 @@ pub fn prepare(f: impl Into<Arc<Function>>, config: &PlanConfig) -> Prepared {
 pub struct SpacePacking {
     pub space: MemSpace,
     pub buffers: Vec<PackedBuffer>,
-    /// The space's report; its `capacity` is the configured one from [`pack_space`], 0 from
-    /// [`pack_unbounded`] and [`pack_within`] (whoever reports fills it in).
-    pub report: SpaceReport,
+    /// The space's intervals (indices into the lifetimes').
+    pub in_space: Vec<usize>,
     /// What the capacity loop said (fallback warnings).
     pub diagnostics: Vec<Diagnostic>,
     /// The performance hints of the pipeline groups the capacity made shallower (SPEC §6.8),
@@ -278,21 +282,22 @@ impl SpacePacking {
     /// packing under `capacity`: every pipeline group affords its requested depth there and
     /// the buffers fit, so the capacity loop would pack exactly this and change nothing.
     pub fn fits(&self, capacity: i64) -> bool {
-        let at_capacity = |g: &PipelineGroup| g.affordable_depth(true, capacity);
-        capacity != 0
-            && self.gate.capacity_known
+        let at_capacity = |g: &PipelineGroup| g.affordable_depth(Some(capacity));
+        self.gate.capacity_known
             && !self.gate.forced_legacy
             && self.footprint <= capacity
             && self.gate.groups.values().all(|g| at_capacity(g) == g.depth)
     }
 }
 
-/// A buffer's members (interval indices) and where each sits inside it.
+/// A buffer's members (interval indices), where each sits inside it, and its size.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackedBuffer {
     pub members: Vec<usize>,
     pub placements: Vec<i64>,
     pub subdivided: bool,
+    pub size: i64,
+    pub pinned: bool,
 }
 
 /// Stage 4: packs the intervals of one space (SPEC §6.2–§6.8) under its capacity: the
@@ -301,29 +306,24 @@ pub struct PackedBuffer {
 pub fn pack_space(
     f: &Function,
     facts: &ShareFacts<'_>,
-    member_rows: &MemberRows,
     reserved: &Reserved,
     space: MemSpace,
     in_space: &[usize],
     capacity: SpaceCapacity,
 ) -> SpacePacking {
-    let known = capacity.planning != 0;
-    let unbounded = pack_unbounded(facts, member_rows, reserved, space, in_space, known);
-    let mut packing = if !known || unbounded.fits(capacity.planning) {
-        unbounded
-    } else {
-        pack_within(
-            f,
-            facts,
-            member_rows,
-            reserved,
-            space,
-            in_space,
-            capacity.planning,
-        )
-    };
-    packing.report.capacity = capacity.usable;
-    packing
+    let unbounded = pack_unbounded(
+        facts,
+        reserved,
+        space,
+        in_space,
+        capacity.planning.is_some(),
+    );
+    match capacity.planning {
+        Some(limit) if !unbounded.fits(limit) => {
+            pack_within(f, facts, reserved, space, in_space, limit)
+        }
+        _ => unbounded,
+    }
 }
 
 /// Stage 4a: packs one space as if its capacity were unlimited (`capacity_known`: every
@@ -332,13 +332,12 @@ pub fn pack_space(
 /// a capacity keeps it.
 pub fn pack_unbounded(
     facts: &ShareFacts<'_>,
-    member_rows: &MemberRows,
     reserved: &Reserved,
     space: MemSpace,
     in_space: &[usize],
     capacity_known: bool,
 ) -> SpacePacking {
-    let capacity = if capacity_known { i64::MAX } else { 0 };
+    let capacity = capacity_known.then_some(i64::MAX);
     let ivs: Vec<_> = in_space
         .iter()
         .map(|&i| &facts.lifetimes.intervals[i])
@@ -347,8 +346,6 @@ pub fn pack_unbounded(
     let buffers = crate::pack::pack(in_space, facts, &gate);
     space_packing(
         space,
-        facts.lifetimes,
-        member_rows,
         reserved.start_of(space),
         in_space,
         buffers,
@@ -363,16 +360,17 @@ pub fn pack_unbounded(
 pub fn pack_within(
     f: &Function,
     facts: &ShareFacts<'_>,
-    member_rows: &MemberRows,
     reserved: &Reserved,
     space: MemSpace,
     in_space: &[usize],
     capacity: i64,
 ) -> SpacePacking {
-    let lifetimes = facts.lifetimes;
     let reserved_start = reserved.start_of(space);
-    let ivs: Vec<_> = in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();
-    let mut gate = PipelineGate::new(space, &ivs, capacity);
+    let ivs: Vec<_> = in_space
+        .iter()
+        .map(|&i| &facts.lifetimes.intervals[i])
+        .collect();
+    let mut gate = PipelineGate::new(space, &ivs, Some(capacity));
     let input = capacity::SpaceInput {
         space,
         intervals: in_space,
@@ -388,8 +386,6 @@ pub fn pack_within(
     capacity::perf_hints(f, &gate, capacity, reserved_start, &mut hints);
     space_packing(
         space,
-        lifetimes,
-        member_rows,
         reserved_start,
         in_space,
         buffers,
@@ -399,11 +395,8 @@ pub fn pack_within(
     )
 }
 
-#[allow(clippy::too_many_arguments)]
 fn space_packing(
     space: MemSpace,
-    lifetimes: &Lifetimes,
-    member_rows: &MemberRows,
     reserved_start: i64,
     in_space: &[usize],
     buffers: Vec<Buffer>,
@@ -411,15 +404,6 @@ fn space_packing(
     diagnostics: Vec<Diagnostic>,
     hints: Vec<Diagnostic>,
 ) -> SpacePacking {
-    let report = space_report(
-        space,
-        0,
-        reserved_start,
-        lifetimes,
-        member_rows,
-        in_space,
-        &buffers,
-    );
     SpacePacking {
         space,
         footprint: capacity::footprint(&buffers, reserved_start),
@@ -429,9 +413,11 @@ fn space_packing(
                 members: b.members,
                 placements: b.placements,
                 subdivided: b.subdivided,
+                size: b.size,
+                pinned: b.pinned,
             })
             .collect(),
-        report,
+        in_space: in_space.to_vec(),
         diagnostics,
         hints,
         gate,
@@ -444,6 +430,8 @@ fn space_packing(
 #[derive(Clone, Debug)]
 pub struct Packed<'a> {
     pub reserved: &'a Reserved,
+    /// The lifetimes' member rows, which the space reports name.
+    pub member_rows: &'a MemberRows,
     pub spaces: Vec<&'a SpacePacking>,
 }
 
@@ -551,7 +539,7 @@ fn finish_aligning(
                 });
             }
         }
-        let mut space_report = packing.report.clone();
+        let mut space_report = space_report(packing, lifetimes, packed.member_rows);
         if !kept_own.is_empty() {
             report_own_buffers(&mut space_report, packing, lifetimes, &kept_own);
         }
@@ -560,6 +548,11 @@ fn finish_aligning(
     for packing in &packed.spaces {
         report.diagnostics.extend(packing.hints.iter().cloned());
     }
+    let reserved_starts: Vec<(MemSpace, i64)> = packed
+        .spaces
+        .iter()
+        .map(|packing| (packing.space, packing.reserved_start))
+        .collect();
     report.lifetimes = lifetime_report(lifetimes);
     report.statement_spans = lifetimes.statement_spans.clone();
 
@@ -583,7 +576,7 @@ fn finish_aligning(
     }
     if control_flow {
         let coalesced = fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
-        report_coalesced_seeds(&mut report.spaces, &f, &coalesced, &packed);
+        report_coalesced_seeds(&mut report.spaces, &f, &coalesced, &reserved_starts);
     }
     // Identity-copy normalisation acts only from a bare rename, and the fixups add none.
     let renames = lifetimes.shape.renames;
@@ -648,15 +641,16 @@ pub fn address<'a>(
         return Ok(plan);
     };
     // Without a capacity to check or addresses to write, nothing reads the layout.
-    if !config.capacity_aware() && !config.assign_addresses {
-        return Ok(plan);
-    }
-    let layout = crate::address::Layout::of(f, crate::address::allocate(f, &reserved), &reserved);
     let overflow = match config.capacity_aware() {
-        true => layout.check(|space| config.capacity(space)).err(),
+        true => {
+            let addressing = crate::address::allocate(f, &reserved);
+            crate::address::Layout::of(f, &addressing, &reserved)
+                .check(|space| config.space_capacity(space).usable)
+                .err()
+        }
         false => None,
     };
-    apply_layout(plan, &layout, overflow, config.assign_addresses)
+    apply_layout(plan, &reserved, overflow, config.assign_addresses)
 }
 
 /// The reserved windows a function's layout starts from (see [`address`]); `None` for a
@@ -676,7 +670,7 @@ pub fn layout_reserved<'r>(
 }
 
 /// Stage 6's end (SPEC §8, after MemoryReuse): the overflow the capacity check found, and
-/// with `assign_addresses` the addresses of `layout`.
+/// with `assign_addresses` the addresses (laid out from `reserved`).
 ///
 /// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
 /// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
@@ -684,7 +678,7 @@ pub fn layout_reserved<'r>(
 /// warning that says which pass will fail.
 pub fn apply_layout<'a>(
     plan: Cow<'a, FunctionPlan>,
-    layout: &crate::address::Layout,
+    reserved: &Reserved,
     overflow: Option<PlanError>,
     assign_addresses: bool,
 ) -> Result<Cow<'a, FunctionPlan>, PlanError> {
@@ -700,7 +694,8 @@ pub fn apply_layout<'a>(
     let planned = plan.to_mut();
     planned.report.diagnostics.extend(warning);
     if assign_addresses {
-        crate::address::apply(&mut planned.function, &layout.addressing, &layout.reserved);
+        let addressing = crate::address::allocate(&planned.function, reserved);
+        crate::address::apply(&mut planned.function, &addressing, reserved);
     }
     Ok(plan)
 }
@@ -858,23 +853,27 @@ pub(crate) fn check_declared_slots(
     Ok(())
 }
 
+/// A packing's report (its `capacity` left 0: whoever reports fills it in).
 fn space_report(
-    space: MemSpace,
-    capacity: i64,
-    reserved_start: i64,
+    packing: &SpacePacking,
     lifetimes: &Lifetimes,
     member_rows: &MemberRows,
-    in_space: &[usize],
-    buffers: &[Buffer],
 ) -> SpaceReport {
+    let SpacePacking {
+        space,
+        reserved_start,
+        ref in_space,
+        ref buffers,
+        ..
+    } = *packing;
     let intervals = &lifetimes.intervals;
     let sizes: Vec<i64> = buffers.iter().map(|b| b.size).collect();
     // AllocateMemoryAddr's order (SPEC §8): bases by name, 32-byte aligned.
     let mut by_name: Vec<usize> = (0..buffers.len()).collect();
     by_name.sort_by(|&a, &b| {
-        intervals[buffers[a].representative()]
+        intervals[buffers[a].members[0]]
             .base
-            .cmp(&intervals[buffers[b].representative()].base)
+            .cmp(&intervals[buffers[b].members[0]].base)
     });
     let (addresses, footprint) = layout::lay_out(reserved_start, by_name.iter().map(|&i| sizes[i]));
     let mut offsets = vec![0; buffers.len()];
@@ -883,7 +882,7 @@ fn space_report(
     }
     SpaceReport {
         space,
-        capacity,
+        capacity: 0,
         tiles: in_space
             .iter()
             .map(|&i| member_rows.of_interval[i].len())
@@ -899,7 +898,7 @@ fn space_report(
             .iter()
             .enumerate()
             .map(|(i, b)| BufferReport {
-                base: intervals[b.representative()].base.clone(),
+                base: intervals[b.members[0]].base.clone(),
                 size: sizes[i],
                 offset: offsets[i],
                 pinned: b.pinned,
@@ -961,7 +960,7 @@ fn report_coalesced_seeds(
     spaces: &mut [SpaceReport],
     f: &Function,
     seeds: &[VarId],
-    packed: &Packed<'_>,
+    reserved_starts: &[(MemSpace, i64)],
 ) {
     for &seed in seeds {
         let Some(Type::Tile(tile)) = &f.vars[seed].ty else {
@@ -984,12 +983,8 @@ fn report_coalesced_seeds(
             }
         }
         report.buffers.retain(|b| !b.members.is_empty());
-        let reserved_start = packed
-            .spaces
-            .iter()
-            .find(|p| p.space == space)
-            .map_or(0, |p| p.reserved_start);
-        lay_out_again(report, reserved_start);
+        let reserved_start = reserved_starts.iter().find(|&&(s, _)| s == space);
+        lay_out_again(report, reserved_start.map_or(0, |&(_, start)| start));
     }
 }
 

@@ -80,11 +80,18 @@ pub fn query_answer(
     {
         match &f.result {
             Ok(planned) => {
-                debug_assert!(planned.detailed, "a query answer needs complete reports");
+                let Some(report) = planned.report.detailed() else {
+                    answer.failed = true;
+                    answer.diagnostics.push_str(&format!(
+                        "error: internal error: the report of '{}' lacks its detail\n",
+                        f.name
+                    ));
+                    continue;
+                };
                 entries.push(FunctionEntry::Planned(FunctionReport {
                     name: &f.name,
                     digest: planned.planned_digest,
-                    report: &planned.report,
+                    report,
                     cached: f.computed_in.is_none(),
                 }))
             }

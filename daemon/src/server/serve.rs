@@ -499,8 +499,7 @@ fn status(shared: &Shared, viewer_url: Option<String>) -> Status {
             loaded_seconds_ago: settings.loaded.elapsed().as_secs_f64(),
             capacities: memreuse::ir::MemSpace::ALL
                 .iter()
-                .map(|&space| (space, settings.config.capacity(space)))
-                .filter(|&(_, bytes)| bytes > 0)
+                .filter_map(|&space| Some((space, settings.config.capacity(space)?)))
                 .map(|(space, bytes)| SpaceCapacity {
                     space: space.name().to_string(),
                     bytes,

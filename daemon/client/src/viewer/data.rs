@@ -123,7 +123,7 @@ fn plain_error(message: &str) -> Value {
 fn function_entry(f: &FunctionOutcome) -> Value {
     match &f.result {
         Ok(planned) => {
-            let report = &planned.report;
+            let report = planned.report.summary();
             json!({
                 "name": f.name.as_str(),
                 "status": "planned",
@@ -210,7 +210,7 @@ pub fn function_document(
         let value = match entry.map(|f| &f.result) {
             Some(Ok(planned)) => {
                 let edited = function
-                    .filter(|_| planned.report.diagnostics.iter().any(is_repair))
+                    .filter(|_| planned.report.summary().diagnostics.iter().any(is_repair))
                     .and_then(|f| numbered_function(f, config));
                 // The tiles repairs add (copies of seeds) are typed where they were added.
                 if let Some(edited) = &edited {
@@ -220,7 +220,11 @@ pub fn function_document(
                 }
                 let map = edited.as_ref().map(statement_map);
                 let map = map.as_ref().unwrap_or(&map_of_input);
-                let mut plan = plan_json(&planned.report, map, variant_text, &variant_lines);
+                // Every variant's outcome is asked for with its detail; the summary would
+                // draw a plan without buffers rather than fail the page.
+                let report = planned.report.detailed();
+                let report = report.unwrap_or_else(|| planned.report.summary());
+                let mut plan = plan_json(report, map, variant_text, &variant_lines);
                 if let Value::Object(fields) = &mut plan {
                     fields.insert("statements".into(), statements_json(map, &line_of));
                     fields.insert("loops".into(), loops_json(map, &line_of));
