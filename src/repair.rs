@@ -8,8 +8,10 @@
 //! `MR-R001` keep a group off the shared buffer (writer, then victim), `MR-R002`/`MR-R005`
 //! detach the loop carry or `if` result that sits on the victim's buffer (seeded from the
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
-//! allocation. Each trial replans the whole function from the edited input; a trial the
-//! planner refuses, or after which the pair (by name) is still a finding, is undone. Each edit
+//! allocation. Each trial plans the function from the edited input (an `MR-R001` trial keeps
+//! the input, so from the input's second plan on it finishes from the input's packing,
+//! `plan::PackedInput`, which gives the same plan); a trial the planner refuses, or after
+//! which the pair (by name) is still a finding, is undone. Each edit
 //! is made at most once, so the loop ends; at 64 rounds, or when no edit separates the first
 //! finding and it is no hazard of the input itself (below), the function is an internal error
 //! (`MR-E010`, or the last findings). No edit inserts a copy the hardware lacks: a carry or
@@ -168,7 +170,7 @@ pub fn plan_checked(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
-    let first = plan_function_keeping(input.clone(), config, &FxHashSet::default());
+    let first = plan_function_keeping(input, config, &FxHashSet::default());
     plan_checked_from(input, first, config, options)
 }
 
@@ -191,7 +193,7 @@ pub fn repaired_input(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<Option<Function>, SafePlanError> {
-    let first = plan_function_keeping(input.clone(), config, &FxHashSet::default());
+    let first = plan_function_keeping(input, config, &FxHashSet::default());
     plan_checked_editing(input, first, config, options).map(|(_, edited)| edited)
 }
 
@@ -436,7 +438,7 @@ impl InputPlans {
     ) -> Result<FunctionPlan, PlanError> {
         let packs = config.planner == crate::plan::Planner::Pypto && crate::plan::is_planned(input);
         if !packs || !std::mem::replace(&mut self.planned, true) {
-            return plan_function_keeping(input.clone(), config, own);
+            return plan_function_keeping(input, config, own);
         }
         match self
             .packed
@@ -897,7 +899,7 @@ fn unshared_findings(
         exact: false,
         ..*config
     };
-    let Ok(plan) = plan_function_keeping(input.clone(), &unshared, &every_tile) else {
+    let Ok(plan) = plan_function_keeping(input, &unshared, &every_tile) else {
         return Vec::new();
     };
     let options = VerifyOptions {

@@ -390,14 +390,15 @@ pub fn op_row(op: &str) -> Option<&'static OpRow> {
 /// An op's aliasing facts. Any tile op not in the table is registered upstream; without knowing
 /// its output space, only its `target_memory` kwarg can say where the result lives.
 pub fn op_info(op: &str) -> Option<OpInfo> {
-    info_of(op_row(op), op)
+    info_of(op_row(op), || op)
 }
 
-/// [`op_info`] of `op` when its row (`op_row(op)`) is already known.
-pub fn info_of(row: Option<&OpRow>, op: &str) -> Option<OpInfo> {
+/// [`op_info`] of an op whose row (`op_row`) is already known; `op` names it, and is asked
+/// only when the table does not list it.
+pub fn info_of<'a>(row: Option<&OpRow>, op: impl FnOnce() -> &'a str) -> Option<OpInfo> {
     match row {
         Some(row) => row.info,
-        None if op.starts_with("tile.") => Some(out(OutputSpace::Kwarg(None))),
+        None if op().starts_with("tile.") => Some(out(OutputSpace::Kwarg(None))),
         None => None,
     }
 }

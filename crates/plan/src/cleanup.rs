@@ -13,52 +13,70 @@ use memreuse_ir::{
 /// Removes top-level allocs whose base no variable of the body uses; returns their names.
 pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
     let vars = &f.vars;
-    // Whether some variable uses each top-level alloc's base: a few allocs, looked up once
-    // per tile (borrowed names: cloning one per tile cost more than the rest of this step).
-    let mut used: FxHashMap<&str, bool> = f
-        .body
-        .iter()
-        .filter_map(|stmt| match &stmt.kind {
-            StmtKind::Assign { target, value } if value.is_alloc_call() => {
-                Some((vars[*target].name.as_str(), false))
-            }
-            _ => None,
-        })
-        .collect();
-    if used.is_empty() {
-        return Vec::new();
-    }
     let param_bases: FxHashSet<&str> = f
         .params
         .iter()
         .filter_map(|p| memref_base(&vars[p.var]))
         .collect();
+    // Whether some variable uses each top-level alloc's base: a few allocs, looked up once
+    // per tile (borrowed names: cloning one per tile cost more than the rest of this step).
+    let mut used: FxHashMap<&str, bool> = FxHashMap::default();
+    // A parameter keeps an alloc alive only if a variable (the alloc's target) is named like
+    // the parameter's base; only then is the whole body searched for parameter uses. An
+    // alloc's target is the variable so named, unless it is a parameter itself.
+    let mut params_may_keep_allocs = false;
+    let mut named_like_a_param_base = false;
+    for stmt in &f.body {
+        if let StmtKind::Assign { target, value } = &stmt.kind
+            && value.is_alloc_call()
+        {
+            let target = &vars[*target];
+            used.insert(target.name.as_str(), false);
+            if param_bases.contains(target.name.as_str()) {
+                named_like_a_param_base = true;
+                params_may_keep_allocs |= target.kind != VarKind::Param;
+            }
+        }
+    }
+    if used.is_empty() {
+        return Vec::new();
+    }
+    if named_like_a_param_base && !params_may_keep_allocs {
+        params_may_keep_allocs = vars
+            .iter()
+            .any(|(_, var)| var.kind != VarKind::Param && param_bases.contains(var.name.as_str()));
+    }
     let mut mark = |base: &str| {
         if let Some(used) = used.get_mut(base) {
             *used = true;
         }
     };
-    // A parameter keeps an alloc alive only if some variable (the alloc's target) is named
-    // like the parameter's base; only then is the whole body searched for parameter uses.
-    let mut params_may_keep_allocs = false;
     for (_, var) in vars.iter() {
-        if var.kind == VarKind::Param {
-            continue;
-        }
-        if let Some(base) = memref_base(var) {
+        if var.kind != VarKind::Param
+            && let Some(base) = memref_base(var)
+        {
             mark(base);
         }
-        params_may_keep_allocs |=
-            !param_bases.is_empty() && param_bases.contains(var.name.as_str());
     }
-    // Parameters used inside the body are variable occurrences of the body too.
+    // Parameters used inside the body are variable occurrences of the body too; the search
+    // ends once every alloc named like a parameter's base is used.
     if params_may_keep_allocs {
+        let mut pending = used
+            .iter()
+            .filter(|&(name, &u)| !u && param_bases.contains(name))
+            .count();
         for_each_expr(&f.body, &mut |e| {
+            if pending == 0 {
+                return;
+            }
             e.for_each_var(&mut |v| {
                 if vars[v].kind == VarKind::Param
                     && let Some(base) = memref_base(&vars[v])
+                    && let Some(used) = used.get_mut(base)
+                    && !*used
                 {
-                    mark(base);
+                    *used = true;
+                    pending -= usize::from(param_bases.contains(base));
                 }
             })
         });

@@ -55,7 +55,7 @@ fn plan_with(
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
     match config.planner {
-        Planner::Pypto => stages::plan_pypto(f.into_owned(), config, own_buffer),
+        Planner::Pypto => stages::plan_pypto(f, config, own_buffer),
         Planner::Dsa => offsets::plan_function(&f, config, own_buffer),
         Planner::None => Ok(FunctionPlan {
             function: f.into_owned(),
@@ -73,11 +73,11 @@ pub fn plan_function_owned(f: Function, config: &PlanConfig) -> Result<FunctionP
 /// PyPTO's plan, except that the sharing groups of the tiles in `own_buffer` keep their own
 /// allocation instead of joining another group's buffer (the safe planner's repair).
 pub fn plan_function_keeping(
-    f: Function,
+    f: &Function,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
-    plan_with(Cow::Owned(f), config, own_buffer)
+    plan_with(Cow::Borrowed(f), config, own_buffer)
 }
 
 /// Plans every function of a program; the first planning error stops it, naming the function.

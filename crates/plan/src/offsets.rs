@@ -9,6 +9,7 @@
 //! solver sees. When the result needs more bytes than PyPTO's packing in some space, PyPTO's
 //! (addressed) plan is returned instead: the offset planner is never worse.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -46,7 +47,7 @@ pub(crate) fn plan_function(
     };
     // The fallback is PyPTO's plan as the safe planner repairs it: its groups kept off shared
     // buffers stay so.
-    let pypto = stages::plan_pypto(input.clone(), &pypto_config, own_buffer)?;
+    let pypto = stages::plan_pypto(Cow::Borrowed(input), &pypto_config, own_buffer)?;
     if input.function_type() == FunctionType::Orchestration {
         return Ok(pypto);
     }

@@ -74,17 +74,17 @@ fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Ve
 }
 
 pub(crate) fn plan_pypto(
-    f: Function,
+    f: Cow<'_, Function>,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
     if !is_planned(&f) {
         return Ok(FunctionPlan {
-            function: f,
+            function: f.into_owned(),
             report: PlanReport::default(),
         });
     }
-    PackedInput::of(f, config)?.finish_owned(config, own_buffer)
+    PackedInput::of(f.into_owned(), config)?.finish_owned(config, own_buffer)
 }
 
 /// Stages 1–4 of PyPTO's plan of one input — Step 0, lifetimes, sharing rules, every space
@@ -169,6 +169,7 @@ impl PackedInput {
     }
 }
 
+/// Stages 5 and 6 from a packing.
 fn finish_packed(
     prepared: Prepared,
     lifetimes: &Lifetimes,
@@ -977,9 +978,9 @@ mod tests {
                 let mut own_sets: Vec<FxHashSet<VarId>> = vec![FxHashSet::default()];
                 own_sets.extend(tiles.iter().take(12).map(|&v| [v].into_iter().collect()));
                 own_sets.push(tiles.iter().copied().collect());
-                let unchanged = crate::plan_function_keeping(f.clone(), &config, &own_sets[0]);
+                let unchanged = crate::plan_function_keeping(f, &config, &own_sets[0]);
                 for own in &own_sets {
-                    let fresh = crate::plan_function_keeping(f.clone(), &config, own);
+                    let fresh = crate::plan_function_keeping(f, &config, own);
                     assert_eq!(packed.finish(&config, own), fresh, "{}", f.name);
                     changed += usize::from(fresh != unchanged);
                 }
