@@ -8,39 +8,20 @@ use std::fs;
 use std::path::Path;
 
 use memreuse::backend::Backend;
-use memreuse::ir::{Function, parse_program, print_function};
+use memreuse::ir::{parse_program, print_function};
 use memreuse::plan::{PlanConfig, plan_program};
-use memreuse::verify::{VerifyOptions, codes, verify_function};
+use memreuse::verify::VerifyOptions;
 use memreuse_testgen::synth::{Shapes, SynthConfig, program_text_with};
 use proptest::prelude::*;
+
+#[path = "support/checker_verdicts.rs"]
+mod checker_verdicts;
+use checker_verdicts::verdicts;
 
 #[derive(Debug, Default)]
 struct Tally {
     plans: usize,
     rejected: usize,
-}
-
-/// The two verdicts on one plan: (liveness rejects, value checker rejects).
-fn verdicts(f: &Function, backend: Backend) -> (bool, bool, Vec<String>) {
-    let options = VerifyOptions {
-        backend,
-        ..VerifyOptions::default()
-    };
-    let diagnostics = verify_function(f, &options);
-    let liveness = diagnostics.iter().any(|d| {
-        [
-            codes::CO_LIVE_OVERLAP,
-            codes::CARRY_NOT_IN_PLACE,
-            codes::DETACHED_VIEW,
-        ]
-        .contains(&d.code)
-    });
-    let values = diagnostics.iter().any(|d| d.code == codes::VALUE_LOST);
-    let lines = diagnostics
-        .iter()
-        .map(|d| format!("{}: {}", d.code, d.message))
-        .collect();
-    (liveness, values, lines)
 }
 
 /// Plans `cfg`'s program both ways (Step 0 off and on) and compares the verdicts.
@@ -58,7 +39,7 @@ fn agree(cfg: &SynthConfig, shapes: Shapes, tally: &mut Tally) -> Result<(), Str
             continue;
         };
         for f in &planned.functions {
-            let (liveness, values, lines) = verdicts(f, Backend::None);
+            let (liveness, values, lines) = verdicts(f, &VerifyOptions::default());
             tally.plans += 1;
             tally.rejected += usize::from(values);
             if liveness != values {
@@ -133,7 +114,7 @@ fn the_checkers_agree_on_every_planned_fixture() {
             continue;
         };
         for f in &program.functions {
-            let (liveness, values, lines) = verdicts(f, Backend::None);
+            let (liveness, values, lines) = verdicts(f, &VerifyOptions::default());
             tally.plans += 1;
             tally.rejected += usize::from(values);
             assert_eq!(

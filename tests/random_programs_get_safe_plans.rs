@@ -8,11 +8,15 @@
 //! random_programs_get_safe_plans`. The seeds are fixed, so a failure names a reproducible case.
 
 use memreuse::backend::Backend;
-use memreuse::ir::{Function, parse_program, print_function};
+use memreuse::ir::{parse_program, print_function};
 use memreuse::plan::{PlanConfig, plan_program};
 use memreuse::repair::{is_repair, plan_program_checked, verify_options};
-use memreuse::verify::{VerifyOptions, codes, verify_function, verify_program};
+use memreuse::verify::verify_program;
 use memreuse_testgen::synth::{Shapes, SynthConfig, program_text_with};
+
+#[path = "support/checker_verdicts.rs"]
+mod checker_verdicts;
+use checker_verdicts::verdicts;
 
 const BACKENDS: [Backend; 3] = [Backend::None, Backend::Ascend910B, Backend::Ascend950];
 
@@ -39,25 +43,6 @@ struct Tally {
     planned_by_pypto: usize,
     pypto_plans_rejected: usize,
     repaired_programs: usize,
-}
-
-/// (liveness rejects, value checker rejects) on one plan.
-fn verdicts(f: &Function, options: &VerifyOptions) -> (bool, bool, Vec<String>) {
-    let diagnostics = verify_function(f, options);
-    let liveness = diagnostics.iter().any(|d| {
-        [
-            codes::CO_LIVE_OVERLAP,
-            codes::CARRY_NOT_IN_PLACE,
-            codes::DETACHED_VIEW,
-        ]
-        .contains(&d.code)
-    });
-    let values = diagnostics.iter().any(|d| d.code == codes::VALUE_LOST);
-    let lines = diagnostics
-        .iter()
-        .map(|d| format!("{}: {}", d.code, d.message))
-        .collect();
-    (liveness, values, lines)
 }
 
 fn run_case(cfg: &SynthConfig, shapes: Shapes, backend: Backend, tally: &mut Tally) {
