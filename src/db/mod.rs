@@ -37,11 +37,12 @@
 //! This module knows salsa but not files: text arrives through [`Workspace`] (from a
 //! [`System`](crate::system::System)).
 
+mod outcome;
+mod source_file;
 pub mod spans;
 mod workspace;
 
 use std::borrow::Cow;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use crate::analysis::lifetimes::Lifetimes;
@@ -64,10 +65,9 @@ use crate::store::{
 use crate::verify::{PlanInput, check_plan};
 use spans::SpanTable;
 
-pub use workspace::{
-    Cancelled, FileOutcome, FileStatus, FunctionOutcome, Planned, Report, Snapshot, Workspace,
-    parallel_map,
-};
+pub use outcome::{FailureKind, FileOutcome, FileStatus, FunctionOutcome, Planned, Report};
+pub use source_file::SourceFile;
+pub use workspace::{Cancelled, Snapshot, Workspace, parallel_map};
 
 pub mod codes {
     /// Internal: a manifest and its file disagree (cannot happen for an intact store).
@@ -80,22 +80,6 @@ pub trait Db: salsa::Database {
     /// The number of the current planning run (bumped by each `Workspace::plan`), which
     /// tells results computed now from results memoized earlier.
     fn run(&self) -> u64;
-}
-
-/// One kernel file. `text` is `None` when the file's stamp vouched for its digest and the
-/// text was not read (see `Workspace::load`). `materialize_aliases` is per file (it follows
-/// the file name by default).
-#[salsa::input(debug)]
-pub struct SourceFile {
-    #[returns(ref)]
-    pub path: PathBuf,
-    /// blake3 of the text.
-    #[returns(copy)]
-    pub digest: [u8; 32],
-    #[returns(ref)]
-    pub text: Option<Arc<str>>,
-    #[returns(copy)]
-    pub materialize_aliases: bool,
 }
 
 /// The planner configuration, one field per aspect so that each stage depends only on the
@@ -312,24 +296,6 @@ pub struct Failure {
     /// Spans left default; `anchors` holds them: each diagnostic's, then its related places'.
     pub diagnostics: Vec<Diagnostic>,
     pub anchors: Vec<Anchor>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FailureKind {
-    /// The planner refused the function (PyPTO's ValueError).
-    Plan,
-    /// The plan failed the independent verifier: an internal error, never emitted.
-    Verify,
-}
-
-impl FailureKind {
-    /// As JSON names it (`"failure"`).
-    pub fn name(self) -> &'static str {
-        match self {
-            FailureKind::Plan => "plan",
-            FailureKind::Verify => "verify",
-        }
-    }
 }
 
 #[derive(Clone, Debug)]

@@ -18,10 +18,11 @@ use std::sync::{Arc, Mutex};
 
 use salsa::{Durability, Setter as _};
 
-use super::{Db, FailureKind, Settings, SourceFile, file_result};
-use crate::diagnostics::Diagnostic;
-use crate::ir::{MemSpace, Name, ProgramHeader};
-use crate::plan::{PlanConfig, PlanReport};
+use super::outcome::{FileOutcome, FileStatus, FunctionOutcome};
+use super::source_file::SourceFile;
+use super::{Db, Settings, file_result};
+use crate::ir::MemSpace;
+use crate::plan::PlanConfig;
 use crate::store::{self, Cache, Stamp, StoreError};
 use crate::system::{FileMeta, System};
 
@@ -46,79 +47,6 @@ impl Db for PlanDatabase {
     }
     fn run(&self) -> u64 {
         self.run.load(Ordering::Relaxed)
-    }
-}
-
-/// The outcome of one file.
-#[derive(Clone, Debug)]
-pub struct FileOutcome {
-    pub file: SourceFile,
-    pub path: PathBuf,
-    /// `None` when a stamp made reading the file unnecessary.
-    pub text: Option<Arc<str>>,
-    pub status: FileStatus,
-}
-
-#[derive(Clone, Debug)]
-pub enum FileStatus {
-    /// The text is needed but was not loaded (internal: `Workspace::plan` loads it).
-    NeedsText,
-    /// The text could not be read.
-    Unreadable(String),
-    NotAProgram,
-    ParseFailed(Vec<Diagnostic>),
-    Planned {
-        header: ProgramHeader,
-        functions: Vec<FunctionOutcome>,
-    },
-}
-
-#[derive(Clone, Debug)]
-pub struct FunctionOutcome {
-    pub name: Name,
-    /// The plan with its report located in this file, or the located failure.
-    pub result: Result<Planned, (FailureKind, Vec<Diagnostic>)>,
-    /// The run that planned it; `None` when it came from the cache.
-    pub computed_in: Option<u64>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Planned {
-    pub report: Report,
-    /// blake3 of the planned function's canonical bytes.
-    pub planned_digest: [u8; 32],
-    /// The planned function as printed in its program; `None` when the plan was served
-    /// from a file manifest (see [`Workspace::planned_texts`]).
-    pub planned_text: Option<Arc<str>>,
-}
-
-/// A plan's report, as complete as it was asked for.
-#[derive(Clone, Debug)]
-pub enum Report {
-    /// The figures a summary prints (each space's counts, inserted moves, diagnostics)
-    /// without the per-buffer and per-variable detail (`spaces[].buffers`, `removed_allocs`,
-    /// `lifetimes`, `statement_spans` are empty): a file manifest carries no more, and
-    /// statement places are located only when asked for (see
-    /// [`Workspace::add_report_detail`]).
-    Summary(PlanReport),
-    /// The complete report.
-    Detailed(PlanReport),
-}
-
-impl Report {
-    /// The figures a summary prints, which a detailed report has too.
-    pub fn summary(&self) -> &PlanReport {
-        match self {
-            Report::Summary(report) | Report::Detailed(report) => report,
-        }
-    }
-
-    /// The complete report; `None` for a summary.
-    pub fn detailed(&self) -> Option<&PlanReport> {
-        match self {
-            Report::Summary(_) => None,
-            Report::Detailed(report) => Some(report),
-        }
     }
 }
 
