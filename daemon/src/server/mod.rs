@@ -50,6 +50,7 @@
 mod read;
 mod serve;
 mod shared;
+mod state;
 mod tree;
 mod view;
 mod watch;
@@ -200,14 +201,14 @@ pub fn run(options: Options) -> Result<(), StartError> {
     write_atomically(&layout.info, &info_bytes).map_err(io("cannot write daemon.json"))?;
     tracing::info!(root = %options.root.display(), socket = %layout.socket.display(), "listening");
 
-    let server = Arc::new(serve::Server {
+    let server = Arc::new(state::Server {
         shared: shared.clone(),
         stop: tokio::sync::Notify::new(),
         busy: AtomicUsize::new(0),
         last_request_ms: AtomicU64::new(0),
-        connections: serve::Connections::default(),
+        connections: state::Connections::default(),
         stopping: tokio::sync::watch::channel(false).0,
-        view: view::Viewer::default(),
+        view: state::Viewer::default(),
     });
     let served = serve_until_stopped(listener, server.clone(), options.idle_timeout);
 
@@ -293,7 +294,7 @@ const DRAIN_WAIT: Duration = Duration::from_secs(30);
 
 fn serve_until_stopped(
     listener: std::os::unix::net::UnixListener,
-    server: Arc<serve::Server>,
+    server: Arc<state::Server>,
     idle_timeout: Option<Duration>,
 ) -> Result<(), StartError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -315,7 +316,7 @@ fn serve_until_stopped(
 }
 
 /// Completes on SIGTERM, SIGINT, a `shutdown` request, or the idle timeout.
-async fn stop_signal(server: Arc<serve::Server>, idle_timeout: Option<Duration>) {
+async fn stop_signal(server: Arc<state::Server>, idle_timeout: Option<Duration>) {
     use tokio::signal::unix::{SignalKind, signal};
     let (Ok(mut term), Ok(mut int)) = (
         signal(SignalKind::terminate()),

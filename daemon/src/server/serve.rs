@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
@@ -11,6 +11,7 @@ use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::Notify;
 
 use super::shared::{ReadError, Shared};
+use super::state::{Connections, Server};
 use crate::answer::{explain_answer, query_answer};
 use crate::protocol::{
     Body, CacheFigures, CacheValue, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE,
@@ -33,36 +34,6 @@ const IDLE_CONNECTION: Duration = Duration::from_secs(300);
 /// its handshake answered sends its query right after).
 const STOP_GRACE: Duration = Duration::from_secs(2);
 
-/// The open connections, and those among them that have not asked anything yet (oldest
-/// first), each with what closes it.
-#[derive(Default)]
-pub struct Connections {
-    open: AtomicUsize,
-    quiet: std::sync::Mutex<std::collections::VecDeque<(u64, Arc<Notify>)>>,
-    next: AtomicU64,
-}
-
-impl Connections {
-    fn quiet(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<(u64, Arc<Notify>)>> {
-        self.quiet.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn forget_quiet(&self, id: u64) {
-        self.quiet().retain(|(other, _)| *other != id);
-    }
-
-    /// Closes the oldest connection that has asked nothing; whether there was one.
-    fn evict(&self) -> bool {
-        match self.quiet().pop_front() {
-            Some((_, close)) => {
-                close.notify_one();
-                true
-            }
-            None => false,
-        }
-    }
-}
-
 /// Counts a connection (counted open when accepted) as closed when it ends.
 struct Registered<'a> {
     connections: &'a Connections,
@@ -73,48 +44,6 @@ impl Drop for Registered<'_> {
     fn drop(&mut self) {
         self.connections.forget_quiet(self.id);
         self.connections.open.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-/// What the accept loop and the connections share.
-pub struct Server {
-    pub shared: Arc<Shared>,
-    /// Notified when a client asks the daemon to stop.
-    pub stop: Notify,
-    /// Requests being answered now.
-    pub busy: AtomicUsize,
-    /// Milliseconds since start of the last request, for the idle timeout.
-    pub last_request_ms: AtomicU64,
-    pub connections: Connections,
-    /// Set once the daemon stops accepting: connections then answer what they are asked
-    /// within [`STOP_GRACE`] and close.
-    pub stopping: tokio::sync::watch::Sender<bool>,
-    /// The memory viewer's HTTP server, started by the first `view` request.
-    pub view: super::view::Viewer,
-}
-
-impl Server {
-    /// Stops the connections (see [`Server::stopping`]) and waits, up to `wait`, for every
-    /// one to end.
-    pub async fn drain(&self, wait: Duration) {
-        self.stopping.send_replace(true);
-        while self.connections.evict() {}
-        let deadline = tokio::time::Instant::now() + wait;
-        while self.connections.open.load(Ordering::SeqCst) > 0
-            && tokio::time::Instant::now() < deadline
-        {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    }
-
-    pub(super) fn touch(&self) {
-        let now = self.shared.started.elapsed().as_millis() as u64;
-        self.last_request_ms.store(now, Ordering::Relaxed);
-    }
-
-    pub fn idle_for(&self) -> Duration {
-        let last = Duration::from_millis(self.last_request_ms.load(Ordering::Relaxed));
-        self.shared.started.elapsed().saturating_sub(last)
     }
 }
 

@@ -76,7 +76,7 @@ impl Overrides {
         let max_file_bytes = self
             .max_file_bytes
             .or(settings.max_file_bytes)
-            .unwrap_or(super::MAX_FILE_BYTES);
+            .unwrap_or(super::read::MAX_FILE_BYTES);
         Ok((config, max_file_bytes))
     }
 }

@@ -12,7 +12,7 @@
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use memreuse::db::FileStatus;
@@ -20,10 +20,9 @@ use memreuse::system::OsSystem;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::OnceCell;
 
-use super::serve::Server;
 use super::shared::Shared;
+use super::state::{Endpoint, Server, Viewer};
 use crate::answer::explain_answer;
 use crate::viewer::{data, page};
 
@@ -37,25 +36,6 @@ const MAX_STREAMS: usize = 64;
 const MAX_CONNECTIONS: usize = 256;
 /// A comment line this often keeps an idle event stream from being closed by proxies.
 const KEEPALIVE: Duration = Duration::from_secs(15);
-
-/// Where the viewer listens, once started.
-pub struct Endpoint {
-    pub port: u16,
-    pub token: String,
-}
-
-impl Endpoint {
-    pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}/?token={}", self.port, self.token)
-    }
-}
-
-#[derive(Default)]
-pub struct Viewer {
-    endpoint: OnceCell<Arc<Endpoint>>,
-    streams: AtomicUsize,
-    connections: AtomicUsize,
-}
 
 impl Viewer {
     /// The viewer's endpoint, listening from the first call on.
