@@ -18,7 +18,7 @@ use crate::plan::{
 use crate::repair::codes as repair;
 use crate::verify::codes as verify;
 
-use super::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
+use super::entry::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
-use super::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
+use super::entry::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
 
 type Values = BTreeMap<(Kind, Key), Arc<[u8]>>;
 

@@ -10,235 +10,17 @@
 //! This is the only module that knows sled.
 
 mod codec;
+mod entry;
 mod memory;
 mod sled_store;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::ir::{Name, ProgramHeader, Span};
-use crate::plan::{PLANNER_VERSION, PlanConfig, PlanReport};
-
 pub use codec::{DecodeError, SCHEMA_VERSION, check};
+pub use entry::*;
 pub use memory::MemoryStore;
 pub use sled_store::{Reporter, SledStore, StoreEvent};
-
-/// A cache key: 32 bytes derived per result kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Key(pub [u8; 32]);
-
-/// What a stored value holds. Each kind lives in its own keyspace, so a warm run that reads
-/// only stamps and manifests never pages in the (much larger) plan entries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum Kind {
-    /// One planned function ([`CachedPlan`]), keyed by its canonical input IR.
-    Plan = 1,
-    /// One planned file ([`FileManifest`]), keyed by its text: lets a warm run skip parsing
-    /// and planning.
-    File = 2,
-    /// What a path looked like when its text was last read ([`Stamp`]), keyed by path: lets
-    /// a warm run skip reading unchanged files.
-    Stamp = 3,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Plan, Kind::File, Kind::Stamp];
-
-    fn context(self) -> &'static str {
-        match self {
-            Kind::Plan => "memreuse plan v1",
-            Kind::File => "memreuse file v1",
-            Kind::Stamp => "memreuse stamp v1",
-        }
-    }
-}
-
-/// The digest of everything in a configuration that can change a plan. `Debug` lists every
-/// field, so a field added to `PlanConfig` changes the digest without anyone remembering to.
-pub fn config_digest(config: &PlanConfig) -> [u8; 32] {
-    *blake3::hash(format!("{config:?}").as_bytes()).as_bytes()
-}
-
-fn derive(kind: Kind, config: &[u8; 32], content: &[u8]) -> Key {
-    let mut hasher = blake3::Hasher::new_derive_key(kind.context());
-    hasher.update(PLANNER_VERSION.as_bytes());
-    hasher.update(config);
-    hasher.update(content);
-    Key(*hasher.finalize().as_bytes())
-}
-
-/// The key of a function's plan: `canonical` is the blake3 hash of its canonical IR bytes.
-pub fn plan_key(config: &[u8; 32], canonical: &[u8; 32]) -> Key {
-    derive(Kind::Plan, config, canonical)
-}
-
-/// The key of a whole file's result, over the blake3 digest of its exact text.
-pub fn file_key(config: &[u8; 32], text_digest: &[u8; 32]) -> Key {
-    derive(Kind::File, config, text_digest)
-}
-
-/// The key of a path's stamp: of its absolute form, so that a file named relatively from one
-/// directory and absolutely (or from another directory) has one stamp. Stamps do not depend
-/// on the configuration.
-pub fn stamp_key(path: &std::path::Path) -> Key {
-    let absolute = std::path::absolute(path);
-    let path = absolute.as_deref().unwrap_or(path);
-    derive(Kind::Stamp, &[0; 32], path.as_os_str().as_encoded_bytes())
-}
-
-/// File metadata that changes whenever the file's text does (modification and change
-/// times in nanoseconds, size, inode), plus the digest of the text read under it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stamp {
-    pub len: u64,
-    pub modified_ns: i128,
-    pub changed_ns: i128,
-    pub inode: u64,
-    pub digest: [u8; 32],
-}
-
-/// Where a span of a plan's report points, independently of where the function sits in its
-/// file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Anchor {
-    /// No place (a span of nothing).
-    Nowhere,
-    /// The `node`-th span of the input function in `db`'s structural walk order, plus the
-    /// offset and length within it.
-    At { node: u32, offset: u32, len: u32 },
-}
-
-/// A verified plan of one function, as stored: everything `memreuse plan` prints, so a warm
-/// run never re-plans.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CachedPlan {
-    /// The planned function printed as inside its program (indented by 4).
-    pub planned_text: std::sync::Arc<str>,
-    /// blake3 of the planned function's canonical bytes (the JSON `digest`).
-    pub planned_digest: [u8; 32],
-    /// The report with every span left default: `anchors` holds them, in the order of
-    /// [`report_spans_mut`].
-    pub report: PlanReport,
-    pub anchors: Vec<Anchor>,
-}
-
-/// The report's spans in their fixed order: inserted moves, then diagnostics.
-pub fn report_spans_mut(report: &mut PlanReport) -> impl Iterator<Item = &mut Span> {
-    let moves = report.inserted_moves.iter_mut().map(|m| &mut m.span);
-    moves
-        .chain(report.diagnostics.iter_mut().map(|d| &mut d.span))
-        .chain(report.statement_spans.iter_mut())
-}
-
-/// One fully planned file, keyed by its text: what a warm run needs instead of parsing and
-/// planning it (all but the planned text, which stays in the function's plan entry).
-#[derive(Clone, Debug, PartialEq)]
-pub struct FileManifest {
-    /// The printed program up to and including its `class` line, and its function spacing.
-    pub header: ProgramHeader,
-    pub functions: Vec<ManifestEntry>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct ManifestEntry {
-    pub name: Name,
-    /// blake3 of the input function's canonical bytes (the plan key's content).
-    pub digest: [u8; 32],
-    pub planned_digest: [u8; 32],
-    /// The plan's report with its spans located in this file's text.
-    pub report: PlanReport,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("cache store I/O: {0}")]
-    Io(#[from] std::io::Error),
-    #[error("cache store: {0}")]
-    Backend(String),
-}
-
-/// Size of a store.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StoreStats {
-    pub entries: u64,
-    pub bytes_on_disk: u64,
-}
-
-/// Bytes returned by a store, shared with it where it can.
-pub struct Bytes(BytesInner);
-
-enum BytesInner {
-    Sled(sled::IVec),
-    Shared(std::sync::Arc<[u8]>),
-}
-
-impl From<Vec<u8>> for Bytes {
-    fn from(bytes: Vec<u8>) -> Bytes {
-        Bytes(BytesInner::Shared(bytes.into()))
-    }
-}
-
-impl std::ops::Deref for Bytes {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match &self.0 {
-            BytesInner::Sled(v) => v,
-            BytesInner::Shared(v) => v,
-        }
-    }
-}
-
-/// A key-value store of encoded values. Implementations store bytes as given; the header and
-/// checksum are checked above this trait, by [`Cache`].
-pub trait CacheStore: Send + Sync {
-    fn get(&self, kind: Kind, key: &Key) -> Result<Option<Bytes>, StoreError>;
-    /// Writes the entries, plans first, then manifests, then stamps, so that within a batch
-    /// nothing is vouched for before it is written. They are durable once
-    /// [`CacheStore::sync`] returns.
-    fn write_batch(&self, entries: &[(Kind, Key, Vec<u8>)]) -> Result<(), StoreError>;
-    /// Makes every write so far durable.
-    fn sync(&self) -> Result<(), StoreError>;
-    fn stats(&self) -> Result<StoreStats, StoreError>;
-    /// Bytes on disk alone, which a store may know without counting its entries (a count
-    /// reads every page: a third of a warm run wanted only the size, to test the cap).
-    fn bytes_on_disk(&self) -> Result<u64, StoreError> {
-        self.stats().map(|s| s.bytes_on_disk)
-    }
-    /// Every stored value (for integrity checks).
-    fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError>;
-    /// A new generation: one per [`Cache`] over the store, so that recency orders runs.
-    fn next_generation(&self) -> Result<u64, StoreError>;
-    /// Records that `generation` used these entries.
-    fn mark_used(&self, entries: &[(Kind, Key)], generation: u64) -> Result<(), StoreError>;
-    /// The generation that last used an entry; `None` for one never marked.
-    fn last_used(&self, kind: Kind, key: &Key) -> Result<Option<u64>, StoreError>;
-    /// Removes the entries and their recency.
-    fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError>;
-}
-
-/// What [`Cache::prune`] did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pruned {
-    pub entries_before: u64,
-    pub bytes_before: u64,
-    pub removed: u64,
-    pub bytes_removed: u64,
-}
-
-/// Lookups that found a value or not, since the cache was created. (Plans served from a
-/// file manifest never look up their own entry.)
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
-    pub plan_hits: u64,
-    pub plan_misses: u64,
-    pub file_hits: u64,
-    pub file_misses: u64,
-    /// Values found but rejected: bad header or checksum, or undecodable.
-    pub rejected: u64,
-    /// Store read errors (each also counted as a miss).
-    pub errors: u64,
-}
 
 /// Queued values are handed to the store in batches of this many while a run goes on, so the
 /// operating system writes them out while planning continues and the final flush has little
@@ -562,6 +344,8 @@ impl Cache {
 #[cfg(test)]
 mod prune_tests {
     use super::*;
+    use crate::ir::ProgramHeader;
+    use crate::plan::PlanReport;
 
     fn plan(text: &str) -> CachedPlan {
         CachedPlan {

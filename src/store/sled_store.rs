@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Once, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
+use super::entry::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
 
 /// What a store did about a failure, for the user.
 #[derive(Clone, Debug, PartialEq, Eq)]
