@@ -6,7 +6,7 @@
 //! as the module they are in.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const CRATE_SOURCES: &[&str] = &[
     "crates/ir/src",
@@ -23,16 +23,9 @@ const CRATE_SOURCES: &[&str] = &[
 /// The crate root's pseudo-module name.
 const ROOT: &str = "<root>";
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("source directory is readable") {
-        let path = entry.expect("directory entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+#[path = "support/source_files.rs"]
+mod source_files;
+use source_files::rust_files;
 
 /// Product code only: unit tests may reach anywhere, and comments name modules freely.
 fn code_of(text: &str) -> String {

@@ -1,7 +1,7 @@
 //! The op table (`crates/ir/src/ops.rs`) is the only place planning or checking code spells an
 //! op's name: every other place asks the table for the fact it needs (issue 16).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const OP_NAME_PREFIXES: &[&str] = &[
     "\"tile.",
@@ -13,16 +13,9 @@ const OP_NAME_PREFIXES: &[&str] = &[
     "\"pl.reserve_buffer",
 ];
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("source directory is readable") {
-        let path = entry.expect("directory entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+#[path = "support/source_files.rs"]
+mod source_files;
+use source_files::rust_files;
 
 #[test]
 fn no_op_name_literal_outside_the_op_table() {

@@ -12,30 +12,13 @@ use memreuse::ir::{parse_program, print_function};
 use memreuse::plan::{PlanConfig, plan_program};
 use memreuse::repair::{is_repair, plan_program_checked, verify_options};
 use memreuse::verify::verify_program;
-use memreuse_testgen::synth::{Shapes, SynthConfig, program_text_with};
+use memreuse_testgen::synth::{Shapes, SplitMix64, SynthConfig, program_text_with};
 
 #[path = "support/checker_verdicts.rs"]
 mod checker_verdicts;
 use checker_verdicts::verdicts;
 
 const BACKENDS: [Backend; 3] = [Backend::None, Backend::Ascend910B, Backend::Ascend950];
-
-/// A small deterministic generator for the case parameters (splitmix64).
-struct Cases(u64);
-
-impl Cases {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 #[derive(Debug, Default)]
 struct Tally {
@@ -104,17 +87,17 @@ fn random_programs_get_plans_both_checkers_pass() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(300);
-    let mut cases = Cases(0x6d65_6d72_6575_7365);
+    let mut cases = SplitMix64(0x6d65_6d72_6575_7365);
     let mut tally = Tally::default();
     for _ in 0..count {
         let cfg = SynthConfig {
-            functions: 1 + cases.below(2) as usize,
-            tiles_per_function: 1 + cases.below(60) as usize,
+            functions: 1 + cases.below(2),
+            tiles_per_function: 1 + cases.below(60),
             max_live: match cases.below(4) {
                 0 => None,
-                _ => Some(1 + cases.below(10) as usize),
+                _ => Some(1 + cases.below(10)),
             },
-            seed: cases.next(),
+            seed: cases.next_u64(),
             control_flow: true,
         };
         let shapes = if cases.below(2) == 0 {
@@ -122,7 +105,7 @@ fn random_programs_get_plans_both_checkers_pass() {
         } else {
             Shapes::WithUpstreamHazards
         };
-        let backend = BACKENDS[cases.below(3) as usize];
+        let backend = BACKENDS[cases.below(3)];
         run_case(&cfg, shapes, backend, &mut tally);
     }
     eprintln!("{tally:?}");

@@ -775,39 +775,13 @@ pub fn checked_plan<'db>(
                 Ok(plan) => Ok((*plan.value).clone()),
                 Err(err) => Err(err.clone()),
             };
-            let checked =
-                crate::repair::plan_checked_from(&source.function, first, &full_config(), &options);
-            match checked {
-                Ok(planned) => planned,
-                Err(SafePlanError::Plan(err)) => {
-                    return Err(Arc::new(failure(FailureKind::Plan, vec![err.0], &anchorer)));
-                }
-                Err(SafePlanError::Unrepaired(violations)) => {
-                    return Err(Arc::new(failure(
-                        FailureKind::Verify,
-                        violations,
-                        &anchorer,
-                    )));
-                }
-            }
+            crate::repair::plan_checked_from(&source.function, first, &full_config(), &options)
+                .map_err(|err| safe_plan_failure(err, &anchorer))?
         }
         // The offset planner's plan goes through the same check and repair (the edits of the
         // input and the groups kept apart apply to it and to its PyPTO fallback).
-        Planner::Dsa => {
-            match crate::repair::plan_checked(&source.function, &full_config(), &options) {
-                Ok(planned) => planned,
-                Err(SafePlanError::Plan(err)) => {
-                    return Err(Arc::new(failure(FailureKind::Plan, vec![err.0], &anchorer)));
-                }
-                Err(SafePlanError::Unrepaired(violations)) => {
-                    return Err(Arc::new(failure(
-                        FailureKind::Verify,
-                        violations,
-                        &anchorer,
-                    )));
-                }
-            }
-        }
+        Planner::Dsa => crate::repair::plan_checked(&source.function, &full_config(), &options)
+            .map_err(|err| safe_plan_failure(err, &anchorer))?,
     };
     Ok(Arc::new(cached_plan(&planned, &anchorer)))
 }
@@ -863,6 +837,15 @@ fn canonical_digest_of_printed(text: &str, indent: usize) -> [u8; 32] {
         hasher.update(line.strip_prefix(prefix).unwrap_or(line).as_bytes());
     }
     *hasher.finalize().as_bytes()
+}
+
+/// A function the safe planner leaves without a plan: refused by the planner, or still
+/// failing the checkers after repair.
+fn safe_plan_failure(err: SafePlanError, anchorer: &spans::Anchorer<'_>) -> Arc<Failure> {
+    Arc::new(match err {
+        SafePlanError::Plan(err) => failure(FailureKind::Plan, vec![err.0], anchorer),
+        SafePlanError::Unrepaired(violations) => failure(FailureKind::Verify, violations, anchorer),
+    })
 }
 
 fn failure(

@@ -23,7 +23,7 @@ use crate::fixup;
 use crate::layout::{self, Reserved, align32};
 use crate::pack::{Blocker, PipelineGate, ShareFacts, pair_blocker};
 use crate::report::{
-    BufferReport, FunctionPlan, MoveReport, PlanError, PlanReport, SpaceReport, lifetime_report,
+    BufferReport, FunctionPlan, PlanError, PlanReport, SpaceReport, lifetime_report, move_reports,
 };
 use crate::retarget;
 use crate::stages::{self, SharingRules, spaces_of};
@@ -154,15 +154,7 @@ pub(crate) fn plan_function(
     for s in &mut report.spaces {
         s.footprint = footprints.get(&s.space).copied().unwrap_or(s.footprint);
     }
-    report.inserted_moves = inserted
-        .moves
-        .iter()
-        .map(|&(destination, source)| MoveReport {
-            destination: f.vars[destination].name.clone(),
-            source: f.vars[source].name.clone(),
-            span: f.vars[source].span,
-        })
-        .collect();
+    report.inserted_moves = move_reports(&inserted.moves, &f.vars);
     Ok(FunctionPlan {
         function: f,
         report,

@@ -2,7 +2,7 @@
 //! buffers, inserted moves, removed allocs, lifetimes, diagnostics) and the planning error.
 
 use memreuse_ir::diagnostics::Diagnostic;
-use memreuse_ir::{Function, MemSpace, Name, Span};
+use memreuse_ir::{Function, MemSpace, Name, Span, VarId, VarTable};
 
 use crate::analysis::lifetimes::Lifetimes;
 
@@ -136,4 +136,17 @@ impl MemberRows {
         self.rows.sort_by_key(|r| (r.def, r.last));
         self.rows
     }
+}
+
+/// The report rows of the `tile.move`s a plan inserted, `(destination, source)` each, located
+/// at the source.
+pub(crate) fn move_reports(moves: &[(VarId, VarId)], vars: &VarTable) -> Vec<MoveReport> {
+    moves
+        .iter()
+        .map(|&(destination, source)| MoveReport {
+            destination: vars[destination].name.clone(),
+            source: vars[source].name.clone(),
+            span: vars[source].span,
+        })
+        .collect()
 }

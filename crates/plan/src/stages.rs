@@ -16,8 +16,8 @@ use crate::fixup;
 use crate::layout::{self, Reserved};
 use crate::pack::{Buffer, PipelineGate, PipelineGroup, ShareFacts};
 use crate::report::{
-    BufferReport, FunctionPlan, MemberRows, MoveReport, PlanError, PlanReport, SpaceReport, codes,
-    lifetime_report,
+    BufferReport, FunctionPlan, MemberRows, PlanError, PlanReport, SpaceReport, codes,
+    lifetime_report, move_reports,
 };
 use crate::retarget;
 use memreuse_ir::backend::Backend;
@@ -568,15 +568,7 @@ fn fix_control_flow(
     if renames {
         fixup::normalize_identity_copies(&f.body, &mut f.vars);
     }
-    report.inserted_moves = inserted
-        .moves
-        .iter()
-        .map(|&(destination, source)| MoveReport {
-            destination: f.vars[destination].name.clone(),
-            source: f.vars[source].name.clone(),
-            span: f.vars[source].span,
-        })
-        .collect();
+    report.inserted_moves = move_reports(&inserted.moves, &f.vars);
     report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
     cleanup::strip_pipeline_membership(&mut f.body);
     Ok(FunctionPlan {

@@ -71,7 +71,7 @@ pub fn program_text_with(name: &str, cfg: &SynthConfig, shapes: Shapes) -> Strin
         if index > 0 {
             out.push('\n');
         }
-        let function_seed = rng.next();
+        let function_seed = rng.next_u64();
         FunctionGen::new(cfg, shapes, function_seed).emit(&format!("kernel_{index}"), &mut out);
     }
     if cfg.functions >= 2 {
@@ -156,11 +156,12 @@ fn emit_orchestration(kernels: usize, out: &mut String) {
     let _ = writeln!(out, "        return {output}");
 }
 
-/// splitmix64: tiny, fast and good enough to drive a generator.
-struct SplitMix64(u64);
+/// splitmix64: tiny, fast and good enough to drive a generator (the tests that draw their
+/// own case parameters use it too).
+pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -169,8 +170,8 @@ impl SplitMix64 {
     }
 
     /// Uniform in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
     }
 
     fn percent(&mut self, p: usize) -> bool {
