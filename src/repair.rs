@@ -161,6 +161,21 @@ pub fn verify_options(config: &PlanConfig) -> VerifyOptions {
     }
 }
 
+/// A plan with the checkers' findings on it.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub plan: FunctionPlan,
+    pub findings: Vec<Finding>,
+}
+
+impl Checked {
+    /// `plan`, a plan of the input `plan_input` describes, checked with `options`.
+    pub fn of(plan: FunctionPlan, plan_input: &PlanInput, options: &VerifyOptions) -> Checked {
+        let findings = check_plan(plan_input, &plan.function, options);
+        Checked { plan, findings }
+    }
+}
+
 /// Plans `input` as PyPTO does and checks the plan. With `config.exact` the plan is returned
 /// as is, the checker's findings added to its report as warnings; otherwise unsafe decisions
 /// are repaired until the checker passes. The input is borrowed: planning works on a copy, and
@@ -170,19 +185,20 @@ pub fn plan_checked(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
-    let first = plan_function_keeping(input, config, &FxHashSet::default());
-    plan_checked_from(input, first, config, options)
+    plan_checked_editing(input, config, options).map(|(plan, _)| plan)
 }
 
-/// [`plan_checked`] given PyPTO's plan of `input`, `first` (the engine memoizes it stage by
-/// stage).
+/// [`plan_checked`] given PyPTO's plan of `input`, `first`, already checked with `options`
+/// (the engine memoizes it stage by stage and checks it before it repairs anything), and what
+/// the checkers need of `input`.
 pub fn plan_checked_from(
     input: &Function,
-    first: Result<FunctionPlan, PlanError>,
+    plan_input: &PlanInput,
+    first: Result<Checked, PlanError>,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
-    plan_checked_editing(input, first, config, options).map(|(plan, _)| plan)
+    repair_checked(input, plan_input, first, config, options).map(|(plan, _)| plan)
 }
 
 /// The input as the repairs of [`plan_checked`] leave it (`None`: as given). Repairs add
@@ -193,22 +209,29 @@ pub fn repaired_input(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<Option<Function>, SafePlanError> {
-    let first = plan_function_keeping(input, config, &FxHashSet::default());
-    plan_checked_editing(input, first, config, options).map(|(_, edited)| edited)
+    plan_checked_editing(input, config, options).map(|(_, edited)| edited)
 }
 
 fn plan_checked_editing(
     input: &Function,
-    first: Result<FunctionPlan, PlanError>,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     let plan_input = PlanInput::of(input);
-    let check_function =
-        |f: &Function, options: &VerifyOptions| check_plan(&plan_input, f, options);
+    let first = plan_function_keeping(input, config, &FxHashSet::default())
+        .map(|plan| Checked::of(plan, &plan_input, options));
+    repair_checked(input, &plan_input, first, config, options)
+}
+
+fn repair_checked(
+    input: &Function,
+    plan_input: &PlanInput,
+    first: Result<Checked, PlanError>,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     if config.exact {
-        let mut plan = first.map_err(SafePlanError::Plan)?;
-        let findings = check_function(&plan.function, options);
+        let Checked { mut plan, findings } = first.map_err(SafePlanError::Plan)?;
         let user_vars = input.vars.len();
         plan.report.diagnostics.extend(
             findings
@@ -221,7 +244,10 @@ fn plan_checked_editing(
     let mut edited: Option<Function> = None;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
-    let mut plan = match first {
+    let Checked {
+        mut plan,
+        mut findings,
+    } = match first {
         // PyPTO's yield fixup would write one carry over the other (SPEC §S2 rejects it).
         Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
             let (planned, separated) = plan_separating(
@@ -232,12 +258,11 @@ fn plan_checked_editing(
                 &mut repairs,
             );
             edited = separated;
-            planned
+            planned.map(|plan| Checked::of(plan, plan_input, options))
         }
         first => first,
     }
     .map_err(SafePlanError::Plan)?;
-    let mut findings = check_function(&plan.function, options);
     let mut applied = FxHashSet::default();
     let (original, user_vars) = (input, input.vars.len());
     // The hazards of the input itself (module doc): the unshared plan's findings, computed once
@@ -245,8 +270,9 @@ fn plan_checked_editing(
     let mut unshared: Option<Vec<FindingKey>> = None;
     let mut inherent: Vec<FindingKey> = Vec::new();
     // The trials of the input as repaired so far that keep one more group on its own
-    // allocation share its packing; an edit of the input starts afresh.
-    let mut plans = InputPlans::default();
+    // allocation share its packing (this plan is its first); an edit of the input starts
+    // afresh, from the packing its trial made.
+    let mut plans = InputPlans::planned();
     for _ in 0..MAX_ROUNDS {
         let open: Vec<&Finding> = findings
             .iter()
@@ -302,10 +328,12 @@ fn plan_checked_editing(
                 }
             };
             let mut trial_repairs = vec![repair];
+            // An edited input is packed once and kept: its later trials finish from it.
+            let mut trial_plans = InputPlans::planned();
             let (planned, separated_input) = match &trial_input {
                 Some(trial_input) => plan_separating(
                     trial_input,
-                    &mut InputPlans::default(),
+                    &mut trial_plans,
                     config,
                     &mut trial_own,
                     &mut trial_repairs,
@@ -325,12 +353,17 @@ fn plan_checked_editing(
             // Tiles the fixups insert get new ids in every plan; their names stay.
             let names_pair = |c: Clobber| pair_names(&trial.function, c) == names;
             if let Some(trial_findings) =
-                check_plan_separating(&plan_input, &trial.function, options, &names_pair)
+                check_plan_separating(plan_input, &trial.function, options, &names_pair)
             {
+                // The seeds separated for the planner make another input, planned once.
+                if separated_input.is_some() {
+                    trial_plans = InputPlans::planned();
+                }
                 let trial_input = separated_input.or(trial_input);
                 separated = Some((
                     action,
                     trial_input,
+                    trial_plans,
                     trial_own,
                     trial_repairs,
                     trial,
@@ -339,8 +372,15 @@ fn plan_checked_editing(
                 break;
             }
         }
-        let Some((action, next_input, next_own, next_repairs, next_plan, next_findings)) =
-            separated
+        let Some((
+            action,
+            next_input,
+            next_plans,
+            next_own,
+            next_repairs,
+            next_plan,
+            next_findings,
+        )) = separated
         else {
             // No edit separates the pair: accepted only as a hazard the input itself carries.
             let unshared =
@@ -357,7 +397,7 @@ fn plan_checked_editing(
         applied.insert(action);
         if next_input.is_some() {
             edited = next_input;
-            plans = InputPlans::default();
+            plans = next_plans;
         }
         (own, plan, findings) = (next_own, next_plan, next_findings);
         repairs.extend(next_repairs);
@@ -423,11 +463,21 @@ fn plan_separating(
 /// of the input instead of packing it again. Belongs to one input.
 #[derive(Default)]
 struct InputPlans {
+    /// Whether the input was planned before: the next plan packs it and keeps the packing.
     planned: bool,
     packed: Option<Result<PackedInput, PlanError>>,
 }
 
 impl InputPlans {
+    /// For an input planned before, or whose plans are expected to be several (an edit's
+    /// trial, whose packing the next round's trials reuse when it is kept).
+    fn planned() -> InputPlans {
+        InputPlans {
+            planned: true,
+            packed: None,
+        }
+    }
+
     /// `input` planned as [`plan_function_keeping`] plans it. The first plan is made in one
     /// go: most inputs are planned once, and keeping their packing would cost a copy.
     fn plan(
