@@ -29,10 +29,11 @@
 //! accumulator if-phis coalesced, SPEC §7.4), and (2) the input overwrites the victim in place
 //! before the read, directly or through a loop carry started from it in a space with no copy
 //! into itself, and the writer is that op's result or is yielded with it into one `if` result.
-//! The plan is then emitted with those findings only, as one located warning per pair (at the
-//! in-place op, the read and the other write as notes); every other finding is still repaired
-//! or refused, and [`input_hazards`] — the gate each returned plan passes — runs the checkers
-//! again and lets nothing else through.
+//! The plan is then emitted with those findings only, as one located warning per in-place op
+//! (at the op, every pair's read and other write as notes: one op's write can lose the value
+//! to several tiles); every other finding is still repaired or refused, and [`input_hazards`]
+//! — the gate each returned plan passes — runs the checkers again and lets nothing else
+//! through.
 //!
 //! Why "planned with no reuse" and not "the input as given": the input is not a plan. Checked
 //! as given, its if result sits on another Acc buffer than the accumulator yielded into it (the
@@ -981,8 +982,10 @@ pub fn input_hazards(
         .ok_or_else(|| findings.into_iter().map(|f| f.diagnostic).collect())
 }
 
-/// A warning per pair of tiles the findings name, when every finding is a hazard the input
-/// itself carries ([`input_hazard`]); `None` when one is not.
+/// A warning per op of the input that overwrites a value in place, when every finding is a
+/// hazard the input itself carries ([`input_hazard`]); `None` when one is not. The pairs one
+/// op's write makes (its result over the value, and each tile that must share its buffer) are
+/// one warning, located at the op, with every pair's read and other write as notes.
 fn hazards_of(
     input: &Function,
     planned: &Function,
@@ -990,32 +993,61 @@ fn hazards_of(
     unshared: &[FindingKey],
 ) -> Option<Vec<Diagnostic>> {
     let mut pairs = Vec::new();
-    let mut warnings = Vec::new();
+    let mut hazards: Vec<Vec<InputHazard>> = Vec::new();
     for finding in findings {
         let pair = finding.clobber?;
         let names = pair_names(planned, pair);
         if pairs.contains(&names) {
             continue;
         }
-        warnings.push(input_hazard(input, planned, findings, pair, unshared)?);
         pairs.push(names);
+        let hazard = input_hazard(input, planned, findings, pair, unshared)?;
+        match hazards.iter_mut().find(|of_op| of_op[0].same_op(&hazard)) {
+            Some(of_op) => of_op.push(hazard),
+            None => hazards.push(vec![hazard]),
+        }
     }
-    Some(warnings)
+    Some(
+        hazards
+            .iter()
+            .map(|of_op| hazard_warning(input, of_op))
+            .collect(),
+    )
 }
 
-/// The warning for `pair`, which no edit separates, when it is a hazard the input itself
-/// carries: every finding of the plan for the pair is one of the unshared plan's (so no reuse
-/// decision makes it); its victim is a tile of the input that an op of the input overwrites in
-/// place ("output reuses input k") before the read; and the writer is that op's result, or
-/// is yielded with it into one `if` result in a space with no copy into itself (Acc), so both
-/// arms must write one buffer. `None` otherwise: the pair stays an error.
+/// A pair of tiles no edit separates, as a hazard the input itself carries: the op of the
+/// input that overwrites the victim in place, and where the victim is read after it.
+struct InputHazard {
+    victim: VarId,
+    writer: VarId,
+    /// The victim's space.
+    space: crate::ir::MemSpace,
+    root: InPlace,
+    read: crate::ir::Span,
+    /// The `if` result the writer and the op's result are yielded into, when the writer is
+    /// not the op's result itself.
+    phi: Option<VarId>,
+}
+
+impl InputHazard {
+    fn same_op(&self, other: &InputHazard) -> bool {
+        self.victim == other.victim && self.root.result == other.root.result
+    }
+}
+
+/// The hazard of `pair`, which no edit separates, when it is one the input itself carries:
+/// every finding of the plan for the pair is one of the unshared plan's (so no reuse decision
+/// makes it); its victim is a tile of the input that an op of the input overwrites in place
+/// ("output reuses input k") before the read; and the writer is that op's result, or is yielded
+/// with it into one `if` result in a space with no copy into itself (Acc), so both arms must
+/// write one buffer. `None` otherwise: the pair stays an error.
 fn input_hazard(
     input: &Function,
     planned: &Function,
     findings: &[Finding],
     pair: Clobber,
     unshared: &[FindingKey],
-) -> Option<Diagnostic> {
+) -> Option<InputHazard> {
     let names = pair_names(planned, pair);
     let of_pair: Vec<&Finding> = findings
         .iter()
@@ -1059,9 +1091,35 @@ fn input_hazard(
         .flat_map(|&v| in_place_over(&input.body, v))
         .filter(|r| r.span.start < read.start)
         .min_by_key(|r| r.span.start)?;
+    let phi = if writer == root.result {
+        None
+    } else {
+        let phi = shared_if_result(&input.body, root.result, writer)?;
+        if !no_copy {
+            return None;
+        }
+        Some(phi)
+    };
+    Some(InputHazard {
+        victim,
+        writer,
+        space,
+        root,
+        read,
+        phi,
+    })
+}
+
+/// The warning for the hazards of one in-place op (see [`hazards_of`]).
+fn hazard_warning(input: &Function, of_op: &[InputHazard]) -> Diagnostic {
+    let InputHazard {
+        victim,
+        space,
+        ref root,
+        ..
+    } = of_op[0];
     let name = |v: VarId| input.vars[v].name.as_str();
-    let (v, w, a) = (name(victim), name(writer), name(root.result));
-    let space = space.name();
+    let (v, a, space) = (name(victim), name(root.result), space.name());
     let over = if root.over == victim {
         String::new()
     } else {
@@ -1070,18 +1128,17 @@ fn input_hazard(
             name(root.over)
         )
     };
-    let why = if writer == root.result {
-        String::new()
-    } else {
-        let phi = shared_if_result(&input.body, root.result, writer)?;
-        if !no_copy {
-            return None;
-        }
-        format!(
-            "; the if result '{}' is '{a}' in one arm and '{w}' in the other, and with no {space}-to-{space} tile.move both must be computed on one buffer, so '{w}' is written over '{v}' too",
-            name(phi),
-        )
-    };
+    let why: String = of_op
+        .iter()
+        .filter_map(|h| Some((h.phi?, h.writer)))
+        .map(|(phi, writer)| {
+            let w = name(writer);
+            format!(
+                "; the if result '{}' is '{a}' in one arm and '{w}' in the other, and with no {space}-to-{space} tile.move both must be computed on one buffer, so '{w}' is written over '{v}' too",
+                name(phi),
+            )
+        })
+        .collect();
     let message = format!(
         "the input overwrites '{v}' in place ({} puts its result '{a}' over its argument {}{over}) while '{v}' is still read{why}; no memory plan can keep '{v}', so the plan keeps this hazard: fix the kernel",
         root.callee, root.argument,
@@ -1090,17 +1147,21 @@ fn input_hazard(
     let mut d = Diagnostic::warning(codes::INPUT_OVERWRITES_LIVE_VALUE, message, at).with_hint(
         format!("read '{v}' before '{a}' overwrites it, or compute '{a}' from a tile of its own"),
     );
-    d.related.push(crate::ir::diagnostics::Related {
-        span: read,
-        message: format!("'{v}' is read here, after it was overwritten"),
-    });
-    if writer != root.result {
+    for hazard in of_op {
+        if !d.related.iter().any(|r| r.span == hazard.read) {
+            d.related.push(crate::ir::diagnostics::Related {
+                span: hazard.read,
+                message: format!("'{v}' is read here, after it was overwritten"),
+            });
+        }
+    }
+    for hazard in of_op.iter().filter(|h| h.phi.is_some()) {
         d.related.push(crate::ir::diagnostics::Related {
-            span: input.vars[writer].span,
-            message: format!("'{w}' is written over '{v}' here"),
+            span: input.vars[hazard.writer].span,
+            message: format!("'{}' is written over '{v}' here", name(hazard.writer)),
         });
     }
-    Some(d)
+    d
 }
 
 /// An op of the input whose result lands on an argument's buffer.
