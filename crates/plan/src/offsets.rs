@@ -47,9 +47,15 @@ pub(crate) fn plan_function(
     };
     // The fallback is PyPTO's plan as the safe planner repairs it: its groups kept off shared
     // buffers stay so.
-    let pypto = stages::plan_pypto(Cow::Borrowed(input), &pypto_config, own_buffer)?;
+    let pypto = stages::plan_pypto(Cow::Borrowed(input), &pypto_config, own_buffer);
     if input.function_type() == FunctionType::Orchestration {
-        return Ok(pypto);
+        return pypto;
+    }
+    // PyPTO's plan, addressed, overflowing a capacity is no fallback; the solver may still fit.
+    if let Err(err) = &pypto
+        && err.0.code != address_codes::CAPACITY_OVERFLOW
+    {
+        return pypto;
     }
     let mut f = input.clone();
     if config.materialize_aliases {
@@ -106,31 +112,69 @@ pub(crate) fn plan_function(
     for (space, in_space) in spaces_of(&lifetimes) {
         let capacity = config.planning_capacity(space);
         let reserved_start = reserved.start_of(space);
-        let pypto_footprint = pypto
-            .report
-            .spaces
-            .iter()
-            .find(|s| s.space == space)
-            .map(|s| s.footprint);
-        let placed = match place_space(
-            &f,
-            &lifetimes,
-            &facts,
-            (space, &in_space),
-            own_buffer,
-            capacity,
-            reserved_start,
-        ) {
-            Ok(placed) => placed,
-            // PyPTO's plan, addressed, fits (or planning it failed above): the offset planner
-            // is never worse than it.
-            Err(err) if err.0.code == address_codes::CAPACITY_OVERFLOW => None,
+        let pypto_footprint = pypto.as_ref().ok().and_then(|pypto| {
+            pypto
+                .report
+                .spaces
+                .iter()
+                .find(|s| s.space == space)
+                .map(|s| s.footprint)
+        });
+        let place = |capacity| {
+            place_space(
+                &f,
+                &lifetimes,
+                &facts,
+                (space, &in_space),
+                own_buffer,
+                capacity,
+                reserved_start,
+            )
+        };
+        let (placed, overflow) = match place(capacity) {
+            Ok(placed) => (placed, None),
+            Err(err) if err.0.code == address_codes::CAPACITY_OVERFLOW => (None, Some(err)),
             Err(err) => return Err(err),
         };
-        let Some((space_addresses, footprint)) =
-            placed.filter(|(_, footprint)| pypto_footprint.is_none_or(|p| *footprint <= p))
-        else {
-            return Ok(pypto_instead(pypto, space));
+        let placed =
+            placed.filter(|(_, footprint)| pypto_footprint.is_none_or(|p| *footprint <= p));
+        let (space_addresses, footprint) = match placed {
+            Some(placed) => placed,
+            None => {
+                // PyPTO's plan, addressed, fits: the offset planner is never worse than it.
+                let pypto_overflow = match pypto {
+                    Ok(pypto) => return Ok(pypto_instead(pypto, space)),
+                    Err(ref err) => err.clone(),
+                };
+                // Nothing fits the capacity, PyPTO's plan neither: as PyPTO's plan without
+                // `--addresses`, the layout is emitted with the warning that AllocateMemoryAddr
+                // will stop there (SPEC §8); with `--addresses` the overflow is the error.
+                let Some((space_addresses, footprint)) = place(None)? else {
+                    return Err(overflow.unwrap_or(pypto_overflow));
+                };
+                if let Some(capacity) = capacity.filter(|&c| footprint > c) {
+                    let error = overflow.unwrap_or_else(|| {
+                        address::overflow_error(
+                            &f.name,
+                            address::head_of(&f),
+                            space,
+                            footprint,
+                            capacity,
+                            reserved_start,
+                        )
+                    });
+                    if config.assign_addresses {
+                        return Err(error);
+                    }
+                    report
+                        .diagnostics
+                        .push(address::overflow_left_to_allocate_memory_addr(
+                            error,
+                            Planner::Dsa,
+                        ));
+                }
+                (space_addresses, footprint)
+            }
         };
         addresses.extend(space_addresses);
         footprints.insert(space, footprint);
