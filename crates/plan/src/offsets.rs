@@ -35,10 +35,22 @@ use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveError, Solv
 /// and machine.
 const NODE_LIMIT: u64 = 200_000;
 
+/// How hard the offset planner looks for a small layout of each space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LayoutSearch {
+    /// The solver's greedy portfolio, then its search within [`NODE_LIMIT`] nodes.
+    Full,
+    /// The greedy portfolio alone. The search only lowers the peak, so a safe-planning trial,
+    /// which asks whether an edit keeps two tiles apart, does without it; it costs up to half
+    /// a second for a space of 200 groups, and a repair can take dozens of trials.
+    Greedy,
+}
+
 pub(crate) fn plan_function(
     input: &Function,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
+    search: LayoutSearch,
 ) -> Result<FunctionPlan, PlanError> {
     let pypto_config = PlanConfig {
         planner: Planner::Pypto,
@@ -121,14 +133,18 @@ pub(crate) fn plan_function(
                 .map(|s| s.footprint)
         });
         let place = |capacity| {
+            let bounds = Bounds {
+                capacity,
+                reserved_start,
+                search,
+            };
             place_space(
                 &f,
                 &lifetimes,
                 &facts,
                 (space, &in_space),
                 own_buffer,
-                capacity,
-                reserved_start,
+                bounds,
             )
         };
         let (placed, overflow) = match place(capacity) {
@@ -235,6 +251,16 @@ fn pypto_instead(mut pypto: FunctionPlan, space: MemSpace) -> FunctionPlan {
 /// Each base's address in one space, and the space's footprint.
 type Placement = (Vec<(Name, i64)>, i64);
 
+/// What bounds the layout of one space.
+#[derive(Clone, Copy)]
+struct Bounds {
+    /// Usable bytes, where known.
+    capacity: Option<i64>,
+    /// Where tiles start: above the reserved windows.
+    reserved_start: i64,
+    search: LayoutSearch,
+}
+
 /// Places the groups of one space with the DSA solver: each base's address and the footprint,
 /// or `None` when the solver found no plan within the capacity.
 fn place_space(
@@ -243,8 +269,11 @@ fn place_space(
     facts: &ShareFacts,
     (space, in_space): (MemSpace, &[usize]),
     own_buffer: &FxHashSet<VarId>,
-    capacity: Option<i64>,
-    reserved_start: i64,
+    Bounds {
+        capacity,
+        reserved_start,
+        search,
+    }: Bounds,
 ) -> Result<Option<Placement>, PlanError> {
     let intervals = &lifetimes.intervals;
     let ivs: Vec<_> = in_space.iter().map(|&i| &intervals[i]).collect();
@@ -288,7 +317,10 @@ fn place_space(
     }
     let options = SolveOptions {
         time_limit: None,
-        node_limit: Some(NODE_LIMIT),
+        node_limit: Some(match search {
+            LayoutSearch::Full => NODE_LIMIT,
+            LayoutSearch::Greedy => 0,
+        }),
         ..SolveOptions::default()
     };
     match dsa::solve(&problem, &options) {
