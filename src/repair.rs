@@ -10,7 +10,9 @@
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
 //! allocation. Each trial plans the function from the edited input (an `MR-R001` trial keeps
 //! the input, so from the input's second plan on it finishes from the input's packing,
-//! `plan::PackedInput`, which gives the same plan); a trial the planner refuses, or after
+//! `plan::PackedInput`, which gives the same plan; under `--planner dsa` a trial lays spaces out
+//! with the solver's greedy portfolio alone, and the repaired input is laid out with its search
+//! once at the end, kept where both checkers pass it); a trial the planner refuses, or after
 //! which the pair (by name) is still a finding, is undone. Each edit
 //! is made at most once, so the loop ends; at 64 rounds, or when no edit separates the first
 //! finding and it is no hazard of the input itself (below), the function is an internal error
