@@ -9,8 +9,9 @@
 //! detach the loop carry or `if` result that sits on the victim's buffer (seeded from the
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
 //! allocation. Each trial plans the function from the edited input (an `MR-R001` trial keeps
-//! the input, so from the input's second plan on it finishes from the input's packing,
-//! `plan::PackedInput`, which gives the same plan; under `--planner dsa` a trial lays spaces out
+//! the input, so it finishes from the input's packing, `plan::PackedInput`, which gives the
+//! same plan: the packing is made at the input's first trial, or kept from the trial of the
+//! edit that made the input; under `--planner dsa` a trial lays spaces out
 //! with the solver's greedy portfolio alone, and the repaired input is laid out with its search
 //! once at the end, kept where both checkers pass it); a trial the planner refuses, or after
 //! which the pair (by name) is still a finding, is undone. Each edit
