@@ -340,6 +340,14 @@ struct Facts {
     /// The regions each loop and `if` (keyed by the statement's address) defines values in,
     /// sorted: the only regions its body can change.
     touched: FxHashMap<usize, SmallVec<[u32; 8]>>,
+    /// The tiles each statement reads (its operands, yielded or returned values, loop header,
+    /// condition), in source order: a range of `reads` per statement, the statements of one
+    /// body in consecutive slots from the body's first ([`Facts::first_slot`]). Gathered once,
+    /// since the interpretation runs loop bodies and focused passes again.
+    stmt_reads: Vec<(u32, u32)>,
+    reads: Vec<(VarId, Span)>,
+    /// Each statement list's first slot, keyed by the list's address.
+    body_slots: FxHashMap<usize, u32>,
 }
 
 /// What an assignment does to the buffers.
@@ -358,6 +366,19 @@ enum Effect {
 }
 
 impl Facts {
+    /// The slot of `body`'s first statement (a list nothing was gathered for has none).
+    fn first_slot(&self, body: &[Stmt]) -> usize {
+        self.body_slots
+            .get(&(body.as_ptr() as usize))
+            .map_or(0, |&slot| slot as usize)
+    }
+
+    /// The tiles the statement in `slot` reads.
+    fn reads_of(&self, slot: usize) -> &[(VarId, Span)] {
+        let (start, end) = self.stmt_reads.get(slot).copied().unwrap_or((0, 0));
+        &self.reads[start as usize..end as usize]
+    }
+
     fn datum_of(&self, v: VarId) -> u32 {
         let mut at = v.0;
         while let Some(&up) = self.datum.get(at as usize) {
@@ -381,12 +402,16 @@ impl Facts {
             datum: (0..f.vars.len() as u32).collect(),
             effects: vec![Effect::Write; f.vars.len()],
             touched: FxHashMap::default(),
+            stmt_reads: Vec::new(),
+            reads: Vec::new(),
+            body_slots: FxHashMap::default(),
         };
         let mut builder = FactsBuilder {
             f,
             addressed,
             facts: &mut facts,
             regions: FxHashMap::default(),
+            last_region: None,
             call_tuples: vec![false; f.vars.len()],
             open: Vec::new(),
         };
@@ -397,7 +422,21 @@ impl Facts {
             }
         }
         builder.stmts(&f.body);
+        facts.keep_tile_reads();
         facts
+    }
+
+    /// Keeps only the reads of on-chip tiles (every place is known now), slot by slot.
+    fn keep_tile_reads(&mut self) {
+        let mut kept: Vec<(VarId, Span)> = Vec::with_capacity(self.reads.len());
+        for slot in &mut self.stmt_reads {
+            let start = kept.len() as u32;
+            let uses = &self.reads[slot.0 as usize..slot.1 as usize];
+            let tile = |v: VarId| self.places.get(v.index()).is_some_and(Option::is_some);
+            kept.extend(uses.iter().filter(|(v, _)| tile(*v)));
+            *slot = (start, kept.len() as u32);
+        }
+        self.reads = kept;
     }
 }
 
@@ -406,6 +445,8 @@ struct FactsBuilder<'a> {
     addressed: bool,
     facts: &'a mut Facts,
     regions: FxHashMap<&'a str, u32>,
+    /// The region of the last tile defined, and its name.
+    last_region: Option<(&'a str, u32)>,
     /// Indexed by `VarId`: tuple variables assigned a call's result.
     call_tuples: Vec<bool>,
     /// The regions touched so far by each loop or `if` being walked, innermost last.
@@ -416,9 +457,40 @@ struct FactsBuilder<'a> {
 type YieldFact = (SmallVec<[Option<VarId>; 2]>, Span);
 
 impl<'a> FactsBuilder<'a> {
+    /// Records what the statement in `slot` reads, as the interpretation reads it.
+    fn gather_reads(&mut self, slot: usize, stmt: &Stmt) {
+        let reads = &mut self.facts.reads;
+        let start = reads.len() as u32;
+        let mut read = |e: &Expr| e.for_each_var_use(&mut |v, span| reads.push((v, span)));
+        match &stmt.kind {
+            StmtKind::Assign { value: e, .. } | StmtKind::Eval(e) => read(e),
+            StmtKind::Yield { values } | StmtKind::Return { values } => {
+                values.iter().for_each(read);
+            }
+            StmtKind::For(for_stmt) => {
+                let header = for_stmt.bounds.iter().chain(&for_stmt.init_values);
+                header
+                    .chain(for_stmt.kwargs.iter().map(|k| &k.value))
+                    .for_each(read);
+            }
+            StmtKind::If(if_stmt) => read(&if_stmt.cond),
+            StmtKind::With(with) => read(&with.context),
+            StmtKind::Pass => {}
+        }
+        self.facts.stmt_reads[slot] = (start, self.facts.reads.len() as u32);
+    }
+
     fn stmts(&mut self, body: &'a [Stmt]) -> Option<YieldFact> {
         let mut last_yield = None;
-        for stmt in body {
+        let first = self.facts.stmt_reads.len();
+        if !body.is_empty() {
+            self.facts
+                .body_slots
+                .insert(body.as_ptr() as usize, first as u32);
+            self.facts.stmt_reads.resize(first + body.len(), (0, 0));
+        }
+        for (i, stmt) in body.iter().enumerate() {
+            self.gather_reads(first + i, stmt);
             match &stmt.kind {
                 StmtKind::Assign { target, value } => {
                     let effect = match &value.kind {
@@ -560,12 +632,20 @@ impl<'a> FactsBuilder<'a> {
         } else {
             memref.base.as_str()
         };
-        let next = self.regions.len() as u32;
-        let names = &mut self.facts.region_names;
-        let region = *self.regions.entry(region_name).or_insert_with(|| {
-            names.push(region_name.to_string());
-            next
-        });
+        // Consecutive tiles mostly share a base: compare with the last one before hashing.
+        let region = match self.last_region {
+            Some((name, region)) if name == region_name => region,
+            _ => {
+                let next = self.regions.len() as u32;
+                let names = &mut self.facts.region_names;
+                let region = *self.regions.entry(region_name).or_insert_with(|| {
+                    names.push(region_name.to_string());
+                    next
+                });
+                self.last_region = Some((region_name, region));
+                region
+            }
+        };
         if let Some(open) = self.open.last_mut() {
             open.push(region);
         }
@@ -762,36 +842,21 @@ impl<'f> Interp<'f> {
     /// Runs a statement list; returns the yield that ends it, if any.
     fn stmts(&mut self, state: &mut State, body: &'f [Stmt]) -> Option<(&'f [Expr], Span)> {
         let mut yielded = None;
-        for stmt in body {
+        let first = self.facts.first_slot(body);
+        for (i, stmt) in body.iter().enumerate() {
             if self.done {
                 return yielded;
             }
+            // Every statement reads its operands (the loop header, the condition) first.
+            for &(v, span) in self.facts.reads_of(first + i) {
+                self.read(state, v, span);
+            }
             match &stmt.kind {
-                StmtKind::Assign { target, value } => {
-                    self.read_expr(state, value);
-                    self.assign(state, *target, stmt.span);
-                }
-                StmtKind::Eval(e) => self.read_expr(state, e),
-                StmtKind::Yield { values } => {
-                    for v in values {
-                        self.read_expr(state, v);
-                    }
-                    yielded = Some((values.as_slice(), stmt.span));
-                }
-                StmtKind::Return { values } => {
-                    for v in values {
-                        self.read_expr(state, v);
-                    }
-                }
-                StmtKind::For(for_stmt) => {
-                    let header = for_stmt.bounds.iter().chain(&for_stmt.init_values);
-                    for e in header.chain(for_stmt.kwargs.iter().map(|k| &k.value)) {
-                        self.read_expr(state, e);
-                    }
-                    self.for_loop(state, stmt, for_stmt);
-                }
+                StmtKind::Assign { target, .. } => self.assign(state, *target, stmt.span),
+                StmtKind::Eval(_) | StmtKind::Return { .. } | StmtKind::Pass => {}
+                StmtKind::Yield { values } => yielded = Some((values.as_slice(), stmt.span)),
+                StmtKind::For(for_stmt) => self.for_loop(state, stmt, for_stmt),
                 StmtKind::If(if_stmt) => {
-                    self.read_expr(state, &if_stmt.cond);
                     let touched = self.touched(stmt);
                     // Only the regions the `if` touches differ between its arms.
                     let mut other: Vec<Vec<Cell>> = touched
@@ -814,12 +879,10 @@ impl<'f> Interp<'f> {
                     }
                 }
                 StmtKind::With(with) => {
-                    self.read_expr(state, &with.context);
                     if let Some(y) = self.stmts(state, &with.body) {
                         yielded = Some(y);
                     }
                 }
-                StmtKind::Pass => {}
             }
         }
         yielded
@@ -867,11 +930,13 @@ impl<'f> Interp<'f> {
         // Violations count only on the pass that starts from the fixpoint: earlier passes
         // start from states that hold more. (A focused pass keeps the first it meets.)
         let mark = self.found.len();
+        // The head of the first pass is the entry state.
+        let mut later_head: Option<Vec<Vec<Cell>>> = None;
         loop {
             if self.focus.is_none() {
                 self.found.truncate(mark);
             }
-            let head = saved(state);
+            let head = later_head.as_ref().unwrap_or(&entry);
             let yielded = self.stmts(state, &for_stmt.body);
             if self.done {
                 return;
@@ -880,7 +945,7 @@ impl<'f> Interp<'f> {
             let yield_span = yielded.map_or(at, |(_, span)| span);
             self.rename(state, &carries, RenameKind::Carry, yield_span);
             let mut fixpoint = true;
-            for ((&r, entry_cells), head_cells) in touched.iter().zip(&entry).zip(&head) {
+            for ((&r, entry_cells), head_cells) in touched.iter().zip(&entry).zip(head) {
                 let next = self.join_region(entry_cells, &state.regions[r as usize]);
                 fixpoint &= same_cells(&next, head_cells);
                 state.regions[r as usize] = next;
@@ -888,6 +953,7 @@ impl<'f> Interp<'f> {
             if fixpoint {
                 break;
             }
+            later_head = Some(saved(state));
         }
         let results: SmallVec<[Pair; 4]> = for_stmt
             .return_vars
@@ -919,10 +985,6 @@ impl<'f> Interp<'f> {
             Effect::Write => self.write_all(state, &[target], at),
             Effect::Item => {}
         }
-    }
-
-    fn read_expr(&mut self, state: &State, e: &Expr) {
-        e.for_each_var_use(&mut |v, span| self.read(state, v, span));
     }
 
     /// Checks that every byte of `v`'s range holds `v`.
@@ -1079,8 +1141,11 @@ impl<'f> Interp<'f> {
         let Some(foci) = &self.focus else {
             if values.is_empty() {
                 cells.drain(lo..hi);
+            } else if lo < hi {
+                cells[lo] = cell(place.start, place.end, values);
+                cells.drain(lo + 1..hi);
             } else {
-                cells.splice(lo..hi, [cell(place.start, place.end, values)]);
+                cells.insert(lo, cell(place.start, place.end, values));
             }
             return;
         };
@@ -1367,6 +1432,16 @@ fn range_of(cells: &[Cell], start: i64, end: i64) -> (usize, usize) {
 /// straddle its ends).
 fn fill_gaps(cells: &mut Vec<Cell>, start: i64, end: i64) {
     let (lo, hi) = range_of(cells, start, end);
+    // Most ranges are a source's own cells, which leave no gap.
+    let mut covered = start;
+    let gapless = cells[lo..hi].iter().all(|c| {
+        let continues = c.start == covered;
+        covered = c.end;
+        continues
+    });
+    if gapless && covered >= end {
+        return;
+    }
     let mut filled: Vec<Cell> = Vec::with_capacity(hi - lo + 1);
     let mut covered = start;
     for cell in &cells[lo..hi] {
@@ -1393,19 +1468,26 @@ fn blank(start: i64, end: i64) -> Cell {
     }
 }
 
-/// Drops blank cells and merges equal neighbours among `cells[lo..hi]`.
+/// Drops blank cells and merges equal neighbours among `cells[lo..hi]`, in place (it runs
+/// after every rename, most often changing nothing).
 fn normalize(cells: &mut Vec<Cell>, lo: usize, hi: usize) {
-    let mut merged: Vec<Cell> = Vec::with_capacity(hi - lo);
-    for cell in cells[lo..hi].iter().filter(|c| !c.is_blank()) {
-        push_merged(
-            &mut merged,
-            cell.start,
-            cell.end,
-            &cell.values,
-            &cell.causes,
-        );
+    let mut kept = lo;
+    for at in lo..hi {
+        if cells[at].is_blank() {
+            continue;
+        }
+        if kept > lo {
+            let (done, rest) = cells.split_at_mut(at);
+            let (last, cell) = (&mut done[kept - 1], &rest[0]);
+            if last.end == cell.start && last.values == cell.values && last.causes == cell.causes {
+                last.end = cell.end;
+                continue;
+            }
+        }
+        cells.swap(kept, at);
+        kept += 1;
     }
-    if merged.len() != hi - lo {
-        cells.splice(lo..hi, merged);
+    if kept < hi {
+        cells.drain(kept..hi);
     }
 }
