@@ -30,7 +30,11 @@
 //!   known only where both arms left it. A write in one arm never disturbs a read in the other.
 //!
 //! Every read of an on-chip tile (op operands, yields, returns, loop headers, conditions) checks
-//! that every byte of the tile's range holds it. Inputs are read before outputs are written.
+//! that every byte of the tile's range holds it. Inputs are read before outputs are written,
+//! except by an op whose op-table row says its output must not alias an input (not in-place
+//! safe, a forbidden argument, a widening cast): it reads that input while it writes, so an
+//! output written over the input's bytes destroys the value the op is reading. That depends
+//! on the places alone, so it is found once, beside the interpretation.
 //! A loop or `if` clones, joins and compares only the regions it defines values in.
 //!
 //! # Explaining a violation
@@ -47,8 +51,9 @@ use smallvec::SmallVec;
 
 use super::liveness::{on_chip_memref, var};
 use memreuse_ir::diagnostics::{Diagnostic, Related};
+use memreuse_ir::ops::OpRole;
 use memreuse_ir::{
-    Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, TileType, Type, VarId,
+    Call, Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, TileType, Type, VarId,
 };
 
 use crate::finding::codes;
@@ -76,6 +81,24 @@ pub enum Cause {
         source: Option<VarId>,
         at: Span,
     },
+    /// The op at `at` reads the value while it writes `writer` over its bytes: its op-table
+    /// row says the output must not alias this input.
+    ReadWhileWritten {
+        writer: VarId,
+        at: Span,
+        why: MustNotAlias,
+    },
+}
+
+/// Why an op's output must not alias one of its inputs (its op-table row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MustNotAlias {
+    /// The op is not in-place safe: no input may share its output's bytes.
+    NotInPlaceSafe { op: &'static str },
+    /// The op must not write over its argument `arg`.
+    ForbiddenArgument { op: &'static str, arg: usize },
+    /// A widening cast writes wider elements than it reads.
+    WideningCast { op: &'static str },
 }
 
 /// How a rename explains a target it could not place.
@@ -112,11 +135,11 @@ pub struct ValueViolation {
 /// Runs the value checker over one planned function; no violation means every read sees its
 /// value.
 pub fn check(f: &Function, opts: &VerifyOptions) -> Vec<ValueViolation> {
-    analyse(f, opts.addressed_in(f)).1
+    analyse(f, opts).1
 }
 
-fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
-    let facts = Facts::of(f, addressed);
+fn analyse(f: &Function, opts: &VerifyOptions) -> (Facts, Vec<ValueViolation>) {
+    let facts = Facts::of(f, opts.addressed_in(f), opts.backend.is_a5());
     let mut fast = Interp::new(f, &facts, None);
     fast.run();
     let mut lost: Vec<(VarId, Span)> = Vec::new();
@@ -173,16 +196,23 @@ fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
     if out.is_empty() {
         out.extend(violations.into_iter().take(1));
     }
+    let aliased = facts.read_while_written();
+    out.splice(0..0, aliased);
     (facts, out)
 }
 
 /// The violations as located diagnostics.
 /// [`diagnostics`] with, for a value another tile's write destroyed, `(lost, writer)`: the
 /// two tiles a repair has to separate (a repair checks again, so the first reported suffice).
-pub(super) fn findings(f: &Function, addressed: bool) -> Vec<(Diagnostic, Option<(VarId, VarId)>)> {
-    let (facts, violations) = analyse(f, addressed);
+pub(super) fn findings(
+    f: &Function,
+    opts: &VerifyOptions,
+) -> Vec<(Diagnostic, Option<(VarId, VarId)>)> {
+    let (facts, violations) = analyse(f, opts);
     let clobber = |v: &ValueViolation| match v.cause {
-        Some(Cause::Overwritten { writer, .. }) => Some((v.lost, writer)),
+        Some(Cause::Overwritten { writer, .. } | Cause::ReadWhileWritten { writer, .. }) => {
+            Some((v.lost, writer))
+        }
         _ => None,
     };
     let mut out: Vec<_> = violations
@@ -197,10 +227,7 @@ pub(super) fn findings(f: &Function, addressed: bool) -> Vec<(Diagnostic, Option
 }
 
 pub(super) fn diagnostics(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    findings(f, opts.addressed_in(f))
-        .into_iter()
-        .map(|(d, _)| d)
-        .collect()
+    findings(f, opts).into_iter().map(|(d, _)| d).collect()
 }
 
 fn more_lost(f: &Function, violations: usize) -> Diagnostic {
@@ -282,6 +309,30 @@ fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
                 }),
             )
         }
+        Some(Cause::ReadWhileWritten { writer, at, why }) => {
+            let writer = name(writer);
+            let why = match why {
+                MustNotAlias::NotInPlaceSafe { op } => format!("`{op}` is not in-place safe"),
+                MustNotAlias::ForbiddenArgument { op, arg } => {
+                    format!("`{op}` must not write over its argument {arg}")
+                }
+                MustNotAlias::WideningCast { op } => {
+                    format!("a widening `{op}` must not write over its source")
+                }
+            };
+            (
+                format!(
+                    "'{lost}' is read here by the op that writes '{writer}' over its bytes{place}, so the op reads values it is overwriting: {why}"
+                ),
+                format!("give '{writer}' a buffer that '{lost}' does not use"),
+                Some(Related {
+                    span: at,
+                    message: format!(
+                        "'{writer}' is written over '{lost}' here, while the op reads it"
+                    ),
+                }),
+            )
+        }
         None => (
             format!("'{lost}' is read here, but nothing placed it on its bytes{place}"),
             format!("'{lost}' must be written where its MemRef says it sits"),
@@ -348,6 +399,17 @@ struct Facts {
     reads: Vec<(VarId, Span)>,
     /// Each statement list's first slot, keyed by the list's address.
     body_slots: FxHashMap<usize, u32>,
+    /// The ops whose outputs must not alias some of their inputs, in program order.
+    must_not_alias: Vec<MustNotAliasOp>,
+}
+
+/// An op whose op-table row forbids its output to share bytes with some inputs.
+struct MustNotAliasOp {
+    /// Its output, or the tuple its items are taken from.
+    output: VarId,
+    /// The inputs it must not alias, each with where the op reads it.
+    inputs: SmallVec<[(VarId, Span, MustNotAlias); 2]>,
+    at: Span,
 }
 
 /// What an assignment does to the buffers.
@@ -366,6 +428,47 @@ enum Effect {
 }
 
 impl Facts {
+    /// The inputs ops read while they write their outputs over them: an output (every item of
+    /// a tuple-valued op) whose written bytes meet those of an input its op-table row says it
+    /// must not alias. Both are taken to their MemRef's end: the op may read its input's whole
+    /// MemRef as it may fill its output's.
+    fn read_while_written(&self) -> Vec<ValueViolation> {
+        let mut out = Vec::new();
+        for op in &self.must_not_alias {
+            let single = [op.output];
+            let outputs = match self.tuple_items.get(&op.output) {
+                Some(items) => &items[..],
+                None => &single[..],
+            };
+            for &(input, read, why) in &op.inputs {
+                let Some(input_place) = self.places.get(input.index()).copied().flatten() else {
+                    continue;
+                };
+                for &output in outputs {
+                    let Some(place) = self.places.get(output.index()).copied().flatten() else {
+                        continue;
+                    };
+                    if output != input
+                        && place.region == input_place.region
+                        && place.start < input_place.written_end
+                        && input_place.start < place.written_end
+                    {
+                        out.push(ValueViolation {
+                            lost: input,
+                            read,
+                            cause: Some(Cause::ReadWhileWritten {
+                                writer: output,
+                                at: op.at,
+                                why,
+                            }),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The slot of `body`'s first statement (a list nothing was gathered for has none).
     fn first_slot(&self, body: &[Stmt]) -> usize {
         self.body_slots
@@ -392,7 +495,7 @@ impl Facts {
 }
 
 impl Facts {
-    fn of(f: &Function, addressed: bool) -> Facts {
+    fn of(f: &Function, addressed: bool, a5_target: bool) -> Facts {
         let mut facts = Facts {
             places: vec![None; f.vars.len()],
             region_names: Vec::new(),
@@ -405,10 +508,12 @@ impl Facts {
             stmt_reads: Vec::new(),
             reads: Vec::new(),
             body_slots: FxHashMap::default(),
+            must_not_alias: Vec::new(),
         };
         let mut builder = FactsBuilder {
             f,
             addressed,
+            a5_target,
             facts: &mut facts,
             regions: FxHashMap::default(),
             last_region: None,
@@ -443,6 +548,8 @@ impl Facts {
 struct FactsBuilder<'a> {
     f: &'a Function,
     addressed: bool,
+    /// On an A5 target, a not-in-place-safe op may forbid only some arguments.
+    a5_target: bool,
     facts: &'a mut Facts,
     regions: FxHashMap<&'a str, u32>,
     /// The region of the last tile defined, and its name.
@@ -503,6 +610,7 @@ impl<'a> FactsBuilder<'a> {
                                 .and_then(|info| info.reuses_input)
                                 .and_then(|k| call.args.get(k))
                                 .and_then(Expr::as_var);
+                            self.record_must_not_alias(*target, value, call, stmt.span);
                             if info.is_some_and(|info| info.view) {
                                 Effect::Rename(call.args.first().and_then(Expr::as_var))
                             } else if is_tuple {
@@ -583,6 +691,60 @@ impl<'a> FactsBuilder<'a> {
             }
         }
         last_yield
+    }
+
+    /// Records the inputs the call `value` (defining `target`) must not write over, as its
+    /// op-table row says: every variable argument of an op that is not in-place safe (on an A5
+    /// target only the arguments the row names), the arguments it forbids, and the source of
+    /// a widening cast. The input the output reuses ("output reuses input k") is never one.
+    fn record_must_not_alias(&mut self, target: VarId, value: &Expr, call: &Call, at: Span) {
+        // An op the table does not list is in-place safe and forbids nothing.
+        let (Some(info), ExprKind::Call(known, _)) = (value.call_info(), &value.kind) else {
+            return;
+        };
+        let Some(op) = known.row().map(|row| row.name) else {
+            return;
+        };
+        let arg = |k: usize| call.args.get(k).and_then(|a| Some((a.as_var()?, a.span)));
+        let mut inputs: SmallVec<[(VarId, Span, MustNotAlias); 2]> = SmallVec::new();
+        let mut forbid = |k: usize, why: MustNotAlias| {
+            if info.reuses_input != Some(k)
+                && let Some((v, span)) = arg(k)
+            {
+                inputs.push((v, span, why));
+            }
+        };
+        if info.not_inplace_safe {
+            let why = MustNotAlias::NotInPlaceSafe { op };
+            match info.a5_forbidden_args.filter(|_| self.a5_target) {
+                Some(args) => args.iter().for_each(|&k| forbid(k, why)),
+                None => (0..call.args.len()).for_each(|k| forbid(k, why)),
+            }
+        } else {
+            for &k in info.forbid {
+                forbid(k, MustNotAlias::ForbiddenArgument { op, arg: k });
+            }
+        }
+        if value.call_role() == Some(OpRole::Cast) {
+            let bits = |v: VarId| match &var(self.f, v)?.ty {
+                Some(Type::Tile(t)) => Some(t.dtype.bits()),
+                Some(Type::Tensor(t)) => Some(t.dtype.bits()),
+                _ => None,
+            };
+            if let Some((source, _)) = arg(0)
+                && let (Some(out_bits), Some(in_bits)) = (bits(target), bits(source))
+                && out_bits > in_bits
+            {
+                forbid(0, MustNotAlias::WideningCast { op });
+            }
+        }
+        if !inputs.is_empty() {
+            self.facts.must_not_alias.push(MustNotAliasOp {
+                output: target,
+                inputs,
+                at,
+            });
+        }
     }
 
     /// Records the regions the loop or `if` `stmt` touched; they count for its parent too.
