@@ -121,9 +121,12 @@ pub struct Var {
     pub span: Span,
 }
 
-#[derive(Debug, Default, PartialEq)]
+/// The variables of a function. Shared: planning copies the whole function and retypes a part
+/// of its variables, so a copy shares every variable with the original until it changes one
+/// (`IndexMut` copies that one on write, with `Arc::make_mut`).
+#[derive(Debug, Default)]
 pub struct VarTable {
-    vars: Vec<Var>,
+    vars: Vec<Arc<Var>>,
 }
 
 impl Clone for VarTable {
@@ -136,10 +139,22 @@ impl Clone for VarTable {
     }
 }
 
+impl PartialEq for VarTable {
+    /// A variable shared by both tables is equal without being compared.
+    fn eq(&self, other: &VarTable) -> bool {
+        self.vars.len() == other.vars.len()
+            && self
+                .vars
+                .iter()
+                .zip(&other.vars)
+                .all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
+    }
+}
+
 impl VarTable {
     pub fn push(&mut self, var: Var) -> VarId {
         let id = VarId(self.vars.len() as u32);
-        self.vars.push(var);
+        self.vars.push(Arc::new(var));
         id
     }
     pub fn len(&self) -> usize {
@@ -150,13 +165,13 @@ impl VarTable {
     }
     /// The variable `id`, or `None` when `id` does not belong to this table.
     pub fn get(&self, id: VarId) -> Option<&Var> {
-        self.vars.get(id.index())
+        self.vars.get(id.index()).map(|v| &**v)
     }
     pub fn iter(&self) -> impl Iterator<Item = (VarId, &Var)> {
         self.vars
             .iter()
             .enumerate()
-            .map(|(i, v)| (VarId(i as u32), v))
+            .map(|(i, v)| (VarId(i as u32), &**v))
     }
 }
 
@@ -169,7 +184,7 @@ impl std::ops::Index<VarId> for VarTable {
 
 impl std::ops::IndexMut<VarId> for VarTable {
     fn index_mut(&mut self, id: VarId) -> &mut Var {
-        &mut self.vars[id.index()]
+        Arc::make_mut(&mut self.vars[id.index()])
     }
 }
 
