@@ -173,6 +173,35 @@ impl VarTable {
             .enumerate()
             .map(|(i, v)| (VarId(i as u32), &**v))
     }
+    /// Puts tile `id` on `memref` (in `space`, when given), keeping the rest of its type; does
+    /// nothing to a variable that is not a tile. A variable still shared with a copy of the
+    /// table gets a new type, so its old MemRef is not copied only to be replaced.
+    pub fn place_tile(&mut self, id: VarId, memref: MemRef, space: Option<MemSpace>) {
+        let slot = &mut self.vars[id.index()];
+        if let Some(var) = Arc::get_mut(slot) {
+            if let Some(Type::Tile(tile)) = &mut var.ty {
+                tile.memref = Some(memref);
+                tile.space = space.or(tile.space);
+            }
+            return;
+        }
+        let Some(Type::Tile(tile)) = &slot.ty else {
+            return;
+        };
+        let ty = Type::Tile(TileType {
+            shape: tile.shape.clone(),
+            dtype: tile.dtype,
+            memref: Some(memref),
+            space: space.or(tile.space),
+            view: tile.view.clone(),
+        });
+        *slot = Arc::new(Var {
+            name: slot.name.clone(),
+            kind: slot.kind,
+            ty: Some(ty),
+            span: slot.span,
+        });
+    }
 }
 
 impl std::ops::Index<VarId> for VarTable {
