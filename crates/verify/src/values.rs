@@ -1299,7 +1299,8 @@ impl<'f> Interp<'f> {
     ) {
         let cells = &mut state.regions[place.region as usize];
         let (lo, hi) = split_range(cells, place.start, place.end);
-        let values: ValueSet = value.into_iter().collect();
+        let mut values = ValueSet::new();
+        values.extend_from_slice(value.as_slice());
         let Some(foci) = &self.focus else {
             if values.is_empty() {
                 cells.drain(lo..hi);
