@@ -60,7 +60,7 @@ fn placed(vars: &VarTable, v: VarId) -> Option<(&MemRef, MemSpace)> {
     }
 }
 
-/// Whether `v` is a tile with a MemRef and a space (one [`tile_target`] gives a target).
+/// Whether `v` is a tile with a MemRef and a space: one [`tile_target`] gives a target for.
 fn is_placed_tile(vars: &VarTable, v: VarId) -> bool {
     placed(vars, v).is_some()
 }
