@@ -12,7 +12,6 @@ use std::sync::{Arc, Mutex};
 
 use memreuse::db::{FileStatus, Snapshot, Workspace};
 use memreuse::plan::PlanConfig;
-use memreuse::store;
 
 use super::read::{Read, read_kernel};
 use super::shared::{Files, Shared};
@@ -590,7 +589,8 @@ fn finish_scan(shared: &Shared) {
 }
 
 /// The number of functions of a file whose results the store holds already (its manifest
-/// for this exact text and configuration). Such a file needs no planning, and not planning
+/// for this exact text and configuration, or one for any capacities that holds at these).
+/// Such a file needs no planning, and not planning
 /// it keeps its results out of memory until a query asks; a key that does not match the
 /// database's (it derives the same one) only means planning it after all.
 fn stored_functions(shared: &Shared, path: &Path, digest: &[u8; 32]) -> Option<usize> {
@@ -598,8 +598,13 @@ fn stored_functions(shared: &Shared, path: &Path, digest: &[u8; 32]) -> Option<u
         materialize_aliases: materialize_aliases(path),
         ..shared.config()
     };
-    let key = store::file_key(&store::config_digest(&config), digest);
-    Some(shared.cache.get_manifest(&key)?.functions.len())
+    Some(
+        shared
+            .cache
+            .get_manifest_for(&config, digest)?
+            .functions
+            .len(),
+    )
 }
 
 /// Writes the results queued since the last flush (they are content-keyed, so a partial
