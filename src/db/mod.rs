@@ -15,8 +15,8 @@
 //! Each stage reads only the aspects of [`Settings`] it needs, and every stage result compares
 //! by value (with the span table of its parse, see [`Located`]), so salsa backdates what comes
 //! out the same: a capacity change re-runs that space's capacity checks (`fitted`, `overflow`)
-//! and, where they come out the same, nothing after them but `plan` (whose store key names
-//! the capacities, and which fills them into the report); a backend change keeps the parse and
+//! and, where they come out the same, nothing after them but `plan` (which looks the plan up
+//! for these capacities, and `file_result`, which fills them into the report); a backend change keeps the parse and
 //! the lifetimes; `--addresses` re-runs addressing and the checkers. The stages that hold
 //! whole functions keep 64 functions' results (`lru`); `Workspace::plan` enforces the bound
 //! after every batch of files. The capacity checks' inputs (`packing`, `layout`) are small
@@ -31,8 +31,10 @@
 //! outside the plan chain: plans carry [`Anchor`](crate::store::Anchor)s, not spans.
 //!
 //! The cache ([`Cache`]) is a side channel: `plan` and `manifest` consult it before
-//! computing (`plan` before `checked_plan`). That is sound because a cached value is exactly what the computation would
-//! return for the same key.
+//! computing (`plan` before `checked_plan`). That is sound because a cached value is exactly
+//! what the computation would return for the same key: a plan stored for any capacities
+//! (`checked_plan` says for which, `stage_capacities`) is found only where its condition
+//! holds, which is where the stages would make it again.
 //!
 //! This module knows salsa but not files: text arrives through [`Workspace`] (from a
 //! [`System`](crate::system::System)).

@@ -4,8 +4,12 @@
 //! Keys are `blake3::derive_key` hashes, one context per result kind, over the planner
 //! version, the configuration digest and the content (a function's canonical IR, or a file's
 //! text). Nothing location-dependent goes into a plan key, so identical functions in two
-//! files share one entry. Values carry a header and a checksum ([`codec`]); a value that
-//! fails either, or does not decode, is a miss and never an answer.
+//! files share one entry. A plan (and a manifest of such plans) that holds for other
+//! capacities than those it was made at ([`Capacities::Fitting`]) is keyed by the
+//! configuration without its capacities, in a context of its own, and found only where its
+//! condition holds ([`Cache::get_plan_for`]); every other one by the whole configuration.
+//! Values carry a header and a checksum ([`codec`]); a value that fails either, or does not
+//! decode, is a miss and never an answer.
 //!
 //! This is the only module that knows sled.
 

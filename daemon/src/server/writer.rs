@@ -340,7 +340,9 @@ impl Writer {
     /// Reads `memreuse.toml` again. A new planner configuration is set on the database, which
     /// plans every file again; of the stages still memoized (a compaction drops them), it
     /// re-runs only those that read what changed (a capacity change: that space's capacity
-    /// checks). The store keeps both configurations' plans (they have different keys).
+    /// checks). The store answers for the new configuration with every plan stored for any
+    /// capacities whose condition holds there (a capacity change that keeps a file's plans
+    /// plans nothing), and keeps the plans made for exact capacities apart.
     /// Returns whether the file size limit changed, which needs a rescan.
     fn reload_settings(&mut self) -> bool {
         let Ok((before, after)) = self.shared.reload_settings() else {
