@@ -10,7 +10,9 @@
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
 //! allocation. Each trial plans the function from the edited input (an `MR-R001` trial keeps
 //! the input, so from the input's second plan on it finishes from the input's packing,
-//! `plan::PackedInput`, which gives the same plan); a trial the planner refuses, or after
+//! `plan::PackedInput`, which gives the same plan; under `--planner dsa` a trial lays spaces out
+//! with the solver's greedy portfolio alone, and the repaired input is laid out with its search
+//! once at the end, kept where both checkers pass it); a trial the planner refuses, or after
 //! which the pair (by name) is still a finding, is undone. Each edit
 //! is made at most once, so the loop ends; at 64 rounds, or when no edit separates the first
 //! finding and it is no hazard of the input itself (below), the function is an internal error
@@ -61,7 +63,9 @@ use rustc_hash::FxHashSet;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
 use crate::plan::isolate::{Place, Seats, detach, fresh_buffer};
-use crate::plan::{FunctionPlan, PackedInput, PlanConfig, PlanError, plan_function_keeping};
+use crate::plan::{
+    FunctionPlan, PackedInput, PlanConfig, PlanError, plan_function_keeping, plan_function_trial,
+};
 use crate::verify::{
     Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
 };
@@ -237,6 +241,8 @@ fn plan_checked_editing(
         first => first,
     }
     .map_err(SafePlanError::Plan)?;
+    // Whether `plan` is a trial's, laid out without the offset planner's search.
+    let mut from_trial = edited.is_some() || !own.is_empty();
     let mut findings = check_function(&plan.function, options);
     let mut applied = FxHashSet::default();
     let (original, user_vars) = (input, input.vars.len());
@@ -253,6 +259,16 @@ fn plan_checked_editing(
             .filter(|f| key(&plan.function, f).is_none_or(|k| !inherent.contains(&k)))
             .collect();
         if open.is_empty() {
+            if from_trial && findings.is_empty() && config.planner == crate::plan::Planner::Dsa {
+                // The repaired input laid out with the search too, kept where it passes both
+                // checkers as the trial's layout did.
+                let repaired = edited.as_ref().unwrap_or(input);
+                if let Ok(full) = plan_function_keeping(repaired, config, &own)
+                    && check_function(&full.function, options).is_empty()
+                {
+                    plan = full;
+                }
+            }
             // The gate every plan with findings passes: each is one the input itself carries.
             if !findings.is_empty() {
                 let unshared =
@@ -360,6 +376,7 @@ fn plan_checked_editing(
             plans = InputPlans::default();
         }
         (own, plan, findings) = (next_own, next_plan, next_findings);
+        from_trial = true;
         repairs.extend(next_repairs);
     }
     Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
@@ -428,7 +445,7 @@ struct InputPlans {
 }
 
 impl InputPlans {
-    /// `input` planned as [`plan_function_keeping`] plans it. The first plan is made in one
+    /// `input` planned as a trial ([`plan_function_trial`]). The first plan is made in one
     /// go: most inputs are planned once, and keeping their packing would cost a copy.
     fn plan(
         &mut self,
@@ -438,7 +455,7 @@ impl InputPlans {
     ) -> Result<FunctionPlan, PlanError> {
         let packs = config.planner == crate::plan::Planner::Pypto && crate::plan::is_planned(input);
         if !packs || !std::mem::replace(&mut self.planned, true) {
-            return plan_function_keeping(input, config, own);
+            return plan_function_trial(input, config, own);
         }
         match self
             .packed

@@ -481,3 +481,61 @@ fn upstream_conformance() {
         "input hazard rose to {input_hazards} (committed ceiling: {input_hazard_ceiling})"
     );
 }
+
+/// Every program upstream accepts gets a plan from the offset planner too (`--planner dsa`),
+/// one both checkers pass, or whose only findings are the input's own hazards (`MR-W004`):
+/// an overflow no layout avoids is left to AllocateMemoryAddr (`MR-W003`), as with PyPTO's
+/// plan. Runs the bundled subset (in a debug build the offset planner takes minutes over the
+/// whole corpus); `MEMREUSE_CONFORMANCE_DSA=corpus` runs the corpus beside the clone instead.
+#[test]
+fn every_accepted_program_gets_an_offset_plan() {
+    use memreuse::plan::Planner;
+    use memreuse::repair::verify_options;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let whole = std::env::var("MEMREUSE_CONFORMANCE_DSA").is_ok_and(|v| v == "corpus");
+    let dir = if whole {
+        root.join("../shared/conformance/generated")
+    } else {
+        root.join("tests/data/conformance")
+    };
+    let mut planned_cases = 0;
+    let mut overflows = 0;
+    for case in cases(&dir).iter().filter(|c| c.upstream_ok) {
+        let text = std::fs::read_to_string(dir.join(format!("{}.input.py", case.name)))
+            .expect("input readable");
+        let program = parse_program(&text).expect("input parses");
+        let config = PlanConfig {
+            backend: case.backend,
+            planner: Planner::Dsa,
+            ..PlanConfig::default()
+        };
+        let options = verify_options(&config);
+        let (planned, reports) = plan_program_checked(&program, &config, &options)
+            .unwrap_or_else(|(_, e)| panic!("{}: no offset plan: {e:?}", case.name));
+        let hazards = reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .any(is_input_hazard);
+        let violations = verify_program(&planned, &options);
+        assert!(
+            violations.is_empty() || hazards,
+            "{}: the offset plan fails the checker: {violations:?}",
+            case.name
+        );
+        overflows += usize::from(
+            reports
+                .iter()
+                .flat_map(|r| &r.diagnostics)
+                .any(|d| d.code == address::codes::CAPACITY_OVERFLOW_AHEAD),
+        );
+        planned_cases += 1;
+    }
+    eprintln!(
+        "{planned_cases} accepted programs planned by the offset planner, {overflows} left to AllocateMemoryAddr's overflow"
+    );
+    // The subset holds g1007, whose Vec needs more than the 950 has in every layout.
+    assert!(
+        overflows > 0,
+        "no case exercised the overflow left to AllocateMemoryAddr"
+    );
+}

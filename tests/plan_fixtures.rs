@@ -4,7 +4,7 @@
 //!
 //! Header lines (comments in the preamble):
 //! - `# memreuse-test: backend=none|910b|950 step0=on|off [function=NAME] [addresses=on]
-//!   [capacity=SPACE:BYTES]... [exact=on]` (`exact=on`: Step 0 by PyPTO's rule alone, as
+//!   [capacity=SPACE:BYTES]... [exact=on] [planner=dsa]` (`exact=on`: Step 0 by PyPTO's rule alone, as
 //!   `--exact`; the fixtures that snapshot a PyPTO miscompile use it)
 //! - `# expect: same A B ...` — the tiles share one base
 //! - `# expect: distinct A B ...` — pairwise different bases
@@ -60,6 +60,7 @@ fn header(text: &str, path: &Path) -> Header {
                     Some(("exact", v)) => config.exact = v == "on",
                     Some(("function", name)) => function = Some(name.to_string()),
                     Some(("addresses", v)) => config.assign_addresses = v == "on",
+                    Some(("planner", "dsa")) => config.planner = memreuse::plan::Planner::Dsa,
                     Some(("capacity", v)) => {
                         let (space, bytes) = v
                             .split_once(':')
@@ -163,14 +164,7 @@ fn check(path: &Path) -> Result<(), String> {
         }
         (Ok(ok), None) => ok,
     };
-    let options = memreuse::verify::VerifyOptions {
-        backend: header.config.backend,
-        addressing: if header.config.assign_addresses {
-            memreuse::verify::Addressing::AllocateMemoryAddr
-        } else {
-            memreuse::verify::Addressing::Offsets
-        },
-    };
+    let options = memreuse::repair::verify_options(&header.config);
     let violations: Vec<_> = program
         .functions
         .iter()

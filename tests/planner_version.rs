@@ -1,6 +1,6 @@
 //! The planner version follows the planner's output: `PLANNER_VERSION` is a digest of what
 //! the planner makes of every fixture and bundled kernel, under every backend and planner (for
-//! `--planner pypto` both PyPTO's plan and the repaired one the CLI emits by default).
+//! both the planner's plan and the repaired one the CLI emits by default).
 //! Cache keys include it, so when planner output changes this test fails until the constant
 //! is updated, and an updated constant keeps every cache from serving the old plans.
 
@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 use memreuse::backend::Backend;
 use memreuse::ir::{parse_program, print_function};
 use memreuse::plan::{PLANNER_VERSION, PlanConfig, Planner, plan_function};
-use memreuse::repair::plan_checked;
-use memreuse::verify::VerifyOptions;
+use memreuse::repair::{plan_checked, verify_options};
 
 /// Every `*.py` input below `dir` (not the `*.out.py` snapshots), sorted.
 fn inputs(dir: &Path) -> Vec<PathBuf> {
@@ -63,20 +62,14 @@ fn planner_output() -> String {
                                     let _ = writeln!(out, "error {err:?}");
                                 }
                             }
-                            // What the CLI emits by default: PyPTO's plan, repaired.
-                            if planner == Planner::Pypto {
-                                let options = VerifyOptions {
-                                    backend,
-                                    ..VerifyOptions::default()
-                                };
-                                match plan_checked(function, &config, &options) {
-                                    Ok(plan) => {
-                                        print_function(&plan.function, &mut out, 1);
-                                        let _ = writeln!(out, "{:?}", plan.report);
-                                    }
-                                    Err(err) => {
-                                        let _ = writeln!(out, "unsafe {err:?}");
-                                    }
+                            // What the CLI emits by default: the plan, repaired.
+                            match plan_checked(function, &config, &verify_options(&config)) {
+                                Ok(plan) => {
+                                    print_function(&plan.function, &mut out, 1);
+                                    let _ = writeln!(out, "{:?}", plan.report);
+                                }
+                                Err(err) => {
+                                    let _ = writeln!(out, "unsafe {err:?}");
                                 }
                             }
                         }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
-use crate::config::PlanConfig;
+use crate::config::{PlanConfig, Planner};
 use crate::layout::{Reserved, lay_out};
 use crate::report::PlanError;
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
@@ -149,42 +149,62 @@ impl Layout {
     /// The overflow error of `space` under a known `capacity`.
     pub fn overflow(&self, space: MemSpace, capacity: i64) -> Option<PlanError> {
         let used = *self.footprints.get(&space)?;
-        let limit = capacity;
-        if used <= limit {
+        if used <= capacity {
             return None;
         }
-        let mut message = format!(
-            "{} buffer usage ({used} bytes) exceeds platform limit ({limit} bytes)",
-            space.name()
-        );
         let reserved_here = match self.reserved {
             (Some(reserved), end) if reserved == space => end,
             _ => 0,
         };
-        if reserved_here != 0 {
-            message.push_str(&format!(
-                ". The first {reserved_here} bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above them"
-            ));
-        }
-        Some(
-            PlanError::new(codes::CAPACITY_OVERFLOW, message, self.head).with_hint(format!(
-                "function '{}' needs {used} bytes of {} but the target has {limit}",
-                self.name,
-                space.name()
-            )),
-        )
+        Some(overflow_error(
+            &self.name,
+            self.head,
+            space,
+            used,
+            capacity,
+            reserved_here,
+        ))
     }
 }
 
-/// Without `--addresses`, the overflow [`check_capacity`] found, as the warning that
-/// AllocateMemoryAddr will stop there.
-pub fn overflow_left_to_allocate_memory_addr(error: PlanError) -> Diagnostic {
+/// The error that function `name` uses `used` bytes of `space` from 0, more than its
+/// `capacity`; the first `reserved_here` bytes are reserved by `system.reserve_buffer`.
+pub fn overflow_error(
+    name: &str,
+    head: Span,
+    space: MemSpace,
+    used: i64,
+    capacity: i64,
+    reserved_here: i64,
+) -> PlanError {
+    let mut message = format!(
+        "{} buffer usage ({used} bytes) exceeds platform limit ({capacity} bytes)",
+        space.name()
+    );
+    if reserved_here != 0 {
+        message.push_str(&format!(
+            ". The first {reserved_here} bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above them"
+        ));
+    }
+    PlanError::new(codes::CAPACITY_OVERFLOW, message, head).with_hint(format!(
+        "function '{name}' needs {used} bytes of {} but the target has {capacity}",
+        space.name()
+    ))
+}
+
+/// Without `--addresses`, the overflow [`check_capacity`] found (or the offset planner's
+/// layout has), as the warning that AllocateMemoryAddr will stop there.
+pub fn overflow_left_to_allocate_memory_addr(error: PlanError, planner: Planner) -> Diagnostic {
     let error = error.0;
+    let emitted = match planner {
+        Planner::Pypto | Planner::None => "MemoryReuse emits this plan",
+        Planner::Dsa => "the offset planner emits this layout",
+    };
     Diagnostic {
         severity: Severity::Warning,
         code: codes::CAPACITY_OVERFLOW_AHEAD,
         message: format!(
-            "{}; MemoryReuse emits this plan, and AllocateMemoryAddr (--addresses) will stop here",
+            "{}; {emitted}, and AllocateMemoryAddr (--addresses) will stop here",
             error.message
         ),
         ..error

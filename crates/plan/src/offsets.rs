@@ -35,10 +35,22 @@ use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveError, Solv
 /// and machine.
 const NODE_LIMIT: u64 = 200_000;
 
+/// How hard the offset planner looks for a small layout of each space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LayoutSearch {
+    /// The solver's greedy portfolio, then its search within [`NODE_LIMIT`] nodes.
+    Full,
+    /// The greedy portfolio alone. The search only lowers the peak, so a safe-planning trial,
+    /// which asks whether an edit keeps two tiles apart, does without it; it costs up to half
+    /// a second for a space of 200 groups, and a repair can take dozens of trials.
+    Greedy,
+}
+
 pub(crate) fn plan_function(
     input: &Function,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
+    search: LayoutSearch,
 ) -> Result<FunctionPlan, PlanError> {
     let pypto_config = PlanConfig {
         planner: Planner::Pypto,
@@ -47,9 +59,15 @@ pub(crate) fn plan_function(
     };
     // The fallback is PyPTO's plan as the safe planner repairs it: its groups kept off shared
     // buffers stay so.
-    let pypto = stages::plan_pypto(Cow::Borrowed(input), &pypto_config, own_buffer)?;
+    let pypto = stages::plan_pypto(Cow::Borrowed(input), &pypto_config, own_buffer);
     if input.function_type() == FunctionType::Orchestration {
-        return Ok(pypto);
+        return pypto;
+    }
+    // PyPTO's plan, addressed, overflowing a capacity is no fallback; the solver may still fit.
+    if let Err(err) = &pypto
+        && err.0.code != address_codes::CAPACITY_OVERFLOW
+    {
+        return pypto;
     }
     let mut f = input.clone();
     if config.materialize_aliases {
@@ -106,31 +124,73 @@ pub(crate) fn plan_function(
     for (space, in_space) in spaces_of(&lifetimes) {
         let capacity = config.planning_capacity(space);
         let reserved_start = reserved.start_of(space);
-        let pypto_footprint = pypto
-            .report
-            .spaces
-            .iter()
-            .find(|s| s.space == space)
-            .map(|s| s.footprint);
-        let placed = match place_space(
-            &f,
-            &lifetimes,
-            &facts,
-            (space, &in_space),
-            own_buffer,
-            capacity,
-            reserved_start,
-        ) {
-            Ok(placed) => placed,
-            // PyPTO's plan, addressed, fits (or planning it failed above): the offset planner
-            // is never worse than it.
-            Err(err) if err.0.code == address_codes::CAPACITY_OVERFLOW => None,
+        let pypto_footprint = pypto.as_ref().ok().and_then(|pypto| {
+            pypto
+                .report
+                .spaces
+                .iter()
+                .find(|s| s.space == space)
+                .map(|s| s.footprint)
+        });
+        let place = |capacity| {
+            let bounds = Bounds {
+                capacity,
+                reserved_start,
+                search,
+            };
+            place_space(
+                &f,
+                &lifetimes,
+                &facts,
+                (space, &in_space),
+                own_buffer,
+                bounds,
+            )
+        };
+        let (placed, overflow) = match place(capacity) {
+            Ok(placed) => (placed, None),
+            Err(err) if err.0.code == address_codes::CAPACITY_OVERFLOW => (None, Some(err)),
             Err(err) => return Err(err),
         };
-        let Some((space_addresses, footprint)) =
-            placed.filter(|(_, footprint)| pypto_footprint.is_none_or(|p| *footprint <= p))
-        else {
-            return Ok(pypto_instead(pypto, space));
+        let placed =
+            placed.filter(|(_, footprint)| pypto_footprint.is_none_or(|p| *footprint <= p));
+        let (space_addresses, footprint) = match placed {
+            Some(placed) => placed,
+            None => {
+                // PyPTO's plan, addressed, fits: the offset planner is never worse than it.
+                let pypto_overflow = match pypto {
+                    Ok(pypto) => return Ok(pypto_instead(pypto, space)),
+                    Err(ref err) => err.clone(),
+                };
+                // Nothing fits the capacity, PyPTO's plan neither: as PyPTO's plan without
+                // `--addresses`, the layout is emitted with the warning that AllocateMemoryAddr
+                // will stop there (SPEC §8); with `--addresses` the overflow is the error.
+                let Some((space_addresses, footprint)) = place(None)? else {
+                    return Err(overflow.unwrap_or(pypto_overflow));
+                };
+                if let Some(capacity) = capacity.filter(|&c| footprint > c) {
+                    let error = overflow.unwrap_or_else(|| {
+                        address::overflow_error(
+                            &f.name,
+                            address::head_of(&f),
+                            space,
+                            footprint,
+                            capacity,
+                            reserved_start,
+                        )
+                    });
+                    if config.assign_addresses {
+                        return Err(error);
+                    }
+                    report
+                        .diagnostics
+                        .push(address::overflow_left_to_allocate_memory_addr(
+                            error,
+                            Planner::Dsa,
+                        ));
+                }
+                (space_addresses, footprint)
+            }
         };
         addresses.extend(space_addresses);
         footprints.insert(space, footprint);
@@ -191,6 +251,16 @@ fn pypto_instead(mut pypto: FunctionPlan, space: MemSpace) -> FunctionPlan {
 /// Each base's address in one space, and the space's footprint.
 type Placement = (Vec<(Name, i64)>, i64);
 
+/// What bounds the layout of one space.
+#[derive(Clone, Copy)]
+struct Bounds {
+    /// Usable bytes, where known.
+    capacity: Option<i64>,
+    /// Where tiles start: above the reserved windows.
+    reserved_start: i64,
+    search: LayoutSearch,
+}
+
 /// Places the groups of one space with the DSA solver: each base's address and the footprint,
 /// or `None` when the solver found no plan within the capacity.
 fn place_space(
@@ -199,8 +269,11 @@ fn place_space(
     facts: &ShareFacts,
     (space, in_space): (MemSpace, &[usize]),
     own_buffer: &FxHashSet<VarId>,
-    capacity: Option<i64>,
-    reserved_start: i64,
+    Bounds {
+        capacity,
+        reserved_start,
+        search,
+    }: Bounds,
 ) -> Result<Option<Placement>, PlanError> {
     let intervals = &lifetimes.intervals;
     let ivs: Vec<_> = in_space.iter().map(|&i| &intervals[i]).collect();
@@ -244,7 +317,10 @@ fn place_space(
     }
     let options = SolveOptions {
         time_limit: None,
-        node_limit: Some(NODE_LIMIT),
+        node_limit: Some(match search {
+            LayoutSearch::Full => NODE_LIMIT,
+            LayoutSearch::Greedy => 0,
+        }),
         ..SolveOptions::default()
     };
     match dsa::solve(&problem, &options) {

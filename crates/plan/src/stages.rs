@@ -703,7 +703,10 @@ pub fn apply_layout<'a>(
 ) -> Result<Cow<'a, FunctionPlan>, PlanError> {
     let warning = match overflow {
         Some(error) if assign_addresses => return Err(error),
-        Some(error) => Some(crate::address::overflow_left_to_allocate_memory_addr(error)),
+        Some(error) => Some(crate::address::overflow_left_to_allocate_memory_addr(
+            error,
+            crate::config::Planner::Pypto,
+        )),
         None => None,
     };
     if warning.is_none() && !assign_addresses {
