@@ -16,11 +16,11 @@
 //! by value (with the span table of its parse, see [`Located`]), so salsa backdates what comes
 //! out the same: a capacity change re-runs that space's capacity checks (`fitted`, `overflow`)
 //! and, where they come out the same, nothing after them but `plan` (which looks the plan up
-//! for these capacities, and `file_result`, which fills them into the report); a backend change keeps the parse and
-//! the lifetimes; `--addresses` re-runs addressing and the checkers. The stages that hold
-//! whole functions keep 64 functions' results (`lru`); `Workspace::plan` enforces the bound
-//! after every batch of files. The capacity checks' inputs (`packing`, `layout`) are small
-//! and not bounded.
+//! for these capacities) and `file_result` (which fills them into the report); a backend
+//! change keeps the parse and the lifetimes; `--addresses` re-runs addressing and the
+//! checkers. The stages that hold whole functions keep 64 functions' results (`lru`);
+//! `Workspace::plan` enforces the bound after every batch of files. The capacity checks'
+//! inputs (`packing`, `layout`) are small and not bounded.
 //!
 //! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
 //! by its name, whose `ir` field compares by the function's canonical digest. Whitespace,
@@ -231,8 +231,9 @@ pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
     let config = file_config(db, file);
     let manifest = db.cache().get_manifest_for(&config, &file.digest(db))?;
     // Its plans are served through it without being looked up: they are in use too.
+    let digests = store::ConfigDigests::of(&config);
     for function in &manifest.functions {
-        let plan = store::plan_key_of(&config, &function.digest, &function.capacities);
+        let plan = digests.plan_key(&function.digest, &function.capacities);
         db.cache().keep(store::Kind::Plan, plan);
     }
     Some(Arc::new(manifest))

@@ -82,12 +82,28 @@ pub fn fitting_file_key(config_any_capacity: &[u8; 32], text_digest: &[u8; 32]) 
     derive("memreuse file fitting v1", config_any_capacity, text_digest)
 }
 
-/// The key a function's plan made under `config` is stored under: for any capacities where
-/// its `capacities` hold for other ones, else for exactly `config`'s.
-pub fn plan_key_of(config: &PlanConfig, canonical: &[u8; 32], capacities: &Capacities) -> Key {
-    match capacities {
-        Capacities::Fitting(_) => fitting_plan_key(&config_digest_any_capacity(config), canonical),
-        Capacities::Configured => plan_key(&config_digest(config), canonical),
+/// A configuration's two digests: of all of it, and without its capacities.
+#[derive(Clone, Copy, Debug)]
+pub struct ConfigDigests {
+    pub exact: [u8; 32],
+    pub any_capacity: [u8; 32],
+}
+
+impl ConfigDigests {
+    pub fn of(config: &PlanConfig) -> ConfigDigests {
+        ConfigDigests {
+            exact: config_digest(config),
+            any_capacity: config_digest_any_capacity(config),
+        }
+    }
+
+    /// The key a function's plan made under this configuration is stored under: for any
+    /// capacities where its `capacities` hold for other ones, else for exactly these.
+    pub fn plan_key(&self, canonical: &[u8; 32], capacities: &Capacities) -> Key {
+        match capacities {
+            Capacities::Fitting(_) => fitting_plan_key(&self.any_capacity, canonical),
+            Capacities::Configured => plan_key(&self.exact, canonical),
+        }
     }
 }
 

@@ -148,7 +148,13 @@ impl Cache {
 
     /// Queues a function's plan made under `config`, under the key its capacities say.
     pub fn put_plan_for(&self, config: &PlanConfig, canonical: &[u8; 32], plan: &CachedPlan) {
-        self.put_plan(plan_key_of(config, canonical, &plan.capacities), plan);
+        let key = match plan.capacities {
+            Capacities::Fitting(_) => {
+                fitting_plan_key(&config_digest_any_capacity(config), canonical)
+            }
+            Capacities::Configured => plan_key(&config_digest(config), canonical),
+        };
+        self.put_plan(key, plan);
     }
 
     /// Queues a file's manifest made under `config`: for any capacities where every plan in

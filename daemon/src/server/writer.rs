@@ -135,10 +135,10 @@ impl Writer {
                 }
                 // A change restarts planning, so compacting waits for the next quiet end.
                 None if planned => {
-                    if self.computed >= COMPACT_AFTER {
-                        self.compact();
-                    }
-                    if !self.trim_when_idle {
+                    // After a compaction the initial scan ends once the writer is idle and
+                    // has returned the freed memory (lean); otherwise now.
+                    let compacted = self.computed >= COMPACT_AFTER && self.compact();
+                    if !compacted {
                         finish_scan(&self.shared);
                     }
                 }
@@ -397,8 +397,9 @@ impl Writer {
     /// Replaces the database with a fresh one holding the same texts. Planning memoizes every
     /// function's parse and plan; once all is planned and stored, queries are as well served
     /// from the store, so this returns that memory (a cold scan of 20,000 functions would
-    /// otherwise keep well over a gigabyte).
-    fn compact(&mut self) {
+    /// otherwise keep well over a gigabyte). Returns whether it did: not while changes wait
+    /// to be planned.
+    fn compact(&mut self) -> bool {
         if !self
             .pending
             .lock()
@@ -406,7 +407,7 @@ impl Writer {
             .is_empty()
         {
             // Changes came meanwhile; their planner asks again when it is done.
-            return;
+            return false;
         }
         self.rebuild(self.shared.config());
         return_free_memory();
@@ -415,6 +416,7 @@ impl Writer {
         self.trim_when_idle = true;
         self.computed = 0;
         tracing::info!(revision = self.revision, "compacted the database");
+        true
     }
 
     /// Replaces the database with a fresh one of `config` holding the same texts, and
@@ -623,9 +625,9 @@ fn finish_scan(shared: &Shared) {
 
 /// The number of functions of a file whose results the store holds already (its manifest
 /// for this exact text and configuration, or one for any capacities that holds at these).
-/// Such a file needs no planning, and not planning
-/// it keeps its results out of memory until a query asks; a key that does not match the
-/// database's (it derives the same one) only means planning it after all.
+/// Such a file needs no planning, and not planning it keeps its results out of memory until
+/// a query asks; a key that does not match the database's (it derives the same one) only
+/// means planning it after all.
 fn stored_functions(shared: &Shared, path: &Path, digest: &[u8; 32]) -> Option<usize> {
     let config = PlanConfig {
         materialize_aliases: materialize_aliases(path),
