@@ -9,8 +9,9 @@
 //! detach the loop carry or `if` result that sits on the victim's buffer (seeded from the
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
 //! allocation. Each trial plans the function from the edited input (an `MR-R001` trial keeps
-//! the input, so from the input's second plan on it finishes from the input's packing,
-//! `plan::PackedInput`, which gives the same plan; under `--planner dsa` a trial lays spaces out
+//! the input, so it finishes from the input's packing, `plan::PackedInput`, which gives the
+//! same plan: the packing is made at the input's first trial, or kept from the trial of the
+//! edit that made the input; under `--planner dsa` a trial lays spaces out
 //! with the solver's greedy portfolio alone, and the repaired input is laid out with its search
 //! once at the end, kept where both checkers pass it); a trial the planner refuses, or after
 //! which the pair (by name) is still a finding, is undone. Each edit
@@ -31,10 +32,11 @@
 //! accumulator if-phis coalesced, SPEC §7.4), and (2) the input overwrites the victim in place
 //! before the read, directly or through a loop carry started from it in a space with no copy
 //! into itself, and the writer is that op's result or is yielded with it into one `if` result.
-//! The plan is then emitted with those findings only, as one located warning per pair (at the
-//! in-place op, the read and the other write as notes); every other finding is still repaired
-//! or refused, and [`input_hazards`] — the gate each returned plan passes — runs the checkers
-//! again and lets nothing else through.
+//! The plan is then emitted with those findings only, as one located warning per in-place op
+//! (at the op, every pair's read and other write as notes: one op's write can lose the value
+//! to several tiles); every other finding is still repaired or refused, and [`input_hazards`]
+//! — the gate each returned plan passes — runs the checkers again and lets nothing else
+//! through.
 //!
 //! Why "planned with no reuse" and not "the input as given": the input is not a plan. Checked
 //! as given, its if result sits on another Acc buffer than the accumulator yielded into it (the
@@ -165,6 +167,21 @@ pub fn verify_options(config: &PlanConfig) -> VerifyOptions {
     }
 }
 
+/// A plan with the checkers' findings on it.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub plan: FunctionPlan,
+    pub findings: Vec<Finding>,
+}
+
+impl Checked {
+    /// `plan`, a plan of the input `plan_input` describes, checked with `options`.
+    pub fn of(plan: FunctionPlan, plan_input: &PlanInput, options: &VerifyOptions) -> Checked {
+        let findings = check_plan(plan_input, &plan.function, options);
+        Checked { plan, findings }
+    }
+}
+
 /// Plans `input` as PyPTO does and checks the plan. With `config.exact` the plan is returned
 /// as is, the checker's findings added to its report as warnings; otherwise unsafe decisions
 /// are repaired until the checker passes. The input is borrowed: planning works on a copy, and
@@ -174,19 +191,20 @@ pub fn plan_checked(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
-    let first = plan_function_keeping(input, config, &FxHashSet::default());
-    plan_checked_from(input, first, config, options)
+    plan_checked_editing(input, config, options).map(|(plan, _)| plan)
 }
 
-/// [`plan_checked`] given PyPTO's plan of `input`, `first` (the engine memoizes it stage by
-/// stage).
+/// [`plan_checked`] given PyPTO's plan of `input`, `first`, already checked with `options`
+/// (the engine memoizes it stage by stage and checks it before it repairs anything), and what
+/// the checkers need of `input`.
 pub fn plan_checked_from(
     input: &Function,
-    first: Result<FunctionPlan, PlanError>,
+    plan_input: &PlanInput,
+    first: Result<Checked, PlanError>,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
-    plan_checked_editing(input, first, config, options).map(|(plan, _)| plan)
+    repair_checked(input, plan_input, first, config, options).map(|(plan, _)| plan)
 }
 
 /// The input as the repairs of [`plan_checked`] leave it (`None`: as given). Repairs add
@@ -197,22 +215,29 @@ pub fn repaired_input(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<Option<Function>, SafePlanError> {
-    let first = plan_function_keeping(input, config, &FxHashSet::default());
-    plan_checked_editing(input, first, config, options).map(|(_, edited)| edited)
+    plan_checked_editing(input, config, options).map(|(_, edited)| edited)
 }
 
 fn plan_checked_editing(
     input: &Function,
-    first: Result<FunctionPlan, PlanError>,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     let plan_input = PlanInput::of(input);
-    let check_function =
-        |f: &Function, options: &VerifyOptions| check_plan(&plan_input, f, options);
+    let first = plan_function_keeping(input, config, &FxHashSet::default())
+        .map(|plan| Checked::of(plan, &plan_input, options));
+    repair_checked(input, &plan_input, first, config, options)
+}
+
+fn repair_checked(
+    input: &Function,
+    plan_input: &PlanInput,
+    first: Result<Checked, PlanError>,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     if config.exact {
-        let mut plan = first.map_err(SafePlanError::Plan)?;
-        let findings = check_function(&plan.function, options);
+        let Checked { mut plan, findings } = first.map_err(SafePlanError::Plan)?;
         let user_vars = input.vars.len();
         plan.report.diagnostics.extend(
             findings
@@ -225,7 +250,10 @@ fn plan_checked_editing(
     let mut edited: Option<Function> = None;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
-    let mut plan = match first {
+    let Checked {
+        mut plan,
+        mut findings,
+    } = match first {
         // PyPTO's yield fixup would write one carry over the other (SPEC §S2 rejects it).
         Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
             let (planned, separated) = plan_separating(
@@ -236,14 +264,13 @@ fn plan_checked_editing(
                 &mut repairs,
             );
             edited = separated;
-            planned
+            planned.map(|plan| Checked::of(plan, plan_input, options))
         }
         first => first,
     }
     .map_err(SafePlanError::Plan)?;
     // Whether `plan` is a trial's, laid out without the offset planner's search.
     let mut from_trial = edited.is_some() || !own.is_empty();
-    let mut findings = check_function(&plan.function, options);
     let mut applied = FxHashSet::default();
     let (original, user_vars) = (input, input.vars.len());
     // The hazards of the input itself (module doc): the unshared plan's findings, computed once
@@ -251,8 +278,9 @@ fn plan_checked_editing(
     let mut unshared: Option<Vec<FindingKey>> = None;
     let mut inherent: Vec<FindingKey> = Vec::new();
     // The trials of the input as repaired so far that keep one more group on its own
-    // allocation share its packing; an edit of the input starts afresh.
-    let mut plans = InputPlans::default();
+    // allocation share its packing (this plan is its first); an edit of the input starts
+    // afresh, from the packing its trial made.
+    let mut plans = InputPlans::planned();
     for _ in 0..MAX_ROUNDS {
         let open: Vec<&Finding> = findings
             .iter()
@@ -264,7 +292,7 @@ fn plan_checked_editing(
                 // checkers as the trial's layout did.
                 let repaired = edited.as_ref().unwrap_or(input);
                 if let Ok(full) = plan_function_keeping(repaired, config, &own)
-                    && check_function(&full.function, options).is_empty()
+                    && check_plan(plan_input, &full.function, options).is_empty()
                 {
                     plan = full;
                 }
@@ -318,10 +346,12 @@ fn plan_checked_editing(
                 }
             };
             let mut trial_repairs = vec![repair];
+            // An edited input is packed once and kept: its later trials finish from it.
+            let mut trial_plans = InputPlans::planned();
             let (planned, separated_input) = match &trial_input {
                 Some(trial_input) => plan_separating(
                     trial_input,
-                    &mut InputPlans::default(),
+                    &mut trial_plans,
                     config,
                     &mut trial_own,
                     &mut trial_repairs,
@@ -341,12 +371,17 @@ fn plan_checked_editing(
             // Tiles the fixups insert get new ids in every plan; their names stay.
             let names_pair = |c: Clobber| pair_names(&trial.function, c) == names;
             if let Some(trial_findings) =
-                check_plan_separating(&plan_input, &trial.function, options, &names_pair)
+                check_plan_separating(plan_input, &trial.function, options, &names_pair)
             {
+                // The seeds separated for the planner make another input, planned once.
+                if separated_input.is_some() {
+                    trial_plans = InputPlans::planned();
+                }
                 let trial_input = separated_input.or(trial_input);
                 separated = Some((
                     action,
                     trial_input,
+                    trial_plans,
                     trial_own,
                     trial_repairs,
                     trial,
@@ -355,8 +390,15 @@ fn plan_checked_editing(
                 break;
             }
         }
-        let Some((action, next_input, next_own, next_repairs, next_plan, next_findings)) =
-            separated
+        let Some((
+            action,
+            next_input,
+            next_plans,
+            next_own,
+            next_repairs,
+            next_plan,
+            next_findings,
+        )) = separated
         else {
             // No edit separates the pair: accepted only as a hazard the input itself carries.
             let unshared =
@@ -373,7 +415,7 @@ fn plan_checked_editing(
         applied.insert(action);
         if next_input.is_some() {
             edited = next_input;
-            plans = InputPlans::default();
+            plans = next_plans;
         }
         (own, plan, findings) = (next_own, next_plan, next_findings);
         from_trial = true;
@@ -440,11 +482,21 @@ fn plan_separating(
 /// of the input instead of packing it again. Belongs to one input.
 #[derive(Default)]
 struct InputPlans {
+    /// Whether the input was planned before: the next plan packs it and keeps the packing.
     planned: bool,
     packed: Option<Result<PackedInput, PlanError>>,
 }
 
 impl InputPlans {
+    /// For an input planned before, or whose plans are expected to be several (an edit's
+    /// trial, whose packing the next round's trials reuse when it is kept).
+    fn planned() -> InputPlans {
+        InputPlans {
+            planned: true,
+            packed: None,
+        }
+    }
+
     /// `input` planned as a trial ([`plan_function_trial`]). The first plan is made in one
     /// go: most inputs are planned once, and keeping their packing would cost a copy.
     fn plan(
@@ -948,8 +1000,10 @@ pub fn input_hazards(
         .ok_or_else(|| findings.into_iter().map(|f| f.diagnostic).collect())
 }
 
-/// A warning per pair of tiles the findings name, when every finding is a hazard the input
-/// itself carries ([`input_hazard`]); `None` when one is not.
+/// A warning per op of the input that overwrites a value in place, when every finding is a
+/// hazard the input itself carries ([`input_hazard`]); `None` when one is not. The pairs one
+/// op's write makes (its result over the value, and each tile that must share its buffer) are
+/// one warning, located at the op, with every pair's read and other write as notes.
 fn hazards_of(
     input: &Function,
     planned: &Function,
@@ -957,32 +1011,61 @@ fn hazards_of(
     unshared: &[FindingKey],
 ) -> Option<Vec<Diagnostic>> {
     let mut pairs = Vec::new();
-    let mut warnings = Vec::new();
+    let mut hazards: Vec<Vec<InputHazard>> = Vec::new();
     for finding in findings {
         let pair = finding.clobber?;
         let names = pair_names(planned, pair);
         if pairs.contains(&names) {
             continue;
         }
-        warnings.push(input_hazard(input, planned, findings, pair, unshared)?);
         pairs.push(names);
+        let hazard = input_hazard(input, planned, findings, pair, unshared)?;
+        match hazards.iter_mut().find(|of_op| of_op[0].same_op(&hazard)) {
+            Some(of_op) => of_op.push(hazard),
+            None => hazards.push(vec![hazard]),
+        }
     }
-    Some(warnings)
+    Some(
+        hazards
+            .iter()
+            .map(|of_op| hazard_warning(input, of_op))
+            .collect(),
+    )
 }
 
-/// The warning for `pair`, which no edit separates, when it is a hazard the input itself
-/// carries: every finding of the plan for the pair is one of the unshared plan's (so no reuse
-/// decision makes it); its victim is a tile of the input that an op of the input overwrites in
-/// place ("output reuses input k") before the read; and the writer is that op's result, or
-/// is yielded with it into one `if` result in a space with no copy into itself (Acc), so both
-/// arms must write one buffer. `None` otherwise: the pair stays an error.
+/// A pair of tiles no edit separates, as a hazard the input itself carries: the op of the
+/// input that overwrites the victim in place, and where the victim is read after it.
+struct InputHazard {
+    victim: VarId,
+    writer: VarId,
+    /// The victim's space.
+    space: crate::ir::MemSpace,
+    root: InPlace,
+    read: crate::ir::Span,
+    /// The `if` result the writer and the op's result are yielded into, when the writer is
+    /// not the op's result itself.
+    phi: Option<VarId>,
+}
+
+impl InputHazard {
+    fn same_op(&self, other: &InputHazard) -> bool {
+        self.victim == other.victim && self.root.result == other.root.result
+    }
+}
+
+/// The hazard of `pair`, which no edit separates, when it is one the input itself carries:
+/// every finding of the plan for the pair is one of the unshared plan's (so no reuse decision
+/// makes it); its victim is a tile of the input that an op of the input overwrites in place
+/// ("output reuses input k") before the read; and the writer is that op's result, or is yielded
+/// with it into one `if` result in a space with no copy into itself (Acc), so both arms must
+/// write one buffer. `None` otherwise: the pair stays an error.
 fn input_hazard(
     input: &Function,
     planned: &Function,
     findings: &[Finding],
     pair: Clobber,
     unshared: &[FindingKey],
-) -> Option<Diagnostic> {
+) -> Option<InputHazard> {
     let names = pair_names(planned, pair);
     let of_pair: Vec<&Finding> = findings
         .iter()
@@ -1026,9 +1109,35 @@ fn input_hazard(
         .flat_map(|&v| in_place_over(&input.body, v))
         .filter(|r| r.span.start < read.start)
         .min_by_key(|r| r.span.start)?;
+    let phi = if writer == root.result {
+        None
+    } else {
+        let phi = shared_if_result(&input.body, root.result, writer)?;
+        if !no_copy {
+            return None;
+        }
+        Some(phi)
+    };
+    Some(InputHazard {
+        victim,
+        writer,
+        space,
+        root,
+        read,
+        phi,
+    })
+}
+
+/// The warning for the hazards of one in-place op (see [`hazards_of`]).
+fn hazard_warning(input: &Function, of_op: &[InputHazard]) -> Diagnostic {
+    let InputHazard {
+        victim,
+        space,
+        ref root,
+        ..
+    } = of_op[0];
     let name = |v: VarId| input.vars[v].name.as_str();
-    let (v, w, a) = (name(victim), name(writer), name(root.result));
-    let space = space.name();
+    let (v, a, space) = (name(victim), name(root.result), space.name());
     let over = if root.over == victim {
         String::new()
     } else {
@@ -1037,18 +1146,17 @@ fn input_hazard(
             name(root.over)
         )
     };
-    let why = if writer == root.result {
-        String::new()
-    } else {
-        let phi = shared_if_result(&input.body, root.result, writer)?;
-        if !no_copy {
-            return None;
-        }
-        format!(
-            "; the if result '{}' is '{a}' in one arm and '{w}' in the other, and with no {space}-to-{space} tile.move both must be computed on one buffer, so '{w}' is written over '{v}' too",
-            name(phi),
-        )
-    };
+    let why: String = of_op
+        .iter()
+        .filter_map(|h| Some((h.phi?, h.writer)))
+        .map(|(phi, writer)| {
+            let w = name(writer);
+            format!(
+                "; the if result '{}' is '{a}' in one arm and '{w}' in the other, and with no {space}-to-{space} tile.move both must be computed on one buffer, so '{w}' is written over '{v}' too",
+                name(phi),
+            )
+        })
+        .collect();
     let message = format!(
         "the input overwrites '{v}' in place ({} puts its result '{a}' over its argument {}{over}) while '{v}' is still read{why}; no memory plan can keep '{v}', so the plan keeps this hazard: fix the kernel",
         root.callee, root.argument,
@@ -1057,17 +1165,21 @@ fn input_hazard(
     let mut d = Diagnostic::warning(codes::INPUT_OVERWRITES_LIVE_VALUE, message, at).with_hint(
         format!("read '{v}' before '{a}' overwrites it, or compute '{a}' from a tile of its own"),
     );
-    d.related.push(crate::ir::diagnostics::Related {
-        span: read,
-        message: format!("'{v}' is read here, after it was overwritten"),
-    });
-    if writer != root.result {
+    for hazard in of_op {
+        if !d.related.iter().any(|r| r.span == hazard.read) {
+            d.related.push(crate::ir::diagnostics::Related {
+                span: hazard.read,
+                message: format!("'{v}' is read here, after it was overwritten"),
+            });
+        }
+    }
+    for hazard in of_op.iter().filter(|h| h.phi.is_some()) {
         d.related.push(crate::ir::diagnostics::Related {
-            span: input.vars[writer].span,
-            message: format!("'{w}' is written over '{v}' here"),
+            span: input.vars[hazard.writer].span,
+            message: format!("'{}' is written over '{v}' here", name(hazard.writer)),
         });
     }
-    Some(d)
+    d
 }
 
 /// An op of the input whose result lands on an argument's buffer.

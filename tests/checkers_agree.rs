@@ -1,8 +1,8 @@
 //! The two checkers agree: on plans of generated programs (`memreuse_testgen::synth`, with the shapes
 //! PyPTO's plan handles and with the `tests/data/verify_upstream/` hazard shapes), the liveness
-//! checker (`V003`/`V005`/`V006`) rejects a plan exactly when the value checker (`V007`) does.
-//! A disagreement is a bug in one of them. `V001`/`V002` (allocs) and `V004` (forbidden
-//! aliases) are about other rules and take no part.
+//! checker (`V003`/`V004`/`V005`/`V006`) rejects a plan exactly when the value checker (`V007`)
+//! does. A disagreement is a bug in one of them. `V001`/`V002` (allocs) are about another rule
+//! and take no part.
 
 use std::fs;
 use std::path::Path;

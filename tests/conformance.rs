@@ -5,8 +5,9 @@
 //! - `exact`: memreuse's output is upstream's, byte for byte;
 //! - `seed rule S…`: memreuse follows a rule of the seed document (SPEC §S) that the upstream
 //!   snapshot lacks; listed with the reason in `tests/conformance/seed_rules.tsv`;
-//! - `repaired <codes>`: upstream's output fails the checker (the check is named), memreuse's
-//!   `--exact` output is upstream's, and the default output is the repaired plan;
+//! - `repaired <codes>`: upstream's output fails the checker (the check is named, and the value
+//!   checker's `V007` is always among them), memreuse's `--exact` output is upstream's, and the
+//!   default output is the repaired plan;
 //! - `repaired <codes> + input hazard <codes>` (`input hazard <codes>` with no repair):
 //!   as `repaired`, and the plan keeps a hazard the input itself carries, which no plan removes
 //!   (`MR-W004`, the repair module's doc), as a located warning;
@@ -459,6 +460,19 @@ fn upstream_conformance() {
     assert!(
         differs.is_empty(),
         "cases that differ from upstream: {differs:?}"
+    );
+    // Issue 14: where memreuse repairs upstream's plan, the value checker rejects upstream's
+    // output too (a forbidden alias as the op's read of the input it overwrites), not only
+    // the liveness checker.
+    let without_lost_value: Vec<_> = rows
+        .iter()
+        .filter(|r| {
+            r.2.starts_with("repaired") && !r.3.contains(memreuse::verify::codes::VALUE_LOST)
+        })
+        .collect();
+    assert!(
+        without_lost_value.is_empty(),
+        "repaired cases whose upstream output the value checker accepts: {without_lost_value:?}"
     );
     let (_, exact_floor, unrepaired_ceiling, input_hazard_ceiling) = FIGURES
         .iter()

@@ -5,14 +5,16 @@
 //! * a tile moved onto the buffer of a tile that is still read after it (the write clobbers a
 //!   live value);
 //! * a yield fixup's `tile.move` dropped (the loop carry or `if` result no longer receives its
-//!   value), where the carry or result is read at all.
+//!   value), where the carry or result is read at all;
+//! * an op's output moved onto an input its op-table row says it must not alias (the op reads
+//!   the input while it writes over it).
 
 use memreuse::ir::{
     Expr, ExprKind, Function, Stmt, StmtKind, Type, VarId, parse_program, print_function,
 };
 use memreuse::plan::{PlanConfig, plan_program};
 use memreuse::verify::VerifyOptions;
-use memreuse::verify::values::{Cause, check};
+use memreuse::verify::values::{Cause, MustNotAlias, check};
 use memreuse_testgen::synth::{SynthConfig, program_text};
 
 /// Correct plans of generated programs with loops and ifs (Step 0 off, so yield fixups insert
@@ -127,6 +129,80 @@ fn a_tile_moved_onto_a_live_buffer_is_detected() {
     }
     eprintln!("{damaged} plans damaged by a moved tile");
     assert!(damaged >= 30, "only {damaged} plans damaged");
+}
+
+/// A statement `output = op(...)` at any depth whose op must not write over one of its on-chip
+/// arguments (as the op table says), with that argument.
+fn forbidden_input(f: &Function, body: &[Stmt], out: &mut Vec<(VarId, VarId)>) {
+    for stmt in body {
+        match &stmt.kind {
+            StmtKind::Assign { target, value } => {
+                let (Some(info), Some(call)) = (value.call_info(), value.as_call()) else {
+                    continue;
+                };
+                let forbidden: Vec<usize> = if info.not_inplace_safe {
+                    (0..call.args.len()).collect()
+                } else {
+                    info.forbid.to_vec()
+                };
+                let input = forbidden
+                    .into_iter()
+                    .filter(|&k| info.reuses_input != Some(k))
+                    .filter_map(|k| call.args.get(k).and_then(Expr::as_var))
+                    .find(|&v| on_chip(f, v) && on_chip(f, *target));
+                out.extend(input.map(|v| (*target, v)));
+            }
+            StmtKind::For(l) => forbidden_input(f, &l.body, out),
+            StmtKind::If(i) => {
+                forbidden_input(f, &i.then_body, out);
+                forbidden_input(f, i.else_body.as_deref().unwrap_or_default(), out);
+            }
+            StmtKind::With(w) => forbidden_input(f, &w.body, out),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn an_output_on_an_input_it_must_not_alias_is_detected() {
+    let mut damaged = 0;
+    for f in plans() {
+        let mut ops = Vec::new();
+        forbidden_input(&f, &f.body, &mut ops);
+        for (output, input) in ops {
+            let mut broken = f.clone();
+            let memref = broken.vars[input]
+                .ty
+                .as_ref()
+                .and_then(Type::memref)
+                .cloned();
+            let space = broken.vars[input].ty.as_ref().and_then(Type::as_tile);
+            let space = space.and_then(|t| t.space);
+            if let Some(Type::Tile(tile)) = &mut broken.vars[output].ty {
+                tile.memref = memref;
+                tile.space = space;
+            }
+            let violations = check(&broken, &VerifyOptions::default());
+            let mut text = String::new();
+            print_function(&broken, &mut text, 4);
+            assert!(
+                violations.iter().any(|v| v.lost == input
+                    && matches!(
+                        v.cause,
+                        Some(Cause::ReadWhileWritten { writer, why: MustNotAlias::NotInPlaceSafe { .. } | MustNotAlias::ForbiddenArgument { .. }, .. }) if writer == output
+                    )),
+                "'{}' written over its operand '{}' goes unnoticed: {violations:?}\n{text}",
+                broken.vars[output].name,
+                broken.vars[input].name,
+            );
+            damaged += 1;
+        }
+    }
+    eprintln!("{damaged} plans damaged by an output on its forbidden input");
+    assert!(
+        damaged >= 20,
+        "only {damaged} outputs moved onto their forbidden input"
+    );
 }
 
 /// Drops the `n`-th yield-fixup move (`x_mv = tile.move(x)` yielded by the list it ends) and

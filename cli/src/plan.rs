@@ -60,6 +60,9 @@ pub struct PlanArgs {
     pub planner: PlannerArg,
     #[arg(long, value_enum, default_value = "summary")]
     pub emit: Emit,
+    /// Same as `--emit json`, as `query`, `explain`, `verify` and `stats` take it.
+    #[arg(long, conflicts_with = "emit")]
+    pub json: bool,
     /// With `--emit ir`: write one file per input under DIR, mirroring the inputs relative to
     /// their common directory (refused when two would land on one path or on an input).
     /// With `--emit svg`: write `DIR/<file>.<function>.svg` per function. Files are written
@@ -165,7 +168,10 @@ impl Totals {
 }
 
 /// `verbose` (`-v`): the summary lists which tiles share each buffer.
-pub fn run(args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<ExitCode> {
+pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<ExitCode> {
+    if args.json {
+        args.emit = Emit::Json;
+    }
     let started = Instant::now();
     if args.emit == Emit::Html && args.out.is_none() {
         bail!(UsageError(

@@ -194,6 +194,18 @@ fn json_plan_has_schema_and_is_deterministic() {
     ] {
         assert!(json.contains(field), "missing {field}");
     }
+    // `--json` is `--emit json`, as the other commands spell it; both at once are refused.
+    let short = memreuse(
+        &["plan", "examples/kernels/matmul_kloop", "--json"],
+        &repo(),
+    );
+    assert!(short.status.success(), "{}", text(&short.stderr));
+    assert_eq!(short.stdout, first.stdout);
+    let both = memreuse(
+        &args.iter().copied().chain(["--json"]).collect::<Vec<_>>(),
+        &repo(),
+    );
+    assert_eq!(both.status.code(), Some(2), "{}", text(&both.stderr));
 }
 
 /// Runs the binary in `dir` with the given state dir (kept between runs).

@@ -60,7 +60,7 @@ use crate::plan::{
     FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner, Prepared,
     SharingRules, SpaceCapacity, SpaceFit, SpacePacking,
 };
-use crate::repair::SafePlanError;
+use crate::repair::{Checked, SafePlanError};
 use crate::store::{
     self, Anchor, Cache, CachedPlan, Capacities, FileManifest, ManifestEntry, report_spans_mut,
 };
@@ -783,18 +783,24 @@ pub fn checked_plan<'db>(
             let Some(first) = addressed(db, item) else {
                 return Err(stale_manifest(db, item));
             };
-            if let Ok(plan) = first
-                && check_plan(&input, &plan.value.function, &options).is_empty()
-            {
-                let capacities = stage_capacities(db, item, &source.function);
-                return Ok(Arc::new(cached_plan(&plan.value, &anchorer, capacities)));
-            }
-            // Repair (or, `--exact`, report) with the whole configuration.
             let first = match first {
-                Ok(plan) => Ok((*plan.value).clone()),
+                Ok(plan) => {
+                    let findings = check_plan(&input, &plan.value.function, &options);
+                    if findings.is_empty() {
+                        let capacities = stage_capacities(db, item, &source.function);
+                        return Ok(Arc::new(cached_plan(&plan.value, &anchorer, capacities)));
+                    }
+                    Ok(Checked {
+                        plan: (*plan.value).clone(),
+                        findings,
+                    })
+                }
                 Err(err) => Err(err.clone()),
             };
-            crate::repair::plan_checked_from(&source.function, first, &full_config(), &options)
+            // Repair (or, `--exact`, report) with the whole configuration, from the findings
+            // just made.
+            let (function, config) = (&source.function, full_config());
+            crate::repair::plan_checked_from(function, &input, first, &config, &options)
                 .map_err(|err| safe_plan_failure(err, &anchorer))?
         }
         // The offset planner's plan goes through the same check and repair (the edits of the

@@ -1,7 +1,8 @@
 //! The two checkers' verdicts on one plan, for the tests that require them to agree
 //! (`checkers_agree.rs`, `random_programs_get_safe_plans.rs`): the liveness checker's
-//! `V003`/`V005`/`V006` against the value checker's `V007`. `V001`/`V002` (allocs) and `V004`
-//! (forbidden aliases) are about other rules and take no part.
+//! `V003`/`V004`/`V005`/`V006` against the value checker's `V007` (which finds a forbidden
+//! alias as the read of an input its op overwrites). `V001`/`V002` (allocs) are about another
+//! rule and take no part.
 
 use memreuse::ir::Function;
 use memreuse::verify::{VerifyOptions, codes, verify_function};
@@ -12,6 +13,7 @@ pub fn verdicts(f: &Function, options: &VerifyOptions) -> (bool, bool, Vec<Strin
     let liveness = diagnostics.iter().any(|d| {
         [
             codes::CO_LIVE_OVERLAP,
+            codes::FORBIDDEN_ALIAS,
             codes::CARRY_NOT_IN_PLACE,
             codes::DETACHED_VIEW,
         ]

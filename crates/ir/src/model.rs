@@ -121,9 +121,12 @@ pub struct Var {
     pub span: Span,
 }
 
-#[derive(Debug, Default, PartialEq)]
+/// The variables of a function. Shared: planning copies the whole function and retypes a part
+/// of its variables, so a copy shares every variable with the original until it changes one
+/// (`IndexMut` copies that one on write, with `Arc::make_mut`).
+#[derive(Debug, Default)]
 pub struct VarTable {
-    vars: Vec<Var>,
+    vars: Vec<Arc<Var>>,
 }
 
 impl Clone for VarTable {
@@ -136,10 +139,22 @@ impl Clone for VarTable {
     }
 }
 
+impl PartialEq for VarTable {
+    /// A variable shared by both tables is equal without being compared.
+    fn eq(&self, other: &VarTable) -> bool {
+        self.vars.len() == other.vars.len()
+            && self
+                .vars
+                .iter()
+                .zip(&other.vars)
+                .all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
+    }
+}
+
 impl VarTable {
     pub fn push(&mut self, var: Var) -> VarId {
         let id = VarId(self.vars.len() as u32);
-        self.vars.push(var);
+        self.vars.push(Arc::new(var));
         id
     }
     pub fn len(&self) -> usize {
@@ -150,13 +165,42 @@ impl VarTable {
     }
     /// The variable `id`, or `None` when `id` does not belong to this table.
     pub fn get(&self, id: VarId) -> Option<&Var> {
-        self.vars.get(id.index())
+        self.vars.get(id.index()).map(|v| &**v)
     }
     pub fn iter(&self) -> impl Iterator<Item = (VarId, &Var)> {
         self.vars
             .iter()
             .enumerate()
-            .map(|(i, v)| (VarId(i as u32), v))
+            .map(|(i, v)| (VarId(i as u32), &**v))
+    }
+    /// Puts tile `id` on `memref` (in `space`, when given), keeping the rest of its type; does
+    /// nothing to a variable that is not a tile. A variable still shared with a copy of the
+    /// table gets a new type, so its old MemRef is not copied only to be replaced.
+    pub fn place_tile(&mut self, id: VarId, memref: MemRef, space: Option<MemSpace>) {
+        let slot = &mut self.vars[id.index()];
+        if let Some(var) = Arc::get_mut(slot) {
+            if let Some(Type::Tile(tile)) = &mut var.ty {
+                tile.memref = Some(memref);
+                tile.space = space.or(tile.space);
+            }
+            return;
+        }
+        let Some(Type::Tile(tile)) = &slot.ty else {
+            return;
+        };
+        let ty = Type::Tile(TileType {
+            shape: tile.shape.clone(),
+            dtype: tile.dtype,
+            memref: Some(memref),
+            space: space.or(tile.space),
+            view: tile.view.clone(),
+        });
+        *slot = Arc::new(Var {
+            name: slot.name.clone(),
+            kind: slot.kind,
+            ty: Some(ty),
+            span: slot.span,
+        });
     }
 }
 
@@ -169,7 +213,7 @@ impl std::ops::Index<VarId> for VarTable {
 
 impl std::ops::IndexMut<VarId> for VarTable {
     fn index_mut(&mut self, id: VarId) -> &mut Var {
-        &mut self.vars[id.index()]
+        Arc::make_mut(&mut self.vars[id.index()])
     }
 }
 

@@ -52,6 +52,27 @@ fn same_place(m: &MemRef, target: &MemRef) -> bool {
     m.base == target.base && same_offset
 }
 
+/// The MemRef and space of a placed tile, borrowed ([`tile_target`] copies them).
+fn placed(vars: &VarTable, v: VarId) -> Option<(&MemRef, MemSpace)> {
+    match &vars[v].ty {
+        Some(Type::Tile(t)) => Some((t.memref.as_ref()?, t.space?)),
+        _ => None,
+    }
+}
+
+/// Whether `v` is a tile with a MemRef and a space: one [`tile_target`] gives a target for.
+fn is_placed_tile(vars: &VarTable, v: VarId) -> bool {
+    placed(vars, v).is_some()
+}
+
+fn placed_memref(vars: &VarTable, v: VarId) -> Option<&MemRef> {
+    placed(vars, v).map(|(m, _)| m)
+}
+
+fn placed_space(vars: &VarTable, v: VarId) -> Option<MemSpace> {
+    placed(vars, v).map(|(_, s)| s)
+}
+
 fn tile_target(vars: &VarTable, v: VarId) -> Option<Target> {
     match &vars[v].ty {
         Some(Type::Tile(t)) => Some(Target {
@@ -109,19 +130,25 @@ pub fn rebase(
             if member == v {
                 continue;
             }
-            let Some(current) = tile_target(&f.vars, member) else {
-                continue;
+            // Read in place: only a rebased MemRef is made, not a copy of the current one.
+            let current = match &f.vars[member].ty {
+                Some(Type::Tile(TileType {
+                    memref: Some(memref),
+                    space: Some(_),
+                    ..
+                })) => memref,
+                _ => continue,
             };
-            let relative = match (current.memref.const_offset(), old_offset) {
+            let relative = match (current.const_offset(), old_offset) {
                 (Some(member_offset), Some(rep_offset)) => Some(member_offset - rep_offset),
                 _ => None,
             };
-            let member_size = current.memref.size_bytes().unwrap_or(0);
+            let member_size = current.size_bytes().unwrap_or(0);
             let memref = match (relative, target.memref.const_offset()) {
                 (Some(0), _) if member_size == target_size => target.memref.clone(),
                 (Some(rel), Some(target_offset)) => {
                     if rel < 0 || rel + member_size > target_size {
-                        let offset = current.memref.const_offset().unwrap_or(0);
+                        let offset = current.const_offset().unwrap_or(0);
                         return Err(PlanError::new(
                             codes::REBASE_OUT_OF_RANGE,
                             format!(
@@ -136,7 +163,9 @@ pub fn rebase(
                             offset: Expr::new(ExprKind::Int(target_offset + rel), Span::default()),
                             size: Expr::new(ExprKind::Int(member_size), Span::default()),
                         }),
-                        ..current.memref.clone()
+                        slots: current.slots,
+                        slot_index: current.slot_index.clone(),
+                        span: current.span,
                     }
                 }
                 _ => target.memref.clone(),
@@ -195,9 +224,7 @@ fn place_in_subrange(
 
 /// Replaces a tile's MemRef, keeping its shape, dtype, view and space.
 fn set_memref(vars: &mut VarTable, v: VarId, memref: MemRef) {
-    if let Some(Type::Tile(tile)) = &mut vars[v].ty {
-        tile.memref = Some(memref);
-    }
+    vars.place_tile(v, memref, None);
 }
 
 /// SPEC §7.2: top-down, each loop's iter args and return vars follow their init value.
@@ -288,29 +315,30 @@ impl Aligner<'_> {
                         let Some(target) = seat(init_var).and_then(|v| tile_target(vars, v)) else {
                             continue;
                         };
-                        // Where PyPTO's rule puts the carry: on the init's own (stale) MemRef.
+                        // Where PyPTO's rule puts the carry: on the init's own (stale) MemRef;
+                        // only the safe alignment reports it.
                         let pypto_target = match self.stale.get(&init_var) {
+                            _ if self.seats.is_none() || !self.pypto_aligns => None,
                             Some(stale) => stale.clone(),
-                            None => tile_target(vars, init_var).map(|t| t.memref),
-                        }
-                        .filter(|_| self.pypto_aligns);
+                            None => placed_memref(vars, init_var).cloned(),
+                        };
                         let carried = [f.iter_args.get(i), f.return_vars.get(i)];
                         let mut reported = false;
                         for &v in carried.into_iter().flatten() {
-                            if tile_target(vars, v).is_none() || placed_at(vars, v, &target.memref)
-                            {
+                            if !is_placed_tile(vars, v) || placed_at(vars, v, &target.memref) {
                                 continue;
                             }
-                            let pypto = pypto_target
-                                .clone()
-                                .or_else(|| tile_target(vars, v).map(|t| t.memref));
+                            let pypto = match self.seats {
+                                Some(_) if !reported => pypto_target
+                                    .clone()
+                                    .or_else(|| placed_memref(vars, v).cloned()),
+                                _ => None,
+                            };
                             if self.seats.is_some() {
                                 self.alignment.replaced.push((v, vars[v].ty.clone()));
                             }
                             retype(vars, v, &target);
-                            if self.seats.is_some()
-                                && !reported
-                                && let Some(pypto) = pypto
+                            if let Some(pypto) = pypto
                                 && !same_place(&pypto, &target.memref)
                             {
                                 reported = true;
@@ -390,7 +418,7 @@ fn place_if_results(i: &memreuse_ir::IfStmt, vars: &mut VarTable) {
         let seed = yielded(vars, Some(&i.then_body), k)
             .or_else(|| yielded(vars, i.else_body.as_deref(), k));
         if let Some(target) = seed
-            && tile_target(vars, result).is_some()
+            && is_placed_tile(vars, result)
             && !placed_at(vars, result, &target.memref)
         {
             retype(vars, result, &target);
@@ -668,7 +696,7 @@ impl<'v> YieldFixup<'v> {
     /// A plain variable (not an iter arg) with a tile MemRef.
     fn plain_tile(&self, e: &Expr) -> Option<VarId> {
         let v = e.as_var()?;
-        (self.vars[v].kind != VarKind::IterArg && tile_target(self.vars, v).is_some()).then_some(v)
+        (self.vars[v].kind != VarKind::IterArg && is_placed_tile(self.vars, v)).then_some(v)
     }
 
     fn fix_loop(&mut self, f: &mut memreuse_ir::ForStmt) -> Result<(), PlanError> {
@@ -681,13 +709,11 @@ impl<'v> YieldFixup<'v> {
         for (i, value) in values.iter().enumerate().take(carries) {
             // The seed's swap (`pl.yield_(prev, cur)`) yields iter args themselves: a yielded
             // value is matched as "variable or iter arg", like the if arms of S1.
-            let yielded = value
-                .as_var()
-                .filter(|&v| tile_target(self.vars, v).is_some());
+            let yielded = value.as_var().filter(|&v| is_placed_tile(self.vars, v));
             let init = f.init_values.get(i).and_then(|e| {
                 self.plain_tile(e).or_else(|| {
                     e.as_var()
-                        .filter(|&v| self.safe && tile_target(self.vars, v).is_some())
+                        .filter(|&v| self.safe && is_placed_tile(self.vars, v))
                 })
             });
             let (Some(init), Some(yielded)) = (init, yielded) else {
@@ -698,7 +724,7 @@ impl<'v> YieldFixup<'v> {
         let needs_move: Vec<bool> = candidates
             .iter()
             .map(|&(_, y, init)| {
-                tile_target(self.vars, init).is_some_and(|t| !placed_at(self.vars, y, &t.memref))
+                placed_memref(self.vars, init).is_some_and(|m| !placed_at(self.vars, y, m))
             })
             .collect();
         if !needs_move.iter().any(|&m| m) {
@@ -778,7 +804,7 @@ impl<'v> YieldFixup<'v> {
                 .get(i)
                 .and_then(|e| self.plain_tile(e))
                 .and_then(|init| tile_target(self.vars, init))
-                && tile_target(self.vars, arg).is_some()
+                && is_placed_tile(self.vars, arg)
                 && !placed_at(self.vars, arg, &target.memref)
             {
                 retype(self.vars, arg, &target);
@@ -789,7 +815,7 @@ impl<'v> YieldFixup<'v> {
                 .get(i)
                 .and_then(|e| self.plain_tile(e))
                 .and_then(|y| tile_target(self.vars, y))
-                && tile_target(self.vars, rv).is_some()
+                && is_placed_tile(self.vars, rv)
                 && !placed_at(self.vars, rv, &target.memref)
             {
                 retype(self.vars, rv, &target);
@@ -853,7 +879,7 @@ impl<'v> YieldFixup<'v> {
         // S1: arms are matched as "variable or iter arg".
         let arm = |vars: &VarTable, values: &Option<Vec<Expr>>, k: usize| {
             let v = values.as_ref()?.get(k)?.as_var()?;
-            tile_target(vars, v).map(|_| v)
+            is_placed_tile(vars, v).then_some(v)
         };
         let mut moves = Vec::new();
         let mut moved_once: Vec<(VarId, MemRef, VarId)> = Vec::new();
@@ -893,7 +919,7 @@ impl<'v> YieldFixup<'v> {
                     values[k] = Expr::new(ExprKind::Var(moved), values[k].span);
                 }
             }
-            if tile_target(self.vars, rv).is_some() && !placed_at(self.vars, rv, &target.memref) {
+            if is_placed_tile(self.vars, rv) && !placed_at(self.vars, rv, &target.memref) {
                 retype(self.vars, rv, &target);
             }
         }
@@ -906,7 +932,7 @@ impl<'v> YieldFixup<'v> {
     }
 
     fn reject_acc_to_acc(&self, from: VarId, to: VarId) -> Result<(), PlanError> {
-        let space = |v| tile_target(self.vars, v).map(|t| t.space);
+        let space = |v| placed_space(self.vars, v);
         if let (Some(from_space), Some(to_space)) = (space(from), space(to))
             && !memreuse_ir::ops::tile_move_exists(from_space, to_space)
         {
@@ -1015,7 +1041,7 @@ impl<'v> YieldFixup<'v> {
 
     fn move_stmt(&mut self, destination: VarId, source: VarId) -> Stmt {
         self.inserted.moves.push((destination, source));
-        let space = tile_target(self.vars, destination).map_or(MemSpace::Vec, |t| t.space);
+        let space = placed_space(self.vars, destination).unwrap_or(MemSpace::Vec);
         let span = self.vars[source].span;
         Stmt::tile_move(destination, source, space, span)
     }
@@ -1079,17 +1105,17 @@ fn base_number(name: &str) -> Option<u32> {
 /// Whether two tiles' MemRefs share a base and their constant byte ranges intersect (a
 /// symbolic offset counts as intersecting).
 fn byte_ranges_overlap(vars: &VarTable, a: VarId, b: VarId) -> bool {
-    let (Some(ta), Some(tb)) = (tile_target(vars, a), tile_target(vars, b)) else {
+    let (Some(ma), Some(mb)) = (placed_memref(vars, a), placed_memref(vars, b)) else {
         return false;
     };
-    if ta.memref.base != tb.memref.base {
+    if ma.base != mb.base {
         return false;
     }
     let range = |m: &MemRef| {
         let offset = m.const_offset()?;
         Some((offset, offset + m.size_bytes()?))
     };
-    match (range(&ta.memref), range(&tb.memref)) {
+    match (range(ma), range(mb)) {
         (Some((a0, a1)), Some((b0, b1))) => a0 < b1 && b0 < a1,
         _ => true,
     }
@@ -1135,8 +1161,7 @@ fn normalize_in(
             StmtKind::Assign { target, value } => {
                 let x = *target;
                 if let Some(y) = value.as_var() {
-                    let both_tiles =
-                        tile_target(vars, x).is_some() && tile_target(vars, y).is_some();
+                    let both_tiles = is_placed_tile(vars, x) && is_placed_tile(vars, y);
                     if both_tiles && base_of(vars, x) != base_of(vars, y) {
                         original_base.insert(x, base_of(vars, x).map(str::to_string));
                         vars[x].ty = vars[y].ty.clone();

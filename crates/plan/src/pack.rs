@@ -350,9 +350,10 @@ pub struct Buffer {
 
 impl Buffer {
     fn new(first: &Candidate, pinned: bool, facts: &ShareFacts) -> Buffer {
+        // Room for the few members most buffers get, without growing on the way.
         let mut buffer = Buffer {
-            members: Vec::new(),
-            placements: Vec::new(),
+            members: Vec::with_capacity(8),
+            placements: Vec::with_capacity(8),
             subdivided: false,
             size: 0,
             pinned,

@@ -30,10 +30,7 @@ pub fn base_of(vars: &VarTable, v: VarId) -> Option<&str> {
 
 /// "Plan `v := T`": `v` takes the target MemRef itself and the target's space.
 pub fn retype(vars: &mut VarTable, v: VarId, target: &Target) {
-    if let Some(Type::Tile(tile)) = &mut vars[v].ty {
-        tile.memref = Some(target.memref.clone());
-        tile.space = Some(target.space);
-    }
+    vars.place_tile(v, target.memref.clone(), Some(target.space));
 }
 
 pub struct Retargeter<'f> {

@@ -51,11 +51,12 @@
 //! A second, semantic check that shares nothing with the liveness model: an abstract
 //! interpretation that tracks which SSA values each byte range of each buffer holds, along
 //! every path (loops iterated to a fixpoint, `if` arms joined), and checks at every read that
-//! the operand's bytes hold the operand. `V003`, `V005` and `V006` find where a plan breaks
-//! liveness or placement rules; `V007` finds the read that would see the wrong data, names the
-//! value lost and the write (or the loop back edge, or the rename) that destroyed it. The two
-//! agree on which plans corrupt data (`tests/checkers_agree.rs`); only `V006` also rejects a
-//! detached view that nothing reads, which `V007` lets pass.
+//! the operand's bytes hold the operand. `V003`–`V006` find where a plan breaks liveness,
+//! aliasing or placement rules; `V007` finds the read that would see the wrong data, names the
+//! value lost and the write (or the loop back edge, or the rename) that destroyed it — for a
+//! forbidden alias (`V004`), the op's read of the input it overwrites. The two agree on which
+//! plans corrupt data (`tests/checkers_agree.rs`); only `V006` also rejects a detached view
+//! that nothing reads, which `V007` lets pass.
 
 mod allocs;
 mod finding;
@@ -149,7 +150,7 @@ fn ordered(mut liveness: Vec<Finding>, values: Vec<Finding>) -> Vec<Finding> {
 }
 
 fn value_findings(f: &Function, opts: &VerifyOptions) -> Vec<Finding> {
-    values::findings(f, opts.addressed_in(f))
+    values::findings(f, opts)
         .into_iter()
         .map(|(diagnostic, clobber)| Finding {
             diagnostic,

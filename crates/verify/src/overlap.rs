@@ -5,6 +5,7 @@ use super::liveness::{Liveness, TileFact};
 use crate::finding::{Clobber, Finding, codes};
 use memreuse_ir::Function;
 use memreuse_ir::diagnostics::Diagnostic;
+use rustc_hash::FxHashMap;
 
 /// A broken plan can have a conflict for nearly every pair of tiles; past this many findings
 /// the rest of the function is summarised in one line.
@@ -18,11 +19,30 @@ pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Findi
         (t.space, if addressed { "" } else { t.base.as_str() })
     }
     let region = |t| region(t, addressed);
-    let mut order: Vec<u32> = (0..tiles.len() as u32).collect();
-    order.sort_by(|&a, &b| {
-        let (ta, tb) = (&tiles[a as usize], &tiles[b as usize]);
-        (region(ta), ta.def, a).cmp(&(region(tb), tb.def, b))
-    });
+    // Tiles by region (in the regions' order), then definition: one integer key per tile, so
+    // the sort compares no base names (the few distinct regions are ranked once).
+    let mut first_seen: FxHashMap<(memreuse_ir::MemSpace, &str), u32> = FxHashMap::default();
+    let ids: Vec<u32> = tiles
+        .iter()
+        .map(|t| {
+            let next = first_seen.len() as u32;
+            *first_seen.entry(region(t)).or_insert(next)
+        })
+        .collect();
+    let mut ranked: Vec<((memreuse_ir::MemSpace, &str), u32)> = first_seen.into_iter().collect();
+    ranked.sort_unstable();
+    let mut rank_of_id = vec![0u64; ranked.len()];
+    for (rank, &(_, id)) in ranked.iter().enumerate() {
+        rank_of_id[id as usize] = rank as u64;
+    }
+    let mut keyed: Vec<(u64, u32)> = tiles
+        .iter()
+        .zip(&ids)
+        .enumerate()
+        .map(|(i, (t, &id))| ((rank_of_id[id as usize] << 32) | u64::from(t.def), i as u32))
+        .collect();
+    keyed.sort_unstable();
+    let order: Vec<u32> = keyed.into_iter().map(|(_, t)| t).collect();
     let tile = |t: u32| &tiles[t as usize];
     let mut out = Vec::new();
     // Tiles of the current region that are still read after the current step.

@@ -30,7 +30,11 @@
 //!   known only where both arms left it. A write in one arm never disturbs a read in the other.
 //!
 //! Every read of an on-chip tile (op operands, yields, returns, loop headers, conditions) checks
-//! that every byte of the tile's range holds it. Inputs are read before outputs are written.
+//! that every byte of the tile's range holds it. Inputs are read before outputs are written,
+//! except by an op whose op-table row says its output must not alias an input (not in-place
+//! safe, a forbidden argument, a widening cast): it reads that input while it writes, so an
+//! output written over the input's bytes destroys the value the op is reading. That depends
+//! on the places alone, so it is found once, beside the interpretation.
 //! A loop or `if` clones, joins and compares only the regions it defines values in.
 //!
 //! # Explaining a violation
@@ -47,8 +51,9 @@ use smallvec::SmallVec;
 
 use super::liveness::{on_chip_memref, var};
 use memreuse_ir::diagnostics::{Diagnostic, Related};
+use memreuse_ir::ops::OpRole;
 use memreuse_ir::{
-    Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, TileType, Type, VarId,
+    Call, Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, TileType, Type, VarId,
 };
 
 use crate::finding::codes;
@@ -76,6 +81,24 @@ pub enum Cause {
         source: Option<VarId>,
         at: Span,
     },
+    /// The op at `at` reads the value while it writes `writer` over its bytes: its op-table
+    /// row says the output must not alias this input.
+    ReadWhileWritten {
+        writer: VarId,
+        at: Span,
+        why: MustNotAlias,
+    },
+}
+
+/// Why an op's output must not alias one of its inputs (its op-table row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MustNotAlias {
+    /// The op is not in-place safe: no input may share its output's bytes.
+    NotInPlaceSafe { op: &'static str },
+    /// The op must not write over its argument `arg`.
+    ForbiddenArgument { op: &'static str, arg: usize },
+    /// A widening cast writes wider elements than it reads.
+    WideningCast { op: &'static str },
 }
 
 /// How a rename explains a target it could not place.
@@ -112,11 +135,11 @@ pub struct ValueViolation {
 /// Runs the value checker over one planned function; no violation means every read sees its
 /// value.
 pub fn check(f: &Function, opts: &VerifyOptions) -> Vec<ValueViolation> {
-    analyse(f, opts.addressed_in(f)).1
+    analyse(f, opts).1
 }
 
-fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
-    let facts = Facts::of(f, addressed);
+fn analyse(f: &Function, opts: &VerifyOptions) -> (Facts, Vec<ValueViolation>) {
+    let facts = Facts::of(f, opts.addressed_in(f), opts.backend.is_a5());
     let mut fast = Interp::new(f, &facts, None);
     fast.run();
     let mut lost: Vec<(VarId, Span)> = Vec::new();
@@ -173,16 +196,23 @@ fn analyse(f: &Function, addressed: bool) -> (Facts, Vec<ValueViolation>) {
     if out.is_empty() {
         out.extend(violations.into_iter().take(1));
     }
+    let aliased = facts.read_while_written();
+    out.splice(0..0, aliased);
     (facts, out)
 }
 
 /// The violations as located diagnostics.
 /// [`diagnostics`] with, for a value another tile's write destroyed, `(lost, writer)`: the
 /// two tiles a repair has to separate (a repair checks again, so the first reported suffice).
-pub(super) fn findings(f: &Function, addressed: bool) -> Vec<(Diagnostic, Option<(VarId, VarId)>)> {
-    let (facts, violations) = analyse(f, addressed);
+pub(super) fn findings(
+    f: &Function,
+    opts: &VerifyOptions,
+) -> Vec<(Diagnostic, Option<(VarId, VarId)>)> {
+    let (facts, violations) = analyse(f, opts);
     let clobber = |v: &ValueViolation| match v.cause {
-        Some(Cause::Overwritten { writer, .. }) => Some((v.lost, writer)),
+        Some(Cause::Overwritten { writer, .. } | Cause::ReadWhileWritten { writer, .. }) => {
+            Some((v.lost, writer))
+        }
         _ => None,
     };
     let mut out: Vec<_> = violations
@@ -197,10 +227,7 @@ pub(super) fn findings(f: &Function, addressed: bool) -> Vec<(Diagnostic, Option
 }
 
 pub(super) fn diagnostics(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    findings(f, opts.addressed_in(f))
-        .into_iter()
-        .map(|(d, _)| d)
-        .collect()
+    findings(f, opts).into_iter().map(|(d, _)| d).collect()
 }
 
 fn more_lost(f: &Function, violations: usize) -> Diagnostic {
@@ -282,6 +309,30 @@ fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
                 }),
             )
         }
+        Some(Cause::ReadWhileWritten { writer, at, why }) => {
+            let writer = name(writer);
+            let why = match why {
+                MustNotAlias::NotInPlaceSafe { op } => format!("`{op}` is not in-place safe"),
+                MustNotAlias::ForbiddenArgument { op, arg } => {
+                    format!("`{op}` must not write over its argument {arg}")
+                }
+                MustNotAlias::WideningCast { op } => {
+                    format!("a widening `{op}` must not write over its source")
+                }
+            };
+            (
+                format!(
+                    "'{lost}' is read here by the op that writes '{writer}' over its bytes{place}, so the op reads values it is overwriting: {why}"
+                ),
+                format!("give '{writer}' a buffer that '{lost}' does not use"),
+                Some(Related {
+                    span: at,
+                    message: format!(
+                        "'{writer}' is written over '{lost}' here, while the op reads it"
+                    ),
+                }),
+            )
+        }
         None => (
             format!("'{lost}' is read here, but nothing placed it on its bytes{place}"),
             format!("'{lost}' must be written where its MemRef says it sits"),
@@ -340,6 +391,25 @@ struct Facts {
     /// The regions each loop and `if` (keyed by the statement's address) defines values in,
     /// sorted: the only regions its body can change.
     touched: FxHashMap<usize, SmallVec<[u32; 8]>>,
+    /// The tiles each statement reads (its operands, yielded or returned values, loop header,
+    /// condition), in source order: a range of `reads` per statement, the statements of one
+    /// body in consecutive slots from the body's first ([`Facts::first_slot`]). Gathered once,
+    /// since the interpretation runs loop bodies and focused passes again.
+    stmt_reads: Vec<(u32, u32)>,
+    reads: Vec<(VarId, Span)>,
+    /// Each statement list's first slot, keyed by the list's address.
+    body_slots: FxHashMap<usize, u32>,
+    /// The ops whose outputs must not alias some of their inputs, in program order.
+    must_not_alias: Vec<MustNotAliasOp>,
+}
+
+/// An op whose op-table row forbids its output to share bytes with some inputs.
+struct MustNotAliasOp {
+    /// Its output, or the tuple its items are taken from.
+    output: VarId,
+    /// The inputs it must not alias, each with where the op reads it.
+    inputs: SmallVec<[(VarId, Span, MustNotAlias); 2]>,
+    at: Span,
 }
 
 /// What an assignment does to the buffers.
@@ -358,6 +428,60 @@ enum Effect {
 }
 
 impl Facts {
+    /// The inputs ops read while they write their outputs over them: an output (every item of
+    /// a tuple-valued op) whose written bytes meet those of an input its op-table row says it
+    /// must not alias. Both are taken to their MemRef's end: the op may read its input's whole
+    /// MemRef as it may fill its output's.
+    fn read_while_written(&self) -> Vec<ValueViolation> {
+        let mut out = Vec::new();
+        for op in &self.must_not_alias {
+            let single = [op.output];
+            let outputs = match self.tuple_items.get(&op.output) {
+                Some(items) => &items[..],
+                None => &single[..],
+            };
+            for &(input, read, why) in &op.inputs {
+                let Some(input_place) = self.places.get(input.index()).copied().flatten() else {
+                    continue;
+                };
+                for &output in outputs {
+                    let Some(place) = self.places.get(output.index()).copied().flatten() else {
+                        continue;
+                    };
+                    if output != input
+                        && place.region == input_place.region
+                        && place.start < input_place.written_end
+                        && input_place.start < place.written_end
+                    {
+                        out.push(ValueViolation {
+                            lost: input,
+                            read,
+                            cause: Some(Cause::ReadWhileWritten {
+                                writer: output,
+                                at: op.at,
+                                why,
+                            }),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The slot of `body`'s first statement (a list nothing was gathered for has none).
+    fn first_slot(&self, body: &[Stmt]) -> usize {
+        self.body_slots
+            .get(&(body.as_ptr() as usize))
+            .map_or(0, |&slot| slot as usize)
+    }
+
+    /// The tiles the statement in `slot` reads.
+    fn reads_of(&self, slot: usize) -> &[(VarId, Span)] {
+        let (start, end) = self.stmt_reads.get(slot).copied().unwrap_or((0, 0));
+        &self.reads[start as usize..end as usize]
+    }
+
     fn datum_of(&self, v: VarId) -> u32 {
         let mut at = v.0;
         while let Some(&up) = self.datum.get(at as usize) {
@@ -371,7 +495,7 @@ impl Facts {
 }
 
 impl Facts {
-    fn of(f: &Function, addressed: bool) -> Facts {
+    fn of(f: &Function, addressed: bool, a5_target: bool) -> Facts {
         let mut facts = Facts {
             places: vec![None; f.vars.len()],
             region_names: Vec::new(),
@@ -381,12 +505,18 @@ impl Facts {
             datum: (0..f.vars.len() as u32).collect(),
             effects: vec![Effect::Write; f.vars.len()],
             touched: FxHashMap::default(),
+            stmt_reads: Vec::new(),
+            reads: Vec::new(),
+            body_slots: FxHashMap::default(),
+            must_not_alias: Vec::new(),
         };
         let mut builder = FactsBuilder {
             f,
             addressed,
+            a5_target,
             facts: &mut facts,
             regions: FxHashMap::default(),
+            last_region: None,
             call_tuples: vec![false; f.vars.len()],
             open: Vec::new(),
         };
@@ -397,15 +527,33 @@ impl Facts {
             }
         }
         builder.stmts(&f.body);
+        facts.keep_tile_reads();
         facts
+    }
+
+    /// Keeps only the reads of on-chip tiles (every place is known now), slot by slot.
+    fn keep_tile_reads(&mut self) {
+        let mut kept: Vec<(VarId, Span)> = Vec::with_capacity(self.reads.len());
+        for slot in &mut self.stmt_reads {
+            let start = kept.len() as u32;
+            let uses = &self.reads[slot.0 as usize..slot.1 as usize];
+            let tile = |v: VarId| self.places.get(v.index()).is_some_and(Option::is_some);
+            kept.extend(uses.iter().filter(|(v, _)| tile(*v)));
+            *slot = (start, kept.len() as u32);
+        }
+        self.reads = kept;
     }
 }
 
 struct FactsBuilder<'a> {
     f: &'a Function,
     addressed: bool,
+    /// On an A5 target, a not-in-place-safe op may forbid only some arguments.
+    a5_target: bool,
     facts: &'a mut Facts,
     regions: FxHashMap<&'a str, u32>,
+    /// The region of the last tile defined, and its name.
+    last_region: Option<(&'a str, u32)>,
     /// Indexed by `VarId`: tuple variables assigned a call's result.
     call_tuples: Vec<bool>,
     /// The regions touched so far by each loop or `if` being walked, innermost last.
@@ -416,9 +564,40 @@ struct FactsBuilder<'a> {
 type YieldFact = (SmallVec<[Option<VarId>; 2]>, Span);
 
 impl<'a> FactsBuilder<'a> {
+    /// Records what the statement in `slot` reads, as the interpretation reads it.
+    fn gather_reads(&mut self, slot: usize, stmt: &Stmt) {
+        let reads = &mut self.facts.reads;
+        let start = reads.len() as u32;
+        let mut read = |e: &Expr| e.for_each_var_use(&mut |v, span| reads.push((v, span)));
+        match &stmt.kind {
+            StmtKind::Assign { value: e, .. } | StmtKind::Eval(e) => read(e),
+            StmtKind::Yield { values } | StmtKind::Return { values } => {
+                values.iter().for_each(read);
+            }
+            StmtKind::For(for_stmt) => {
+                let header = for_stmt.bounds.iter().chain(&for_stmt.init_values);
+                header
+                    .chain(for_stmt.kwargs.iter().map(|k| &k.value))
+                    .for_each(read);
+            }
+            StmtKind::If(if_stmt) => read(&if_stmt.cond),
+            StmtKind::With(with) => read(&with.context),
+            StmtKind::Pass => {}
+        }
+        self.facts.stmt_reads[slot] = (start, self.facts.reads.len() as u32);
+    }
+
     fn stmts(&mut self, body: &'a [Stmt]) -> Option<YieldFact> {
         let mut last_yield = None;
-        for stmt in body {
+        let first = self.facts.stmt_reads.len();
+        if !body.is_empty() {
+            self.facts
+                .body_slots
+                .insert(body.as_ptr() as usize, first as u32);
+            self.facts.stmt_reads.resize(first + body.len(), (0, 0));
+        }
+        for (i, stmt) in body.iter().enumerate() {
+            self.gather_reads(first + i, stmt);
             match &stmt.kind {
                 StmtKind::Assign { target, value } => {
                     let effect = match &value.kind {
@@ -431,6 +610,7 @@ impl<'a> FactsBuilder<'a> {
                                 .and_then(|info| info.reuses_input)
                                 .and_then(|k| call.args.get(k))
                                 .and_then(Expr::as_var);
+                            self.record_must_not_alias(*target, value, call, stmt.span);
                             if info.is_some_and(|info| info.view) {
                                 Effect::Rename(call.args.first().and_then(Expr::as_var))
                             } else if is_tuple {
@@ -513,6 +693,60 @@ impl<'a> FactsBuilder<'a> {
         last_yield
     }
 
+    /// Records the inputs the call `value` (defining `target`) must not write over, as its
+    /// op-table row says: every variable argument of an op that is not in-place safe (on an A5
+    /// target only the arguments the row names), the arguments it forbids, and the source of
+    /// a widening cast. The input the output reuses ("output reuses input k") is never one.
+    fn record_must_not_alias(&mut self, target: VarId, value: &Expr, call: &Call, at: Span) {
+        // An op the table does not list is in-place safe and forbids nothing.
+        let (Some(info), ExprKind::Call(known, _)) = (value.call_info(), &value.kind) else {
+            return;
+        };
+        let Some(op) = known.row().map(|row| row.name) else {
+            return;
+        };
+        let arg = |k: usize| call.args.get(k).and_then(|a| Some((a.as_var()?, a.span)));
+        let mut inputs: SmallVec<[(VarId, Span, MustNotAlias); 2]> = SmallVec::new();
+        let mut forbid = |k: usize, why: MustNotAlias| {
+            if info.reuses_input != Some(k)
+                && let Some((v, span)) = arg(k)
+            {
+                inputs.push((v, span, why));
+            }
+        };
+        if info.not_inplace_safe {
+            let why = MustNotAlias::NotInPlaceSafe { op };
+            match info.a5_forbidden_args.filter(|_| self.a5_target) {
+                Some(args) => args.iter().for_each(|&k| forbid(k, why)),
+                None => (0..call.args.len()).for_each(|k| forbid(k, why)),
+            }
+        } else {
+            for &k in info.forbid {
+                forbid(k, MustNotAlias::ForbiddenArgument { op, arg: k });
+            }
+        }
+        if value.call_role() == Some(OpRole::Cast) {
+            let bits = |v: VarId| match &var(self.f, v)?.ty {
+                Some(Type::Tile(t)) => Some(t.dtype.bits()),
+                Some(Type::Tensor(t)) => Some(t.dtype.bits()),
+                _ => None,
+            };
+            if let Some((source, _)) = arg(0)
+                && let (Some(out_bits), Some(in_bits)) = (bits(target), bits(source))
+                && out_bits > in_bits
+            {
+                forbid(0, MustNotAlias::WideningCast { op });
+            }
+        }
+        if !inputs.is_empty() {
+            self.facts.must_not_alias.push(MustNotAliasOp {
+                output: target,
+                inputs,
+                at,
+            });
+        }
+    }
+
     /// Records the regions the loop or `if` `stmt` touched; they count for its parent too.
     fn close(&mut self, stmt: &Stmt) {
         let Some(mut touched) = self.open.pop() else {
@@ -560,12 +794,20 @@ impl<'a> FactsBuilder<'a> {
         } else {
             memref.base.as_str()
         };
-        let next = self.regions.len() as u32;
-        let names = &mut self.facts.region_names;
-        let region = *self.regions.entry(region_name).or_insert_with(|| {
-            names.push(region_name.to_string());
-            next
-        });
+        // Consecutive tiles mostly share a base: compare with the last one before hashing.
+        let region = match self.last_region {
+            Some((name, region)) if name == region_name => region,
+            _ => {
+                let next = self.regions.len() as u32;
+                let names = &mut self.facts.region_names;
+                let region = *self.regions.entry(region_name).or_insert_with(|| {
+                    names.push(region_name.to_string());
+                    next
+                });
+                self.last_region = Some((region_name, region));
+                region
+            }
+        };
         if let Some(open) = self.open.last_mut() {
             open.push(region);
         }
@@ -762,36 +1004,21 @@ impl<'f> Interp<'f> {
     /// Runs a statement list; returns the yield that ends it, if any.
     fn stmts(&mut self, state: &mut State, body: &'f [Stmt]) -> Option<(&'f [Expr], Span)> {
         let mut yielded = None;
-        for stmt in body {
+        let first = self.facts.first_slot(body);
+        for (i, stmt) in body.iter().enumerate() {
             if self.done {
                 return yielded;
             }
+            // Every statement reads its operands (the loop header, the condition) first.
+            for &(v, span) in self.facts.reads_of(first + i) {
+                self.read(state, v, span);
+            }
             match &stmt.kind {
-                StmtKind::Assign { target, value } => {
-                    self.read_expr(state, value);
-                    self.assign(state, *target, stmt.span);
-                }
-                StmtKind::Eval(e) => self.read_expr(state, e),
-                StmtKind::Yield { values } => {
-                    for v in values {
-                        self.read_expr(state, v);
-                    }
-                    yielded = Some((values.as_slice(), stmt.span));
-                }
-                StmtKind::Return { values } => {
-                    for v in values {
-                        self.read_expr(state, v);
-                    }
-                }
-                StmtKind::For(for_stmt) => {
-                    let header = for_stmt.bounds.iter().chain(&for_stmt.init_values);
-                    for e in header.chain(for_stmt.kwargs.iter().map(|k| &k.value)) {
-                        self.read_expr(state, e);
-                    }
-                    self.for_loop(state, stmt, for_stmt);
-                }
+                StmtKind::Assign { target, .. } => self.assign(state, *target, stmt.span),
+                StmtKind::Eval(_) | StmtKind::Return { .. } | StmtKind::Pass => {}
+                StmtKind::Yield { values } => yielded = Some((values.as_slice(), stmt.span)),
+                StmtKind::For(for_stmt) => self.for_loop(state, stmt, for_stmt),
                 StmtKind::If(if_stmt) => {
-                    self.read_expr(state, &if_stmt.cond);
                     let touched = self.touched(stmt);
                     // Only the regions the `if` touches differ between its arms.
                     let mut other: Vec<Vec<Cell>> = touched
@@ -814,12 +1041,10 @@ impl<'f> Interp<'f> {
                     }
                 }
                 StmtKind::With(with) => {
-                    self.read_expr(state, &with.context);
                     if let Some(y) = self.stmts(state, &with.body) {
                         yielded = Some(y);
                     }
                 }
-                StmtKind::Pass => {}
             }
         }
         yielded
@@ -867,11 +1092,13 @@ impl<'f> Interp<'f> {
         // Violations count only on the pass that starts from the fixpoint: earlier passes
         // start from states that hold more. (A focused pass keeps the first it meets.)
         let mark = self.found.len();
+        // The head of the first pass is the entry state.
+        let mut later_head: Option<Vec<Vec<Cell>>> = None;
         loop {
             if self.focus.is_none() {
                 self.found.truncate(mark);
             }
-            let head = saved(state);
+            let head = later_head.as_ref().unwrap_or(&entry);
             let yielded = self.stmts(state, &for_stmt.body);
             if self.done {
                 return;
@@ -880,7 +1107,7 @@ impl<'f> Interp<'f> {
             let yield_span = yielded.map_or(at, |(_, span)| span);
             self.rename(state, &carries, RenameKind::Carry, yield_span);
             let mut fixpoint = true;
-            for ((&r, entry_cells), head_cells) in touched.iter().zip(&entry).zip(&head) {
+            for ((&r, entry_cells), head_cells) in touched.iter().zip(&entry).zip(head) {
                 let next = self.join_region(entry_cells, &state.regions[r as usize]);
                 fixpoint &= same_cells(&next, head_cells);
                 state.regions[r as usize] = next;
@@ -888,6 +1115,7 @@ impl<'f> Interp<'f> {
             if fixpoint {
                 break;
             }
+            later_head = Some(saved(state));
         }
         let results: SmallVec<[Pair; 4]> = for_stmt
             .return_vars
@@ -919,10 +1147,6 @@ impl<'f> Interp<'f> {
             Effect::Write => self.write_all(state, &[target], at),
             Effect::Item => {}
         }
-    }
-
-    fn read_expr(&mut self, state: &State, e: &Expr) {
-        e.for_each_var_use(&mut |v, span| self.read(state, v, span));
     }
 
     /// Checks that every byte of `v`'s range holds `v`.
@@ -1075,12 +1299,16 @@ impl<'f> Interp<'f> {
     ) {
         let cells = &mut state.regions[place.region as usize];
         let (lo, hi) = split_range(cells, place.start, place.end);
-        let values: ValueSet = value.into_iter().collect();
+        let mut values = ValueSet::new();
+        values.extend_from_slice(value.as_slice());
         let Some(foci) = &self.focus else {
             if values.is_empty() {
                 cells.drain(lo..hi);
+            } else if lo < hi {
+                cells[lo] = cell(place.start, place.end, values);
+                cells.drain(lo + 1..hi);
             } else {
-                cells.splice(lo..hi, [cell(place.start, place.end, values)]);
+                cells.insert(lo, cell(place.start, place.end, values));
             }
             return;
         };
@@ -1367,6 +1595,16 @@ fn range_of(cells: &[Cell], start: i64, end: i64) -> (usize, usize) {
 /// straddle its ends).
 fn fill_gaps(cells: &mut Vec<Cell>, start: i64, end: i64) {
     let (lo, hi) = range_of(cells, start, end);
+    // Most ranges are a source's own cells, which leave no gap.
+    let mut covered = start;
+    let gapless = cells[lo..hi].iter().all(|c| {
+        let continues = c.start == covered;
+        covered = c.end;
+        continues
+    });
+    if gapless && covered >= end {
+        return;
+    }
     let mut filled: Vec<Cell> = Vec::with_capacity(hi - lo + 1);
     let mut covered = start;
     for cell in &cells[lo..hi] {
@@ -1393,19 +1631,26 @@ fn blank(start: i64, end: i64) -> Cell {
     }
 }
 
-/// Drops blank cells and merges equal neighbours among `cells[lo..hi]`.
+/// Drops blank cells and merges equal neighbours among `cells[lo..hi]`, in place (it runs
+/// after every rename, most often changing nothing).
 fn normalize(cells: &mut Vec<Cell>, lo: usize, hi: usize) {
-    let mut merged: Vec<Cell> = Vec::with_capacity(hi - lo);
-    for cell in cells[lo..hi].iter().filter(|c| !c.is_blank()) {
-        push_merged(
-            &mut merged,
-            cell.start,
-            cell.end,
-            &cell.values,
-            &cell.causes,
-        );
+    let mut kept = lo;
+    for at in lo..hi {
+        if cells[at].is_blank() {
+            continue;
+        }
+        if kept > lo {
+            let (done, rest) = cells.split_at_mut(at);
+            let (last, cell) = (&mut done[kept - 1], &rest[0]);
+            if last.end == cell.start && last.values == cell.values && last.causes == cell.causes {
+                last.end = cell.end;
+                continue;
+            }
+        }
+        cells.swap(kept, at);
+        kept += 1;
     }
-    if merged.len() != hi - lo {
-        cells.splice(lo..hi, merged);
+    if kept < hi {
+        cells.drain(kept..hi);
     }
 }

@@ -237,7 +237,7 @@ fn peak_without_families<'a>(intervals: impl Iterator<Item = &'a Interval>) -> i
         .collect();
     // Intervals come in definition order, which this sort only confirms.
     starts.sort_by_key(|&(def, _, _)| def);
-    let mut live_ends: BinaryHeap<Reverse<(u32, i64)>> = BinaryHeap::new();
+    let mut live_ends: BinaryHeap<Reverse<(u32, i64)>> = BinaryHeap::with_capacity(starts.len());
     let mut live = 0i64;
     let mut peak = 0i64;
     for (def, end, size) in starts {
