@@ -428,24 +428,64 @@ fn a_capacity_change_of_one_space_repacks_only_that_space() {
     );
 }
 
+/// With a cache, a capacity at which every plan still fits is served by the file's manifest
+/// stored for any capacities (its key names none): nothing is planned, and only the report's
+/// capacities are read.
 #[test]
-fn with_a_cache_a_capacity_change_of_one_space_repacks_only_that_space() {
+fn with_a_cache_a_capacity_change_that_keeps_every_plan_is_served_from_the_store() {
     let config = with_backend(Backend::Ascend910B);
     let mut fixture = Fixture::of(FOUR_SPACES, cache(), config);
     fixture.configure(
         with_capacity(config, MemSpace::Acc, 120 * 1024),
         expect![[r#"
             manifest(k.py)
-            plan(k.py::matmul_kloop)
+            file_items(k.py)
+            file_result(k.py)
             space_capacity(Mat)
             space_capacity(Left)
             space_capacity(Right)
-            space_capacity(Acc)
-            capacity_known(Acc)
-            fitted(k.py::matmul_kloop, Acc)
-            capacity_aware()
-            overflow(k.py::matmul_kloop, Acc)
-            file_result(k.py)"#]],
+            space_capacity(Acc)"#]],
+    );
+}
+
+/// After an edit of one function, in a new process at another capacity: the file's manifest
+/// misses, and the functions not edited are served by their plans stored for any capacities;
+/// only the edited one is planned.
+#[test]
+fn with_a_cache_a_capacity_change_serves_unedited_functions_from_plans_for_any_capacity() {
+    let store = MemoryStore::default();
+    let config = with_backend(Backend::Ascend910B);
+    Fixture::of(ORIGINAL, Cache::new(Box::new(store.clone())), config);
+    let smaller = with_capacity(config, MemSpace::Vec, 150 * 1024);
+    let ws = Workspace::with_log(Arc::new(Cache::new(Box::new(store))), smaller);
+    let mut fixture = Fixture { ws };
+    fixture.set(&edit_inside_scale_kernel(ORIGINAL));
+    expect![[r#"
+        file_result(k.py)
+        file_items(k.py)
+        manifest(k.py)
+        plan(k.py::add_kernel)
+        space_capacity(Vec)
+        plan(k.py::scale_kernel)
+        checked_plan(k.py::scale_kernel)
+        source(k.py::scale_kernel)
+        addressed(k.py::scale_kernel)
+        fixed(k.py::scale_kernel)
+        prepared(k.py::scale_kernel)
+        lifetimes(k.py::scale_kernel)
+        sharing_rules(k.py::scale_kernel)
+        fitted(k.py::scale_kernel, Vec)
+        packing(k.py::scale_kernel, Vec)
+        capacity_known(Vec)
+        capacity_aware()
+        layout(k.py::scale_kernel)
+        overflow(k.py::scale_kernel, Vec)
+        plan(k.py::main)"#]]
+    .assert_eq(&fixture.run());
+    assert_eq!(
+        fixture.results(),
+        Fixture::of(&fixture.current_text(), Cache::disabled(), smaller).results(),
+        "the plans of a fresh database of that configuration"
     );
 }
 
@@ -510,9 +550,13 @@ fn with_a_cache_a_capacity_change_undone_is_served_from_it() {
     fixture.configure(
         config,
         expect![[r#"
-        manifest(k.py)
-        file_items(k.py)
-        file_result(k.py)"#]],
+            manifest(k.py)
+            file_items(k.py)
+            file_result(k.py)
+            space_capacity(Mat)
+            space_capacity(Left)
+            space_capacity(Right)
+            space_capacity(Acc)"#]],
     );
 }
 

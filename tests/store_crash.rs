@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use memreuse::plan::PlanReport;
-use memreuse::store::{Anchor, Cache, CacheStore, CachedPlan, Key, SledStore, check};
+use memreuse::store::{Anchor, Cache, CacheStore, CachedPlan, Capacities, Key, SledStore, check};
 
 const WRITER_ENV: &str = "MEMREUSE_CRASH_WRITER";
 const BATCH: u64 = 64;
@@ -39,6 +39,7 @@ fn value(i: u64) -> CachedPlan {
         planned_digest: *blake3::hash(&i.to_be_bytes()).as_bytes(),
         report: PlanReport::default(),
         anchors: vec![Anchor::Nowhere; (i % 7) as usize],
+        capacities: Capacities::Configured,
     }
 }
 

@@ -15,12 +15,12 @@
 //! Each stage reads only the aspects of [`Settings`] it needs, and every stage result compares
 //! by value (with the span table of its parse, see [`Located`]), so salsa backdates what comes
 //! out the same: a capacity change re-runs that space's capacity checks (`fitted`, `overflow`)
-//! and, where they come out the same, nothing after them but `plan` (whose store key names
-//! the capacities, and which fills them into the report); a backend change keeps the parse and
-//! the lifetimes; `--addresses` re-runs addressing and the checkers. The stages that hold
-//! whole functions keep 64 functions' results (`lru`); `Workspace::plan` enforces the bound
-//! after every batch of files. The capacity checks' inputs (`packing`, `layout`) are small
-//! and not bounded.
+//! and, where they come out the same, nothing after them but `plan` (which looks the plan up
+//! for these capacities) and `file_result` (which fills them into the report); a backend
+//! change keeps the parse and the lifetimes; `--addresses` re-runs addressing and the
+//! checkers. The stages that hold whole functions keep 64 functions' results (`lru`);
+//! `Workspace::plan` enforces the bound after every batch of files. The capacity checks'
+//! inputs (`packing`, `layout`) are small and not bounded.
 //!
 //! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
 //! by its name, whose `ir` field compares by the function's canonical digest. Whitespace,
@@ -31,8 +31,10 @@
 //! outside the plan chain: plans carry [`Anchor`](crate::store::Anchor)s, not spans.
 //!
 //! The cache ([`Cache`]) is a side channel: `plan` and `manifest` consult it before
-//! computing (`plan` before `checked_plan`). That is sound because a cached value is exactly what the computation would
-//! return for the same key.
+//! computing (`plan` before `checked_plan`). That is sound because a cached value is exactly
+//! what the computation would return for the same key: a plan stored for any capacities
+//! (`checked_plan` says for which, `stage_capacities`) is found only where its condition
+//! holds, which is where the stages would make it again.
 //!
 //! This module knows salsa but not files: text arrives through [`Workspace`] (from a
 //! [`System`](crate::system::System)).
@@ -56,11 +58,11 @@ use crate::plan::address::Layout;
 use crate::plan::layout::Reserved;
 use crate::plan::{
     FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner, Prepared,
-    SharingRules, SpaceCapacity, SpacePacking,
+    SharingRules, SpaceCapacity, SpaceFit, SpacePacking,
 };
 use crate::repair::{Checked, SafePlanError};
 use crate::store::{
-    self, Anchor, Cache, CachedPlan, FileManifest, ManifestEntry, report_spans_mut,
+    self, Anchor, Cache, CachedPlan, Capacities, FileManifest, ManifestEntry, report_spans_mut,
 };
 use crate::verify::{PlanInput, check_plan};
 use spans::SpanTable;
@@ -211,10 +213,6 @@ fn file_config(db: &dyn Db, file: SourceFile) -> PlanConfig {
     }
 }
 
-fn config_digest(db: &dyn Db, file: SourceFile) -> [u8; 32] {
-    store::config_digest(&file_config(db, file))
-}
-
 /// The cached result of this exact file text, if any: lets a warm run skip parsing and
 /// planning.
 ///
@@ -230,12 +228,12 @@ pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
     {
         return None;
     }
-    let config = config_digest(db, file);
-    let key = store::file_key(&config, &file.digest(db));
-    let manifest = db.cache().get_manifest(&key)?;
+    let config = file_config(db, file);
+    let manifest = db.cache().get_manifest_for(&config, &file.digest(db))?;
     // Its plans are served through it without being looked up: they are in use too.
+    let digests = store::ConfigDigests::of(&config);
     for function in &manifest.functions {
-        let plan = store::plan_key(&config, &function.digest);
+        let plan = digests.plan_key(&function.digest, &function.capacities);
         db.cache().keep(store::Kind::Plan, plan);
     }
     Some(Arc::new(manifest))
@@ -700,18 +698,32 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
     let file = *item.file(db);
     let config = file_config(db, file);
     let ir = item.ir(db);
-    let key = store::plan_key(&store::config_digest(&config), &ir.digest);
-    if let Some(cached) = db.cache().get_plan(&key) {
+    if let Some(cached) = db.cache().get_plan_for(&config, &ir.digest) {
         return PlanOutcome {
             result: Ok(Arc::new(cached)),
             computed_in: None,
         };
     }
-    let result = checked_plan(db, item).clone();
-    if let Ok(plan) = &result {
+    let result = match checked_plan(db, item) {
+        // Packed under a capacity, or overflowing one, here: it holds for these alone.
+        Ok(plan)
+            if !plan
+                .capacities
+                .hold(|space| config.planning_capacity(space)) =>
+        {
+            Ok(Arc::new(CachedPlan {
+                capacities: Capacities::Configured,
+                ..CachedPlan::clone(plan)
+            }))
+        }
+        other => other.clone(),
+    };
+    if let Ok(plan) = &result
+        && db.cache().is_enabled()
+    {
         let mut stored = CachedPlan::clone(plan);
         fill_in_capacities(db, &mut stored.report);
-        db.cache().put_plan(key, &stored);
+        db.cache().put_plan_for(&config, &ir.digest, &stored);
     }
     PlanOutcome {
         result,
@@ -721,7 +733,8 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
 
 /// Each space's configured capacity in a plan's report. The stages leave it out (and
 /// `plan` memoizes their plan as it is), so that a capacity change that changes no plan
-/// re-runs no stage after the capacity checks; the store and `file_result` fill it in.
+/// re-runs no stage after the capacity checks; the store and `file_result` fill it in (a
+/// plan or manifest stored for any capacities holds those of the run that stored it).
 fn fill_in_capacities(db: &dyn Db, report: &mut PlanReport) {
     for space in &mut report.spaces {
         // The report's 0 for unknown is the JSON's and the store's.
@@ -756,10 +769,15 @@ pub fn checked_plan<'db>(
     let anchorer = spans::Anchorer::new(&source.table);
     let full_config = || file_config(db, *item.file(db));
     let planned = match planner {
-        Planner::None => FunctionPlan {
-            function: (*source.function).clone(),
-            report: PlanReport::default(),
-        },
+        Planner::None => {
+            let plan = FunctionPlan {
+                function: (*source.function).clone(),
+                report: PlanReport::default(),
+            };
+            // Reads no capacity at all.
+            let any = Capacities::Fitting(Vec::new());
+            return Ok(Arc::new(cached_plan(&plan, &anchorer, any)));
+        }
         Planner::Pypto => {
             let input = PlanInput::of(&source.function);
             let Some(first) = addressed(db, item) else {
@@ -769,7 +787,8 @@ pub fn checked_plan<'db>(
                 Ok(plan) => {
                     let findings = check_plan(&input, &plan.value.function, &options);
                     if findings.is_empty() {
-                        return Ok(Arc::new(cached_plan(&plan.value, &anchorer)));
+                        let capacities = stage_capacities(db, item, &source.function);
+                        return Ok(Arc::new(cached_plan(&plan.value, &anchorer, capacities)));
                     }
                     Ok(Checked {
                         plan: (*plan.value).clone(),
@@ -789,7 +808,69 @@ pub fn checked_plan<'db>(
         Planner::Dsa => crate::repair::plan_checked(&source.function, &full_config(), &options)
             .map_err(|err| safe_plan_failure(err, &anchorer))?,
     };
-    Ok(Arc::new(cached_plan(&planned, &anchorer)))
+    // A repair, and the offset planner, plan with the whole configuration.
+    Ok(Arc::new(cached_plan(
+        &planned,
+        &anchorer,
+        Capacities::Configured,
+    )))
+}
+
+/// For which capacities the stages' plan of a function (PyPTO's, as `addressed` made it)
+/// would be the plan: where each space it packs keeps its unlimited packing
+/// ([`SpacePacking::fit`]) and each space it lays out passes the overflow check. Reads no
+/// capacity (only whether each is known), so that a capacity change re-runs no checker:
+/// whether the fits hold at the configured capacities (else the plan was packed under one,
+/// or overflowed, and holds for those only) is `plan`'s to check.
+fn stage_capacities(db: &dyn Db, item: FunctionItem<'_>, function: &Function) -> Capacities {
+    if !crate::plan::is_planned(function) {
+        // Left as it is: no capacity is read.
+        return Capacities::Fitting(Vec::new());
+    }
+    if !capacity_aware(db, Settings::get(db)) {
+        // No capacity-driven step ran: the plan holds while none can (every space's
+        // planning capacity unknown).
+        let unknown = |&space: &MemSpace| SpaceFit {
+            space,
+            capacity_known: false,
+            needed: 0,
+            groups: Vec::new(),
+        };
+        return Capacities::Fitting(MemSpace::ALL.iter().map(unknown).collect());
+    }
+    let Some(lifetimes) = lifetimes(db, item) else {
+        return Capacities::Configured;
+    };
+    let mut fits = Vec::new();
+    if !lifetimes.intervals.is_empty() {
+        for (space, _) in crate::plan::spaces_of(lifetimes) {
+            let fit = packing(db, FunctionSpace::new(db, item, space))
+                .as_ref()
+                .and_then(|packing| packing.value.fit());
+            let Some(fit) = fit else {
+                return Capacities::Configured;
+            };
+            fits.push(fit);
+        }
+    }
+    let layout = match layout(db, item) {
+        Some(Ok(Some(layout))) => layout,
+        Some(Ok(None)) => return Capacities::Fitting(fits),
+        _ => return Capacities::Configured,
+    };
+    for space in layout.spaces() {
+        let used = layout.footprint(space).unwrap_or(0);
+        match fits.iter_mut().find(|fit| fit.space == space) {
+            Some(fit) => fit.needed = fit.needed.max(used),
+            None => fits.push(SpaceFit {
+                space,
+                capacity_known: capacity_known(db, Space::new(db, space)),
+                needed: used,
+                groups: Vec::new(),
+            }),
+        }
+    }
+    Capacities::Fitting(fits)
 }
 
 fn stale_manifest(db: &dyn Db, item: FunctionItem<'_>) -> Arc<Failure> {
@@ -818,7 +899,11 @@ fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> 
 /// A plan printed, digested and with its report's spans anchored (in the table of the parse
 /// the function came from, not the item's `spans`: reading that would make every plan depend
 /// on where its function sits).
-fn cached_plan(planned: &FunctionPlan, anchorer: &spans::Anchorer<'_>) -> CachedPlan {
+fn cached_plan(
+    planned: &FunctionPlan,
+    anchorer: &spans::Anchorer<'_>,
+    capacities: Capacities,
+) -> CachedPlan {
     let mut report = planned.report.clone();
     let anchors = report_spans_mut(&mut report)
         .map(|span| anchorer.anchor(std::mem::take(span)))
@@ -830,6 +915,7 @@ fn cached_plan(planned: &FunctionPlan, anchorer: &spans::Anchorer<'_>) -> Cached
         planned_text: planned_text.into(),
         report,
         anchors,
+        capacities,
     }
 }
 
@@ -898,14 +984,18 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
         let functions = manifest
             .functions
             .iter()
-            .map(|f| FunctionOutcome {
-                name: f.name.clone(),
-                result: Ok(Planned {
-                    report: Report::Summary(f.report.clone()),
-                    planned_digest: f.planned_digest,
-                    planned_text: None,
-                }),
-                computed_in: None,
+            .map(|f| {
+                let mut report = f.report.clone();
+                fill_in_capacities(db, &mut report);
+                FunctionOutcome {
+                    name: f.name.clone(),
+                    result: Ok(Planned {
+                        report: Report::Summary(report),
+                        planned_digest: f.planned_digest,
+                        planned_text: None,
+                    }),
+                    computed_in: None,
+                }
             })
             .collect();
         return FileStatus::Planned {
@@ -945,6 +1035,7 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
                     digest: item.ir(db).digest,
                     planned_digest: plan.planned_digest,
                     report: without_detail(&report),
+                    capacities: plan.capacities.clone(),
                 });
                 Ok(Planned {
                     report: match detailed {
@@ -975,12 +1066,12 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
         });
     }
     if entries.len() == items.len() && db.cache().is_enabled() {
-        let key = store::file_key(&config_digest(db, file), &file.digest(db));
         let manifest = FileManifest {
             header: header.clone(),
             functions: entries,
         };
-        db.cache().put_manifest(key, &manifest);
+        db.cache()
+            .put_manifest_for(&file_config(db, file), &file.digest(db), &manifest);
     }
     FileStatus::Planned {
         header: header.clone(),

@@ -12,17 +12,17 @@ use compact_str::CompactString;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{FunctionSpacing, MemSpace, Name, ProgramHeader, Span};
 use crate::plan::{
-    BufferReport, LifetimeReport, MoveReport, PlanReport, SpaceReport, address, capacity, codes,
-    layout,
+    BufferReport, GroupFit, LifetimeReport, MoveReport, PlanReport, SpaceFit, SpaceReport, address,
+    capacity, codes, layout,
 };
 use crate::repair::codes as repair;
 use crate::verify::codes as verify;
 
-use super::entry::{Anchor, CachedPlan, FileManifest, Kind, ManifestEntry, Stamp};
+use super::entry::{Anchor, CachedPlan, Capacities, FileManifest, Kind, ManifestEntry, Stamp};
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
-pub const SCHEMA_VERSION: u16 = 7;
+pub const SCHEMA_VERSION: u16 = 8;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -53,6 +53,7 @@ pub fn encode_plan(plan: &CachedPlan) -> Vec<u8> {
             }
         }
     }
+    capacities(&mut w, &plan.capacities);
     frame(Kind::Plan, w.0)
 }
 
@@ -71,13 +72,56 @@ pub fn decode_plan(bytes: &[u8]) -> Result<CachedPlan, DecodeError> {
         }),
         _ => Err(DecodeError::Payload),
     })?;
+    let capacities = read_capacities(&mut r)?;
     r.finish()?;
     Ok(CachedPlan {
         planned_text,
         planned_digest,
         report,
         anchors,
+        capacities,
     })
+}
+
+fn capacities(w: &mut Writer, capacities: &Capacities) {
+    let Capacities::Fitting(fits) = capacities else {
+        w.u8(0);
+        return;
+    };
+    w.u8(1);
+    w.len(fits.len());
+    for fit in fits {
+        w.str(fit.space.name());
+        w.u8(fit.capacity_known as u8);
+        w.i64(fit.needed);
+        w.len(fit.groups.len());
+        for g in &fit.groups {
+            w.i64(g.slot);
+            w.len(g.stages);
+            w.len(g.depth);
+        }
+    }
+}
+
+fn read_capacities(r: &mut Reader) -> Result<Capacities, DecodeError> {
+    match r.u8()? {
+        0 => Ok(Capacities::Configured),
+        1 => Ok(Capacities::Fitting(r.list(|r| {
+            Ok(SpaceFit {
+                space: r.space()?,
+                capacity_known: r.bool()?,
+                needed: r.i64()?,
+                groups: r.list(|r| {
+                    Ok(GroupFit {
+                        slot: r.i64()?,
+                        stages: r.count()?,
+                        depth: r.count()?,
+                    })
+                })?,
+            })
+        })?)),
+        _ => Err(DecodeError::Payload),
+    }
 }
 
 pub fn encode_manifest(manifest: &FileManifest) -> Vec<u8> {
@@ -93,6 +137,7 @@ pub fn encode_manifest(manifest: &FileManifest) -> Vec<u8> {
         w.raw(&f.digest);
         w.raw(&f.planned_digest);
         report(&mut w, &f.report, true);
+        capacities(&mut w, &f.capacities);
     }
     frame(Kind::File, w.0)
 }
@@ -140,6 +185,7 @@ pub fn decode_manifest(bytes: &[u8]) -> Result<FileManifest, DecodeError> {
             digest: r.digest()?,
             planned_digest: r.digest()?,
             report: read_report(r, true)?,
+            capacities: read_capacities(r)?,
         })
     })?;
     r.finish()?;
@@ -523,7 +569,47 @@ mod tests {
             planned_digest: [7; 32],
             report: PlanReport::default(),
             anchors,
+            capacities: Capacities::Configured,
         }
+    }
+
+    #[test]
+    fn capacities_round_trip() {
+        let fitting = Capacities::Fitting(vec![
+            SpaceFit {
+                space: MemSpace::Vec,
+                capacity_known: true,
+                needed: 4096,
+                groups: vec![GroupFit {
+                    slot: 1024,
+                    stages: 3,
+                    depth: 2,
+                }],
+            },
+            SpaceFit {
+                space: MemSpace::Mat,
+                capacity_known: false,
+                needed: 0,
+                groups: Vec::new(),
+            },
+        ]);
+        let mut plan = plan_with(Vec::new());
+        plan.capacities = fitting.clone();
+        assert_eq!(decode_plan(&encode_plan(&plan)), Ok(plan));
+        let manifest = FileManifest {
+            header: ProgramHeader {
+                text: "class P:".into(),
+                spacing: FunctionSpacing::BlankLine,
+            },
+            functions: vec![ManifestEntry {
+                name: "f".into(),
+                digest: [1; 32],
+                planned_digest: [2; 32],
+                report: PlanReport::default(),
+                capacities: fitting,
+            }],
+        };
+        assert_eq!(decode_manifest(&encode_manifest(&manifest)), Ok(manifest));
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! keys are derived, the values (cached plans with their anchors, file manifests, stamps), the
 //! store's errors and figures.
 
-use crate::ir::{Name, ProgramHeader, Span};
-use crate::plan::{PLANNER_VERSION, PlanConfig, PlanReport};
+use crate::ir::{MemSpace, Name, ProgramHeader, Span};
+use crate::plan::{PLANNER_VERSION, PlanConfig, PlanReport, SpaceFit};
 
 /// A cache key: 32 bytes derived per result kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -42,8 +42,17 @@ pub fn config_digest(config: &PlanConfig) -> [u8; 32] {
     *blake3::hash(format!("{config:?}").as_bytes()).as_bytes()
 }
 
-fn derive(kind: Kind, config: &[u8; 32], content: &[u8]) -> Key {
-    let mut hasher = blake3::Hasher::new_derive_key(kind.context());
+/// The digest of a configuration without its capacity overrides: what the keys of values
+/// that hold for any capacities their [`Capacities::Fitting`] admit are derived from.
+pub fn config_digest_any_capacity(config: &PlanConfig) -> [u8; 32] {
+    config_digest(&PlanConfig {
+        capacity_overrides: Default::default(),
+        ..*config
+    })
+}
+
+fn derive(context: &str, config: &[u8; 32], content: &[u8]) -> Key {
+    let mut hasher = blake3::Hasher::new_derive_key(context);
     hasher.update(PLANNER_VERSION.as_bytes());
     hasher.update(config);
     hasher.update(content);
@@ -52,12 +61,78 @@ fn derive(kind: Kind, config: &[u8; 32], content: &[u8]) -> Key {
 
 /// The key of a function's plan: `canonical` is the blake3 hash of its canonical IR bytes.
 pub fn plan_key(config: &[u8; 32], canonical: &[u8; 32]) -> Key {
-    derive(Kind::Plan, config, canonical)
+    derive(Kind::Plan.context(), config, canonical)
+}
+
+/// The key of a function's plan that holds for other capacities than the configured ones
+/// ([`Capacities::Fitting`]), over [`config_digest_any_capacity`]: a key of its own context,
+/// so that it never meets a [`plan_key`] of a configuration without overrides.
+pub fn fitting_plan_key(config_any_capacity: &[u8; 32], canonical: &[u8; 32]) -> Key {
+    derive("memreuse plan fitting v1", config_any_capacity, canonical)
 }
 
 /// The key of a whole file's result, over the blake3 digest of its exact text.
 pub fn file_key(config: &[u8; 32], text_digest: &[u8; 32]) -> Key {
-    derive(Kind::File, config, text_digest)
+    derive(Kind::File.context(), config, text_digest)
+}
+
+/// The key of a whole file's result whose every plan holds for other capacities
+/// ([`fitting_plan_key`]).
+pub fn fitting_file_key(config_any_capacity: &[u8; 32], text_digest: &[u8; 32]) -> Key {
+    derive("memreuse file fitting v1", config_any_capacity, text_digest)
+}
+
+/// A configuration's two digests: of all of it, and without its capacities.
+#[derive(Clone, Copy, Debug)]
+pub struct ConfigDigests {
+    pub exact: [u8; 32],
+    pub any_capacity: [u8; 32],
+}
+
+impl ConfigDigests {
+    pub fn of(config: &PlanConfig) -> ConfigDigests {
+        ConfigDigests {
+            exact: config_digest(config),
+            any_capacity: config_digest_any_capacity(config),
+        }
+    }
+
+    /// The key a function's plan made under this configuration is stored under: for any
+    /// capacities where its `capacities` hold for other ones, else for exactly these.
+    pub fn plan_key(&self, canonical: &[u8; 32], capacities: &Capacities) -> Key {
+        match capacities {
+            Capacities::Fitting(_) => fitting_plan_key(&self.any_capacity, canonical),
+            Capacities::Configured => plan_key(&self.exact, canonical),
+        }
+    }
+}
+
+/// For which capacities a stored plan (or a manifest's entry) answers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Capacities {
+    /// Only for those of the configuration its key names ([`plan_key`]): planning read them
+    /// in ways no other capacity is known to repeat (a space packed under its capacity, an
+    /// overflow, a repair, the offset planner).
+    Configured,
+    /// For every capacity at which each space's fit holds (its key, [`fitting_plan_key`],
+    /// names none): planning again there makes the same bytes.
+    Fitting(Vec<SpaceFit>),
+}
+
+impl Capacities {
+    /// Whether the value answers under these planning capacities
+    /// ([`SpaceCapacity::planning`](crate::plan::SpaceCapacity)); a `Configured` one always
+    /// does, under the key that found it.
+    pub fn hold(&self, planning: impl Fn(MemSpace) -> Option<i64>) -> bool {
+        match self {
+            Capacities::Configured => true,
+            Capacities::Fitting(fits) => fits.iter().all(|fit| fit.holds(planning(fit.space))),
+        }
+    }
+
+    pub fn is_fitting(&self) -> bool {
+        matches!(self, Capacities::Fitting(_))
+    }
 }
 
 /// The key of a path's stamp: of its absolute form, so that a file named relatively from one
@@ -66,7 +141,11 @@ pub fn file_key(config: &[u8; 32], text_digest: &[u8; 32]) -> Key {
 pub fn stamp_key(path: &std::path::Path) -> Key {
     let absolute = std::path::absolute(path);
     let path = absolute.as_deref().unwrap_or(path);
-    derive(Kind::Stamp, &[0; 32], path.as_os_str().as_encoded_bytes())
+    derive(
+        Kind::Stamp.context(),
+        &[0; 32],
+        path.as_os_str().as_encoded_bytes(),
+    )
 }
 
 /// File metadata that changes whenever the file's text does (modification and change
@@ -103,6 +182,9 @@ pub struct CachedPlan {
     /// [`report_spans_mut`].
     pub report: PlanReport,
     pub anchors: Vec<Anchor>,
+    /// The capacities it holds for; its report's capacities are those of the run that
+    /// stored it, which readers replace by the current ones.
+    pub capacities: Capacities,
 }
 
 /// The report's spans in their fixed order: inserted moves, then diagnostics.
@@ -130,6 +212,8 @@ pub struct ManifestEntry {
     pub planned_digest: [u8; 32],
     /// The plan's report with its spans located in this file's text.
     pub report: PlanReport,
+    /// The capacities its plan holds for (which key the plan entry has).
+    pub capacities: Capacities,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -4,8 +4,12 @@
 //! Keys are `blake3::derive_key` hashes, one context per result kind, over the planner
 //! version, the configuration digest and the content (a function's canonical IR, or a file's
 //! text). Nothing location-dependent goes into a plan key, so identical functions in two
-//! files share one entry. Values carry a header and a checksum ([`codec`]); a value that
-//! fails either, or does not decode, is a miss and never an answer.
+//! files share one entry. A plan (and a manifest of such plans) that holds for other
+//! capacities than those it was made at ([`Capacities::Fitting`]) is keyed by the
+//! configuration without its capacities, in a context of its own, and found only where its
+//! condition holds ([`Cache::get_plan_for`]); every other one by the whole configuration.
+//! Values carry a header and a checksum ([`codec`]); a value that fails either, or does not
+//! decode, is a miss and never an answer.
 //!
 //! This is the only module that knows sled.
 
@@ -16,6 +20,8 @@ mod sled_store;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::plan::PlanConfig;
 
 pub use codec::{DecodeError, SCHEMA_VERSION, check};
 pub use entry::*;
@@ -95,36 +101,90 @@ impl Cache {
     }
 
     pub fn get_plan(&self, key: &Key) -> Option<CachedPlan> {
-        let found = self.lookup(Kind::Plan, key, codec::decode_plan);
-        let counter = if found.is_some() {
-            &self.plan_hits
-        } else {
-            &self.plan_misses
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
-        found
+        let found = self.lookup(Kind::Plan, key, codec::decode_plan, |_| true);
+        self.count(&self.plan_hits, &self.plan_misses, found)
     }
 
     pub fn get_manifest(&self, key: &Key) -> Option<FileManifest> {
-        let found = self.lookup(Kind::File, key, codec::decode_manifest);
-        let counter = if found.is_some() {
-            &self.file_hits
-        } else {
-            &self.file_misses
+        let found = self.lookup(Kind::File, key, codec::decode_manifest, |_| true);
+        self.count(&self.file_hits, &self.file_misses, found)
+    }
+
+    /// The plan of the function whose canonical IR has the digest `canonical` under
+    /// `config`: the one stored for any capacities ([`fitting_plan_key`]) where its fits
+    /// hold at `config`'s, else the one stored for exactly `config`. One hit or one miss.
+    pub fn get_plan_for(&self, config: &PlanConfig, canonical: &[u8; 32]) -> Option<CachedPlan> {
+        let fitting = fitting_plan_key(&config_digest_any_capacity(config), canonical);
+        let holds = |plan: &CachedPlan| plan.capacities.hold(|s| config.planning_capacity(s));
+        let found = self
+            .lookup(Kind::Plan, &fitting, codec::decode_plan, holds)
+            .or_else(|| {
+                let configured = plan_key(&config_digest(config), canonical);
+                self.lookup(Kind::Plan, &configured, codec::decode_plan, |_| true)
+            });
+        self.count(&self.plan_hits, &self.plan_misses, found)
+    }
+
+    /// The manifest of the file whose text has the digest `text` under `config`, as
+    /// [`Cache::get_plan_for`] finds plans: one stored for any capacities where each of its
+    /// plans' fits hold, else one stored for exactly `config`.
+    pub fn get_manifest_for(&self, config: &PlanConfig, text: &[u8; 32]) -> Option<FileManifest> {
+        let fitting = fitting_file_key(&config_digest_any_capacity(config), text);
+        let holds = |manifest: &FileManifest| {
+            let planning = |s| config.planning_capacity(s);
+            manifest
+                .functions
+                .iter()
+                .all(|f| f.capacities.hold(planning))
         };
+        let found = self
+            .lookup(Kind::File, &fitting, codec::decode_manifest, holds)
+            .or_else(|| {
+                let configured = file_key(&config_digest(config), text);
+                self.lookup(Kind::File, &configured, codec::decode_manifest, |_| true)
+            });
+        self.count(&self.file_hits, &self.file_misses, found)
+    }
+
+    /// Queues a function's plan made under `config`, under the key its capacities say.
+    pub fn put_plan_for(&self, config: &PlanConfig, canonical: &[u8; 32], plan: &CachedPlan) {
+        let key = match plan.capacities {
+            Capacities::Fitting(_) => {
+                fitting_plan_key(&config_digest_any_capacity(config), canonical)
+            }
+            Capacities::Configured => plan_key(&config_digest(config), canonical),
+        };
+        self.put_plan(key, plan);
+    }
+
+    /// Queues a file's manifest made under `config`: for any capacities where every plan in
+    /// it holds for other capacities, else for exactly `config`'s.
+    pub fn put_manifest_for(&self, config: &PlanConfig, text: &[u8; 32], manifest: &FileManifest) {
+        let key = match manifest.functions.iter().all(|f| f.capacities.is_fitting()) {
+            true => fitting_file_key(&config_digest_any_capacity(config), text),
+            false => file_key(&config_digest(config), text),
+        };
+        self.put_manifest(key, manifest);
+    }
+
+    fn count<T>(&self, hits: &AtomicU64, misses: &AtomicU64, found: Option<T>) -> Option<T> {
+        let counter = if found.is_some() { hits } else { misses };
         counter.fetch_add(1, Ordering::Relaxed);
         found
     }
 
+    /// The value stored under `key`, if it decodes and is `accept`ed (then it is in use).
     fn lookup<T>(
         &self,
         kind: Kind,
         key: &Key,
         decode: fn(&[u8]) -> Result<T, DecodeError>,
+        accept: impl FnOnce(&T) -> bool,
     ) -> Option<T> {
         let store = self.store.as_ref()?;
         match store.get(kind, key) {
             Ok(Some(bytes)) => match decode(&bytes) {
+                Ok(value) if !accept(&value) => None,
                 Ok(value) => {
                     self.touch(kind, *key);
                     Some(value)
@@ -152,7 +212,7 @@ impl Cache {
 
     /// A stamp is bookkeeping, not a result: it counts as neither hit nor miss.
     pub fn get_stamp(&self, key: &Key) -> Option<Stamp> {
-        self.lookup(Kind::Stamp, key, codec::decode_stamp)
+        self.lookup(Kind::Stamp, key, codec::decode_stamp, |_| true)
     }
 
     pub fn put_stamp(&self, key: Key, stamp: &Stamp) {
@@ -353,6 +413,7 @@ mod prune_tests {
             planned_digest: [0; 32],
             report: PlanReport::default(),
             anchors: Vec::new(),
+            capacities: Capacities::Configured,
         }
     }
 

@@ -422,7 +422,9 @@ fn open_waiting(path: &Path) -> Result<Trees, Failure> {
 fn open_once(path: &Path) -> sled::Result<Trees> {
     // Writes are flushed explicitly after each batch; a background flusher would only add
     // I/O between batches. Values are read once per run, so a small page cache does; the
-    // default (1 GB) mostly costs fresh, zeroed memory on large cold runs.
+    // default (1 GB) mostly costs fresh, zeroed memory on large cold runs. 16 MB kept about
+    // 20 MB less resident in the daemon after a 20,000-function scan, but made the scan
+    // about 1.5 times slower (its writes page leaves in again).
     let db = sled::Config::new()
         .path(path)
         .flush_every_ms(None)

@@ -124,6 +124,12 @@ impl Layout {
         }
     }
 
+    /// The bytes the layout takes of `space` (what its overflow check compares); `None` for
+    /// a space it does not use.
+    pub fn footprint(&self, space: MemSpace) -> Option<i64> {
+        self.footprints.get(&space).copied()
+    }
+
     /// The spaces the layout uses, in ascending order.
     pub fn spaces(&self) -> impl Iterator<Item = MemSpace> + '_ {
         self.footprints.keys().copied()

@@ -145,18 +145,24 @@ impl PipelineGroup {
     /// The depth `F` the gate starts the group at under `capacity` (SPEC §6.6): its requested
     /// depth as far as the capacity affords its slot, 1 when the capacity is unknown.
     pub fn affordable_depth(&self, capacity: Option<i64>) -> usize {
-        match capacity {
-            Some(capacity) if self.slot != 0 => {
-                let affordable = usize::try_from(capacity / self.slot).unwrap_or(0);
-                self.stages.len().min(affordable).max(1)
-            }
-            _ => 1,
-        }
+        affordable_depth(self.slot, self.stages.len(), capacity)
     }
 
     fn residue(&self, stage: i64) -> usize {
         let ordinal = self.stages.partition_point(|&s| s < stage);
         ordinal % self.depth.max(1)
+    }
+}
+
+/// The depth `F` a pipeline group of `stages` stages whose largest tile takes `slot` bytes
+/// starts at under `capacity` ([`PipelineGroup::affordable_depth`]).
+pub fn affordable_depth(slot: i64, stages: usize, capacity: Option<i64>) -> usize {
+    match capacity {
+        Some(capacity) if slot != 0 => {
+            let affordable = usize::try_from(capacity / slot).unwrap_or(0);
+            stages.min(affordable).max(1)
+        }
+        _ => 1,
     }
 }
 

@@ -14,7 +14,7 @@ use crate::cleanup::{self, hoist_allocs};
 use crate::config::{PlanConfig, SpaceCapacity};
 use crate::fixup;
 use crate::layout::{self, Reserved};
-use crate::pack::{Buffer, PipelineGate, PipelineGroup, ShareFacts};
+use crate::pack::{Buffer, PipelineGate, ShareFacts};
 use crate::report::{
     BufferReport, FunctionPlan, MemberRows, PlanError, PlanReport, SpaceReport, codes,
     lifetime_report, move_reports,
@@ -253,11 +253,78 @@ impl SpacePacking {
     /// packing under `capacity`: every pipeline group affords its requested depth there and
     /// the buffers fit, so the capacity loop would pack exactly this and change nothing.
     pub fn fits(&self, capacity: i64) -> bool {
-        let at_capacity = |g: &PipelineGroup| g.affordable_depth(Some(capacity));
-        self.gate.capacity_known
-            && !self.gate.forced_legacy
-            && self.footprint <= capacity
-            && self.gate.groups.values().all(|g| at_capacity(g) == g.depth)
+        self.fit().is_some_and(|fit| fit.holds(Some(capacity)))
+    }
+
+    /// The capacities this packing is also the packing at ([`SpaceFit::holds`]): with an
+    /// unknown capacity, only an unknown one; with a known one, every capacity
+    /// [`SpacePacking::fits`]. `None` for a packing the capacity loop fell back in, which no
+    /// other capacity repeats for sure.
+    pub fn fit(&self) -> Option<SpaceFit> {
+        if self.gate.forced_legacy {
+            return None;
+        }
+        Some(SpaceFit {
+            space: self.space,
+            capacity_known: self.gate.capacity_known,
+            needed: self.footprint,
+            groups: self
+                .gate
+                .groups
+                .values()
+                .map(|g| GroupFit {
+                    slot: g.slot,
+                    stages: g.stages.len(),
+                    depth: g.depth,
+                })
+                .collect(),
+        })
+    }
+}
+
+/// The planning capacities of one space at which a plan is exactly the plan made at one of
+/// them: what a stored plan records so that it can answer for other capacities (the
+/// engine's capacity-independent cache entries).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpaceFit {
+    pub space: MemSpace,
+    /// Made with the space's capacity known; the plan holds only while it stays so (an
+    /// unknown capacity gates pipelines and checks overflow differently).
+    pub capacity_known: bool,
+    /// The most bytes the plan takes of the space (its packing's footprint, its layout's):
+    /// a smaller capacity packs again or overflows.
+    pub needed: i64,
+    /// Each pipeline group's depth as packed, which a capacity must afford exactly.
+    pub groups: Vec<GroupFit>,
+}
+
+/// One pipeline group as a [`SpaceFit`] needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupFit {
+    /// The bytes of the group's largest tile.
+    pub slot: i64,
+    /// How many stages the group has (its requested depth).
+    pub stages: usize,
+    /// The depth it was packed at.
+    pub depth: usize,
+}
+
+impl SpaceFit {
+    /// Whether planning with this planning capacity (`SpaceCapacity::planning`) makes the
+    /// same packing and passes the same overflow check: the capacity is unknown as it was,
+    /// or known as it was, at least [`SpaceFit::needed`], and affording every group the
+    /// depth it was packed at.
+    pub fn holds(&self, planning: Option<i64>) -> bool {
+        match planning {
+            None => !self.capacity_known,
+            Some(capacity) => {
+                self.capacity_known
+                    && self.needed <= capacity
+                    && self.groups.iter().all(|g| {
+                        crate::pack::affordable_depth(g.slot, g.stages, Some(capacity)) == g.depth
+                    })
+            }
+        }
     }
 }
 

@@ -7,12 +7,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use memreuse::db::{FileStatus, Snapshot, Workspace};
 use memreuse::plan::PlanConfig;
-use memreuse::store;
 
 use super::read::{Read, read_kernel};
 use super::shared::{Files, Shared};
@@ -60,6 +60,8 @@ pub struct Writer {
     work: Sender<Work>,
     /// Files computed (not served by the store) since the database was last rebuilt.
     computed: usize,
+    /// A compaction freed memory that is returned once the writer is idle.
+    trim_when_idle: bool,
 }
 
 impl Writer {
@@ -80,6 +82,7 @@ impl Writer {
             planners: Vec::new(),
             work,
             computed: 0,
+            trim_when_idle: false,
         }
     }
 
@@ -87,7 +90,19 @@ impl Writer {
     /// and closes the view on the way out.
     pub fn run(mut self, work: Receiver<Work>) {
         self.scan(None);
-        while let Ok(first) = work.recv() {
+        loop {
+            let first = match work.recv_timeout(IDLE_TRIM) {
+                Ok(first) => first,
+                Err(RecvTimeoutError::Timeout) => {
+                    if std::mem::take(&mut self.trim_when_idle) {
+                        return_free_memory();
+                        // The initial scan ends lean.
+                        finish_scan(&self.shared);
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             // What queued up meanwhile: batches become one revision.
             let (mut batch, mut planned, mut paused, mut stop) =
                 (None::<Batch>, false, false, false);
@@ -120,10 +135,12 @@ impl Writer {
                 }
                 // A change restarts planning, so compacting waits for the next quiet end.
                 None if planned => {
-                    if self.computed >= COMPACT_AFTER {
-                        self.compact();
+                    // After a compaction the initial scan ends once the writer is idle and
+                    // has returned the freed memory (lean); otherwise now.
+                    let compacted = self.computed >= COMPACT_AFTER && self.compact();
+                    if !compacted {
+                        finish_scan(&self.shared);
                     }
-                    finish_scan(&self.shared);
                 }
                 None => {}
             }
@@ -323,7 +340,9 @@ impl Writer {
     /// Reads `memreuse.toml` again. A new planner configuration is set on the database, which
     /// plans every file again; of the stages still memoized (a compaction drops them), it
     /// re-runs only those that read what changed (a capacity change: that space's capacity
-    /// checks). The store keeps both configurations' plans (they have different keys).
+    /// checks). The store answers for the new configuration with every plan stored for any
+    /// capacities whose condition holds there (a capacity change that keeps a file's plans
+    /// plans nothing), and keeps the plans made for exact capacities apart.
     /// Returns whether the file size limit changed, which needs a rescan.
     fn reload_settings(&mut self) -> bool {
         let Ok((before, after)) = self.shared.reload_settings() else {
@@ -378,8 +397,9 @@ impl Writer {
     /// Replaces the database with a fresh one holding the same texts. Planning memoizes every
     /// function's parse and plan; once all is planned and stored, queries are as well served
     /// from the store, so this returns that memory (a cold scan of 20,000 functions would
-    /// otherwise keep well over a gigabyte).
-    fn compact(&mut self) {
+    /// otherwise keep well over a gigabyte). Returns whether it did: not while changes wait
+    /// to be planned.
+    fn compact(&mut self) -> bool {
         if !self
             .pending
             .lock()
@@ -387,13 +407,16 @@ impl Writer {
             .is_empty()
         {
             // Changes came meanwhile; their planner asks again when it is done.
-            return;
+            return false;
         }
         self.rebuild(self.shared.config());
-        // SAFETY: malloc_trim only returns free heap pages to the system.
-        unsafe { libc::malloc_trim(0) };
+        return_free_memory();
+        // What the old database's last readers, the planner's threads and the store's
+        // writes still held is freed a little later: trim again once the writer is idle.
+        self.trim_when_idle = true;
         self.computed = 0;
         tracing::info!(revision = self.revision, "compacted the database");
+        true
     }
 
     /// Replaces the database with a fresh one of `config` holding the same texts, and
@@ -458,6 +481,17 @@ impl Writer {
         }
     }
 }
+
+/// Returns the heap's free pages to the system. glibc keeps them in each thread's arena
+/// otherwise: after a cold scan of 20,000 functions the planner threads' arenas held over
+/// 100 MB that nothing used.
+fn return_free_memory() {
+    // SAFETY: malloc_trim only returns free heap pages to the system.
+    unsafe { libc::malloc_trim(0) };
+}
+
+/// How long the writer waits without work before it trims memory freed since a compaction.
+const IDLE_TRIM: Duration = Duration::from_millis(300);
 
 /// After planning this many files (not served by the store) the writer rebuilds the
 /// database ([`Writer::compact`]); small edits keep their memos.
@@ -590,16 +624,22 @@ fn finish_scan(shared: &Shared) {
 }
 
 /// The number of functions of a file whose results the store holds already (its manifest
-/// for this exact text and configuration). Such a file needs no planning, and not planning
-/// it keeps its results out of memory until a query asks; a key that does not match the
-/// database's (it derives the same one) only means planning it after all.
+/// for this exact text and configuration, or one for any capacities that holds at these).
+/// Such a file needs no planning, and not planning it keeps its results out of memory until
+/// a query asks; a key that does not match the database's (it derives the same one) only
+/// means planning it after all.
 fn stored_functions(shared: &Shared, path: &Path, digest: &[u8; 32]) -> Option<usize> {
     let config = PlanConfig {
         materialize_aliases: materialize_aliases(path),
         ..shared.config()
     };
-    let key = store::file_key(&store::config_digest(&config), digest);
-    Some(shared.cache.get_manifest(&key)?.functions.len())
+    Some(
+        shared
+            .cache
+            .get_manifest_for(&config, digest)?
+            .functions
+            .len(),
+    )
 }
 
 /// Writes the results queued since the last flush (they are content-keyed, so a partial
