@@ -463,7 +463,9 @@ fn for_all(dir: &Path, f: &dyn Fn(&Path)) {
 /// How a cache is damaged.
 #[derive(Clone, Copy, Debug)]
 enum Damage {
-    /// Bytes flipped in the first half of sled's data file, from this seed.
+    /// Bytes flipped inside stored plans (found in sled's data file by their value header),
+    /// a different choice of plans for each seed: a flip where no value lives damages
+    /// nothing, so this one must be noticed.
     Flip(u64),
     /// The data file cut to half its length: sled recovers the first half, as after a crash.
     Truncate,
@@ -475,6 +477,29 @@ enum Damage {
     Snapshot,
     /// The store's files and directories made read-only (not damage: must not move).
     ReadOnly,
+}
+
+/// Where sled's data file holds the first payload byte after a stored plan's value header
+/// (magic `MR`, the schema version, the kind): the plans the cold run wrote, which a warm run
+/// reads and does not rewrite.
+fn stored_plans(bytes: &[u8]) -> Vec<usize> {
+    let schema = memreuse::store::SCHEMA_VERSION.to_le_bytes();
+    let header = [
+        b'M',
+        b'R',
+        schema[0],
+        schema[1],
+        memreuse::store::Kind::Plan as u8,
+    ];
+    // The rest of the header: a reserved byte, the payload's length and its CRC-32.
+    const REST: usize = 1 + 4 + 4;
+    bytes
+        .windows(header.len())
+        .enumerate()
+        .filter(|(_, w)| *w == header)
+        .map(|(at, _)| at + header.len() + REST)
+        .filter(|&at| at < bytes.len())
+        .collect()
 }
 
 fn damage(cache: &Path, how: Damage) {
@@ -492,8 +517,14 @@ fn damage(cache: &Path, how: Damage) {
             for _ in 0..seed {
                 next();
             }
+            let plans = stored_plans(&bytes);
+            assert!(
+                plans.len() >= 20,
+                "only {} stored plans found in the data file",
+                plans.len()
+            );
             for _ in 0..20 {
-                let at = (next() % (bytes.len() as u64 / 2)) as usize;
+                let at = plans[(next() % plans.len() as u64) as usize];
                 bytes[at] ^= 0xff;
             }
         }
