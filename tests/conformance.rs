@@ -231,13 +231,19 @@ fn classify(
             (Planned::Ok { repairs, .. }, false) if repairs.is_empty() => {
                 (format!("seed rule {rule}"), reason.clone())
             }
-            (Planned::Ok { repairs, .. }, false) => (
-                format!("seed rule {rule}, repaired {}", repairs.join(" ")),
-                format!(
-                    "{reason}; upstream's output fails {}",
-                    upstream_findings(&expected, case.backend).join(" ")
-                ),
-            ),
+            (Planned::Ok { repairs, .. }, false) => {
+                let findings = upstream_findings(&expected, case.backend);
+                let upstream = if findings.is_empty() {
+                    "upstream's output passes the checkers (the repairs change the safe plan only)"
+                        .to_string()
+                } else {
+                    format!("upstream's output fails {}", findings.join(" "))
+                };
+                (
+                    format!("seed rule {rule}, repaired {}", repairs.join(" ")),
+                    format!("{reason}; {upstream}"),
+                )
+            }
             _ => ("differs".into(), format!("stale seed-rule entry {rule}")),
         };
     }
