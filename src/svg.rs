@@ -192,11 +192,12 @@ fn panel(
         .unwrap_or(1);
     // A capacity far above what is drawn would squash the tiles into a sliver: the axis is
     // broken instead, with the capacity line above the break.
-    let broken = space.capacity > drawn.saturating_mul(2);
+    let known = space.capacity.filter(|&c| c > 0);
+    let broken = known.is_some_and(|c| c > drawn.saturating_mul(2));
     let (linear_h, highest) = if broken {
         (PLOT_H - BREAK_H, drawn)
     } else {
-        (PLOT_H, drawn.max(space.capacity))
+        (PLOT_H, drawn.max(known.unwrap_or(0)))
     };
     // Headroom so the highest line does not merge into the frame.
     let y_top = highest as f64 * 1.06;
@@ -206,10 +207,9 @@ fn panel(
 
     let space_name = space.space.name();
     let _ = writeln!(out, r#"<g class="space" data-space="{space_name}">"#);
-    let capacity = if space.capacity > 0 {
-        format!("{} B", space.capacity)
-    } else {
-        "unknown".to_string()
+    let capacity = match known {
+        Some(capacity) => format!("{capacity} B"),
+        None => "unknown".to_string(),
     };
     let _ = writeln!(
         out,
@@ -278,12 +278,8 @@ fn panel(
         }
     }
 
-    if space.capacity > 0 {
-        let cy = if broken {
-            plot_top + 14.0
-        } else {
-            y(space.capacity)
-        };
+    if let Some(capacity) = known {
+        let cy = if broken { plot_top + 14.0 } else { y(capacity) };
         let _ = writeln!(
             out,
             r##"<line class="capacity" x1="{LEFT}" y1="{cy:.2}" x2="{:.2}" y2="{cy:.2}" stroke="#d62728" stroke-width="1.5" stroke-dasharray="6 4"/>"##,
@@ -294,7 +290,7 @@ fn panel(
             r##"<text x="{:.2}" y="{:.2}" font-size="10" text-anchor="end" fill="#d62728">capacity {} B{}</text>"##,
             LEFT + PLOT_W - 4.0,
             cy - 3.0,
-            space.capacity,
+            capacity,
             if broken {
                 " (address axis broken below)"
             } else {
@@ -422,7 +418,7 @@ fn legend(out: &mut String, space: &SpaceReport, peak: i64, top: f64) -> f64 {
         LEFT + 22.0,
         LEFT + 28.0
     );
-    if space.capacity > 0 {
+    if space.capacity.is_some_and(|c| c > 0) {
         let _ = writeln!(
             out,
             r##"<line x1="{0}" y1="{1:.1}" x2="{2}" y2="{1:.1}" stroke="#d62728" stroke-width="1.5" stroke-dasharray="6 4"/><text x="{3}" y="{1:.1}" font-size="{LEGEND_FONT}" dominant-baseline="central">capacity</text>"##,

@@ -179,7 +179,7 @@ fn print_summary(out: &mut impl std::io::Write, document: &Value) -> Result<()> 
                     bytes: (figure("bytes_before"), figure("bytes_after")),
                     lower_bound: figure("lower_bound"),
                     footprint: figure("footprint"),
-                    capacity: figure("capacity"),
+                    capacity: s["capacity"].as_i64(),
                 };
                 summary::row(
                     &mut line,

@@ -11,8 +11,8 @@ pub struct SpaceRow<'a> {
     pub bytes: (i64, i64),
     pub lower_bound: i64,
     pub footprint: i64,
-    /// 0 when unknown.
-    pub capacity: i64,
+    /// `None` when unknown.
+    pub capacity: Option<i64>,
 }
 
 const SPACE: usize = 5;
@@ -137,8 +137,8 @@ pub fn row(line: &mut String, name: &str, width: usize, figures: &SpaceRow) {
     );
     cell(line, &size_text(figures.footprint), SIZE, Align::Right);
     let capacity = match figures.capacity {
-        0 => "unknown".to_string(),
-        capacity => size_text(capacity),
+        Some(capacity) => size_text(capacity),
+        None => "unknown".to_string(),
     };
     cell(line, &capacity, SIZE, Align::Right);
     line.push('\n');
@@ -251,7 +251,7 @@ mod tests {
             bytes: (112 << 10, 32 << 10),
             lower_bound: 32 << 10,
             footprint: 32 << 10,
-            capacity: 240 << 10,
+            capacity: Some(240 << 10),
         };
         row(
             &mut line,

@@ -737,10 +737,7 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
 /// plan or manifest stored for any capacities holds those of the run that stored it).
 fn fill_in_capacities(db: &dyn Db, report: &mut PlanReport) {
     for space in &mut report.spaces {
-        // The report's 0 for unknown is the JSON's and the store's.
-        space.capacity = space_capacity(db, Space::new(db, space.space))
-            .usable
-            .unwrap_or(0);
+        space.capacity = space_capacity(db, Space::new(db, space.space)).usable;
     }
 }
 

@@ -22,7 +22,7 @@ use super::entry::{Anchor, CachedPlan, Capacities, FileManifest, Kind, ManifestE
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
-pub const SCHEMA_VERSION: u16 = 8;
+pub const SCHEMA_VERSION: u16 = 9;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -261,7 +261,7 @@ fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
     w.len(report.spaces.len());
     for s in &report.spaces {
         w.str(s.space.name());
-        w.i64(s.capacity);
+        w.option(s.capacity);
         w.len(s.tiles);
         w.len(s.buffers_before);
         w.len(s.buffers_after);
@@ -269,13 +269,7 @@ fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
         w.i64(s.bytes_after);
         w.i64(s.lower_bound);
         w.i64(s.footprint);
-        match s.pypto_footprint {
-            Some(bytes) => {
-                w.u8(1);
-                w.i64(bytes);
-            }
-            None => w.u8(0),
-        }
+        w.option(s.pypto_footprint);
         w.len(s.buffers.len());
         for b in &s.buffers {
             w.str(&b.base);
@@ -334,7 +328,7 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
     let spaces = r.list(|r| {
         Ok(SpaceReport {
             space: r.space()?,
-            capacity: r.i64()?,
+            capacity: r.option()?,
             // Counts, not lengths of what follows: a manifest drops the buffers, so a space
             // of 1,100 tiles may well be followed by fewer bytes.
             tiles: r.count()?,
@@ -344,7 +338,7 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
             bytes_after: r.i64()?,
             lower_bound: r.i64()?,
             footprint: r.i64()?,
-            pypto_footprint: if r.bool()? { Some(r.i64()?) } else { None },
+            pypto_footprint: r.option()?,
             buffers: r.list(|r| {
                 Ok(BufferReport {
                     base: r.name()?,
@@ -452,6 +446,15 @@ impl Writer {
     fn len(&mut self, v: usize) {
         self.i64(v as i64);
     }
+    fn option(&mut self, v: Option<i64>) {
+        match v {
+            Some(v) => {
+                self.u8(1);
+                self.i64(v);
+            }
+            None => self.u8(0),
+        }
+    }
     fn raw(&mut self, bytes: &[u8]) {
         self.0.extend_from_slice(bytes);
     }
@@ -502,6 +505,12 @@ impl<'a> Reader<'a> {
     }
     fn i64(&mut self) -> Result<i64, DecodeError> {
         Ok(i64::from_le_bytes(self.array()?))
+    }
+    fn option(&mut self) -> Result<Option<i64>, DecodeError> {
+        match self.bool()? {
+            true => Ok(Some(self.i64()?)),
+            false => Ok(None),
+        }
     }
     /// A count of things that need not follow in the payload.
     fn count(&mut self) -> Result<usize, DecodeError> {

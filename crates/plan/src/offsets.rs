@@ -197,8 +197,7 @@ pub(crate) fn plan_function(
         let intervals = &lifetimes.intervals;
         report.spaces.push(SpaceReport {
             space,
-            // The report's 0 for unknown is the JSON's and the store's.
-            capacity: config.capacity(space).unwrap_or(0),
+            capacity: config.capacity(space),
             tiles: in_space.iter().map(|&i| intervals[i].members.len()).sum(),
             buffers_before: in_space.len(),
             buffers_after: in_space.len(),

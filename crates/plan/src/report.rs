@@ -48,8 +48,8 @@ pub struct PlanReport {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpaceReport {
     pub space: MemSpace,
-    /// 0 when unknown.
-    pub capacity: i64,
+    /// The usable bytes; `None` when unknown.
+    pub capacity: Option<i64>,
     /// Tiles that take part in planning (assignment-defined, with a MemRef).
     pub tiles: usize,
     pub buffers_before: usize,

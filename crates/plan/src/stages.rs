@@ -193,7 +193,7 @@ fn finish_packed(
     let reserved = packing.map(|(reserved, _, _)| reserved);
     let mut plan = address(Cow::Owned(plan), lifetimes, reserved, config)?.into_owned();
     for space in &mut plan.report.spaces {
-        space.capacity = config.space_capacity(space.space).usable.unwrap_or(0);
+        space.capacity = config.space_capacity(space.space).usable;
     }
     Ok(plan)
 }
@@ -904,7 +904,7 @@ fn space_report(
     }
     SpaceReport {
         space,
-        capacity: 0,
+        capacity: None,
         tiles: in_space
             .iter()
             .map(|&i| member_rows.of_interval[i].len())
