@@ -1,4 +1,4 @@
-//! The plan as JSON (DESIGN §4, schema version 1). Field order is fixed; the same input gives
+//! The plan as JSON (DESIGN §4; docs/json.md, schema 3). Field order is fixed; the same input gives
 //! the same bytes.
 
 use serde_json::{Map, Value, json};
@@ -9,7 +9,8 @@ use crate::plan::PlanReport;
 use crate::repair::is_repair;
 
 /// 2: `repairs` (the safe planner's repairs of PyPTO's plan) beside `diagnostics`.
-pub const SCHEMA_VERSION: u32 = 2;
+/// 3: a space's `capacity` is `null` where unknown (was 0).
+pub const SCHEMA_VERSION: u32 = 3;
 
 pub mod codes {
     /// A file that could not be read (it has no text to locate anything in).

@@ -33,7 +33,7 @@ pub enum Emit {
     Summary,
     /// The rewritten program in PyPTO's printed form.
     Ir,
-    /// The plan as JSON (schema 2).
+    /// The plan as JSON (schema 3).
     Json,
     /// One SVG picture per function: tiles over statement time and address, per memory space.
     Svg,

@@ -184,7 +184,7 @@ fn json_plan_has_schema_and_is_deterministic() {
     assert!(first.status.success(), "{}", text(&first.stderr));
     assert_eq!(first.stdout, second.stdout);
     let json = text(&first.stdout);
-    assert!(json.starts_with("{\n  \"schema\": 2,"), "{json}");
+    assert!(json.starts_with("{\n  \"schema\": 3,"), "{json}");
     for field in [
         "\"spaces\"",
         "\"lower_bound\"",
