@@ -148,12 +148,7 @@ impl Cache {
 
     /// Queues a function's plan made under `config`, under the key its capacities say.
     pub fn put_plan_for(&self, config: &PlanConfig, canonical: &[u8; 32], plan: &CachedPlan) {
-        let key = match plan.capacities {
-            Capacities::Fitting(_) => {
-                fitting_plan_key(&config_digest_any_capacity(config), canonical)
-            }
-            Capacities::Configured => plan_key(&config_digest(config), canonical),
-        };
+        let key = ConfigDigests::of(config).plan_key(canonical, &plan.capacities);
         self.put_plan(key, plan);
     }
 
