@@ -112,8 +112,16 @@ fn expr(e: &Expr, out: &mut Vec<Span>) {
 /// first anchor: most plans carry no span at all.
 pub struct Anchorer<'t> {
     table: &'t [Span],
-    /// (start, node) sorted, so the nodes sharing a start are in table order.
-    starts: OnceCell<Vec<(u32, u32)>>,
+    /// `start << 32 | node`, sorted: by start, the nodes sharing a start in table order.
+    starts: OnceCell<Vec<u64>>,
+}
+
+fn start_of(entry: u64) -> u32 {
+    (entry >> 32) as u32
+}
+
+fn node_of(entry: u64) -> u32 {
+    entry as u32
 }
 
 impl<'t> Anchorer<'t> {
@@ -127,30 +135,36 @@ impl<'t> Anchorer<'t> {
     pub fn anchor(&self, span: Span) -> Anchor {
         let table = self.table;
         let starts = self.starts.get_or_init(|| {
-            let mut starts: Vec<(u32, u32)> = table
+            let mut starts: Vec<u64> = table
                 .iter()
                 .enumerate()
-                .map(|(i, s)| (s.start, i as u32))
+                .map(|(i, s)| (u64::from(s.start) << 32) | i as u64)
                 .collect();
-            starts.sort_unstable();
+            // The walk order is mostly source order: a few long ascending runs, which the
+            // stable sort merges instead of partitioning (the keys are distinct either way).
+            starts.sort();
             starts
         });
         // A node whose own span it is: the first in table order.
-        let first_at_start = starts.partition_point(|&(start, _)| start < span.start);
+        let first_at_start = starts.partition_point(|&e| start_of(e) < span.start);
         let exact = starts[first_at_start..]
             .iter()
-            .take_while(|&&(start, _)| start == span.start)
-            .find(|&&(_, node)| table[node as usize].end == span.end);
-        if let Some(&(_, node)) = exact {
+            .take_while(|&&e| start_of(e) == span.start)
+            .find(|&&e| table[node_of(e) as usize].end == span.end);
+        if let Some(&e) = exact {
             return Anchor::At {
-                node,
+                node: node_of(e),
                 offset: 0,
                 len: span.end - span.start,
             };
         }
         // The innermost node starting at or before the span: the last of the sorted starts.
-        let at = starts.partition_point(|&(start, _)| start <= span.start);
-        let Some(&(_, node)) = at.checked_sub(1).and_then(|i| starts.get(i)) else {
+        let at = starts.partition_point(|&e| start_of(e) <= span.start);
+        let Some(node) = at
+            .checked_sub(1)
+            .and_then(|i| starts.get(i))
+            .map(|&e| node_of(e))
+        else {
             return Anchor::Nowhere;
         };
         let base = table[node as usize].start;
