@@ -44,6 +44,10 @@ pub struct Cache {
     /// Of `used`, those not yet recorded.
     unrecorded: Mutex<Vec<(Kind, Key)>>,
     pending: Mutex<Vec<(Kind, Key, Vec<u8>)>>,
+    /// The digests of the configurations asked about so far (a run has one or two: with Step
+    /// 0 and without), so that a lookup or write does not format and hash its configuration
+    /// again.
+    digests: Mutex<Vec<(PlanConfig, ConfigDigests)>>,
     /// Values written ahead since the last flush, and the first error doing so.
     written_ahead: Mutex<(usize, Option<StoreError>)>,
     plan_hits: AtomicU64,
@@ -76,6 +80,7 @@ impl Cache {
             used: Mutex::default(),
             unrecorded: Mutex::default(),
             pending: Mutex::default(),
+            digests: Mutex::default(),
             written_ahead: Mutex::default(),
             plan_hits: AtomicU64::new(0),
             plan_misses: AtomicU64::new(0),
@@ -110,16 +115,31 @@ impl Cache {
         self.count(&self.file_hits, &self.file_misses, found)
     }
 
+    /// `config`'s digests ([`ConfigDigests::of`]), computed once per configuration.
+    pub fn digests(&self, config: &PlanConfig) -> ConfigDigests {
+        let mut known = self
+            .digests
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, digests)) = known.iter().find(|(c, _)| c == config) {
+            return *digests;
+        }
+        let digests = ConfigDigests::of(config);
+        known.push((*config, digests));
+        digests
+    }
+
     /// The plan of the function whose canonical IR has the digest `canonical` under
     /// `config`: the one stored for any capacities ([`fitting_plan_key`]) where its fits
     /// hold at `config`'s, else the one stored for exactly `config`. One hit or one miss.
     pub fn get_plan_for(&self, config: &PlanConfig, canonical: &[u8; 32]) -> Option<CachedPlan> {
-        let fitting = fitting_plan_key(&config_digest_any_capacity(config), canonical);
+        let digests = self.digests(config);
+        let fitting = fitting_plan_key(&digests.any_capacity, canonical);
         let holds = |plan: &CachedPlan| plan.capacities.hold(|s| config.planning_capacity(s));
         let found = self
             .lookup(Kind::Plan, &fitting, codec::decode_plan, holds)
             .or_else(|| {
-                let configured = plan_key(&config_digest(config), canonical);
+                let configured = plan_key(&digests.exact, canonical);
                 self.lookup(Kind::Plan, &configured, codec::decode_plan, |_| true)
             });
         self.count(&self.plan_hits, &self.plan_misses, found)
@@ -129,7 +149,8 @@ impl Cache {
     /// [`Cache::get_plan_for`] finds plans: one stored for any capacities where each of its
     /// plans' fits hold, else one stored for exactly `config`.
     pub fn get_manifest_for(&self, config: &PlanConfig, text: &[u8; 32]) -> Option<FileManifest> {
-        let fitting = fitting_file_key(&config_digest_any_capacity(config), text);
+        let digests = self.digests(config);
+        let fitting = fitting_file_key(&digests.any_capacity, text);
         let holds = |manifest: &FileManifest| {
             let planning = |s| config.planning_capacity(s);
             manifest
@@ -140,7 +161,7 @@ impl Cache {
         let found = self
             .lookup(Kind::File, &fitting, codec::decode_manifest, holds)
             .or_else(|| {
-                let configured = file_key(&config_digest(config), text);
+                let configured = file_key(&digests.exact, text);
                 self.lookup(Kind::File, &configured, codec::decode_manifest, |_| true)
             });
         self.count(&self.file_hits, &self.file_misses, found)
@@ -148,16 +169,17 @@ impl Cache {
 
     /// Queues a function's plan made under `config`, under the key its capacities say.
     pub fn put_plan_for(&self, config: &PlanConfig, canonical: &[u8; 32], plan: &CachedPlan) {
-        let key = ConfigDigests::of(config).plan_key(canonical, &plan.capacities);
+        let key = self.digests(config).plan_key(canonical, &plan.capacities);
         self.put_plan(key, plan);
     }
 
     /// Queues a file's manifest made under `config`: for any capacities where every plan in
     /// it holds for other capacities, else for exactly `config`'s.
     pub fn put_manifest_for(&self, config: &PlanConfig, text: &[u8; 32], manifest: &FileManifest) {
+        let digests = self.digests(config);
         let key = match manifest.functions.iter().all(|f| f.capacities.is_fitting()) {
-            true => fitting_file_key(&config_digest_any_capacity(config), text),
-            false => file_key(&config_digest(config), text),
+            true => fitting_file_key(&digests.any_capacity, text),
+            false => file_key(&digests.exact, text),
         };
         self.put_manifest(key, manifest);
     }

@@ -94,9 +94,15 @@ pub fn print_function(function: &Function, out: &mut String, indent: usize) {
 /// in `tests/roundtrip.rs` pin this — so nothing the planner reads can differ between two
 /// functions with equal bytes.
 pub fn canonical_function_bytes(function: &Function) -> Vec<u8> {
-    let mut out = String::new();
+    let mut out = String::with_capacity(printed_size_hint(function));
     print_function(function, &mut out, 0);
     out.into_bytes()
+}
+
+/// About the bytes a function prints to, for the buffer it is printed into: the length of
+/// the text it was parsed from (0 for a function made otherwise).
+pub fn printed_size_hint(function: &Function) -> usize {
+    function.span.end.saturating_sub(function.span.start) as usize
 }
 
 /// Binding strength of atoms, calls, subscripts and displays: tighter than any operator.
