@@ -8,7 +8,7 @@
 //! Printing never panics: model values that no parse can produce (an empty block, a dangling
 //! [`VarId`]) print as something visible rather than aborting.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -124,12 +124,12 @@ struct FunctionPrinter<'a> {
     function: &'a Function,
     out: &'a mut String,
     /// Names assigned by `pl.tile.alloc` / `pl.tensor.alloc` anywhere in the body.
-    allocated_bases: HashSet<&'a str>,
+    allocated_bases: FxHashSet<&'a str>,
 }
 
 impl<'a> FunctionPrinter<'a> {
     fn new(function: &'a Function, out: &'a mut String) -> Self {
-        let mut allocated_bases = HashSet::new();
+        let mut allocated_bases = FxHashSet::default();
         collect_allocated_bases(&function.body, &function.vars, &mut allocated_bases);
         FunctionPrinter {
             function,
@@ -511,7 +511,11 @@ impl<'a> FunctionPrinter<'a> {
     }
 }
 
-fn collect_allocated_bases<'a>(body: &'a [Stmt], vars: &'a VarTable, names: &mut HashSet<&'a str>) {
+fn collect_allocated_bases<'a>(
+    body: &'a [Stmt],
+    vars: &'a VarTable,
+    names: &mut FxHashSet<&'a str>,
+) {
     for stmt in body {
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
