@@ -1,5 +1,6 @@
 //! The byte format of cached values: a fixed header (magic, schema version, kind, payload
-//! length, CRC-32 of the stored payload) and the payload, a small hand-written encoding.
+//! length, CRC-32 of the stored payload) and the payload, a small hand-written encoding
+//! (integers as LEB128 varints: most are small, and a plan's payload is compressed byte by byte).
 //! Plan payloads are compressed with LZ4 (printed IR repeats itself a lot; this shrinks the
 //! store about five times); manifests and stamps are small and read on every warm run, so
 //! they are stored as they are. Only this file knows the layout; a value that fails any check decodes to an
@@ -22,7 +23,8 @@ use super::entry::{Anchor, CachedPlan, Capacities, FileManifest, Kind, ManifestE
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
-pub const SCHEMA_VERSION: u16 = 9;
+/// 10: integers as LEB128 varints (zigzag where signed), not fixed 4 or 8 bytes.
+pub const SCHEMA_VERSION: u16 = 10;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -37,7 +39,8 @@ pub enum DecodeError {
 }
 
 pub fn encode_plan(plan: &CachedPlan) -> Vec<u8> {
-    let mut w = Writer::default();
+    // The text is most of a plan; the report rarely needs more than a few kilobytes.
+    let mut w = Writer(Vec::with_capacity(plan.planned_text.len() + 4096));
     w.str(&plan.planned_text);
     w.raw(&plan.planned_digest);
     report(&mut w, &plan.report, false);
@@ -437,14 +440,23 @@ impl Writer {
     fn u8(&mut self, v: u8) {
         self.0.push(v);
     }
-    fn u32(&mut self, v: u32) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+    /// LEB128: seven bits a byte, low first, the high bit set on all but the last.
+    fn uvarint(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.0.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        self.0.push(v as u8);
     }
+    fn u32(&mut self, v: u32) {
+        self.uvarint(v.into());
+    }
+    /// Zigzag, so that small negative numbers take few bytes too.
     fn i64(&mut self, v: i64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+        self.uvarint(((v << 1) ^ (v >> 63)) as u64);
     }
     fn len(&mut self, v: usize) {
-        self.i64(v as i64);
+        self.uvarint(v as u64);
     }
     fn option(&mut self, v: Option<i64>) {
         match v {
@@ -500,11 +512,27 @@ impl<'a> Reader<'a> {
             _ => Err(DecodeError::Payload),
         }
     }
+    fn uvarint(&mut self) -> Result<u64, DecodeError> {
+        let mut value = 0;
+        for shift in (0..64).step_by(7) {
+            let byte = self.u8()?;
+            // The tenth byte holds the 64th bit alone.
+            if shift == 63 && byte > 1 {
+                return Err(DecodeError::Payload);
+            }
+            value |= u64::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(DecodeError::Payload)
+    }
     fn u32(&mut self) -> Result<u32, DecodeError> {
-        Ok(u32::from_le_bytes(self.array()?))
+        u32::try_from(self.uvarint()?).map_err(|_| DecodeError::Payload)
     }
     fn i64(&mut self) -> Result<i64, DecodeError> {
-        Ok(i64::from_le_bytes(self.array()?))
+        let zigzag = self.uvarint()?;
+        Ok((zigzag >> 1) as i64 ^ -((zigzag & 1) as i64))
     }
     fn option(&mut self) -> Result<Option<i64>, DecodeError> {
         match self.bool()? {
@@ -514,10 +542,10 @@ impl<'a> Reader<'a> {
     }
     /// A count of things that need not follow in the payload.
     fn count(&mut self) -> Result<usize, DecodeError> {
-        usize::try_from(self.i64()?).map_err(|_| DecodeError::Payload)
+        usize::try_from(self.uvarint()?).map_err(|_| DecodeError::Payload)
     }
     fn len(&mut self) -> Result<usize, DecodeError> {
-        let n = usize::try_from(self.i64()?).map_err(|_| DecodeError::Payload)?;
+        let n = usize::try_from(self.uvarint()?).map_err(|_| DecodeError::Payload)?;
         // A length can never exceed the bytes left: rejects garbage before allocating for it.
         if n > self.bytes.len() {
             return Err(DecodeError::Payload);
@@ -639,8 +667,53 @@ mod tests {
         assert_eq!(decode_plan(&encode_plan(&plan)), Ok(plan));
     }
 
-    /// A value written by the schema before (anchors without their tag) is refused by its
-    /// header, never read as this schema's.
+    #[test]
+    fn integers_round_trip_at_their_extremes() {
+        let signed = [
+            0,
+            1,
+            -1,
+            63,
+            -64,
+            64,
+            -65,
+            i64::from(i32::MAX),
+            i64::MIN,
+            i64::MAX,
+        ];
+        let unsigned = [0, 127, 128, 16_383, 16_384, u32::MAX];
+        let mut w = Writer::default();
+        for &v in &signed {
+            w.i64(v);
+        }
+        for &v in &unsigned {
+            w.u32(v);
+        }
+        w.len(usize::MAX);
+        // One byte each below 64 (signed) and 128 (unsigned).
+        assert_eq!(w.0[..3], [0, 2, 1]);
+        let mut r = Reader::new(&w.0);
+        for &v in &signed {
+            assert_eq!(r.i64(), Ok(v));
+        }
+        for &v in &unsigned {
+            assert_eq!(r.u32(), Ok(v));
+        }
+        assert_eq!(r.count(), Ok(usize::MAX));
+        r.finish().expect("nothing left");
+        // Too long, or past 64 bits: refused, not wrapped.
+        assert_eq!(Reader::new(&[0x80; 11]).i64(), Err(DecodeError::Payload));
+        let mut past = vec![0xff; 9];
+        past.push(0x02);
+        assert_eq!(Reader::new(&past).i64(), Err(DecodeError::Payload));
+        // A u32 field holding more than 32 bits.
+        let mut w = Writer::default();
+        w.i64(i64::MAX);
+        assert_eq!(Reader::new(&w.0).u32(), Err(DecodeError::Payload));
+    }
+
+    /// A value written by the schema before (fixed-width integers) is refused by its header,
+    /// never read as this schema's.
     #[test]
     fn a_value_of_the_previous_schema_is_refused() {
         let mut bytes = encode_plan(&plan_with(vec![Anchor::Nowhere]));
