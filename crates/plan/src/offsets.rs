@@ -37,7 +37,7 @@ const NODE_LIMIT: u64 = 200_000;
 
 /// How hard the offset planner looks for a small layout of each space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LayoutSearch {
+pub enum LayoutSearch {
     /// The solver's greedy portfolio, then its search within [`NODE_LIMIT`] nodes.
     Full,
     /// The greedy portfolio alone. The search only lowers the peak, so a safe-planning trial,
@@ -46,20 +46,62 @@ pub(crate) enum LayoutSearch {
     Greedy,
 }
 
+/// Plans `input` with the offset planner: PyPTO's plan (addressed, the groups in
+/// `own_buffer` kept off shared buffers as the safe planner asks) is the fallback, and
+/// [`OffsetInput`] and [`OffsetInput::place`] are the stages [`plan_offsets`] composes.
 pub(crate) fn plan_function(
     input: &Function,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
     search: LayoutSearch,
 ) -> Result<FunctionPlan, PlanError> {
-    let pypto_config = PlanConfig {
+    let pypto = stages::plan_pypto(Cow::Borrowed(input), &fallback_config(config), own_buffer);
+    let offset_input = || {
+        let mut f = input.clone();
+        if config.materialize_aliases {
+            retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact);
+        }
+        OffsetInput::of(f, config).map(Cow::Owned)
+    };
+    let place = |offsets: &OffsetInput, space, bound| {
+        let capacity = match bound {
+            Bound::Capacity => config.planning_capacity(space),
+            Bound::Unbounded => None,
+        };
+        offsets.place(space, capacity, own_buffer, search)
+    };
+    plan_offsets(input, pypto, offset_input, place, config)
+}
+
+/// The configuration of the offset planner's fallback: PyPTO's plan, addressed.
+pub fn fallback_config(config: &PlanConfig) -> PlanConfig {
+    PlanConfig {
         planner: Planner::Pypto,
         assign_addresses: true,
         ..*config
-    };
-    // The fallback is PyPTO's plan as the safe planner repairs it: its groups kept off shared
-    // buffers stay so.
-    let pypto = stages::plan_pypto(Cow::Borrowed(input), &pypto_config, own_buffer);
+    }
+}
+
+/// Which capacity a space is laid out under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The space's planning capacity, where known.
+    Capacity,
+    /// None: the smallest layout when nothing fits the capacity (left to AllocateMemoryAddr).
+    Unbounded,
+}
+
+/// The offset planner's plan of `input`, from PyPTO's plan of it (`pypto`, with
+/// [`fallback_config`]), the offset planner's input (made only where the solver runs) and each
+/// space's layout (`place`, under the [`Bound`] asked for). The engine memoizes the stages; the
+/// planner computes them here.
+pub fn plan_offsets<'a>(
+    input: &Function,
+    pypto: Result<FunctionPlan, PlanError>,
+    offset_input: impl FnOnce() -> Result<Cow<'a, OffsetInput>, PlanError>,
+    mut place: impl FnMut(&OffsetInput, MemSpace, Bound) -> Result<Option<Placement>, PlanError>,
+    config: &PlanConfig,
+) -> Result<FunctionPlan, PlanError> {
     if input.function_type() == FunctionType::Orchestration {
         return pypto;
     }
@@ -69,59 +111,25 @@ pub(crate) fn plan_function(
     {
         return pypto;
     }
-    let mut f = input.clone();
-    if config.materialize_aliases {
-        retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact);
-    }
-    // The safe planner's fixups, as PyPTO's plan gets them (stages::finish): carries aligned,
-    // nested carries written back.
-    let safe = !config.exact;
-    if safe {
-        // Every group keeps its own allocation: not PyPTO's decision, nothing to report.
-        fixup::align_loop_carries(&f.body, &mut f.vars, safe, false);
-    }
-    fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
-    fixup::normalize_identity_copies(&f.body, &mut f.vars);
-    let inserted = {
-        let Function { body, vars, .. } = &mut f;
-        let mut yield_fixup = fixup::YieldFixup::new(vars);
-        if safe {
-            yield_fixup = yield_fixup.safe();
-        }
-        yield_fixup.run(body)?;
-        yield_fixup.inserted
-    };
-    let nested_writebacks: Vec<Diagnostic> = inserted
-        .nested_writebacks
-        .iter()
-        .map(|&(iter_arg, yielded, moved)| {
-            fixup::nested_writeback_warning(&f.vars, iter_arg, yielded, moved)
-        })
-        .collect();
-    hoist_allocs(&mut f, &inserted.allocs);
-    fixup::normalize_identity_copies(&f.body, &mut f.vars);
-    cleanup::strip_pipeline_membership(&mut f.body);
-
-    let lifetimes = lifetimes::analyze(&f);
+    let offsets = offset_input()?;
+    let lifetimes = &offsets.lifetimes;
     let mut report = PlanReport {
-        lifetimes: lifetime_report(&lifetimes),
+        lifetimes: lifetime_report(lifetimes),
         statement_spans: lifetimes.statement_spans.clone(),
-        diagnostics: nested_writebacks,
+        diagnostics: offsets.nested_writebacks.clone(),
         ..PlanReport::default()
     };
-    if lifetimes.intervals.is_empty() {
+    let Some(constraints) = &offsets.constraints else {
         return Ok(FunctionPlan {
-            function: f,
+            function: offsets.into_owned().function,
             report,
         });
-    }
-    let rules = SharingRules::of(&f, &lifetimes, config)?;
-    let facts = rules.facts(&f, &lifetimes);
-    let reserved = layout::reserved_windows(&f)?;
-
+    };
+    let f = &offsets.function;
+    let reserved = &constraints.reserved;
     let mut addresses = BTreeMap::new();
     let mut footprints = BTreeMap::new();
-    for (space, in_space) in spaces_of(&lifetimes) {
+    for (space, in_space) in spaces_of(lifetimes) {
         let capacity = config.planning_capacity(space);
         let reserved_start = reserved.start_of(space);
         let pypto_footprint = pypto.as_ref().ok().and_then(|pypto| {
@@ -132,29 +140,16 @@ pub(crate) fn plan_function(
                 .find(|s| s.space == space)
                 .map(|s| s.footprint)
         });
-        let place = |capacity| {
-            let bounds = Bounds {
-                capacity,
-                reserved_start,
-                search,
-            };
-            place_space(
-                &f,
-                &lifetimes,
-                &facts,
-                (space, &in_space),
-                own_buffer,
-                bounds,
-            )
-        };
-        let (placed, overflow) = match place(capacity) {
+        let (placed, overflow) = match place(&offsets, space, Bound::Capacity) {
             Ok(placed) => (placed, None),
             Err(err) if err.0.code == address_codes::CAPACITY_OVERFLOW => (None, Some(err)),
             Err(err) => return Err(err),
         };
-        let placed =
-            placed.filter(|(_, footprint)| pypto_footprint.is_none_or(|p| *footprint <= p));
-        let (space_addresses, footprint) = match placed {
+        let placed = placed.filter(|placed| pypto_footprint.is_none_or(|p| placed.footprint <= p));
+        let Placement {
+            addresses: space_addresses,
+            footprint,
+        } = match placed {
             Some(placed) => placed,
             None => {
                 // PyPTO's plan, addressed, fits: the offset planner is never worse than it.
@@ -165,16 +160,16 @@ pub(crate) fn plan_function(
                 // Nothing fits the capacity, PyPTO's plan neither: as PyPTO's plan without
                 // `--addresses`, the layout is emitted with the warning that AllocateMemoryAddr
                 // will stop there (SPEC §8); with `--addresses` the overflow is the error.
-                let Some((space_addresses, footprint)) = place(None)? else {
+                let Some(placed) = place(&offsets, space, Bound::Unbounded)? else {
                     return Err(overflow.unwrap_or(pypto_overflow));
                 };
-                if let Some(capacity) = capacity.filter(|&c| footprint > c) {
+                if let Some(capacity) = capacity.filter(|&c| placed.footprint > c) {
                     let error = overflow.unwrap_or_else(|| {
                         address::overflow_error(
                             &f.name,
-                            address::head_of(&f),
+                            address::head_of(f),
                             space,
-                            footprint,
+                            placed.footprint,
                             capacity,
                             reserved_start,
                         )
@@ -189,7 +184,7 @@ pub(crate) fn plan_function(
                             Planner::Dsa,
                         ));
                 }
-                (space_addresses, footprint)
+                placed
             }
         };
         addresses.extend(space_addresses);
@@ -206,18 +201,121 @@ pub(crate) fn plan_function(
             lower_bound: lifetimes.max_live_bytes(&in_space),
             footprint,
             pypto_footprint,
-            buffers: buffers_report(&f, &lifetimes, &in_space, &addresses),
+            buffers: buffers_report(f, lifetimes, &in_space, &addresses),
         });
     }
+    let reserved = reserved.clone();
+    let moves = offsets.moves.clone();
+    let mut f = offsets.into_owned().function;
     apply_addresses(&mut f, &addresses, &mut footprints, &reserved);
     for s in &mut report.spaces {
         s.footprint = footprints.get(&s.space).copied().unwrap_or(s.footprint);
     }
-    report.inserted_moves = move_reports(&inserted.moves, &f.vars);
+    report.inserted_moves = move_reports(&moves, &f.vars);
     Ok(FunctionPlan {
         function: f,
         report,
     })
+}
+
+/// What the offset planner lays out: the function after Step 0 and the control-flow
+/// post-steps (accumulator if-phis, yield fixup, identity copies), run with every group on its
+/// own buffer so that the copies they insert are part of the lifetimes the solver sees; its
+/// lifetimes; and, where it has tiles, the rules that keep groups apart. Reads the backend and
+/// `exact`, no capacity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OffsetInput {
+    function: Function,
+    lifetimes: Lifetimes,
+    nested_writebacks: Vec<Diagnostic>,
+    /// The `tile.move`s the yield fixup inserted (source, destination).
+    moves: Vec<(VarId, VarId)>,
+    /// `None` for a function without tiles.
+    constraints: Option<Constraints>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Constraints {
+    rules: SharingRules,
+    reserved: Reserved,
+}
+
+impl OffsetInput {
+    /// The post-steps over `f`, a function after Step 0.
+    pub fn of(mut f: Function, config: &PlanConfig) -> Result<OffsetInput, PlanError> {
+        // The safe planner's fixups, as PyPTO's plan gets them (stages::finish): carries
+        // aligned, nested carries written back.
+        let safe = !config.exact;
+        if safe {
+            // Every group keeps its own allocation: not PyPTO's decision, nothing to report.
+            fixup::align_loop_carries(&f.body, &mut f.vars, safe, false);
+        }
+        fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
+        fixup::normalize_identity_copies(&f.body, &mut f.vars);
+        let inserted = {
+            let Function { body, vars, .. } = &mut f;
+            let mut yield_fixup = fixup::YieldFixup::new(vars);
+            if safe {
+                yield_fixup = yield_fixup.safe();
+            }
+            yield_fixup.run(body)?;
+            yield_fixup.inserted
+        };
+        let nested_writebacks: Vec<Diagnostic> = inserted
+            .nested_writebacks
+            .iter()
+            .map(|&(iter_arg, yielded, moved)| {
+                fixup::nested_writeback_warning(&f.vars, iter_arg, yielded, moved)
+            })
+            .collect();
+        hoist_allocs(&mut f, &inserted.allocs);
+        fixup::normalize_identity_copies(&f.body, &mut f.vars);
+        cleanup::strip_pipeline_membership(&mut f.body);
+
+        let lifetimes = lifetimes::analyze(&f);
+        let constraints = if lifetimes.intervals.is_empty() {
+            None
+        } else {
+            Some(Constraints {
+                rules: SharingRules::of(&f, &lifetimes, config)?,
+                reserved: layout::reserved_windows(&f)?,
+            })
+        };
+        Ok(OffsetInput {
+            function: f,
+            lifetimes,
+            nested_writebacks,
+            moves: inserted.moves,
+            constraints,
+        })
+    }
+
+    /// Places the groups of one space with the DSA solver under `capacity` (the groups of
+    /// the tiles in `own_buffer` share no byte with another): each base's address and the
+    /// footprint, or `None` when the solver found no layout within the capacity (or the
+    /// function has no tiles).
+    pub fn place(
+        &self,
+        space: MemSpace,
+        capacity: Option<i64>,
+        own_buffer: &FxHashSet<VarId>,
+        search: LayoutSearch,
+    ) -> Result<Option<Placement>, PlanError> {
+        let Some(constraints) = &self.constraints else {
+            return Ok(None);
+        };
+        let (f, lifetimes) = (&self.function, &self.lifetimes);
+        let in_space: Vec<usize> = (0..lifetimes.intervals.len())
+            .filter(|&i| lifetimes.intervals[i].space == space)
+            .collect();
+        let bounds = Bounds {
+            capacity,
+            reserved_start: constraints.reserved.start_of(space),
+            search,
+        };
+        let facts = constraints.rules.facts(f, lifetimes);
+        place_space(f, lifetimes, &facts, (space, &in_space), own_buffer, bounds)
+    }
 }
 
 /// PyPTO's plan, addressed, with a note saying why it was kept.
@@ -247,8 +345,12 @@ fn pypto_instead(mut pypto: FunctionPlan, space: MemSpace) -> FunctionPlan {
     pypto
 }
 
-/// Each base's address in one space, and the space's footprint.
-type Placement = (Vec<(Name, i64)>, i64);
+/// One space laid out: each base's address, and the space's footprint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub addresses: Vec<(Name, i64)>,
+    pub footprint: i64,
+}
 
 /// What bounds the layout of one space.
 #[derive(Clone, Copy)]
@@ -329,10 +431,10 @@ fn place_space(
                 .zip(&solution.offsets)
                 .map(|(&i, &offset)| (intervals[i].base.clone(), reserved_start + offset as i64))
                 .collect();
-            Ok(Some((
+            Ok(Some(Placement {
                 addresses,
-                align32(reserved_start + solution.peak as i64),
-            )))
+                footprint: align32(reserved_start + solution.peak as i64),
+            }))
         }
         Err(SolveError::LiveBytesExceedCapacity {
             instant,
