@@ -5,8 +5,9 @@
 //! `sharing_rules`, `packing(function, space)` (as if the capacity were unlimited),
 //! `fitted(function, space)` (its capacity check), `fixed` (SPEC §7), `layout`,
 //! `overflow(function, space)` (§8's capacity check) and `addressed`; the offset planner's
-//! (`--planner dsa`) are `offset_input` (its post-steps), `offset_layout(function, space)`
-//! (one space laid out under its capacity) and `offset_plan`; `space_capacity`,
+//! (`--planner dsa`) are `offset_input` (its post-steps), per space `offset_problem` (the
+//! pairs kept apart, which read the capacity), `offset_solution` (the solver) and
+//! `offset_layout` (held to the capacity), and `offset_plan`; `space_capacity`,
 //! `capacity_known` and `capacity_aware` read the configuration; everything else is per-file
 //! bookkeeping. Each case runs without and with a plan cache, and after each configuration
 //! change the plans must equal a fresh database's.
@@ -669,8 +670,7 @@ fn with_the_offset_planner(config: PlanConfig) -> PlanConfig {
     }
 }
 
-/// The offset planner reads the memoized stages: PyPTO's (its fallback) and its own, the
-/// post-steps' input (`offset_input`) and each space's layout (`offset_layout`).
+/// The offset planner reads the memoized stages: PyPTO's (its fallback) and its own.
 #[test]
 fn with_the_offset_planner_an_edit_runs_its_stages_and_pypto_s() {
     let config = with_the_offset_planner(with_backend(Backend::Ascend910B));
@@ -697,18 +697,28 @@ fn with_the_offset_planner_an_edit_runs_its_stages_and_pypto_s() {
             fitted(k.py::matmul_kloop, Acc)
             layout(k.py::matmul_kloop)
             offset_input(k.py::matmul_kloop)
+            offset_problem(k.py::matmul_kloop, Mat)
+            offset_solution(k.py::matmul_kloop, Mat)
             offset_layout(k.py::matmul_kloop, Mat)
+            offset_problem(k.py::matmul_kloop, Left)
+            offset_solution(k.py::matmul_kloop, Left)
             offset_layout(k.py::matmul_kloop, Left)
+            offset_problem(k.py::matmul_kloop, Right)
+            offset_solution(k.py::matmul_kloop, Right)
             offset_layout(k.py::matmul_kloop, Right)
+            offset_problem(k.py::matmul_kloop, Acc)
+            offset_solution(k.py::matmul_kloop, Acc)
             offset_layout(k.py::matmul_kloop, Acc)
             file_result(k.py)"#]],
     );
 }
 
-/// A capacity change of one space lays out that space again (and checks PyPTO's packing of
-/// it, the fallback); where the layout comes out the same, nothing after it re-runs.
+/// A capacity change of one space derives that space's layout problem again (how deep its
+/// pipeline groups go) and holds the solver's layout to the new capacity, as PyPTO's packing
+/// of it (the fallback) is checked; the solver does not run again, and where the layout still
+/// fits, nothing after it re-runs.
 #[test]
-fn with_the_offset_planner_a_capacity_change_of_one_space_lays_out_only_that_space() {
+fn with_the_offset_planner_a_capacity_change_of_one_space_rechecks_only_that_space() {
     let config = with_the_offset_planner(with_backend(Backend::Ascend910B));
     let mut fixture = Fixture::of(FOUR_SPACES, Cache::disabled(), config);
     fixture.configure(
@@ -723,7 +733,7 @@ fn with_the_offset_planner_a_capacity_change_of_one_space_lays_out_only_that_spa
             fitted(k.py::matmul_kloop, Acc)
             capacity_aware()
             overflow(k.py::matmul_kloop, Acc)
-            offset_plan(k.py::matmul_kloop)
+            offset_problem(k.py::matmul_kloop, Acc)
             offset_layout(k.py::matmul_kloop, Acc)
             file_result(k.py)"#]],
     );
@@ -742,7 +752,6 @@ fn with_the_offset_planner_toggling_addresses_lays_out_nothing() {
         addressed,
         expect![[r#"
             plan(k.py::matmul_kloop)
-            offset_plan(k.py::matmul_kloop)
             file_result(k.py)"#]],
     );
 }
@@ -761,9 +770,17 @@ fn switching_to_the_offset_planner_keeps_the_pypto_stages() {
             offset_plan(k.py::matmul_kloop)
             offset_input(k.py::matmul_kloop)
             offset_layout(k.py::matmul_kloop, Mat)
+            offset_problem(k.py::matmul_kloop, Mat)
+            offset_solution(k.py::matmul_kloop, Mat)
             offset_layout(k.py::matmul_kloop, Left)
+            offset_problem(k.py::matmul_kloop, Left)
+            offset_solution(k.py::matmul_kloop, Left)
             offset_layout(k.py::matmul_kloop, Right)
+            offset_problem(k.py::matmul_kloop, Right)
+            offset_solution(k.py::matmul_kloop, Right)
             offset_layout(k.py::matmul_kloop, Acc)
+            offset_problem(k.py::matmul_kloop, Acc)
+            offset_solution(k.py::matmul_kloop, Acc)
             file_result(k.py)"#]],
     );
 }
@@ -771,7 +788,7 @@ fn switching_to_the_offset_planner_keeps_the_pypto_stages() {
 /// With a cache, the plan at the new capacity is looked up (the offset planner's plans are
 /// stored for their own capacities), misses, and comes from the stages as without one.
 #[test]
-fn with_a_cache_with_the_offset_planner_a_capacity_change_lays_out_only_that_space() {
+fn with_a_cache_with_the_offset_planner_a_capacity_change_rechecks_only_that_space() {
     let config = with_the_offset_planner(with_backend(Backend::Ascend910B));
     let mut fixture = Fixture::of(FOUR_SPACES, cache(), config);
     fixture.configure(
@@ -787,7 +804,7 @@ fn with_a_cache_with_the_offset_planner_a_capacity_change_lays_out_only_that_spa
             fitted(k.py::matmul_kloop, Acc)
             capacity_aware()
             overflow(k.py::matmul_kloop, Acc)
-            offset_plan(k.py::matmul_kloop)
+            offset_problem(k.py::matmul_kloop, Acc)
             offset_layout(k.py::matmul_kloop, Acc)
             file_result(k.py)"#]],
     );

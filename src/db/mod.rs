@@ -10,8 +10,10 @@
 //!   (parse)   (Step 0)                  (backend)       (capacity known?)     (the capacity)
 //!      ─► fixed ─► layout ─► overflow(fn, space) ─► addressed ─► checked_plan ──┘
 //!      (backend)             (the capacity)         (--addresses)  (checkers, repairs, print)
-//!   --planner dsa: prepared ─► offset_input ─► offset_layout(fn, space) ─► offset_plan
-//!                              (post-steps)     (the capacity)     (+ addressed PyPTO plan)
+//!   --planner dsa: prepared ─► offset_input ─► offset_problem ─► offset_solution ─►
+//!                              (post-steps)    (the capacity)     (the solver)
+//!      offset_layout(fn, space) ─► offset_plan (+ PyPTO's plan, addressed) ─► checked_plan
+//!      (the capacity)
 //! ```
 //!
 //! Each stage reads only the aspects of [`Settings`] it needs, and every stage result compares
@@ -58,7 +60,9 @@ use crate::ir::{
 };
 use crate::plan::address::Layout;
 use crate::plan::layout::Reserved;
-use crate::plan::offsets::{self, Bound, LayoutSearch, OffsetInput, Placement};
+use crate::plan::offsets::{
+    self, Bound, LayoutSearch, OffsetInput, Placement, SpaceLayout, SpaceProblem,
+};
 use crate::plan::{
     FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner, Prepared,
     SharingRules, SpaceCapacity, SpaceFit, SpacePacking,
@@ -724,35 +728,72 @@ pub fn offset_input<'db>(
     }))
 }
 
-/// The offset planner's stage 2, one space laid out by the solver (with its search) under
-/// that space's planning capacity: re-runs when that capacity changes. Not bounded: a
-/// layout is small.
+/// The offset planner's stage 2a, one space's layout problem: the pairs kept apart depend on
+/// the space's capacity (how deep its pipeline groups go), so this re-runs when it changes
+/// and, where the pairs stay, backdates. Not bounded: a problem is small.
+#[salsa::tracked(returns(ref))]
+pub fn offset_problem<'db>(
+    db: &'db dyn Db,
+    key: FunctionSpace<'db>,
+) -> Option<Result<Arc<SpaceProblem>, PlanError>> {
+    let input = match offset_input(db, key.item(db)).as_ref()? {
+        Ok(input) => input,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let space = key.space(db);
+    let capacity = space_capacity(db, Space::new(db, space)).planning;
+    let keep_none = rustc_hash::FxHashSet::default();
+    Some(Ok(Arc::new(
+        input.value.problem(space, capacity, &keep_none),
+    )))
+}
+
+/// Stage 2b, the solver's layout of the problem (with its search), which reads no capacity.
+#[salsa::tracked(returns(ref))]
+pub fn offset_solution<'db>(
+    db: &'db dyn Db,
+    key: FunctionSpace<'db>,
+) -> Option<Result<Arc<SpaceLayout>, PlanError>> {
+    let problem = match offset_problem(db, key).as_ref()? {
+        Ok(problem) => problem,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let input = match offset_input(db, key.item(db)).as_ref()? {
+        Ok(input) => input,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    Some(Ok(Arc::new(input.value.solve(problem, LayoutSearch::Full))))
+}
+
+/// Stage 2c, the layout held to the space's planning capacity: re-runs, cheaply, when it
+/// changes.
 #[salsa::tracked(returns(ref))]
 pub fn offset_layout<'db>(
     db: &'db dyn Db,
     key: FunctionSpace<'db>,
 ) -> Option<Result<Option<Placement>, PlanError>> {
-    let space = key.space(db);
-    match space_capacity(db, Space::new(db, space)).planning {
-        Some(capacity) => place_offsets(db, key, Some(capacity)),
-        None => offset_layout_unbounded(db, key).clone(),
-    }
+    let problem = match offset_problem(db, key).as_ref()? {
+        Ok(problem) => problem,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let layout = match offset_solution(db, key).as_ref()? {
+        Ok(layout) => layout,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let input = match offset_input(db, key.item(db)).as_ref()? {
+        Ok(input) => input,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let capacity = space_capacity(db, Space::new(db, key.space(db))).planning;
+    Some(input.value.check_capacity(problem, layout, capacity))
 }
 
-/// One space laid out by the solver with no capacity: the layout where nothing fits it (or
-/// none is known). Reads no capacity.
+/// One space laid out by the solver with no capacity: the layout where nothing fits it.
+/// Reads no capacity.
 #[salsa::tracked(returns(ref))]
 pub fn offset_layout_unbounded<'db>(
     db: &'db dyn Db,
     key: FunctionSpace<'db>,
-) -> Option<Result<Option<Placement>, PlanError>> {
-    place_offsets(db, key, None)
-}
-
-fn place_offsets(
-    db: &dyn Db,
-    key: FunctionSpace<'_>,
-    capacity: Option<i64>,
 ) -> Option<Result<Option<Placement>, PlanError>> {
     let input = match offset_input(db, key.item(db)).as_ref()? {
         Ok(input) => input,
@@ -762,14 +803,14 @@ fn place_offsets(
     Some(
         input
             .value
-            .place(key.space(db), capacity, &keep_none, LayoutSearch::Full),
+            .place(key.space(db), None, &keep_none, LayoutSearch::Full),
     )
 }
 
 /// The offset planner's plan (`--planner dsa`) from the memoized stages: PyPTO's addressed
-/// plan as the fallback, the offset input and each space's layout. Reads the configuration
-/// (the capacities it reports, `--addresses` for an overflow), and backdates where the
-/// plan comes out the same.
+/// plan as the fallback, the offset input and each space's layout. Reads a capacity and
+/// `--addresses` only where nothing fits a space; backdates where the plan comes out the
+/// same.
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn offset_plan<'db>(
     db: &'db dyn Db,
@@ -800,21 +841,18 @@ pub fn offset_plan<'db>(
         };
         placed.clone().unwrap_or_else(|| Err(missing()))
     };
-    let config = file_config(db, *item.file(db));
-    let plan = offsets::plan_offsets(&source.function, pypto, offset_input, place, &config);
+    let capacities = offsets::Capacities {
+        planning: &|space| space_capacity(db, Space::new(db, space)).planning,
+        assign_addresses: &|| Settings::get(db).assign_addresses(db),
+    };
+    let plan = offsets::plan_offsets(&source.function, pypto, offset_input, place, capacities);
     if gone.get() {
         return None;
     }
-    Some(plan.map(|mut plan| {
-        // As the PyPTO stages' plans, it leaves the capacities to `fill_in_capacities`: a
-        // capacity change that moves no byte then backdates here.
-        for space in &mut plan.report.spaces {
-            space.capacity = None;
-        }
-        Located {
-            value: Arc::new(plan),
-            table: source.table.clone(),
-        }
+    // As the PyPTO stages' plans, it leaves the report's capacities to `fill_in_capacities`.
+    Some(plan.map(|plan| Located {
+        value: Arc::new(plan),
+        table: source.table.clone(),
     }))
 }
 

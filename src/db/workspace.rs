@@ -458,11 +458,15 @@ impl Workspace {
                 .iter()
                 .find(|&&space| super::Space::new(&self.db, space).as_id() == id)
                 .map(|space| format!("{space:?}")),
-            "packing" | "fitted" | "overflow" | "offset_layout" | "offset_layout_unbounded" => {
-                self.function_spaces().find_map(|(name, key)| {
-                    (key.as_id() == id).then(|| format!("{name}, {:?}", key.space(&self.db)))
-                })
-            }
+            "packing"
+            | "fitted"
+            | "overflow"
+            | "offset_problem"
+            | "offset_solution"
+            | "offset_layout"
+            | "offset_layout_unbounded" => self.function_spaces().find_map(|(name, key)| {
+                (key.as_id() == id).then(|| format!("{name}, {:?}", key.space(&self.db)))
+            }),
             "capacity_aware" => Some(String::new()),
             _ => self.files.iter().find_map(|(path, file)| {
                 let name = path.display().to_string();

@@ -29,7 +29,7 @@ use crate::retarget;
 use crate::stages::{self, SharingRules, spaces_of};
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{ExprKind, Function, FunctionType, MemSpace, Name, Span, Type, VarId, VarKind};
-use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveError, SolveOptions};
+use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveOptions};
 
 /// Search nodes per space: a budget instead of a deadline keeps the plan the same on every run
 /// and machine.
@@ -70,7 +70,25 @@ pub(crate) fn plan_function(
         };
         offsets.place(space, capacity, own_buffer, search)
     };
-    plan_offsets(input, pypto, offset_input, place, config)
+    let capacities = Capacities {
+        planning: &|space| config.planning_capacity(space),
+        assign_addresses: &|| config.assign_addresses,
+    };
+    let mut plan = plan_offsets(input, pypto, offset_input, place, capacities)?;
+    for space in &mut plan.report.spaces {
+        space.capacity = config.capacity(space.space);
+    }
+    Ok(plan)
+}
+
+/// What the offset planner reads of the configuration where nothing fits a space, asked only
+/// there (so the engine's plan depends on the capacities only where one overflows).
+#[derive(Clone, Copy)]
+pub struct Capacities<'a> {
+    /// Each space's planning capacity.
+    pub planning: &'a dyn Fn(MemSpace) -> Option<i64>,
+    /// `--addresses`: an overflow is then an error.
+    pub assign_addresses: &'a dyn Fn() -> bool,
 }
 
 /// The configuration of the offset planner's fallback: PyPTO's plan, addressed.
@@ -94,13 +112,13 @@ pub enum Bound {
 /// The offset planner's plan of `input`, from PyPTO's plan of it (`pypto`, with
 /// [`fallback_config`]), the offset planner's input (made only where the solver runs) and each
 /// space's layout (`place`, under the [`Bound`] asked for). The engine memoizes the stages; the
-/// planner computes them here.
+/// planner computes them here. The report leaves each space's capacity to the caller.
 pub fn plan_offsets<'a>(
     input: &Function,
     pypto: Result<FunctionPlan, PlanError>,
     offset_input: impl FnOnce() -> Result<Cow<'a, OffsetInput>, PlanError>,
     mut place: impl FnMut(&OffsetInput, MemSpace, Bound) -> Result<Option<Placement>, PlanError>,
-    config: &PlanConfig,
+    capacities: Capacities<'_>,
 ) -> Result<FunctionPlan, PlanError> {
     if input.function_type() == FunctionType::Orchestration {
         return pypto;
@@ -130,7 +148,6 @@ pub fn plan_offsets<'a>(
     let mut addresses = BTreeMap::new();
     let mut footprints = BTreeMap::new();
     for (space, in_space) in spaces_of(lifetimes) {
-        let capacity = config.planning_capacity(space);
         let reserved_start = reserved.start_of(space);
         let pypto_footprint = pypto.as_ref().ok().and_then(|pypto| {
             pypto
@@ -163,6 +180,7 @@ pub fn plan_offsets<'a>(
                 let Some(placed) = place(&offsets, space, Bound::Unbounded)? else {
                     return Err(overflow.unwrap_or(pypto_overflow));
                 };
+                let capacity = (capacities.planning)(space);
                 if let Some(capacity) = capacity.filter(|&c| placed.footprint > c) {
                     let error = overflow.unwrap_or_else(|| {
                         address::overflow_error(
@@ -174,7 +192,7 @@ pub fn plan_offsets<'a>(
                             reserved_start,
                         )
                     });
-                    if config.assign_addresses {
+                    if (capacities.assign_addresses)() {
                         return Err(error);
                     }
                     report
@@ -192,7 +210,7 @@ pub fn plan_offsets<'a>(
         let intervals = &lifetimes.intervals;
         report.spaces.push(SpaceReport {
             space,
-            capacity: config.capacity(space),
+            capacity: None,
             tiles: in_space.iter().map(|&i| intervals[i].members.len()).sum(),
             buffers_before: in_space.len(),
             buffers_after: in_space.len(),
@@ -291,9 +309,9 @@ impl OffsetInput {
     }
 
     /// Places the groups of one space with the DSA solver under `capacity` (the groups of
-    /// the tiles in `own_buffer` share no byte with another): each base's address and the
-    /// footprint, or `None` when the solver found no layout within the capacity (or the
-    /// function has no tiles).
+    /// the tiles in `own_buffer` share no byte with another): [`OffsetInput::problem`],
+    /// [`OffsetInput::solve`] and [`OffsetInput::check_capacity`], which the engine memoizes
+    /// one by one.
     pub fn place(
         &self,
         space: MemSpace,
@@ -301,21 +319,184 @@ impl OffsetInput {
         own_buffer: &FxHashSet<VarId>,
         search: LayoutSearch,
     ) -> Result<Option<Placement>, PlanError> {
-        let Some(constraints) = &self.constraints else {
-            return Ok(None);
-        };
+        let problem = self.problem(space, capacity, own_buffer);
+        let layout = self.solve(&problem, search);
+        self.check_capacity(&problem, &layout, capacity)
+    }
+
+    /// One space's layout problem: its groups' lifetimes and sizes, and the pairs that must
+    /// not share bytes. The capacity decides only how deep each pipeline group may go (and
+    /// so which of its stages stay apart); the solver is handed none, its layout does not
+    /// depend on one ([`OffsetInput::check_capacity`] holds it to it).
+    pub fn problem(
+        &self,
+        space: MemSpace,
+        capacity: Option<i64>,
+        own_buffer: &FxHashSet<VarId>,
+    ) -> SpaceProblem {
         let (f, lifetimes) = (&self.function, &self.lifetimes);
-        let in_space: Vec<usize> = (0..lifetimes.intervals.len())
-            .filter(|&i| lifetimes.intervals[i].space == space)
+        let intervals = &lifetimes.intervals;
+        let in_space: Vec<usize> = (0..intervals.len())
+            .filter(|&i| intervals[i].space == space)
             .collect();
-        let bounds = Bounds {
-            capacity,
-            reserved_start: constraints.reserved.start_of(space),
-            search,
+        let Some(constraints) = &self.constraints else {
+            // A function without tiles has nothing to lay out.
+            return SpaceProblem {
+                space,
+                in_space,
+                reserved_start: 0,
+                problem: Problem::new(Vec::new()),
+            };
         };
         let facts = constraints.rules.facts(f, lifetimes);
-        place_space(f, lifetimes, &facts, (space, &in_space), own_buffer, bounds)
+        let ivs: Vec<_> = in_space.iter().map(|&i| &intervals[i]).collect();
+        let gate = PipelineGate::new(space, &ivs, capacity);
+        let extents = base_extents(f);
+        let buffers: Vec<DsaBuffer> = in_space
+            .iter()
+            .map(|&i| {
+                let iv = &intervals[i];
+                // A tile at an offset inside its base (a view, a copy of one) needs the bytes
+                // up to its end: the base gets one address, its tiles sit at their offsets
+                // from it.
+                let size = iv.size.max(extents.get(&iv.base).copied().unwrap_or(0));
+                DsaBuffer {
+                    lower: u64::from(iv.def),
+                    // A never-read tile still occupies its bytes at its definition.
+                    upper: u64::from(iv.last.max(iv.def + 1)),
+                    size: size.max(0) as u64,
+                }
+            })
+            .collect();
+        let mut pairs = disjoint_pairs(&facts, &gate, &in_space);
+        // A group the safe planner keeps on its own allocation shares no byte with another.
+        if !own_buffer.is_empty() {
+            for (k, &i) in in_space.iter().enumerate() {
+                if intervals[i].members.iter().any(|v| own_buffer.contains(v)) {
+                    pairs.extend(
+                        (0..in_space.len())
+                            .filter(|&o| o != k)
+                            .map(|o| (k.min(o), k.max(o))),
+                    );
+                }
+            }
+            pairs.sort_unstable();
+            pairs.dedup();
+        }
+        SpaceProblem {
+            space,
+            in_space,
+            reserved_start: constraints.reserved.start_of(space),
+            problem: Problem::new(buffers)
+                .with_alignment(32)
+                .with_disjoint_pairs(pairs),
+        }
     }
+
+    /// Lays `problem` out with the solver, with its search where asked for.
+    pub fn solve(&self, problem: &SpaceProblem, search: LayoutSearch) -> SpaceLayout {
+        let options = SolveOptions {
+            time_limit: None,
+            node_limit: Some(match search {
+                LayoutSearch::Full => NODE_LIMIT,
+                LayoutSearch::Greedy => 0,
+            }),
+            ..SolveOptions::default()
+        };
+        // An invalid problem has no layout.
+        let solved = dsa::solve(&problem.problem, &options).ok();
+        SpaceLayout(solved.map(|solution| Solved {
+            offsets: solution.offsets,
+            peak: solution.peak,
+            live_peak: dsa::max_live_bytes(&problem.problem),
+        }))
+    }
+
+    /// `layout` under `capacity`, as the solver would have refused it: each base's address
+    /// and the footprint, or `None` when it needs more than the capacity (or the problem was
+    /// invalid); an error where the bytes live at one instant exceed it.
+    pub fn check_capacity(
+        &self,
+        problem: &SpaceProblem,
+        layout: &SpaceLayout,
+        capacity: Option<i64>,
+    ) -> Result<Option<Placement>, PlanError> {
+        let Some(Solved {
+            offsets,
+            peak,
+            live_peak: live,
+        }) = &layout.0
+        else {
+            return Ok(None);
+        };
+        let SpaceProblem {
+            space,
+            in_space,
+            reserved_start,
+            ..
+        } = problem;
+        let (f, intervals) = (&self.function, &self.lifetimes.intervals);
+        if let Some(capacity) = capacity {
+            let room = (capacity - reserved_start).max(0) as u64;
+            if live.bytes > room {
+                let names: Vec<String> = live
+                    .live
+                    .iter()
+                    .map(|&k| f.vars[intervals[in_space[k]].rep].name.to_string())
+                    .collect();
+                return Err(PlanError::new(
+                    address_codes::CAPACITY_OVERFLOW,
+                    format!(
+                        "{} needs {} bytes at statement {} ({} bytes live in {}) but the limit is {capacity} bytes",
+                        space.name(),
+                        live.bytes as i64 + reserved_start,
+                        live.instant,
+                        live.bytes,
+                        names.join(", ")
+                    ),
+                    address::head_of(f),
+                ));
+            }
+            if *peak > room {
+                return Ok(None);
+            }
+        }
+        let addresses = in_space
+            .iter()
+            .zip(offsets)
+            .map(|(&i, &offset)| (intervals[i].base.clone(), reserved_start + offset as i64))
+            .collect();
+        Ok(Some(Placement {
+            addresses,
+            footprint: align32(reserved_start + *peak as i64),
+        }))
+    }
+}
+
+/// One space's layout problem, for the solver ([`OffsetInput::problem`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpaceProblem {
+    space: MemSpace,
+    /// The space's intervals (indices into the lifetimes'), one buffer each.
+    in_space: Vec<usize>,
+    /// Where tiles start: above the reserved windows.
+    reserved_start: i64,
+    /// Without a capacity.
+    problem: Problem,
+}
+
+/// What the solver made of a [`SpaceProblem`], before any capacity is applied (`None` for an
+/// invalid problem).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpaceLayout(Option<Solved>);
+
+#[derive(Clone, Debug, PartialEq)]
+struct Solved {
+    /// Each buffer's offset above the reserved windows.
+    offsets: Vec<u64>,
+    peak: u64,
+    /// The instant where the most bytes are live: no capacity below them holds any layout.
+    live_peak: dsa::LiveBytesPeak,
 }
 
 /// PyPTO's plan, addressed, with a note saying why it was kept.
@@ -350,119 +531,6 @@ fn pypto_instead(mut pypto: FunctionPlan, space: MemSpace) -> FunctionPlan {
 pub struct Placement {
     pub addresses: Vec<(Name, i64)>,
     pub footprint: i64,
-}
-
-/// What bounds the layout of one space.
-#[derive(Clone, Copy)]
-struct Bounds {
-    /// Usable bytes, where known.
-    capacity: Option<i64>,
-    /// Where tiles start: above the reserved windows.
-    reserved_start: i64,
-    search: LayoutSearch,
-}
-
-/// Places the groups of one space with the DSA solver: each base's address and the footprint,
-/// or `None` when the solver found no plan within the capacity.
-fn place_space(
-    f: &Function,
-    lifetimes: &Lifetimes,
-    facts: &ShareFacts,
-    (space, in_space): (MemSpace, &[usize]),
-    own_buffer: &FxHashSet<VarId>,
-    Bounds {
-        capacity,
-        reserved_start,
-        search,
-    }: Bounds,
-) -> Result<Option<Placement>, PlanError> {
-    let intervals = &lifetimes.intervals;
-    let ivs: Vec<_> = in_space.iter().map(|&i| &intervals[i]).collect();
-    let gate = PipelineGate::new(space, &ivs, capacity);
-    let extents = base_extents(f);
-    let buffers: Vec<DsaBuffer> = in_space
-        .iter()
-        .map(|&i| {
-            let iv = &intervals[i];
-            // A tile at an offset inside its base (a view, a copy of one) needs the bytes up to
-            // its end: the base gets one address, its tiles sit at their offsets from it.
-            let size = iv.size.max(extents.get(&iv.base).copied().unwrap_or(0));
-            DsaBuffer {
-                lower: u64::from(iv.def),
-                // A never-read tile still occupies its bytes at its definition.
-                upper: u64::from(iv.last.max(iv.def + 1)),
-                size: size.max(0) as u64,
-            }
-        })
-        .collect();
-    let mut pairs = disjoint_pairs(facts, &gate, in_space);
-    // A group the safe planner keeps on its own allocation shares no byte with another.
-    if !own_buffer.is_empty() {
-        for (k, &i) in in_space.iter().enumerate() {
-            if intervals[i].members.iter().any(|v| own_buffer.contains(v)) {
-                pairs.extend(
-                    (0..in_space.len())
-                        .filter(|&o| o != k)
-                        .map(|o| (k.min(o), k.max(o))),
-                );
-            }
-        }
-        pairs.sort_unstable();
-        pairs.dedup();
-    }
-    let mut problem = Problem::new(buffers)
-        .with_alignment(32)
-        .with_disjoint_pairs(pairs);
-    if let Some(capacity) = capacity {
-        problem = problem.with_capacity((capacity - reserved_start).max(0) as u64);
-    }
-    let options = SolveOptions {
-        time_limit: None,
-        node_limit: Some(match search {
-            LayoutSearch::Full => NODE_LIMIT,
-            LayoutSearch::Greedy => 0,
-        }),
-        ..SolveOptions::default()
-    };
-    match dsa::solve(&problem, &options) {
-        Ok(solution) => {
-            let addresses = in_space
-                .iter()
-                .zip(&solution.offsets)
-                .map(|(&i, &offset)| (intervals[i].base.clone(), reserved_start + offset as i64))
-                .collect();
-            Ok(Some(Placement {
-                addresses,
-                footprint: align32(reserved_start + solution.peak as i64),
-            }))
-        }
-        Err(SolveError::LiveBytesExceedCapacity {
-            instant,
-            live_bytes,
-            live,
-            ..
-        }) => {
-            // Reported only under a capacity; without one there is no plan to refuse.
-            let Some(capacity) = capacity else {
-                return Ok(None);
-            };
-            let names: Vec<String> = live
-                .iter()
-                .map(|&k| f.vars[intervals[in_space[k]].rep].name.to_string())
-                .collect();
-            Err(PlanError::new(
-                address_codes::CAPACITY_OVERFLOW,
-                format!(
-                    "{} needs {} bytes at statement {instant} ({live_bytes} bytes live in {}) but the limit is {capacity} bytes",
-                    space.name(),
-                    live_bytes as i64 + reserved_start,
-                    names.join(", ")
-                ),
-                address::head_of(f),
-            ))
-        }
-        Err(_) => Ok(None),
-    }
 }
 
 /// Pairs that must not share bytes even when their lifetimes only touch: every gate of
