@@ -5,7 +5,7 @@
 //! `sharing_rules`, `packing(function, space)` (as if the capacity were unlimited),
 //! `fitted(function, space)` (its capacity check), `fixed` (SPEC §7), `layout`,
 //! `overflow(function, space)` (§8's capacity check) and `addressed`; the offset planner's
-//! (`--planner dsa`) are `offset_input` (its post-steps), per space `offset_problem` (the
+//! (`--planner dsa`) are `offset_input` (its post-steps), per space `offset_pairs` (the
 //! pairs kept apart, which read the capacity), `offset_solution` (the solver) and
 //! `offset_layout` (held to the capacity), and `offset_plan`; `space_capacity`,
 //! `capacity_known` and `capacity_aware` read the configuration; everything else is per-file
@@ -697,16 +697,16 @@ fn with_the_offset_planner_an_edit_runs_its_stages_and_pypto_s() {
             fitted(k.py::matmul_kloop, Acc)
             layout(k.py::matmul_kloop)
             offset_input(k.py::matmul_kloop)
-            offset_problem(k.py::matmul_kloop, Mat)
+            offset_pairs(k.py::matmul_kloop, Mat)
             offset_solution(k.py::matmul_kloop, Mat)
             offset_layout(k.py::matmul_kloop, Mat)
-            offset_problem(k.py::matmul_kloop, Left)
+            offset_pairs(k.py::matmul_kloop, Left)
             offset_solution(k.py::matmul_kloop, Left)
             offset_layout(k.py::matmul_kloop, Left)
-            offset_problem(k.py::matmul_kloop, Right)
+            offset_pairs(k.py::matmul_kloop, Right)
             offset_solution(k.py::matmul_kloop, Right)
             offset_layout(k.py::matmul_kloop, Right)
-            offset_problem(k.py::matmul_kloop, Acc)
+            offset_pairs(k.py::matmul_kloop, Acc)
             offset_solution(k.py::matmul_kloop, Acc)
             offset_layout(k.py::matmul_kloop, Acc)
             file_result(k.py)"#]],
@@ -733,7 +733,7 @@ fn with_the_offset_planner_a_capacity_change_of_one_space_rechecks_only_that_spa
             fitted(k.py::matmul_kloop, Acc)
             capacity_aware()
             overflow(k.py::matmul_kloop, Acc)
-            offset_problem(k.py::matmul_kloop, Acc)
+            offset_pairs(k.py::matmul_kloop, Acc)
             offset_layout(k.py::matmul_kloop, Acc)
             file_result(k.py)"#]],
     );
@@ -770,17 +770,17 @@ fn switching_to_the_offset_planner_keeps_the_pypto_stages() {
             offset_plan(k.py::matmul_kloop)
             offset_input(k.py::matmul_kloop)
             offset_layout(k.py::matmul_kloop, Mat)
-            offset_problem(k.py::matmul_kloop, Mat)
             offset_solution(k.py::matmul_kloop, Mat)
+            offset_pairs(k.py::matmul_kloop, Mat)
             offset_layout(k.py::matmul_kloop, Left)
-            offset_problem(k.py::matmul_kloop, Left)
             offset_solution(k.py::matmul_kloop, Left)
+            offset_pairs(k.py::matmul_kloop, Left)
             offset_layout(k.py::matmul_kloop, Right)
-            offset_problem(k.py::matmul_kloop, Right)
             offset_solution(k.py::matmul_kloop, Right)
+            offset_pairs(k.py::matmul_kloop, Right)
             offset_layout(k.py::matmul_kloop, Acc)
-            offset_problem(k.py::matmul_kloop, Acc)
             offset_solution(k.py::matmul_kloop, Acc)
+            offset_pairs(k.py::matmul_kloop, Acc)
             file_result(k.py)"#]],
     );
 }
@@ -804,7 +804,7 @@ fn with_a_cache_with_the_offset_planner_a_capacity_change_rechecks_only_that_spa
             fitted(k.py::matmul_kloop, Acc)
             capacity_aware()
             overflow(k.py::matmul_kloop, Acc)
-            offset_problem(k.py::matmul_kloop, Acc)
+            offset_pairs(k.py::matmul_kloop, Acc)
             offset_layout(k.py::matmul_kloop, Acc)
             file_result(k.py)"#]],
     );

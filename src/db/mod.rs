@@ -10,7 +10,7 @@
 //!   (parse)   (Step 0)                  (backend)       (capacity known?)     (the capacity)
 //!      ─► fixed ─► layout ─► overflow(fn, space) ─► addressed ─► checked_plan ──┘
 //!      (backend)             (the capacity)         (--addresses)  (checkers, repairs, print)
-//!   --planner dsa: prepared ─► offset_input ─► offset_problem ─► offset_solution ─►
+//!   --planner dsa: prepared ─► offset_input ─► offset_pairs ─► offset_solution ─►
 //!                              (post-steps)    (the capacity)     (the solver)
 //!      offset_layout(fn, space) ─► offset_plan (+ PyPTO's plan, addressed) ─► checked_plan
 //!      (the capacity)
@@ -61,7 +61,7 @@ use crate::ir::{
 use crate::plan::address::Layout;
 use crate::plan::layout::Reserved;
 use crate::plan::offsets::{
-    self, Bound, LayoutSearch, OffsetInput, Placement, SpaceLayout, SpaceProblem,
+    self, Bound, DisjointPairs, LayoutSearch, OffsetInput, Placement, SpaceLayout,
 };
 use crate::plan::{
     FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner, Prepared,
@@ -728,14 +728,14 @@ pub fn offset_input<'db>(
     }))
 }
 
-/// The offset planner's stage 2a, one space's layout problem: the pairs kept apart depend on
-/// the space's capacity (how deep its pipeline groups go), so this re-runs when it changes
-/// and, where the pairs stay, backdates. Not bounded: a problem is small.
+/// The offset planner's stage 2a, which pairs of one space's buffers must not share bytes:
+/// they depend on the space's capacity (how deep its pipeline groups go), so this re-runs
+/// when it changes and, where the pairs stay, backdates. Not bounded: it is small.
 #[salsa::tracked(returns(ref))]
-pub fn offset_problem<'db>(
+pub fn offset_pairs<'db>(
     db: &'db dyn Db,
     key: FunctionSpace<'db>,
-) -> Option<Result<Arc<SpaceProblem>, PlanError>> {
+) -> Option<Result<Arc<DisjointPairs>, PlanError>> {
     let input = match offset_input(db, key.item(db)).as_ref()? {
         Ok(input) => input,
         Err(err) => return Some(Err(err.clone())),
@@ -743,26 +743,27 @@ pub fn offset_problem<'db>(
     let space = key.space(db);
     let capacity = space_capacity(db, Space::new(db, space)).planning;
     let keep_none = rustc_hash::FxHashSet::default();
-    Some(Ok(Arc::new(
-        input.value.problem(space, capacity, &keep_none),
-    )))
+    let pairs = input.value.disjoint_pairs(space, capacity, &keep_none);
+    Some(Ok(Arc::new(pairs)))
 }
 
-/// Stage 2b, the solver's layout of the problem (with its search), which reads no capacity.
+/// Stage 2b, the solver's layout of the space (with its search), which reads no capacity.
+/// Not bounded: a layout is small.
 #[salsa::tracked(returns(ref))]
 pub fn offset_solution<'db>(
     db: &'db dyn Db,
     key: FunctionSpace<'db>,
 ) -> Option<Result<Arc<SpaceLayout>, PlanError>> {
-    let problem = match offset_problem(db, key).as_ref()? {
-        Ok(problem) => problem,
+    let pairs = match offset_pairs(db, key).as_ref()? {
+        Ok(pairs) => pairs,
         Err(err) => return Some(Err(err.clone())),
     };
     let input = match offset_input(db, key.item(db)).as_ref()? {
         Ok(input) => input,
         Err(err) => return Some(Err(err.clone())),
     };
-    Some(Ok(Arc::new(input.value.solve(problem, LayoutSearch::Full))))
+    let layout = input.value.solve(key.space(db), pairs, LayoutSearch::Full);
+    Some(Ok(Arc::new(layout)))
 }
 
 /// Stage 2c, the layout held to the space's planning capacity: re-runs, cheaply, when it
@@ -772,10 +773,6 @@ pub fn offset_layout<'db>(
     db: &'db dyn Db,
     key: FunctionSpace<'db>,
 ) -> Option<Result<Option<Placement>, PlanError>> {
-    let problem = match offset_problem(db, key).as_ref()? {
-        Ok(problem) => problem,
-        Err(err) => return Some(Err(err.clone())),
-    };
     let layout = match offset_solution(db, key).as_ref()? {
         Ok(layout) => layout,
         Err(err) => return Some(Err(err.clone())),
@@ -784,8 +781,9 @@ pub fn offset_layout<'db>(
         Ok(input) => input,
         Err(err) => return Some(Err(err.clone())),
     };
-    let capacity = space_capacity(db, Space::new(db, key.space(db))).planning;
-    Some(input.value.check_capacity(problem, layout, capacity))
+    let space = key.space(db);
+    let capacity = space_capacity(db, Space::new(db, space)).planning;
+    Some(input.value.check_capacity(space, layout, capacity))
 }
 
 /// One space laid out by the solver with no capacity: the layout where nothing fits it.

@@ -461,7 +461,7 @@ impl Workspace {
             "packing"
             | "fitted"
             | "overflow"
-            | "offset_problem"
+            | "offset_pairs"
             | "offset_solution"
             | "offset_layout"
             | "offset_layout_unbounded" => self.function_spaces().find_map(|(name, key)| {

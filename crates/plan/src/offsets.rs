@@ -309,7 +309,7 @@ impl OffsetInput {
     }
 
     /// Places the groups of one space with the DSA solver under `capacity` (the groups of
-    /// the tiles in `own_buffer` share no byte with another): [`OffsetInput::problem`],
+    /// the tiles in `own_buffer` share no byte with another): [`OffsetInput::disjoint_pairs`],
     /// [`OffsetInput::solve`] and [`OffsetInput::check_capacity`], which the engine memoizes
     /// one by one.
     pub fn place(
@@ -319,55 +319,47 @@ impl OffsetInput {
         own_buffer: &FxHashSet<VarId>,
         search: LayoutSearch,
     ) -> Result<Option<Placement>, PlanError> {
-        let problem = self.problem(space, capacity, own_buffer);
-        let layout = self.solve(&problem, search);
-        self.check_capacity(&problem, &layout, capacity)
+        let pairs = self.disjoint_pairs(space, capacity, own_buffer);
+        let layout = self.solve(space, &pairs, search);
+        self.check_capacity(space, &layout, capacity)
     }
 
-    /// One space's layout problem: its groups' lifetimes and sizes, and the pairs that must
-    /// not share bytes. The capacity decides only how deep each pipeline group may go (and
-    /// so which of its stages stay apart); the solver is handed none, its layout does not
-    /// depend on one ([`OffsetInput::check_capacity`] holds it to it).
-    pub fn problem(
+    /// The space's intervals (indices into the lifetimes'), one buffer each.
+    fn in_space(&self, space: MemSpace) -> Vec<usize> {
+        let intervals = &self.lifetimes.intervals;
+        (0..intervals.len())
+            .filter(|&i| intervals[i].space == space)
+            .collect()
+    }
+
+    /// Where the space's tiles start: above the reserved windows.
+    fn reserved_start(&self, space: MemSpace) -> i64 {
+        self.constraints
+            .as_ref()
+            .map_or(0, |c| c.reserved.start_of(space))
+    }
+
+    /// The pairs of the space's buffers (indices into its intervals) that must not share
+    /// bytes. The only part of laying a space out that reads its capacity: how deep each
+    /// pipeline group may go decides which of its stages stay apart. The solver is handed no
+    /// capacity, its layout does not depend on one ([`OffsetInput::check_capacity`] holds it
+    /// to it).
+    pub fn disjoint_pairs(
         &self,
         space: MemSpace,
         capacity: Option<i64>,
         own_buffer: &FxHashSet<VarId>,
-    ) -> SpaceProblem {
-        let (f, lifetimes) = (&self.function, &self.lifetimes);
-        let intervals = &lifetimes.intervals;
-        let in_space: Vec<usize> = (0..intervals.len())
-            .filter(|&i| intervals[i].space == space)
-            .collect();
+    ) -> DisjointPairs {
         let Some(constraints) = &self.constraints else {
             // A function without tiles has nothing to lay out.
-            return SpaceProblem {
-                space,
-                in_space,
-                reserved_start: 0,
-                problem: Problem::new(Vec::new()),
-            };
+            return DisjointPairs(Vec::new());
         };
+        let (f, lifetimes) = (&self.function, &self.lifetimes);
+        let intervals = &lifetimes.intervals;
+        let in_space = self.in_space(space);
         let facts = constraints.rules.facts(f, lifetimes);
         let ivs: Vec<_> = in_space.iter().map(|&i| &intervals[i]).collect();
         let gate = PipelineGate::new(space, &ivs, capacity);
-        let extents = base_extents(f);
-        let buffers: Vec<DsaBuffer> = in_space
-            .iter()
-            .map(|&i| {
-                let iv = &intervals[i];
-                // A tile at an offset inside its base (a view, a copy of one) needs the bytes
-                // up to its end: the base gets one address, its tiles sit at their offsets
-                // from it.
-                let size = iv.size.max(extents.get(&iv.base).copied().unwrap_or(0));
-                DsaBuffer {
-                    lower: u64::from(iv.def),
-                    // A never-read tile still occupies its bytes at its definition.
-                    upper: u64::from(iv.last.max(iv.def + 1)),
-                    size: size.max(0) as u64,
-                }
-            })
-            .collect();
         let mut pairs = disjoint_pairs(&facts, &gate, &in_space);
         // A group the safe planner keeps on its own allocation shares no byte with another.
         if !own_buffer.is_empty() {
@@ -383,18 +375,39 @@ impl OffsetInput {
             pairs.sort_unstable();
             pairs.dedup();
         }
-        SpaceProblem {
-            space,
-            in_space,
-            reserved_start: constraints.reserved.start_of(space),
-            problem: Problem::new(buffers)
-                .with_alignment(32)
-                .with_disjoint_pairs(pairs),
-        }
+        DisjointPairs(pairs)
     }
 
-    /// Lays `problem` out with the solver, with its search where asked for.
-    pub fn solve(&self, problem: &SpaceProblem, search: LayoutSearch) -> SpaceLayout {
+    /// Lays the space out with the solver (with its search where asked for), its buffers
+    /// kept apart as `pairs` says.
+    pub fn solve(
+        &self,
+        space: MemSpace,
+        pairs: &DisjointPairs,
+        search: LayoutSearch,
+    ) -> SpaceLayout {
+        let intervals = &self.lifetimes.intervals;
+        let extents = base_extents(&self.function);
+        let buffers: Vec<DsaBuffer> = self
+            .in_space(space)
+            .iter()
+            .map(|&i| {
+                let iv = &intervals[i];
+                // A tile at an offset inside its base (a view, a copy of one) needs the bytes
+                // up to its end: the base gets one address, its tiles sit at their offsets
+                // from it.
+                let size = iv.size.max(extents.get(&iv.base).copied().unwrap_or(0));
+                DsaBuffer {
+                    lower: u64::from(iv.def),
+                    // A never-read tile still occupies its bytes at its definition.
+                    upper: u64::from(iv.last.max(iv.def + 1)),
+                    size: size.max(0) as u64,
+                }
+            })
+            .collect();
+        let problem = Problem::new(buffers)
+            .with_alignment(32)
+            .with_disjoint_pairs(pairs.0.clone());
         let options = SolveOptions {
             time_limit: None,
             node_limit: Some(match search {
@@ -404,20 +417,20 @@ impl OffsetInput {
             ..SolveOptions::default()
         };
         // An invalid problem has no layout.
-        let solved = dsa::solve(&problem.problem, &options).ok();
+        let solved = dsa::solve(&problem, &options).ok();
         SpaceLayout(solved.map(|solution| Solved {
             offsets: solution.offsets,
             peak: solution.peak,
-            live_peak: dsa::max_live_bytes(&problem.problem),
+            live_peak: dsa::max_live_bytes(&problem),
         }))
     }
 
-    /// `layout` under `capacity`, as the solver would have refused it: each base's address
-    /// and the footprint, or `None` when it needs more than the capacity (or the problem was
-    /// invalid); an error where the bytes live at one instant exceed it.
+    /// The space's `layout` under `capacity`, as the solver would have refused it: each
+    /// base's address and the footprint, or `None` when it needs more than the capacity (or
+    /// the problem was invalid); an error where the bytes live at one instant exceed it.
     pub fn check_capacity(
         &self,
-        problem: &SpaceProblem,
+        space: MemSpace,
         layout: &SpaceLayout,
         capacity: Option<i64>,
     ) -> Result<Option<Placement>, PlanError> {
@@ -429,13 +442,9 @@ impl OffsetInput {
         else {
             return Ok(None);
         };
-        let SpaceProblem {
-            space,
-            in_space,
-            reserved_start,
-            ..
-        } = problem;
         let (f, intervals) = (&self.function, &self.lifetimes.intervals);
+        let in_space = self.in_space(space);
+        let reserved_start = self.reserved_start(space);
         if let Some(capacity) = capacity {
             let room = (capacity - reserved_start).max(0) as u64;
             if live.bytes > room {
@@ -473,20 +482,12 @@ impl OffsetInput {
     }
 }
 
-/// One space's layout problem, for the solver ([`OffsetInput::problem`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SpaceProblem {
-    space: MemSpace,
-    /// The space's intervals (indices into the lifetimes'), one buffer each.
-    in_space: Vec<usize>,
-    /// Where tiles start: above the reserved windows.
-    reserved_start: i64,
-    /// Without a capacity.
-    problem: Problem,
-}
+/// The pairs of one space's buffers that must not share bytes ([`OffsetInput::disjoint_pairs`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DisjointPairs(Vec<(usize, usize)>);
 
-/// What the solver made of a [`SpaceProblem`], before any capacity is applied (`None` for an
-/// invalid problem).
+/// What the solver made of one space, before any capacity is applied (`None` for an invalid
+/// problem).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpaceLayout(Option<Solved>);
 
