@@ -8,6 +8,12 @@
 //! with every group on its own buffer, so the copies they insert are part of the lifetimes the
 //! solver sees. When the result needs more bytes than PyPTO's packing in some space, PyPTO's
 //! (addressed) plan is returned instead: the offset planner is never worse.
+//!
+//! Stages, which the engine memoizes: [`OffsetInput`] (the post-steps, lifetimes and sharing
+//! rules; no capacity), per space [`OffsetInput::disjoint_pairs`] (the only step that reads the
+//! capacity), [`OffsetInput::solve`] and [`OffsetInput::check_capacity`], composed with PyPTO's
+//! plan by [`plan_offsets`]. The solver is handed no capacity: it only refuses layouts above
+//! one, so checking the layout afterwards gives what a solve under it would.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -38,7 +44,7 @@ const NODE_LIMIT: u64 = 200_000;
 /// How hard the offset planner looks for a small layout of each space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LayoutSearch {
-    /// The solver's greedy portfolio, then its search within [`NODE_LIMIT`] nodes.
+    /// The solver's greedy portfolio, then its search within `NODE_LIMIT` nodes.
     Full,
     /// The greedy portfolio alone. The search only lowers the peak, so a safe-planning trial,
     /// which asks whether an edit keeps two tiles apart, does without it; it costs up to half
