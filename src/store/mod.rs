@@ -33,6 +33,10 @@ pub use sled_store::{Reporter, SledStore, StoreEvent};
 /// left to wait for.
 const WRITE_AHEAD: usize = 1024;
 
+/// Configurations whose digests a [`Cache`] keeps: a run has one or two (with Step 0 and
+/// without), a daemon's capacity changes a few more.
+const KNOWN_CONFIGS: usize = 8;
+
 /// The typed cache over a [`CacheStore`]: decodes and checks values, counts hits and misses,
 /// and queues writes, which are durable after [`Cache::flush`].
 pub struct Cache {
@@ -44,9 +48,8 @@ pub struct Cache {
     /// Of `used`, those not yet recorded.
     unrecorded: Mutex<Vec<(Kind, Key)>>,
     pending: Mutex<Vec<(Kind, Key, Vec<u8>)>>,
-    /// The digests of the configurations asked about so far (a run has one or two: with Step
-    /// 0 and without), so that a lookup or write does not format and hash its configuration
-    /// again.
+    /// The digests of the configurations asked about lately ([`KNOWN_CONFIGS`]), so that a
+    /// lookup or write does not format and hash its configuration again.
     digests: Mutex<Vec<(PlanConfig, ConfigDigests)>>,
     /// Values written ahead since the last flush, and the first error doing so.
     written_ahead: Mutex<(usize, Option<StoreError>)>,
@@ -125,6 +128,10 @@ impl Cache {
             return *digests;
         }
         let digests = ConfigDigests::of(config);
+        // A daemon reconfigured again and again keeps only the latest few.
+        if known.len() == KNOWN_CONFIGS {
+            known.remove(0);
+        }
         known.push((*config, digests));
         digests
     }
@@ -490,5 +497,41 @@ mod prune_tests {
         let current = run(&store, &[2], &[]);
         current.prune(1).expect("prune");
         assert_eq!(store.keys(), vec![(Kind::Plan, Key([2; 32]))]);
+    }
+}
+
+#[cfg(test)]
+mod digest_tests {
+    use super::*;
+
+    /// The remembered digests are the configuration's, also after older ones were dropped
+    /// and asked for again.
+    #[test]
+    fn remembered_digests_are_the_configurations() {
+        let cache = Cache::disabled();
+        let configs: Vec<PlanConfig> = (0..2 * KNOWN_CONFIGS as i64)
+            .map(|vec| {
+                let mut config = PlanConfig::default();
+                config.capacity_overrides[crate::ir::MemSpace::Vec as usize] = Some(1024 + vec);
+                config
+            })
+            .collect();
+        for round in 0..2 {
+            for config in &configs {
+                let (remembered, fresh) = (cache.digests(config), ConfigDigests::of(config));
+                assert_eq!(remembered.exact, fresh.exact, "round {round}");
+                assert_eq!(remembered.any_capacity, fresh.any_capacity, "round {round}");
+            }
+        }
+        // Capacities apart, the configurations are one.
+        assert_eq!(
+            cache.digests(&configs[0]).any_capacity,
+            cache.digests(&configs[1]).any_capacity
+        );
+        assert_ne!(
+            cache.digests(&configs[0]).exact,
+            cache.digests(&configs[1]).exact
+        );
+        assert!(cache.digests.lock().expect("not poisoned").len() <= KNOWN_CONFIGS);
     }
 }
