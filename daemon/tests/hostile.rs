@@ -630,7 +630,9 @@ fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
             .unwrap_or_else(|| panic!("{how:?}: plan run {run} hung"));
             let stderr = text(&out.stderr);
             assert!(out.status.success(), "{how:?}: run {run}: {stderr}");
-            assert!(!stderr.contains("panicked"), "{how:?}: {stderr}");
+            // A panic that escaped (Rust prints "thread '…' panicked at"); the store's own
+            // warning for damage that made sled panic ("sled panicked: …") is an answer.
+            assert!(!stderr.contains("panicked at"), "{how:?}: {stderr}");
             assert_eq!(digests(&text(&out.stdout)), expected, "{how:?}: run {run}");
             warnings.push_str(&stderr);
             let last: Value = serde_json::from_slice(
