@@ -178,14 +178,18 @@ impl Lifetimes {
     }
 
     fn peak_with_families(&self, intervals: Vec<&Interval>) -> i64 {
-        let family_of = |iv: &Interval| {
-            iv.members
-                .iter()
-                .filter_map(|v| self.families(*v).iter().min())
-                .min()
-                .copied()
-        };
-        let mut events: Vec<(u32, bool, usize)> = Vec::new();
+        // Each interval's family, looked up once rather than at both its events.
+        let family_of: Vec<Option<u32>> = intervals
+            .iter()
+            .map(|iv| {
+                iv.members
+                    .iter()
+                    .filter_map(|v| self.families(*v).iter().min())
+                    .min()
+                    .copied()
+            })
+            .collect();
+        let mut events: Vec<(u32, bool, usize)> = Vec::with_capacity(2 * intervals.len());
         for (i, iv) in intervals.iter().enumerate() {
             events.push((iv.def, true, i));
             events.push((occupied_until(iv), false, i));
@@ -195,26 +199,28 @@ impl Lifetimes {
         events.sort_unstable_by_key(|&(t, start, i)| (t, start, i));
         let mut plain = 0i64;
         let mut by_family: FxHashMap<u32, Vec<i64>> = FxHashMap::default();
+        // The sum over families of each one's largest live size, kept as sizes come and go
+        // instead of summed again at every start.
+        let mut families = 0i64;
         let mut peak = 0i64;
         for (_, start, i) in events {
             let iv = intervals[i];
-            match (family_of(iv), start) {
+            match (family_of[i], start) {
                 (None, true) => plain += iv.size,
                 (None, false) => plain -= iv.size,
-                (Some(f), true) => by_family.entry(f).or_default().push(iv.size),
-                (Some(f), false) => {
-                    if let Some(sizes) = by_family.get_mut(&f)
-                        && let Some(at) = sizes.iter().position(|&s| s == iv.size)
-                    {
+                (Some(f), start) => {
+                    let sizes = by_family.entry(f).or_default();
+                    let largest = |sizes: &[i64]| sizes.iter().copied().max().unwrap_or(0);
+                    let before = largest(sizes);
+                    if start {
+                        sizes.push(iv.size);
+                    } else if let Some(at) = sizes.iter().position(|&s| s == iv.size) {
                         sizes.swap_remove(at);
                     }
+                    families += largest(sizes) - before;
                 }
             }
             if start {
-                let families: i64 = by_family
-                    .values()
-                    .map(|sizes| sizes.iter().copied().max().unwrap_or(0))
-                    .sum();
                 peak = peak.max(plain + families);
             }
         }
