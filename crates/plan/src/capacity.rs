@@ -33,7 +33,8 @@ pub struct Subdivision {
 
 impl Subdivision {
     pub fn of_space(f: &Function, lifetimes: &Lifetimes, intervals: &[usize]) -> Subdivision {
-        let calls = defining_calls(f);
+        // Only a symbolic member offset asks for its defining call: most spaces have none.
+        let mut calls = None;
         let mut eligible = rustc_hash::FxHashSet::default();
         for &i in intervals {
             let iv = &lifetimes.intervals[i];
@@ -53,6 +54,7 @@ impl Subdivision {
                     }
                     None => {
                         let direct_slice = calls
+                            .get_or_insert_with(|| defining_calls(f))
                             .get(&member)
                             .is_some_and(|c| op_role(c.op()) == OpRole::Slice);
                         if !direct_slice {
@@ -94,10 +96,12 @@ pub struct SpaceInput<'a> {
 }
 
 /// SPEC §6.7: pack, and while a known capacity overflows, try subranges (seed S4), then shed
-/// pipeline depth (MaxRelief) or fall back to the legacy predicate.
+/// pipeline depth (MaxRelief) or fall back to the legacy predicate. `first` is the first
+/// packing, made under `gate` as it comes in.
 pub fn pack_within_capacity(
     input: &SpaceInput,
     gate: &mut PipelineGate,
+    first: Vec<Buffer>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Buffer> {
     let SpaceInput {
@@ -109,7 +113,7 @@ pub fn pack_within_capacity(
         function,
         function_span,
     } = *input;
-    let mut buffers = pack(intervals, facts, gate);
+    let mut buffers = first;
     let overflows = |b: &[Buffer]| footprint(b, reserved_start) > capacity;
     let subdivision = || Subdivision::of_space(function, facts.lifetimes, intervals);
     if overflows(&buffers)

@@ -261,25 +261,29 @@ impl SpacePacking {
     /// [`SpacePacking::fits`]. `None` for a packing the capacity loop fell back in, which no
     /// other capacity repeats for sure.
     pub fn fit(&self) -> Option<SpaceFit> {
-        if self.gate.forced_legacy {
-            return None;
-        }
-        Some(SpaceFit {
-            space: self.space,
-            capacity_known: self.gate.capacity_known,
-            needed: self.footprint,
-            groups: self
-                .gate
-                .groups
-                .values()
-                .map(|g| GroupFit {
-                    slot: g.slot,
-                    stages: g.stages.len(),
-                    depth: g.depth,
-                })
-                .collect(),
-        })
+        space_fit(self.space, &self.gate, self.footprint)
     }
+}
+
+/// [`SpacePacking::fit`] of a packing of `space` under `gate` whose footprint is `footprint`.
+fn space_fit(space: MemSpace, gate: &PipelineGate, footprint: i64) -> Option<SpaceFit> {
+    if gate.forced_legacy {
+        return None;
+    }
+    Some(SpaceFit {
+        space,
+        capacity_known: gate.capacity_known,
+        needed: footprint,
+        groups: gate
+            .groups
+            .values()
+            .map(|g| GroupFit {
+                slot: g.slot,
+                stages: g.stages.len(),
+                depth: g.depth,
+            })
+            .collect(),
+    })
 }
 
 /// The planning capacities of one space at which a plan is exactly the plan made at one of
@@ -349,19 +353,33 @@ pub fn pack_space(
     in_space: &[usize],
     capacity: SpaceCapacity,
 ) -> SpacePacking {
-    let unbounded = pack_unbounded(
-        facts,
-        reserved,
-        space,
-        in_space,
-        capacity.planning.is_some(),
-    );
-    match capacity.planning {
-        Some(limit) if !unbounded.fits(limit) => {
-            pack_within(f, facts, reserved, space, in_space, limit)
-        }
-        _ => unbounded,
-    }
+    let reserved_start = reserved.start_of(space);
+    let (gate, buffers) = unbounded_buffers(facts, space, in_space, capacity.planning.is_some());
+    let limit = capacity.planning.filter(|&limit| {
+        let fit = space_fit(space, &gate, capacity::footprint(&buffers, reserved_start));
+        !fit.is_some_and(|fit| fit.holds(Some(limit)))
+    });
+    let Some(limit) = limit else {
+        return space_packing(
+            space,
+            reserved_start,
+            in_space,
+            buffers,
+            gate,
+            Vec::new(),
+            Vec::new(),
+        );
+    };
+    // The capacity loop starts with a packing under the capacity's gate, which is this one
+    // when the capacity affords every pipeline group its requested depth (the buffers only
+    // overflow it): packing again would give the same buffers.
+    let bounded = bounded_gate(facts, space, in_space, limit);
+    let first = if bounded == gate {
+        buffers
+    } else {
+        crate::pack::pack(in_space, facts, &bounded)
+    };
+    pack_within_from(f, facts, reserved, space, in_space, limit, bounded, first)
 }
 
 /// Stage 4a: packs one space as if its capacity were unlimited (`capacity_known`: every
@@ -375,13 +393,7 @@ pub fn pack_unbounded(
     in_space: &[usize],
     capacity_known: bool,
 ) -> SpacePacking {
-    let capacity = capacity_known.then_some(i64::MAX);
-    let ivs: Vec<_> = in_space
-        .iter()
-        .map(|&i| &facts.lifetimes.intervals[i])
-        .collect();
-    let gate = PipelineGate::new(space, &ivs, capacity);
-    let buffers = crate::pack::pack(in_space, facts, &gate);
+    let (gate, buffers) = unbounded_buffers(facts, space, in_space, capacity_known);
     space_packing(
         space,
         reserved.start_of(space),
@@ -391,6 +403,37 @@ pub fn pack_unbounded(
         Vec::new(),
         Vec::new(),
     )
+}
+
+/// [`pack_unbounded`]'s gate and buffers.
+fn unbounded_buffers(
+    facts: &ShareFacts<'_>,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity_known: bool,
+) -> (PipelineGate, Vec<Buffer>) {
+    let capacity = capacity_known.then_some(i64::MAX);
+    let ivs: Vec<_> = in_space
+        .iter()
+        .map(|&i| &facts.lifetimes.intervals[i])
+        .collect();
+    let gate = PipelineGate::new(space, &ivs, capacity);
+    let buffers = crate::pack::pack(in_space, facts, &gate);
+    (gate, buffers)
+}
+
+/// The pipeline gate the capacity loop starts from under a known `capacity`.
+fn bounded_gate(
+    facts: &ShareFacts<'_>,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity: i64,
+) -> PipelineGate {
+    let ivs: Vec<_> = in_space
+        .iter()
+        .map(|&i| &facts.lifetimes.intervals[i])
+        .collect();
+    PipelineGate::new(space, &ivs, Some(capacity))
 }
 
 /// Stage 4b: packs one space under a known `capacity` (SPEC §6.7–§6.8): the capacity loop's
@@ -403,12 +446,24 @@ pub fn pack_within(
     in_space: &[usize],
     capacity: i64,
 ) -> SpacePacking {
+    let gate = bounded_gate(facts, space, in_space, capacity);
+    let first = crate::pack::pack(in_space, facts, &gate);
+    pack_within_from(f, facts, reserved, space, in_space, capacity, gate, first)
+}
+
+/// [`pack_within`] from the capacity loop's start: its gate and `first`, the packing under it.
+#[allow(clippy::too_many_arguments)]
+fn pack_within_from(
+    f: &Function,
+    facts: &ShareFacts<'_>,
+    reserved: &Reserved,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity: i64,
+    mut gate: PipelineGate,
+    first: Vec<Buffer>,
+) -> SpacePacking {
     let reserved_start = reserved.start_of(space);
-    let ivs: Vec<_> = in_space
-        .iter()
-        .map(|&i| &facts.lifetimes.intervals[i])
-        .collect();
-    let mut gate = PipelineGate::new(space, &ivs, Some(capacity));
     let input = capacity::SpaceInput {
         space,
         intervals: in_space,
@@ -419,7 +474,7 @@ pub fn pack_within(
         function_span: crate::address::head_of(f),
     };
     let mut diagnostics = Vec::new();
-    let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut diagnostics);
+    let buffers = capacity::pack_within_capacity(&input, &mut gate, first, &mut diagnostics);
     let mut hints = Vec::new();
     capacity::perf_hints(f, &gate, capacity, reserved_start, &mut hints);
     space_packing(
