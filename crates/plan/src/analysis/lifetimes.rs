@@ -89,8 +89,9 @@ pub struct Lifetimes {
     def: VarMap,
     /// Last use after loop extension.
     last: VarMap,
-    /// If-phi family ids of each branch-local source.
-    families: FxHashMap<VarId, Vec<u32>>,
+    /// If-phi family ids of each branch-local source, indexed by variable (packing asks per
+    /// pair of members, so a vector beats a hash map); empty when no family exists.
+    families: Vec<Vec<u32>>,
     /// Intervals in representative definition order.
     pub intervals: Vec<Interval>,
     /// The interval each grouped variable belongs to.
@@ -142,7 +143,7 @@ impl Lifetimes {
     }
 
     pub fn families(&self, v: VarId) -> &[u32] {
-        self.families.get(&v).map_or(&[], Vec::as_slice)
+        self.families.get(v.index()).map_or(&[], Vec::as_slice)
     }
 
     /// Whether any if-phi family exists; without one, overlapping lifetimes never share.
@@ -347,7 +348,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
         statement_spans: n.spans,
         shape: n.shape,
         loops: n.loops,
-        families: n.families,
+        families: dense_families(f.vars.len(), n.families),
         ..Lifetimes::default()
     };
     lifetimes.def = n.def;
@@ -359,6 +360,20 @@ pub fn analyze(f: &Function) -> Lifetimes {
     }
     build_groups(f.vars.len(), grouped, &n.memberships, &mut lifetimes);
     lifetimes
+}
+
+/// The families the walk gathered, indexed by variable; none stay none.
+fn dense_families(var_count: usize, families: FxHashMap<VarId, Vec<u32>>) -> Vec<Vec<u32>> {
+    if families.is_empty() {
+        return Vec::new();
+    }
+    let mut dense = vec![Vec::new(); var_count];
+    for (v, ids) in families {
+        if let Some(slot) = dense.get_mut(v.index()) {
+            *slot = ids;
+        }
+    }
+    dense
 }
 
 /// The statement numbering of a function as the lifetimes use it, located: for the viewer,
