@@ -43,16 +43,15 @@ pub fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
 /// works on MemRefs alone and plans a tile whose base no alloc defines like any other: so do
 /// we, and say so at the tile (once per base).
 fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Vec<Diagnostic>) {
-    let allocated: FxHashSet<&str> = f
-        .body
-        .iter()
-        .filter_map(|stmt| match &stmt.kind {
-            StmtKind::Assign { target, value } if value.is_alloc_call() => {
-                Some(f.vars[*target].name.as_str())
-            }
-            _ => None,
-        })
-        .collect();
+    // Sized for every statement an alloc: growing the set would rehash each name again.
+    let mut allocated: FxHashSet<&str> =
+        FxHashSet::with_capacity_and_hasher(f.body.len(), Default::default());
+    allocated.extend(f.body.iter().filter_map(|stmt| match &stmt.kind {
+        StmtKind::Assign { target, value } if value.is_alloc_call() => {
+            Some(f.vars[*target].name.as_str())
+        }
+        _ => None,
+    }));
     let mut warned = FxHashSet::default();
     for interval in &lifetimes.intervals {
         if allocated.contains(interval.base.as_str()) || !warned.insert(interval.base.as_str()) {
