@@ -515,7 +515,9 @@ impl Facts {
             addressed,
             a5_target,
             facts: &mut facts,
-            regions: FxHashMap::default(),
+            // Regions are mostly the allocs at the top level: room for one per statement
+            // there, so the table does not grow (and rehash every name) on the way.
+            regions: FxHashMap::with_capacity_and_hasher(f.body.len(), Default::default()),
             last_region: None,
             call_tuples: vec![false; f.vars.len()],
             open: Vec::new(),
