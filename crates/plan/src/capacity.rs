@@ -28,14 +28,15 @@ const SHED_BUDGET: usize = 256;
 /// only on a direct `tile.slice`; any other symbolic member disables subdivision for the space.
 pub struct Subdivision {
     enabled: bool,
-    eligible: rustc_hash::FxHashSet<usize>,
+    /// Indexed by interval.
+    eligible: Vec<bool>,
 }
 
 impl Subdivision {
     pub fn of_space(f: &Function, lifetimes: &Lifetimes, intervals: &[usize]) -> Subdivision {
         // Only a symbolic member offset asks for its defining call: most spaces have none.
         let mut calls = None;
-        let mut eligible = rustc_hash::FxHashSet::default();
+        let mut eligible = vec![false; lifetimes.intervals.len()];
         for &i in intervals {
             let iv = &lifetimes.intervals[i];
             let memref = |v: VarId| f.vars[v].ty.as_ref().and_then(Type::memref);
@@ -66,8 +67,8 @@ impl Subdivision {
                     }
                 }
             }
-            if in_bounds {
-                eligible.insert(i);
+            if in_bounds && let Some(slot) = eligible.get_mut(i) {
+                *slot = true;
             }
         }
         Subdivision {
@@ -77,7 +78,7 @@ impl Subdivision {
     }
 
     fn allows(&self, interval: usize) -> bool {
-        self.enabled && self.eligible.contains(&interval)
+        self.enabled && self.eligible.get(interval).is_some_and(|&e| e)
     }
 }
 

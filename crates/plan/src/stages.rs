@@ -27,7 +27,12 @@ use memreuse_ir::{Expr, Function, FunctionType, MemSpace, Name, StmtKind, Type, 
 
 /// The intervals of each on-chip memory space, spaces in planning (enum) order.
 pub fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
-    let mut by_space: Vec<Vec<usize>> = vec![Vec::new(); MemSpace::ALL.len()];
+    // Counted first, so no space's list grows (and is copied) on the way.
+    let mut counts = [0usize; MemSpace::ALL.len()];
+    for iv in &lifetimes.intervals {
+        counts[iv.space as usize] += 1;
+    }
+    let mut by_space: Vec<Vec<usize>> = counts.iter().map(|&n| Vec::with_capacity(n)).collect();
     for (i, iv) in lifetimes.intervals.iter().enumerate() {
         by_space[iv.space as usize].push(i);
     }
