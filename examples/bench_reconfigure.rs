@@ -3,7 +3,8 @@
 //! re-planned after one space's capacity changes, in one process, as the daemon's writer holds
 //! its one `Workspace`. Prints both times, their ratio and the resident memory after each.
 //!
-//! `cargo run --release --example bench_reconfigure -- [FILES] [FUNCTIONS]`
+//! `cargo run --release --example bench_reconfigure -- [FILES] [FUNCTIONS]`; `BENCH_NO_STORE=1`
+//! plans without a store, `BENCH_PLANNER=dsa` with the offset planner.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -12,7 +13,7 @@ use std::time::Instant;
 use memreuse::backend::Backend;
 use memreuse::db::{FileStatus, Workspace};
 use memreuse::ir::MemSpace;
-use memreuse::plan::PlanConfig;
+use memreuse::plan::{PlanConfig, Planner};
 use memreuse::store::{Cache, SledStore};
 use memreuse::system::MemorySystem;
 use memreuse_testgen::tree_gen::{TreeConfig, generate};
@@ -29,8 +30,13 @@ fn main() {
     .collect();
     let state = tempfile::tempdir().expect("a temporary directory");
     let store = SledStore::open(&state.path().join("cache")).expect("a fresh sled store");
+    let planner = match std::env::var("BENCH_PLANNER").as_deref() {
+        Ok("dsa") => Planner::Dsa,
+        _ => Planner::Pypto,
+    };
     let config = PlanConfig {
         backend: Backend::Ascend910B,
+        planner,
         ..PlanConfig::default()
     };
     let cache = match std::env::var_os("BENCH_NO_STORE") {

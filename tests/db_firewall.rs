@@ -4,7 +4,10 @@
 //! and the stages before it are `source` (the parse), `prepared` (Step 0), `lifetimes`,
 //! `sharing_rules`, `packing(function, space)` (as if the capacity were unlimited),
 //! `fitted(function, space)` (its capacity check), `fixed` (SPEC §7), `layout`,
-//! `overflow(function, space)` (§8's capacity check) and `addressed`; `space_capacity`,
+//! `overflow(function, space)` (§8's capacity check) and `addressed`; the offset planner's
+//! (`--planner dsa`) are `offset_input` (its post-steps), per space `offset_pairs` (the
+//! pairs kept apart, which read the capacity), `offset_solution` (the solver) and
+//! `offset_layout` (held to the capacity), and `offset_plan`; `space_capacity`,
 //! `capacity_known` and `capacity_aware` read the configuration; everything else is per-file
 //! bookkeeping. Each case runs without and with a plan cache, and after each configuration
 //! change the plans must equal a fresh database's.
@@ -657,5 +660,152 @@ fn explain_reads_the_memoized_stages() {
     assert_eq!(
         fixture.ws.explain(file, "no_such_function", ("a", "b")),
         None
+    );
+}
+
+fn with_the_offset_planner(config: PlanConfig) -> PlanConfig {
+    PlanConfig {
+        planner: memreuse::plan::Planner::Dsa,
+        ..config
+    }
+}
+
+/// The offset planner reads the memoized stages: PyPTO's (its fallback) and its own.
+#[test]
+fn with_the_offset_planner_an_edit_runs_its_stages_and_pypto_s() {
+    let config = with_the_offset_planner(with_backend(Backend::Ascend910B));
+    let mut fixture = Fixture::of(FOUR_SPACES, Cache::disabled(), config);
+    fixture.check(
+        |t| t.replace("acc_0", "acc_zero"),
+        expect![[r#"
+            file_items(k.py)
+            plan(k.py::matmul_kloop)
+            source(k.py::matmul_kloop)
+            checked_plan(k.py::matmul_kloop)
+            offset_plan(k.py::matmul_kloop)
+            prepared(k.py::matmul_kloop)
+            fixed(k.py::matmul_kloop)
+            lifetimes(k.py::matmul_kloop)
+            sharing_rules(k.py::matmul_kloop)
+            packing(k.py::matmul_kloop, Mat)
+            fitted(k.py::matmul_kloop, Mat)
+            packing(k.py::matmul_kloop, Left)
+            fitted(k.py::matmul_kloop, Left)
+            packing(k.py::matmul_kloop, Right)
+            fitted(k.py::matmul_kloop, Right)
+            packing(k.py::matmul_kloop, Acc)
+            fitted(k.py::matmul_kloop, Acc)
+            layout(k.py::matmul_kloop)
+            offset_input(k.py::matmul_kloop)
+            offset_pairs(k.py::matmul_kloop, Mat)
+            offset_solution(k.py::matmul_kloop, Mat)
+            offset_layout(k.py::matmul_kloop, Mat)
+            offset_pairs(k.py::matmul_kloop, Left)
+            offset_solution(k.py::matmul_kloop, Left)
+            offset_layout(k.py::matmul_kloop, Left)
+            offset_pairs(k.py::matmul_kloop, Right)
+            offset_solution(k.py::matmul_kloop, Right)
+            offset_layout(k.py::matmul_kloop, Right)
+            offset_pairs(k.py::matmul_kloop, Acc)
+            offset_solution(k.py::matmul_kloop, Acc)
+            offset_layout(k.py::matmul_kloop, Acc)
+            file_result(k.py)"#]],
+    );
+}
+
+/// A capacity change of one space derives that space's layout problem again (how deep its
+/// pipeline groups go) and holds the solver's layout to the new capacity, as PyPTO's packing
+/// of it (the fallback) is checked; the solver does not run again, and where the layout still
+/// fits, nothing after it re-runs.
+#[test]
+fn with_the_offset_planner_a_capacity_change_of_one_space_rechecks_only_that_space() {
+    let config = with_the_offset_planner(with_backend(Backend::Ascend910B));
+    let mut fixture = Fixture::of(FOUR_SPACES, Cache::disabled(), config);
+    fixture.configure(
+        with_capacity(config, MemSpace::Acc, 120 * 1024),
+        expect![[r#"
+            plan(k.py::matmul_kloop)
+            space_capacity(Mat)
+            space_capacity(Left)
+            space_capacity(Right)
+            space_capacity(Acc)
+            capacity_known(Acc)
+            fitted(k.py::matmul_kloop, Acc)
+            capacity_aware()
+            overflow(k.py::matmul_kloop, Acc)
+            offset_pairs(k.py::matmul_kloop, Acc)
+            offset_layout(k.py::matmul_kloop, Acc)
+            file_result(k.py)"#]],
+    );
+}
+
+/// The offset planner addresses every function: `--addresses` changes none of its stages.
+#[test]
+fn with_the_offset_planner_toggling_addresses_lays_out_nothing() {
+    let config = with_the_offset_planner(with_backend(Backend::Ascend910B));
+    let mut fixture = Fixture::of(FOUR_SPACES, Cache::disabled(), config);
+    let addressed = PlanConfig {
+        assign_addresses: true,
+        ..config
+    };
+    fixture.configure(
+        addressed,
+        expect![[r#"
+            plan(k.py::matmul_kloop)
+            file_result(k.py)"#]],
+    );
+}
+
+/// Switching from PyPTO's planner to the offset planner keeps every PyPTO stage (its
+/// fallback).
+#[test]
+fn switching_to_the_offset_planner_keeps_the_pypto_stages() {
+    let config = with_backend(Backend::Ascend910B);
+    let mut fixture = Fixture::of(FOUR_SPACES, Cache::disabled(), config);
+    fixture.configure(
+        with_the_offset_planner(config),
+        expect![[r#"
+            plan(k.py::matmul_kloop)
+            checked_plan(k.py::matmul_kloop)
+            offset_plan(k.py::matmul_kloop)
+            offset_input(k.py::matmul_kloop)
+            offset_layout(k.py::matmul_kloop, Mat)
+            offset_solution(k.py::matmul_kloop, Mat)
+            offset_pairs(k.py::matmul_kloop, Mat)
+            offset_layout(k.py::matmul_kloop, Left)
+            offset_solution(k.py::matmul_kloop, Left)
+            offset_pairs(k.py::matmul_kloop, Left)
+            offset_layout(k.py::matmul_kloop, Right)
+            offset_solution(k.py::matmul_kloop, Right)
+            offset_pairs(k.py::matmul_kloop, Right)
+            offset_layout(k.py::matmul_kloop, Acc)
+            offset_solution(k.py::matmul_kloop, Acc)
+            offset_pairs(k.py::matmul_kloop, Acc)
+            file_result(k.py)"#]],
+    );
+}
+
+/// With a cache, the plan at the new capacity is looked up (the offset planner's plans are
+/// stored for their own capacities), misses, and comes from the stages as without one.
+#[test]
+fn with_a_cache_with_the_offset_planner_a_capacity_change_rechecks_only_that_space() {
+    let config = with_the_offset_planner(with_backend(Backend::Ascend910B));
+    let mut fixture = Fixture::of(FOUR_SPACES, cache(), config);
+    fixture.configure(
+        with_capacity(config, MemSpace::Acc, 120 * 1024),
+        expect![[r#"
+            manifest(k.py)
+            plan(k.py::matmul_kloop)
+            space_capacity(Mat)
+            space_capacity(Left)
+            space_capacity(Right)
+            space_capacity(Acc)
+            capacity_known(Acc)
+            fitted(k.py::matmul_kloop, Acc)
+            capacity_aware()
+            overflow(k.py::matmul_kloop, Acc)
+            offset_pairs(k.py::matmul_kloop, Acc)
+            offset_layout(k.py::matmul_kloop, Acc)
+            file_result(k.py)"#]],
     );
 }

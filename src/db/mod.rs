@@ -10,6 +10,10 @@
 //!   (parse)   (Step 0)                  (backend)       (capacity known?)     (the capacity)
 //!      ─► fixed ─► layout ─► overflow(fn, space) ─► addressed ─► checked_plan ──┘
 //!      (backend)             (the capacity)         (--addresses)  (checkers, repairs, print)
+//!   --planner dsa: prepared ─► offset_input ─► offset_pairs ─► offset_solution ─►
+//!                              (post-steps)    (the capacity)     (the solver)
+//!      offset_layout(fn, space) ─► offset_plan (+ PyPTO's plan, addressed) ─► checked_plan
+//!      (the capacity)
 //! ```
 //!
 //! Each stage reads only the aspects of [`Settings`] it needs, and every stage result compares
@@ -56,6 +60,9 @@ use crate::ir::{
 };
 use crate::plan::address::Layout;
 use crate::plan::layout::Reserved;
+use crate::plan::offsets::{
+    self, Bound, DisjointPairs, LayoutSearch, OffsetInput, Placement, SpaceLayout,
+};
 use crate::plan::{
     FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner, Prepared,
     SharingRules, SpaceCapacity, SpaceFit, SpacePacking,
@@ -636,6 +643,17 @@ pub fn addressed<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
 ) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
+    let assign_addresses = Settings::get(db).assign_addresses(db);
+    addressed_as(db, item, assign_addresses)
+}
+
+/// [`addressed`] with `--addresses` as given rather than as configured (the offset
+/// planner's fallback is always addressed).
+fn addressed_as<'db>(
+    db: &'db dyn Db,
+    item: FunctionItem<'db>,
+    assign_addresses: bool,
+) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
     let source = source(db, item).as_ref()?;
     if !crate::plan::is_planned(&source.function) {
         let plan = FunctionPlan {
@@ -657,9 +675,7 @@ pub fn addressed<'db>(
             table: fixed.table.clone(),
         }))
     };
-    let settings = Settings::get(db);
-    let assign_addresses = settings.assign_addresses(db);
-    let aware = capacity_aware(db, settings);
+    let aware = capacity_aware(db, Settings::get(db));
     // The reserved windows may be wrong even where nothing reads the layout.
     let reserved = match layout_reserved(db, item, &fixed.value.function)? {
         Err(err) => return Some(Err(err)),
@@ -688,6 +704,153 @@ pub fn addressed<'db>(
             Cow::Owned(plan) => Arc::new(plan),
         },
         table: fixed.table.clone(),
+    }))
+}
+
+/// The offset planner's stage 1: the prepared function after its post-steps, with its
+/// lifetimes and sharing rules (`plan::offsets::OffsetInput`); reads the backend and `exact`.
+#[salsa::tracked(returns(ref), lru = 64)]
+pub fn offset_input<'db>(
+    db: &'db dyn Db,
+    item: FunctionItem<'db>,
+) -> Option<Result<Located<Arc<OffsetInput>>, PlanError>> {
+    let prepared = prepared(db, item).as_ref()?;
+    let settings = Settings::get(db);
+    let config = PlanConfig {
+        backend: settings.backend(db),
+        exact: settings.exact(db),
+        ..PlanConfig::default()
+    };
+    let input = OffsetInput::of((*prepared.value.function).clone(), &config);
+    Some(input.map(|input| Located {
+        value: Arc::new(input),
+        table: prepared.table.clone(),
+    }))
+}
+
+/// The offset planner's stage 2a, which pairs of one space's buffers must not share bytes:
+/// they depend on the space's capacity (how deep its pipeline groups go), so this re-runs
+/// when it changes and, where the pairs stay, backdates. Not bounded: it is small.
+#[salsa::tracked(returns(ref))]
+pub fn offset_pairs<'db>(
+    db: &'db dyn Db,
+    key: FunctionSpace<'db>,
+) -> Option<Result<Arc<DisjointPairs>, PlanError>> {
+    let input = match offset_input(db, key.item(db)).as_ref()? {
+        Ok(input) => input,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let space = key.space(db);
+    let capacity = space_capacity(db, Space::new(db, space)).planning;
+    let keep_none = rustc_hash::FxHashSet::default();
+    let pairs = input.value.disjoint_pairs(space, capacity, &keep_none);
+    Some(Ok(Arc::new(pairs)))
+}
+
+/// Stage 2b, the solver's layout of the space (with its search), which reads no capacity.
+/// Not bounded: a layout is small.
+#[salsa::tracked(returns(ref))]
+pub fn offset_solution<'db>(
+    db: &'db dyn Db,
+    key: FunctionSpace<'db>,
+) -> Option<Result<Arc<SpaceLayout>, PlanError>> {
+    let pairs = match offset_pairs(db, key).as_ref()? {
+        Ok(pairs) => pairs,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let input = match offset_input(db, key.item(db)).as_ref()? {
+        Ok(input) => input,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let layout = input.value.solve(key.space(db), pairs, LayoutSearch::Full);
+    Some(Ok(Arc::new(layout)))
+}
+
+/// Stage 2c, the layout held to the space's planning capacity: re-runs, cheaply, when it
+/// changes.
+#[salsa::tracked(returns(ref))]
+pub fn offset_layout<'db>(
+    db: &'db dyn Db,
+    key: FunctionSpace<'db>,
+) -> Option<Result<Option<Placement>, PlanError>> {
+    let layout = match offset_solution(db, key).as_ref()? {
+        Ok(layout) => layout,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let input = match offset_input(db, key.item(db)).as_ref()? {
+        Ok(input) => input,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let space = key.space(db);
+    let capacity = space_capacity(db, Space::new(db, space)).planning;
+    Some(input.value.check_capacity(space, layout, capacity))
+}
+
+/// One space laid out by the solver with no capacity: the layout where nothing fits it.
+/// Reads no capacity.
+#[salsa::tracked(returns(ref))]
+pub fn offset_layout_unbounded<'db>(
+    db: &'db dyn Db,
+    key: FunctionSpace<'db>,
+) -> Option<Result<Option<Placement>, PlanError>> {
+    let input = match offset_input(db, key.item(db)).as_ref()? {
+        Ok(input) => input,
+        Err(err) => return Some(Err(err.clone())),
+    };
+    let keep_none = rustc_hash::FxHashSet::default();
+    Some(
+        input
+            .value
+            .place(key.space(db), None, &keep_none, LayoutSearch::Full),
+    )
+}
+
+/// The offset planner's plan (`--planner dsa`) from the memoized stages: PyPTO's addressed
+/// plan as the fallback, the offset input and each space's layout. Reads a capacity and
+/// `--addresses` only where nothing fits a space; backdates where the plan comes out the
+/// same.
+#[salsa::tracked(returns(ref), lru = 64)]
+pub fn offset_plan<'db>(
+    db: &'db dyn Db,
+    item: FunctionItem<'db>,
+) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
+    let source = source(db, item).as_ref()?;
+    let pypto = match addressed_as(db, item, true)? {
+        Ok(plan) => Ok((*plan.value).clone()),
+        Err(err) => Err(err),
+    };
+    // Where a stage has no function (a stale manifest), the plan has none either; the error
+    // handed to `plan_offsets` then is never seen.
+    let gone = std::cell::Cell::new(false);
+    let missing = || {
+        gone.set(true);
+        PlanError::new(codes::STALE_MANIFEST, String::new(), Span::default())
+    };
+    let offset_input = || match offset_input(db, item) {
+        Some(Ok(input)) => Ok(Cow::Borrowed(&*input.value)),
+        Some(Err(err)) => Err(err.clone()),
+        None => Err(missing()),
+    };
+    let place = |_: &OffsetInput, space, bound| {
+        let key = FunctionSpace::new(db, item, space);
+        let placed = match bound {
+            Bound::Capacity => offset_layout(db, key),
+            Bound::Unbounded => offset_layout_unbounded(db, key),
+        };
+        placed.clone().unwrap_or_else(|| Err(missing()))
+    };
+    let capacities = offsets::Capacities {
+        planning: &|space| space_capacity(db, Space::new(db, space)).planning,
+        assign_addresses: &|| Settings::get(db).assign_addresses(db),
+    };
+    let plan = offsets::plan_offsets(&source.function, pypto, offset_input, place, capacities);
+    if gone.get() {
+        return None;
+    }
+    // As the PyPTO stages' plans, it leaves the report's capacities to `fill_in_capacities`.
+    Some(plan.map(|plan| Located {
+        value: Arc::new(plan),
+        table: source.table.clone(),
     }))
 }
 
@@ -760,7 +923,8 @@ pub fn checked_plan<'db>(
     let options = crate::repair::verify_options(&PlanConfig {
         backend: settings.backend(db),
         planner,
-        assign_addresses: settings.assign_addresses(db),
+        // The offset planner addresses every function whatever `--addresses` says.
+        assign_addresses: planner == Planner::Pypto && settings.assign_addresses(db),
         ..PlanConfig::default()
     });
     let anchorer = spans::Anchorer::new(&source.table);
@@ -775,16 +939,24 @@ pub fn checked_plan<'db>(
             let any = Capacities::Fitting(Vec::new());
             return Ok(Arc::new(cached_plan(&plan, &anchorer, any)));
         }
-        Planner::Pypto => {
+        Planner::Pypto | Planner::Dsa => {
             let input = PlanInput::of(&source.function);
-            let Some(first) = addressed(db, item) else {
+            let first = match planner {
+                Planner::Dsa => offset_plan(db, item),
+                _ => addressed(db, item),
+            };
+            let Some(first) = first else {
                 return Err(stale_manifest(db, item));
             };
             let first = match first {
                 Ok(plan) => {
                     let findings = check_plan(&input, &plan.value.function, &options);
                     if findings.is_empty() {
-                        let capacities = stage_capacities(db, item, &source.function);
+                        // The offset planner's plan reads every capacity.
+                        let capacities = match planner {
+                            Planner::Dsa => Capacities::Configured,
+                            _ => stage_capacities(db, item, &source.function),
+                        };
                         return Ok(Arc::new(cached_plan(&plan.value, &anchorer, capacities)));
                     }
                     Ok(Checked {
@@ -800,12 +972,8 @@ pub fn checked_plan<'db>(
             crate::repair::plan_checked_from(function, &input, first, &config, &options)
                 .map_err(|err| safe_plan_failure(err, &anchorer))?
         }
-        // The offset planner's plan goes through the same check and repair (the edits of the
-        // input and the groups kept apart apply to it and to its PyPTO fallback).
-        Planner::Dsa => crate::repair::plan_checked(&source.function, &full_config(), &options)
-            .map_err(|err| safe_plan_failure(err, &anchorer))?,
     };
-    // A repair, and the offset planner, plan with the whole configuration.
+    // A repair plans with the whole configuration.
     Ok(Arc::new(cached_plan(
         &planned,
         &anchorer,

@@ -458,7 +458,13 @@ impl Workspace {
                 .iter()
                 .find(|&&space| super::Space::new(&self.db, space).as_id() == id)
                 .map(|space| format!("{space:?}")),
-            "packing" | "fitted" | "overflow" => self.function_spaces().find_map(|(name, key)| {
+            "packing"
+            | "fitted"
+            | "overflow"
+            | "offset_pairs"
+            | "offset_solution"
+            | "offset_layout"
+            | "offset_layout_unbounded" => self.function_spaces().find_map(|(name, key)| {
                 (key.as_id() == id).then(|| format!("{name}, {:?}", key.space(&self.db)))
             }),
             "capacity_aware" => Some(String::new()),

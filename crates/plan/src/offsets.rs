@@ -8,6 +8,12 @@
 //! with every group on its own buffer, so the copies they insert are part of the lifetimes the
 //! solver sees. When the result needs more bytes than PyPTO's packing in some space, PyPTO's
 //! (addressed) plan is returned instead: the offset planner is never worse.
+//!
+//! Stages, which the engine memoizes: [`OffsetInput`] (the post-steps, lifetimes and sharing
+//! rules; no capacity), per space [`OffsetInput::disjoint_pairs`] (the only step that reads the
+//! capacity), [`OffsetInput::solve`] and [`OffsetInput::check_capacity`], composed with PyPTO's
+//! plan by [`plan_offsets`]. The solver is handed no capacity: it only refuses layouts above
+//! one, so checking the layout afterwards gives what a solve under it would.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -29,7 +35,7 @@ use crate::retarget;
 use crate::stages::{self, SharingRules, spaces_of};
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{ExprKind, Function, FunctionType, MemSpace, Name, Span, Type, VarId, VarKind};
-use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveError, SolveOptions};
+use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveOptions};
 
 /// Search nodes per space: a budget instead of a deadline keeps the plan the same on every run
 /// and machine.
@@ -37,8 +43,8 @@ const NODE_LIMIT: u64 = 200_000;
 
 /// How hard the offset planner looks for a small layout of each space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LayoutSearch {
-    /// The solver's greedy portfolio, then its search within [`NODE_LIMIT`] nodes.
+pub enum LayoutSearch {
+    /// The solver's greedy portfolio, then its search within `NODE_LIMIT` nodes.
     Full,
     /// The greedy portfolio alone. The search only lowers the peak, so a safe-planning trial,
     /// which asks whether an edit keeps two tiles apart, does without it; it costs up to half
@@ -46,20 +52,80 @@ pub(crate) enum LayoutSearch {
     Greedy,
 }
 
+/// Plans `input` with the offset planner: PyPTO's plan (addressed, the groups in
+/// `own_buffer` kept off shared buffers as the safe planner asks) is the fallback, and
+/// [`OffsetInput`] and [`OffsetInput::place`] are the stages [`plan_offsets`] composes.
 pub(crate) fn plan_function(
     input: &Function,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
     search: LayoutSearch,
 ) -> Result<FunctionPlan, PlanError> {
-    let pypto_config = PlanConfig {
+    let pypto = stages::plan_pypto(Cow::Borrowed(input), &fallback_config(config), own_buffer);
+    let offset_input = || {
+        let mut f = input.clone();
+        if config.materialize_aliases {
+            retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact);
+        }
+        OffsetInput::of(f, config).map(Cow::Owned)
+    };
+    let place = |offsets: &OffsetInput, space, bound| {
+        let capacity = match bound {
+            Bound::Capacity => config.planning_capacity(space),
+            Bound::Unbounded => None,
+        };
+        offsets.place(space, capacity, own_buffer, search)
+    };
+    let capacities = Capacities {
+        planning: &|space| config.planning_capacity(space),
+        assign_addresses: &|| config.assign_addresses,
+    };
+    let mut plan = plan_offsets(input, pypto, offset_input, place, capacities)?;
+    for space in &mut plan.report.spaces {
+        space.capacity = config.capacity(space.space);
+    }
+    Ok(plan)
+}
+
+/// What the offset planner reads of the configuration where nothing fits a space, asked only
+/// there (so the engine's plan depends on the capacities only where one overflows).
+#[derive(Clone, Copy)]
+pub struct Capacities<'a> {
+    /// Each space's planning capacity.
+    pub planning: &'a dyn Fn(MemSpace) -> Option<i64>,
+    /// `--addresses`: an overflow is then an error.
+    pub assign_addresses: &'a dyn Fn() -> bool,
+}
+
+/// The configuration of the offset planner's fallback: PyPTO's plan, addressed.
+pub fn fallback_config(config: &PlanConfig) -> PlanConfig {
+    PlanConfig {
         planner: Planner::Pypto,
         assign_addresses: true,
         ..*config
-    };
-    // The fallback is PyPTO's plan as the safe planner repairs it: its groups kept off shared
-    // buffers stay so.
-    let pypto = stages::plan_pypto(Cow::Borrowed(input), &pypto_config, own_buffer);
+    }
+}
+
+/// Which capacity a space is laid out under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The space's planning capacity, where known.
+    Capacity,
+    /// None: the smallest layout when nothing fits the capacity (left to AllocateMemoryAddr).
+    Unbounded,
+}
+
+/// The offset planner's plan of `input`, from PyPTO's plan of it (`pypto`, with
+/// [`fallback_config`]), the offset planner's input (made only where the solver runs) and each
+/// space's layout (`place`, under the [`Bound`] asked for). The engine memoizes the stages; the
+/// planner computes them here. The report leaves each space's capacity to the caller.
+pub fn plan_offsets<'a>(
+    input: &Function,
+    pypto: Result<FunctionPlan, PlanError>,
+    offset_input: impl FnOnce() -> Result<Cow<'a, OffsetInput>, PlanError>,
+    mut place: impl FnMut(&OffsetInput, MemSpace, Bound) -> Result<Option<Placement>, PlanError>,
+    capacities: Capacities<'_>,
+) -> Result<FunctionPlan, PlanError> {
     if input.function_type() == FunctionType::Orchestration {
         return pypto;
     }
@@ -69,60 +135,25 @@ pub(crate) fn plan_function(
     {
         return pypto;
     }
-    let mut f = input.clone();
-    if config.materialize_aliases {
-        retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact);
-    }
-    // The safe planner's fixups, as PyPTO's plan gets them (stages::finish): carries aligned,
-    // nested carries written back.
-    let safe = !config.exact;
-    if safe {
-        // Every group keeps its own allocation: not PyPTO's decision, nothing to report.
-        fixup::align_loop_carries(&f.body, &mut f.vars, safe, false);
-    }
-    fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
-    fixup::normalize_identity_copies(&f.body, &mut f.vars);
-    let inserted = {
-        let Function { body, vars, .. } = &mut f;
-        let mut yield_fixup = fixup::YieldFixup::new(vars);
-        if safe {
-            yield_fixup = yield_fixup.safe();
-        }
-        yield_fixup.run(body)?;
-        yield_fixup.inserted
-    };
-    let nested_writebacks: Vec<Diagnostic> = inserted
-        .nested_writebacks
-        .iter()
-        .map(|&(iter_arg, yielded, moved)| {
-            fixup::nested_writeback_warning(&f.vars, iter_arg, yielded, moved)
-        })
-        .collect();
-    hoist_allocs(&mut f, &inserted.allocs);
-    fixup::normalize_identity_copies(&f.body, &mut f.vars);
-    cleanup::strip_pipeline_membership(&mut f.body);
-
-    let lifetimes = lifetimes::analyze(&f);
+    let offsets = offset_input()?;
+    let lifetimes = &offsets.lifetimes;
     let mut report = PlanReport {
-        lifetimes: lifetime_report(&lifetimes),
+        lifetimes: lifetime_report(lifetimes),
         statement_spans: lifetimes.statement_spans.clone(),
-        diagnostics: nested_writebacks,
+        diagnostics: offsets.nested_writebacks.clone(),
         ..PlanReport::default()
     };
-    if lifetimes.intervals.is_empty() {
+    let Some(constraints) = &offsets.constraints else {
         return Ok(FunctionPlan {
-            function: f,
+            function: offsets.into_owned().function,
             report,
         });
-    }
-    let rules = SharingRules::of(&f, &lifetimes, config)?;
-    let facts = rules.facts(&f, &lifetimes);
-    let reserved = layout::reserved_windows(&f)?;
-
+    };
+    let f = &offsets.function;
+    let reserved = &constraints.reserved;
     let mut addresses = BTreeMap::new();
     let mut footprints = BTreeMap::new();
-    for (space, in_space) in spaces_of(&lifetimes) {
-        let capacity = config.planning_capacity(space);
+    for (space, in_space) in spaces_of(lifetimes) {
         let reserved_start = reserved.start_of(space);
         let pypto_footprint = pypto.as_ref().ok().and_then(|pypto| {
             pypto
@@ -132,29 +163,16 @@ pub(crate) fn plan_function(
                 .find(|s| s.space == space)
                 .map(|s| s.footprint)
         });
-        let place = |capacity| {
-            let bounds = Bounds {
-                capacity,
-                reserved_start,
-                search,
-            };
-            place_space(
-                &f,
-                &lifetimes,
-                &facts,
-                (space, &in_space),
-                own_buffer,
-                bounds,
-            )
-        };
-        let (placed, overflow) = match place(capacity) {
+        let (placed, overflow) = match place(&offsets, space, Bound::Capacity) {
             Ok(placed) => (placed, None),
             Err(err) if err.0.code == address_codes::CAPACITY_OVERFLOW => (None, Some(err)),
             Err(err) => return Err(err),
         };
-        let placed =
-            placed.filter(|(_, footprint)| pypto_footprint.is_none_or(|p| *footprint <= p));
-        let (space_addresses, footprint) = match placed {
+        let placed = placed.filter(|placed| pypto_footprint.is_none_or(|p| placed.footprint <= p));
+        let Placement {
+            addresses: space_addresses,
+            footprint,
+        } = match placed {
             Some(placed) => placed,
             None => {
                 // PyPTO's plan, addressed, fits: the offset planner is never worse than it.
@@ -165,21 +183,22 @@ pub(crate) fn plan_function(
                 // Nothing fits the capacity, PyPTO's plan neither: as PyPTO's plan without
                 // `--addresses`, the layout is emitted with the warning that AllocateMemoryAddr
                 // will stop there (SPEC §8); with `--addresses` the overflow is the error.
-                let Some((space_addresses, footprint)) = place(None)? else {
+                let Some(placed) = place(&offsets, space, Bound::Unbounded)? else {
                     return Err(overflow.unwrap_or(pypto_overflow));
                 };
-                if let Some(capacity) = capacity.filter(|&c| footprint > c) {
+                let capacity = (capacities.planning)(space);
+                if let Some(capacity) = capacity.filter(|&c| placed.footprint > c) {
                     let error = overflow.unwrap_or_else(|| {
                         address::overflow_error(
                             &f.name,
-                            address::head_of(&f),
+                            address::head_of(f),
                             space,
-                            footprint,
+                            placed.footprint,
                             capacity,
                             reserved_start,
                         )
                     });
-                    if config.assign_addresses {
+                    if (capacities.assign_addresses)() {
                         return Err(error);
                     }
                     report
@@ -189,7 +208,7 @@ pub(crate) fn plan_function(
                             Planner::Dsa,
                         ));
                 }
-                (space_addresses, footprint)
+                placed
             }
         };
         addresses.extend(space_addresses);
@@ -197,7 +216,7 @@ pub(crate) fn plan_function(
         let intervals = &lifetimes.intervals;
         report.spaces.push(SpaceReport {
             space,
-            capacity: config.capacity(space),
+            capacity: None,
             tiles: in_space.iter().map(|&i| intervals[i].members.len()).sum(),
             buffers_before: in_space.len(),
             buffers_after: in_space.len(),
@@ -206,18 +225,285 @@ pub(crate) fn plan_function(
             lower_bound: lifetimes.max_live_bytes(&in_space),
             footprint,
             pypto_footprint,
-            buffers: buffers_report(&f, &lifetimes, &in_space, &addresses),
+            buffers: buffers_report(f, lifetimes, &in_space, &addresses),
         });
     }
+    let reserved = reserved.clone();
+    let moves = offsets.moves.clone();
+    let mut f = offsets.into_owned().function;
     apply_addresses(&mut f, &addresses, &mut footprints, &reserved);
     for s in &mut report.spaces {
         s.footprint = footprints.get(&s.space).copied().unwrap_or(s.footprint);
     }
-    report.inserted_moves = move_reports(&inserted.moves, &f.vars);
+    report.inserted_moves = move_reports(&moves, &f.vars);
     Ok(FunctionPlan {
         function: f,
         report,
     })
+}
+
+/// What the offset planner lays out: the function after Step 0 and the control-flow
+/// post-steps (accumulator if-phis, yield fixup, identity copies), run with every group on its
+/// own buffer so that the copies they insert are part of the lifetimes the solver sees; its
+/// lifetimes; and, where it has tiles, the rules that keep groups apart. Reads the backend and
+/// `exact`, no capacity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OffsetInput {
+    function: Function,
+    lifetimes: Lifetimes,
+    nested_writebacks: Vec<Diagnostic>,
+    /// The `tile.move`s the yield fixup inserted (source, destination).
+    moves: Vec<(VarId, VarId)>,
+    /// `None` for a function without tiles.
+    constraints: Option<Constraints>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Constraints {
+    rules: SharingRules,
+    reserved: Reserved,
+}
+
+impl OffsetInput {
+    /// The post-steps over `f`, a function after Step 0.
+    pub fn of(mut f: Function, config: &PlanConfig) -> Result<OffsetInput, PlanError> {
+        // The safe planner's fixups, as PyPTO's plan gets them (stages::finish): carries
+        // aligned, nested carries written back.
+        let safe = !config.exact;
+        if safe {
+            // Every group keeps its own allocation: not PyPTO's decision, nothing to report.
+            fixup::align_loop_carries(&f.body, &mut f.vars, safe, false);
+        }
+        fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
+        fixup::normalize_identity_copies(&f.body, &mut f.vars);
+        let inserted = {
+            let Function { body, vars, .. } = &mut f;
+            let mut yield_fixup = fixup::YieldFixup::new(vars);
+            if safe {
+                yield_fixup = yield_fixup.safe();
+            }
+            yield_fixup.run(body)?;
+            yield_fixup.inserted
+        };
+        let nested_writebacks: Vec<Diagnostic> = inserted
+            .nested_writebacks
+            .iter()
+            .map(|&(iter_arg, yielded, moved)| {
+                fixup::nested_writeback_warning(&f.vars, iter_arg, yielded, moved)
+            })
+            .collect();
+        hoist_allocs(&mut f, &inserted.allocs);
+        fixup::normalize_identity_copies(&f.body, &mut f.vars);
+        cleanup::strip_pipeline_membership(&mut f.body);
+
+        let lifetimes = lifetimes::analyze(&f);
+        let constraints = if lifetimes.intervals.is_empty() {
+            None
+        } else {
+            Some(Constraints {
+                rules: SharingRules::of(&f, &lifetimes, config)?,
+                reserved: layout::reserved_windows(&f)?,
+            })
+        };
+        Ok(OffsetInput {
+            function: f,
+            lifetimes,
+            nested_writebacks,
+            moves: inserted.moves,
+            constraints,
+        })
+    }
+
+    /// Places the groups of one space with the DSA solver under `capacity` (the groups of
+    /// the tiles in `own_buffer` share no byte with another): [`OffsetInput::disjoint_pairs`],
+    /// [`OffsetInput::solve`] and [`OffsetInput::check_capacity`], which the engine memoizes
+    /// one by one.
+    pub fn place(
+        &self,
+        space: MemSpace,
+        capacity: Option<i64>,
+        own_buffer: &FxHashSet<VarId>,
+        search: LayoutSearch,
+    ) -> Result<Option<Placement>, PlanError> {
+        let pairs = self.disjoint_pairs(space, capacity, own_buffer);
+        let layout = self.solve(space, &pairs, search);
+        self.check_capacity(space, &layout, capacity)
+    }
+
+    /// The space's intervals (indices into the lifetimes'), one buffer each.
+    fn in_space(&self, space: MemSpace) -> Vec<usize> {
+        let intervals = &self.lifetimes.intervals;
+        (0..intervals.len())
+            .filter(|&i| intervals[i].space == space)
+            .collect()
+    }
+
+    /// Where the space's tiles start: above the reserved windows.
+    fn reserved_start(&self, space: MemSpace) -> i64 {
+        self.constraints
+            .as_ref()
+            .map_or(0, |c| c.reserved.start_of(space))
+    }
+
+    /// The pairs of the space's buffers (indices into its intervals) that must not share
+    /// bytes. The only part of laying a space out that reads its capacity: how deep each
+    /// pipeline group may go decides which of its stages stay apart. The solver is handed no
+    /// capacity, its layout does not depend on one ([`OffsetInput::check_capacity`] holds it
+    /// to it).
+    pub fn disjoint_pairs(
+        &self,
+        space: MemSpace,
+        capacity: Option<i64>,
+        own_buffer: &FxHashSet<VarId>,
+    ) -> DisjointPairs {
+        let Some(constraints) = &self.constraints else {
+            // A function without tiles has nothing to lay out.
+            return DisjointPairs(Vec::new());
+        };
+        let (f, lifetimes) = (&self.function, &self.lifetimes);
+        let intervals = &lifetimes.intervals;
+        let in_space = self.in_space(space);
+        let facts = constraints.rules.facts(f, lifetimes);
+        let ivs: Vec<_> = in_space.iter().map(|&i| &intervals[i]).collect();
+        let gate = PipelineGate::new(space, &ivs, capacity);
+        let mut pairs = disjoint_pairs(&facts, &gate, &in_space);
+        // A group the safe planner keeps on its own allocation shares no byte with another.
+        if !own_buffer.is_empty() {
+            for (k, &i) in in_space.iter().enumerate() {
+                if intervals[i].members.iter().any(|v| own_buffer.contains(v)) {
+                    pairs.extend(
+                        (0..in_space.len())
+                            .filter(|&o| o != k)
+                            .map(|o| (k.min(o), k.max(o))),
+                    );
+                }
+            }
+            pairs.sort_unstable();
+            pairs.dedup();
+        }
+        DisjointPairs(pairs)
+    }
+
+    /// Lays the space out with the solver (with its search where asked for), its buffers
+    /// kept apart as `pairs` says.
+    pub fn solve(
+        &self,
+        space: MemSpace,
+        pairs: &DisjointPairs,
+        search: LayoutSearch,
+    ) -> SpaceLayout {
+        let intervals = &self.lifetimes.intervals;
+        let extents = base_extents(&self.function);
+        let buffers: Vec<DsaBuffer> = self
+            .in_space(space)
+            .iter()
+            .map(|&i| {
+                let iv = &intervals[i];
+                // A tile at an offset inside its base (a view, a copy of one) needs the bytes
+                // up to its end: the base gets one address, its tiles sit at their offsets
+                // from it.
+                let size = iv.size.max(extents.get(&iv.base).copied().unwrap_or(0));
+                DsaBuffer {
+                    lower: u64::from(iv.def),
+                    // A never-read tile still occupies its bytes at its definition.
+                    upper: u64::from(iv.last.max(iv.def + 1)),
+                    size: size.max(0) as u64,
+                }
+            })
+            .collect();
+        let problem = Problem::new(buffers)
+            .with_alignment(32)
+            .with_disjoint_pairs(pairs.0.clone());
+        let options = SolveOptions {
+            time_limit: None,
+            node_limit: Some(match search {
+                LayoutSearch::Full => NODE_LIMIT,
+                LayoutSearch::Greedy => 0,
+            }),
+            ..SolveOptions::default()
+        };
+        // An invalid problem has no layout.
+        let solved = dsa::solve(&problem, &options).ok();
+        SpaceLayout(solved.map(|solution| Solved {
+            offsets: solution.offsets,
+            peak: solution.peak,
+            live_peak: dsa::max_live_bytes(&problem),
+        }))
+    }
+
+    /// The space's `layout` under `capacity`, as the solver would have refused it: each
+    /// base's address and the footprint, or `None` when it needs more than the capacity (or
+    /// the problem was invalid); an error where the bytes live at one instant exceed it.
+    pub fn check_capacity(
+        &self,
+        space: MemSpace,
+        layout: &SpaceLayout,
+        capacity: Option<i64>,
+    ) -> Result<Option<Placement>, PlanError> {
+        let Some(Solved {
+            offsets,
+            peak,
+            live_peak: live,
+        }) = &layout.0
+        else {
+            return Ok(None);
+        };
+        let (f, intervals) = (&self.function, &self.lifetimes.intervals);
+        let in_space = self.in_space(space);
+        let reserved_start = self.reserved_start(space);
+        if let Some(capacity) = capacity {
+            let room = (capacity - reserved_start).max(0) as u64;
+            if live.bytes > room {
+                let names: Vec<String> = live
+                    .live
+                    .iter()
+                    .map(|&k| f.vars[intervals[in_space[k]].rep].name.to_string())
+                    .collect();
+                return Err(PlanError::new(
+                    address_codes::CAPACITY_OVERFLOW,
+                    format!(
+                        "{} needs {} bytes at statement {} ({} bytes live in {}) but the limit is {capacity} bytes",
+                        space.name(),
+                        live.bytes as i64 + reserved_start,
+                        live.instant,
+                        live.bytes,
+                        names.join(", ")
+                    ),
+                    address::head_of(f),
+                ));
+            }
+            if *peak > room {
+                return Ok(None);
+            }
+        }
+        let addresses = in_space
+            .iter()
+            .zip(offsets)
+            .map(|(&i, &offset)| (intervals[i].base.clone(), reserved_start + offset as i64))
+            .collect();
+        Ok(Some(Placement {
+            addresses,
+            footprint: align32(reserved_start + *peak as i64),
+        }))
+    }
+}
+
+/// The pairs of one space's buffers that must not share bytes ([`OffsetInput::disjoint_pairs`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DisjointPairs(Vec<(usize, usize)>);
+
+/// What the solver made of one space, before any capacity is applied (`None` for an invalid
+/// problem).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpaceLayout(Option<Solved>);
+
+#[derive(Clone, Debug, PartialEq)]
+struct Solved {
+    /// Each buffer's offset above the reserved windows.
+    offsets: Vec<u64>,
+    peak: u64,
+    /// The instant where the most bytes are live: no capacity below them holds any layout.
+    live_peak: dsa::LiveBytesPeak,
 }
 
 /// PyPTO's plan, addressed, with a note saying why it was kept.
@@ -247,120 +533,11 @@ fn pypto_instead(mut pypto: FunctionPlan, space: MemSpace) -> FunctionPlan {
     pypto
 }
 
-/// Each base's address in one space, and the space's footprint.
-type Placement = (Vec<(Name, i64)>, i64);
-
-/// What bounds the layout of one space.
-#[derive(Clone, Copy)]
-struct Bounds {
-    /// Usable bytes, where known.
-    capacity: Option<i64>,
-    /// Where tiles start: above the reserved windows.
-    reserved_start: i64,
-    search: LayoutSearch,
-}
-
-/// Places the groups of one space with the DSA solver: each base's address and the footprint,
-/// or `None` when the solver found no plan within the capacity.
-fn place_space(
-    f: &Function,
-    lifetimes: &Lifetimes,
-    facts: &ShareFacts,
-    (space, in_space): (MemSpace, &[usize]),
-    own_buffer: &FxHashSet<VarId>,
-    Bounds {
-        capacity,
-        reserved_start,
-        search,
-    }: Bounds,
-) -> Result<Option<Placement>, PlanError> {
-    let intervals = &lifetimes.intervals;
-    let ivs: Vec<_> = in_space.iter().map(|&i| &intervals[i]).collect();
-    let gate = PipelineGate::new(space, &ivs, capacity);
-    let extents = base_extents(f);
-    let buffers: Vec<DsaBuffer> = in_space
-        .iter()
-        .map(|&i| {
-            let iv = &intervals[i];
-            // A tile at an offset inside its base (a view, a copy of one) needs the bytes up to
-            // its end: the base gets one address, its tiles sit at their offsets from it.
-            let size = iv.size.max(extents.get(&iv.base).copied().unwrap_or(0));
-            DsaBuffer {
-                lower: u64::from(iv.def),
-                // A never-read tile still occupies its bytes at its definition.
-                upper: u64::from(iv.last.max(iv.def + 1)),
-                size: size.max(0) as u64,
-            }
-        })
-        .collect();
-    let mut pairs = disjoint_pairs(facts, &gate, in_space);
-    // A group the safe planner keeps on its own allocation shares no byte with another.
-    if !own_buffer.is_empty() {
-        for (k, &i) in in_space.iter().enumerate() {
-            if intervals[i].members.iter().any(|v| own_buffer.contains(v)) {
-                pairs.extend(
-                    (0..in_space.len())
-                        .filter(|&o| o != k)
-                        .map(|o| (k.min(o), k.max(o))),
-                );
-            }
-        }
-        pairs.sort_unstable();
-        pairs.dedup();
-    }
-    let mut problem = Problem::new(buffers)
-        .with_alignment(32)
-        .with_disjoint_pairs(pairs);
-    if let Some(capacity) = capacity {
-        problem = problem.with_capacity((capacity - reserved_start).max(0) as u64);
-    }
-    let options = SolveOptions {
-        time_limit: None,
-        node_limit: Some(match search {
-            LayoutSearch::Full => NODE_LIMIT,
-            LayoutSearch::Greedy => 0,
-        }),
-        ..SolveOptions::default()
-    };
-    match dsa::solve(&problem, &options) {
-        Ok(solution) => {
-            let addresses = in_space
-                .iter()
-                .zip(&solution.offsets)
-                .map(|(&i, &offset)| (intervals[i].base.clone(), reserved_start + offset as i64))
-                .collect();
-            Ok(Some((
-                addresses,
-                align32(reserved_start + solution.peak as i64),
-            )))
-        }
-        Err(SolveError::LiveBytesExceedCapacity {
-            instant,
-            live_bytes,
-            live,
-            ..
-        }) => {
-            // Reported only under a capacity; without one there is no plan to refuse.
-            let Some(capacity) = capacity else {
-                return Ok(None);
-            };
-            let names: Vec<String> = live
-                .iter()
-                .map(|&k| f.vars[intervals[in_space[k]].rep].name.to_string())
-                .collect();
-            Err(PlanError::new(
-                address_codes::CAPACITY_OVERFLOW,
-                format!(
-                    "{} needs {} bytes at statement {instant} ({live_bytes} bytes live in {}) but the limit is {capacity} bytes",
-                    space.name(),
-                    live_bytes as i64 + reserved_start,
-                    names.join(", ")
-                ),
-                address::head_of(f),
-            ))
-        }
-        Err(_) => Ok(None),
-    }
+/// One space laid out: each base's address, and the space's footprint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub addresses: Vec<(Name, i64)>,
+    pub footprint: i64,
 }
 
 /// Pairs that must not share bytes even when their lifetimes only touch: every gate of
