@@ -142,13 +142,15 @@ pub struct Liveness {
 
 impl Liveness {
     pub fn of(f: &Function) -> Liveness {
+        // Sized for a tile per variable: the tile lists are not copied as they grow.
+        let tiles = f.vars.len();
         let mut b = Builder {
             f,
             next: 0,
-            tiles: Vec::new(),
-            reads: Vec::new(),
-            tile_of_var: vec![None; f.vars.len()],
-            storage: Vec::new(),
+            tiles: Vec::with_capacity(tiles),
+            reads: Vec::with_capacity(tiles),
+            tile_of_var: vec![None; tiles],
+            storage: Vec::with_capacity(tiles),
             loops: Vec::new(),
             loop_stack: Vec::new(),
             ifs: Vec::new(),
