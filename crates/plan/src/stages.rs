@@ -983,11 +983,13 @@ fn space_report(
                 size: sizes[i],
                 offset: offsets[i],
                 pinned: b.pinned,
-                members: b
-                    .members
-                    .iter()
-                    .flat_map(|&m| member_rows.names(m))
-                    .collect(),
+                members: {
+                    // Counted first: collected from the nested rows, the list would grow.
+                    let count = b.members.iter().map(|&m| member_rows.of_interval[m].len());
+                    let mut names = Vec::with_capacity(count.sum());
+                    names.extend(b.members.iter().flat_map(|&m| member_rows.names(m)));
+                    names
+                },
             })
             .collect(),
     }

@@ -319,7 +319,9 @@ impl<'a> Numbering<'a> {
         Numbering {
             f,
             order: 0,
-            spans: Vec::new(),
+            // Statements are about as many as variables: sized for that, the list is seldom
+            // copied as it grows.
+            spans: Vec::with_capacity(f.vars.len()),
             def: VarMap::with_len(f.vars.len()),
             raw_last: VarMap::with_len(f.vars.len()),
             iter_init: FxHashMap::default(),
