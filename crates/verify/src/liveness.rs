@@ -449,7 +449,8 @@ impl<'f> Builder<'f> {
             site: site.unwrap_or(v.span),
             arm: self.arm,
         });
-        self.reads.push(Vec::new());
+        // Most tiles are read a few times: room for those up front, without a first growth.
+        self.reads.push(Vec::with_capacity(4));
         self.storage.push(index);
         self.tile_of_var[var_id.index()] = Some(index);
         if let (Source::Linked(_, link_kind), Some(source)) = (source, source_tile) {
