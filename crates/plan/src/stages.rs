@@ -48,7 +48,7 @@ pub fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
 /// works on MemRefs alone and plans a tile whose base no alloc defines like any other: so do
 /// we, and say so at the tile (once per base).
 fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Vec<Diagnostic>) {
-    // Sized for every statement an alloc: growing the set would rehash each name again.
+    // Sized as if every statement were an alloc: growing the set would rehash every name.
     let mut allocated: FxHashSet<&str> =
         FxHashSet::with_capacity_and_hasher(f.body.len(), Default::default());
     allocated.extend(f.body.iter().filter_map(|stmt| match &stmt.kind {
