@@ -683,9 +683,20 @@ impl Expr {
     }
 
     /// The value of an integer constant: `5`, `-5`, `pl.const(5, pl.INT64)`.
+    #[inline]
     pub fn as_const_int(&self) -> Option<i64> {
+        // Shapes and MemRef extents are almost always plain or typed literals: those are read
+        // inline, without the call the recursive forms need.
         match &self.kind {
             ExprKind::Int(v) => Some(*v),
+            ExprKind::Const { value, .. } => Some(*value),
+            _ => self.as_composite_const_int(),
+        }
+    }
+
+    /// [`Expr::as_const_int`] of a signed literal or a `pl.const` call.
+    fn as_composite_const_int(&self) -> Option<i64> {
+        match &self.kind {
             ExprKind::Unary {
                 op: UnaryOp::Neg,
                 operand,
@@ -694,7 +705,6 @@ impl Expr {
                 op: UnaryOp::Pos,
                 operand,
             } => operand.as_const_int(),
-            ExprKind::Const { value, .. } => Some(*value),
             ExprKind::Call(_, c) if c.callee == "pl.const" => c.args.first()?.as_const_int(),
             _ => None,
         }

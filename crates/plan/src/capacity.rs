@@ -28,13 +28,15 @@ const SHED_BUDGET: usize = 256;
 /// only on a direct `tile.slice`; any other symbolic member disables subdivision for the space.
 pub struct Subdivision {
     enabled: bool,
-    eligible: rustc_hash::FxHashSet<usize>,
+    /// Indexed by interval.
+    eligible: Vec<bool>,
 }
 
 impl Subdivision {
     pub fn of_space(f: &Function, lifetimes: &Lifetimes, intervals: &[usize]) -> Subdivision {
-        let calls = defining_calls(f);
-        let mut eligible = rustc_hash::FxHashSet::default();
+        // Only a symbolic member offset asks for its defining call: most spaces have none.
+        let mut calls = None;
+        let mut eligible = vec![false; lifetimes.intervals.len()];
         for &i in intervals {
             let iv = &lifetimes.intervals[i];
             let memref = |v: VarId| f.vars[v].ty.as_ref().and_then(Type::memref);
@@ -53,6 +55,7 @@ impl Subdivision {
                     }
                     None => {
                         let direct_slice = calls
+                            .get_or_insert_with(|| defining_calls(f))
                             .get(&member)
                             .is_some_and(|c| op_role(c.op()) == OpRole::Slice);
                         if !direct_slice {
@@ -64,8 +67,8 @@ impl Subdivision {
                     }
                 }
             }
-            if in_bounds {
-                eligible.insert(i);
+            if in_bounds && let Some(slot) = eligible.get_mut(i) {
+                *slot = true;
             }
         }
         Subdivision {
@@ -75,7 +78,7 @@ impl Subdivision {
     }
 
     fn allows(&self, interval: usize) -> bool {
-        self.enabled && self.eligible.contains(&interval)
+        self.enabled && self.eligible.get(interval).is_some_and(|&e| e)
     }
 }
 
@@ -94,10 +97,12 @@ pub struct SpaceInput<'a> {
 }
 
 /// SPEC §6.7: pack, and while a known capacity overflows, try subranges (seed S4), then shed
-/// pipeline depth (MaxRelief) or fall back to the legacy predicate.
+/// pipeline depth (MaxRelief) or fall back to the legacy predicate. `first` is the first
+/// packing, made under `gate` as it comes in.
 pub fn pack_within_capacity(
     input: &SpaceInput,
     gate: &mut PipelineGate,
+    first: Vec<Buffer>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Buffer> {
     let SpaceInput {
@@ -109,7 +114,7 @@ pub fn pack_within_capacity(
         function,
         function_span,
     } = *input;
-    let mut buffers = pack(intervals, facts, gate);
+    let mut buffers = first;
     let overflows = |b: &[Buffer]| footprint(b, reserved_start) > capacity;
     let subdivision = || Subdivision::of_space(function, facts.lifetimes, intervals);
     if overflows(&buffers)

@@ -18,52 +18,62 @@ pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
         .iter()
         .filter_map(|p| memref_base(&vars[p.var]))
         .collect();
-    // Whether some variable uses each top-level alloc's base: a few allocs, looked up once
-    // per tile (borrowed names: cloning one per tile cost more than the rest of this step).
-    let mut used: FxHashMap<&str, bool> = FxHashMap::default();
+    // The top-level allocs' targets, in body order; sized before the table is built, since
+    // growing it rehashes every name.
+    let alloc_targets: Vec<&Var> = f
+        .body
+        .iter()
+        .filter_map(|stmt| match &stmt.kind {
+            StmtKind::Assign { target, value } if value.is_alloc_call() => Some(&vars[*target]),
+            _ => None,
+        })
+        .collect();
+    if alloc_targets.is_empty() {
+        return Vec::new();
+    }
+    // Whether some variable uses each alloc's base (`used[slot[name]]`): a few allocs, looked
+    // up once per tile (borrowed names: cloning one per tile cost more than the rest of this
+    // step). Each alloc statement keeps its name's slot, so removing looks nothing up again.
+    let mut slot: FxHashMap<&str, usize> =
+        FxHashMap::with_capacity_and_hasher(alloc_targets.len(), Default::default());
+    let mut used: Vec<bool> = Vec::with_capacity(alloc_targets.len());
+    let mut slot_of_alloc: Vec<usize> = Vec::with_capacity(alloc_targets.len());
     // A parameter keeps an alloc alive only if a variable (the alloc's target) is named like
     // the parameter's base; only then is the whole body searched for parameter uses. An
     // alloc's target is the variable so named, unless it is a parameter itself.
     let mut params_may_keep_allocs = false;
     let mut named_like_a_param_base = false;
-    for stmt in &f.body {
-        if let StmtKind::Assign { target, value } = &stmt.kind
-            && value.is_alloc_call()
-        {
-            let target = &vars[*target];
-            used.insert(target.name.as_str(), false);
-            if param_bases.contains(target.name.as_str()) {
-                named_like_a_param_base = true;
-                params_may_keep_allocs |= target.kind != VarKind::Param;
-            }
+    for target in &alloc_targets {
+        let next = used.len();
+        let at = *slot.entry(target.name.as_str()).or_insert(next);
+        if at == next {
+            used.push(false);
         }
-    }
-    if used.is_empty() {
-        return Vec::new();
+        slot_of_alloc.push(at);
+        if param_bases.contains(target.name.as_str()) {
+            named_like_a_param_base = true;
+            params_may_keep_allocs |= target.kind != VarKind::Param;
+        }
     }
     if named_like_a_param_base && !params_may_keep_allocs {
         params_may_keep_allocs = vars
             .iter()
             .any(|(_, var)| var.kind != VarKind::Param && param_bases.contains(var.name.as_str()));
     }
-    let mut mark = |base: &str| {
-        if let Some(used) = used.get_mut(base) {
-            *used = true;
-        }
-    };
     for (_, var) in vars.iter() {
         if var.kind != VarKind::Param
             && let Some(base) = memref_base(var)
+            && let Some(&at) = slot.get(base)
         {
-            mark(base);
+            used[at] = true;
         }
     }
     // Parameters used inside the body are variable occurrences of the body too; the search
     // ends once every alloc named like a parameter's base is used.
     if params_may_keep_allocs {
-        let mut pending = used
+        let mut pending = slot
             .iter()
-            .filter(|&(name, &u)| !u && param_bases.contains(name))
+            .filter(|&(name, &at)| !used[at] && param_bases.contains(name))
             .count();
         for_each_expr(&f.body, &mut |e| {
             if pending == 0 {
@@ -72,26 +82,31 @@ pub fn remove_unused_allocs(f: &mut Function) -> Vec<Name> {
             e.for_each_var(&mut |v| {
                 if vars[v].kind == VarKind::Param
                     && let Some(base) = memref_base(&vars[v])
-                    && let Some(used) = used.get_mut(base)
-                    && !*used
+                    && let Some(&at) = slot.get(base)
+                    && !used[at]
                 {
-                    *used = true;
+                    used[at] = true;
                     pending -= usize::from(param_bases.contains(base));
                 }
             })
         });
     }
-    if used.values().all(|&u| u) {
+    let unused = slot_of_alloc.iter().filter(|&&at| !used[at]).count();
+    if unused == 0 {
         return Vec::new();
     }
-    let mut removed = Vec::new();
+    let mut removed = Vec::with_capacity(unused);
+    let mut allocs = slot_of_alloc.iter();
     f.body.retain(|stmt| {
         let StmtKind::Assign { target, value } = &stmt.kind else {
             return true;
         };
-        let name = &vars[*target].name;
-        if value.is_alloc_call() && used.get(name.as_str()) == Some(&false) {
-            removed.push(name.clone());
+        if !value.is_alloc_call() {
+            return true;
+        }
+        // Allocs come in the order they were gathered in.
+        if allocs.next().is_some_and(|&at| !used[at]) {
+            removed.push(vars[*target].name.clone());
             return false;
         }
         true

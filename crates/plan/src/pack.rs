@@ -42,8 +42,9 @@ impl<'a> ShareFacts<'a> {
         let mut interval_of_base: Option<FxHashMap<&str, usize>> = None;
         let mut forbids = Vec::with_capacity(lifetimes.intervals.len());
         for interval in 0..lifetimes.intervals.len() {
-            let mut targets: Vec<usize> = Vec::new();
-            for &operand in forbid.forbidden(interval) {
+            let operands = forbid.forbidden(interval);
+            let mut targets: Vec<usize> = Vec::with_capacity(operands.len());
+            for &operand in operands {
                 if let Some(group) = lifetimes.group_of(operand) {
                     targets.push(group);
                     continue;

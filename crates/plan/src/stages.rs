@@ -27,7 +27,12 @@ use memreuse_ir::{Expr, Function, FunctionType, MemSpace, Name, StmtKind, Type, 
 
 /// The intervals of each on-chip memory space, spaces in planning (enum) order.
 pub fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
-    let mut by_space: Vec<Vec<usize>> = vec![Vec::new(); MemSpace::ALL.len()];
+    // Counted first, so no space's list grows (and is copied) on the way.
+    let mut counts = [0usize; MemSpace::ALL.len()];
+    for iv in &lifetimes.intervals {
+        counts[iv.space as usize] += 1;
+    }
+    let mut by_space: Vec<Vec<usize>> = counts.iter().map(|&n| Vec::with_capacity(n)).collect();
     for (i, iv) in lifetimes.intervals.iter().enumerate() {
         by_space[iv.space as usize].push(i);
     }
@@ -43,16 +48,15 @@ pub fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
 /// works on MemRefs alone and plans a tile whose base no alloc defines like any other: so do
 /// we, and say so at the tile (once per base).
 fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Vec<Diagnostic>) {
-    let allocated: FxHashSet<&str> = f
-        .body
-        .iter()
-        .filter_map(|stmt| match &stmt.kind {
-            StmtKind::Assign { target, value } if value.is_alloc_call() => {
-                Some(f.vars[*target].name.as_str())
-            }
-            _ => None,
-        })
-        .collect();
+    // Sized as if every statement were an alloc: growing the set would rehash every name.
+    let mut allocated: FxHashSet<&str> =
+        FxHashSet::with_capacity_and_hasher(f.body.len(), Default::default());
+    allocated.extend(f.body.iter().filter_map(|stmt| match &stmt.kind {
+        StmtKind::Assign { target, value } if value.is_alloc_call() => {
+            Some(f.vars[*target].name.as_str())
+        }
+        _ => None,
+    }));
     let mut warned = FxHashSet::default();
     for interval in &lifetimes.intervals {
         if allocated.contains(interval.base.as_str()) || !warned.insert(interval.base.as_str()) {
@@ -261,25 +265,29 @@ impl SpacePacking {
     /// [`SpacePacking::fits`]. `None` for a packing the capacity loop fell back in, which no
     /// other capacity repeats for sure.
     pub fn fit(&self) -> Option<SpaceFit> {
-        if self.gate.forced_legacy {
-            return None;
-        }
-        Some(SpaceFit {
-            space: self.space,
-            capacity_known: self.gate.capacity_known,
-            needed: self.footprint,
-            groups: self
-                .gate
-                .groups
-                .values()
-                .map(|g| GroupFit {
-                    slot: g.slot,
-                    stages: g.stages.len(),
-                    depth: g.depth,
-                })
-                .collect(),
-        })
+        space_fit(self.space, &self.gate, self.footprint)
     }
+}
+
+/// [`SpacePacking::fit`] of a packing of `space` under `gate` whose footprint is `footprint`.
+fn space_fit(space: MemSpace, gate: &PipelineGate, footprint: i64) -> Option<SpaceFit> {
+    if gate.forced_legacy {
+        return None;
+    }
+    Some(SpaceFit {
+        space,
+        capacity_known: gate.capacity_known,
+        needed: footprint,
+        groups: gate
+            .groups
+            .values()
+            .map(|g| GroupFit {
+                slot: g.slot,
+                stages: g.stages.len(),
+                depth: g.depth,
+            })
+            .collect(),
+    })
 }
 
 /// The planning capacities of one space at which a plan is exactly the plan made at one of
@@ -349,19 +357,33 @@ pub fn pack_space(
     in_space: &[usize],
     capacity: SpaceCapacity,
 ) -> SpacePacking {
-    let unbounded = pack_unbounded(
-        facts,
-        reserved,
-        space,
-        in_space,
-        capacity.planning.is_some(),
-    );
-    match capacity.planning {
-        Some(limit) if !unbounded.fits(limit) => {
-            pack_within(f, facts, reserved, space, in_space, limit)
-        }
-        _ => unbounded,
-    }
+    let reserved_start = reserved.start_of(space);
+    let (gate, buffers) = unbounded_buffers(facts, space, in_space, capacity.planning.is_some());
+    let limit = capacity.planning.filter(|&limit| {
+        let fit = space_fit(space, &gate, capacity::footprint(&buffers, reserved_start));
+        !fit.is_some_and(|fit| fit.holds(Some(limit)))
+    });
+    let Some(limit) = limit else {
+        return space_packing(
+            space,
+            reserved_start,
+            in_space,
+            buffers,
+            gate,
+            Vec::new(),
+            Vec::new(),
+        );
+    };
+    // The capacity loop starts with a packing under the capacity's gate, which is this one
+    // when the capacity affords every pipeline group its requested depth (the buffers only
+    // overflow it): packing again would give the same buffers.
+    let bounded = bounded_gate(facts, space, in_space, limit);
+    let first = if bounded == gate {
+        buffers
+    } else {
+        crate::pack::pack(in_space, facts, &bounded)
+    };
+    pack_within_from(f, facts, reserved, space, in_space, limit, bounded, first)
 }
 
 /// Stage 4a: packs one space as if its capacity were unlimited (`capacity_known`: every
@@ -375,13 +397,7 @@ pub fn pack_unbounded(
     in_space: &[usize],
     capacity_known: bool,
 ) -> SpacePacking {
-    let capacity = capacity_known.then_some(i64::MAX);
-    let ivs: Vec<_> = in_space
-        .iter()
-        .map(|&i| &facts.lifetimes.intervals[i])
-        .collect();
-    let gate = PipelineGate::new(space, &ivs, capacity);
-    let buffers = crate::pack::pack(in_space, facts, &gate);
+    let (gate, buffers) = unbounded_buffers(facts, space, in_space, capacity_known);
     space_packing(
         space,
         reserved.start_of(space),
@@ -391,6 +407,37 @@ pub fn pack_unbounded(
         Vec::new(),
         Vec::new(),
     )
+}
+
+/// [`pack_unbounded`]'s gate and buffers.
+fn unbounded_buffers(
+    facts: &ShareFacts<'_>,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity_known: bool,
+) -> (PipelineGate, Vec<Buffer>) {
+    let capacity = capacity_known.then_some(i64::MAX);
+    let ivs: Vec<_> = in_space
+        .iter()
+        .map(|&i| &facts.lifetimes.intervals[i])
+        .collect();
+    let gate = PipelineGate::new(space, &ivs, capacity);
+    let buffers = crate::pack::pack(in_space, facts, &gate);
+    (gate, buffers)
+}
+
+/// The pipeline gate the capacity loop starts from under a known `capacity`.
+fn bounded_gate(
+    facts: &ShareFacts<'_>,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity: i64,
+) -> PipelineGate {
+    let ivs: Vec<_> = in_space
+        .iter()
+        .map(|&i| &facts.lifetimes.intervals[i])
+        .collect();
+    PipelineGate::new(space, &ivs, Some(capacity))
 }
 
 /// Stage 4b: packs one space under a known `capacity` (SPEC §6.7–§6.8): the capacity loop's
@@ -403,12 +450,24 @@ pub fn pack_within(
     in_space: &[usize],
     capacity: i64,
 ) -> SpacePacking {
+    let gate = bounded_gate(facts, space, in_space, capacity);
+    let first = crate::pack::pack(in_space, facts, &gate);
+    pack_within_from(f, facts, reserved, space, in_space, capacity, gate, first)
+}
+
+/// [`pack_within`] from the capacity loop's start: its gate and `first`, the packing under it.
+#[allow(clippy::too_many_arguments)]
+fn pack_within_from(
+    f: &Function,
+    facts: &ShareFacts<'_>,
+    reserved: &Reserved,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity: i64,
+    mut gate: PipelineGate,
+    first: Vec<Buffer>,
+) -> SpacePacking {
     let reserved_start = reserved.start_of(space);
-    let ivs: Vec<_> = in_space
-        .iter()
-        .map(|&i| &facts.lifetimes.intervals[i])
-        .collect();
-    let mut gate = PipelineGate::new(space, &ivs, Some(capacity));
     let input = capacity::SpaceInput {
         space,
         intervals: in_space,
@@ -419,7 +478,7 @@ pub fn pack_within(
         function_span: crate::address::head_of(f),
     };
     let mut diagnostics = Vec::new();
-    let buffers = capacity::pack_within_capacity(&input, &mut gate, &mut diagnostics);
+    let buffers = capacity::pack_within_capacity(&input, &mut gate, first, &mut diagnostics);
     let mut hints = Vec::new();
     capacity::perf_hints(f, &gate, capacity, reserved_start, &mut hints);
     space_packing(
@@ -924,11 +983,13 @@ fn space_report(
                 size: sizes[i],
                 offset: offsets[i],
                 pinned: b.pinned,
-                members: b
-                    .members
-                    .iter()
-                    .flat_map(|&m| member_rows.names(m))
-                    .collect(),
+                members: {
+                    // Counted first: collected from the nested rows, the list would grow.
+                    let count = b.members.iter().map(|&m| member_rows.of_interval[m].len());
+                    let mut names = Vec::with_capacity(count.sum());
+                    names.extend(b.members.iter().flat_map(|&m| member_rows.names(m)));
+                    names
+                },
             })
             .collect(),
     }

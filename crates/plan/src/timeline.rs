@@ -3,6 +3,8 @@
 //! under one sorted array of chunk heads, a two-level B-tree: a search is a binary search over
 //! the heads plus one inside a chunk, and an insert moves at most one chunk's entries.
 
+use smallvec::SmallVec;
+
 /// One member: its interval's definition, last use and index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Member {
@@ -26,12 +28,14 @@ fn key(def: u32, interval: usize) -> u64 {
 /// Entries per chunk before it splits in two.
 const CHUNK: usize = 64;
 
+/// Most buffers keep fewer members than a chunk holds: their one head and chunk sit inline,
+/// so a new buffer allocates no index.
 #[derive(Clone, Debug, Default)]
 pub struct Timeline {
     /// The key of each chunk's first entry, ascending.
-    heads: Vec<u64>,
+    heads: SmallVec<[u64; 1]>,
     /// Non-empty chunks, each sorted by key; all of chunk `c` precede all of chunk `c + 1`.
-    chunks: Vec<Vec<Member>>,
+    chunks: SmallVec<[Vec<Member>; 1]>,
 }
 
 impl Timeline {

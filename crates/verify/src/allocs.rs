@@ -10,8 +10,7 @@ use memreuse_ir::{Expr, Function, MemSpace, Name, Stmt, StmtKind, Type};
 
 /// The on-chip bases tiles of `f` sit on that no alloc of `f` defines.
 pub(super) fn bases_without_alloc(f: &Function) -> FxHashSet<Name> {
-    let mut allocs = FxHashMap::default();
-    collect_allocs(f, &f.body, &mut allocs);
+    let allocs = allocs_of(f);
     f.vars
         .iter()
         .filter_map(|(_, v)| match &v.ty {
@@ -30,12 +29,17 @@ pub(super) fn check(
     opts: &VerifyOptions,
     allocless: &FxHashSet<Name>,
 ) -> Vec<Diagnostic> {
-    let mut allocs = FxHashMap::default();
-    collect_allocs(f, &f.body, &mut allocs);
+    let allocs = allocs_of(f);
     let mut out = Vec::new();
     let mut missing: FxHashMap<&Name, Vec<&TileFact>> = FxHashMap::default();
-    for tile in &live.tiles {
-        if !allocs.contains_key(&tile.base) && !allocless.contains(&tile.base) {
+    // Each tile's alloc size, looked up once for both checks.
+    let alloc_sizes: Vec<Option<Option<i64>>> = live
+        .tiles
+        .iter()
+        .map(|tile| allocs.get(&tile.base).copied())
+        .collect();
+    for (tile, alloc) in live.tiles.iter().zip(&alloc_sizes) {
+        if alloc.is_none() && !allocless.contains(&tile.base) {
             missing.entry(&tile.base).or_default().push(tile);
         }
     }
@@ -76,9 +80,9 @@ pub(super) fn check(
             }
         }
     }
-    for tile in live.tiles.iter().filter(|t| !t.inherited) {
-        let (Some(Some(alloc_size)), Bytes::Known { start, end }) =
-            (allocs.get(&tile.base), tile.bytes)
+    for (tile, alloc) in live.tiles.iter().zip(&alloc_sizes) {
+        let (false, Some(Some(alloc_size)), Bytes::Known { start, end }) =
+            (tile.inherited, alloc, tile.bytes)
         else {
             continue;
         };
@@ -114,6 +118,15 @@ pub(super) fn check(
 
 pub(super) fn name<'f>(f: &'f Function, tile: &TileFact) -> &'f str {
     var(f, tile.var).map_or("?", |v| v.name.as_str())
+}
+
+/// [`collect_allocs`] over the whole body.
+fn allocs_of(f: &Function) -> FxHashMap<Name, Option<i64>> {
+    // Allocs sit mostly at the top level: room for one per statement there, so the table
+    // does not grow (and rehash every name) on the way.
+    let mut allocs = FxHashMap::with_capacity_and_hasher(f.body.len(), Default::default());
+    collect_allocs(f, &f.body, &mut allocs);
+    allocs
 }
 
 /// Bases defined by a `tile.alloc`/`tensor.alloc` anywhere in the body, with their constant size.

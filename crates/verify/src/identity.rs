@@ -95,8 +95,8 @@ impl Carries<'_> {
                         for (member, role, span) in members {
                             if let Some(member) = member {
                                 let context =
-                                    format!("loop carry {i}: iter arg '{}'", name(f, iter_arg));
-                                compare(f, iter_arg, member, &context, role, span, out);
+                                    || format!("loop carry {i}: iter arg '{}'", name(f, iter_arg));
+                                compare(f, iter_arg, member, context, || role.into(), span, out);
                             }
                         }
                     }
@@ -116,9 +116,9 @@ impl Carries<'_> {
                                 continue;
                             }
                             if let Some(yielded) = value.as_var() {
-                                let context = format!("if result '{}'", name(f, result));
-                                let role = format!("the value its {arm} arm yields");
-                                compare(f, result, yielded, &context, &role, span, out);
+                                let context = || format!("if result '{}'", name(f, result));
+                                let role = || format!("the value its {arm} arm yields");
+                                compare(f, result, yielded, context, role, span, out);
                             }
                         }
                     }
@@ -138,13 +138,14 @@ impl Carries<'_> {
     }
 }
 
-/// Reports `member` unless it sits exactly where `anchor` does (sizes may differ).
+/// Reports `member` unless it sits exactly where `anchor` does (sizes may differ). The message's
+/// `context` and `role` are made only for a report: most carries are in place.
 fn compare(
     f: &Function,
     anchor: VarId,
     member: VarId,
-    context: &str,
-    role: &str,
+    context: impl FnOnce() -> String,
+    role: impl FnOnce() -> String,
     span: Span,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -159,8 +160,10 @@ fn compare(
         Diagnostic::error(
             codes::CARRY_NOT_IN_PLACE,
             format!(
-                "{context} sits at {} but {role}, '{}', sits at {}",
+                "{} sits at {} but {}, '{}', sits at {}",
+                context(),
                 place(anchor_ref),
+                role(),
                 name(f, member),
                 place(member_ref)
             ),

@@ -142,13 +142,15 @@ pub struct Liveness {
 
 impl Liveness {
     pub fn of(f: &Function) -> Liveness {
+        // Sized for a tile per variable: the tile lists are not copied as they grow.
+        let tiles = f.vars.len();
         let mut b = Builder {
             f,
             next: 0,
-            tiles: Vec::new(),
-            reads: Vec::new(),
-            tile_of_var: vec![None; f.vars.len()],
-            storage: Vec::new(),
+            tiles: Vec::with_capacity(tiles),
+            reads: Vec::with_capacity(tiles),
+            tile_of_var: vec![None; tiles],
+            storage: Vec::with_capacity(tiles),
             loops: Vec::new(),
             loop_stack: Vec::new(),
             ifs: Vec::new(),
@@ -447,7 +449,8 @@ impl<'f> Builder<'f> {
             site: site.unwrap_or(v.span),
             arm: self.arm,
         });
-        self.reads.push(Vec::new());
+        // Most tiles are read a few times: room for those up front, without a first growth.
+        self.reads.push(Vec::with_capacity(4));
         self.storage.push(index);
         self.tile_of_var[var_id.index()] = Some(index);
         if let (Source::Linked(_, link_kind), Some(source)) = (source, source_tile) {

@@ -21,7 +21,9 @@ pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Findi
     let region = |t| region(t, addressed);
     // Tiles by region (in the regions' order), then definition: one integer key per tile, so
     // the sort compares no base names (the few distinct regions are ranked once).
-    let mut first_seen: FxHashMap<(memreuse_ir::MemSpace, &str), u32> = FxHashMap::default();
+    // Sized for a region per tile: growing the table would rehash every base name.
+    let mut first_seen: FxHashMap<(memreuse_ir::MemSpace, &str), u32> =
+        FxHashMap::with_capacity_and_hasher(tiles.len(), Default::default());
     let ids: Vec<u32> = tiles
         .iter()
         .map(|t| {

@@ -505,8 +505,10 @@ impl Facts {
             datum: (0..f.vars.len() as u32).collect(),
             effects: vec![Effect::Write; f.vars.len()],
             touched: FxHashMap::default(),
-            stmt_reads: Vec::new(),
-            reads: Vec::new(),
+            // Statements and reads are about as many as variables: sized for that, the lists
+            // are seldom copied as they grow.
+            stmt_reads: Vec::with_capacity(f.vars.len()),
+            reads: Vec::with_capacity(f.vars.len()),
             body_slots: FxHashMap::default(),
             must_not_alias: Vec::new(),
         };
@@ -515,7 +517,9 @@ impl Facts {
             addressed,
             a5_target,
             facts: &mut facts,
-            regions: FxHashMap::default(),
+            // Regions are mostly the allocs at the top level: room for one per statement
+            // there, so the table does not grow (and rehash every name) on the way.
+            regions: FxHashMap::with_capacity_and_hasher(f.body.len(), Default::default()),
             last_region: None,
             call_tuples: vec![false; f.vars.len()],
             open: Vec::new(),

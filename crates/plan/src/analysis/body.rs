@@ -61,7 +61,9 @@ pub enum Definition {
 }
 
 pub fn definitions(body: &[Stmt]) -> FxHashMap<VarId, Definition> {
-    let mut defs = FxHashMap::default();
+    // Most top-level statements define a variable: room for those, so the table grows (and
+    // rehashes) only for the definitions nested below them.
+    let mut defs = FxHashMap::with_capacity_and_hasher(body.len(), Default::default());
     collect_definitions(body, &[], &mut defs);
     defs
 }
@@ -73,6 +75,14 @@ fn collect_definitions(
     defs: &mut FxHashMap<VarId, Definition>,
 ) {
     for (index, stmt) in stmts.iter().enumerate() {
+        // A statement that defines nothing needs no path (a nested one would be allocated).
+        if let StmtKind::Eval(_)
+        | StmtKind::Yield { .. }
+        | StmtKind::Return { .. }
+        | StmtKind::Pass = &stmt.kind
+        {
+            continue;
+        }
         let here = StmtPath {
             steps: steps.to_vec(),
             index: index as u32,
@@ -126,9 +136,9 @@ fn collect_definitions(
                 }
             }
             StmtKind::With(w) => descend(&w.body, Branch::WithBody, defs),
-            // Recorded above.
-            StmtKind::Assign { .. } => {}
-            StmtKind::Eval(_)
+            // Recorded or skipped above.
+            StmtKind::Assign { .. }
+            | StmtKind::Eval(_)
             | StmtKind::Yield { .. }
             | StmtKind::Return { .. }
             | StmtKind::Pass => {}

@@ -89,8 +89,9 @@ pub struct Lifetimes {
     def: VarMap,
     /// Last use after loop extension.
     last: VarMap,
-    /// If-phi family ids of each branch-local source.
-    families: FxHashMap<VarId, Vec<u32>>,
+    /// If-phi family ids of each branch-local source, indexed by variable (packing asks per
+    /// pair of members, so a vector beats a hash map); empty when no family exists.
+    families: Vec<Vec<u32>>,
     /// Intervals in representative definition order.
     pub intervals: Vec<Interval>,
     /// The interval each grouped variable belongs to.
@@ -142,7 +143,7 @@ impl Lifetimes {
     }
 
     pub fn families(&self, v: VarId) -> &[u32] {
-        self.families.get(&v).map_or(&[], Vec::as_slice)
+        self.families.get(v.index()).map_or(&[], Vec::as_slice)
     }
 
     /// Whether any if-phi family exists; without one, overlapping lifetimes never share.
@@ -178,14 +179,18 @@ impl Lifetimes {
     }
 
     fn peak_with_families(&self, intervals: Vec<&Interval>) -> i64 {
-        let family_of = |iv: &Interval| {
-            iv.members
-                .iter()
-                .filter_map(|v| self.families(*v).iter().min())
-                .min()
-                .copied()
-        };
-        let mut events: Vec<(u32, bool, usize)> = Vec::new();
+        // Each interval's family, looked up once rather than at both its events.
+        let family_of: Vec<Option<u32>> = intervals
+            .iter()
+            .map(|iv| {
+                iv.members
+                    .iter()
+                    .filter_map(|v| self.families(*v).iter().min())
+                    .min()
+                    .copied()
+            })
+            .collect();
+        let mut events: Vec<(u32, bool, usize)> = Vec::with_capacity(2 * intervals.len());
         for (i, iv) in intervals.iter().enumerate() {
             events.push((iv.def, true, i));
             events.push((occupied_until(iv), false, i));
@@ -195,26 +200,28 @@ impl Lifetimes {
         events.sort_unstable_by_key(|&(t, start, i)| (t, start, i));
         let mut plain = 0i64;
         let mut by_family: FxHashMap<u32, Vec<i64>> = FxHashMap::default();
+        // The sum over families of each one's largest live size, kept as sizes come and go
+        // instead of summed again at every start.
+        let mut families = 0i64;
         let mut peak = 0i64;
         for (_, start, i) in events {
             let iv = intervals[i];
-            match (family_of(iv), start) {
+            match (family_of[i], start) {
                 (None, true) => plain += iv.size,
                 (None, false) => plain -= iv.size,
-                (Some(f), true) => by_family.entry(f).or_default().push(iv.size),
-                (Some(f), false) => {
-                    if let Some(sizes) = by_family.get_mut(&f)
-                        && let Some(at) = sizes.iter().position(|&s| s == iv.size)
-                    {
+                (Some(f), start) => {
+                    let sizes = by_family.entry(f).or_default();
+                    let largest = |sizes: &[i64]| sizes.iter().copied().max().unwrap_or(0);
+                    let before = largest(sizes);
+                    if start {
+                        sizes.push(iv.size);
+                    } else if let Some(at) = sizes.iter().position(|&s| s == iv.size) {
                         sizes.swap_remove(at);
                     }
+                    families += largest(sizes) - before;
                 }
             }
             if start {
-                let families: i64 = by_family
-                    .values()
-                    .map(|sizes| sizes.iter().copied().max().unwrap_or(0))
-                    .sum();
                 peak = peak.max(plain + families);
             }
         }
@@ -312,7 +319,9 @@ impl<'a> Numbering<'a> {
         Numbering {
             f,
             order: 0,
-            spans: Vec::new(),
+            // Statements are about as many as variables: sized for that, the list is seldom
+            // copied as it grows.
+            spans: Vec::with_capacity(f.vars.len()),
             def: VarMap::with_len(f.vars.len()),
             raw_last: VarMap::with_len(f.vars.len()),
             iter_init: FxHashMap::default(),
@@ -341,7 +350,7 @@ pub fn analyze(f: &Function) -> Lifetimes {
         statement_spans: n.spans,
         shape: n.shape,
         loops: n.loops,
-        families: n.families,
+        families: dense_families(f.vars.len(), n.families),
         ..Lifetimes::default()
     };
     lifetimes.def = n.def;
@@ -353,6 +362,20 @@ pub fn analyze(f: &Function) -> Lifetimes {
     }
     build_groups(f.vars.len(), grouped, &n.memberships, &mut lifetimes);
     lifetimes
+}
+
+/// The families the walk gathered, indexed by variable; none stay none.
+fn dense_families(var_count: usize, families: FxHashMap<VarId, Vec<u32>>) -> Vec<Vec<u32>> {
+    if families.is_empty() {
+        return Vec::new();
+    }
+    let mut dense = vec![Vec::new(); var_count];
+    for (v, ids) in families {
+        if let Some(slot) = dense.get_mut(v.index()) {
+            *slot = ids;
+        }
+    }
+    dense
 }
 
 /// The statement numbering of a function as the lifetimes use it, located: for the viewer,
