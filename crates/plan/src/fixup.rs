@@ -640,6 +640,18 @@ pub struct YieldFixup<'v> {
     safe: bool,
 }
 
+/// Runs the yield fixup (SPEC §7.5) over `f`, the safe planner's where `safe`, and says what
+/// it inserted.
+pub fn fix_yields(f: &mut Function, safe: bool) -> Result<Inserted, PlanError> {
+    let Function { body, vars, .. } = f;
+    let mut yield_fixup = YieldFixup::new(vars);
+    if safe {
+        yield_fixup = yield_fixup.safe();
+    }
+    yield_fixup.run(body)?;
+    Ok(yield_fixup.inserted)
+}
+
 impl<'v> YieldFixup<'v> {
     pub fn new(vars: &'v mut VarTable) -> YieldFixup<'v> {
         YieldFixup {

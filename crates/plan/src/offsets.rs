@@ -276,15 +276,7 @@ impl OffsetInput {
         }
         fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
         fixup::normalize_identity_copies(&f.body, &mut f.vars);
-        let inserted = {
-            let Function { body, vars, .. } = &mut f;
-            let mut yield_fixup = fixup::YieldFixup::new(vars);
-            if safe {
-                yield_fixup = yield_fixup.safe();
-            }
-            yield_fixup.run(body)?;
-            yield_fixup.inserted
-        };
+        let inserted = fixup::fix_yields(&mut f, safe)?;
         let nested_writebacks: Vec<Diagnostic> = inserted
             .nested_writebacks
             .iter()

@@ -670,13 +670,7 @@ fn fix_control_flow(
         fixup::normalize_identity_copies(&f.body, &mut f.vars);
     }
     let inserted = if control_flow {
-        let Function { body, vars, .. } = &mut f;
-        let mut yield_fixup = fixup::YieldFixup::new(vars);
-        if safe {
-            yield_fixup = yield_fixup.safe();
-        }
-        yield_fixup.run(body)?;
-        yield_fixup.inserted
+        fixup::fix_yields(&mut f, safe)?
     } else {
         fixup::Inserted::default()
     };
