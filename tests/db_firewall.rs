@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use expect_test::{Expect, expect};
 use memreuse::backend::Backend;
-use memreuse::db::Workspace;
+use memreuse::db::{StageRetention, Workspace};
 use memreuse::ir::MemSpace;
 use memreuse::plan::PlanConfig;
 use memreuse::store::{Cache, MemoryStore};
@@ -808,4 +808,38 @@ fn with_a_cache_with_the_offset_planner_a_capacity_change_rechecks_only_that_spa
             offset_layout(k.py::matmul_kloop, Acc)
             file_result(k.py)"#]],
     );
+}
+
+/// Plans `a.py` and `b.py` (the same text) one after the other under `retention`, then asks
+/// why two tiles of `a.py::add_kernel` share or not: the queries that explaining re-executes.
+fn explain_after_planning_two_files(retention: StageRetention) -> String {
+    let mut ws = Workspace::with_log(Arc::new(Cache::disabled()), PlanConfig::default());
+    ws.set_stage_retention(retention);
+    let a = ws.set_file(Path::new("a.py"), ORIGINAL, false);
+    let b = ws.set_file(Path::new("b.py"), ORIGINAL, false);
+    ws.plan(&MemorySystem::default(), &[a, b], 1, &|| {});
+    ws.executed();
+    let verdict = ws.explain(a, "add_kernel", ("tile_a", "tile_sum"));
+    assert!(matches!(verdict, Some(Ok(_))), "{verdict:?}");
+    ws.executed().join("\n")
+}
+
+#[test]
+fn a_workspace_keeps_recent_functions_stages() {
+    expect![""].assert_eq(&explain_after_planning_two_files(StageRetention::Recent));
+}
+
+#[test]
+fn a_one_shot_workspace_keeps_no_stage_after_its_file() {
+    expect![[r#"
+        source(a.py::add_kernel)
+        parse_file(a.py)
+        prepared(a.py::add_kernel)
+        lifetimes(a.py::add_kernel)
+        sharing_rules(a.py::add_kernel)
+        addressed(a.py::add_kernel)
+        fixed(a.py::add_kernel)"#]]
+    .assert_eq(&explain_after_planning_two_files(
+        StageRetention::UntilNextFile,
+    ));
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
-use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, Workspace};
+use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, StageRetention, Workspace};
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
 use memreuse::json::{
@@ -235,6 +235,8 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Resul
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     let mut workspace = Workspace::new(Arc::new(opened.cache), config);
+    // One run: nothing asks for a stage again once its file is planned.
+    workspace.set_stage_retention(StageRetention::UntilNextFile);
     let inputs: Vec<(PathBuf, bool)> = files
         .iter()
         .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))

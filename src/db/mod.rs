@@ -22,8 +22,9 @@
 //! and, where they come out the same, nothing after them but `plan` (which looks the plan up
 //! for these capacities) and `file_result` (which fills them into the report); a backend
 //! change keeps the parse and the lifetimes; `--addresses` re-runs addressing and the
-//! checkers. The stages that hold whole functions keep 64 functions' results (`lru`);
-//! `Workspace::plan` enforces the bound after every batch of files. The capacity checks'
+//! checkers. The stages that hold whole functions keep 64 functions' results (`lru`), or
+//! only the file being planned (`StageRetention`, for one-shot runs); `Workspace::plan`
+//! enforces the bound after every batch of files. The capacity checks'
 //! inputs (`packing`, `layout`) are small and not bounded.
 //!
 //! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
@@ -76,7 +77,7 @@ use spans::SpanTable;
 
 pub use outcome::{FailureKind, FileOutcome, FileStatus, FunctionOutcome, Planned, Report};
 pub use source_file::SourceFile;
-pub use workspace::{Cancelled, Snapshot, Workspace, parallel_map};
+pub use workspace::{Cancelled, Snapshot, StageRetention, Workspace, parallel_map};
 
 pub mod codes {
     /// Internal: a manifest and its file disagree (cannot happen for an intact store).
@@ -324,6 +325,22 @@ impl PartialEq for Source {
     fn eq(&self, other: &Source) -> bool {
         *self.function == *other.function && *self.table == *other.table
     }
+}
+
+/// Sets how many functions' results each stage that holds whole functions keeps (at least
+/// one: salsa reads 0 as unbounded). The attribute `lru = 64` is the default
+/// ([`StageRetention::Recent`]).
+fn set_stage_capacity(db: &mut dyn Db, functions: usize) {
+    let functions = functions.max(1);
+    parse_file::set_lru_capacity(db, functions);
+    source::set_lru_capacity(db, functions);
+    prepared::set_lru_capacity(db, functions);
+    lifetimes::set_lru_capacity(db, functions);
+    sharing_rules::set_lru_capacity(db, functions);
+    fixed::set_lru_capacity(db, functions);
+    addressed::set_lru_capacity(db, functions);
+    offset_input::set_lru_capacity(db, functions);
+    offset_plan::set_lru_capacity(db, functions);
 }
 
 /// Stage 0: the function's IR. `None` when the file's cached manifest names a function its

@@ -53,10 +53,39 @@ impl Db for PlanDatabase {
 /// The executed queries, for firewall tests: `query(argument)` in execution order.
 pub type ExecutionLog = Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>>;
 
-/// Files per planning thread between two evictions of the stage memos: few enough that a
-/// batch's stage results stay small, enough that the threads seldom wait for each other at
-/// the end of a batch.
-const FILES_PER_BATCH: usize = 8;
+/// How long a workspace keeps each function's stage results (its parse, Step 0, lifetimes,
+/// sharing rules, fixed and addressed plans): the plans themselves are always kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StageRetention {
+    /// The 64 functions planned last, evicted after every batch of 8 files a thread: an edit
+    /// or a configuration change re-plans them from their stages (the daemon).
+    Recent,
+    /// Until the next file is planned: for a one-shot run, which never asks for a stage
+    /// again. A function's stages are dropped while they are still in the processor's
+    /// caches; dropped 64 functions later, the same frees miss the caches and cost a cold
+    /// `memreuse plan` about a fifth of its time (BENCHMARKS.md, issue 16).
+    UntilNextFile,
+}
+
+impl StageRetention {
+    /// Functions whose results each stage keeps.
+    fn functions(self) -> usize {
+        match self {
+            StageRetention::Recent => 64,
+            StageRetention::UntilNextFile => 1,
+        }
+    }
+
+    /// Files per planning thread between two evictions: few enough that a batch's stage
+    /// results stay small, enough that the threads seldom wait for each other at the end of
+    /// a batch.
+    fn files_per_batch(self) -> usize {
+        match self {
+            StageRetention::Recent => 8,
+            StageRetention::UntilNextFile => 1,
+        }
+    }
+}
 
 pub struct Workspace {
     db: PlanDatabase,
@@ -65,6 +94,7 @@ pub struct Workspace {
     /// Files read by `load` whose stamps may be recorded: metadata and when it was taken.
     read: std::collections::HashMap<SourceFile, (FileMeta, i128)>,
     log: Option<ExecutionLog>,
+    retention: StageRetention,
 }
 
 impl Workspace {
@@ -107,6 +137,16 @@ impl Workspace {
             files: Default::default(),
             read: Default::default(),
             log,
+            retention: StageRetention::Recent,
+        }
+    }
+
+    /// Sets how long each function's stage results are kept ([`StageRetention::Recent`] in a
+    /// new workspace).
+    pub fn set_stage_retention(&mut self, retention: StageRetention) {
+        if retention != self.retention {
+            super::set_stage_capacity(&mut self.db, retention.functions());
+            self.retention = retention;
         }
     }
 
@@ -190,6 +230,7 @@ impl Workspace {
         paths: impl IntoIterator<Item = &'a Path>,
     ) -> (Workspace, Vec<(PathBuf, SourceFile)>) {
         let mut fresh = Workspace::new(self.db.cache.clone(), config);
+        fresh.set_stage_retention(self.retention);
         let mut kept = Vec::new();
         for path in paths {
             let Some(&file) = self.files.get(path) else {
@@ -341,7 +382,7 @@ impl Workspace {
     ) -> Vec<FileOutcome> {
         use salsa::Database as _;
         let mut outcomes = Vec::with_capacity(files.len());
-        for batch in files.chunks(FILES_PER_BATCH * jobs.max(1)) {
+        for batch in files.chunks(self.retention.files_per_batch() * jobs.max(1)) {
             outcomes.extend(self.plan_pass(batch, jobs, progress));
             self.db.trigger_lru_eviction();
         }
