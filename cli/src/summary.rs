@@ -227,7 +227,10 @@ pub fn human_bytes(bytes: u64) -> String {
     if rest * 2 > scale || (rest * 2 == scale && whole % 2 == 1) {
         whole += 1;
     }
-    let mut out = itoa::Buffer::new().format(whole / 10).to_string();
+    // Sized once: the table formats several of these a plan, and growing a `String` made
+    // from the integer part reallocated it on the first push.
+    let mut out = String::with_capacity(16);
+    out.push_str(itoa::Buffer::new().format(whole / 10));
     out.push('.');
     out.push(char::from(b'0' + (whole % 10) as u8));
     out.push(' ');

@@ -7,6 +7,10 @@
 //! Tile ops that are not listed are in-place safe with no forbidden operands, and their output
 //! space is only what a `target_memory` kwarg says.
 
+use std::sync::LazyLock;
+
+use rustc_hash::FxHashMap;
+
 use crate::named::MemSpace;
 
 /// Where an op's result lives.
@@ -381,10 +385,14 @@ pub const OPS: &[OpRow] = &[
 ];
 
 /// The table's row for an op (`tile.add`, without the `pl.` prefix).
+///
+/// Every call expression the parser builds asks this once, so it is a hash lookup (a few
+/// dozen instructions) rather than a binary search of string comparisons over the table
+/// (several hundred).
 pub fn op_row(op: &str) -> Option<&'static OpRow> {
-    OPS.binary_search_by(|row| row.name.cmp(op))
-        .ok()
-        .map(|i| &OPS[i])
+    static ROWS: LazyLock<FxHashMap<&'static str, &'static OpRow>> =
+        LazyLock::new(|| OPS.iter().map(|row| (row.name, row)).collect());
+    ROWS.get(op).copied()
 }
 
 /// An op's aliasing facts. Any tile op not in the table is registered upstream; without knowing

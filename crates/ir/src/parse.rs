@@ -566,6 +566,9 @@ impl<'a> Parser<'a> {
     }
 
     fn ty_inner(&mut self) -> PResult<Type> {
+        if let Some(tile) = self.printed_tile_type() {
+            return Ok(tile);
+        }
         let (start, pending) = (self.pos, self.pending.len());
         let (path, _) = self.dotted()?;
         match self.known_type(&path) {
@@ -582,6 +585,110 @@ impl<'a> Parser<'a> {
             }
             Err(error) => Err(error),
         }
+    }
+
+    /// `pl.Tile[[D, ...], pl.DTYPE, pl.MemRef(base, pl.const(N, pl.DTYPE), SIZE), pl.Mem.SPACE]`
+    /// with integer dims, as PyPTO prints every tile of a body, read in one pass over the
+    /// lexer's window (a type never spans a line end): the type `known_type` builds from the
+    /// same tokens, spans included, without its calls per token. `None` (nothing consumed) for
+    /// any other spelling, which the general path then reads (and reports, where it is wrong).
+    fn printed_tile_type(&mut self) -> Option<Type> {
+        // Every dim and the size are atoms, which the general path refuses this deep.
+        if self.nesting >= MAX_NESTING {
+            return None;
+        }
+        let tokens = &self.lexer.tokens[self.pos..];
+        let bytes = self.text.as_bytes();
+        let text = |t: &Token| &bytes[t.start as usize..t.end as usize];
+        let kind_at = |i: usize| tokens.get(i).map_or(Tok::Eof, |t| t.kind);
+        let word_at = |i: usize, word: &[u8]| {
+            tokens
+                .get(i)
+                .is_some_and(|t| t.kind == Tok::Name && text(t) == word)
+        };
+        if !(word_at(0, b"pl")
+            && kind_at(1) == Tok::Dot
+            && word_at(2, b"Tile")
+            && kind_at(3) == Tok::LBracket
+            && kind_at(4) == Tok::LBracket)
+        {
+            return None;
+        }
+        let mut at = 5;
+        let mut shape: smallvec::SmallVec<[Expr; 4]> = smallvec::SmallVec::new();
+        loop {
+            let dim = tokens.get(at).filter(|t| t.kind == Tok::Int)?;
+            shape.push(Expr::new(ExprKind::Int(self.int_value(*dim)?), dim.span()));
+            at += 2;
+            match kind_at(at - 1) {
+                Tok::Comma => {}
+                Tok::RBracket => break,
+                _ => return None,
+            }
+        }
+        // `, pl.DTYPE, pl.MemRef(BASE, `
+        if !(kind_at(at) == Tok::Comma
+            && word_at(at + 1, b"pl")
+            && kind_at(at + 2) == Tok::Dot
+            && kind_at(at + 3) == Tok::Name
+            && kind_at(at + 4) == Tok::Comma)
+        {
+            return None;
+        }
+        let dtype = DType::from_name(self.text_of(tokens[at + 3]))?;
+        let memref_start = at + 5;
+        if !(word_at(memref_start, b"pl")
+            && kind_at(memref_start + 1) == Tok::Dot
+            && word_at(memref_start + 2, b"MemRef")
+            && kind_at(memref_start + 3) == Tok::LParen
+            && kind_at(memref_start + 4) == Tok::Name
+            && kind_at(memref_start + 5) == Tok::Comma)
+        {
+            return None;
+        }
+        let base = tokens[memref_start + 4];
+        // `pl.const(N, pl.DTYPE), SIZE), pl.Mem.SPACE]`
+        let offset_at = memref_start + 6;
+        let size_at = offset_at + PLAIN_CONST_TOKENS + 1;
+        let space_at = size_at + 2;
+        if !(kind_at(offset_at + PLAIN_CONST_TOKENS) == Tok::Comma
+            && kind_at(size_at) == Tok::Int
+            && kind_at(size_at + 1) == Tok::RParen
+            && kind_at(space_at) == Tok::Comma
+            && word_at(space_at + 1, b"pl")
+            && kind_at(space_at + 2) == Tok::Dot
+            && word_at(space_at + 3, b"Mem")
+            && kind_at(space_at + 4) == Tok::Dot
+            && kind_at(space_at + 5) == Tok::Name
+            && kind_at(space_at + 6) == Tok::RBracket)
+        {
+            return None;
+        }
+        let space = MemSpace::from_name(self.text_of(tokens[space_at + 5]))?;
+        let offset = self.plain_const_at(self.pos + offset_at)?;
+        let size_token = tokens[size_at];
+        let size = Expr::new(
+            ExprKind::Int(self.int_value(size_token)?),
+            size_token.span(),
+        );
+        let memref = MemRef {
+            base: self.text_of(base).into(),
+            extent: Some(MemRefExtent { offset, size }),
+            slots: None,
+            slot_index: None,
+            span: tokens[memref_start].span().to(tokens[size_at + 1].span()),
+        };
+        let tile = TileType {
+            shape: shape.into_iter().collect(),
+            dtype,
+            memref: Some(memref),
+            space: Some(space),
+            view: None,
+        };
+        // Onto the closing bracket, which `bump` consumes (moving the window on if needed).
+        self.pos += space_at + 6;
+        self.bump();
+        Some(Type::Tile(tile))
     }
 
     /// A type constructor the planner does not model, kept with its subscript as written.
@@ -1629,6 +1736,15 @@ impl<'a> Parser<'a> {
     /// `pl.const(INT, pl.DTYPE)`, as every MemRef offset is spelled, read in one step; `None`
     /// (nothing consumed) for any other form, which `call` then folds or reports.
     fn plain_const(&mut self) -> Option<Expr> {
+        let constant = self.plain_const_at(self.pos)?;
+        self.pos += PLAIN_CONST_TOKENS - 1;
+        self.bump();
+        Some(constant)
+    }
+
+    /// The `pl.const(INT, pl.DTYPE)` whose first token is the window's token `at`, without
+    /// consuming it.
+    fn plain_const_at(&self, at: usize) -> Option<Expr> {
         let [
             pl,
             dot,
@@ -1641,7 +1757,7 @@ impl<'a> Parser<'a> {
             dtype,
             close,
             ..,
-        ] = &self.lexer.tokens[self.pos..]
+        ] = self.lexer.tokens.get(at..)?
         else {
             return None;
         };
@@ -1671,8 +1787,6 @@ impl<'a> Parser<'a> {
             dtype: DType::from_name(self.text_of(*dtype))?,
         };
         let span = pl.span().to(close.span());
-        self.pos += PLAIN_CONST_TOKENS - 1;
-        self.bump();
         Some(Expr::new(kind, span))
     }
 
