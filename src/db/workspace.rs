@@ -60,10 +60,13 @@ pub enum StageRetention {
     /// The 64 functions planned last, evicted after every batch of 8 files a thread: an edit
     /// or a configuration change re-plans them from their stages (the daemon).
     Recent,
-    /// Until the next file is planned: for a one-shot run, which never asks for a stage
-    /// again. A function's stages are dropped while they are still in the processor's
-    /// caches; dropped 64 functions later, the same frees miss the caches and cost a cold
-    /// `memreuse plan` about a fifth of its time (BENCHMARKS.md, issue 16).
+    /// For a one-shot run, which never asks for a stage again: each stage keeps one
+    /// function's results. Planning on one thread, they are evicted after every file, while
+    /// still in the processor's caches: dropped 64 functions later, the same frees miss the
+    /// caches, and a cold `memreuse plan --jobs 1` took about a fifth longer (BENCHMARKS.md,
+    /// issue 16). On several threads the batches stay as for `Recent`: the threads are
+    /// started per batch, the main thread frees what they allocated, and evicting after
+    /// every file made no run faster and a warm run slower.
     UntilNextFile,
 }
 
@@ -79,10 +82,10 @@ impl StageRetention {
     /// Files per planning thread between two evictions: few enough that a batch's stage
     /// results stay small, enough that the threads seldom wait for each other at the end of
     /// a batch.
-    fn files_per_batch(self) -> usize {
+    fn files_per_batch(self, jobs: usize) -> usize {
         match self {
-            StageRetention::Recent => 8,
-            StageRetention::UntilNextFile => 1,
+            StageRetention::UntilNextFile if jobs <= 1 => 1,
+            _ => 8,
         }
     }
 }
@@ -382,7 +385,7 @@ impl Workspace {
     ) -> Vec<FileOutcome> {
         use salsa::Database as _;
         let mut outcomes = Vec::with_capacity(files.len());
-        for batch in files.chunks(self.retention.files_per_batch() * jobs.max(1)) {
+        for batch in files.chunks(self.retention.files_per_batch(jobs) * jobs.max(1)) {
             outcomes.extend(self.plan_pass(batch, jobs, progress));
             self.db.trigger_lru_eviction();
         }
