@@ -1302,20 +1302,13 @@ impl<'f> Interp<'f> {
         at: Span,
     ) {
         let cells = &mut state.regions[place.region as usize];
+        let Some(foci) = &self.focus else {
+            overwrite(cells, place.start, place.end, value);
+            return;
+        };
         let (lo, hi) = split_range(cells, place.start, place.end);
         let mut values = ValueSet::new();
         values.extend_from_slice(value.as_slice());
-        let Some(foci) = &self.focus else {
-            if values.is_empty() {
-                cells.drain(lo..hi);
-            } else if lo < hi {
-                cells[lo] = cell(place.start, place.end, values);
-                cells.drain(lo + 1..hi);
-            } else {
-                cells.insert(lo, cell(place.start, place.end, values));
-            }
-            return;
-        };
         // Follow the focus values: remember where this write removed them.
         let mut replaced: Vec<Cell> = Vec::with_capacity(hi - lo + 2);
         let mut covered = place.start;
@@ -1570,6 +1563,43 @@ fn holding(cells: &[Cell]) -> Vec<(i64, i64, &ValueSet)> {
 
 /// Splits cells so that none straddles `start` or `end`; returns the index range of the cells
 /// inside `[start, end)`.
+/// Replaces the contents of `[start, end)` by `value` alone (or by nothing), without causes:
+/// what [`split_range`] and replacing the cells inside leave, cutting the cells met at the
+/// range's ends in place instead of splitting them first.
+fn overwrite(cells: &mut Vec<Cell>, start: i64, end: i64, value: Option<VarId>) {
+    let mut lo = cells.partition_point(|c| c.end <= start);
+    let mut hi = lo + cells[lo..].partition_point(|c| c.start < end);
+    if lo < hi && cells[lo].start < start {
+        if cells[lo].end > end {
+            // One cell holds the whole range: it keeps both sides.
+            let mut above = cells[lo].clone();
+            above.start = end;
+            cells[lo].end = start;
+            cells.insert(lo + 1, above);
+            if let Some(v) = value {
+                cells.insert(lo + 1, cell(start, end, SmallVec::from_elem(v, 1)));
+            }
+            return;
+        }
+        cells[lo].end = start;
+        lo += 1;
+    }
+    if lo < hi && cells[hi - 1].end > end {
+        cells[hi - 1].start = end;
+        hi -= 1;
+    }
+    match value {
+        Some(v) if lo < hi => {
+            cells[lo] = cell(start, end, SmallVec::from_elem(v, 1));
+            cells.drain(lo + 1..hi);
+        }
+        Some(v) => cells.insert(lo, cell(start, end, SmallVec::from_elem(v, 1))),
+        None => {
+            cells.drain(lo..hi);
+        }
+    }
+}
+
 fn split_range(cells: &mut Vec<Cell>, start: i64, end: i64) -> (usize, usize) {
     split_at(cells, start);
     split_at(cells, end);
