@@ -528,6 +528,8 @@ pub fn pack_subdivided(
     let mut occupancy = Occupancy::new(order.iter().map(|c| c.last).max().unwrap_or(0));
     let mut buffer_of: Vec<Option<usize>> = vec![None; facts.lifetimes.intervals.len()];
     let mut scratch = Vec::new();
+    // The members of an arena by byte range, for `lowest_gap`.
+    let mut ranges = Vec::new();
     for c in &order {
         let candidate = c.interval;
         let pinned = facts.pinned.contains(&candidate);
@@ -548,7 +550,7 @@ pub fn pack_subdivided(
                 if buffer.pinned || !eligible(buffer.representative()) {
                     return None;
                 }
-                lowest_gap(buffer, candidate, facts, gate, alignment)
+                lowest_gap(buffer, candidate, facts, gate, alignment, &mut ranges)
                     .map(|offset| (index, true, Some(offset)))
             })
         });
@@ -606,30 +608,41 @@ fn first_plausible_fit(
 
 /// The lowest `alignment`-aligned offset inside `arena` where `candidate` overlaps no byte
 /// range of a member it may not share bytes with.
+///
+/// The members are walked by byte range (`ranges` is scratch space) and the gates asked only
+/// of a member that could move the offset (one ending past it, starting before the
+/// candidate's end there): most members lie below the offset or past the gap found.
 fn lowest_gap(
     arena: &Buffer,
     candidate: usize,
     facts: &ShareFacts,
     gate: &PipelineGate,
     alignment: i64,
+    ranges: &mut Vec<(i64, i64, usize)>,
 ) -> Option<i64> {
     let arena_size = arena.size;
     let size = facts.interval(candidate).size;
-    let mut blocked: Vec<(i64, i64)> = arena
-        .members
-        .iter()
-        .zip(&arena.placements)
-        .filter(|&(&m, _)| pair_blocker(facts, gate, candidate, m).is_some())
-        .map(|(&m, &at)| (at, at + facts.interval(m).size))
-        .collect();
-    blocked.sort_unstable();
+    if size > arena_size {
+        return None;
+    }
+    ranges.clear();
+    ranges.extend(
+        arena
+            .members
+            .iter()
+            .zip(&arena.placements)
+            .map(|(&m, &at)| (at, at + facts.interval(m).size, m)),
+    );
+    ranges.sort_unstable();
     let align = |x: i64| (x + alignment - 1) / alignment * alignment;
     let mut offset = 0;
-    for (start, end) in blocked {
+    for &(start, end, member) in ranges.iter() {
         if offset + size <= start {
             break;
         }
-        offset = offset.max(align(end));
+        if align(end) > offset && pair_blocker(facts, gate, candidate, member).is_some() {
+            offset = align(end);
+        }
     }
     (offset + size <= arena_size).then_some(offset)
 }

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use memreuse_ir::{
     Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
@@ -64,8 +65,9 @@ pub struct TileFact {
     /// return vars) write nothing.
     pub writes: bool,
     /// Effective read steps in ascending order (reads inside a loop of a tile defined before it
-    /// count at the end of that loop).
-    pub reads: Vec<Step>,
+    /// count at the end of that loop). Most tiles are read a few times: those reads sit in the
+    /// fact itself, not in an allocation of their own.
+    pub reads: SmallVec<[Step; 4]>,
     /// `max(def, reads)`.
     pub last: Step,
     /// The storage value: equal for a tile and its same-base views, in-place results and aliases.
@@ -231,7 +233,7 @@ struct Builder<'f> {
     next: Step,
     tiles: Vec<TileFact>,
     /// Reads per tile, resolved once every loop's end is known.
-    reads: Vec<Vec<Read>>,
+    reads: Vec<SmallVec<[Read; 4]>>,
     tile_of_var: Vec<Option<u32>>,
     /// Union-find parents over tiles: the storage values.
     storage: Vec<u32>,
@@ -442,15 +444,14 @@ impl<'f> Builder<'f> {
             bytes,
             def,
             writes,
-            reads: Vec::new(),
+            reads: SmallVec::new(),
             last: def,
             value: index,
             inherited,
             site: site.unwrap_or(v.span),
             arm: self.arm,
         });
-        // Most tiles are read a few times: room for those up front, without a first growth.
-        self.reads.push(Vec::with_capacity(4));
+        self.reads.push(SmallVec::new());
         self.storage.push(index);
         self.tile_of_var[var_id.index()] = Some(index);
         if let (Source::Linked(_, link_kind), Some(source)) = (source, source_tile) {
@@ -478,10 +479,9 @@ impl<'f> Builder<'f> {
     fn finish(mut self) -> Liveness {
         for t in 0..self.tiles.len() {
             let loops = &self.loops;
-            // Collected in place, in the reads' own allocation.
-            let mut reads: Vec<Step> = std::mem::take(&mut self.reads[t])
-                .into_iter()
-                .map(|r| match r {
+            let mut reads: SmallVec<[Step; 4]> = self.reads[t]
+                .iter()
+                .map(|&r| match r {
                     Read::At(step) => step,
                     Read::LoopEnd(l) => loops[l as usize].end,
                 })

@@ -24,11 +24,21 @@ pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Findi
     // Sized for a region per tile: growing the table would rehash every base name.
     let mut first_seen: FxHashMap<(memreuse_ir::MemSpace, &str), u32> =
         FxHashMap::with_capacity_and_hasher(tiles.len(), Default::default());
+    // Consecutive tiles mostly share a region: compare with the last one before hashing.
+    let mut last: Option<((memreuse_ir::MemSpace, &str), u32)> = None;
     let ids: Vec<u32> = tiles
         .iter()
         .map(|t| {
+            let key = region(t);
+            if let Some((last_key, id)) = last
+                && last_key == key
+            {
+                return id;
+            }
             let next = first_seen.len() as u32;
-            *first_seen.entry(region(t)).or_insert(next)
+            let id = *first_seen.entry(key).or_insert(next);
+            last = Some((key, id));
+            id
         })
         .collect();
     let mut ranked: Vec<((memreuse_ir::MemSpace, &str), u32)> = first_seen.into_iter().collect();
@@ -49,7 +59,7 @@ pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Findi
     let mut out = Vec::new();
     // Tiles of the current region that are still read after the current step.
     let mut live_now: Vec<u32> = Vec::new();
-    for same_base in order.chunk_by(|&a, &b| region(tile(a)) == region(tile(b))) {
+    for same_base in order.chunk_by(|&a, &b| ids[a as usize] == ids[b as usize]) {
         live_now.clear();
         for same_def in same_base.chunk_by(|&a, &b| tile(a).def == tile(b).def) {
             let step = tile(same_def[0]).def;

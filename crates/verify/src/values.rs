@@ -1302,20 +1302,13 @@ impl<'f> Interp<'f> {
         at: Span,
     ) {
         let cells = &mut state.regions[place.region as usize];
+        let Some(foci) = &self.focus else {
+            overwrite(cells, place.start, place.end, value);
+            return;
+        };
         let (lo, hi) = split_range(cells, place.start, place.end);
         let mut values = ValueSet::new();
         values.extend_from_slice(value.as_slice());
-        let Some(foci) = &self.focus else {
-            if values.is_empty() {
-                cells.drain(lo..hi);
-            } else if lo < hi {
-                cells[lo] = cell(place.start, place.end, values);
-                cells.drain(lo + 1..hi);
-            } else {
-                cells.insert(lo, cell(place.start, place.end, values));
-            }
-            return;
-        };
         // Follow the focus values: remember where this write removed them.
         let mut replaced: Vec<Cell> = Vec::with_capacity(hi - lo + 2);
         let mut covered = place.start;
@@ -1346,6 +1339,18 @@ impl<'f> Interp<'f> {
     /// target's own range, after the target's previous instance is removed. A target without
     /// a source is bound over its whole range.
     fn rename(&mut self, state: &mut State, pairs: &[Pair], kind: RenameKind, at: Span) {
+        // Most renames are of one target: it needs no lists of the targets and their sources.
+        if let [(target, source)] = *pairs {
+            let Some(p) = self.place(target) else {
+                return;
+            };
+            let cells = &mut state.regions[p.region as usize];
+            split_range(cells, p.start, p.end);
+            let ranges = self.source_ranges(cells, source, p);
+            self.rename_in(cells, (target, source, p), &ranges, kind, at);
+            normalize_around(cells, p);
+            return;
+        }
         let placed: SmallVec<[(VarId, Option<VarId>, Place); 4]> = pairs
             .iter()
             .filter_map(|&(t, s)| self.place(t).map(|p| (t, s, p)))
@@ -1359,46 +1364,60 @@ impl<'f> Interp<'f> {
         // Where each source is, before any target changes.
         let mut holds: SmallVec<[Ranges; 4]> = SmallVec::new();
         for &(_, source, p) in &placed {
-            let cells = &state.regions[p.region as usize];
-            let (lo, hi) = range_of(cells, p.start, p.end);
-            let ranges = match source {
-                Some(s) if self.is_tile(s) => cells[lo..hi]
-                    .iter()
-                    .filter(|c| c.holds(s))
-                    .map(|c| (c.start, c.end))
-                    .collect(),
-                _ => SmallVec::from_elem((p.start, p.end), 1),
-            };
-            holds.push(ranges);
+            holds.push(self.source_ranges(&state.regions[p.region as usize], source, p));
         }
-        for (&(target, source, p), ranges) in placed.iter().zip(&holds) {
-            let focused = self.is_focus(target);
-            let cells = &mut state.regions[p.region as usize];
-            if focused {
-                fill_gaps(cells, p.start, p.end);
-            }
-            let (lo, hi) = range_of(cells, p.start, p.end);
-            for c in &mut cells[lo..hi] {
-                c.remove(target);
-                if focused {
-                    c.set_cause(target, Some(kind.cause(target, source, at)));
-                }
-            }
-            for &(start, end) in ranges {
-                fill_gaps(cells, start, end);
-                let (lo, hi) = range_of(cells, start, end);
-                for c in &mut cells[lo..hi] {
-                    c.insert(target);
-                    if focused {
-                        c.set_cause(target, None);
-                    }
-                }
-            }
+        for (&placed, ranges) in placed.iter().zip(&holds) {
+            let cells = &mut state.regions[placed.2.region as usize];
+            self.rename_in(cells, placed, ranges, kind, at);
         }
         for &(_, _, p) in &placed {
-            let cells = &mut state.regions[p.region as usize];
-            let (lo, hi) = range_of(cells, p.start, p.end);
-            normalize(cells, lo.saturating_sub(1), (hi + 1).min(cells.len()));
+            normalize_around(&mut state.regions[p.region as usize], p);
+        }
+    }
+
+    /// Where in the target's place `p` a rename's source is (split at `p`'s ends): all of `p`
+    /// for a target bound as it is.
+    fn source_ranges(&self, cells: &[Cell], source: Option<VarId>, p: Place) -> Ranges {
+        let (lo, hi) = range_of(cells, p.start, p.end);
+        match source {
+            Some(s) if self.is_tile(s) => cells[lo..hi]
+                .iter()
+                .filter(|c| c.holds(s))
+                .map(|c| (c.start, c.end))
+                .collect(),
+            _ => SmallVec::from_elem((p.start, p.end), 1),
+        }
+    }
+
+    /// Moves `target` (placed at `p`) onto `ranges`, where its source is, in one region.
+    fn rename_in(
+        &self,
+        cells: &mut Vec<Cell>,
+        (target, source, p): (VarId, Option<VarId>, Place),
+        ranges: &[(i64, i64)],
+        kind: RenameKind,
+        at: Span,
+    ) {
+        let focused = self.is_focus(target);
+        if focused {
+            fill_gaps(cells, p.start, p.end);
+        }
+        let (lo, hi) = range_of(cells, p.start, p.end);
+        for c in &mut cells[lo..hi] {
+            c.remove(target);
+            if focused {
+                c.set_cause(target, Some(kind.cause(target, source, at)));
+            }
+        }
+        for &(start, end) in ranges {
+            fill_gaps(cells, start, end);
+            let (lo, hi) = range_of(cells, start, end);
+            for c in &mut cells[lo..hi] {
+                c.insert(target);
+                if focused {
+                    c.set_cause(target, None);
+                }
+            }
         }
     }
 
@@ -1570,6 +1589,43 @@ fn holding(cells: &[Cell]) -> Vec<(i64, i64, &ValueSet)> {
 
 /// Splits cells so that none straddles `start` or `end`; returns the index range of the cells
 /// inside `[start, end)`.
+/// Replaces the contents of `[start, end)` by `value` alone (or by nothing), without causes:
+/// what [`split_range`] and replacing the cells inside leave, cutting the cells met at the
+/// range's ends in place instead of splitting them first.
+fn overwrite(cells: &mut Vec<Cell>, start: i64, end: i64, value: Option<VarId>) {
+    let mut lo = cells.partition_point(|c| c.end <= start);
+    let mut hi = lo + cells[lo..].partition_point(|c| c.start < end);
+    if lo < hi && cells[lo].start < start {
+        if cells[lo].end > end {
+            // One cell holds the whole range: it keeps both sides.
+            let mut above = cells[lo].clone();
+            above.start = end;
+            cells[lo].end = start;
+            cells.insert(lo + 1, above);
+            if let Some(v) = value {
+                cells.insert(lo + 1, cell(start, end, SmallVec::from_elem(v, 1)));
+            }
+            return;
+        }
+        cells[lo].end = start;
+        lo += 1;
+    }
+    if lo < hi && cells[hi - 1].end > end {
+        cells[hi - 1].start = end;
+        hi -= 1;
+    }
+    match value {
+        Some(v) if lo < hi => {
+            cells[lo] = cell(start, end, SmallVec::from_elem(v, 1));
+            cells.drain(lo + 1..hi);
+        }
+        Some(v) => cells.insert(lo, cell(start, end, SmallVec::from_elem(v, 1))),
+        None => {
+            cells.drain(lo..hi);
+        }
+    }
+}
+
 fn split_range(cells: &mut Vec<Cell>, start: i64, end: i64) -> (usize, usize) {
     split_at(cells, start);
     split_at(cells, end);
@@ -1633,6 +1689,12 @@ fn blank(start: i64, end: i64) -> Cell {
         values: ValueSet::new(),
         causes: Causes::new(),
     }
+}
+
+/// [`normalize`] over the cells of `p` and one neighbour on each side.
+fn normalize_around(cells: &mut Vec<Cell>, p: Place) {
+    let (lo, hi) = range_of(cells, p.start, p.end);
+    normalize(cells, lo.saturating_sub(1), (hi + 1).min(cells.len()));
 }
 
 /// Drops blank cells and merges equal neighbours among `cells[lo..hi]`, in place (it runs
