@@ -75,7 +75,7 @@ fn print_expr(expr: &Expr) -> String {
         has_self: true,
         params: vec![],
         ret: None,
-        body: vec![Stmt::new(StmtKind::Eval(expr.clone()), Span::default())],
+        body: vec![Stmt::new(StmtKind::Eval(expr.clone()), Span::default())].into(),
         vars: VarTable::default(),
         span: Span::default(),
     };

@@ -222,7 +222,8 @@ mod generated_expressions {
                 stmt(StmtKind::Return {
                     values: vec![ex(ExprKind::Var(k))],
                 }),
-            ],
+            ]
+            .into(),
             vars,
             span: Span::default(),
         };

@@ -62,10 +62,59 @@ pub struct Function {
     pub has_self: bool,
     pub params: Vec<Param>,
     pub ret: Option<ReturnType>,
-    pub body: Vec<Stmt>,
+    pub body: Body,
     pub vars: VarTable,
     /// From the decorator to the last line of the body.
     pub span: Span,
+}
+
+/// A function's statements, shared by its copies until one of them changes: Step 0 edits
+/// only the variable table, so the prepared copy of a function keeps the statements of its
+/// parse (one copy fewer to make, and to free, per function planned). A mutable borrow
+/// copies them first where another function still shares them (`Arc::make_mut`).
+#[derive(Clone, Debug, Default)]
+pub struct Body(Arc<Vec<Stmt>>);
+
+impl std::ops::Deref for Body {
+    type Target = Vec<Stmt>;
+    fn deref(&self) -> &Vec<Stmt> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Body {
+    fn deref_mut(&mut self) -> &mut Vec<Stmt> {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl From<Vec<Stmt>> for Body {
+    fn from(stmts: Vec<Stmt>) -> Body {
+        Body(Arc::new(stmts))
+    }
+}
+
+impl<'a> IntoIterator for &'a Body {
+    type Item = &'a Stmt;
+    type IntoIter = std::slice::Iter<'a, Stmt>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Body {
+    type Item = &'a mut Stmt;
+    type IntoIter = std::slice::IterMut<'a, Stmt>;
+    fn into_iter(self) -> Self::IntoIter {
+        Arc::make_mut(&mut self.0).iter_mut()
+    }
+}
+
+impl PartialEq for Body {
+    /// Statements shared by both are equal without being compared.
+    fn eq(&self, other: &Body) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

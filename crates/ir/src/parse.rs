@@ -492,7 +492,7 @@ impl<'a> Parser<'a> {
             has_self,
             params,
             ret,
-            body,
+            body: body.into(),
             vars: std::mem::take(&mut self.vars),
             span: start.to(end),
         };

@@ -782,7 +782,7 @@ mod tests {
                 has_self: true,
                 params: self.params,
                 ret: None,
-                body,
+                body: body.into(),
                 vars: self.vars,
                 span: Span::default(),
             }
