@@ -839,7 +839,5 @@ fn a_one_shot_workspace_keeps_no_stage_after_its_file() {
         sharing_rules(a.py::add_kernel)
         addressed(a.py::add_kernel)
         fixed(a.py::add_kernel)"#]]
-    .assert_eq(&explain_after_planning_two_files(
-        StageRetention::UntilNextFile,
-    ));
+    .assert_eq(&explain_after_planning_two_files(StageRetention::OneShot));
 }

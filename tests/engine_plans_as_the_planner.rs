@@ -1,14 +1,15 @@
 //! The engine's plans are the planner's: planning through the database (whose stages are
 //! memoized queries, `memreuse::db`) gives every function of every fixture and bundled kernel
 //! the plan, the diagnostics and the error that planning it directly gives
-//! (`repair::plan_checked`), under every backend and planner, Step 0 off and on, and with `--addresses`, `--exact` or a
-//! small capacity.
+//! (`repair::plan_checked`), under every backend and planner, Step 0 off and on, and with
+//! `--addresses`, `--exact` or a small capacity; on one thread or two, the stages' memos kept
+//! or evicted as a one-shot run evicts them.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use memreuse::backend::Backend;
-use memreuse::db::{FileStatus, Workspace};
+use memreuse::db::{FileStatus, StageRetention, Workspace};
 use memreuse::ir::{MemSpace, parse_program, print_function};
 use memreuse::plan::{PlanConfig, Planner};
 use memreuse::repair::{SafePlanError, plan_checked, verify_options};
@@ -101,15 +102,25 @@ fn the_engine_plans_every_fixture_as_the_planner_does() {
             small_vec,
         ]);
     }
+    // Each way of scheduling the work in turn: on one thread or two, memos kept or evicted
+    // after every function (one thread) or batch (two), as the CLI's one-shot runs do.
+    let schedules = [
+        (StageRetention::Recent, 1),
+        (StageRetention::OneShot, 1),
+        (StageRetention::OneShot, 2),
+        (StageRetention::Recent, 2),
+    ];
     let mut compared = 0;
-    for config in configs {
+    for (index, config) in configs.into_iter().enumerate() {
         let materialize_aliases = config.materialize_aliases;
         let mut ws = Workspace::new(Arc::new(Cache::disabled()), config);
+        let (retention, jobs) = schedules[index % schedules.len()];
+        ws.set_stage_retention(retention);
         let sources: Vec<_> = files
             .iter()
             .map(|(path, text, _)| ws.set_file(path, text, materialize_aliases))
             .collect();
-        let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
+        let outcomes = ws.plan(&MemorySystem::default(), &sources, jobs, &|| {});
         for ((path, _, program), outcome) in files.iter().zip(&outcomes) {
             let FileStatus::Planned { functions, .. } = &outcome.status else {
                 panic!("{}: {:?}", path.display(), outcome.status);

@@ -236,7 +236,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Resul
     });
     let mut workspace = Workspace::new(Arc::new(opened.cache), config);
     // One run: nothing asks for a stage again once its file is planned.
-    workspace.set_stage_retention(StageRetention::UntilNextFile);
+    workspace.set_stage_retention(StageRetention::OneShot);
     let inputs: Vec<(PathBuf, bool)> = files
         .iter()
         .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))

@@ -49,7 +49,9 @@ mod source_file;
 pub mod spans;
 mod workspace;
 
+use std::any::Any;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::sync::{Arc, Mutex};
 
 use crate::analysis::lifetimes::Lifetimes;
@@ -327,6 +329,32 @@ impl PartialEq for Source {
     }
 }
 
+thread_local! {
+    /// The large stage results this thread built since [`hold_stage_results`] turned holding
+    /// on; `None` while it is off.
+    static HELD: RefCell<Option<Vec<Arc<dyn Any + Send + Sync>>>> = const { RefCell::new(None) };
+}
+
+/// Drops the stage results this thread holds, then holds (`true`) or no longer holds
+/// (`false`) a reference to every large one it builds. A planning thread of a batch holds
+/// them, so that once eviction drops the memos' references the last one is its own and it
+/// frees, in parallel with the other threads, what it allocated: the thread that evicts
+/// read every node from another core's cache and freed it into another thread's arena, and
+/// the threads waited for it (two threads ran 1.1x faster holding, BENCHMARKS.md, issue 16).
+pub(crate) fn hold_stage_results(hold: bool) {
+    let held = HELD.with(|held| std::mem::replace(&mut *held.borrow_mut(), hold.then(Vec::new)));
+    drop(held);
+}
+
+/// Holds `result` while this thread holds what it builds ([`hold_stage_results`]).
+fn hold<T: Send + Sync + 'static>(result: &Arc<T>) {
+    HELD.with(|held| {
+        if let Some(held) = held.borrow_mut().as_mut() {
+            held.push(result.clone());
+        }
+    });
+}
+
 /// Sets how many functions' results each stage that holds whole functions keeps (at least
 /// one: salsa reads 0 as unbounded). The attribute `lru = 64` is the default
 /// ([`StageRetention::Recent`]).
@@ -351,11 +379,16 @@ fn set_stage_capacity(db: &mut dyn Db, functions: usize) {
 /// every function of a large tree (see BENCHMARKS.md for the daemon's memory).
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn source<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Source> {
-    if let Some((function, table)) = item.ir(db).take_function() {
-        return Some(Source { function, table });
-    }
-    let function = reparse(db, *item.file(db), item.name(db))?;
-    let table = Arc::new(spans::span_table(&function));
+    let (function, table) = match item.ir(db).take_function() {
+        Some(parsed) => parsed,
+        None => {
+            let function = reparse(db, *item.file(db), item.name(db))?;
+            let table = Arc::new(spans::span_table(&function));
+            (function, table)
+        }
+    };
+    hold(&function);
+    hold(&table);
     Some(Source { function, table })
 }
 
@@ -390,8 +423,10 @@ pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located
         exact: materialize_aliases && settings.exact(db),
         ..PlanConfig::default()
     };
+    let value = crate::plan::prepare(source.function.clone(), &config);
+    hold(&value.function);
     Some(Located {
-        value: crate::plan::prepare(source.function.clone(), &config),
+        value,
         table: source.table.clone(),
     })
 }
@@ -400,9 +435,11 @@ pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn lifetimes<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Arc<Lifetimes>> {
     let prepared = prepared(db, item).as_ref()?;
-    Some(Arc::new(crate::analysis::lifetimes::analyze(
+    let lifetimes = Arc::new(crate::analysis::lifetimes::analyze(
         &prepared.value.function,
-    )))
+    ));
+    hold(&lifetimes);
+    Some(lifetimes)
 }
 
 /// The sharing rules and the reserved windows packing plans around.
@@ -427,7 +464,9 @@ pub fn sharing_rules<'db>(
     };
     let rules = SharingRules::of(f, lifetimes, &config).and_then(|sharing| {
         let reserved = crate::plan::reserved_windows_if_called(f, lifetimes)?;
-        Ok(Arc::new(Rules { sharing, reserved }))
+        let rules = Arc::new(Rules { sharing, reserved });
+        hold(&rules);
+        Ok(rules)
     });
     Some(rules)
 }
@@ -558,9 +597,13 @@ pub fn fixed<'db>(
     let settings = Settings::get(db);
     let (backend, safe) = (settings.backend(db), !settings.exact(db));
     let keep_none = rustc_hash::FxHashSet::default();
-    let located = |plan: FunctionPlan| Located {
-        value: Arc::new(plan),
-        table: prepared.table.clone(),
+    let located = |plan: FunctionPlan| {
+        let value = Arc::new(plan);
+        hold(&value);
+        Located {
+            value,
+            table: prepared.table.clone(),
+        }
     };
     if lifetimes.intervals.is_empty() {
         let plan = crate::plan::finish(

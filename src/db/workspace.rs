@@ -14,13 +14,13 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 
 use salsa::{Durability, Setter as _};
 
 use super::outcome::{FileOutcome, FileStatus, FunctionOutcome};
 use super::source_file::SourceFile;
-use super::{Db, Settings, file_result};
+use super::{Db, FileItems, Settings, file_items, file_result};
 use crate::ir::MemSpace;
 use crate::plan::PlanConfig;
 use crate::store::{self, Cache, Stamp, StoreError};
@@ -61,13 +61,12 @@ pub enum StageRetention {
     /// or a configuration change re-plans them from their stages (the daemon).
     Recent,
     /// For a one-shot run, which never asks for a stage again: each stage keeps one
-    /// function's results. Planning on one thread, they are evicted after every file, while
-    /// still in the processor's caches: dropped 64 functions later, the same frees miss the
-    /// caches, and a cold `memreuse plan --jobs 1` took about a fifth longer (BENCHMARKS.md,
-    /// issue 16). On several threads the batches stay as for `Recent`: the threads are
-    /// started per batch, the main thread frees what they allocated, and evicting after
-    /// every file made no run faster and a warm run slower.
-    UntilNextFile,
+    /// function's results. On one thread they are evicted after every function, while still
+    /// in the processor's caches: freed 64 functions later, the same frees missed the caches
+    /// and a cold `memreuse plan --jobs 1` took about a fifth longer (BENCHMARKS.md, issue
+    /// 16). On several, after every batch of 8 files a thread, as for `Recent`: eviction
+    /// waits for every thread, and smaller batches made two-thread runs slower.
+    OneShot,
 }
 
 impl StageRetention {
@@ -75,7 +74,7 @@ impl StageRetention {
     fn functions(self) -> usize {
         match self {
             StageRetention::Recent => 64,
-            StageRetention::UntilNextFile => 1,
+            StageRetention::OneShot => 1,
         }
     }
 
@@ -84,9 +83,27 @@ impl StageRetention {
     /// a batch.
     fn files_per_batch(self, jobs: usize) -> usize {
         match self {
-            StageRetention::UntilNextFile if jobs <= 1 => 1,
+            StageRetention::OneShot if jobs <= 1 => 1,
             _ => 8,
         }
+    }
+}
+
+/// One batch for a planning thread: its own database clone, the files and the counter the
+/// threads take them from.
+struct BatchJob<'a> {
+    db: PlanDatabase,
+    files: &'a [SourceFile],
+    next: Arc<AtomicUsize>,
+}
+
+/// Tells the caller a planning thread finished its batch, when dropped.
+struct Finished<'a>(&'a mpsc::Sender<()>);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        // The caller is gone only when the scope is unwinding already.
+        let _ = self.0.send(());
     }
 }
 
@@ -374,9 +391,15 @@ impl Workspace {
         outcomes
     }
 
-    /// [`Workspace::plan_pass`] over batches of files, enforcing the stages' memo bounds after
-    /// each: salsa evicts only when asked (or at a new revision), so without this a cold run
-    /// would keep every function's stage results until it ends.
+    /// Plans `files` in batches, enforcing the stages' memo bounds after each: salsa evicts
+    /// only when asked (or at a new revision), so without this a cold run would keep every
+    /// function's stage results until it ends.
+    ///
+    /// On several threads the planning threads live for the whole call, each handed a clone
+    /// of the database per batch (eviction needs every clone dropped), and each frees the
+    /// results it built once they are evicted ([`super::hold_stage_results`]). Started per
+    /// batch, the threads began every batch with empty allocator caches: a cold two-thread
+    /// run took about 1.2x the time and the CPU (BENCHMARKS.md, issue 16).
     fn plan_in_batches(
         &mut self,
         files: &[SourceFile],
@@ -384,40 +407,107 @@ impl Workspace {
         progress: &(dyn Fn() + Sync),
     ) -> Vec<FileOutcome> {
         use salsa::Database as _;
+        let batch_len = self.retention.files_per_batch(jobs) * jobs.max(1);
+        let threads = jobs.min(files.len());
         let mut outcomes = Vec::with_capacity(files.len());
-        for batch in files.chunks(self.retention.files_per_batch(jobs) * jobs.max(1)) {
-            outcomes.extend(self.plan_pass(batch, jobs, progress));
-            self.db.trigger_lru_eviction();
+        if threads <= 1 {
+            for batch in files.chunks(batch_len) {
+                if self.retention == StageRetention::OneShot {
+                    for &file in batch {
+                        self.plan_each_function_evicting(file);
+                    }
+                }
+                outcomes.extend(self.collect_outcomes(batch, Some(progress)));
+                self.db.trigger_lru_eviction();
+            }
+            return outcomes;
         }
+        std::thread::scope(|scope| {
+            let (finished, batch_done) = mpsc::channel::<()>();
+            let workers: Vec<mpsc::Sender<BatchJob<'_>>> = (0..threads)
+                .map(|_| {
+                    let (send, jobs) = mpsc::channel::<BatchJob<'_>>();
+                    let finished = finished.clone();
+                    scope.spawn(move || {
+                        for job in jobs {
+                            // Frees the last batch's results, evicted by now.
+                            super::hold_stage_results(true);
+                            // Reports the batch done even when planning panics, so that the
+                            // caller does not wait forever; the scope re-raises the panic.
+                            let _done = Finished(&finished);
+                            // Bound after the guard, so dropped (the clone too) before it.
+                            let BatchJob { db, files, next } = job;
+                            while let Some(&file) = files.get(next.fetch_add(1, Ordering::Relaxed))
+                            {
+                                file_result(&db, file);
+                                progress();
+                            }
+                        }
+                        super::hold_stage_results(false);
+                    });
+                    send
+                })
+                .collect();
+            drop(finished);
+            for batch in files.chunks(batch_len) {
+                let next = Arc::new(AtomicUsize::new(0));
+                let handed = workers
+                    .iter()
+                    .filter(|worker| {
+                        let job = BatchJob {
+                            db: self.db.clone(),
+                            files: batch,
+                            next: next.clone(),
+                        };
+                        worker.send(job).is_ok()
+                    })
+                    .count();
+                // A worker's job, and its database clone, is gone before it reports.
+                if batch_done.iter().take(handed).count() < handed || handed == 0 {
+                    break;
+                }
+                outcomes.extend(self.collect_outcomes(batch, None));
+                self.db.trigger_lru_eviction();
+            }
+        });
         outcomes
     }
 
-    fn plan_pass(
+    /// Plans the functions of `file` one at a time, evicting the stages after each, so that
+    /// their results are freed while still in the processor's caches (a file's functions
+    /// freed together took a seventh of a cold run longer). A file served by its manifest is
+    /// left to `file_result`.
+    fn plan_each_function_evicting(&mut self, file: SourceFile) {
+        use salsa::Database as _;
+        if super::manifest(&self.db, file).is_some() {
+            return;
+        }
+        // The item is read again for every function: it borrows the database, which
+        // eviction takes mutably (`file_items` is not bounded: this reads its memo).
+        for index in 0.. {
+            let FileItems::Program { items, .. } = file_items(&self.db, file) else {
+                return;
+            };
+            let Some(&item) = items.get(index) else {
+                return;
+            };
+            super::plan(&self.db, item);
+            self.db.trigger_lru_eviction();
+        }
+    }
+
+    /// The outcomes of `files`, planning on this thread whatever is not planned yet;
+    /// `progress` is called per file when given.
+    fn collect_outcomes(
         &self,
         files: &[SourceFile],
-        jobs: usize,
-        progress: &(dyn Fn() + Sync),
+        progress: Option<&(dyn Fn() + Sync)>,
     ) -> Vec<FileOutcome> {
-        if jobs > 1 && files.len() > 1 {
-            let next = AtomicUsize::new(0);
-            std::thread::scope(|scope| {
-                for _ in 0..jobs.min(files.len()) {
-                    let db = self.db.clone();
-                    let next = &next;
-                    scope.spawn(move || {
-                        while let Some(&file) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
-                            file_result(&db, file);
-                            progress();
-                        }
-                    });
-                }
-            });
-        }
         files
             .iter()
             .map(|&file| {
                 let status = file_result(&self.db, file).clone();
-                if jobs <= 1 || files.len() <= 1 {
+                if let Some(progress) = progress {
                     progress();
                 }
                 FileOutcome {
