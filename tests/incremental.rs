@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use memreuse::db::{FileOutcome, FileStatus, Workspace};
+use memreuse::db::{FileOutcome, FileStatus, ShardFile, ShardedWorkspace, Workspace};
 use memreuse::ir::{LineIndex, parse_program};
 use memreuse::plan::{PlanConfig, plan_function};
 use memreuse::store::{Cache, CacheStore, Kind, MemoryStore, SledStore, StoreEvent, check};
@@ -57,10 +57,15 @@ fn counts(ws: &Workspace, outcomes: &[FileOutcome]) -> (usize, usize) {
 /// What `memreuse plan --emit json` prints from an outcome: names, digests and complete
 /// reports (manifest-served ones get their detail from the plan entries).
 fn rendered(ws: &Workspace, outcomes: &[FileOutcome]) -> String {
+    render(outcomes, |_, o| ws.add_report_detail(o))
+}
+
+/// [`rendered`], each outcome (with its index) given its detail by `add_detail`.
+fn render(outcomes: &[FileOutcome], add_detail: impl Fn(usize, &mut FileOutcome)) -> String {
     let mut out = String::new();
-    for o in outcomes {
+    for (index, o) in outcomes.iter().enumerate() {
         let mut o = o.clone();
-        ws.add_report_detail(&mut o);
+        add_detail(index, &mut o);
         if let FileStatus::Planned { functions, .. } = &o.status {
             for f in functions {
                 let planned = f.result.as_ref().expect("planned");
@@ -188,6 +193,58 @@ fn spans_follow_their_function_without_replanning_it() {
     let direct = plan_function(&program.functions[0], &PlanConfig::default()).expect("plans");
     let span = direct.report.inserted_moves[0].span;
     assert_eq!(LineIndex::new(&shifted).line_col(&shifted, span.start), a);
+}
+
+/// A run split between shards (the CLI's `plan` on several threads) plans as one workspace
+/// does: the same outcomes in the order of the inputs, an unreadable input's error in its
+/// place, every function fresh in a cold run and served from the store in the next.
+#[test]
+fn a_run_split_between_shards_plans_as_one_workspace_does() {
+    let files = tree();
+    let expected = {
+        let (ws, outcomes) = run(&MemoryStore::default(), &files);
+        rendered(&ws, &outcomes)
+    };
+    let system = MemorySystem::default();
+    for (path, text) in &files {
+        system.write(path.clone(), text.clone());
+    }
+    let mut paths: Vec<(PathBuf, bool)> = files.iter().map(|(p, _)| (p.clone(), false)).collect();
+    paths.insert(2, (PathBuf::from("gone.py"), false));
+    let store = MemoryStore::default();
+    for (round, fresh_and_cached) in [("cold", (24, 0)), ("warm", (0, 24))] {
+        let cache = Arc::new(Cache::new(Box::new(store.clone())));
+        let mut ws = ShardedWorkspace::new(cache, PlanConfig::default(), 3);
+        let loaded = ws.load(&system, &paths, 2, false);
+        assert!(
+            loaded[2].is_err(),
+            "{round}: the missing input is its error, in its place"
+        );
+        let sources: Vec<ShardFile> = loaded.into_iter().filter_map(Result::ok).collect();
+        let outcomes = ws.plan(&system, &sources, &|| {});
+        ws.flush().expect("memory stores do not fail");
+        let planned: Vec<&Path> = outcomes.iter().map(|o| o.path.as_path()).collect();
+        let inputs: Vec<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
+        assert_eq!(planned, inputs, "{round}");
+        let mut counted = (0, 0);
+        for outcome in &outcomes {
+            let FileStatus::Planned { functions, .. } = &outcome.status else {
+                panic!("{round}: {}: {:?}", outcome.path.display(), outcome.status);
+            };
+            for f in functions {
+                match ws.is_fresh(f) {
+                    true => counted.0 += 1,
+                    false => counted.1 += 1,
+                }
+            }
+        }
+        assert_eq!(counted, fresh_and_cached, "{round}");
+        let got = render(&outcomes, |i, o| ws.add_report_detail(sources[i], o));
+        assert!(
+            got == expected,
+            "{round}: sharded\n{got}\none workspace\n{expected}"
+        );
+    }
 }
 
 #[test]

@@ -9,7 +9,9 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
-use memreuse::db::{self, FailureKind, FileStatus, FunctionOutcome, StageRetention, Workspace};
+use memreuse::db::{
+    FailureKind, FileOutcome, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace,
+};
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
 use memreuse::json::{
@@ -112,7 +114,7 @@ enum FileBody<'a> {
     /// Every function in order, planned or failed.
     Program {
         header: &'a ProgramHeader,
-        file: db::SourceFile,
+        file: ShardFile,
         functions: &'a [FunctionOutcome],
     },
 }
@@ -234,9 +236,9 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Resul
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    let mut workspace = Workspace::new(Arc::new(opened.cache), config);
-    // One run: nothing asks for a stage again once its file is planned.
-    workspace.set_stage_retention(StageRetention::OneShot);
+    // One shard a thread: each plans its files on its own, as one thread does.
+    let shards = jobs.min(files.len());
+    let mut workspace = ShardedWorkspace::new(Arc::new(opened.cache), config, shards);
     let inputs: Vec<(PathBuf, bool)> = files
         .iter()
         .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
@@ -254,12 +256,12 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Resul
     }
     tracing::info!(elapsed = ?started.elapsed(), "read files");
     let bar = progress_bar(sources.len());
-    let mut outcomes = workspace.plan(&OsSystem, &sources, jobs, &|| bar.inc(1));
+    let mut outcomes = workspace.plan(&OsSystem, &sources, &|| bar.inc(1));
     bar.finish_and_clear();
     // JSON, pictures and `-v`'s buffer members need the report's detail.
     if matches!(args.emit, Emit::Json | Emit::Svg) || (verbose && args.emit == Emit::Summary) {
-        for outcome in &mut outcomes {
-            workspace.add_report_detail(outcome);
+        for (&source, outcome) in sources.iter().zip(&mut outcomes) {
+            workspace.add_report_detail(source, outcome);
         }
     }
     tracing::info!(elapsed = ?started.elapsed(), "planned");
@@ -267,7 +269,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Resul
     // Every input in order; a failed function fails only itself.
     let mut planned = Vec::new();
     let mut has_program = vec![false; args.paths.len()];
-    let mut outcome_iter = outcomes.iter();
+    let mut outcome_iter = sources.iter().zip(&outcomes);
     let mut unreadable_iter = unreadable.into_iter().peekable();
     for (index, file) in files.iter().enumerate() {
         let display = file.path.display().to_string();
@@ -286,7 +288,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Resul
             });
             continue;
         }
-        let Some(outcome) = outcome_iter.next() else {
+        let Some((&source, outcome)) = outcome_iter.next() else {
             bail!("planning {display} gave no result");
         };
         let text = LazyText {
@@ -304,7 +306,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Resul
             FileStatus::ParseFailed(diagnostics) => FileBody::ParseFailed(diagnostics),
             FileStatus::Planned { header, functions } => FileBody::Program {
                 header,
-                file: outcome.file,
+                file: source,
                 functions,
             },
         };
@@ -436,7 +438,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Resul
     tracing::info!(elapsed = ?started.elapsed(), "printed");
     let functions: Vec<&FunctionOutcome> = planned.iter().flat_map(|p| p.functions()).collect();
     let fresh = functions.iter().filter(|f| workspace.is_fresh(f)).count();
-    workspace.record_stamps(&outcomes);
+    workspace.record_stamps(&sources, &outcomes);
     // Results are durable before success is reported; a cache that cannot be written costs
     // the next run its hits, not this run its answer.
     let written = match workspace.flush() {
@@ -541,10 +543,10 @@ fn report_failures(planned: &[PlannedFile]) -> Totals {
 
 /// The planned program of one file, every function planned.
 fn printed_program(
-    workspace: &Workspace,
+    workspace: &ShardedWorkspace,
     display: &str,
     header: &ProgramHeader,
-    file: db::SourceFile,
+    file: ShardFile,
     functions: &[FunctionOutcome],
 ) -> Result<String> {
     let needs_stored = functions
@@ -573,7 +575,7 @@ fn printed_program(
 }
 
 /// One file as JSON sees it: every function, planned or failed, or why there are none.
-fn file_report<'a>(p: &'a PlannedFile, workspace: &Workspace) -> Result<FileReport<'a>> {
+fn file_report<'a>(p: &'a PlannedFile, workspace: &ShardedWorkspace) -> Result<FileReport<'a>> {
     let (error, functions) = match &p.body {
         FileBody::Unreadable(err) => (Some(FileError::Unreadable(err.as_str())), Vec::new()),
         FileBody::ParseFailed(diagnostics) => (Some(FileError::Parse(diagnostics)), Vec::new()),
@@ -629,7 +631,7 @@ fn html_page(planned: &[PlannedFile], config: &PlanConfig, aliases: Toggle) -> S
         let path = Path::new(&p.display);
         let text = p.text.get();
         let materialize = aliases.applies_to(path);
-        let variants: Vec<(&str, PlanConfig, db::FileOutcome)> = data::VARIANTS
+        let variants: Vec<(&str, PlanConfig, FileOutcome)> = data::VARIANTS
             .iter()
             .filter_map(|v| {
                 let variant = data::variant_config(config, v, materialize);

@@ -45,6 +45,7 @@
 //! [`System`](crate::system::System)).
 
 mod outcome;
+mod sharded;
 mod source_file;
 pub mod spans;
 mod workspace;
@@ -78,6 +79,7 @@ use crate::verify::{PlanInput, check_plan};
 use spans::SpanTable;
 
 pub use outcome::{FailureKind, FileOutcome, FileStatus, FunctionOutcome, Planned, Report};
+pub use sharded::{ShardFile, ShardedWorkspace};
 pub use source_file::SourceFile;
 pub use workspace::{Cancelled, Snapshot, StageRetention, Workspace, parallel_map};
 

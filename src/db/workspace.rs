@@ -322,7 +322,7 @@ impl Workspace {
 
     /// Records a stamp for every file read by `load` that planned completely, was not
     /// modified too recently to trust, and whose stamp changed.
-    pub fn record_stamps(&mut self, outcomes: &[FileOutcome]) {
+    pub fn record_stamps<'a>(&mut self, outcomes: impl IntoIterator<Item = &'a FileOutcome>) {
         for outcome in outcomes {
             let Some((meta, read_at)) = self.read.remove(&outcome.file) else {
                 continue;

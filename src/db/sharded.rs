@@ -1,0 +1,151 @@
+//! A one-shot run's files split between several workspaces, each planned on a thread of its
+//! own: the CLI's `plan` on several threads.
+//!
+//! Two threads planning through one database ran 1.35x faster than one (`a79a7e7`, where
+//! issue 16 started: 1.9x) and spent 28 % more CPU, while two processes planning a half each
+//! ran as fast as one alone: the loss is in what threads share in one database (suspects:
+//! the bounded stages' LRU lists, interned keys, memo tables, an eviction that waits for
+//! every thread). Shards share nothing but the cache; each plans and evicts as one thread does (after
+//! every function), so a run on N threads is N one-thread runs side by side: a cold run on
+//! two threads 0.75x the time (BENCHMARKS.md, issue 16).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::outcome::{FileOutcome, FunctionOutcome};
+use super::source_file::SourceFile;
+use super::workspace::{StageRetention, Workspace};
+use crate::plan::PlanConfig;
+use crate::store::{Cache, StoreError};
+use crate::system::System;
+
+/// A file of a [`ShardedWorkspace`]: the shard that holds it and its input there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ShardFile {
+    shard: usize,
+    file: SourceFile,
+}
+
+/// Workspaces over one cache, each holding some of a one-shot run's files
+/// ([`StageRetention::OneShot`]).
+pub struct ShardedWorkspace {
+    shards: Vec<Workspace>,
+}
+
+impl ShardedWorkspace {
+    /// `shards` workspaces (at least one) of `config` over `cache`.
+    pub fn new(cache: Arc<Cache>, config: PlanConfig, shards: usize) -> ShardedWorkspace {
+        let shards = (0..shards.max(1))
+            .map(|_| {
+                let mut workspace = Workspace::new(cache.clone(), config);
+                workspace.set_stage_retention(StageRetention::OneShot);
+                workspace
+            })
+            .collect();
+        ShardedWorkspace { shards }
+    }
+
+    /// The shared cache.
+    pub fn cache(&self) -> &Cache {
+        self.shards[0].cache()
+    }
+
+    /// [`Workspace::load`], the files dealt to the shards in turn (reading on `jobs`
+    /// threads).
+    pub fn load(
+        &mut self,
+        system: &dyn System,
+        paths: &[(PathBuf, bool)],
+        jobs: usize,
+        trust_stamps: bool,
+    ) -> Vec<Result<ShardFile, std::io::Error>> {
+        let count = self.shards.len();
+        let mut loaded: Vec<_> = self
+            .shards
+            .iter_mut()
+            .enumerate()
+            .map(|(shard, workspace)| {
+                let mine: Vec<(PathBuf, bool)> =
+                    paths.iter().skip(shard).step_by(count).cloned().collect();
+                workspace
+                    .load(system, &mine, jobs, trust_stamps)
+                    .into_iter()
+                    .map(move |file| file.map(|file| ShardFile { shard, file }))
+            })
+            .collect();
+        (0..paths.len())
+            .filter_map(|index| loaded[index % count].next())
+            .collect()
+    }
+
+    /// [`Workspace::plan`] of each shard's files, each shard on a thread of its own; the
+    /// outcomes in the order of `files`. Every shard plans, with files or none, so that all
+    /// count the same runs (see [`ShardedWorkspace::is_fresh`]).
+    pub fn plan(
+        &mut self,
+        system: &dyn System,
+        files: &[ShardFile],
+        progress: &(dyn Fn() + Sync),
+    ) -> Vec<FileOutcome> {
+        let mut mine: Vec<Vec<SourceFile>> = vec![Vec::new(); self.shards.len()];
+        for file in files {
+            mine[file.shard].push(file.file);
+        }
+        let mut planned: Vec<std::vec::IntoIter<FileOutcome>> = match self.shards.as_mut_slice() {
+            [only] => vec![only.plan(system, &mine[0], 1, progress).into_iter()],
+            shards => std::thread::scope(|scope| {
+                let threads: Vec<_> = shards
+                    .iter_mut()
+                    .zip(&mine)
+                    .map(|(workspace, mine)| {
+                        scope.spawn(move || workspace.plan(system, mine, 1, progress))
+                    })
+                    .collect();
+                threads
+                    .into_iter()
+                    .map(|thread| match thread.join() {
+                        Ok(outcomes) => outcomes.into_iter(),
+                        Err(panic) => std::panic::resume_unwind(panic),
+                    })
+                    .collect()
+            }),
+        };
+        files
+            .iter()
+            .filter_map(|file| planned[file.shard].next())
+            .collect()
+    }
+
+    /// [`Workspace::add_report_detail`] of `outcome`, the outcome of `file`.
+    pub fn add_report_detail(&self, file: ShardFile, outcome: &mut FileOutcome) {
+        self.shards[file.shard].add_report_detail(outcome);
+    }
+
+    /// [`Workspace::planned_texts`] of `file`.
+    pub fn planned_texts(&self, file: ShardFile) -> Vec<Option<Arc<str>>> {
+        self.shards[file.shard].planned_texts(file.file)
+    }
+
+    /// Whether a function's plan was computed by the last [`ShardedWorkspace::plan`]: every
+    /// shard counts the same runs, so any shard can tell.
+    pub fn is_fresh(&self, function: &FunctionOutcome) -> bool {
+        self.shards[0].is_fresh(function)
+    }
+
+    /// [`Workspace::record_stamps`] of the outcomes of `files`, in the same order.
+    pub fn record_stamps(&mut self, files: &[ShardFile], outcomes: &[FileOutcome]) {
+        for (shard, workspace) in self.shards.iter_mut().enumerate() {
+            let mine = files
+                .iter()
+                .zip(outcomes)
+                .filter(|(file, _)| file.shard == shard)
+                .map(|(_, outcome)| outcome);
+            workspace.record_stamps(mine);
+        }
+    }
+
+    /// Writes the queued results of every shard (they queue in the one cache).
+    pub fn flush(&self) -> Result<usize, StoreError> {
+        self.shards[0].flush()
+    }
+}
