@@ -342,7 +342,7 @@ thread_local! {
 /// them, so that once eviction drops the memos' references the last one is its own and it
 /// frees, in parallel with the other threads, what it allocated: the thread that evicts
 /// read every node from another core's cache and freed it into another thread's arena, and
-/// the threads waited for it (two threads ran 1.1x faster holding, BENCHMARKS.md, issue 16).
+/// the threads waited for it (two threads ran about 1.1x faster holding).
 pub(crate) fn hold_stage_results(hold: bool) {
     let held = HELD.with(|held| std::mem::replace(&mut *held.borrow_mut(), hold.then(Vec::new)));
     drop(held);

@@ -399,7 +399,7 @@ impl Workspace {
     /// of the database per batch (eviction needs every clone dropped), and each frees the
     /// results it built once they are evicted ([`super::hold_stage_results`]). Started per
     /// batch, the threads began every batch with empty allocator caches: a cold two-thread
-    /// run took about 1.2x the time and the CPU (BENCHMARKS.md, issue 16).
+    /// run took about 1.2x the time and the CPU.
     fn plan_in_batches(
         &mut self,
         files: &[SourceFile],
@@ -475,8 +475,8 @@ impl Workspace {
 
     /// Plans the functions of `file` one at a time, evicting the stages after each, so that
     /// their results are freed while still in the processor's caches (a file's functions
-    /// freed together took a seventh of a cold run longer). A file served by its manifest is
-    /// left to `file_result`.
+    /// freed together cost a tenth more CPU in a cold run). A file served by its manifest
+    /// is left to `file_result`.
     fn plan_each_function_evicting(&mut self, file: SourceFile) {
         use salsa::Database as _;
         if super::manifest(&self.db, file).is_some() {
