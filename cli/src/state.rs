@@ -116,15 +116,14 @@ impl InProcessCache {
     }
 
     /// Stops serving the store (once the commands reading through it are done), then closes
-    /// it as a process about to exit does (`SledStore::close_at_exit`); the lock in `held` is
-    /// the caller's to drop after.
+    /// it; the lock in `held` is the caller's to drop after.
     pub fn close(server: Option<CacheServer>, store: Option<Arc<SledStore>>) {
         if let Some(server) = server {
             let served = server.finish(SERVE_WAIT);
             tracing::info!(served, "stopped serving the cache");
         }
         if let Some(store) = store {
-            store.close_at_exit();
+            store.close();
         }
     }
 }

@@ -16,7 +16,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Once, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -64,9 +64,6 @@ pub struct SledStore {
     path: PathBuf,
     report: Reporter,
     state: RwLock<State>,
-    /// Whether anything was written, removed or rebuilt since the last sync (the
-    /// generation's bump at open aside): see [`SledStore::close_at_exit`].
-    unsynced: AtomicBool,
 }
 
 enum State {
@@ -232,7 +229,6 @@ impl SledStore {
             path: path.to_path_buf(),
             report,
             state: RwLock::new(State::Off),
-            unsynced: AtomicBool::new(false),
         };
         let mut state = State::Off;
         store.heal_state(&mut state, failure);
@@ -248,7 +244,6 @@ impl SledStore {
                 trees,
                 generation: 0,
             }),
-            unsynced: AtomicBool::new(false),
         }
     }
 
@@ -260,26 +255,6 @@ impl SledStore {
             State::Off,
         );
         drop(state);
-    }
-
-    /// [`SledStore::close`] for a process about to exit. When nothing but this run's
-    /// generation bump is unsynced, the database is leaked instead: dropping it, sled would
-    /// write the bump and fsync (65 ms of a 170 ms warm `memreuse plan`), and a generation
-    /// that no recency mark records is not worth it (the next run takes the same number).
-    pub fn close_at_exit(&self) {
-        let state = std::mem::replace(
-            &mut *self.state.write().unwrap_or_else(|p| p.into_inner()),
-            State::Off,
-        );
-        match self.unsynced.load(Ordering::SeqCst) {
-            true => drop(state),
-            false => std::mem::forget(state),
-        }
-    }
-
-    /// Whether a write, removal or rebuild since the last sync is not yet durable.
-    pub fn has_unsynced_writes(&self) -> bool {
-        self.unsynced.load(Ordering::SeqCst)
     }
 
     /// The open trees and their generation; `None` when the store is off.
@@ -317,8 +292,6 @@ impl SledStore {
     }
 
     fn heal_state(&self, state: &mut State, failure: Failure) {
-        // A rebuilt store is made durable by the next sync, or by closing it normally.
-        self.unsynced.store(true, Ordering::SeqCst);
         let generation = match std::mem::replace(state, State::Off) {
             State::Open { trees, generation } => {
                 // Dropping a damaged database can panic or flush into the damage: leak it
@@ -622,7 +595,6 @@ impl CacheStore for SledStore {
     }
 
     fn write_batch(&self, entries: &[(Kind, Key, Vec<u8>)]) -> Result<(), StoreError> {
-        self.unsynced.store(true, Ordering::SeqCst);
         let mut batches = Vec::new();
         for kind in Kind::ALL {
             // In key order, each of sled's leaf pages fills once instead of being rewritten
@@ -651,11 +623,7 @@ impl CacheStore for SledStore {
     }
 
     fn sync(&self) -> Result<(), StoreError> {
-        // Cleared first: a write racing with the flush sets it again.
-        self.unsynced.store(false, Ordering::SeqCst);
-        if self.run(false, |t| t.db.flush()).is_none() {
-            self.unsynced.store(true, Ordering::SeqCst);
-        }
+        self.run(false, |t| t.db.flush());
         // sled may have added a snapshot file since the last time.
         restrict_modes(&self.path);
         Ok(())
@@ -677,7 +645,6 @@ impl CacheStore for SledStore {
     }
 
     fn mark_used(&self, entries: &[(Kind, Key)], generation: u64) -> Result<(), StoreError> {
-        self.unsynced.store(true, Ordering::SeqCst);
         let mut batch = sled::Batch::default();
         for (kind, key) in entries {
             batch.insert(&recency_key(*kind, key)[..], &generation.to_be_bytes()[..]);
@@ -694,7 +661,6 @@ impl CacheStore for SledStore {
     }
 
     fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError> {
-        self.unsynced.store(true, Ordering::SeqCst);
         self.run(true, |t| {
             for kind in Kind::ALL {
                 let mut batch = sled::Batch::default();
@@ -774,34 +740,6 @@ mod tests {
             reopened.is_ok(),
             "waits for the lock instead of failing at once"
         );
-    }
-
-    /// Closing at exit loses no write: a store with writes not yet synced closes the normal
-    /// way (sled makes them durable on the way); only the generation's bump alone, or a
-    /// sync, leaves nothing unsynced.
-    #[test]
-    fn closing_at_exit_keeps_unsynced_writes() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("cache");
-        let store = SledStore::open(&path).expect("opens");
-        store.next_generation().expect("a generation");
-        assert!(!store.has_unsynced_writes(), "the generation's bump alone");
-        let entry = (Kind::Plan, Key([7; 32]), b"planned".to_vec());
-        store
-            .write_batch(std::slice::from_ref(&entry))
-            .expect("writes");
-        assert!(store.has_unsynced_writes());
-        store.close_at_exit();
-        drop(store);
-        let reopened = SledStore::open(&path).expect("reopens once released");
-        let value = reopened.get(Kind::Plan, &entry.1).expect("reads");
-        assert_eq!(value.as_deref(), Some(&b"planned"[..]));
-        reopened
-            .mark_used(&[(Kind::Plan, entry.1)], 1)
-            .expect("marks");
-        assert!(reopened.has_unsynced_writes());
-        reopened.sync().expect("syncs");
-        assert!(!reopened.has_unsynced_writes());
     }
 
     #[test]
