@@ -102,8 +102,9 @@ fn the_engine_plans_every_fixture_as_the_planner_does() {
             small_vec,
         ]);
     }
-    // Each way of scheduling the work in turn: on one thread or two, memos kept or evicted
-    // after every function (one thread) or batch (two), as the CLI's one-shot runs do.
+    // Each way of scheduling the work in turn: on one thread or two, memos kept (the daemon)
+    // or evicted after every function (one thread) or batch (two), as a one-shot workspace
+    // evicts them.
     let schedules = [
         (StageRetention::Recent, 1),
         (StageRetention::OneShot, 1),

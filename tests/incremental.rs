@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use memreuse::db::{FileOutcome, FileStatus, ShardFile, ShardedWorkspace, Workspace};
+use memreuse::db::{
+    FileOutcome, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace, Workspace,
+};
 use memreuse::ir::{LineIndex, parse_program};
 use memreuse::plan::{PlanConfig, plan_function};
 use memreuse::store::{Cache, CacheStore, Kind, MemoryStore, SledStore, StoreEvent, check};
@@ -36,6 +38,14 @@ fn run(store: &MemoryStore, files: &[(PathBuf, String)]) -> (Workspace, Vec<File
 
 /// (fresh, cached) function counts.
 fn counts(ws: &Workspace, outcomes: &[FileOutcome]) -> (usize, usize) {
+    counts_by(outcomes, |f| ws.is_fresh(f))
+}
+
+/// [`counts`], `is_fresh` telling which function was planned by the run.
+fn counts_by(
+    outcomes: &[FileOutcome],
+    is_fresh: impl Fn(&FunctionOutcome) -> bool,
+) -> (usize, usize) {
     let mut fresh = 0;
     let mut cached = 0;
     for outcome in outcomes {
@@ -44,11 +54,7 @@ fn counts(ws: &Workspace, outcomes: &[FileOutcome]) -> (usize, usize) {
         };
         for f in functions {
             assert!(f.result.is_ok(), "{}::{}", outcome.path.display(), f.name);
-            if ws.is_fresh(f) {
-                fresh += 1
-            } else {
-                cached += 1
-            }
+            if is_fresh(f) { fresh += 1 } else { cached += 1 }
         }
     }
     (fresh, cached)
@@ -226,18 +232,7 @@ fn a_run_split_between_shards_plans_as_one_workspace_does() {
         let planned: Vec<&Path> = outcomes.iter().map(|o| o.path.as_path()).collect();
         let inputs: Vec<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
         assert_eq!(planned, inputs, "{round}");
-        let mut counted = (0, 0);
-        for outcome in &outcomes {
-            let FileStatus::Planned { functions, .. } = &outcome.status else {
-                panic!("{round}: {}: {:?}", outcome.path.display(), outcome.status);
-            };
-            for f in functions {
-                match ws.is_fresh(f) {
-                    true => counted.0 += 1,
-                    false => counted.1 += 1,
-                }
-            }
-        }
+        let counted = counts_by(&outcomes, |f| ws.is_fresh(f));
         assert_eq!(counted, fresh_and_cached, "{round}");
         let got = render(&outcomes, |i, o| ws.add_report_detail(sources[i], o));
         assert!(
