@@ -277,8 +277,8 @@ pub trait CacheStore: Send + Sync {
     fn next_generation(&self) -> Result<u64, StoreError>;
     /// Records that `generation` used these entries.
     fn mark_used(&self, entries: &[(Kind, Key)], generation: u64) -> Result<(), StoreError>;
-    /// The generation that last used an entry; `None` for one never marked.
-    fn last_used(&self, kind: Kind, key: &Key) -> Result<Option<u64>, StoreError>;
+    /// The generation that last used each entry ever marked (and not removed since).
+    fn last_uses(&self) -> Result<super::LastUses, StoreError>;
     /// Removes the entries and their recency.
     fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError>;
 }

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
 use super::entry::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
+use super::uses::LastUses;
 
 type Values = BTreeMap<(Kind, Key), Arc<[u8]>>;
 
@@ -74,9 +75,13 @@ impl CacheStore for MemoryStore {
         Ok(())
     }
 
-    fn last_used(&self, kind: Kind, key: &Key) -> Result<Option<u64>, StoreError> {
+    fn last_uses(&self) -> Result<LastUses, StoreError> {
         let recency = self.recency.read().unwrap_or_else(|p| p.into_inner());
-        Ok(recency.0.get(&(kind, *key)).copied())
+        Ok(recency
+            .0
+            .iter()
+            .map(|(entry, last)| (*entry, *last))
+            .collect())
     }
 
     fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError> {

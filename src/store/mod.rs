@@ -17,6 +17,7 @@ mod codec;
 mod entry;
 mod memory;
 mod sled_store;
+mod uses;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,6 +28,7 @@ pub use codec::{DecodeError, SCHEMA_VERSION, check};
 pub use entry::*;
 pub use memory::MemoryStore;
 pub use sled_store::{Reporter, SledStore, StoreEvent};
+pub use uses::LastUses;
 
 /// Queued values are handed to the store in batches of this many while a run goes on, so the
 /// operating system writes them out while planning continues and the final flush has little
@@ -264,7 +266,7 @@ impl Cache {
 
     /// Notes that this run uses an entry it did not look up (a plan served through its
     /// file's manifest), so that pruning keeps it. Its recency is not rewritten: a warm run
-    /// would otherwise write one mark per function (see ARCHITECTURE.md, "Recency").
+    /// would otherwise record one use per function.
     pub fn keep(&self, kind: Kind, key: Key) {
         if self.store.is_some() {
             self.used
@@ -375,11 +377,12 @@ impl Cache {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .clone();
+        let last_uses = store.last_uses()?;
         let mut candidates = Vec::with_capacity(entries.len());
         for (kind, key, size) in entries {
             if !used.contains(&(kind, key)) {
                 // Never marked: written before recency was kept, so the oldest.
-                let last = store.last_used(kind, &key)?.unwrap_or(0);
+                let last = last_uses.get(&(kind, key)).copied().unwrap_or(0);
                 candidates.push((last, kind, key, size));
             }
         }

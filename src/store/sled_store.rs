@@ -17,10 +17,13 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Once, RwLock};
+use std::sync::{Arc, Mutex, Once, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use rustc_hash::FxHashSet;
+
 use super::entry::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
+use super::uses::{self, LastUses, RECENT_RECORDS_KEPT, UsesKey};
 
 /// What a store did about a failure, for the user.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +67,9 @@ pub struct SledStore {
     path: PathBuf,
     report: Reporter,
     state: RwLock<State>,
+    /// Held while records of uses are appended, merged or removed: their numbering is dense
+    /// only if one caller at a time changes them.
+    marking: Mutex<()>,
 }
 
 enum State {
@@ -71,30 +77,19 @@ enum State {
     Off,
 }
 
-/// An open database and its trees (one per [`Kind`]).
+/// An open database and its trees (one per [`Kind`], and the entries' recency).
 #[derive(Clone)]
 struct Trees {
     db: sled::Db,
     plans: sled::Tree,
     files: sled::Tree,
     stamps: sled::Tree,
-    /// `[kind] ++ key` → the generation that last used the entry (big-endian u64), and
-    /// [`GENERATION`] → the last generation handed out.
-    recency: sled::Tree,
+    /// The generation counter and the records of uses ([`uses`]).
+    uses: sled::Tree,
 }
 
-const GENERATION: &[u8] = b"generation";
-
-fn recency_key(kind: Kind, key: &Key) -> [u8; 33] {
-    let mut bytes = [0; 33];
-    bytes[0] = kind as u8;
-    bytes[1..].copy_from_slice(&key.0);
-    bytes
-}
-
-fn generation_of(value: &[u8]) -> Option<u64> {
-    Some(u64::from_be_bytes(value.try_into().ok()?))
-}
+/// The tree that held one recency mark per entry before [`uses`]: dropped on open.
+const LEGACY_RECENCY_TREE: &str = "recency";
 
 impl Trees {
     fn tree(&self, kind: Kind) -> &sled::Tree {
@@ -229,6 +224,7 @@ impl SledStore {
             path: path.to_path_buf(),
             report,
             state: RwLock::new(State::Off),
+            marking: Mutex::new(()),
         };
         let mut state = State::Off;
         store.heal_state(&mut state, failure);
@@ -244,6 +240,7 @@ impl SledStore {
                 trees,
                 generation: 0,
             }),
+            marking: Mutex::new(()),
         }
     }
 
@@ -404,6 +401,38 @@ impl SledStore {
     }
 }
 
+/// Every record of uses merged, and the keys of the records read.
+fn read_uses(t: &Trees) -> sled::Result<(LastUses, Vec<sled::IVec>)> {
+    let mut last_uses = LastUses::default();
+    let mut records = Vec::new();
+    for entry in t.uses.iter() {
+        let (key, record) = entry?;
+        if matches!(
+            UsesKey::parse(&key),
+            Some(UsesKey::Compacted(_) | UsesKey::Recent(_))
+        ) {
+            uses::merge_record(&mut last_uses, &record);
+            records.push(key);
+        }
+    }
+    Ok((last_uses, records))
+}
+
+/// Replaces every record of uses by compacted ones, without the `removed` entries' uses;
+/// atomically, so a crash keeps either the old records or the new.
+fn compact_uses(t: &Trees, removed: &FxHashSet<(Kind, Key)>) -> sled::Result<()> {
+    let (mut last_uses, old) = read_uses(t)?;
+    last_uses.retain(|entry, _| !removed.contains(entry));
+    let mut batch = sled::Batch::default();
+    for key in old {
+        batch.remove(key);
+    }
+    for (n, record) in (0..).zip(uses::records_of(&last_uses)) {
+        batch.insert(UsesKey::Compacted(n).bytes(), record);
+    }
+    t.uses.apply_batch(batch)
+}
+
 /// Opens (or creates) the database at `path`, waiting for a lock being released.
 fn open_waiting(path: &Path) -> Result<Trees, Failure> {
     let deadline = Instant::now() + LOCK_RELEASE_WAIT;
@@ -435,9 +464,17 @@ fn open_once(path: &Path) -> sled::Result<Trees> {
         plans: db.open_tree(tree_name(Kind::Plan))?,
         files: db.open_tree(tree_name(Kind::File))?,
         stamps: db.open_tree(tree_name(Kind::Stamp))?,
-        recency: db.open_tree("recency")?,
+        uses: db.open_tree("uses")?,
         db,
     };
+    if trees
+        .db
+        .tree_names()
+        .iter()
+        .any(|name| name == LEGACY_RECENCY_TREE.as_bytes())
+    {
+        trees.db.drop_tree(LEGACY_RECENCY_TREE)?;
+    }
     // Stores written before the per-kind trees kept every value in the default tree.
     if !trees.db.is_empty() {
         trees.db.clear()?;
@@ -572,8 +609,8 @@ impl CacheStore for Arc<SledStore> {
     fn mark_used(&self, entries: &[(Kind, Key)], generation: u64) -> Result<(), StoreError> {
         (**self).mark_used(entries, generation)
     }
-    fn last_used(&self, kind: Kind, key: &Key) -> Result<Option<u64>, StoreError> {
-        (**self).last_used(kind, key)
+    fn last_uses(&self) -> Result<LastUses, StoreError> {
+        (**self).last_uses()
     }
     fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError> {
         (**self).remove_batch(entries)
@@ -630,37 +667,58 @@ impl CacheStore for SledStore {
     }
 
     fn next_generation(&self) -> Result<u64, StoreError> {
+        let counter = UsesKey::Generation.bytes();
         let previous = self.run(true, |t| {
-            t.recency.fetch_and_update(GENERATION, |old| {
-                let next = old.and_then(generation_of).unwrap_or(0) + 1;
+            t.uses.fetch_and_update(&counter, |old| {
+                let next = old.and_then(uses::generation_of).unwrap_or(0) + 1;
                 Some(next.to_be_bytes().to_vec())
             })
         });
         Ok(previous
             .flatten()
             .as_deref()
-            .and_then(generation_of)
+            .and_then(uses::generation_of)
             .unwrap_or(0)
             + 1)
     }
 
     fn mark_used(&self, entries: &[(Kind, Key)], generation: u64) -> Result<(), StoreError> {
-        let mut batch = sled::Batch::default();
-        for (kind, key) in entries {
-            batch.insert(&recency_key(*kind, key)[..], &generation.to_be_bytes()[..]);
-        }
-        self.run(true, |t| t.recency.apply_batch(batch.clone()));
+        let _marking = self.marking.lock().unwrap_or_else(|p| p.into_inner());
+        let records: Vec<Vec<u8>> = uses::records(entries, generation).collect();
+        self.run(true, |t| {
+            let mut recent = t.uses.range(UsesKey::recent_range()).keys();
+            let number = |key: Option<sled::Result<sled::IVec>>| -> sled::Result<Option<u64>> {
+                Ok(match key.transpose()?.as_deref().and_then(UsesKey::parse) {
+                    Some(UsesKey::Recent(n)) => Some(n),
+                    _ => None,
+                })
+            };
+            let first = number(recent.next())?;
+            let last = number(recent.next_back())?.or(first);
+            let next = last.map_or(0, |n| n + 1);
+            let mut batch = sled::Batch::default();
+            for (n, record) in (next..).zip(&records) {
+                batch.insert(UsesKey::Recent(n).bytes(), record.as_slice());
+            }
+            t.uses.apply_batch(batch)?;
+            let kept = next + records.len() as u64 - first.unwrap_or(next);
+            if kept > RECENT_RECORDS_KEPT {
+                compact_uses(t, &FxHashSet::default())?;
+            }
+            Ok(())
+        });
         Ok(())
     }
 
-    fn last_used(&self, kind: Kind, key: &Key) -> Result<Option<u64>, StoreError> {
-        let value = self
-            .run(false, |t| t.recency.get(recency_key(kind, key)))
-            .flatten();
-        Ok(value.as_deref().and_then(generation_of))
+    fn last_uses(&self) -> Result<LastUses, StoreError> {
+        Ok(self
+            .run(false, |t| read_uses(t).map(|(uses, _)| uses))
+            .unwrap_or_default())
     }
 
     fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError> {
+        let _marking = self.marking.lock().unwrap_or_else(|p| p.into_inner());
+        let removed: FxHashSet<(Kind, Key)> = entries.iter().copied().collect();
         self.run(true, |t| {
             for kind in Kind::ALL {
                 let mut batch = sled::Batch::default();
@@ -669,11 +727,7 @@ impl CacheStore for SledStore {
                 }
                 t.tree(kind).apply_batch(batch)?;
             }
-            let mut batch = sled::Batch::default();
-            for (kind, key) in entries {
-                batch.remove(&recency_key(*kind, key)[..]);
-            }
-            t.recency.apply_batch(batch)
+            compact_uses(t, &removed)
         });
         Ok(())
     }
@@ -721,6 +775,115 @@ mod tests {
             kept.lock().expect("events").push(e.clone());
         });
         (report, events)
+    }
+
+    fn entry(n: u8) -> (Kind, Key) {
+        (Kind::Plan, Key([n; 32]))
+    }
+
+    /// The keys of the `uses` tree, parsed.
+    fn uses_keys(store: &SledStore) -> Vec<UsesKey> {
+        let (trees, _) = store.current().expect("open");
+        trees
+            .uses
+            .iter()
+            .keys()
+            .map(|k| UsesKey::parse(&k.expect("key")).expect("a key of the uses tree"))
+            .collect()
+    }
+
+    /// Recency is records of uses: they survive a reopen, later generations win, the records
+    /// are merged once enough have piled up, and removed entries lose their uses.
+    #[test]
+    fn recency_records_merge_survive_and_forget_removed_entries() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("cache");
+        let store = SledStore::open(&path).expect("opens");
+        let first = store.next_generation().expect("a generation");
+        store
+            .mark_used(&[entry(1), entry(2)], first)
+            .expect("marks");
+        let second = store.next_generation().expect("a generation");
+        assert!(second > first);
+        store.mark_used(&[entry(2)], second).expect("marks");
+        store.sync().expect("sync");
+        store.close();
+
+        let store = SledStore::open(&path).expect("reopens");
+        assert!(store.next_generation().expect("a generation") > second);
+        let expected: LastUses = [(entry(1), first), (entry(2), second)]
+            .into_iter()
+            .collect();
+        assert_eq!(store.last_uses().expect("reads"), expected);
+        assert_eq!(
+            uses_keys(&store),
+            [UsesKey::Generation, UsesKey::Recent(0), UsesKey::Recent(1)]
+        );
+
+        for _ in 2..=RECENT_RECORDS_KEPT {
+            store.mark_used(&[entry(1)], first).expect("marks");
+        }
+        assert_eq!(
+            uses_keys(&store),
+            [UsesKey::Generation, UsesKey::Compacted(0)],
+            "merged once more than {RECENT_RECORDS_KEPT} records were kept"
+        );
+        assert_eq!(store.last_uses().expect("reads"), expected);
+        store.mark_used(&[entry(3)], second).expect("marks");
+        assert_eq!(
+            uses_keys(&store),
+            [
+                UsesKey::Generation,
+                UsesKey::Compacted(0),
+                UsesKey::Recent(0)
+            ]
+        );
+
+        store.remove_batch(&[entry(2)]).expect("removes");
+        let left: LastUses = [(entry(1), first), (entry(3), second)]
+            .into_iter()
+            .collect();
+        assert_eq!(store.last_uses().expect("reads"), left);
+        assert_eq!(
+            uses_keys(&store),
+            [UsesKey::Generation, UsesKey::Compacted(0)]
+        );
+    }
+
+    /// A store from before the records kept one mark per entry in a tree of its own: it is
+    /// dropped, the values kept.
+    #[test]
+    fn the_old_tree_of_marks_is_dropped_and_the_values_kept() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("cache");
+        {
+            let db = sled::open(&path).expect("opens");
+            db.open_tree(LEGACY_RECENCY_TREE)
+                .expect("tree")
+                .insert([1; 33], &7u64.to_be_bytes())
+                .expect("mark");
+            db.open_tree(tree_name(Kind::Plan))
+                .expect("tree")
+                .insert([1; 32], b"value")
+                .expect("value");
+            db.flush().expect("flush");
+        }
+        let store = SledStore::open(&path).expect("opens");
+        let (trees, _) = store.current().expect("open");
+        assert!(
+            !trees
+                .db
+                .tree_names()
+                .iter()
+                .any(|n| n == LEGACY_RECENCY_TREE.as_bytes())
+        );
+        assert!(
+            store
+                .get(Kind::Plan, &Key([1; 32]))
+                .expect("reads")
+                .is_some()
+        );
+        assert!(store.last_uses().expect("reads").is_empty());
     }
 
     /// A store released while another open waits for it opens (as after a restart, when

@@ -324,15 +324,10 @@ mod tests {
             reader.sync().expect("durable");
         }
         assert_eq!(server.finish(Duration::from_secs(10)), 1);
-        assert_eq!(
-            store.last_used(Kind::Plan, &found).expect("reads"),
-            Some(generation)
-        );
-        assert_eq!(
-            store.last_used(Kind::Plan, &written).expect("reads"),
-            Some(generation)
-        );
-        assert_eq!(store.last_used(Kind::Plan, &missing).expect("reads"), None);
+        let last_uses = store.last_uses().expect("reads");
+        assert_eq!(last_uses.get(&(Kind::Plan, found)), Some(&generation));
+        assert_eq!(last_uses.get(&(Kind::Plan, written)), Some(&generation));
+        assert_eq!(last_uses.get(&(Kind::Plan, missing)), None);
     }
 
     #[test]

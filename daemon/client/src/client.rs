@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::layout::{
     Layout, Untrusted, check_private_dir, effective_uid, lock_held, open_lock, peer_uid,
 };
-use memreuse::store::{Bytes, CacheStore, Key, Kind, StoreError, StoreStats};
+use memreuse::store::{Bytes, CacheStore, Key, Kind, LastUses, StoreError, StoreStats};
 
 use crate::protocol::{
     Body, CacheEntry, CacheValue, Hello, LineError, MAX_RESPONSE_LINE, PROTOCOL_VERSION, Request,
@@ -528,8 +528,8 @@ impl CacheStore for DaemonStore {
         Ok(())
     }
 
-    fn last_used(&self, _kind: Kind, _key: &Key) -> Result<Option<u64>, StoreError> {
-        Ok(None)
+    fn last_uses(&self) -> Result<LastUses, StoreError> {
+        Ok(LastUses::default())
     }
 
     fn remove_batch(&self, _entries: &[(Kind, Key)]) -> Result<(), StoreError> {
