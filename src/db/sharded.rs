@@ -50,8 +50,10 @@ impl ShardedWorkspace {
         self.shards[0].cache()
     }
 
-    /// [`Workspace::load`], the files dealt to the shards in turn (reading on `jobs`
-    /// threads).
+    /// [`Workspace::load`], the files dealt to the shards in turn, each shard loading its
+    /// own on a thread of its own (reading on its share of `jobs` threads): hashing the texts
+    /// and setting the inputs is the shard's work, so one shard after the other left a core
+    /// idle for half the reading.
     pub fn load(
         &mut self,
         system: &dyn System,
@@ -60,19 +62,32 @@ impl ShardedWorkspace {
         trust_stamps: bool,
     ) -> Vec<Result<ShardFile, std::io::Error>> {
         let count = self.shards.len();
-        let mut loaded: Vec<_> = self
-            .shards
-            .iter_mut()
-            .enumerate()
-            .map(|(shard, workspace)| {
-                let mine: Vec<(PathBuf, bool)> =
-                    paths.iter().skip(shard).step_by(count).cloned().collect();
-                workspace
-                    .load(system, &mine, jobs, trust_stamps)
+        let jobs_each = (jobs / count).max(1);
+        let load = |shard: usize, workspace: &mut Workspace| {
+            let mine: Vec<(PathBuf, bool)> =
+                paths.iter().skip(shard).step_by(count).cloned().collect();
+            workspace
+                .load(system, &mine, jobs_each, trust_stamps)
+                .into_iter()
+                .map(move |file| file.map(|file| ShardFile { shard, file }))
+        };
+        let mut loaded: Vec<_> = match self.shards.as_mut_slice() {
+            [only] => vec![load(0, only)],
+            shards => std::thread::scope(|scope| {
+                let threads: Vec<_> = shards
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(shard, workspace)| scope.spawn(move || load(shard, workspace)))
+                    .collect();
+                threads
                     .into_iter()
-                    .map(move |file| file.map(|file| ShardFile { shard, file }))
-            })
-            .collect();
+                    .map(|thread| match thread.join() {
+                        Ok(files) => files,
+                        Err(panic) => std::panic::resume_unwind(panic),
+                    })
+                    .collect()
+            }),
+        };
         (0..paths.len())
             .filter_map(|index| loaded[index % count].next())
             .collect()
