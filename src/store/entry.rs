@@ -278,10 +278,13 @@ pub trait CacheStore: Send + Sync {
     /// Records that `generation` used these entries.
     fn mark_used(&self, entries: &[(Kind, Key)], generation: u64) -> Result<(), StoreError>;
     /// The generation that last used each entry ever marked (and not removed since).
-    fn last_uses(&self) -> Result<super::LastUses, StoreError>;
+    fn last_uses(&self) -> Result<LastUses, StoreError>;
     /// Removes the entries and their recency.
     fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError>;
 }
+
+/// The latest generation that used each marked entry ([`CacheStore::last_uses`]).
+pub type LastUses = rustc_hash::FxHashMap<(Kind, Key), u64>;
 
 /// What [`Cache::prune`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -3,8 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
-use super::entry::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
-use super::uses::LastUses;
+use super::entry::{Bytes, BytesInner, CacheStore, Key, Kind, LastUses, StoreError, StoreStats};
 
 type Values = BTreeMap<(Kind, Key), Arc<[u8]>>;
 

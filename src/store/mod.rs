@@ -28,7 +28,6 @@ pub use codec::{DecodeError, SCHEMA_VERSION, check};
 pub use entry::*;
 pub use memory::MemoryStore;
 pub use sled_store::{Reporter, SledStore, StoreEvent};
-pub use uses::LastUses;
 
 /// Queued values are handed to the store in batches of this many while a run goes on, so the
 /// operating system writes them out while planning continues and the final flush has little

@@ -22,8 +22,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rustc_hash::FxHashSet;
 
-use super::entry::{Bytes, BytesInner, CacheStore, Key, Kind, StoreError, StoreStats};
-use super::uses::{self, LastUses, RECENT_RECORDS_KEPT, UsesKey};
+use super::entry::{Bytes, BytesInner, CacheStore, Key, Kind, LastUses, StoreError, StoreStats};
+use super::uses::{self, RECENT_RECORDS_KEPT, UsesKey};
 
 /// What a store did about a failure, for the user.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,12 +15,7 @@
 
 use std::ops::Bound;
 
-use rustc_hash::FxHashMap;
-
-use super::entry::{Key, Kind};
-
-/// The latest generation that used each marked entry.
-pub type LastUses = FxHashMap<(Kind, Key), u64>;
+use super::entry::{Key, Kind, LastUses};
 
 /// Uses in one record: 41 KB, well under the size at which sled moves a page out to a file
 /// of its own.
