@@ -354,8 +354,8 @@ fn tail(path: &Path) -> String {
     lines.into_iter().rev().collect::<Vec<_>>().join("\n")
 }
 
-/// Stops the daemon of `layout` if one answers: asks it, then waits for its lock to be
-/// released. Returns the pid of the daemon stopped.
+/// Stops the daemon of `layout` if one answers: asks it, then waits for it to release its
+/// lock. Returns the pid of the daemon stopped.
 pub fn stop(layout: &Layout, wait: Duration) -> Result<Option<u32>, ClientError> {
     let Some(mut connection) = connect_trusted(layout)? else {
         return Ok(None);
@@ -364,7 +364,7 @@ pub fn stop(layout: &Layout, wait: Duration) -> Result<Option<u32>, ClientError>
     // The daemon answers before it stops; a closed connection means the same.
     let _ = connection.client.request(&Request::Shutdown);
     drop(connection);
-    if wait_unlocked(layout, wait) {
+    if wait_released(layout, pid, wait) {
         return Ok(Some(pid));
     }
     terminate(layout, pid, wait)?;
@@ -373,17 +373,17 @@ pub fn stop(layout: &Layout, wait: Duration) -> Result<Option<u32>, ClientError>
 
 /// SIGTERM to `pid`, then SIGKILL if it still holds the lock after `wait`.
 fn terminate(layout: &Layout, pid: u32, wait: Duration) -> Result<(), ClientError> {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
+    let Ok(signalled) = libc::pid_t::try_from(pid) else {
         return Err(ClientError::Protocol(format!("bad pid {pid}")));
     };
     // SAFETY: kill only sends a signal; `pid` came from the daemon's own handshake.
-    unsafe { libc::kill(pid, libc::SIGTERM) };
-    if wait_unlocked(layout, wait) {
+    unsafe { libc::kill(signalled, libc::SIGTERM) };
+    if wait_released(layout, pid, wait) {
         return Ok(());
     }
     // SAFETY: as above.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
-    if wait_unlocked(layout, Duration::from_secs(5)) {
+    unsafe { libc::kill(signalled, libc::SIGKILL) };
+    if wait_released(layout, pid, Duration::from_secs(5)) {
         return Ok(());
     }
     Err(ClientError::Start(format!(
@@ -391,12 +391,17 @@ fn terminate(layout: &Layout, pid: u32, wait: Duration) -> Result<(), ClientErro
     )))
 }
 
-/// Waits up to `wait` for `daemon.lock` to be free; whether it is.
-fn wait_unlocked(layout: &Layout, wait: Duration) -> bool {
+/// Waits up to `wait` for the daemon `pid` to let go of `daemon.lock`; whether it did. The
+/// lock may be taken again at once by a daemon that a client started meanwhile: a lock held
+/// while `daemon.json` names another pid is that successor's (the stopping daemon removes
+/// its `daemon.json` before it releases the lock), and `pid` is gone.
+fn wait_released(layout: &Layout, pid: u32, wait: Duration) -> bool {
     let deadline = Instant::now() + wait;
     loop {
-        if matches!(lock_held(layout), Ok(false)) {
-            return true;
+        match lock_held(layout) {
+            Ok(false) => return true,
+            Ok(true) if layout.read_info().is_some_and(|info| info.pid != pid) => return true,
+            _ => {}
         }
         if Instant::now() >= deadline {
             return false;
@@ -534,5 +539,51 @@ impl CacheStore for DaemonStore {
 
     fn remove_batch(&self, _entries: &[(Kind, Key)]) -> Result<(), StoreError> {
         Err(remote_error("only the process holding it prunes it"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::{DaemonInfo, open_lock, write_atomically};
+
+    fn info_of(layout: &Layout, pid: u32) -> Vec<u8> {
+        let info = DaemonInfo {
+            pid,
+            instance: "test".into(),
+            socket: layout.socket.clone(),
+            root: layout.state_dir.clone(),
+            protocol: PROTOCOL_VERSION,
+            build_id: "test".into(),
+            started: 0,
+        };
+        serde_json::to_vec(&info).expect("info encodes")
+    }
+
+    /// A daemon that a waiting client starts may take the lock the moment the stopped one
+    /// lets go of it; `stop` must see the stopped one gone, not wait out its time on the
+    /// successor (`daemon_stop_answers_the_queries_in_flight` in daemon/tests/hostile.rs hit
+    /// this 60-second wait).
+    #[test]
+    fn a_successor_holding_the_lock_means_the_stopped_daemon_is_gone() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let layout = Layout::new(dir.path());
+        layout.prepare().expect("state dir");
+        let lock = open_lock(&layout.lock).expect("lock file");
+        lock.try_lock().expect("the lock is free");
+
+        write_atomically(&layout.info, &info_of(&layout, 1001)).expect("info written");
+        assert!(
+            !wait_released(&layout, 1001, Duration::from_millis(100)),
+            "the stopping daemon itself still holds the lock"
+        );
+        write_atomically(&layout.info, &info_of(&layout, 1002)).expect("info written");
+        assert!(
+            wait_released(&layout, 1001, Duration::from_secs(5)),
+            "a successor holds the lock"
+        );
+        drop(lock);
+        std::fs::remove_file(&layout.info).expect("info removed");
+        assert!(wait_released(&layout, 1001, Duration::from_secs(5)));
     }
 }
