@@ -41,8 +41,9 @@ pub struct Retargeter<'f> {
     iter_init: FxHashMap<VarId, VarId>,
     backend: Backend,
     on_stack: FxHashSet<VarId>,
-    /// Set for the safe Step 0: carries whose retarget would overwrite a live tile.
-    hazards: Option<CarryHazards>,
+    /// PyPTO's Step 0, or the safe one and the carries whose retarget would overwrite a
+    /// live tile.
+    hazards: Hazards,
     refusals: Vec<Diagnostic>,
     /// The variables as they were before the first retype (views follow their sources from
     /// there, [`reanchor_views`]); `None` while nothing moved.
@@ -61,7 +62,7 @@ impl<'f> Retargeter<'f> {
             iter_init,
             backend,
             on_stack: FxHashSet::default(),
-            hazards: None,
+            hazards: Hazards::Ignored,
             refusals: Vec::new(),
             original: None,
         }
@@ -129,11 +130,16 @@ impl<'f> Retargeter<'f> {
         if base_of(self.vars, value) == Some(target.memref.base.as_str()) {
             return false;
         }
-        let Some((live, last)) = self
-            .hazards
-            .as_ref()
-            .and_then(|h| h.hazard(iter_arg, &target.memref.base))
-        else {
+        if let Hazards::Unknown = self.hazards {
+            // Of the function as it came: no retype has moved a tile yet, or `original`
+            // keeps the variables from before the first.
+            let vars = self.original.as_ref().unwrap_or(self.vars);
+            self.hazards = Hazards::Known(CarryHazards::of(self.body, vars));
+        }
+        let Hazards::Known(hazards) = &self.hazards else {
+            return false;
+        };
+        let Some((live, last)) = hazards.hazard(iter_arg, &target.memref.base) else {
             return false;
         };
         let base = &target.memref.base;
@@ -445,9 +451,10 @@ pub fn materialize_semantic_aliases(
     backend: Backend,
     exact: bool,
 ) -> Vec<Diagnostic> {
-    let hazards = (!exact).then(|| CarryHazards::of(f));
     let mut retargeter = Retargeter::new(&f.body, &mut f.vars, backend);
-    retargeter.hazards = hazards;
+    if !exact {
+        retargeter.hazards = Hazards::Unknown;
+    }
     retargeter.run_step0();
     let refusals = std::mem::take(&mut retargeter.refusals);
     // Views follow only sources that moved.
@@ -461,6 +468,15 @@ pub mod codes {
     pub const RETARGET_REFUSED: &str = "MR-R003";
 }
 
+/// Whether Step 0 refuses a carry's retarget that would overwrite a live tile: PyPTO's does
+/// not; the safe one walks the function for its [`CarryHazards`] when a carry first asks (most
+/// functions have no carry that moves to another buffer).
+enum Hazards {
+    Ignored,
+    Unknown,
+    Known(CarryHazards),
+}
+
 /// For the safe Step 0: each tile's definition step and last effective read (a read inside a
 /// loop of a tile defined before it lasts to that loop's end), and each loop's head step.
 pub struct CarryHazards {
@@ -470,21 +486,21 @@ pub struct CarryHazards {
 }
 
 impl CarryHazards {
-    fn of(f: &Function) -> CarryHazards {
+    fn of(body: &[Stmt], vars: &VarTable) -> CarryHazards {
         let mut walk = HazardWalk {
-            f,
+            vars,
             step: 0,
             def: FxHashMap::default(),
             last: FxHashMap::default(),
             loops: Vec::new(),
             heads: FxHashMap::default(),
         };
-        walk.stmts(&f.body);
+        walk.stmts(body);
         let mut tiles: Vec<_> = walk
             .def
             .iter()
             .filter_map(|(&v, &def)| {
-                let base = base_of(&f.vars, v)?;
+                let base = base_of(vars, v)?;
                 let last = walk.last.get(&v).copied().unwrap_or(def);
                 Some((base.into(), v, def, last))
             })
@@ -507,7 +523,7 @@ impl CarryHazards {
 }
 
 struct HazardWalk<'f> {
-    f: &'f Function,
+    vars: &'f VarTable,
     step: u32,
     def: FxHashMap<VarId, u32>,
     last: FxHashMap<VarId, u32>,
@@ -523,7 +539,7 @@ impl<'f> HazardWalk<'f> {
     }
 
     fn define(&mut self, v: VarId, step: u32) {
-        if base_of(&self.f.vars, v).is_some() {
+        if base_of(self.vars, v).is_some() {
             self.def.insert(v, step);
         }
     }
