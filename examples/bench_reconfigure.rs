@@ -98,7 +98,7 @@ fn plan(ws: &mut Workspace, sources: &[memreuse::db::SourceFile]) -> usize {
     );
     let mut functions = 0;
     for outcome in &outcomes {
-        match &outcome.status {
+        match &*outcome.status {
             FileStatus::Planned { functions: f, .. } => functions += f.len(),
             other => panic!("{}: {other:?}", outcome.path.display()),
         }

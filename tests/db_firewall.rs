@@ -69,7 +69,7 @@ impl Fixture {
             .remove(0);
         self.ws.add_report_detail(&mut outcome);
         let texts = self.ws.planned_texts(file);
-        let memreuse::db::FileStatus::Planned { functions, .. } = &outcome.status else {
+        let memreuse::db::FileStatus::Planned { functions, .. } = &*outcome.status else {
             panic!("{:?}", outcome.status);
         };
         // Not part of the snapshot: only the plans are compared.
@@ -95,7 +95,10 @@ impl Fixture {
             .set_file(Path::new("k.py"), &self.current_text(), false);
         let outcomes = self.ws.plan(&MemorySystem::default(), &[file], 1, &|| {});
         assert!(
-            matches!(outcomes[0].status, memreuse::db::FileStatus::Planned { .. }),
+            matches!(
+                *outcomes[0].status,
+                memreuse::db::FileStatus::Planned { .. }
+            ),
             "{:?}",
             outcomes[0].status
         );

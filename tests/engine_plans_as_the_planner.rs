@@ -123,7 +123,7 @@ fn the_engine_plans_every_fixture_as_the_planner_does() {
             .collect();
         let outcomes = ws.plan(&MemorySystem::default(), &sources, jobs, &|| {});
         for ((path, _, program), outcome) in files.iter().zip(&outcomes) {
-            let FileStatus::Planned { functions, .. } = &outcome.status else {
+            let FileStatus::Planned { functions, .. } = &*outcome.status else {
                 panic!("{}: {:?}", path.display(), outcome.status);
             };
             let texts = ws.planned_texts(outcome.file);

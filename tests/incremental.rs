@@ -49,7 +49,7 @@ fn counts_by(
     let mut fresh = 0;
     let mut cached = 0;
     for outcome in outcomes {
-        let FileStatus::Planned { functions, .. } = &outcome.status else {
+        let FileStatus::Planned { functions, .. } = &*outcome.status else {
             panic!("{}: {:?}", outcome.path.display(), outcome.status);
         };
         for f in functions {
@@ -72,7 +72,7 @@ fn render(outcomes: &[FileOutcome], add_detail: impl Fn(usize, &mut FileOutcome)
     for (index, o) in outcomes.iter().enumerate() {
         let mut o = o.clone();
         add_detail(index, &mut o);
-        if let FileStatus::Planned { functions, .. } = &o.status {
+        if let FileStatus::Planned { functions, .. } = &*o.status {
             for f in functions {
                 let planned = f.result.as_ref().expect("planned");
                 out += &format!(
@@ -165,7 +165,7 @@ fn spans_follow_their_function_without_replanning_it() {
     let text = include_str!("../examples/kernels/if_phi_select/31_after_InitMemRef.py");
     let shifted = text.replacen("@pl.program", "# two more\n# lines\n@pl.program", 1);
     let line_of_move = |text: &str, outcome: &FileOutcome| {
-        let FileStatus::Planned { functions, .. } = &outcome.status else {
+        let FileStatus::Planned { functions, .. } = &*outcome.status else {
             panic!()
         };
         let report = functions[0]
@@ -182,7 +182,7 @@ fn spans_follow_their_function_without_replanning_it() {
     let before = ws.plan(&MemorySystem::default(), &[file], 1, &|| {});
     ws.set_file(Path::new("k.py"), &shifted, false);
     let after = ws.plan(&MemorySystem::default(), &[file], 1, &|| {});
-    let FileStatus::Planned { functions, .. } = &after[0].status else {
+    let FileStatus::Planned { functions, .. } = &*after[0].status else {
         panic!()
     };
     assert!(

@@ -52,7 +52,7 @@ fn plan_all(cache: Cache, config: PlanConfig, files: &[(PathBuf, String)]) -> (S
         let mut outcome = outcome;
         ws.add_report_detail(&mut outcome);
         let texts = ws.planned_texts(file);
-        match &outcome.status {
+        match &*outcome.status {
             FileStatus::Planned { functions, .. } => {
                 for (f, text) in functions.iter().zip(texts) {
                     let result = f
@@ -92,7 +92,7 @@ fn sensitive_capacities(files: &[(PathBuf, String)]) -> BTreeSet<(MemSpace, i64)
     let mut capacities = BTreeSet::new();
     for mut outcome in ws.plan(&MemorySystem::default(), &sources, 1, &|| {}) {
         ws.add_report_detail(&mut outcome);
-        let FileStatus::Planned { functions, .. } = &outcome.status else {
+        let FileStatus::Planned { functions, .. } = &*outcome.status else {
             continue;
         };
         for planned in functions.iter().filter_map(|f| f.result.as_ref().ok()) {

@@ -296,7 +296,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Resul
             path: &outcome.path,
             read: std::cell::OnceCell::new(),
         };
-        let body = match &outcome.status {
+        let body = match &*outcome.status {
             FileStatus::NeedsText => bail!("the text of {display} was not loaded"),
             FileStatus::Unreadable(err) => FileBody::Unreadable(err.clone()),
             FileStatus::NotAProgram => {

@@ -1202,7 +1202,11 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
 /// A file's functions with their plans and located reports: from the file's manifest when
 /// there is one, else from `plan` per function (then the manifest is queued).
 #[salsa::tracked(returns(ref), no_eq)]
-pub fn file_result(db: &dyn Db, file: SourceFile) -> FileStatus {
+pub fn file_result(db: &dyn Db, file: SourceFile) -> Arc<FileStatus> {
+    Arc::new(file_status(db, file))
+}
+
+fn file_status(db: &dyn Db, file: SourceFile) -> FileStatus {
     let (header, items) = match file_items(db, file) {
         FileItems::NeedsText => return FileStatus::NeedsText,
         FileItems::NotAProgram => return FileStatus::NotAProgram,
@@ -1343,7 +1347,7 @@ fn without_detail(report: &PlanReport) -> PlanReport {
 /// without detail from a manifest, from their plan entries (whose statement spans, the only
 /// spans of the detail, are anchors to locate in the current text).
 pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&str>) {
-    let FileStatus::Planned { functions, .. } = &mut outcome.status else {
+    let FileStatus::Planned { functions, .. } = Arc::make_mut(&mut outcome.status) else {
         return;
     };
     let wanted = |f: &FunctionOutcome| only.is_none_or(|name| f.name == name);

@@ -34,7 +34,9 @@ pub struct FileOutcome {
     pub path: PathBuf,
     /// `None` when a stamp made reading the file unnecessary.
     pub text: Option<Arc<str>>,
-    pub status: FileStatus,
+    /// Shared with the database's memo (`file_result`): a run's outcomes do not copy every
+    /// report.
+    pub status: Arc<FileStatus>,
 }
 
 #[derive(Clone, Debug)]

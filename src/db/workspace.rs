@@ -327,7 +327,7 @@ impl Workspace {
             let Some((meta, read_at)) = self.read.remove(&outcome.file) else {
                 continue;
             };
-            let complete = match &outcome.status {
+            let complete = match &*outcome.status {
                 FileStatus::Planned { functions, .. } => functions.iter().all(|f| f.result.is_ok()),
                 FileStatus::NotAProgram => true,
                 _ => false,
@@ -363,7 +363,7 @@ impl Workspace {
         self.db.run.fetch_add(1, Ordering::Relaxed);
         let mut outcomes = self.plan_in_batches(files, jobs, progress);
         let missing: Vec<usize> = (0..outcomes.len())
-            .filter(|&i| matches!(outcomes[i].status, FileStatus::NeedsText))
+            .filter(|&i| matches!(*outcomes[i].status, FileStatus::NeedsText))
             .collect();
         if missing.is_empty() {
             return outcomes;
@@ -377,7 +377,7 @@ impl Workspace {
                     let materialize = file.materialize_aliases(&self.db);
                     reloaded.push((i, self.set_file(&path, &text, materialize)));
                 }
-                Err(err) => outcomes[i].status = FileStatus::Unreadable(err.to_string()),
+                Err(err) => outcomes[i].status = Arc::new(FileStatus::Unreadable(err.to_string())),
             }
         }
         let again: Vec<SourceFile> = reloaded.iter().map(|&(_, f)| f).collect();

@@ -392,9 +392,10 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
         })
     })?;
     let statements = r.len()?;
-    let statement_spans = (0..statements)
-        .map(|_| r.span_if(with_spans))
-        .collect::<Result<_, _>>()?;
+    let mut statement_spans = Vec::with_capacity(statements.min(MAX_RESERVED_ITEMS));
+    for _ in 0..statements {
+        statement_spans.push(r.span_if(with_spans)?);
+    }
     Ok(PlanReport {
         spaces,
         removed_allocs,
@@ -485,6 +486,9 @@ impl Writer {
         }
     }
 }
+
+/// The most items [`Reader::list`] reserves room for before reading them.
+const MAX_RESERVED_ITEMS: usize = 4096;
 
 struct Reader<'a> {
     bytes: &'a [u8],
@@ -585,7 +589,14 @@ impl<'a> Reader<'a> {
         mut item: impl FnMut(&mut Reader<'a>) -> Result<T, DecodeError>,
     ) -> Result<Vec<T>, DecodeError> {
         let n = self.len()?;
-        (0..n).map(|_| item(self)).collect()
+        // Collecting the items' results would grow the vector from empty (a fallible
+        // iterator's size hint is 0): reserved up front, with at most a few pages' worth
+        // for a length that a damaged value could have inflated.
+        let mut items = Vec::with_capacity(n.min(MAX_RESERVED_ITEMS));
+        for _ in 0..n {
+            items.push(item(self)?);
+        }
+        Ok(items)
     }
     fn finish(&self) -> Result<(), DecodeError> {
         if self.bytes.is_empty() {

@@ -32,7 +32,7 @@ pub fn query_answer(
         };
         plan_document(backend, planner, &[file])
     };
-    let functions = match &outcome.status {
+    let functions = match &*outcome.status {
         FileStatus::NeedsText => {
             answer.diagnostics = format!("error: the text of {display} was not loaded\n");
             answer.failed = true;

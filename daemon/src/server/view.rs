@@ -426,7 +426,7 @@ fn files(shared: &Shared) -> Reply {
         let mut entries = Vec::new();
         for (path, &file) in files.iter() {
             let outcome = snapshot.outcome(file)?;
-            if matches!(outcome.status, FileStatus::NotAProgram) {
+            if matches!(*outcome.status, FileStatus::NotAProgram) {
                 continue;
             }
             entries.push(data::file_entry(&display(&shared.root, path), &outcome));

@@ -564,7 +564,7 @@ impl Planning {
                                     if computed.fetch_add(1, Ordering::Relaxed) + 1 >= PAUSE_AFTER {
                                         paused.store(true, Ordering::Relaxed);
                                     }
-                                    match &outcome.status {
+                                    match &*outcome.status {
                                         FileStatus::Planned { functions, .. } => functions.len(),
                                         _ => 0,
                                     }

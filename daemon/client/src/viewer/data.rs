@@ -57,7 +57,7 @@ pub fn plan_text(
 /// space, footprint, lower bound and capacity; repairs and errors counted.
 pub fn file_entry(display: &str, outcome: &FileOutcome) -> Value {
     let text = outcome.text.as_deref().unwrap_or("");
-    let (status, diagnostics, functions): (&str, Vec<Value>, Vec<Value>) = match &outcome.status {
+    let (status, diagnostics, functions): (&str, Vec<Value>, Vec<Value>) = match &*outcome.status {
         FileStatus::NeedsText => (
             "failed",
             vec![plain_error("the text was not loaded")],
@@ -181,7 +181,7 @@ pub fn function_document(
     let function = program
         .as_ref()
         .and_then(|p| p.functions.iter().find(|f| f.name == name));
-    let known = match &outcome.status {
+    let known = match &*outcome.status {
         FileStatus::Planned { functions, .. } => functions.iter().any(|f| f.name == name),
         _ => false,
     };
@@ -201,7 +201,7 @@ pub fn function_document(
         config,
     } in variants
     {
-        let entry = match &variant_outcome.status {
+        let entry = match &*variant_outcome.status {
             FileStatus::Planned { functions, .. } => functions.iter().find(|f| f.name == name),
             _ => None,
         };
@@ -452,7 +452,7 @@ mod tests {
             let Some(outcome) = plan_text(&OsSystem, &path, &text, config) else {
                 continue;
             };
-            let FileStatus::Planned { functions, .. } = &outcome.status else {
+            let FileStatus::Planned { functions, .. } = &*outcome.status else {
                 continue;
             };
             for f in functions {
