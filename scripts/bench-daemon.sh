@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The daemon's figures for BENCHMARKS-daemon.md: builds the release binaries, then runs the
+# The daemon's figures for BENCHMARKS.md: builds the release binaries, then runs the
 # measurement on a generated tree (default 1,000 files x 20 functions) in a temp dir.
 # Arguments go to the measurement: --files N --functions N --edits N --queries N.
 set -euo pipefail
