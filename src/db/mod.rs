@@ -73,7 +73,7 @@ use crate::plan::{
 };
 use crate::repair::{Checked, SafePlanError};
 use crate::store::{
-    self, Anchor, Cache, CachedPlan, Capacities, FileManifest, ManifestEntry, report_spans_mut,
+    Anchor, Cache, CachedPlan, Capacities, FileManifest, ManifestEntry, report_spans_mut,
 };
 use crate::verify::{PlanInput, check_plan};
 use spans::SpanTable;
@@ -243,11 +243,8 @@ pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
     let config = file_config(db, file);
     let manifest = db.cache().get_manifest_for(&config, &file.digest(db))?;
     // Its plans are served through it without being looked up: they are in use too.
-    let digests = db.cache().digests(&config);
-    for function in &manifest.functions {
-        let plan = digests.plan_key(&function.digest, &function.capacities);
-        db.cache().keep(store::Kind::Plan, plan);
-    }
+    db.cache()
+        .keep_plans_of(&config, &file.digest(db), &manifest);
     Some(Arc::new(manifest))
 }
 

@@ -97,14 +97,22 @@ impl ConfigDigests {
         }
     }
 
-    /// The key a function's plan made under this configuration is stored under: for any
-    /// capacities where its `capacities` hold for other ones, else for exactly these.
-    pub fn plan_key(&self, canonical: &[u8; 32], capacities: &Capacities) -> Key {
-        match capacities {
-            Capacities::Fitting(_) => fitting_plan_key(&self.any_capacity, canonical),
-            Capacities::Configured => plan_key(&self.exact, canonical),
+    /// The key a function's plan made under this configuration is stored under, by which
+    /// capacities it holds for ([`Capacities::key_kind`]).
+    pub fn plan_key(&self, canonical: &[u8; 32], kind: PlanKeyKind) -> Key {
+        match kind {
+            PlanKeyKind::Fitting => fitting_plan_key(&self.any_capacity, canonical),
+            PlanKeyKind::Configured => plan_key(&self.exact, canonical),
         }
     }
+}
+
+/// Which key a plan is stored under: for any capacities where its fits hold
+/// ([`fitting_plan_key`]), or for exactly the configured ones ([`plan_key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanKeyKind {
+    Fitting,
+    Configured,
 }
 
 /// For which capacities a stored plan (or a manifest's entry) answers.
@@ -132,6 +140,13 @@ impl Capacities {
 
     pub fn is_fitting(&self) -> bool {
         matches!(self, Capacities::Fitting(_))
+    }
+
+    pub fn key_kind(&self) -> PlanKeyKind {
+        match self {
+            Capacities::Fitting(_) => PlanKeyKind::Fitting,
+            Capacities::Configured => PlanKeyKind::Configured,
+        }
     }
 }
 

@@ -38,6 +38,20 @@ const WRITE_AHEAD: usize = 1024;
 /// without), a daemon's capacity changes a few more.
 const KNOWN_CONFIGS: usize = 8;
 
+/// A file manifest served by a [`Cache`]: its file's text and configuration.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct KeptManifest {
+    text: [u8; 32],
+    exact: [u8; 32],
+    any_capacity: [u8; 32],
+}
+
+/// What names the key of a plan served through a manifest.
+struct KeptPlan {
+    canonical: [u8; 32],
+    key: PlanKeyKind,
+}
+
 /// The typed cache over a [`CacheStore`]: decodes and checks values, counts hits and misses,
 /// and queues writes, which are durable after [`Cache::flush`].
 pub struct Cache {
@@ -48,6 +62,10 @@ pub struct Cache {
     used: Mutex<rustc_hash::FxHashSet<(Kind, Key)>>,
     /// Of `used`, those not yet recorded.
     unrecorded: Mutex<Vec<(Kind, Key)>>,
+    /// The plans served through file manifests, also in use: kept per manifest (by its
+    /// file's text and configuration) and turned into keys only when pruning asks, because
+    /// a warm run serves every function so and deriving each one's key took a tenth of it.
+    kept: Mutex<rustc_hash::FxHashMap<KeptManifest, Vec<KeptPlan>>>,
     pending: Mutex<Vec<(Kind, Key, Vec<u8>)>>,
     /// The digests of the configurations asked about lately ([`KNOWN_CONFIGS`]), so that a
     /// lookup or write does not format and hash its configuration again.
@@ -83,6 +101,7 @@ impl Cache {
             generation,
             used: Mutex::default(),
             unrecorded: Mutex::default(),
+            kept: Mutex::default(),
             pending: Mutex::default(),
             digests: Mutex::default(),
             written_ahead: Mutex::default(),
@@ -177,7 +196,9 @@ impl Cache {
 
     /// Queues a function's plan made under `config`, under the key its capacities say.
     pub fn put_plan_for(&self, config: &PlanConfig, canonical: &[u8; 32], plan: &CachedPlan) {
-        let key = self.digests(config).plan_key(canonical, &plan.capacities);
+        let key = self
+            .digests(config)
+            .plan_key(canonical, plan.capacities.key_kind());
         self.put_plan(key, plan);
     }
 
@@ -263,16 +284,56 @@ impl Cache {
         }
     }
 
-    /// Notes that this run uses an entry it did not look up (a plan served through its
-    /// file's manifest), so that pruning keeps it. Its recency is not rewritten: a warm run
-    /// would otherwise record one use per function.
-    pub fn keep(&self, kind: Kind, key: Key) {
-        if self.store.is_some() {
-            self.used
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .insert((kind, key));
+    /// Notes that this run uses the plans of `manifest` (of the file whose text has the
+    /// digest `text`, under `config`), served through it without being looked up, so that
+    /// pruning keeps them. Their recency is not rewritten: a warm run would otherwise record
+    /// one use per function.
+    pub fn keep_plans_of(&self, config: &PlanConfig, text: &[u8; 32], manifest: &FileManifest) {
+        if self.store.is_none() {
+            return;
         }
+        let digests = self.digests(config);
+        let plans = manifest
+            .functions
+            .iter()
+            .map(|f| KeptPlan {
+                canonical: f.digest,
+                key: f.capacities.key_kind(),
+            })
+            .collect();
+        let manifest = KeptManifest {
+            text: *text,
+            exact: digests.exact,
+            any_capacity: digests.any_capacity,
+        };
+        self.kept
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(manifest, plans);
+    }
+
+    /// Every entry this cache used: those it read or wrote, and the plans of the manifests
+    /// it served ([`Cache::keep_plans_of`]).
+    fn in_use(&self) -> rustc_hash::FxHashSet<(Kind, Key)> {
+        let mut used = self
+            .used
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone();
+        let kept = self
+            .kept
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        for (manifest, plans) in kept.iter() {
+            let digests = ConfigDigests {
+                exact: manifest.exact,
+                any_capacity: manifest.any_capacity,
+            };
+            for plan in plans {
+                used.insert((Kind::Plan, digests.plan_key(&plan.canonical, plan.key)));
+            }
+        }
+        used
     }
 
     fn queue(&self, kind: Kind, key: Key, encode: impl FnOnce() -> Vec<u8>) {
@@ -371,11 +432,7 @@ impl Cache {
         if total <= max_bytes {
             return Ok(pruned);
         }
-        let used = self
-            .used
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone();
+        let used = self.in_use();
         let last_uses = store.last_uses()?;
         let mut candidates = Vec::with_capacity(entries.len());
         for (kind, key, size) in entries {
@@ -478,6 +535,56 @@ mod prune_tests {
         current.prune(0).expect("prune");
         let left: Vec<u8> = store.keys().iter().map(|(_, k)| k.0[0]).collect();
         assert_eq!(left, vec![4]);
+    }
+
+    #[test]
+    fn plans_served_through_a_manifest_are_in_use() {
+        let store = MemoryStore::default();
+        let config = PlanConfig::default();
+        let digests = ConfigDigests::of(&config);
+        let entry = |digest: u8, capacities: Capacities| ManifestEntry {
+            name: "kernel".into(),
+            digest: [digest; 32],
+            planned_digest: [0; 32],
+            report: PlanReport::default(),
+            capacities,
+        };
+        let manifest = FileManifest {
+            header: ProgramHeader {
+                text: "".into(),
+                spacing: crate::ir::FunctionSpacing::BlankLine,
+            },
+            functions: vec![
+                entry(1, Capacities::Fitting(Vec::new())),
+                entry(2, Capacities::Configured),
+            ],
+        };
+        let served = [
+            digests.plan_key(&[1; 32], PlanKeyKind::Fitting),
+            digests.plan_key(&[2; 32], PlanKeyKind::Configured),
+        ];
+        let old = Cache::new(Box::new(store.clone()));
+        for key in served {
+            old.put_plan(key, &plan("served"));
+        }
+        // Another function's plan, and the served ones under their other keys.
+        let others = [
+            Key([7; 32]),
+            digests.plan_key(&[1; 32], PlanKeyKind::Configured),
+            digests.plan_key(&[2; 32], PlanKeyKind::Fitting),
+        ];
+        for key in others {
+            old.put_plan(key, &plan("other"));
+        }
+        old.flush().expect("flush");
+        let current = Cache::new(Box::new(store.clone()));
+        current.keep_plans_of(&config, &[5; 32], &manifest);
+        current.prune(0).expect("prune");
+        let mut left: Vec<Key> = store.keys().into_iter().map(|(_, key)| key).collect();
+        left.sort();
+        let mut expected = served.to_vec();
+        expected.sort();
+        assert_eq!(left, expected);
     }
 
     #[test]
