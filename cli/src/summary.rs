@@ -121,38 +121,46 @@ pub const LEGEND: &str = "BUFFERS and BYTES: before -> after planning. LOWER BOU
     tiles share each buffer.";
 
 /// Replaces `line` with the row (and its newline) of function `name`'s figures in one space.
+/// Every figure is written into `line` itself: a `String` per cell made most of a warm
+/// run's printing (five cells a row).
 pub fn row(line: &mut String, name: &str, width: usize, figures: &SpaceRow) {
-    let mut number = itoa::Buffer::new();
     line.clear();
     name_cell(line, name, width);
     cell(line, figures.space, SPACE, Align::Left);
-    cell(line, number.format(figures.tiles), TILES, Align::Right);
-    pair(line, figures.buffers, BUFFERS, number_text);
-    pair(line, figures.bytes, BYTES, size_text);
-    cell(
-        line,
-        &size_text(figures.lower_bound),
-        SIZE + 2,
-        Align::Right,
-    );
-    cell(line, &size_text(figures.footprint), SIZE, Align::Right);
-    let capacity = match figures.capacity {
-        Some(capacity) => size_text(capacity),
-        None => "unknown".to_string(),
-    };
-    cell(line, &capacity, SIZE, Align::Right);
+    right_cell(line, TILES, |l| number_into(l, figures.tiles));
+    let (before, after) = figures.buffers;
+    right_cell(line, BUFFERS, |l| {
+        number_into(l, before);
+        l.push_str(" -> ");
+        number_into(l, after);
+    });
+    let (before, after) = figures.bytes;
+    right_cell(line, BYTES, |l| {
+        size_into(l, before);
+        l.push_str(" -> ");
+        size_into(l, after);
+    });
+    right_cell(line, SIZE + 2, |l| size_into(l, figures.lower_bound));
+    right_cell(line, SIZE, |l| size_into(l, figures.footprint));
+    right_cell(line, SIZE, |l| match figures.capacity {
+        Some(capacity) => size_into(l, capacity),
+        None => l.push_str("unknown"),
+    });
     line.push('\n');
 }
 
-fn number_text(n: i64) -> String {
-    itoa::Buffer::new().format(n).to_string()
+fn number_into(line: &mut String, n: i64) {
+    line.push_str(itoa::Buffer::new().format(n));
 }
 
-/// A byte count in a table cell: exact below 1 KiB, else [`human_bytes`].
-fn size_text(bytes: i64) -> String {
+/// A byte count in a table cell: exact below 1 KiB, else as [`human_bytes`] writes it.
+fn size_into(line: &mut String, bytes: i64) {
     match u64::try_from(bytes) {
-        Ok(bytes) => human_bytes(bytes),
-        Err(_) => format!("{bytes} B"),
+        Ok(bytes) => human_bytes_into(line, bytes),
+        Err(_) => {
+            number_into(line, bytes);
+            line.push_str(" B");
+        }
     }
 }
 
@@ -161,18 +169,20 @@ enum Align {
     Right,
 }
 
-/// `a -> b`, right-aligned in `width`.
-fn pair(line: &mut String, (a, b): (i64, i64), width: usize, text: impl Fn(i64) -> String) {
-    let (a, b) = (text(a), text(b));
-    cell(
-        line,
-        "",
-        width.saturating_sub(a.len() + 4 + b.len()),
-        Align::Right,
-    );
-    line.push_str(&a);
-    line.push_str(" -> ");
-    line.push_str(&b);
+/// Appends a space (unless `line` is empty), then what `write` appends, right-aligned in
+/// `width` characters (the padding goes in before it once its width is known).
+fn right_cell(line: &mut String, width: usize, write: impl FnOnce(&mut String)) {
+    if !line.is_empty() {
+        line.push(' ');
+    }
+    let start = line.len();
+    write(line);
+    let mut missing = width.saturating_sub(line[start..].chars().count());
+    while missing > 0 {
+        let step = missing.min(SPACES.len());
+        line.insert_str(start, &SPACES[..step]);
+        missing -= step;
+    }
 }
 
 /// Appends a space (unless `line` is empty), then `text` padded to `width` characters.
@@ -190,9 +200,10 @@ fn cell(line: &mut String, text: &str, width: usize, align: Align) {
     }
 }
 
+const SPACES: &str = "                                                                ";
+
 /// Appends `count` spaces.
 fn pad(line: &mut String, mut count: usize) {
-    const SPACES: &str = "                                                                ";
     while count > 0 {
         let step = count.min(SPACES.len());
         line.push_str(&SPACES[..step]);
@@ -213,9 +224,18 @@ pub fn plural(count: usize, noun: &str) -> String {
 /// (tenths rounded half to even, as `{:.1}` rounds): formatting floats to a precision took a
 /// tenth of a warm run, five cells a row.
 pub fn human_bytes(bytes: u64) -> String {
+    let mut out = String::with_capacity(16);
+    human_bytes_into(&mut out, bytes);
+    out
+}
+
+/// Appends [`human_bytes`] of `bytes` to `out`.
+fn human_bytes_into(out: &mut String, bytes: u64) {
     const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
     if bytes < 1024 {
-        return format!("{bytes} B");
+        out.push_str(itoa::Buffer::new().format(bytes));
+        out.push_str(" B");
+        return;
     }
     let mut unit = 0;
     while unit + 1 < UNITS.len() && bytes >= 1u64 << (10 * (unit + 2)) {
@@ -227,15 +247,11 @@ pub fn human_bytes(bytes: u64) -> String {
     if rest * 2 > scale || (rest * 2 == scale && whole % 2 == 1) {
         whole += 1;
     }
-    // Sized once: the table formats several of these a plan, and growing a `String` made
-    // from the integer part reallocated it on the first push.
-    let mut out = String::with_capacity(16);
     out.push_str(itoa::Buffer::new().format(whole / 10));
     out.push('.');
     out.push(char::from(b'0' + (whole % 10) as u8));
     out.push(' ');
     out.push_str(UNITS[unit]);
-    out
 }
 
 #[cfg(test)]
