@@ -241,9 +241,11 @@ fn human_bytes_into(out: &mut String, bytes: u64) {
     while unit + 1 < UNITS.len() && bytes >= 1u64 << (10 * (unit + 2)) {
         unit += 1;
     }
-    let scale = 1u128 << (10 * (unit + 1));
+    // The scale is a power of two: shifts and masks, not 128-bit divisions (a library call).
+    let shift = 10 * (unit + 1);
+    let scale = 1u128 << shift;
     let tenths = u128::from(bytes) * 10;
-    let (mut whole, rest) = (tenths / scale, tenths % scale);
+    let (mut whole, rest) = (tenths >> shift, tenths & (scale - 1));
     if rest * 2 > scale || (rest * 2 == scale && whole % 2 == 1) {
         whole += 1;
     }
