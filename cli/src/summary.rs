@@ -122,7 +122,7 @@ pub const LEGEND: &str = "BUFFERS and BYTES: before -> after planning. LOWER BOU
 
 /// Replaces `line` with the row (and its newline) of function `name`'s figures in one space.
 /// Every figure is written into `line` itself: a `String` per cell made most of a warm
-/// run's printing (five cells a row).
+/// run's printing (seven figures a row).
 pub fn row(line: &mut String, name: &str, width: usize, figures: &SpaceRow) {
     line.clear();
     name_cell(line, name, width);
