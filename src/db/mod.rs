@@ -241,10 +241,10 @@ pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
         return None;
     }
     let config = file_config(db, file);
-    let manifest = db.cache().get_manifest_for(&config, &file.digest(db))?;
+    let text = file.digest(db);
+    let manifest = db.cache().get_manifest_for(&config, &text)?;
     // Its plans are served through it without being looked up: they are in use too.
-    db.cache()
-        .keep_plans_of(&config, &file.digest(db), &manifest);
+    db.cache().keep_plans_of(&config, &text, &manifest);
     Some(Arc::new(manifest))
 }
 

@@ -83,7 +83,7 @@ pub fn fitting_file_key(config_any_capacity: &[u8; 32], text_digest: &[u8; 32]) 
 }
 
 /// A configuration's two digests: of all of it, and without its capacities.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ConfigDigests {
     pub exact: [u8; 32],
     pub any_capacity: [u8; 32],

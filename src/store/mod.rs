@@ -42,8 +42,7 @@ const KNOWN_CONFIGS: usize = 8;
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct KeptManifest {
     text: [u8; 32],
-    exact: [u8; 32],
-    any_capacity: [u8; 32],
+    digests: ConfigDigests,
 }
 
 /// What names the key of a plan served through a manifest.
@@ -292,7 +291,6 @@ impl Cache {
         if self.store.is_none() {
             return;
         }
-        let digests = self.digests(config);
         let plans = manifest
             .functions
             .iter()
@@ -303,8 +301,7 @@ impl Cache {
             .collect();
         let manifest = KeptManifest {
             text: *text,
-            exact: digests.exact,
-            any_capacity: digests.any_capacity,
+            digests: self.digests(config),
         };
         self.kept
             .lock()
@@ -325,12 +322,9 @@ impl Cache {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         for (manifest, plans) in kept.iter() {
-            let digests = ConfigDigests {
-                exact: manifest.exact,
-                any_capacity: manifest.any_capacity,
-            };
             for plan in plans {
-                used.insert((Kind::Plan, digests.plan_key(&plan.canonical, plan.key)));
+                let key = manifest.digests.plan_key(&plan.canonical, plan.key);
+                used.insert((Kind::Plan, key));
             }
         }
         used
