@@ -841,6 +841,10 @@ fn a_one_shot_workspace_keeps_no_stage_after_its_file() {
         lifetimes(a.py::add_kernel)
         sharing_rules(a.py::add_kernel)
         addressed(a.py::add_kernel)
-        fixed(a.py::add_kernel)"#]]
+        fixed(a.py::add_kernel)
+        fitted(a.py::add_kernel, Vec)
+        packing(a.py::add_kernel, Vec)
+        capacity_known(Vec)
+        capacity_aware()"#]]
     .assert_eq(&explain_after_planning_two_files(StageRetention::OneShot));
 }

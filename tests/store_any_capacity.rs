@@ -4,17 +4,18 @@
 //! footprint and tile size the plans report (where packings, pipeline depths and overflow
 //! checks change), each capacity by a fresh process over one shared store and by a fresh
 //! database without a store; the two must agree byte for byte, and the store must have
-//! answered for capacities it was not planned at.
+//! answered for capacities it was not planned at. A one-shot workspace, which plans each
+//! function in one go instead of through the memoized stages, stores the same entries.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use memreuse::backend::Backend;
-use memreuse::db::{FileStatus, Workspace};
+use memreuse::db::{FileStatus, StageRetention, Workspace};
 use memreuse::ir::MemSpace;
 use memreuse::plan::PlanConfig;
-use memreuse::store::{Cache, Counters, MemoryStore};
+use memreuse::store::{Cache, CacheStore, Counters, MemoryStore};
 use memreuse::system::MemorySystem;
 
 fn files() -> Vec<(PathBuf, String)> {
@@ -38,10 +39,17 @@ fn files() -> Vec<(PathBuf, String)> {
     files
 }
 
-/// Plans every file in a fresh database over `cache`; every function's result (planned
-/// text, digest and complete report, or the failure) and the cache's counters.
-fn plan_all(cache: Cache, config: PlanConfig, files: &[(PathBuf, String)]) -> (String, Counters) {
+/// Plans every file in a fresh database over `cache`, keeping its stages as `retention`
+/// says; every function's result (planned text, digest and complete report, or the failure)
+/// and the cache's counters.
+fn plan_all(
+    cache: Cache,
+    config: PlanConfig,
+    retention: StageRetention,
+    files: &[(PathBuf, String)],
+) -> (String, Counters) {
     let mut ws = Workspace::new(Arc::new(cache), config);
+    ws.set_stage_retention(retention);
     let sources: Vec<_> = files
         .iter()
         .map(|(path, text)| ws.set_file(path, text, false))
@@ -131,8 +139,14 @@ fn plans_stored_for_any_capacity_answer_only_where_planning_again_agrees() {
     for (n, &(space, bytes)) in sweep.iter().enumerate() {
         let mut config = base(n % 3 == 0);
         config.capacity_overrides[space as usize] = Some(bytes);
-        let (served, counters) = plan_all(Cache::new(Box::new(store.clone())), config, &files);
-        let (fresh, _) = plan_all(Cache::disabled(), config, &files);
+        // Stored and served by workspaces of both kinds in turn.
+        let retention = match n % 2 {
+            0 => StageRetention::Recent,
+            _ => StageRetention::OneShot,
+        };
+        let cache = Cache::new(Box::new(store.clone()));
+        let (served, counters) = plan_all(cache, config, retention, &files);
+        let (fresh, _) = plan_all(Cache::disabled(), config, StageRetention::Recent, &files);
         assert!(
             served == fresh,
             "{space:?} at {bytes} bytes: the store's answer differs from planning again\n{}",
@@ -145,6 +159,47 @@ fn plans_stored_for_any_capacity_answer_only_where_planning_again_agrees() {
     }
     assert!(hits > 0, "plans stored at other capacities answered");
     assert!(planned_again > 0, "some capacities changed plans");
+}
+
+/// Every entry of `store`, key and bytes.
+fn entries(store: &MemoryStore) -> Vec<String> {
+    let mut entries = Vec::new();
+    store
+        .for_each(&mut |kind, key, value| entries.push(format!("{kind:?} {key:?} {value:?}")))
+        .expect("a memory store lists its entries");
+    entries.sort();
+    entries
+}
+
+/// Planned in one go (a one-shot workspace) or through the stages, every plan and manifest
+/// is stored under the same key, which says for which capacities it holds, with the same
+/// bytes: at capacities that keep each packing and at capacities that change them.
+#[test]
+fn one_shot_and_staged_planning_store_the_same_entries() {
+    let files = files();
+    let all = sensitive_capacities(&files);
+    let step = all.len().div_ceil(24).max(1);
+    let mut sweep: Vec<(MemSpace, i64)> = all.into_iter().step_by(step).collect();
+    sweep.extend(MemSpace::ALL.iter().map(|&space| (space, 0)));
+    let mut stored_entries = 0;
+    for (n, &(space, bytes)) in sweep.iter().enumerate() {
+        let mut config = base(n % 3 == 0);
+        config.capacity_overrides[space as usize] = Some(bytes);
+        let stored = [StageRetention::OneShot, StageRetention::Recent].map(|retention| {
+            let store = MemoryStore::default();
+            let cache = Cache::new(Box::new(store.clone()));
+            plan_all(cache, config, retention, &files);
+            entries(&store)
+        });
+        let [one_shot, staged] = &stored;
+        assert!(
+            one_shot == staged,
+            "{space:?} at {bytes} bytes: the stores differ\n{}",
+            first_difference(&one_shot.join("\n"), &staged.join("\n"))
+        );
+        stored_entries += one_shot.len();
+    }
+    assert!(stored_entries > 0, "the workspaces stored plans");
 }
 
 fn first_difference(a: &str, b: &str) -> String {

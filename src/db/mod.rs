@@ -75,7 +75,7 @@ use crate::repair::{Checked, SafePlanError};
 use crate::store::{
     Anchor, Cache, CachedPlan, Capacities, FileManifest, ManifestEntry, report_spans_mut,
 };
-use crate::verify::{PlanInput, check_plan};
+use crate::verify::{PlanInput, VerifyOptions, check_plan};
 use spans::SpanTable;
 
 pub use outcome::{FailureKind, FileOutcome, FileStatus, FunctionOutcome, Planned, Report};
@@ -94,6 +94,10 @@ pub trait Db: salsa::Database {
     /// The number of the current planning run (bumped by each `Workspace::plan`), which
     /// tells results computed now from results memoized earlier.
     fn run(&self) -> u64;
+    /// Whether stage results are kept for later questions: `false` in a one-shot run, which
+    /// plans each function in one go ([`checked_plan`]) and asks for its stages only to
+    /// repair it or explain it. The plans are the same either way.
+    fn keeps_stages(&self) -> bool;
 }
 
 /// The planner configuration, one field per aspect so that each stage depends only on the
@@ -974,9 +978,6 @@ pub fn checked_plan<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
 ) -> Result<Arc<CachedPlan>, Arc<Failure>> {
-    let Some(source) = source(db, item).as_ref() else {
-        return Err(stale_manifest(db, item));
-    };
     let settings = Settings::get(db);
     let planner = settings.planner(db);
     let options = crate::repair::verify_options(&PlanConfig {
@@ -986,6 +987,15 @@ pub fn checked_plan<'db>(
         assign_addresses: planner == Planner::Pypto && settings.assign_addresses(db),
         ..PlanConfig::default()
     });
+    if planner == Planner::Pypto
+        && !db.keeps_stages()
+        && let Some(plan) = checked_plan_in_one_go(db, item, &options)
+    {
+        return Ok(plan);
+    }
+    let Some(source) = source(db, item).as_ref() else {
+        return Err(stale_manifest(db, item));
+    };
     let anchorer = spans::Anchorer::new(&source.table);
     let full_config = || file_config(db, *item.file(db));
     let planned = match planner {
@@ -1040,6 +1050,32 @@ pub fn checked_plan<'db>(
     )))
 }
 
+/// PyPTO's plan of a function made in one go, in place ([`crate::plan::plan_pypto_once`]),
+/// where the checkers accept it: how a one-shot run plans, since it would only build each
+/// stage's memo to drop it (a cold run spent about a sixth of its time so, BENCHMARKS.md,
+/// issue 16). `None` where the stages have to: the function is not at hand (its file's
+/// manifest came from the cache), or planning it fails or needs a repair or a report
+/// (`--exact`), which start from the input that planning in place consumed; the stages
+/// parse it again, once a file while its parse is the one kept.
+fn checked_plan_in_one_go(
+    db: &dyn Db,
+    item: FunctionItem<'_>,
+    options: &VerifyOptions,
+) -> Option<Arc<CachedPlan>> {
+    let (function, table) = item.ir(db).take_function()?;
+    let input = PlanInput::of(&function);
+    let config = file_config(db, *item.file(db));
+    let once = crate::plan::plan_pypto_once(Arc::unwrap_or_clone(function), &config).ok()?;
+    if !check_plan(&input, &once.plan.function, options).is_empty() {
+        return None;
+    }
+    let capacities = once
+        .fits
+        .map_or(Capacities::Configured, Capacities::Fitting);
+    let anchorer = spans::Anchorer::new(&table);
+    Some(Arc::new(cached_plan(&once.plan, &anchorer, capacities)))
+}
+
 /// For which capacities the stages' plan of a function (PyPTO's, as `addressed` made it)
 /// would be the plan: where each space it packs keeps its unlimited packing
 /// ([`SpacePacking::fit`]) and each space it lays out passes the overflow check. Reads no
@@ -1054,13 +1090,7 @@ fn stage_capacities(db: &dyn Db, item: FunctionItem<'_>, function: &Function) ->
     if !capacity_aware(db, Settings::get(db)) {
         // No capacity-driven step ran: the plan holds while none can (every space's
         // planning capacity unknown).
-        let unknown = |&space: &MemSpace| SpaceFit {
-            space,
-            capacity_known: false,
-            needed: 0,
-            groups: Vec::new(),
-        };
-        return Capacities::Fitting(MemSpace::ALL.iter().map(unknown).collect());
+        return Capacities::Fitting(SpaceFit::all_unknown());
     }
     let Some(lifetimes) = lifetimes(db, item) else {
         return Capacities::Configured;
@@ -1082,18 +1112,9 @@ fn stage_capacities(db: &dyn Db, item: FunctionItem<'_>, function: &Function) ->
         Some(Ok(None)) => return Capacities::Fitting(fits),
         _ => return Capacities::Configured,
     };
-    for space in layout.spaces() {
-        let used = layout.footprint(space).unwrap_or(0);
-        match fits.iter_mut().find(|fit| fit.space == space) {
-            Some(fit) => fit.needed = fit.needed.max(used),
-            None => fits.push(SpaceFit {
-                space,
-                capacity_known: capacity_known(db, Space::new(db, space)),
-                needed: used,
-                groups: Vec::new(),
-            }),
-        }
-    }
+    SpaceFit::add_layout(&mut fits, layout, |space| {
+        capacity_known(db, Space::new(db, space))
+    });
     Capacities::Fitting(fits)
 }
 

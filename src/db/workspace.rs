@@ -35,6 +35,8 @@ pub struct PlanDatabase {
     storage: salsa::Storage<Self>,
     cache: Arc<Cache>,
     run: Arc<AtomicU64>,
+    /// How long stage results are kept (set through [`Workspace::set_stage_retention`]).
+    retention: StageRetention,
 }
 
 #[salsa::db]
@@ -47,6 +49,9 @@ impl Db for PlanDatabase {
     }
     fn run(&self) -> u64 {
         self.run.load(Ordering::Relaxed)
+    }
+    fn keeps_stages(&self) -> bool {
+        self.retention != StageRetention::OneShot
     }
 }
 
@@ -114,7 +119,6 @@ pub struct Workspace {
     /// Files read by `load` whose stamps may be recorded: metadata and when it was taken.
     read: std::collections::HashMap<SourceFile, (FileMeta, i128)>,
     log: Option<ExecutionLog>,
-    retention: StageRetention,
 }
 
 impl Workspace {
@@ -141,6 +145,7 @@ impl Workspace {
             storage: salsa::Storage::new(callback),
             cache,
             run: Arc::default(),
+            retention: StageRetention::Recent,
         };
         let settings = Settings::builder(
             config.backend,
@@ -157,16 +162,15 @@ impl Workspace {
             files: Default::default(),
             read: Default::default(),
             log,
-            retention: StageRetention::Recent,
         }
     }
 
     /// Sets how long each function's stage results are kept ([`StageRetention::Recent`] in a
     /// new workspace).
     pub fn set_stage_retention(&mut self, retention: StageRetention) {
-        if retention != self.retention {
+        if retention != self.db.retention {
             super::set_stage_capacity(&mut self.db, retention.functions());
-            self.retention = retention;
+            self.db.retention = retention;
         }
     }
 
@@ -250,7 +254,7 @@ impl Workspace {
         paths: impl IntoIterator<Item = &'a Path>,
     ) -> (Workspace, Vec<(PathBuf, SourceFile)>) {
         let mut fresh = Workspace::new(self.db.cache.clone(), config);
-        fresh.set_stage_retention(self.retention);
+        fresh.set_stage_retention(self.db.retention);
         let mut kept = Vec::new();
         for path in paths {
             let Some(&file) = self.files.get(path) else {
@@ -407,12 +411,12 @@ impl Workspace {
         progress: &(dyn Fn() + Sync),
     ) -> Vec<FileOutcome> {
         use salsa::Database as _;
-        let batch_len = self.retention.files_per_batch(jobs) * jobs.max(1);
+        let batch_len = self.db.retention.files_per_batch(jobs) * jobs.max(1);
         let threads = jobs.min(files.len());
         let mut outcomes = Vec::with_capacity(files.len());
         if threads <= 1 {
             for batch in files.chunks(batch_len) {
-                if self.retention == StageRetention::OneShot {
+                if self.db.retention == StageRetention::OneShot {
                     for &file in batch {
                         self.plan_each_function_evicting(file);
                     }

@@ -35,9 +35,9 @@ pub use report::{
     SpaceReport, codes,
 };
 pub use stages::{
-    GroupFit, Packed, PackedBuffer, PackedInput, Prepared, SharingRules, SpaceFit, SpacePacking,
-    address, apply_layout, finish, is_planned, layout_reserved, pack_space, pack_unbounded,
-    pack_within, prepare, reserved_windows_if_called, spaces_of,
+    GroupFit, OncePlan, Packed, PackedBuffer, PackedInput, Prepared, SharingRules, SpaceFit,
+    SpacePacking, address, apply_layout, finish, is_planned, layout_reserved, pack_space,
+    pack_unbounded, pack_within, plan_pypto_once, prepare, reserved_windows_if_called, spaces_of,
 };
 
 /// Changes whenever the planner's output can change for the same input: a digest of what the

@@ -91,6 +91,61 @@ pub(crate) fn plan_pypto(
     PackedInput::of(f.into_owned(), config)?.finish_owned(config, own_buffer)
 }
 
+/// PyPTO's plan of a function (`config.planner` is not read), made in place in one go,
+/// with the capacities it holds for: the engine's one-shot runs, which never ask for a stage
+/// twice, plan so rather than through their memoized stages. The same plan and fits as those
+/// stages make (`tests/engine_plans_as_the_planner.rs`), except that the report's spaces
+/// name no capacity: the engine's plans are kept without them.
+pub fn plan_pypto_once(f: Function, config: &PlanConfig) -> Result<OncePlan, PlanError> {
+    if !is_planned(&f) {
+        // Left as it is: no capacity is read.
+        let plan = FunctionPlan {
+            function: f,
+            report: PlanReport::default(),
+        };
+        return Ok(OncePlan {
+            plan,
+            fits: Some(Vec::new()),
+        });
+    }
+    let (input, fits) = PackedInput::with_fits(f, config)?;
+    let PackedInput {
+        prepared,
+        lifetimes,
+        packing,
+    } = input;
+    let keep_none = FxHashSet::default();
+    let plan =
+        finish_packed_unaddressed(prepared, &lifetimes, packing.as_ref(), config, &keep_none)?;
+    let reserved = packing.as_ref().map(|(reserved, _, _)| reserved);
+    let (plan, layout) = address_and_layout(Cow::Owned(plan), &lifetimes, reserved, config)?;
+    let fits = match config.capacity_aware() {
+        // No capacity-driven step ran: the plan holds while none can.
+        false => Some(SpaceFit::all_unknown()),
+        true => fits.map(|mut fits| {
+            if let Some(layout) = &layout {
+                let capacity_known = |space| config.space_capacity(space).planning.is_some();
+                SpaceFit::add_layout(&mut fits, layout, capacity_known);
+            }
+            fits
+        }),
+    };
+    Ok(OncePlan {
+        plan: plan.into_owned(),
+        fits,
+    })
+}
+
+/// A plan [`plan_pypto_once`] made.
+#[derive(Clone, Debug)]
+pub struct OncePlan {
+    pub plan: FunctionPlan,
+    /// Where planning again makes the same plan: at every planning capacity at which each
+    /// fit holds ([`SpaceFit::holds`]); `None` where it holds at the configured capacities
+    /// alone (a space packed under its capacity, or a capacity loop that fell back).
+    pub fits: Option<Vec<SpaceFit>>,
+}
+
 /// Stages 1–4 of PyPTO's plan of one input — Step 0, lifetimes, sharing rules, every space
 /// packed — kept so that plans that differ only in the groups kept on their own allocation
 /// (the safe planner's repair trials) finish from one packing: `own_buffer` is read by
@@ -108,38 +163,54 @@ impl PackedInput {
     /// Packs `f` as PyPTO does (`config.planner` is not read); the error is the one planning
     /// `f` returns, whatever the groups kept on their own.
     pub fn of(f: Function, config: &PlanConfig) -> Result<PackedInput, PlanError> {
+        PackedInput::with_fits(f, config).map(|(input, _)| input)
+    }
+
+    /// [`PackedInput::of`], with the capacities at which every space packs the same
+    /// ([`pack_space_and_fit`]): `None` where one was packed under its capacity.
+    fn with_fits(
+        f: Function,
+        config: &PlanConfig,
+    ) -> Result<(PackedInput, Option<Vec<SpaceFit>>), PlanError> {
         let prepared = prepare(f, config);
         let lifetimes = lifetimes::analyze(&prepared.function);
         if lifetimes.intervals.is_empty() {
-            return Ok(PackedInput {
+            let input = PackedInput {
                 prepared,
                 lifetimes,
                 packing: None,
-            });
+            };
+            return Ok((input, Some(Vec::new())));
         }
         let rules = SharingRules::of(&prepared.function, &lifetimes, config)?;
         let reserved = reserved_windows_if_called(&prepared.function, &lifetimes)?;
         let facts = rules.facts(&prepared.function, &lifetimes);
         let member_rows = MemberRows::of(&lifetimes);
-        let packings: Vec<SpacePacking> = spaces_of(&lifetimes)
-            .into_iter()
-            .map(|(space, in_space)| {
-                pack_space(
-                    &prepared.function,
-                    &facts,
-                    &reserved,
-                    space,
-                    &in_space,
-                    config.space_capacity(space),
-                )
-            })
-            .collect();
+        let mut packings = Vec::new();
+        let mut fits = Some(Vec::new());
+        for (space, in_space) in spaces_of(&lifetimes) {
+            let (packing, fit) = pack_space_and_fit(
+                &prepared.function,
+                &facts,
+                &reserved,
+                space,
+                &in_space,
+                config.space_capacity(space),
+            );
+            packings.push(packing);
+            // One space packed under its capacity holds the whole plan to the capacities.
+            match (&mut fits, fit) {
+                (Some(fits), Some(fit)) => fits.push(fit),
+                _ => fits = None,
+            }
+        }
         drop(facts);
-        Ok(PackedInput {
+        let input = PackedInput {
             prepared,
             lifetimes,
             packing: Some((reserved, member_rows, packings)),
-        })
+        };
+        Ok((input, fits))
     }
 
     /// Stages 5 and 6: the plan, the groups of the tiles in `own_buffer` on their own
@@ -181,25 +252,36 @@ fn finish_packed(
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
-    let packed = packing.map(|(reserved, member_rows, packings)| Packed {
-        reserved,
-        member_rows,
-        spaces: packings.iter().collect(),
-    });
-    let plan = finish(
-        prepared,
-        lifetimes,
-        packed,
-        config.backend,
-        !config.exact,
-        own_buffer,
-    )?;
+    let plan = finish_packed_unaddressed(prepared, lifetimes, packing, config, own_buffer)?;
     let reserved = packing.map(|(reserved, _, _)| reserved);
     let mut plan = address(Cow::Owned(plan), lifetimes, reserved, config)?.into_owned();
     for space in &mut plan.report.spaces {
         space.capacity = config.space_capacity(space.space).usable;
     }
     Ok(plan)
+}
+
+/// Stage 5 from a packing.
+fn finish_packed_unaddressed(
+    prepared: Prepared,
+    lifetimes: &Lifetimes,
+    packing: Option<&(Reserved, MemberRows, Vec<SpacePacking>)>,
+    config: &PlanConfig,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<FunctionPlan, PlanError> {
+    let packed = packing.map(|(reserved, member_rows, packings)| Packed {
+        reserved,
+        member_rows,
+        spaces: packings.iter().collect(),
+    });
+    finish(
+        prepared,
+        lifetimes,
+        packed,
+        config.backend,
+        !config.exact,
+        own_buffer,
+    )
 }
 
 /// Whether the pass plans a function at all: an orchestration function is left as it is.
@@ -318,6 +400,39 @@ pub struct GroupFit {
 }
 
 impl SpaceFit {
+    /// The fits of a plan no capacity-driven step read: it holds while every space's
+    /// capacity stays unknown.
+    pub fn all_unknown() -> Vec<SpaceFit> {
+        let unknown = |&space: &MemSpace| SpaceFit {
+            space,
+            capacity_known: false,
+            needed: 0,
+            groups: Vec::new(),
+        };
+        MemSpace::ALL.iter().map(unknown).collect()
+    }
+
+    /// Adds to a plan's packing `fits` what its overflow check read: each space the layout
+    /// uses needs at least its footprint there.
+    pub fn add_layout(
+        fits: &mut Vec<SpaceFit>,
+        layout: &crate::address::Layout,
+        capacity_known: impl Fn(MemSpace) -> bool,
+    ) {
+        for space in layout.spaces() {
+            let used = layout.footprint(space).unwrap_or(0);
+            match fits.iter_mut().find(|fit| fit.space == space) {
+                Some(fit) => fit.needed = fit.needed.max(used),
+                None => fits.push(SpaceFit {
+                    space,
+                    capacity_known: capacity_known(space),
+                    needed: used,
+                    groups: Vec::new(),
+                }),
+            }
+        }
+    }
+
     /// Whether planning with this planning capacity (`SpaceCapacity::planning`) makes the
     /// same packing and passes the same overflow check: the capacity is unknown as it was,
     /// or known as it was, at least [`SpaceFit::needed`], and affording every group the
@@ -357,14 +472,28 @@ pub fn pack_space(
     in_space: &[usize],
     capacity: SpaceCapacity,
 ) -> SpacePacking {
+    pack_space_and_fit(f, facts, reserved, space, in_space, capacity).0
+}
+
+/// [`pack_space`], with the capacities at which it packs the same: the unlimited packing's
+/// [`SpacePacking::fit`] where that packing is kept, `None` where the space was packed again
+/// under its capacity.
+fn pack_space_and_fit(
+    f: &Function,
+    facts: &ShareFacts<'_>,
+    reserved: &Reserved,
+    space: MemSpace,
+    in_space: &[usize],
+    capacity: SpaceCapacity,
+) -> (SpacePacking, Option<SpaceFit>) {
     let reserved_start = reserved.start_of(space);
     let (gate, buffers) = unbounded_buffers(facts, space, in_space, capacity.planning.is_some());
-    let limit = capacity.planning.filter(|&limit| {
-        let fit = space_fit(space, &gate, capacity::footprint(&buffers, reserved_start));
-        !fit.is_some_and(|fit| fit.holds(Some(limit)))
-    });
+    let fit = space_fit(space, &gate, capacity::footprint(&buffers, reserved_start));
+    let limit = capacity
+        .planning
+        .filter(|&limit| !fit.as_ref().is_some_and(|fit| fit.holds(Some(limit))));
     let Some(limit) = limit else {
-        return space_packing(
+        let packing = space_packing(
             space,
             reserved_start,
             in_space,
@@ -373,6 +502,7 @@ pub fn pack_space(
             Vec::new(),
             Vec::new(),
         );
+        return (packing, fit);
     };
     // The capacity loop starts with a packing under the capacity's gate, which is this one
     // when the capacity affords every pipeline group its requested depth (the buffers only
@@ -383,7 +513,8 @@ pub fn pack_space(
     } else {
         crate::pack::pack(in_space, facts, &bounded)
     };
-    pack_within_from(f, facts, reserved, space, in_space, limit, bounded, first)
+    let packing = pack_within_from(f, facts, reserved, space, in_space, limit, bounded, first);
+    (packing, None)
 }
 
 /// Stage 4a: packs one space as if its capacity were unlimited (`capacity_known`: every
@@ -708,21 +839,32 @@ pub fn address<'a>(
     reserved: Option<&Reserved>,
     config: &PlanConfig,
 ) -> Result<Cow<'a, FunctionPlan>, PlanError> {
+    address_and_layout(plan, lifetimes, reserved, config).map(|(plan, _)| plan)
+}
+
+/// [`address`], with the layout its capacity check read (`None` where it read none).
+fn address_and_layout<'a>(
+    plan: Cow<'a, FunctionPlan>,
+    lifetimes: &Lifetimes,
+    reserved: Option<&Reserved>,
+    config: &PlanConfig,
+) -> Result<(Cow<'a, FunctionPlan>, Option<crate::address::Layout>), PlanError> {
     let f = &plan.function;
     let Some(reserved) = layout_reserved(f, lifetimes, reserved)? else {
-        return Ok(plan);
+        return Ok((plan, None));
     };
     // Without a capacity to check or addresses to write, nothing reads the layout.
-    let overflow = match config.capacity_aware() {
-        true => {
-            let addressing = crate::address::allocate(f, &reserved);
-            crate::address::Layout::of(f, &addressing, &reserved)
-                .check(|space| config.space_capacity(space).usable)
-                .err()
-        }
-        false => None,
-    };
-    apply_layout(plan, &reserved, overflow, config.assign_addresses)
+    let layout = config.capacity_aware().then(|| {
+        let addressing = crate::address::allocate(f, &reserved);
+        crate::address::Layout::of(f, &addressing, &reserved)
+    });
+    let overflow = layout.as_ref().and_then(|layout| {
+        layout
+            .check(|space| config.space_capacity(space).usable)
+            .err()
+    });
+    let plan = apply_layout(plan, &reserved, overflow, config.assign_addresses)?;
+    Ok((plan, layout))
 }
 
 /// The reserved windows a function's layout starts from (see [`address`]); `None` for a
