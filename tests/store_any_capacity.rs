@@ -123,15 +123,21 @@ fn sensitive_capacities(files: &[(PathBuf, String)]) -> BTreeSet<(MemSpace, i64)
     capacities
 }
 
+/// About `points` of the [`sensitive_capacities`], spread over them, and an unknown
+/// capacity (0) of each space.
+fn sweep(files: &[(PathBuf, String)], points: usize) -> Vec<(MemSpace, i64)> {
+    let all = sensitive_capacities(files);
+    let step = all.len().div_ceil(points).max(1);
+    let mut sweep: Vec<(MemSpace, i64)> = all.into_iter().step_by(step).collect();
+    sweep.extend(MemSpace::ALL.iter().map(|&space| (space, 0)));
+    sweep
+}
+
 #[test]
 fn plans_stored_for_any_capacity_answer_only_where_planning_again_agrees() {
     let files = files();
-    let all = sensitive_capacities(&files);
-    // Every capacity once (so that any hit is a plan stored at another capacity), spread
-    // over the sweep, plus an unknown capacity (0) of each space.
-    let step = all.len().div_ceil(48).max(1);
-    let mut sweep: Vec<(MemSpace, i64)> = all.into_iter().step_by(step).collect();
-    sweep.extend(MemSpace::ALL.iter().map(|&space| (space, 0)));
+    // Every capacity once, so that any hit is a plan stored at another capacity.
+    let sweep = sweep(&files, 48);
     assert!(sweep.len() > 20, "the fixtures report sizes to sweep");
     let store = MemoryStore::default();
     let mut hits = 0;
@@ -177,10 +183,7 @@ fn entries(store: &MemoryStore) -> Vec<String> {
 #[test]
 fn one_shot_and_staged_planning_store_the_same_entries() {
     let files = files();
-    let all = sensitive_capacities(&files);
-    let step = all.len().div_ceil(24).max(1);
-    let mut sweep: Vec<(MemSpace, i64)> = all.into_iter().step_by(step).collect();
-    sweep.extend(MemSpace::ALL.iter().map(|&space| (space, 0)));
+    let sweep = sweep(&files, 24);
     let mut stored_entries = 0;
     for (n, &(space, bytes)) in sweep.iter().enumerate() {
         let mut config = base(n % 3 == 0);

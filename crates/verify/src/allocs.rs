@@ -17,7 +17,7 @@ pub(super) fn bases_without_alloc(f: &Function) -> FxHashSet<Name> {
             Some(Type::Tile(tile)) if tile.space != Some(MemSpace::Ddr) => tile.memref.as_ref(),
             _ => None,
         })
-        .filter(|memref| !allocs.contains_key(&memref.base))
+        .filter(|memref| !allocs.contains_key(memref.base.as_str()))
         .map(|memref| memref.base.clone())
         .collect()
 }
@@ -36,7 +36,7 @@ pub(super) fn check(
     let alloc_sizes: Vec<Option<Option<i64>>> = live
         .tiles
         .iter()
-        .map(|tile| allocs.get(&tile.base).copied())
+        .map(|tile| allocs.get(tile.base.as_str()).copied())
         .collect();
     for (tile, alloc) in live.tiles.iter().zip(&alloc_sizes) {
         if alloc.is_none() && !allocless.contains(&tile.base) {
@@ -121,7 +121,7 @@ pub(super) fn name<'f>(f: &'f Function, tile: &TileFact) -> &'f str {
 }
 
 /// [`collect_allocs`] over the whole body.
-fn allocs_of(f: &Function) -> FxHashMap<Name, Option<i64>> {
+fn allocs_of(f: &Function) -> FxHashMap<&str, Option<i64>> {
     // Allocs sit mostly at the top level: room for one per statement there, so the table
     // does not grow (and rehash every name) on the way.
     let mut allocs = FxHashMap::with_capacity_and_hasher(f.body.len(), Default::default());
@@ -130,7 +130,11 @@ fn allocs_of(f: &Function) -> FxHashMap<Name, Option<i64>> {
 }
 
 /// Bases defined by a `tile.alloc`/`tensor.alloc` anywhere in the body, with their constant size.
-fn collect_allocs<'f>(f: &'f Function, body: &'f [Stmt], out: &mut FxHashMap<Name, Option<i64>>) {
+fn collect_allocs<'f>(
+    f: &'f Function,
+    body: &'f [Stmt],
+    out: &mut FxHashMap<&'f str, Option<i64>>,
+) {
     for stmt in body {
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
@@ -139,7 +143,7 @@ fn collect_allocs<'f>(f: &'f Function, body: &'f [Stmt], out: &mut FxHashMap<Nam
                     && let Some(v) = var(f, *target)
                 {
                     let size = call.args.get(1).and_then(Expr::as_const_int);
-                    out.insert(v.name.clone(), size);
+                    out.insert(v.name.as_str(), size);
                 }
             }
             StmtKind::For(for_stmt) => collect_allocs(f, &for_stmt.body, out),
