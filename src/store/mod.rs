@@ -13,6 +13,7 @@
 //!
 //! This is the only module that knows sled.
 
+mod background_sync;
 mod codec;
 mod entry;
 mod memory;
