@@ -662,16 +662,18 @@ impl CacheStore for SledStore {
             batches.push((kind, batch));
         }
         // A store rebuilt on the way gets the whole batch again (rewriting is harmless).
-        self.run(true, |t| {
+        let written = self.run(true, |t| {
             for (kind, batch) in &batches {
                 t.tree(*kind).apply_batch(batch.clone())?;
             }
             Ok(())
         });
-        self.syncing
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .request();
+        if written.is_some() {
+            self.syncing
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .request();
+        }
         Ok(())
     }
 
