@@ -179,15 +179,26 @@ fn entries(store: &MemoryStore) -> Vec<String> {
 
 /// Planned in one go (a one-shot workspace) or through the stages, every plan and manifest
 /// is stored under the same key, which says for which capacities it holds, with the same
-/// bytes: at capacities that keep each packing and at capacities that change them.
+/// bytes: at capacities that keep each packing and at capacities that change them, and
+/// with no capacity known at all (no backend).
 #[test]
 fn one_shot_and_staged_planning_store_the_same_entries() {
     let files = files();
-    let sweep = sweep(&files, 24);
+    let mut configs: Vec<PlanConfig> = sweep(&files, 24)
+        .into_iter()
+        .enumerate()
+        .map(|(n, (space, bytes))| {
+            let mut config = base(n % 3 == 0);
+            config.capacity_overrides[space as usize] = Some(bytes);
+            config
+        })
+        .collect();
+    configs.extend([false, true].map(|assign_addresses| PlanConfig {
+        assign_addresses,
+        ..PlanConfig::default()
+    }));
     let mut stored_entries = 0;
-    for (n, &(space, bytes)) in sweep.iter().enumerate() {
-        let mut config = base(n % 3 == 0);
-        config.capacity_overrides[space as usize] = Some(bytes);
+    for config in configs {
         let stored = [StageRetention::OneShot, StageRetention::Recent].map(|retention| {
             let store = MemoryStore::default();
             let cache = Cache::new(Box::new(store.clone()));
@@ -197,7 +208,7 @@ fn one_shot_and_staged_planning_store_the_same_entries() {
         let [one_shot, staged] = &stored;
         assert!(
             one_shot == staged,
-            "{space:?} at {bytes} bytes: the stores differ\n{}",
+            "{config:?}: the stores differ\n{}",
             first_difference(&one_shot.join("\n"), &staged.join("\n"))
         );
         stored_entries += one_shot.len();
