@@ -11,7 +11,8 @@ use std::path::PathBuf;
 use std::sync::mpsc::{SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 
-/// The syncing thread of one file, started by the first [`BackgroundSync::request`].
+/// The syncing thread of one file, started by the first [`BackgroundSync::request`]. Dropped
+/// without [`BackgroundSync::stop`], the thread ends after the sync in progress, unwaited.
 pub(super) struct BackgroundSync {
     file: PathBuf,
     running: Option<(SyncSender<()>, JoinHandle<()>)>,
@@ -57,13 +58,6 @@ impl BackgroundSync {
             drop(requests);
             let _ = thread.join();
         }
-    }
-}
-
-impl Drop for BackgroundSync {
-    fn drop(&mut self) {
-        // The thread ends after the sync in progress; nothing waits for it.
-        self.running = None;
     }
 }
 

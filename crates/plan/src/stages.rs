@@ -115,10 +115,7 @@ pub fn plan_pypto_once(f: Function, config: &PlanConfig) -> Result<OncePlan, Pla
         packing,
     } = input;
     let keep_none = FxHashSet::default();
-    let plan =
-        finish_packed_unaddressed(prepared, &lifetimes, packing.as_ref(), config, &keep_none)?;
-    let reserved = packing.as_ref().map(|(reserved, _, _)| reserved);
-    let (plan, layout) = address_and_layout(Cow::Owned(plan), &lifetimes, reserved, config)?;
+    let (plan, layout) = finish_packed(prepared, &lifetimes, packing.as_ref(), config, &keep_none)?;
     let fits = match config.capacity_aware() {
         // No capacity-driven step ran: the plan holds while none can.
         false => Some(SpaceFit::all_unknown()),
@@ -130,10 +127,7 @@ pub fn plan_pypto_once(f: Function, config: &PlanConfig) -> Result<OncePlan, Pla
             fits
         }),
     };
-    Ok(OncePlan {
-        plan: plan.into_owned(),
-        fits,
-    })
+    Ok(OncePlan { plan, fits })
 }
 
 /// A plan [`plan_pypto_once`] made.
@@ -167,7 +161,7 @@ impl PackedInput {
     }
 
     /// [`PackedInput::of`], with the capacities at which every space packs the same
-    /// ([`pack_space_and_fit`]): `None` where one was packed under its capacity.
+    /// ([`pack_space`]): `None` where one was packed under its capacity.
     fn with_fits(
         f: Function,
         config: &PlanConfig,
@@ -189,7 +183,7 @@ impl PackedInput {
         let mut packings = Vec::new();
         let mut fits = Some(Vec::new());
         for (space, in_space) in spaces_of(&lifetimes) {
-            let (packing, fit) = pack_space_and_fit(
+            let (packing, fit) = pack_space(
                 &prepared.function,
                 &facts,
                 &reserved,
@@ -220,13 +214,15 @@ impl PackedInput {
         config: &PlanConfig,
         own_buffer: &FxHashSet<VarId>,
     ) -> Result<FunctionPlan, PlanError> {
+        let packing = self.packing.as_ref();
         finish_packed(
             self.prepared.clone(),
             &self.lifetimes,
-            self.packing.as_ref(),
+            packing,
             config,
             own_buffer,
         )
+        .map(|(plan, _)| with_capacities(plan, config))
     }
 
     /// [`PackedInput::finish`] for the last plan: the function is planned in place.
@@ -241,47 +237,42 @@ impl PackedInput {
             packing,
         } = self;
         finish_packed(prepared, &lifetimes, packing.as_ref(), config, own_buffer)
+            .map(|(plan, _)| with_capacities(plan, config))
     }
 }
 
-/// Stages 5 and 6 from a packing.
+/// Stages 5 and 6 from a packing, with the layout the capacity check read (`None` where it
+/// read none); the report's spaces name no capacity ([`with_capacities`]).
 fn finish_packed(
     prepared: Prepared,
     lifetimes: &Lifetimes,
     packing: Option<&(Reserved, MemberRows, Vec<SpacePacking>)>,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
-) -> Result<FunctionPlan, PlanError> {
-    let plan = finish_packed_unaddressed(prepared, lifetimes, packing, config, own_buffer)?;
-    let reserved = packing.map(|(reserved, _, _)| reserved);
-    let mut plan = address(Cow::Owned(plan), lifetimes, reserved, config)?.into_owned();
-    for space in &mut plan.report.spaces {
-        space.capacity = config.space_capacity(space.space).usable;
-    }
-    Ok(plan)
-}
-
-/// Stage 5 from a packing.
-fn finish_packed_unaddressed(
-    prepared: Prepared,
-    lifetimes: &Lifetimes,
-    packing: Option<&(Reserved, MemberRows, Vec<SpacePacking>)>,
-    config: &PlanConfig,
-    own_buffer: &FxHashSet<VarId>,
-) -> Result<FunctionPlan, PlanError> {
+) -> Result<(FunctionPlan, Option<crate::address::Layout>), PlanError> {
     let packed = packing.map(|(reserved, member_rows, packings)| Packed {
         reserved,
         member_rows,
         spaces: packings.iter().collect(),
     });
-    finish(
+    let plan = finish(
         prepared,
         lifetimes,
         packed,
         config.backend,
         !config.exact,
         own_buffer,
-    )
+    )?;
+    let reserved = packing.map(|(reserved, _, _)| reserved);
+    address(plan, lifetimes, reserved, config)
+}
+
+/// `plan` with each space's configured capacity in its report.
+fn with_capacities(mut plan: FunctionPlan, config: &PlanConfig) -> FunctionPlan {
+    for space in &mut plan.report.spaces {
+        space.capacity = config.space_capacity(space.space).usable;
+    }
+    plan
 }
 
 /// Whether the pass plans a function at all: an orchestration function is left as it is.
@@ -464,21 +455,10 @@ pub struct PackedBuffer {
 /// Stage 4: packs the intervals of one space (SPEC §6.2–§6.8) under its capacity: the
 /// capacity check of [`pack_unbounded`]'s packing, and [`pack_within`] where that does not
 /// fit. It reads only this space's capacity, so a change to another space's leaves it alone.
-pub fn pack_space(
-    f: &Function,
-    facts: &ShareFacts<'_>,
-    reserved: &Reserved,
-    space: MemSpace,
-    in_space: &[usize],
-    capacity: SpaceCapacity,
-) -> SpacePacking {
-    pack_space_and_fit(f, facts, reserved, space, in_space, capacity).0
-}
-
-/// [`pack_space`], with the capacities at which it packs the same: the unlimited packing's
+/// With the packing, the capacities at which it packs the same: the unlimited packing's
 /// [`SpacePacking::fit`] where that packing is kept, `None` where the space was packed again
 /// under its capacity.
-fn pack_space_and_fit(
+pub fn pack_space(
     f: &Function,
     facts: &ShareFacts<'_>,
     reserved: &Reserved,
@@ -829,26 +809,16 @@ fn fix_control_flow(
 }
 
 /// Stage 6: AllocateMemoryAddr's part (SPEC §8): the overflow check and, with
-/// `assign_addresses`, the addresses. `reserved` is the windows packing planned around; `None`
-/// for a function with nothing to pack, whose windows are resolved only when it gets
-/// addresses (an overlap is an error, AUTO windows get their `base=`). A plan this changes
-/// nothing in comes back borrowed, so a memoized plan is not copied for nothing.
-pub fn address<'a>(
-    plan: Cow<'a, FunctionPlan>,
+/// `assign_addresses`, the addresses; with the layout the check read (`None` where it read
+/// none). `reserved` is the windows packing planned around; `None` for a function with
+/// nothing to pack, whose windows are resolved only when it gets addresses (an overlap is an
+/// error, AUTO windows get their `base=`).
+pub fn address(
+    plan: FunctionPlan,
     lifetimes: &Lifetimes,
     reserved: Option<&Reserved>,
     config: &PlanConfig,
-) -> Result<Cow<'a, FunctionPlan>, PlanError> {
-    address_and_layout(plan, lifetimes, reserved, config).map(|(plan, _)| plan)
-}
-
-/// [`address`], with the layout its capacity check read (`None` where it read none).
-fn address_and_layout<'a>(
-    plan: Cow<'a, FunctionPlan>,
-    lifetimes: &Lifetimes,
-    reserved: Option<&Reserved>,
-    config: &PlanConfig,
-) -> Result<(Cow<'a, FunctionPlan>, Option<crate::address::Layout>), PlanError> {
+) -> Result<(FunctionPlan, Option<crate::address::Layout>), PlanError> {
     let f = &plan.function;
     let Some(reserved) = layout_reserved(f, lifetimes, reserved)? else {
         return Ok((plan, None));
@@ -863,8 +833,13 @@ fn address_and_layout<'a>(
             .check(|space| config.space_capacity(space).usable)
             .err()
     });
-    let plan = apply_layout(plan, &reserved, overflow, config.assign_addresses)?;
-    Ok((plan, layout))
+    let plan = apply_layout(
+        Cow::Owned(plan),
+        &reserved,
+        overflow,
+        config.assign_addresses,
+    )?;
+    Ok((plan.into_owned(), layout))
 }
 
 /// The reserved windows a function's layout starts from (see [`address`]); `None` for a
