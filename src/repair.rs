@@ -239,11 +239,13 @@ fn repair_checked(
     if config.exact {
         let Checked { mut plan, findings } = first.map_err(SafePlanError::Plan)?;
         let user_vars = input.vars.len();
-        plan.report.diagnostics.extend(
-            findings
-                .into_iter()
-                .map(|f| warning(named_for_the_user(f.diagnostic, user_vars, &plan.function))),
-        );
+        plan.report
+            .diagnostics
+            .extend(findings.into_iter().map(|f| {
+                let unsafe_plan = f.is_unsafe();
+                let d = named_for_the_user(f.diagnostic, user_vars, &plan.function);
+                if unsafe_plan { warning(d) } else { d }
+            }));
         return Ok((plan, None));
     }
     // The input as repaired so far, once an edit changed it.
@@ -282,28 +284,39 @@ fn repair_checked(
     // afresh, from the packing its trial made.
     let mut plans = InputPlans::planned();
     for _ in 0..MAX_ROUNDS {
+        // Notes (lifetimes that overlap without a lost value) ask for no repair.
         let open: Vec<&Finding> = findings
             .iter()
+            .filter(|f| f.is_unsafe())
             .filter(|f| key(&plan.function, f).is_none_or(|k| !inherent.contains(&k)))
             .collect();
         if open.is_empty() {
-            if from_trial && findings.is_empty() && config.planner == crate::plan::Planner::Dsa {
+            let (unsafe_findings, mut notes): (Vec<Finding>, Vec<Finding>) =
+                std::mem::take(&mut findings)
+                    .into_iter()
+                    .partition(Finding::is_unsafe);
+            if from_trial
+                && unsafe_findings.is_empty()
+                && config.planner == crate::plan::Planner::Dsa
+            {
                 // The repaired input laid out with the search too, kept where it passes both
                 // checkers as the trial's layout did.
                 let repaired = edited.as_ref().unwrap_or(input);
-                if let Ok(full) = plan_function_keeping(repaired, config, &own)
-                    && check_plan(plan_input, &full.function, options).is_empty()
-                {
-                    plan = full;
+                if let Ok(full) = plan_function_keeping(repaired, config, &own) {
+                    let full_findings = check_plan(plan_input, &full.function, options);
+                    if full_findings.iter().all(|f| !f.is_unsafe()) {
+                        (plan, notes) = (full, full_findings);
+                    }
                 }
             }
             // The gate every plan with findings passes: each is one the input itself carries.
-            if !findings.is_empty() {
+            if !unsafe_findings.is_empty() {
                 let unshared =
                     unshared.get_or_insert_with(|| unshared_findings(original, config, options));
-                let Some(hazards) = hazards_of(original, &plan.function, &findings, unshared)
+                let Some(hazards) =
+                    hazards_of(original, &plan.function, &unsafe_findings, unshared)
                 else {
-                    return Err(unrepaired(findings, user_vars, &plan.function));
+                    return Err(unrepaired(unsafe_findings, user_vars, &plan.function));
                 };
                 repairs.extend(
                     hazards
@@ -311,6 +324,11 @@ fn repair_checked(
                         .map(|d| named_for_the_user(d, user_vars, &plan.function)),
                 );
             }
+            repairs.extend(
+                notes
+                    .into_iter()
+                    .map(|f| named_for_the_user(f.diagnostic, user_vars, &plan.function)),
+            );
             plan.report.diagnostics.extend(repairs);
             return Ok((plan, edited));
         }
@@ -977,6 +995,7 @@ fn unshared_findings(
     };
     check_plan(&PlanInput::of(input), &plan.function, &options)
         .iter()
+        .filter(|f| f.is_unsafe())
         .filter_map(|f| key(&plan.function, f))
         .collect()
 }
@@ -991,7 +1010,9 @@ pub fn input_hazards(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
-    let findings = check_plan(&PlanInput::of(input), planned, options);
+    let mut findings = check_plan(&PlanInput::of(input), planned, options);
+    // Lifetimes that overlap without a lost value (notes) pass.
+    findings.retain(Finding::is_unsafe);
     if findings.is_empty() {
         return Ok(Vec::new());
     }

@@ -31,7 +31,7 @@ use memreuse::backend::Backend;
 use memreuse::ir::{Program, parse_program, print_program};
 use memreuse::plan::{PlanConfig, address, capacity, layout};
 use memreuse::repair::{SafePlanError, is_input_hazard, is_repair, plan_program_checked};
-use memreuse::verify::{VerifyOptions, verify_program};
+use memreuse::verify::{VerifyOptions, program_violations};
 
 /// Committed figures: (corpus, exact at least, unrepaired at most, input hazard at most: a
 /// hazard no plan removes is accepted only where the input proves it, so the count only falls).
@@ -159,7 +159,7 @@ fn upstream_findings(expected: &Program, backend: Backend) -> Vec<String> {
         backend,
         ..VerifyOptions::default()
     };
-    let mut codes: Vec<String> = verify_program(expected, &options)
+    let mut codes: Vec<String> = program_violations(expected, &options)
         .into_iter()
         .map(|(_, d)| d.code.to_string())
         .collect();
@@ -543,7 +543,7 @@ fn every_accepted_program_gets_an_offset_plan() {
             .iter()
             .flat_map(|r| &r.diagnostics)
             .any(is_input_hazard);
-        let violations = verify_program(&planned, &options);
+        let violations = program_violations(&planned, &options);
         assert!(
             violations.is_empty() || hazards,
             "{}: the offset plan fails the checker: {violations:?}",

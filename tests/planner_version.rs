@@ -35,7 +35,12 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
 fn planner_output() -> String {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = String::new();
-    for tree in ["tests/data/plan", "tests/data/repair", "examples/kernels"] {
+    for tree in [
+        "tests/data/plan",
+        "tests/data/repair",
+        "tests/data/kept",
+        "examples/kernels",
+    ] {
         for path in inputs(&repo.join(tree)) {
             let text = std::fs::read_to_string(&path).expect("readable");
             let Ok(program) = parse_program(&text) else {

@@ -11,7 +11,7 @@ use memreuse::backend::Backend;
 use memreuse::ir::{parse_program, print_function};
 use memreuse::plan::{PlanConfig, plan_program};
 use memreuse::repair::{is_repair, plan_program_checked, verify_options};
-use memreuse::verify::verify_program;
+use memreuse::verify::program_violations;
 use memreuse_testgen::synth::{Shapes, SplitMix64, SynthConfig, program_text_with};
 
 #[path = "support/checker_verdicts.rs"]
@@ -70,7 +70,7 @@ fn run_case(cfg: &SynthConfig, shapes: Shapes, backend: Backend, tally: &mut Tal
             plan_program_checked(&program, &config, &options).unwrap_or_else(|(index, e)| {
                 panic!("{case}: function {index} gets no safe plan: {e:?}\n{text}")
             });
-        let findings = verify_program(&planned, &options);
+        let findings = program_violations(&planned, &options);
         assert!(
             findings.is_empty(),
             "{case}: an emitted plan fails the checkers: {findings:?}\n{text}"

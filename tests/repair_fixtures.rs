@@ -14,15 +14,21 @@
 use std::path::{Path, PathBuf};
 
 use memreuse::backend::Backend;
+use memreuse::diagnostics::Severity;
 use memreuse::ir::{LineIndex, Program, parse_program, print_program};
 use memreuse::plan::{PlanConfig, PlanReport};
 use memreuse::repair::{is_input_hazard, is_repair, plan_program_checked};
-use memreuse::verify::{VerifyOptions, verify_program};
+use memreuse::verify::{VerifyOptions, program_violations};
 
 fn fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/repair");
+    fixtures_in("tests/data/repair")
+}
+
+/// The fixture programs in `dir` (relative to the repository), sorted.
+fn fixtures_in(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/data/repair exists")
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("readable entry").path())
         .filter(|p| {
             p.extension().is_some_and(|e| e == "py") && !p.to_string_lossy().ends_with(".out.py")
@@ -129,13 +135,13 @@ fn each_repair_class_makes_an_unsafe_plan_safe() {
         let unsafe_plan = plan_program_checked(&program, &exact, &options(config.backend));
         if let Ok((plan, _)) = &unsafe_plan {
             assert!(
-                !verify_program(plan, &options(config.backend)).is_empty(),
+                !program_violations(plan, &options(config.backend)).is_empty(),
                 "{file}: PyPTO's plan passes the checker, so there is nothing to repair"
             );
         }
 
         let (planned, listed) = repaired(&program, &config, &file, &text);
-        let violations = verify_program(&planned, &options(config.backend));
+        let violations = program_violations(&planned, &options(config.backend));
         // A value the input overwrites in place is the only one a plan may still lose.
         let overwritten: Vec<String> = listed
             .lines()
@@ -176,6 +182,66 @@ fn each_repair_class_makes_an_unsafe_plan_safe() {
     }
 }
 
+/// Where PyPTO's plan puts tiles whose lifetimes overlap on shared bytes but no read sees a wrong
+/// value (`tests/data/kept/*.py`, each headed `# expect: notes V008 ...`), the default plan is
+/// PyPTO's own, byte for byte, with no repair and a located note per overlap; `<name>.notes.txt`
+/// snapshots the notes (bless with `UPDATE_EXPECT=1`).
+#[test]
+fn pypto_plans_that_lose_no_value_are_kept_with_notes() {
+    let fixtures = fixtures_in("tests/data/kept");
+    assert!(fixtures.len() >= 2, "the kept-plan fixtures are missing");
+    for path in fixtures {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("readable fixture");
+        let (config, _, _) = header(&text);
+        let expected: Vec<&str> = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# expect: notes"))
+            .unwrap_or_else(|| panic!("{file}: no `# expect: notes`"))
+            .split_whitespace()
+            .collect();
+        let program = parse_program(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let exact = PlanConfig {
+            exact: true,
+            ..config
+        };
+        let (pypto, _) = plan_program_checked(&program, &exact, &options(config.backend))
+            .unwrap_or_else(|(_, e)| panic!("{file}: no plan: {e:?}"));
+        let (kept, reports) = plan_program_checked(&program, &config, &options(config.backend))
+            .unwrap_or_else(|(_, e)| panic!("{file}: no plan: {e:?}"));
+        assert_eq!(
+            print_program(&kept),
+            print_program(&pypto),
+            "{file}: the default plan is not PyPTO's"
+        );
+        let diagnostics: Vec<_> = reports.iter().flat_map(|r| &r.diagnostics).collect();
+        assert!(
+            !diagnostics.iter().any(|d| is_repair(d)),
+            "{file}: a plan that loses no value was repaired: {diagnostics:?}"
+        );
+        let notes: Vec<_> = diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Note)
+            .collect();
+        let codes: Vec<&str> = notes.iter().map(|d| d.code).collect();
+        assert_eq!(codes, expected, "{file}: notes");
+        // The checker says the same of PyPTO's plan: notes, no violation.
+        assert!(program_violations(&pypto, &options(config.backend)).is_empty());
+        let lines = LineIndex::new(&text);
+        let snapshot: String = notes
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}
+",
+                    d.one_line(&file, &text, &lines)
+                )
+            })
+            .collect();
+        expect_test::expect_file![path.with_extension("notes.txt")].assert_eq(&snapshot);
+    }
+}
+
 /// `--exact` prints PyPTO's decision unchanged: upstream's output, byte for byte, on cases where
 /// that output fails the checker and the default plan is a repair.
 #[test]
@@ -189,7 +255,7 @@ fn exact_output_is_upstreams_on_miscompiles() {
         let upstream = read("expected.py");
         let upstream_program = parse_program(&upstream).expect("upstream's output parses");
         assert!(
-            !verify_program(&upstream_program, &options(backend)).is_empty(),
+            !program_violations(&upstream_program, &options(backend)).is_empty(),
             "{case}: upstream's output passes the checker"
         );
         let config = PlanConfig {
@@ -215,7 +281,7 @@ fn exact_output_is_upstreams_on_miscompiles() {
             upstream,
             "{case}: nothing was repaired"
         );
-        assert!(verify_program(&repaired, &options(backend)).is_empty());
+        assert!(program_violations(&repaired, &options(backend)).is_empty());
     }
 }
 
@@ -256,7 +322,7 @@ fn every_generated_hazard_program_gets_a_safe_plan() {
                                 "{cfg:?} step0={materialize_aliases}: no safe plan: {e:?}\n{text}"
                             )
                         });
-                let violations = verify_program(&planned, &options(config.backend));
+                let violations = program_violations(&planned, &options(config.backend));
                 assert!(violations.is_empty(), "{cfg:?}: {violations:?}");
                 if reports.iter().flat_map(|r| &r.diagnostics).any(is_repair) {
                     repaired_programs += 1;
@@ -335,7 +401,7 @@ fn the_offset_planners_plans_are_repaired_too() {
         let opts = verify_options(&config);
         let (planned, reports) = plan_program_checked(&program, &config, &opts)
             .unwrap_or_else(|(_, e)| panic!("{file}: no safe dsa plan: {e:?}"));
-        let violations = verify_program(&planned, &opts);
+        let violations = program_violations(&planned, &opts);
         let hazards = reports
             .iter()
             .flat_map(|r| &r.diagnostics)

@@ -7,7 +7,7 @@
 use memreuse::backend::Backend;
 use memreuse::ir::{parse_program, print_program};
 use memreuse::plan::{PlanConfig, plan_program};
-use memreuse::verify::{VerifyOptions, verify_program};
+use memreuse::verify::{VerifyOptions, program_violations};
 use memreuse_testgen::synth::{SynthConfig, program_text};
 use proptest::prelude::*;
 
@@ -34,7 +34,7 @@ fn plan_verified(text: &str, config: &PlanConfig) -> Result<String, String> {
         backend: config.backend,
         ..VerifyOptions::default()
     };
-    let violations = verify_program(&planned, &options);
+    let violations = program_violations(&planned, &options);
     if !violations.is_empty() {
         let lines: Vec<String> = violations
             .iter()

@@ -42,10 +42,17 @@ fn plans() -> Vec<Function> {
     out
 }
 
+/// Whether `stmt` reads `v`'s bytes. A `tile.slice` reads nothing itself (its window is read
+/// where the slice is used), so making one is no read of its source.
 fn reads(stmt: &Stmt, v: VarId) -> bool {
     let mut found = false;
     let mut visit = |e: &Expr| e.for_each_var(&mut |u| found |= u == v);
     match &stmt.kind {
+        StmtKind::Assign { value, .. } if value.call_op() == Some("tile.slice") => {
+            if let Some(call) = value.as_call() {
+                call.args.iter().skip(1).for_each(visit);
+            }
+        }
         StmtKind::Assign { value, .. } | StmtKind::Eval(value) => visit(value),
         StmtKind::Yield { values } | StmtKind::Return { values } => values.iter().for_each(visit),
         StmtKind::For(f) => {

@@ -732,6 +732,7 @@ fn print_summary(
     out.write_all(summary::header(width).as_bytes())?;
     let mut repairs = 0;
     let mut input_hazards = 0;
+    let mut overlap_notes = 0;
     let mut row = String::new();
     let mut bytes = (0i64, 0i64);
     for p in planned {
@@ -812,6 +813,11 @@ fn print_summary(
                 .iter()
                 .filter(|d| is_input_hazard(d))
                 .count();
+            overlap_notes += report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Note)
+                .count();
             for d in &report.diagnostics {
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
                 let at = lines.line_col(p.text.get(), d.span.start);
@@ -848,6 +854,12 @@ fn print_summary(
                 Planner::Dsa => "the offset planner's plan",
                 Planner::Pypto | Planner::None => "PyPTO's plan",
             }
+        ));
+    }
+    if overlap_notes > 0 {
+        footer.push_str(&format!(
+            ", {} (notes V008: lifetimes overlap, no value lost)",
+            plural(overlap_notes, "kept overlap")
         ));
     }
     if input_hazards > 0 {

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
+use memreuse::diagnostics::Severity;
 use memreuse::ir::{self, LineIndex};
 use memreuse::json::diagnostic_json;
 use memreuse::verify::{Addressing, VerifyOptions, codes, verify_program};
@@ -65,6 +66,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         },
     };
     let mut failed = false;
+    let mut notes_total = 0;
     let mut checked = 0;
     let mut violations_total = 0;
     let mut files_with_violations = 0;
@@ -130,12 +132,18 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             entry["function"] = Value::from(function);
             listed.push(entry);
         }
-        if !violations.is_empty() {
+        // Notes (lifetimes that overlap without a lost value) are shown, not violations.
+        let unsafe_count = violations
+            .iter()
+            .filter(|(_, d)| d.severity != Severity::Note)
+            .count();
+        notes_total += violations.len() - unsafe_count;
+        if unsafe_count > 0 {
             failed = true;
-            violations_total += violations.len();
+            violations_total += unsafe_count;
             files_with_violations += 1;
         }
-        let status = if violations.is_empty() {
+        let status = if unsafe_count == 0 {
             "verified"
         } else {
             "violations"
@@ -159,6 +167,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             "violations": violations_total,
             "files_with_violations": files_with_violations,
             "not_planned": unplanned,
+            "notes": notes_total,
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&document)?)?;
     } else {
@@ -166,9 +175,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             0 => String::new(),
             n => format!(", {n} not planned yet"),
         };
+        let notes = match notes_total {
+            0 => String::new(),
+            n => format!(", {}", plural(n, "note")),
+        };
         writeln!(
             out,
-            "{} in {} ({} checked{not_planned})",
+            "{} in {} ({} checked{not_planned}{notes})",
             plural(violations_total, "violation"),
             plural(files_with_violations, "file"),
             plural(checked, "file")

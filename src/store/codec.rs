@@ -305,6 +305,7 @@ fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
             Severity::Error => 0,
             Severity::Warning => 1,
             Severity::Hint => 2,
+            Severity::Note => 3,
         });
         w.str(d.code);
         w.str(&d.message);
@@ -375,6 +376,7 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
             0 => Severity::Error,
             1 => Severity::Warning,
             2 => Severity::Hint,
+            3 => Severity::Note,
             _ => return Err(DecodeError::Payload),
         };
         let code = report_code(&r.string()?).ok_or(DecodeError::Payload)?;
@@ -429,6 +431,7 @@ fn report_code(code: &str) -> Option<&'static str> {
         verify::CARRY_NOT_IN_PLACE,
         verify::DETACHED_VIEW,
         verify::VALUE_LOST,
+        verify::OVERLAP_WITHOUT_LOSS,
     ]
     .into_iter()
     .find(|known| *known == code)

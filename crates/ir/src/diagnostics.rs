@@ -15,6 +15,8 @@ pub enum Severity {
     Warning,
     /// A performance hint (PyPTO's `PerfHint`).
     Hint,
+    /// A fact worth knowing that needs no action (lifetimes that overlap without a lost value).
+    Note,
 }
 
 impl Severity {
@@ -23,6 +25,7 @@ impl Severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Hint => "hint",
+            Severity::Note => "note",
         }
     }
 }
@@ -57,6 +60,13 @@ impl Diagnostic {
             span,
             hint: None,
             related: Vec::new(),
+        }
+    }
+
+    pub fn note(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Note,
+            ..Diagnostic::error(code, message, span)
         }
     }
 
@@ -109,6 +119,7 @@ impl Diagnostic {
             Severity::Error => cs::Severity::Error,
             Severity::Warning => cs::Severity::Warning,
             Severity::Hint => cs::Severity::Help,
+            Severity::Note => cs::Severity::Note,
         };
         let end = (self.span.end as usize).min(text.len());
         let start = (self.span.start as usize).min(end);

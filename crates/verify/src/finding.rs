@@ -13,6 +13,9 @@ pub mod codes {
     pub const CARRY_NOT_IN_PLACE: &str = "V005";
     pub const DETACHED_VIEW: &str = "V006";
     pub const VALUE_LOST: &str = "V007";
+    /// A note: lifetimes overlap on shared bytes (`V003`–`V005` of the liveness checker), but
+    /// the value checker shows that no read sees a wrong value.
+    pub const OVERLAP_WITHOUT_LOSS: &str = "V008";
 }
 
 /// One finding of the checker; for a tile written over bytes another still needs (`V003`) or
@@ -28,6 +31,19 @@ pub struct Finding {
 pub struct Clobber {
     pub victim: VarId,
     pub writer: VarId,
+}
+
+impl Finding {
+    /// Whether the finding makes the plan unsafe (or breaks a placement rule); a note does not.
+    pub fn is_unsafe(&self) -> bool {
+        is_violation(&self.diagnostic)
+    }
+}
+
+/// Whether a diagnostic of the checkers makes a plan unsafe (or breaks a placement rule): every
+/// one but the notes of lifetimes that overlap without a lost value (`V008`).
+pub fn is_violation(d: &Diagnostic) -> bool {
+    d.severity != memreuse_ir::diagnostics::Severity::Note
 }
 
 impl From<Diagnostic> for Finding {

@@ -50,13 +50,19 @@
 //!
 //! A second, semantic check that shares nothing with the liveness model: an abstract
 //! interpretation that tracks which SSA values each byte range of each buffer holds, along
-//! every path (loops iterated to a fixpoint, `if` arms joined), and checks at every read that
-//! the operand's bytes hold the operand. `V003`–`V006` find where a plan breaks liveness,
-//! aliasing or placement rules; `V007` finds the read that would see the wrong data, names the
-//! value lost and the write (or the loop back edge, or the rename) that destroyed it — for a
-//! forbidden alias (`V004`), the op's read of the input it overwrites. The two agree on which
-//! plans corrupt data (`tests/checkers_agree.rs`); only `V006` also rejects a detached view
-//! that nothing reads, which `V007` lets pass.
+//! every path (loops iterated to a fixpoint, `if` arms joined; a loop whose variable places a
+//! view or decides a condition, with a small known trip count, iteration by iteration), and
+//! checks at every read that the operand's bytes hold the operand. `V003`–`V006` find where a
+//! plan breaks liveness, aliasing or placement rules; `V007` finds the read that would see the
+//! wrong data, names the value lost and the write (or the loop back edge, or the rename) that
+//! destroyed it — for a forbidden alias (`V004`), the op's read of the input it overwrites.
+//!
+//! The value checker's verdict is the plan's: unsafe means a read sees a wrong value. The
+//! liveness checker reasons per tile, not per iteration or per byte read, so its findings are a
+//! superset: a `V003`–`V005` finding whose tiles lose no value is a note, `V008` (lifetimes
+//! overlap, no value lost). Where values are lost, the findings about the tiles that lose them
+//! stand (`tests/checkers_agree.rs` holds that then the liveness checker always has one); only
+//! `V006` also rejects a detached view that nothing reads, which `V007` lets pass.
 
 mod allocs;
 mod finding;
@@ -65,14 +71,15 @@ mod identity;
 mod liveness;
 mod options;
 mod overlap;
+mod scalars;
 pub mod values;
 
 use liveness::Liveness;
 use memreuse_ir::diagnostics::Diagnostic;
-use memreuse_ir::{Function, Name, Program};
+use memreuse_ir::{Function, Name, Program, VarId};
 use rustc_hash::FxHashSet;
 
-pub use finding::{Clobber, Finding, codes};
+pub use finding::{Clobber, Finding, codes, is_violation};
 pub use options::{Addressing, Backend, VerifyOptions};
 
 /// Checks one planned function with both checkers; an empty result means the plan is sound.
@@ -113,24 +120,25 @@ fn diagnostics(findings: Vec<Finding>) -> Vec<Diagnostic> {
 }
 
 /// [`check_plan`] for a repair's trial that has to separate a pair of tiles: `None` as soon as
-/// one checker names a clobber `is_pair` accepts (the value checker does not run when the
-/// liveness checker already does), else every finding, as [`check_plan`] gives them.
+/// an unsafe finding names a clobber `is_pair` accepts, else every finding, as [`check_plan`]
+/// gives them.
 pub fn check_plan_separating(
     input: &PlanInput,
     planned: &Function,
     opts: &VerifyOptions,
     is_pair: &dyn Fn(Clobber) -> bool,
 ) -> Option<Vec<Finding>> {
-    let names_pair = |findings: &[Finding]| findings.iter().any(|f| f.clobber.is_some_and(is_pair));
-    let liveness = liveness_findings(planned, opts, &input.allocless);
-    if names_pair(&liveness) {
-        return None;
-    }
+    let names_pair = |findings: &[Finding]| {
+        findings
+            .iter()
+            .any(|f| f.is_unsafe() && f.clobber.is_some_and(is_pair))
+    };
     let values = value_findings(planned, opts);
-    if names_pair(&values) {
+    if names_pair(&values.findings) {
         return None;
     }
-    Some(ordered(liveness, values))
+    let findings = ordered(liveness_findings(planned, opts, &input.allocless), values);
+    (!names_pair(&findings)).then_some(findings)
 }
 
 /// Both checkers, ordered by location and code.
@@ -142,21 +150,87 @@ fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -
 }
 
 /// The findings of both checkers, ordered by location and code (the liveness checker's first
-/// among equals).
-fn ordered(mut liveness: Vec<Finding>, values: Vec<Finding>) -> Vec<Finding> {
-    liveness.extend(values);
-    liveness.sort_by_key(|finding| (finding.diagnostic.span.start, finding.diagnostic.code));
-    liveness
+/// among equals). Unsafe means a read sees a wrong value: a finding of the liveness checker
+/// about shared bytes (`V003`–`V005`) that the value checker refutes — no value it names is
+/// lost, or none at all where it names none — is a note (`V008`).
+fn ordered(liveness: Vec<Finding>, values: ValueFindings) -> Vec<Finding> {
+    let judged: Vec<Finding> = liveness
+        .iter()
+        .cloned()
+        .map(|finding| values.judge(finding))
+        .collect();
+    // Where values are lost but none through a tile the liveness checker names (a carry that
+    // does not receive its init, say), its findings stand: they are the same plan's fault.
+    let names_a_loss = judged
+        .iter()
+        .any(|f| f.is_unsafe() && is_about_shared_bytes(f));
+    let mut out = if values.findings.is_empty() || names_a_loss {
+        judged
+    } else {
+        liveness
+    };
+    out.extend(values.findings);
+    out.sort_by_key(|finding| (finding.diagnostic.span.start, finding.diagnostic.code));
+    out
 }
 
-fn value_findings(f: &Function, opts: &VerifyOptions) -> Vec<Finding> {
-    values::findings(f, opts)
-        .into_iter()
-        .map(|(diagnostic, clobber)| Finding {
-            diagnostic,
-            clobber: clobber.map(|(victim, writer)| Clobber { victim, writer }),
-        })
-        .collect()
+/// Whether a liveness finding is about bytes two tiles share while both are live (which the
+/// value checker can refute), not about where an alloc or a view is.
+fn is_about_shared_bytes(finding: &Finding) -> bool {
+    matches!(
+        finding.diagnostic.code,
+        codes::CO_LIVE_OVERLAP | codes::FORBIDDEN_ALIAS | codes::CARRY_NOT_IN_PLACE
+    )
+}
+
+/// The value checker's findings, and every name of a datum it found lost (reported or not).
+struct ValueFindings {
+    findings: Vec<Finding>,
+    lost: FxHashSet<VarId>,
+}
+
+impl ValueFindings {
+    /// `finding` of the liveness checker as it stands once the value checker has spoken.
+    fn judge(&self, finding: Finding) -> Finding {
+        let about_shared_bytes = is_about_shared_bytes(&finding);
+        let confirmed = match finding.clobber {
+            Some(clobber) => self.lost.contains(&clobber.victim),
+            None => !self.lost.is_empty(),
+        };
+        if !about_shared_bytes || confirmed {
+            return finding;
+        }
+        let d = finding.diagnostic;
+        let mut note = Diagnostic::note(
+            codes::OVERLAP_WITHOUT_LOSS,
+            format!(
+                "{}; yet no read sees a wrong value: each takes bytes the write left intact on its iteration and path",
+                d.message
+            ),
+            d.span,
+        )
+        .with_hint(
+            "the value checker follows the bytes every read takes (iteration by iteration where \
+             a loop variable places a view or picks an arm) and each finds its value: the \
+             overlap breaks the lifetime rule, not the data, so the plan is kept",
+        );
+        note.related = d.related;
+        Finding::from(note)
+    }
+}
+
+fn value_findings(f: &Function, opts: &VerifyOptions) -> ValueFindings {
+    let (found, lost) = values::findings(f, opts);
+    ValueFindings {
+        findings: found
+            .into_iter()
+            .map(|(diagnostic, clobber)| Finding {
+                diagnostic,
+                clobber: clobber.map(|(victim, writer)| Clobber { victim, writer }),
+            })
+            .collect(),
+        lost: lost.into_iter().collect(),
+    }
 }
 
 /// The liveness checker alone: `V001`–`V006`.
@@ -192,6 +266,13 @@ fn liveness_findings(
 /// The value checker alone: `V007` (see [`values::check`] for its findings as data).
 pub fn check_values(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
     values::diagnostics(f, opts)
+}
+
+/// The diagnostics of [`verify_program`] that make a plan unsafe ([`is_violation`]).
+pub fn program_violations(p: &Program, opts: &VerifyOptions) -> Vec<(usize, Diagnostic)> {
+    let mut found = verify_program(p, opts);
+    found.retain(|(_, d)| is_violation(d));
+    found
 }
 
 /// Checks every function of a program; each diagnostic comes with its function's index.

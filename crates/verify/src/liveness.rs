@@ -68,6 +68,9 @@ pub struct TileFact {
     /// count at the end of that loop). Most tiles are read a few times: those reads sit in the
     /// fact itself, not in an allocation of their own.
     pub reads: SmallVec<[Step; 4]>,
+    /// The statement behind each of `reads` (inside the loop, for a read that counts at a
+    /// loop's end).
+    pub read_at: SmallVec<[Step; 4]>,
     /// `max(def, reads)`.
     pub last: Step,
     /// The storage value: equal for a tile and its same-base views, in-place results and aliases.
@@ -120,7 +123,11 @@ struct Arm {
 #[derive(Clone, Copy, Debug)]
 enum Read {
     At(Step),
-    LoopEnd(u32),
+    /// A read at the statement `at` inside loop `loop_id`, which counts at the loop's end.
+    LoopEnd {
+        loop_id: u32,
+        at: Step,
+    },
 }
 
 /// Where a tile's MemRef (or, for a symbolic offset, its bytes) comes from.
@@ -136,6 +143,9 @@ enum Source {
 #[derive(Clone, Debug)]
 pub struct Liveness {
     pub tiles: Vec<TileFact>,
+    /// Where each step is in the source: its statement (a loop's or `if`'s steps point at its
+    /// first character).
+    step_sites: Vec<Span>,
     pub links: Vec<Link>,
     tile_of_var: Vec<Option<u32>>,
     ifs: Vec<IfSteps>,
@@ -149,6 +159,7 @@ impl Liveness {
         let mut b = Builder {
             f,
             next: 0,
+            step_sites: Vec::with_capacity(tiles),
             tiles: Vec::with_capacity(tiles),
             reads: Vec::with_capacity(tiles),
             tile_of_var: vec![None; tiles],
@@ -174,16 +185,24 @@ impl Liveness {
     }
 
     /// The first read of `victim` that `writer`'s write reaches, if any: the write clobbers it.
-    /// `victim` must be defined at or before `writer`.
-    pub fn clobbered_read(&self, victim: &TileFact, writer: &TileFact) -> Option<Step> {
+    /// `victim` must be defined at or before `writer`. Returns where that read is.
+    pub fn clobbered_read(&self, victim: &TileFact, writer: &TileFact) -> Option<Span> {
         if self.exclusive(victim.arm, writer.def) {
             return None;
         }
         let after = victim.reads.partition_point(|&r| r <= writer.def);
-        victim.reads[after..]
-            .iter()
+        let k =
+            (after..victim.reads.len()).find(|&k| !self.exclusive(writer.arm, victim.reads[k]))?;
+        let at = victim.read_at.get(k).copied().unwrap_or(victim.reads[k]);
+        Some(self.site(at))
+    }
+
+    /// Where step `step` is in the source.
+    pub fn site(&self, step: Step) -> Span {
+        self.step_sites
+            .get(step as usize)
             .copied()
-            .find(|&r| !self.exclusive(writer.arm, r))
+            .unwrap_or_default()
     }
 
     /// Whether `step` lies in the else arm of an `if` whose then arm encloses `arm`: no path
@@ -200,6 +219,15 @@ impl Liveness {
             arm = a.parent;
         }
         false
+    }
+}
+
+/// Where a compound statement's own steps point: its first character (its span covers its
+/// whole body).
+fn head_of(stmt: &Stmt) -> Span {
+    Span {
+        start: stmt.span.start,
+        end: stmt.span.start,
     }
 }
 
@@ -231,6 +259,7 @@ pub(super) fn final_yield(body: &[Stmt]) -> Option<(&[Expr], Span)> {
 struct Builder<'f> {
     f: &'f Function,
     next: Step,
+    step_sites: Vec<Span>,
     tiles: Vec<TileFact>,
     /// Reads per tile, resolved once every loop's end is known.
     reads: Vec<SmallVec<[Read; 4]>>,
@@ -249,9 +278,10 @@ struct Builder<'f> {
 }
 
 impl<'f> Builder<'f> {
-    fn bump(&mut self) -> Step {
+    fn bump(&mut self, site: Span) -> Step {
         let step = self.next;
         self.next = self.next.saturating_add(1);
+        self.step_sites.push(site);
         step
     }
 
@@ -264,22 +294,22 @@ impl<'f> Builder<'f> {
     fn stmt(&mut self, stmt: &'f Stmt) {
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
-                let step = self.bump();
+                let step = self.bump(stmt.span);
                 self.read_expr(value, step);
                 self.assign(*target, value, step, stmt.span);
             }
             StmtKind::Eval(e) => {
-                let step = self.bump();
+                let step = self.bump(stmt.span);
                 self.read_expr(e, step);
             }
             StmtKind::Yield { values } | StmtKind::Return { values } => {
-                let step = self.bump();
+                let step = self.bump(stmt.span);
                 for v in values {
                     self.read_expr(v, step);
                 }
             }
             StmtKind::For(for_stmt) => {
-                let head = self.bump();
+                let head = self.bump(head_of(stmt));
                 let header = for_stmt.bounds.iter().chain(&for_stmt.init_values);
                 for e in header.chain(for_stmt.kwargs.iter().map(|k| &k.value)) {
                     self.read_expr(e, head);
@@ -294,7 +324,7 @@ impl<'f> Builder<'f> {
                 self.loop_stack.push(id);
                 self.stmts(&for_stmt.body);
                 self.loop_stack.pop();
-                let end = self.bump();
+                let end = self.bump(head_of(stmt));
                 self.loops[id as usize].end = end;
                 for (i, &result) in for_stmt.return_vars.iter().enumerate() {
                     let iter_arg = for_stmt.iter_args.get(i).copied();
@@ -303,7 +333,7 @@ impl<'f> Builder<'f> {
                 }
             }
             StmtKind::If(if_stmt) => {
-                let cond = self.bump();
+                let cond = self.bump(head_of(stmt));
                 self.read_expr(&if_stmt.cond, cond);
                 let id = self.ifs.len() as u32;
                 self.ifs.push(IfSteps {
@@ -314,13 +344,13 @@ impl<'f> Builder<'f> {
                 self.enter_arm(id, true, outer);
                 self.stmts(&if_stmt.then_body);
                 self.arm = outer;
-                let else_start = self.bump();
+                let else_start = self.bump(head_of(stmt));
                 if let Some(else_body) = &if_stmt.else_body {
                     self.enter_arm(id, false, outer);
                     self.stmts(else_body);
                     self.arm = outer;
                 }
-                let exit = self.bump();
+                let exit = self.bump(head_of(stmt));
                 self.ifs[id as usize] = IfSteps { else_start, exit };
                 let then_yield = final_yield(&if_stmt.then_body).map(|(values, _)| values);
                 for (i, &result) in if_stmt.return_vars.iter().enumerate() {
@@ -330,7 +360,7 @@ impl<'f> Builder<'f> {
                 }
             }
             StmtKind::With(with) => {
-                let step = self.bump();
+                let step = self.bump(head_of(stmt));
                 self.read_expr(&with.context, step);
                 self.stmts(&with.body);
             }
@@ -363,7 +393,10 @@ impl<'f> Builder<'f> {
             .loop_stack
             .partition_point(|&l| loops[l as usize].head <= def);
         let read = match self.loop_stack.get(first_after) {
-            Some(&outermost) => Read::LoopEnd(outermost),
+            Some(&outermost) => Read::LoopEnd {
+                loop_id: outermost,
+                at: step,
+            },
             None => Read::At(step),
         };
         self.reads[tile as usize].push(read);
@@ -445,6 +478,7 @@ impl<'f> Builder<'f> {
             def,
             writes,
             reads: SmallVec::new(),
+            read_at: SmallVec::new(),
             last: def,
             value: index,
             inherited,
@@ -479,23 +513,28 @@ impl<'f> Builder<'f> {
     fn finish(mut self) -> Liveness {
         for t in 0..self.tiles.len() {
             let loops = &self.loops;
-            let mut reads: SmallVec<[Step; 4]> = self.reads[t]
+            // (effective step, the statement that reads), in order; the first read per step.
+            let mut pairs: SmallVec<[(Step, Step); 4]> = self.reads[t]
                 .iter()
                 .map(|&r| match r {
-                    Read::At(step) => step,
-                    Read::LoopEnd(l) => loops[l as usize].end,
+                    Read::At(step) => (step, step),
+                    Read::LoopEnd { loop_id, at } => (loops[loop_id as usize].end, at),
                 })
                 .collect();
-            reads.sort_unstable();
-            reads.dedup();
+            pairs.sort_unstable();
+            pairs.dedup_by_key(|p| p.0);
+            let reads: SmallVec<[Step; 4]> = pairs.iter().map(|p| p.0).collect();
+            let read_at: SmallVec<[Step; 4]> = pairs.iter().map(|p| p.1).collect();
             let root = self.root(t as u32);
             let tile = &mut self.tiles[t];
             tile.last = reads.last().map_or(tile.def, |&r| r.max(tile.def));
             tile.reads = reads;
+            tile.read_at = read_at;
             tile.value = root;
         }
         Liveness {
             tiles: self.tiles,
+            step_sites: self.step_sites,
             links: self.links,
             tile_of_var: self.tile_of_var,
             ifs: self.ifs,
@@ -641,8 +680,12 @@ mod tests {
         };
         // `a` is read only by the else arm's yield: the then arm may overwrite it.
         assert_eq!(live.clobbered_read(by_name("a"), by_name("b")), None);
-        // `keep` is read after the if, which the then arm's write reaches.
-        assert_eq!(live.clobbered_read(by_name("keep"), by_name("b")), Some(9));
+        // `keep` is read after the if, which the then arm's write reaches: at `s`.
+        let read = live.clobbered_read(by_name("keep"), by_name("b"));
+        let (s, _) = f.vars.iter().find(|(_, v)| v.name == "s").unwrap();
+        let s_stmt = live.site(9);
+        assert_eq!(read, Some(s_stmt));
+        assert!(s_stmt.start <= f.vars[s].span.start && f.vars[s].span.start < s_stmt.end);
     }
 
     #[test]

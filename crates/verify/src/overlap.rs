@@ -4,7 +4,7 @@ use super::allocs::name;
 use super::liveness::{Liveness, TileFact};
 use crate::finding::{Clobber, Finding, codes};
 use memreuse_ir::Function;
-use memreuse_ir::diagnostics::Diagnostic;
+use memreuse_ir::diagnostics::{Diagnostic, Related};
 use rustc_hash::FxHashMap;
 
 /// A broken plan can have a conflict for nearly every pair of tiles; past this many findings
@@ -87,29 +87,33 @@ pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Findi
                         return out;
                     }
                     let (v_name, w_name) = (name(f, victim), name(f, writer));
+                    let mut diagnostic = Diagnostic::error(
+                        codes::CO_LIVE_OVERLAP,
+                        format!(
+                            "tiles '{v_name}' and '{w_name}' share bytes of '{}' while both are live: '{w_name}' ({}) is written here, and '{v_name}' ({}) is read again after it",
+                            writer.base, writer.bytes, victim.bytes,
+                        ),
+                        writer.site,
+                    )
+                    .with_hint(format!(
+                        "'{w_name}' may take bytes of '{v_name}' only from the last read of '{v_name}' on"
+                    ));
+                    diagnostic.related = vec![
+                        Related {
+                            span: victim.site,
+                            message: format!("'{v_name}' is defined here"),
+                        },
+                        Related {
+                            span: read,
+                            message: format!("'{v_name}' is read here after '{w_name}' is written"),
+                        },
+                    ];
                     out.push(Finding {
                         clobber: Some(Clobber {
                             victim: victim.var,
                             writer: writer.var,
                         }),
-                        diagnostic: Diagnostic::error(
-                            codes::CO_LIVE_OVERLAP,
-                            format!(
-                                "tiles '{v_name}' and '{w_name}' share bytes of '{}' while both are live: '{v_name}' covers {} and lives [{}, {}], '{w_name}' covers {} and lives [{}, {}]",
-                                writer.base,
-                                victim.bytes,
-                                victim.def,
-                                victim.last,
-                                writer.bytes,
-                                writer.def,
-                                writer.last,
-                            ),
-                            writer.site,
-                        )
-                        .with_hint(format!(
-                            "'{w_name}' is written at step {} but '{v_name}' is read again at step {read}; a tile may take another's bytes only from that tile's last read on",
-                            writer.def
-                        )),
+                        diagnostic,
                     });
                 }
             }

@@ -26,6 +26,17 @@
 //!   head state no longer changes (0, 1 or many iterations); at the back edge every iter arg
 //!   takes the value yielded for it, all at once. The loop exits from the head state, so its
 //!   results hold the last iteration's values, or the inits when the body never ran.
+//! * Iteration by iteration instead, when the loop's variable decides something in it (the
+//!   offset of a view, a MemRef offset, an `if` condition: `if i == 0`), its bounds are known
+//!   and it has at most `MAX_UNROLLED_TRIPS` iterations (and the function's unrolled work
+//!   stays under `MAX_UNROLLED_WORK`): each iteration knows the variable's value, so a slice
+//!   at `[i, 0]` sits on row `i` alone and a condition on `i` runs only the arm it selects. A
+//!   scalar is known where it is computed from literals and known scalars (`scalars.rs`).
+//! * A Vec slice's bytes are its source's at the offset its operands give, whatever its MemRef
+//!   prints (AllocateMemoryAddr prints a dynamic slice at its source's bare address). A slice
+//!   reads nothing itself: its uses read its window.
+//! * A Vec write reaches its data rows padded to 32-byte blocks; an Acc or L0 write (fractal
+//!   layouts) its whole MemRef.
 //! * An `if` runs each arm from the state before it and joins their end states; a value is
 //!   known only where both arms left it. A write in one arm never disturbs a read in the other.
 //!
@@ -53,11 +64,13 @@ use super::liveness::{on_chip_memref, var};
 use memreuse_ir::diagnostics::{Diagnostic, Related};
 use memreuse_ir::ops::OpRole;
 use memreuse_ir::{
-    Call, Expr, ExprKind, ForStmt, Function, MemSpace, Span, Stmt, StmtKind, TileType, Type, VarId,
+    Call, Expr, ExprKind, ForStmt, Function, LoopKind, MemSpace, Span, Stmt, StmtKind, TileType,
+    Type, VarId,
 };
 
 use crate::finding::codes;
 use crate::options::VerifyOptions;
+use crate::scalars::{Scalars, range_values};
 
 /// A broken plan can lose most of its values; past this many the rest are summarised.
 const MAX_REPORTED: usize = 50;
@@ -130,6 +143,8 @@ pub struct ValueViolation {
     pub read: Span,
     /// What destroyed it or kept it away; `None` when nothing ever placed it there.
     pub cause: Option<Cause>,
+    /// The bytes the read expected it on (a view at a loop-indexed offset: this iteration's).
+    pub bytes: Option<(i64, i64)>,
 }
 
 /// Runs the value checker over one planned function; no violation means every read sees its
@@ -138,7 +153,15 @@ pub fn check(f: &Function, opts: &VerifyOptions) -> Vec<ValueViolation> {
     analyse(f, opts).1
 }
 
-fn analyse(f: &Function, opts: &VerifyOptions) -> (Facts, Vec<ValueViolation>) {
+/// A value's first failing read, why it failed, and the bytes it read.
+type Explained = (Span, Option<Cause>, (i64, i64));
+
+/// A violation as a diagnostic, with the two tiles a repair has to separate for a clobber.
+type LocatedViolation = (Diagnostic, Option<(VarId, VarId)>);
+
+/// The facts, the violations to report, and every name of a datum some read found missing (a
+/// value lost only because another was is not reported, but it is lost).
+fn analyse(f: &Function, opts: &VerifyOptions) -> (Facts, Vec<ValueViolation>, Vec<VarId>) {
     let facts = Facts::of(f, opts.addressed_in(f), opts.backend.is_a5());
     let mut fast = Interp::new(f, &facts, None);
     fast.run();
@@ -149,18 +172,29 @@ fn analyse(f: &Function, opts: &VerifyOptions) -> (Facts, Vec<ValueViolation>) {
             lost.push((found.var, found.read));
         }
     }
-    // One focused pass per region explains every value lost there.
+    // One focused pass per region explains every value lost there. It follows the sources
+    // of lost views too: a view is missing where its source was overwritten, and says so.
     let mut by_region: Vec<(u32, SmallVec<[VarId; 4]>)> = Vec::new();
-    for &(value, _) in &lost {
-        let Some(place) = facts.places[value.index()] else {
-            continue;
-        };
-        match by_region.iter_mut().find(|(r, _)| *r == place.region) {
-            Some((_, values)) => values.push(value),
-            None => by_region.push((place.region, SmallVec::from_elem(value, 1))),
+    for &(lost_value, _) in &lost {
+        let mut value = lost_value;
+        while let Some(place) = facts.places[value.index()] {
+            match by_region.iter_mut().find(|(r, _)| *r == place.region) {
+                Some((_, values)) if values.contains(&value) => break,
+                Some((_, values)) => values.push(value),
+                None => by_region.push((place.region, SmallVec::from_elem(value, 1))),
+            }
+            match facts.effects.get(value.index()) {
+                Some(Effect::Rename(Some(source)))
+                    if facts.datum_of(*source) == facts.datum_of(value) =>
+                {
+                    value = *source;
+                }
+                _ => break,
+            }
         }
     }
-    let mut explained: FxHashMap<VarId, (Span, Option<Cause>)> = FxHashMap::default();
+    // Per lost value: its first failing read in the focused pass, why, and the bytes it read.
+    let mut explained: FxHashMap<VarId, Explained> = FxHashMap::default();
     for (region, mut values) in by_region {
         values.sort_unstable();
         let mut focused = Interp::new(f, &facts, Some(Foci::new(region, values)));
@@ -168,17 +202,21 @@ fn analyse(f: &Function, opts: &VerifyOptions) -> (Facts, Vec<ValueViolation>) {
         for found in focused.found {
             explained
                 .entry(found.var)
-                .or_insert((found.read, found.cause));
+                .or_insert((found.read, found.cause, found.bytes));
         }
     }
     let violations: Vec<ValueViolation> = lost
         .iter()
         .map(|&(value, read)| {
-            let (read, cause) = explained.get(&value).copied().unwrap_or((read, None));
+            let (read, cause, bytes) = match explained.get(&value) {
+                Some(&(read, cause, bytes)) => (read, cause, Some(bytes)),
+                None => (read, None, None),
+            };
             ValueViolation {
                 lost: value,
                 read,
                 cause,
+                bytes,
             }
         })
         .collect();
@@ -197,18 +235,28 @@ fn analyse(f: &Function, opts: &VerifyOptions) -> (Facts, Vec<ValueViolation>) {
         out.extend(violations.into_iter().take(1));
     }
     let aliased = facts.read_while_written();
+    // Every name of a datum some read found missing (a view read in its source's place).
+    let mut lost_data: Vec<u32> = lost
+        .iter()
+        .map(|&(value, _)| value)
+        .chain(aliased.iter().map(|v| v.lost))
+        .map(|value| facts.datum_of(value))
+        .collect();
+    lost_data.sort_unstable();
+    lost_data.dedup();
+    let lost: Vec<VarId> = (0..f.vars.len() as u32)
+        .map(VarId)
+        .filter(|&v| lost_data.binary_search(&facts.datum_of(v)).is_ok())
+        .collect();
     out.splice(0..0, aliased);
-    (facts, out)
+    (facts, out, lost)
 }
 
 /// The violations as located diagnostics.
 /// [`diagnostics`] with, for a value another tile's write destroyed, `(lost, writer)`: the
 /// two tiles a repair has to separate (a repair checks again, so the first reported suffice).
-pub(super) fn findings(
-    f: &Function,
-    opts: &VerifyOptions,
-) -> Vec<(Diagnostic, Option<(VarId, VarId)>)> {
-    let (facts, violations) = analyse(f, opts);
+pub(super) fn findings(f: &Function, opts: &VerifyOptions) -> (Vec<LocatedViolation>, Vec<VarId>) {
+    let (facts, violations, lost) = analyse(f, opts);
     let clobber = |v: &ValueViolation| match v.cause {
         Some(Cause::Overwritten { writer, .. } | Cause::ReadWhileWritten { writer, .. }) => {
             Some((v.lost, writer))
@@ -223,11 +271,11 @@ pub(super) fn findings(
     if violations.len() > MAX_REPORTED {
         out.push((more_lost(f, violations.len()), None));
     }
-    out
+    (out, lost)
 }
 
 pub(super) fn diagnostics(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    findings(f, opts).into_iter().map(|(d, _)| d).collect()
+    findings(f, opts).0.into_iter().map(|(d, _)| d).collect()
 }
 
 fn more_lost(f: &Function, violations: usize) -> Diagnostic {
@@ -252,6 +300,10 @@ fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
     };
     let lost = name(v.lost);
     let place = facts.places[v.lost.index()].map_or_else(String::new, |p| {
+        let p = match v.bytes {
+            Some((start, end)) => Place { start, end, ..p },
+            None => p,
+        };
         format!(
             " {} of '{}'",
             p.bytes_text(),
@@ -350,7 +402,7 @@ fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
 
 /// Where a tile sits: a byte range of one region. A symbolic offset with no source to take its
 /// range from covers the whole region, `[i64::MIN, i64::MAX)`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Place {
     region: u32,
     start: i64,
@@ -401,6 +453,63 @@ struct Facts {
     body_slots: FxHashMap<usize, u32>,
     /// The ops whose outputs must not alias some of their inputs, in program order.
     must_not_alias: Vec<MustNotAliasOp>,
+    /// The tiles whose bytes depend on scalars a loop run iteration by iteration knows:
+    /// `places` holds what is true on every iteration, this how to narrow it on each.
+    moving: FxHashMap<VarId, Moving>,
+    /// The loops (keyed by the statement's address) run iteration by iteration, each with the
+    /// values its variable takes: a view or a condition in them depends on the iteration.
+    unrolled: FxHashMap<usize, Vec<i64>>,
+}
+
+/// Where a row-major slice's window sits in its source, given its offsets: it starts
+/// `Σ offsets[k] · strides[k]` elements of `bits` bits into the source and spans `extent`.
+#[derive(Clone, Debug)]
+struct SliceGeometry {
+    strides: SmallVec<[i64; 2]>,
+    extent: i64,
+    bits: i64,
+}
+
+impl SliceGeometry {
+    /// The window's place in `source` where `scalars` give every offset; `None` where one is
+    /// unknown, or the window leaves its source (a bad slice reads all of its source).
+    fn place(&self, scalars: &Scalars, offsets: &[Expr], source: Place) -> Option<Place> {
+        let mut first: i64 = 0;
+        for (offset, stride) in offsets.iter().zip(&self.strides) {
+            first = first.checked_add(scalars.eval(offset)?.checked_mul(*stride)?)?;
+        }
+        let start_bits = first.checked_mul(self.bits)?;
+        let end_bits = first.checked_add(self.extent)?.checked_mul(self.bits)?;
+        let start = source.start.checked_add(start_bits.div_euclid(8))?;
+        let end = source.start.checked_add((end_bits + 7).div_euclid(8))?;
+        (source.start <= start && end <= source.end).then_some(Place {
+            start,
+            end,
+            written_end: end,
+            ..source
+        })
+    }
+}
+
+/// How a tile's bytes follow from scalars known only on a given iteration.
+#[derive(Clone, Debug)]
+enum Moving {
+    /// A `tile.slice` of `source` (row-major): its window starts `Σ offsets[k] · strides[k]`
+    /// elements into the source and spans `extent` elements.
+    Slice {
+        source: VarId,
+        offsets: SmallVec<[Expr; 2]>,
+        geometry: SliceGeometry,
+    },
+    /// A tile at a MemRef offset computed from scalars: `data` bytes of its `size` hold its
+    /// value (see [`tile_place`]); a view's are within its source's (`within`).
+    Offset {
+        offset: Expr,
+        size: i64,
+        data: Option<i64>,
+        space: Option<MemSpace>,
+        within: Option<VarId>,
+    },
 }
 
 /// An op whose op-table row forbids its output to share bytes with some inputs.
@@ -455,6 +564,7 @@ impl Facts {
                     {
                         out.push(ValueViolation {
                             lost: input,
+                            bytes: None,
                             read,
                             cause: Some(Cause::ReadWhileWritten {
                                 writer: output,
@@ -511,6 +621,8 @@ impl Facts {
             reads: Vec::with_capacity(f.vars.len()),
             body_slots: FxHashMap::default(),
             must_not_alias: Vec::new(),
+            moving: FxHashMap::default(),
+            unrolled: FxHashMap::default(),
         };
         let mut builder = FactsBuilder {
             f,
@@ -523,9 +635,14 @@ impl Facts {
             last_region: None,
             call_tuples: vec![false; f.vars.len()],
             open: Vec::new(),
+            scalars: Scalars::new(f.vars.len()),
+            loop_deps: vec![LoopSet::new(); f.vars.len()],
+            loops: Vec::new(),
+            next_loop: 0,
+            work: 0,
         };
         for p in &f.params {
-            builder.define(p.var, None, p.span, false);
+            builder.define(p.var, None, p.span, false, None);
             if builder.facts.places[p.var.index()].is_some() {
                 builder.facts.params.push(p.var);
             }
@@ -562,7 +679,33 @@ struct FactsBuilder<'a> {
     call_tuples: Vec<bool>,
     /// The regions touched so far by each loop or `if` being walked, innermost last.
     open: Vec<SmallVec<[u32; 8]>>,
+    /// The scalars known on every path and iteration (literals and what is computed from them).
+    scalars: Scalars,
+    /// Indexed by `VarId`: the loops (by number) whose variable a scalar is computed from.
+    loop_deps: Vec<LoopSet>,
+    /// The loops being walked, innermost last.
+    loops: Vec<OpenLoop>,
+    next_loop: u32,
+    /// Statements the interpretation runs so far (a loop run iteration by iteration counts
+    /// its body once per iteration): what bounds unrolling.
+    work: u64,
 }
+
+/// Loops, by number in program order.
+type LoopSet = SmallVec<[u32; 2]>;
+
+/// A loop being walked by the facts builder.
+struct OpenLoop {
+    number: u32,
+    /// Whether a view's bytes or a condition in its body depend on its variable.
+    wanted: bool,
+    work_before: u64,
+}
+
+/// Loops with more iterations than this run to a fixpoint instead.
+const MAX_UNROLLED_TRIPS: usize = 256;
+/// The most statements unrolling may make the interpretation run in one function.
+const MAX_UNROLLED_WORK: u64 = 200_000;
 
 /// The values of the yield that ends a statement list, and where it is.
 type YieldFact = (SmallVec<[Option<VarId>; 2]>, Span);
@@ -574,6 +717,13 @@ impl<'a> FactsBuilder<'a> {
         let start = reads.len() as u32;
         let mut read = |e: &Expr| e.for_each_var_use(&mut |v, span| reads.push((v, span)));
         match &stmt.kind {
+            // A slice reads nothing itself: its window is read where the slice is used (its
+            // name stands only where its source's value does).
+            StmtKind::Assign { value: e, .. } if e.call_role() == Some(OpRole::Slice) => {
+                if let ExprKind::Call(_, call) = &e.kind {
+                    call.args.iter().skip(1).for_each(read);
+                }
+            }
             StmtKind::Assign { value: e, .. } | StmtKind::Eval(e) => read(e),
             StmtKind::Yield { values } | StmtKind::Return { values } => {
                 values.iter().for_each(read);
@@ -602,8 +752,10 @@ impl<'a> FactsBuilder<'a> {
         }
         for (i, stmt) in body.iter().enumerate() {
             self.gather_reads(first + i, stmt);
+            self.work += 1;
             match &stmt.kind {
                 StmtKind::Assign { target, value } => {
+                    self.note_scalar(*target, value);
                     let effect = match &value.kind {
                         ExprKind::Var(src) => Effect::Rename(Some(*src)),
                         ExprKind::Call(_, call) => {
@@ -654,24 +806,46 @@ impl<'a> FactsBuilder<'a> {
                     if let Some(slot) = self.facts.effects.get_mut(target.index()) {
                         *slot = effect;
                     }
-                    self.define(*target, source, stmt.span, view);
+                    let slice = match &value.kind {
+                        ExprKind::Call(_, call) if value.call_role() == Some(OpRole::Slice) => {
+                            Some(&**call)
+                        }
+                        _ => None,
+                    };
+                    self.define(*target, source, stmt.span, view, slice);
                 }
                 StmtKind::Yield { values } => {
                     last_yield = Some((values.iter().map(Expr::as_var).collect(), stmt.span));
                 }
                 StmtKind::For(for_stmt) => {
                     self.open.push(SmallVec::new());
+                    let number = self.next_loop;
+                    self.next_loop += 1;
+                    if let Some(loop_var) = for_stmt.loop_var
+                        && let Some(deps) = self.loop_deps.get_mut(loop_var.index())
+                    {
+                        *deps = SmallVec::from_elem(number, 1);
+                    }
+                    self.loops.push(OpenLoop {
+                        number,
+                        wanted: false,
+                        work_before: self.work,
+                    });
                     for (i, &iter_arg) in for_stmt.iter_args.iter().enumerate() {
                         let init = for_stmt.init_values.get(i).and_then(Expr::as_var);
-                        self.define(iter_arg, init, stmt.span, false);
+                        self.define(iter_arg, init, stmt.span, false, None);
                     }
                     self.stmts(&for_stmt.body);
                     for (i, &result) in for_stmt.return_vars.iter().enumerate() {
-                        self.define(result, for_stmt.iter_args.get(i).copied(), stmt.span, false);
+                        let iter_arg = for_stmt.iter_args.get(i).copied();
+                        self.define(result, iter_arg, stmt.span, false, None);
                     }
+                    self.close_loop(stmt, for_stmt);
                     self.close(stmt);
                 }
                 StmtKind::If(if_stmt) => {
+                    let deps = self.deps_of(&if_stmt.cond);
+                    self.want(&deps);
                     self.open.push(SmallVec::new());
                     let then_yield = self.stmts(&if_stmt.then_body);
                     if let Some(else_body) = &if_stmt.else_body {
@@ -682,7 +856,7 @@ impl<'a> FactsBuilder<'a> {
                             Some((values, at)) => (values.get(i).copied().flatten(), *at),
                             None => (None, stmt.span),
                         };
-                        self.define(result, source, at, false);
+                        self.define(result, source, at, false, None);
                     }
                     self.close(stmt);
                 }
@@ -695,6 +869,66 @@ impl<'a> FactsBuilder<'a> {
             }
         }
         last_yield
+    }
+
+    /// A scalar assignment: its value where it is known on every path and iteration, and
+    /// the loops whose variable it is computed from.
+    fn note_scalar(&mut self, target: VarId, value: &Expr) {
+        let is_tile = var(self.f, target).is_some_and(|v| matches!(v.ty, Some(Type::Tile(_))));
+        if is_tile {
+            return;
+        }
+        let known = self.scalars.eval(value);
+        self.scalars.set(target, known);
+        let deps = self.deps_of(value);
+        if let Some(slot) = self.loop_deps.get_mut(target.index()) {
+            *slot = deps;
+        }
+    }
+
+    /// The loops whose variables `e` is computed from.
+    fn deps_of(&self, e: &Expr) -> LoopSet {
+        let mut deps = LoopSet::new();
+        e.for_each_var_use(&mut |v, _| {
+            for &number in self.loop_deps.get(v.index()).map_or(&[][..], |d| &d[..]) {
+                if !deps.contains(&number) {
+                    deps.push(number);
+                }
+            }
+        });
+        deps
+    }
+
+    /// The loops in `deps` are worth running iteration by iteration.
+    fn want(&mut self, deps: &[u32]) {
+        for open in &mut self.loops {
+            if deps.contains(&open.number) {
+                open.wanted = true;
+            }
+        }
+    }
+
+    /// Decides whether the loop `stmt` runs iteration by iteration: when something in it
+    /// depends on its variable, its trip count is known and small, and the work stays bounded.
+    fn close_loop(&mut self, stmt: &Stmt, for_stmt: &ForStmt) {
+        let Some(open) = self.loops.pop() else {
+            return;
+        };
+        let body_work = self.work - open.work_before;
+        let sequential = matches!(for_stmt.kind, LoopKind::Range | LoopKind::Unroll);
+        let values = (open.wanted && sequential && for_stmt.loop_var.is_some())
+            .then(|| range_values(&self.scalars, &for_stmt.bounds, MAX_UNROLLED_TRIPS))
+            .flatten();
+        // A fixpoint runs a body about twice.
+        let mut trips = 2;
+        if let Some(values) = values {
+            let unrolled = open.work_before + values.len() as u64 * body_work;
+            if unrolled <= MAX_UNROLLED_WORK {
+                trips = values.len() as u64;
+                self.facts.unrolled.insert(stmt_key(stmt), values);
+            }
+        }
+        self.work = open.work_before + trips * body_work;
     }
 
     /// Records the inputs the call `value` (defining `target`) must not write over, as its
@@ -778,7 +1012,14 @@ impl<'a> FactsBuilder<'a> {
     /// tile by the buffer), so a tile covers at most its shape's bytes from its offset; a view
     /// or alias covers its MemRef's bytes within its source's. A symbolic offset takes its
     /// source's range (a runtime slice lies inside its source), else the whole region.
-    fn define(&mut self, v: VarId, source: Option<VarId>, at: Span, view: bool) {
+    fn define(
+        &mut self,
+        v: VarId,
+        source: Option<VarId>,
+        at: Span,
+        view: bool,
+        slice: Option<&Call>,
+    ) {
         let Some(slot) = self.facts.defs.get_mut(v.index()) else {
             return;
         };
@@ -790,11 +1031,13 @@ impl<'a> FactsBuilder<'a> {
         let Some(memref) = on_chip_memref(variable) else {
             return;
         };
+        let tile = match &variable.ty {
+            Some(Type::Tile(t)) => Some(t),
+            _ => None,
+        };
+        let space = tile.and_then(|t| t.space);
         let region_name: &'a str = if self.addressed {
-            match &variable.ty {
-                Some(Type::Tile(t)) => t.space.unwrap_or(MemSpace::Ddr).name(),
-                _ => "",
-            }
+            space.unwrap_or(MemSpace::Ddr).name()
         } else {
             memref.base.as_str()
         };
@@ -818,37 +1061,194 @@ impl<'a> FactsBuilder<'a> {
         let source_place = source
             .and_then(|s| self.facts.places.get(s.index()).copied().flatten())
             .filter(|p| p.region == region);
-        let known = memref.const_offset().zip(memref.size_bytes());
-        let written_end = match known {
-            Some((start, size)) if !view => start.saturating_add(size),
-            _ => i64::MIN,
-        };
-        let (start, end) = match (known, source_place) {
+        if let (Some(call), Some(src), Some(source)) = (slice, source_place, source) {
+            // A Vec slice's bytes are its source's at the slice operands' offset, whatever its
+            // MemRef prints: AllocateMemoryAddr prints a dynamic slice at its source's bare
+            // address (PTO places the window from the operands).
+            if space == Some(MemSpace::Vec)
+                && let Some((offsets, geometry)) = self.slice_window(call, source)
+            {
+                let place = match geometry.place(&self.scalars, offsets, src) {
+                    Some(place) => place,
+                    None => {
+                        self.depend_on_iteration(v, offsets, || Moving::Slice {
+                            source,
+                            offsets: offsets.iter().cloned().collect(),
+                            geometry,
+                        });
+                        src
+                    }
+                };
+                self.facts.places[v.index()] = Some(place);
+                return;
+            }
+            // Elsewhere only a slice at a known offset prints where it is.
+            let offsets = call.args.get(2);
+            if self.addressed && offsets.is_some_and(|o| self.scalars.eval_all(o).is_none()) {
+                self.facts.places[v.index()] = Some(src);
+                return;
+            }
+        }
+        let size = memref.size_bytes();
+        let offset = memref.offset();
+        let start = memref
+            .const_offset()
+            .or_else(|| offset.and_then(|o| self.scalars.eval(o)));
+        let data = tile.and_then(data_bytes);
+        let place = match (start.zip(size), source_place) {
             (Some((start, size)), Some(src)) if view => {
                 let end = start.saturating_add(size);
                 let clipped = (start.max(src.start), end.min(src.end));
-                if clipped.0 < clipped.1 {
+                let (start, end) = if clipped.0 < clipped.1 {
                     clipped
                 } else {
                     (start, end)
+                };
+                Place {
+                    region,
+                    start,
+                    end,
+                    written_end: end,
                 }
             }
-            (Some((start, size)), _) => {
-                let data = match &variable.ty {
-                    Some(Type::Tile(t)) => data_bytes(t).map_or(size, |d| d.min(size)),
-                    _ => size,
-                };
-                (start, start.saturating_add(data))
+            (Some((start, size)), _) => tile_place(region, start, size, data, space),
+            (None, source_place) => {
+                if let (Some(offset), Some(size)) = (offset, size) {
+                    let within = source_place.and(source).filter(|_| view);
+                    self.depend_on_iteration(v, std::slice::from_ref(offset), || Moving::Offset {
+                        offset: offset.clone(),
+                        size,
+                        data,
+                        space,
+                        within,
+                    });
+                }
+                match source_place {
+                    Some(src) => src,
+                    None => Place {
+                        region,
+                        start: i64::MIN,
+                        end: i64::MAX,
+                        written_end: i64::MAX,
+                    },
+                }
             }
-            (None, Some(src)) => (src.start, src.end),
-            (None, None) => (i64::MIN, i64::MAX),
         };
-        self.facts.places[v.index()] = Some(Place {
-            region,
-            start,
-            end,
-            written_end: written_end.max(end),
-        });
+        self.facts.places[v.index()] = Some(place);
+    }
+
+    /// The offsets of a `tile.slice` of `source` and where they place its window, from the
+    /// static shapes.
+    fn slice_window<'c>(
+        &self,
+        call: &'c Call,
+        source: VarId,
+    ) -> Option<(&'c [Expr], SliceGeometry)> {
+        let Some(Type::Tile(src)) = &var(self.f, source)?.ty else {
+            return None;
+        };
+        let src_shape: SmallVec<[i64; 4]> = src
+            .shape
+            .iter()
+            .map(Expr::as_const_int)
+            .collect::<Option<_>>()?;
+        let list = |e: &'c Expr| match &e.kind {
+            ExprKind::List(items) | ExprKind::Tuple(items) => Some(&items[..]),
+            _ => None,
+        };
+        let shape = list(call.args.get(1)?)?;
+        let offsets = list(call.args.get(2)?)?;
+        if shape.len() != src_shape.len() || offsets.len() != src_shape.len() {
+            return None;
+        }
+        let mut strides: SmallVec<[i64; 2]> = SmallVec::from_elem(1, src_shape.len());
+        for k in (0..src_shape.len().saturating_sub(1)).rev() {
+            strides[k] = strides[k + 1].checked_mul(src_shape[k + 1])?;
+        }
+        let mut extent: i64 = 1;
+        for (dim, stride) in shape.iter().zip(&strides) {
+            let dim = dim.as_const_int()?;
+            extent = extent.checked_add(dim.checked_sub(1)?.checked_mul(*stride)?)?;
+        }
+        let bits = i64::from(src.dtype.storage_bits());
+        Some((
+            offsets,
+            SliceGeometry {
+                strides,
+                extent,
+                bits,
+            },
+        ))
+    }
+
+    /// `v`'s bytes depend on the scalars in `operands`, not known on every iteration: the
+    /// loops they are computed from are worth running iteration by iteration, and the
+    /// interpretation narrows `v`'s place (`moving`) on each. Nothing when no loop is involved.
+    fn depend_on_iteration(
+        &mut self,
+        v: VarId,
+        operands: &[Expr],
+        moving: impl FnOnce() -> Moving,
+    ) {
+        let mut deps = LoopSet::new();
+        for e in operands {
+            for number in self.deps_of(e) {
+                if !deps.contains(&number) {
+                    deps.push(number);
+                }
+            }
+        }
+        if deps.is_empty() {
+            return;
+        }
+        self.want(&deps);
+        self.facts.moving.insert(v, moving());
+    }
+}
+
+/// Where a tile written at `start` sits: its data's bytes, at most its MemRef's `size`. A write
+/// reaches further: in Vec its rows padded to the 32-byte blocks a vector op writes, elsewhere
+/// (fractal layouts: an Acc or L0 tile fills whole fractal rows) its whole MemRef.
+fn tile_place(
+    region: u32,
+    start: i64,
+    size: i64,
+    data: Option<i64>,
+    space: Option<MemSpace>,
+) -> Place {
+    let data = data.map_or(size, |d| d.min(size));
+    let end = start.saturating_add(data);
+    let written = match space {
+        Some(MemSpace::Vec) => data.saturating_add(31) / 32 * 32,
+        _ => size,
+    };
+    Place {
+        region,
+        start,
+        end,
+        written_end: start.saturating_add(written.min(size)).max(end),
+    }
+}
+
+impl Moving {
+    /// Its place where `scalars` give its offset; `source` is where a slice's source sits (for
+    /// an offset, the tile's own place on every iteration, for its region).
+    fn place(&self, scalars: &Scalars, source: Place) -> Option<Place> {
+        match self {
+            Moving::Slice {
+                offsets, geometry, ..
+            } => geometry.place(scalars, offsets, source),
+            Moving::Offset {
+                offset,
+                size,
+                data,
+                space,
+                ..
+            } => {
+                let start = scalars.eval(offset)?;
+                Some(tile_place(source.region, start, *size, *data, *space))
+            }
+        }
     }
 }
 
@@ -920,11 +1320,18 @@ struct Found {
     var: VarId,
     read: Span,
     cause: Option<Cause>,
+    bytes: (i64, i64),
 }
 
 struct Interp<'f> {
     f: &'f Function,
     facts: &'f Facts,
+    /// The scalars known where the interpretation is (a loop run iteration by iteration
+    /// knows its variable).
+    scalars: Scalars,
+    /// Indexed by `VarId`: where a tile of [`Facts::moving`] sits on this iteration, when its
+    /// offset is known here.
+    moved: Vec<Option<Place>>,
     /// In a focused pass: the values whose causes it follows.
     focus: Option<Foci>,
     found: Vec<Found>,
@@ -966,6 +1373,15 @@ impl<'f> Interp<'f> {
         Interp {
             f,
             facts,
+            scalars: Scalars::new(f.vars.len()),
+            moved: vec![
+                None;
+                if facts.moving.is_empty() {
+                    0
+                } else {
+                    f.vars.len()
+                }
+            ],
             focus,
             found: Vec::new(),
             done: false,
@@ -984,10 +1400,58 @@ impl<'f> Interp<'f> {
     /// Where `v` sits, if this pass follows it: a focused pass follows only the focus values'
     /// region, as no other region's contents can change where they are.
     fn place(&self, v: VarId) -> Option<Place> {
-        let place = self.facts.places.get(v.index()).copied().flatten()?;
+        let place = self.located(v)?;
         match &self.focus {
             Some(foci) if foci.region != place.region => None,
             _ => Some(place),
+        }
+    }
+
+    /// Where `v` sits here: on this iteration, or on every one.
+    fn located(&self, v: VarId) -> Option<Place> {
+        match self.moved.get(v.index()).copied().flatten() {
+            Some(place) => Some(place),
+            None => self.facts.places.get(v.index()).copied().flatten(),
+        }
+    }
+
+    /// Narrows the place of a tile of [`Facts::moving`] being defined to this iteration's (or
+    /// widens it back where its offset is not known here); its name leaves its old place.
+    fn place_moving(&mut self, state: &mut State, v: VarId) {
+        let Some(moving) = self.facts.moving.get(&v) else {
+            return;
+        };
+        let own = self.facts.places.get(v.index()).copied().flatten();
+        let now = match moving {
+            Moving::Slice { source, .. } => self
+                .located(*source)
+                .and_then(|src| moving.place(&self.scalars, src)),
+            Moving::Offset { within, .. } => {
+                let place = own.and_then(|own| moving.place(&self.scalars, own));
+                match within.and_then(|s| self.located(s)) {
+                    Some(src) => place.map(|p| Place {
+                        start: p.start.max(src.start),
+                        end: p.end.min(src.end),
+                        written_end: p.end.min(src.end),
+                        ..p
+                    }),
+                    None => place,
+                }
+                .filter(|p| p.start < p.end)
+            }
+        };
+        let Some(slot) = self.moved.get_mut(v.index()) else {
+            return;
+        };
+        let before = std::mem::replace(slot, now);
+        if let Some(old) = before.or(own).filter(|_| before != now)
+            && self.focus.as_ref().is_none_or(|f| f.region == old.region)
+        {
+            let cells = &mut state.regions[old.region as usize];
+            let (lo, hi) = range_of(cells, old.start, old.end);
+            for c in &mut cells[lo..hi] {
+                c.remove(v);
+            }
         }
     }
 
@@ -1018,10 +1482,34 @@ impl<'f> Interp<'f> {
                 self.read(state, v, span);
             }
             match &stmt.kind {
-                StmtKind::Assign { target, .. } => self.assign(state, *target, stmt.span),
+                StmtKind::Assign { target, value } => {
+                    if self.is_tile(*target) {
+                        self.place_moving(state, *target);
+                    } else {
+                        let known = self.scalars.eval(value);
+                        self.scalars.set(*target, known);
+                    }
+                    self.assign(state, *target, stmt.span);
+                }
                 StmtKind::Eval(_) | StmtKind::Return { .. } | StmtKind::Pass => {}
                 StmtKind::Yield { values } => yielded = Some((values.as_slice(), stmt.span)),
-                StmtKind::For(for_stmt) => self.for_loop(state, stmt, for_stmt),
+                StmtKind::For(for_stmt) => match self.facts.unrolled.get(&stmt_key(stmt)) {
+                    Some(values) => self.iterations(state, stmt, for_stmt, values),
+                    None => self.for_loop(state, stmt, for_stmt),
+                },
+                StmtKind::If(if_stmt) if let Some(taken) = self.scalars.eval(&if_stmt.cond) => {
+                    // The condition is known here: only the arm it selects runs.
+                    let arm = if taken != 0 {
+                        Some(&if_stmt.then_body)
+                    } else {
+                        if_stmt.else_body.as_ref()
+                    };
+                    let arm_yield = match arm {
+                        Some(arm) => self.stmts(state, arm),
+                        None => None,
+                    };
+                    self.bind_results(state, &if_stmt.return_vars, arm_yield, stmt.span);
+                }
                 StmtKind::If(if_stmt) => {
                     let touched = self.touched(stmt);
                     // Only the regions the `if` touches differ between its arms.
@@ -1079,10 +1567,43 @@ impl<'f> Interp<'f> {
             .unwrap_or_default()
     }
 
+    /// Runs a loop iteration by iteration, its variable taking each of `values` in turn: at
+    /// each back edge the iter args take the values yielded for them.
+    fn iterations(
+        &mut self,
+        state: &mut State,
+        stmt: &'f Stmt,
+        for_stmt: &'f ForStmt,
+        values: &[i64],
+    ) {
+        let at = stmt.span;
+        let inits = pairs(&for_stmt.iter_args, Some(&for_stmt.init_values));
+        self.rename(state, &inits, RenameKind::Rename, at);
+        for &value in values {
+            if let Some(loop_var) = for_stmt.loop_var {
+                self.scalars.set(loop_var, Some(value));
+            }
+            let yielded = self.stmts(state, &for_stmt.body);
+            if self.done {
+                return;
+            }
+            let carries = pairs(&for_stmt.iter_args, yielded.map(|(values, _)| values));
+            let yield_span = yielded.map_or(at, |(_, span)| span);
+            self.rename(state, &carries, RenameKind::Carry, yield_span);
+        }
+        if let Some(loop_var) = for_stmt.loop_var {
+            self.scalars.set(loop_var, None);
+        }
+        self.bind_loop_results(state, for_stmt, at);
+    }
+
     /// Runs a loop to its fixpoint. Regions the loop does not touch stay as they are; the
     /// state of the others at the head is the join of the entry and the back edge.
     fn for_loop(&mut self, state: &mut State, stmt: &'f Stmt, for_stmt: &'f ForStmt) {
         let at = stmt.span;
+        if let Some(loop_var) = for_stmt.loop_var {
+            self.scalars.set(loop_var, None);
+        }
         let touched = self.touched(stmt);
         let inits = pairs(&for_stmt.iter_args, Some(&for_stmt.init_values));
         self.rename(state, &inits, RenameKind::Rename, at);
@@ -1121,6 +1642,11 @@ impl<'f> Interp<'f> {
             }
             later_head = Some(saved(state));
         }
+        self.bind_loop_results(state, for_stmt, at);
+    }
+
+    /// A loop's results take its iter args' values as the loop exits.
+    fn bind_loop_results(&mut self, state: &mut State, for_stmt: &ForStmt, at: Span) {
         let results: SmallVec<[Pair; 4]> = for_stmt
             .return_vars
             .iter()
@@ -1182,6 +1708,7 @@ impl<'f> Interp<'f> {
                         var: v,
                         read: span,
                         cause,
+                        bytes: (place.start, place.end),
                     });
                     // A focus value's first failing read, on whatever iteration, is a real one
                     // (later iterations start from fewer values), with a real cause.
@@ -1406,7 +1933,13 @@ impl<'f> Interp<'f> {
         for c in &mut cells[lo..hi] {
             c.remove(target);
             if focused {
-                c.set_cause(target, Some(kind.cause(target, source, at)));
+                // Where a view's source was overwritten, so is the view.
+                let cause = source
+                    .filter(|&s| self.facts.datum_of(s) == self.facts.datum_of(target))
+                    .and_then(|s| c.cause(s))
+                    .filter(|cause| matches!(cause, Cause::Overwritten { .. }))
+                    .unwrap_or_else(|| kind.cause(target, source, at));
+                c.set_cause(target, Some(cause));
             }
         }
         for &(start, end) in ranges {

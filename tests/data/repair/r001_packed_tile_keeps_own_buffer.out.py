@@ -27,4 +27,4 @@ class TupleItemUnused:
         st: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)] = pl.tile.store(counts_f32, [0, 0], y)
         return st
 ## repairs
-r001_packed_tile_keeps_own_buffer.py:25:9: warning[MR-R001]: PyPTO puts 'counts' on 'mem_vec_4', the buffer of 'hits', which is unsafe: tiles 'counts' and 'hits' share bytes of 'mem_vec_4' while both are live: 'counts' covers bytes [0, 1024) and lives [5, 8], 'hits' covers bytes [0, 1024) and lives [5, 5]; the repaired plan keeps 'counts' on its own allocation 'mem_vec_5'
+r001_packed_tile_keeps_own_buffer.py:25:9: warning[MR-R001]: PyPTO puts 'counts' on 'mem_vec_4', the buffer of 'hits', which is unsafe: tiles 'counts' and 'hits' share bytes of 'mem_vec_4' while both are live: 'hits' (bytes [0, 1024)) is written here, and 'counts' (bytes [0, 1024)) is read again after it; the repaired plan keeps 'counts' on its own allocation 'mem_vec_5'

@@ -29,4 +29,4 @@ class UntypedIfResultArmValue:
         st: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)] = pl.tile.store(s, [0, 0], y)
         return st
 ## repairs
-r001_untyped_if_result_keeps_its_arm_value.py:25:9: warning[MR-R001]: PyPTO puts 'r0' on 'mem_vec_5', the buffer of 'w', which is unsafe: tiles 'r0' and 'w' share bytes of 'mem_vec_5' while both are live: 'r0' covers bytes [0, 8192) and lives [11, 14], 'w' covers bytes [0, 8192) and lives [12, 13]; the repaired plan keeps 't', which 'r0' sits with, on its own allocation 'mem_vec_3'
+r001_untyped_if_result_keeps_its_arm_value.py:25:9: warning[MR-R001]: PyPTO puts 'r0' on 'mem_vec_5', the buffer of 'w', which is unsafe: tiles 'r0' and 'w' share bytes of 'mem_vec_5' while both are live: 'w' (bytes [0, 8192)) is written here, and 'r0' (bytes [0, 8192)) is read again after it; the repaired plan keeps 't', which 'r0' sits with, on its own allocation 'mem_vec_3'

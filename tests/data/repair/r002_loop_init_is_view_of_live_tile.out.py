@@ -25,4 +25,4 @@ class LoopInitIsViewOfLiveTile:
         st: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)] = pl.tile.store(a, [16, 0], st0)
         return st
 ## repairs
-r002_loop_init_is_view_of_live_tile.py:19:13: warning[MR-R002]: PyPTO keeps loop carry 'acc' on 'mem_vec_2', the buffer of its init value 'v', which is unsafe: tiles 'a' and 'nxt_mv' (a copy memreuse inserted for 'nxt') share bytes of 'mem_vec_2' while both are live: 'a' covers bytes [0, 4096) and lives [2, 10], 'nxt_mv' covers bytes [2048, 4096) and lives [6, 7]; the repaired plan feeds it from 'v_carry', a copy of 'v' in its own allocation 'mem_vec_4'
+r002_loop_init_is_view_of_live_tile.py:19:13: warning[MR-R002]: PyPTO keeps loop carry 'acc' on 'mem_vec_2', the buffer of its init value 'v', which is unsafe: tiles 'a' and 'nxt_mv' (a copy memreuse inserted for 'nxt') share bytes of 'mem_vec_2' while both are live: 'nxt_mv' (bytes [2048, 4096)) is written here, and 'a' (bytes [0, 4096)) is read again after it; the repaired plan feeds it from 'v_carry', a copy of 'v' in its own allocation 'mem_vec_4'

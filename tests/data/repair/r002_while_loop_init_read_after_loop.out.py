@@ -27,4 +27,4 @@ class WhileLoopInitReadAfterLoop:
         st: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)] = pl.tile.store(d, [0, 0], y)
         return st
 ## repairs
-r002_while_loop_init_read_after_loop.py:21:13: warning[MR-R002]: PyPTO keeps loop carry 'acc' on 'mem_vec_2', the buffer of its init value 'a', which is unsafe: tiles 'a' and 'nxt_mv' (a copy memreuse inserted for 'nxt') share bytes of 'mem_vec_2' while both are live: 'a' covers bytes [0, 4096) and lives [2, 11], 'nxt_mv' covers bytes [0, 4096) and lives [8, 9]; the repaired plan feeds it from 'a_carry', a copy of 'a' in its own allocation 'mem_vec_6'
+r002_while_loop_init_read_after_loop.py:21:13: warning[MR-R002]: PyPTO keeps loop carry 'acc' on 'mem_vec_2', the buffer of its init value 'a', which is unsafe: tiles 'a' and 'nxt_mv' (a copy memreuse inserted for 'nxt') share bytes of 'mem_vec_2' while both are live: 'nxt_mv' (bytes [0, 4096)) is written here, and 'a' (bytes [0, 4096)) is read again after it; the repaired plan feeds it from 'a_carry', a copy of 'a' in its own allocation 'mem_vec_6'

@@ -1,0 +1,22 @@
+# pypto.program: RowPoolClobbered
+# As loop_indexed_row_clobbered_after_its_last_read, but `t` is written over row 3 (bytes
+# [1536, 2048)) in iteration 0, and iteration 3 reads row 3 afterwards: a value is lost.
+import pypto.language as pl
+
+@pl.program
+class RowPoolClobbered:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, input_a: pl.Tensor[[8, 128], pl.FP32, pl.MemRef("mem_ddr_0", 0, 4096)], output: pl.Out[pl.Tensor[[8, 128], pl.FP32, pl.MemRef("mem_ddr_1", 0, 4096)]]) -> pl.Tensor[[8, 128], pl.FP32, pl.MemRef("mem_ddr_1", 0, 4096)]:
+        mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 512)
+        pool: pl.Tile[[8, 128], pl.FP32, pl.MemRef(mem_vec_0, 0, 4096), pl.Mem.Vec] = pl.tile.load(input_a, [0, 0], [8, 128], [8, 128], target_memory=pl.Mem.Vec)
+        last_slot: pl.Scalar[pl.INDEX] = 7
+        last: pl.Tile[[1, 128], pl.FP32, pl.MemRef(mem_vec_0, last_slot * 128 * 4, 512), pl.Mem.Vec] = pl.tile.slice(pool, [1, 128], [last_slot, 0])
+        m0: pl.Tile[[1, 128], pl.FP32, pl.MemRef(mem_vec_1, 0, 512), pl.Mem.Vec] = pl.tile.exp(last)
+        for i, (m,) in pl.range(7, init_values=(m0,)):
+            row: pl.Tile[[1, 128], pl.FP32, pl.MemRef(mem_vec_0, i * 128 * 4, 512), pl.Mem.Vec] = pl.tile.slice(pool, [1, 128], [i, 0])
+            t: pl.Tile[[1, 128], pl.FP32, pl.MemRef(mem_vec_0, 1536, 512), pl.Mem.Vec] = pl.tile.sub(row, m)
+            m_next: pl.Tile[[1, 128], pl.FP32, pl.MemRef(mem_vec_1, 0, 512), pl.Mem.Vec] = pl.tile.add(m, t)
+            m_rv: pl.Tile[[1, 128], pl.FP32, pl.MemRef(mem_vec_1, 0, 512), pl.Mem.Vec] = pl.yield_(m_next)
+        result: pl.Tensor[[8, 128], pl.FP32, pl.MemRef("mem_ddr_1", 0, 4096)] = pl.tile.store(m_rv, [0, 0], output)
+        return result
