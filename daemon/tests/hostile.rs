@@ -936,6 +936,7 @@ fn a_neighbour_flooding_the_viewer_cannot_lock_its_owner_out() {
     let descriptors_before = open_descriptors(daemon);
     for (kind, count) in [("idle", 1500), ("slow", 600)] {
         let flood = Flood::start(port, kind, count);
+        eprintln!("{kind}: {} connections held", flood.open);
         assert!(
             flood.open > 512,
             "the flooding process could open only {} connections",
