@@ -6,17 +6,21 @@
 //!
 //! The same wire protocol as the daemon's ([`crate::protocol`]): a handshake, then
 //! [`Request::CacheGet`] and [`Request::CachePut`]; a client is believed only when it runs as
-//! this user, and the socket is 0600 in a private directory, as the daemon's.
+//! this user, and the socket is 0600 in a private directory, as the daemon's. As on the
+//! daemon's socket, a connection that has not sent a complete first request 5 s after it was
+//! accepted is closed, and at the cap (256) the oldest such one makes room for the new one.
 //!
 //! The entries a reader finds or writes are marked used with the holder's generation, as the
 //! holder's own are: its pruning then counts them among the most recent, and a reader's new
 //! plans are not the first to go for never having been marked.
 
+use std::collections::VecDeque;
 use std::io::{BufReader, Write as _};
+use std::net::Shutdown;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use memreuse::store::{CacheStore, Key, Kind};
@@ -45,18 +49,118 @@ pub const READER_IDLE: Duration = Duration::from_secs(60);
 /// client hangs up): one write per batch, not per lookup.
 const MARK_BATCH: usize = 1024;
 
+/// How many connections are served at once, and how long one may take to ask its first
+/// question (a client sends its handshake as soon as it connects). Beyond the cap, the
+/// oldest connection that has not asked yet is closed to make room; when every one has,
+/// the new one is closed (its client plans without the cache).
+#[derive(Clone, Copy)]
+struct Limits {
+    max_connections: usize,
+    first_request_wait: Duration,
+}
+
+impl Limits {
+    const STANDARD: Limits = Limits {
+        max_connections: 256,
+        first_request_wait: Duration::from_secs(5),
+    };
+}
+
 /// The store being served; stop it with [`CacheServer::finish`] before closing the store.
 pub struct CacheServer {
     socket: PathBuf,
-    stop: Arc<AtomicBool>,
-    /// Connections open now.
-    open: Arc<AtomicUsize>,
-    /// Connections ever accepted.
-    served: Arc<AtomicUsize>,
-    /// When a reader last asked something, as milliseconds since `started`.
-    last_request_ms: Arc<AtomicU64>,
-    started: Instant,
+    serving: Arc<Serving>,
     accept: std::thread::JoinHandle<()>,
+}
+
+/// What the accept loop and the connections share.
+struct Serving {
+    store: Arc<dyn CacheStore + Send + Sync>,
+    generation: u64,
+    limits: Limits,
+    stop: AtomicBool,
+    /// Connections open now.
+    open: AtomicUsize,
+    /// Connections ever accepted.
+    served: AtomicUsize,
+    /// The open connections that have not asked anything yet.
+    unasked: Unasked,
+    /// When a reader last asked something, as milliseconds since `started`.
+    last_request_ms: AtomicU64,
+    started: Instant,
+}
+
+impl Serving {
+    fn note_request(&self) {
+        let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.last_request_ms.fetch_max(now, Ordering::SeqCst);
+    }
+
+    fn idle_for(&self) -> Duration {
+        let last = Duration::from_millis(self.last_request_ms.load(Ordering::SeqCst));
+        self.started.elapsed().saturating_sub(last)
+    }
+}
+
+/// The connections that have not sent a complete request yet, oldest first, each with a
+/// handle on its socket that closes it (a blocked read of its thread then ends).
+#[derive(Default)]
+struct Unasked {
+    waiting: Mutex<VecDeque<Waiting>>,
+    next_id: AtomicU64,
+}
+
+struct Waiting {
+    id: u64,
+    accepted: Instant,
+    socket: UnixStream,
+}
+
+impl Unasked {
+    fn waiting(&self) -> MutexGuard<'_, VecDeque<Waiting>> {
+        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Registers a connection just accepted; its id.
+    fn add(&self, stream: &UnixStream) -> std::io::Result<u64> {
+        let socket = stream.try_clone()?;
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        self.waiting().push_back(Waiting {
+            id,
+            accepted: Instant::now(),
+            socket,
+        });
+        Ok(id)
+    }
+
+    /// The connection has asked (or ended): it is no longer closed to make room.
+    fn forget(&self, id: u64) {
+        self.waiting().retain(|waiting| waiting.id != id);
+    }
+
+    /// Closes the connections that have not asked within `wait` of being accepted.
+    fn close_overdue(&self, wait: Duration) {
+        let mut waiting = self.waiting();
+        while waiting
+            .front()
+            .is_some_and(|oldest| oldest.accepted.elapsed() >= wait)
+        {
+            if let Some(overdue) = waiting.pop_front() {
+                let _ = overdue.socket.shutdown(Shutdown::Both);
+            }
+        }
+    }
+
+    /// Closes the oldest connection that has not asked; whether there was one.
+    fn close_oldest(&self) -> bool {
+        match self.waiting().pop_front() {
+            Some(oldest) => {
+                let _ = oldest.socket.shutdown(Shutdown::Both);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// Serves `store` on `layout`'s cache socket. The caller holds `daemon.lock`, so a socket
@@ -65,6 +169,15 @@ pub fn serve(
     layout: &Layout,
     store: Arc<dyn CacheStore + Send + Sync>,
     generation: u64,
+) -> std::io::Result<CacheServer> {
+    serve_within(layout, store, generation, Limits::STANDARD)
+}
+
+fn serve_within(
+    layout: &Layout,
+    store: Arc<dyn CacheStore + Send + Sync>,
+    generation: u64,
+    limits: Limits,
 ) -> std::io::Result<CacheServer> {
     use std::os::unix::fs::PermissionsExt as _;
     // The socket's directory may be a per-user runtime directory no one made yet.
@@ -78,32 +191,26 @@ pub fn serve(
     let listener = UnixListener::bind(&socket)?;
     std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600))?;
     listener.set_nonblocking(true)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let open = Arc::new(AtomicUsize::new(0));
-    let served = Arc::new(AtomicUsize::new(0));
-    let last_request_ms = Arc::new(AtomicU64::new(0));
-    let started = Instant::now();
+    let serving = Arc::new(Serving {
+        store,
+        generation,
+        limits,
+        stop: AtomicBool::new(false),
+        open: AtomicUsize::new(0),
+        served: AtomicUsize::new(0),
+        unasked: Unasked::default(),
+        last_request_ms: AtomicU64::new(0),
+        started: Instant::now(),
+    });
     let accept = {
-        let (stop, open, served) = (stop.clone(), open.clone(), served.clone());
-        let activity = Activity {
-            last_request_ms: last_request_ms.clone(),
-            started,
-        };
+        let serving = serving.clone();
         std::thread::Builder::new()
             .name("cache-server".into())
-            .spawn(move || {
-                accept_until(
-                    listener, store, generation, &activity, &stop, &open, &served,
-                )
-            })?
+            .spawn(move || accept_until(&listener, &serving))?
     };
     Ok(CacheServer {
         socket,
-        stop,
-        open,
-        served,
-        last_request_ms,
-        started,
+        serving,
         accept,
     })
 }
@@ -119,63 +226,27 @@ impl CacheServer {
 
     fn finish_within(self, wait: Duration, idle: Duration) -> usize {
         let deadline = Instant::now() + wait;
-        let quiet = || {
-            let last = Duration::from_millis(self.last_request_ms.load(Ordering::SeqCst));
-            self.started.elapsed().saturating_sub(last) >= idle
-        };
-        while self.open.load(Ordering::SeqCst) > 0 && Instant::now() < deadline && !quiet() {
+        let serving = &self.serving;
+        while serving.open.load(Ordering::SeqCst) > 0
+            && Instant::now() < deadline
+            && serving.idle_for() < idle
+        {
             std::thread::sleep(POLL);
         }
-        self.stop.store(true, Ordering::SeqCst);
+        serving.stop.store(true, Ordering::SeqCst);
         let _ = self.accept.join();
         let _ = std::fs::remove_file(&self.socket);
-        self.served.load(Ordering::SeqCst)
+        serving.served.load(Ordering::SeqCst)
     }
 }
 
-/// The clock of the readers' last request, shared by their connections.
-#[derive(Clone)]
-struct Activity {
-    last_request_ms: Arc<AtomicU64>,
-    started: Instant,
-}
-
-impl Activity {
-    fn note(&self) {
-        let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        self.last_request_ms.fetch_max(now, Ordering::SeqCst);
-    }
-}
-
-fn accept_until(
-    listener: UnixListener,
-    store: Arc<dyn CacheStore + Send + Sync>,
-    generation: u64,
-    activity: &Activity,
-    stop: &AtomicBool,
-    open: &Arc<AtomicUsize>,
-    served: &AtomicUsize,
-) {
-    while !stop.load(Ordering::SeqCst) {
+fn accept_until(listener: &UnixListener, serving: &Arc<Serving>) {
+    while !serving.stop.load(Ordering::SeqCst) {
+        serving
+            .unasked
+            .close_overdue(serving.limits.first_request_wait);
         match listener.accept() {
-            Ok((stream, _)) => {
-                if !matches!(peer_uid(&stream), Ok(uid) if uid == effective_uid()) {
-                    continue;
-                }
-                served.fetch_add(1, Ordering::SeqCst);
-                open.fetch_add(1, Ordering::SeqCst);
-                activity.note();
-                let (store, open_here, activity) = (store.clone(), open.clone(), activity.clone());
-                let spawned = std::thread::Builder::new()
-                    .name("cache-client".into())
-                    .spawn(move || {
-                        connection(stream, &*store, generation, &activity);
-                        open_here.fetch_sub(1, Ordering::SeqCst);
-                    });
-                if spawned.is_err() {
-                    open.fetch_sub(1, Ordering::SeqCst);
-                }
-            }
+            Ok((stream, _)) => admit(stream, serving),
             Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => std::thread::sleep(POLL),
             Err(err) => {
                 tracing::warn!("the cache server cannot accept: {err}");
@@ -185,21 +256,57 @@ fn accept_until(
     }
 }
 
-/// Answers one client until it hangs up.
-fn connection(stream: UnixStream, store: &dyn CacheStore, generation: u64, activity: &Activity) {
-    // Blocking reads: a connection ends when its client does (it is this user's process).
+/// Answers a connection of this user on a thread of its own, if there is room for it.
+fn admit(stream: UnixStream, serving: &Arc<Serving>) {
+    if !matches!(peer_uid(&stream), Ok(uid) if uid == effective_uid()) {
+        return;
+    }
+    if serving.open.load(Ordering::SeqCst) >= serving.limits.max_connections
+        && !serving.unasked.close_oldest()
+    {
+        return;
+    }
+    let Ok(id) = serving.unasked.add(&stream) else {
+        return;
+    };
+    serving.served.fetch_add(1, Ordering::SeqCst);
+    serving.open.fetch_add(1, Ordering::SeqCst);
+    serving.note_request();
+    let here = serving.clone();
+    let spawned = std::thread::Builder::new()
+        .name("cache-client".into())
+        .spawn(move || {
+            connection(stream, id, &here);
+            here.unasked.forget(id);
+            here.open.fetch_sub(1, Ordering::SeqCst);
+        });
+    if spawned.is_err() {
+        serving.unasked.forget(id);
+        serving.open.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Answers one client (registered as `id` among the unasked) until it hangs up.
+fn connection(stream: UnixStream, id: u64, serving: &Serving) {
+    // Blocking reads: a connection ends when its client does (it is this user's process),
+    // or, before its first request, when the accept loop closes it.
     if stream.set_nonblocking(false).is_err() {
         return;
     }
     let Ok(reader) = stream.try_clone() else {
         return;
     };
+    let store = &*serving.store;
     let mut reader = BufReader::new(reader);
     let mut writer = stream;
     let mut line = Vec::new();
     let mut used = Vec::new();
+    let mut first = true;
     while read_line(&mut reader, &mut line, MAX_CACHE_REQUEST_LINE).is_ok() {
-        activity.note();
+        if std::mem::take(&mut first) {
+            serving.unasked.forget(id);
+        }
+        serving.note_request();
         let body = match serde_json::from_slice::<Request>(&line) {
             Ok(request) => answer(request, store, &mut used),
             Err(err) => refused(ErrorCode::BadRequest, format!("bad request: {err}")),
@@ -210,13 +317,13 @@ fn connection(stream: UnixStream, store: &dyn CacheStore, generation: u64, activ
             body,
         };
         if used.len() >= MARK_BATCH {
-            mark_used(store, &mut used, generation);
+            mark_used(store, &mut used, serving.generation);
         }
         if writer.write_all(&to_line(&response)).is_err() {
             break;
         }
     }
-    mark_used(store, &mut used, generation);
+    mark_used(store, &mut used, serving.generation);
 }
 
 /// Recency only: a mark that fails costs the entries their place in pruning order, never a
@@ -328,6 +435,93 @@ mod tests {
         assert_eq!(last_uses.get(&(Kind::Plan, found)), Some(&generation));
         assert_eq!(last_uses.get(&(Kind::Plan, written)), Some(&generation));
         assert_eq!(last_uses.get(&(Kind::Plan, missing)), None);
+    }
+
+    /// Whether the server closed `stream` (rather than leaving it open for 10 s).
+    fn closed_by_the_server(stream: &mut UnixStream) -> bool {
+        use std::io::Read as _;
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("a timeout");
+        match stream.read(&mut [0u8; 1]) {
+            Ok(0) => true,
+            Ok(_) => false,
+            Err(err) => err.kind() == std::io::ErrorKind::ConnectionReset,
+        }
+    }
+
+    fn connect_silent(layout: &Layout, partial: bool) -> UnixStream {
+        let mut stream = UnixStream::connect(&layout.cache_socket).expect("connects");
+        if partial {
+            stream.write_all(b"{\"hello\":").expect("writes");
+        }
+        stream
+    }
+
+    #[test]
+    fn at_the_cap_the_oldest_connection_that_asked_nothing_makes_room() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let layout = Layout::new(dir.path());
+        let limits = Limits {
+            max_connections: 8,
+            first_request_wait: Duration::from_secs(600),
+        };
+        let server =
+            serve_within(&layout, Arc::new(MemoryStore::default()), 0, limits).expect("serves");
+        let mut silent: Vec<UnixStream> = (0..24)
+            .map(|i| connect_silent(&layout, i % 2 == 1))
+            .collect();
+        let connection =
+            crate::client::connect_shared_cache(&layout).expect("connects to the holder");
+        let reader = crate::client::DaemonStore::shared(connection);
+        assert!(
+            reader
+                .get(Kind::Plan, &Key([7; 32]))
+                .expect("answers")
+                .is_none()
+        );
+        assert!(
+            closed_by_the_server(&mut silent[0]) && closed_by_the_server(&mut silent[1]),
+            "the oldest silent connections were kept"
+        );
+        drop((reader, silent));
+        server.finish(Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_connection_without_a_first_request_in_time_is_closed() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let layout = Layout::new(dir.path());
+        let limits = Limits {
+            first_request_wait: Duration::from_millis(200),
+            ..Limits::STANDARD
+        };
+        let server =
+            serve_within(&layout, Arc::new(MemoryStore::default()), 0, limits).expect("serves");
+        let connection =
+            crate::client::connect_shared_cache(&layout).expect("connects to the holder");
+        let reader = crate::client::DaemonStore::shared(connection);
+        let (mut idle, mut slow) = (
+            connect_silent(&layout, false),
+            connect_silent(&layout, true),
+        );
+        assert!(
+            closed_by_the_server(&mut idle),
+            "an idle connection was kept"
+        );
+        assert!(
+            closed_by_the_server(&mut slow),
+            "a partial request was waited for"
+        );
+        // A client that has asked keeps its connection past the deadline.
+        assert!(
+            reader
+                .get(Kind::Plan, &Key([8; 32]))
+                .expect("answers")
+                .is_none()
+        );
+        drop(reader);
+        server.finish(Duration::from_secs(10));
     }
 
     #[test]

@@ -34,9 +34,12 @@
 //!   after each open and sync.
 //! - Connections: at most 512 open; beyond, the connection that has waited longest without
 //!   sending a request is closed to make room (if all are being answered, accepting waits). A
-//!   connection silent for 10 s before its first request, or 300 s after an answer, is closed.
+//!   connection without a complete request line 10 s after connecting, or 300 s after an
+//!   answer, is closed.
 //!   The client waits 20 s for the handshake, then reports a daemon that took the connection but
-//!   did not answer. The daemon raises its descriptor soft limit to the hard one.
+//!   did not answer. The daemon raises its descriptor soft limit to the hard one. The viewer's
+//!   port follows the same rule (256 connections, 5 s for a complete request head;
+//!   `server/view.rs`).
 //! - Reading the tree (`server/read.rs`): only regular files, up to `max_file_bytes` (64 MiB,
 //!   `memreuse.toml`), opened `O_NONBLOCK | O_NOFOLLOW` and re-checked on the open descriptor,
 //!   so a FIFO, a device, a socket or a symlink swapped in cannot block or flood the writer.

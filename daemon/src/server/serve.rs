@@ -8,10 +8,9 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
 use tokio::net::{UnixListener, UnixStream};
-use tokio::sync::Notify;
 
 use super::shared::{ReadError, Shared};
-use super::state::{Connections, Server};
+use super::state::Server;
 use crate::answer::{explain_answer, query_answer};
 use crate::protocol::{
     Body, CacheFigures, CacheValue, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE,
@@ -33,19 +32,6 @@ const IDLE_CONNECTION: Duration = Duration::from_secs(300);
 /// How long a stopping daemon still reads requests on open connections (a client that got
 /// its handshake answered sends its query right after).
 const STOP_GRACE: Duration = Duration::from_secs(2);
-
-/// Counts a connection (counted open when accepted) as closed when it ends.
-struct Registered<'a> {
-    connections: &'a Connections,
-    id: u64,
-}
-
-impl Drop for Registered<'_> {
-    fn drop(&mut self) {
-        self.connections.forget_quiet(self.id);
-        self.connections.open.fetch_sub(1, Ordering::SeqCst);
-    }
-}
 
 /// Accepts connections until `stopping` completes.
 pub async fn accept(
@@ -85,11 +71,7 @@ pub async fn accept(
 }
 
 async fn connection(stream: UnixStream, server: Arc<Server>) {
-    let connections = &server.connections;
-    let id = connections.next.fetch_add(1, Ordering::Relaxed);
-    let close = Arc::new(Notify::new());
-    connections.quiet().push_back((id, close.clone()));
-    let _registered = Registered { connections, id };
+    let registered = server.connections.register();
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
     let mut line = Vec::new();
@@ -114,14 +96,14 @@ async fn connection(stream: UnixStream, server: Arc<Server>) {
                 // An error, or silence for too long.
                 _ => return,
             },
-            () = close.notified() => return,
+            () = registered.closed() => return,
             () = stopped => return,
         };
         if n == 0 {
             return;
         }
         if first {
-            connections.forget_quiet(id);
+            registered.asked();
             first = false;
         }
         let complete = line.last() == Some(&b'\n');

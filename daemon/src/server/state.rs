@@ -16,18 +16,29 @@ use super::shared::Shared;
 pub struct Connections {
     pub(super) open: AtomicUsize,
     quiet: std::sync::Mutex<std::collections::VecDeque<(u64, Arc<Notify>)>>,
-    pub(super) next: AtomicU64,
+    next: AtomicU64,
 }
 
 impl Connections {
-    pub(super) fn quiet(
-        &self,
-    ) -> std::sync::MutexGuard<'_, std::collections::VecDeque<(u64, Arc<Notify>)>> {
+    fn quiet(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<(u64, Arc<Notify>)>> {
         self.quiet.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    pub(super) fn forget_quiet(&self, id: u64) {
+    fn forget_quiet(&self, id: u64) {
         self.quiet().retain(|(other, _)| *other != id);
+    }
+
+    /// Registers a connection the accept loop counted open, as quiet until
+    /// [`Registered::asked`]; it is counted closed when the registration drops.
+    pub(super) fn register(&self) -> Registered<'_> {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let close = Arc::new(Notify::new());
+        self.quiet().push_back((id, close.clone()));
+        Registered {
+            connections: self,
+            id,
+            close,
+        }
     }
 
     /// Closes the oldest connection that has asked nothing; whether there was one.
@@ -39,6 +50,32 @@ impl Connections {
             }
             None => false,
         }
+    }
+}
+
+/// One open connection of [`Connections`].
+pub(super) struct Registered<'a> {
+    connections: &'a Connections,
+    id: u64,
+    close: Arc<Notify>,
+}
+
+impl Registered<'_> {
+    /// Completes when the connection is evicted (or the server drains).
+    pub(super) async fn closed(&self) {
+        self.close.notified().await;
+    }
+
+    /// The connection has sent a complete request: it is no longer the first to make room.
+    pub(super) fn asked(&self) {
+        self.connections.forget_quiet(self.id);
+    }
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        self.connections.forget_quiet(self.id);
+        self.connections.open.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -100,5 +137,5 @@ impl Endpoint {
 pub struct Viewer {
     pub(super) endpoint: OnceCell<Arc<Endpoint>>,
     pub(super) streams: AtomicUsize,
-    pub(super) connections: AtomicUsize,
+    pub(super) connections: Connections,
 }

@@ -7,6 +7,10 @@
 //! list, `api/function` one function's document (the plan variants asked for), `api/explain` the
 //! verdict for two tiles, `api/events` a server-sent event per revision.
 //!
+//! Any local process can connect, token or not, so connections cannot be spent by one that
+//! never asks: a connection without a complete request head 5 s after it was accepted is
+//! closed, and at the cap (256) the oldest connection without one gives way to the new one.
+//!
 //! As everywhere in the daemon, the runtime only moves bytes: planning and reading the
 //! database run on the blocking pool.
 
@@ -28,11 +32,15 @@ use crate::viewer::{data, page};
 
 /// Longest request head read.
 const MAX_HEAD: usize = 16 * 1024;
-/// A connection silent this long (before a request, or between two) is closed.
-const HEAD_WAIT: Duration = Duration::from_secs(30);
+/// A connection that has not sent a complete request head this long after it was accepted
+/// is closed: anyone on the machine can connect, and a browser sends its head at once.
+const FIRST_HEAD_WAIT: Duration = Duration::from_secs(5);
+/// A connection that has not sent its next request head this long after an answer is closed.
+const NEXT_HEAD_WAIT: Duration = Duration::from_secs(30);
 /// Open event streams at once (each open page holds one).
 const MAX_STREAMS: usize = 64;
-/// Open connections at once; beyond, new ones are closed at once (a page needs a few).
+/// Open connections at once (a page needs a few). Beyond, the oldest connection that has not
+/// sent a complete request head is closed to make room; when every one has, the new one is.
 const MAX_CONNECTIONS: usize = 256;
 /// A comment line this often keeps an idle event stream from being closed by proxies.
 const KEEPALIVE: Duration = Duration::from_secs(15);
@@ -79,16 +87,20 @@ async fn accept(listener: TcpListener, server: Arc<Server>, endpoint: Arc<Endpoi
             () = stopped(&mut stopping) => return,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
-                    let open = &server.view.connections;
-                    if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-                        open.fetch_sub(1, Ordering::SeqCst);
+                    let connections = &server.view.connections;
+                    if connections.open.load(Ordering::SeqCst) >= MAX_CONNECTIONS
+                        && !connections.evict()
+                    {
                         drop(stream);
                         continue;
                     }
+                    // Counted here, not when the task first runs: a burst of accepts must
+                    // see the connections before it.
+                    connections.open.fetch_add(1, Ordering::SeqCst);
+                    let accepted = tokio::time::Instant::now();
                     let (server, endpoint) = (server.clone(), endpoint.clone());
                     tokio::spawn(async move {
-                        connection(stream, &server, endpoint).await;
-                        server.view.connections.fetch_sub(1, Ordering::SeqCst);
+                        connection(stream, accepted, &server, endpoint).await;
                     });
                 }
                 Err(err) => {
@@ -151,17 +163,30 @@ impl Reply {
     }
 }
 
-async fn connection(mut stream: TcpStream, server: &Arc<Server>, endpoint: Arc<Endpoint>) {
+async fn connection(
+    mut stream: TcpStream,
+    accepted: tokio::time::Instant,
+    server: &Arc<Server>,
+    endpoint: Arc<Endpoint>,
+) {
+    let registered = server.view.connections.register();
     let mut buffer = Vec::with_capacity(1024);
+    let mut deadline = accepted + FIRST_HEAD_WAIT;
     loop {
-        let head = match read_head(&mut stream, &mut buffer).await {
-            Some(Ok(head)) => head,
-            Some(Err(reply)) => {
+        let read = tokio::select! {
+            read = tokio::time::timeout_at(deadline, read_head(&mut stream, &mut buffer)) => read,
+            () = registered.closed() => return,
+        };
+        let head = match read {
+            Ok(Some(Ok(head))) => head,
+            Ok(Some(Err(reply))) => {
                 let _ = write_reply(&mut stream, &reply, false, true).await;
                 return;
             }
-            None => return,
+            // The peer closed, or sent no complete head in time.
+            Ok(None) | Err(_) => return,
         };
+        registered.asked();
         server.touch();
         if let Some(reply) = refuse(&head, &endpoint) {
             let _ = write_reply(&mut stream, &reply, head.method == "HEAD", true).await;
@@ -180,10 +205,11 @@ async fn connection(mut stream: TcpStream, server: &Arc<Server>, endpoint: Arc<E
         {
             return;
         }
+        deadline = tokio::time::Instant::now() + NEXT_HEAD_WAIT;
     }
 }
 
-/// Reads one request head; `None` when the peer closed or went silent.
+/// Reads one request head; `None` when the peer closed.
 async fn read_head(stream: &mut TcpStream, buffer: &mut Vec<u8>) -> Option<Result<Head, Reply>> {
     loop {
         if let Some(end) = find(buffer, b"\r\n\r\n") {
@@ -195,9 +221,9 @@ async fn read_head(stream: &mut TcpStream, buffer: &mut Vec<u8>) -> Option<Resul
             return Some(Err(Reply::text(431, "request head too large")));
         }
         let mut chunk = [0u8; 4096];
-        let n = match tokio::time::timeout(HEAD_WAIT, stream.read(&mut chunk)).await {
-            Ok(Ok(0)) | Ok(Err(_)) | Err(_) => return None,
-            Ok(Ok(n)) => n,
+        let n = match stream.read(&mut chunk).await {
+            Ok(0) | Err(_) => return None,
+            Ok(n) => n,
         };
         buffer.extend_from_slice(&chunk[..n]);
     }
