@@ -182,6 +182,41 @@ impl Checked {
     }
 }
 
+/// The line `explain` adds when the plan memreuse emits for `f` puts tiles `a` and `b`
+/// elsewhere than PyPTO's own plan does (a repair moved one of them): `explain` follows PyPTO's
+/// decision, and the user reads the emitted plan. `None` where both plans agree on them.
+pub fn emitted_placement(
+    f: &Function,
+    config: &PlanConfig,
+    (a, b): (&str, &str),
+) -> Option<String> {
+    let pypto = crate::plan::plan_function(f, config).ok()?;
+    let emitted = plan_checked(f, config, &verify_options(config)).ok()?;
+    let base = |planned: &Function, name: &str| {
+        planned
+            .vars
+            .iter()
+            .filter(|(_, v)| v.name == name)
+            .last()
+            .and_then(|(_, v)| Some(v.ty.as_ref()?.memref()?.base.to_string()))
+    };
+    let placed = |planned: &Function| (base(planned, a), base(planned, b));
+    let (Some(x), Some(y)) = placed(&emitted.function) else {
+        return None;
+    };
+    if placed(&pypto.function) == (Some(x.clone()), Some(y.clone())) {
+        return None;
+    }
+    let outcome = if x == y {
+        format!("both on '{x}'")
+    } else {
+        format!("'{a}' on '{x}', '{b}' on '{y}'")
+    };
+    Some(format!(
+        "emitted plan: {outcome} — memreuse repaired PyPTO's plan above, which is unsafe here (`memreuse plan` says why, warnings MR-R…)\n"
+    ))
+}
+
 /// Plans `input` as PyPTO does and checks the plan. With `config.exact` the plan is returned
 /// as is, the checker's findings added to its report as warnings; otherwise unsafe decisions
 /// are repaired until the checker passes. The input is borrowed: planning works on a copy, and

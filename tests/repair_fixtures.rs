@@ -242,6 +242,38 @@ fn pypto_plans_that_lose_no_value_are_kept_with_notes() {
     }
 }
 
+/// `explain` of two tiles a repair separated says where the emitted plan puts them, beside
+/// PyPTO's decision; of two tiles PyPTO's plan keeps, it adds nothing.
+#[test]
+fn explain_says_where_the_emitted_plan_differs_from_pyptos() {
+    let repaired = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/data/repair/r001_softmax_pool_row_overwritten_before_a_later_iteration_reads_it.py",
+    );
+    let text = std::fs::read_to_string(&repaired).expect("readable fixture");
+    let (config, _, _) = header(&text);
+    let program = parse_program(&text).expect("parses");
+    let f = &program.functions[0];
+    let pair = ("t__tile_19", "slot_score_inline171_inline357__tile");
+    let pypto =
+        memreuse::plan::explain::explain(f, &text, &config, pair.0, pair.1).expect("explains");
+    assert!(pypto.contains("outcome: both on 'mem_vec_10'"), "{pypto}");
+    let emitted = memreuse::repair::emitted_placement(f, &config, pair).expect("differs");
+    assert!(
+        emitted.starts_with("emitted plan: 't__tile_19' on 'mem_vec_")
+            && !emitted.contains("both on"),
+        "{emitted}"
+    );
+    let kept = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/kept/v008_softmax_pool_reads_each_row_before_it_is_overwritten.py");
+    let text = std::fs::read_to_string(&kept).expect("readable fixture");
+    let (config, _, _) = header(&text);
+    let program = parse_program(&text).expect("parses");
+    assert_eq!(
+        memreuse::repair::emitted_placement(&program.functions[0], &config, pair),
+        None
+    );
+}
+
 /// `--exact` prints PyPTO's decision unchanged: upstream's output, byte for byte, on cases where
 /// that output fails the checker and the default plan is a repair.
 #[test]

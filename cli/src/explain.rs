@@ -71,7 +71,9 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
         )?
     };
     match explain(f, &text, &config, &args.first, &args.second) {
-        Ok(text) => {
+        Ok(mut text) => {
+            let pair = (args.first.as_str(), args.second.as_str());
+            text.extend(memreuse::repair::emitted_placement(f, &config, pair));
             print_explanation(&args, file, function, &text)?;
             Ok(ExitCode::SUCCESS)
         }

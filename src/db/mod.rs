@@ -1460,7 +1460,16 @@ pub fn explain(
         planning_capacity: &planning_capacity,
         planned: &planned,
     };
-    Some(crate::plan::explain::explain_stages(&stages, text, a, b))
+    let explained = crate::plan::explain::explain_stages(&stages, text, a, b).map(|mut out| {
+        let config = file_config(db, *item.file(db));
+        out.extend(crate::repair::emitted_placement(
+            &source.function,
+            &config,
+            (a, b),
+        ));
+        out
+    });
+    Some(explained)
 }
 
 /// A later stage of a function whose earlier stages were made is made too (each is `None`

@@ -155,7 +155,14 @@ pub fn explain_answer(
         return answer;
     };
     match explain(f, text, config, first, second) {
-        Ok(explained) => answer.text = explained,
+        Ok(mut explained) => {
+            explained.extend(memreuse::repair::emitted_placement(
+                f,
+                config,
+                (first, second),
+            ));
+            answer.text = explained;
+        }
         Err(err) => {
             answer.diagnostics = format!("error: {err}\n");
             answer.failed = true;
