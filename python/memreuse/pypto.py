@@ -1,0 +1,516 @@
+"""memreuse inside PyPTO's compiler.
+
+- :func:`memory_reuse` is a PyPTO pass named ``MemoryReuse`` that plans every function with
+  memreuse: where memreuse's plan is PyPTO's own decision the function is left exactly as
+  PyPTO's MemoryReuse leaves it; where memreuse repairs PyPTO's plan, memreuse's plan is
+  applied to the in-memory IR (each tile's MemRef, the allocations added and removed), with
+  an :class:`memreuse.UnsafePlanWarning` per repair.
+- :func:`use` (or :func:`install` / :func:`uninstall`) makes every ``PassManager`` and
+  ``ir.compile`` use that pass in place of PyPTO's MemoryReuse under
+  ``MemoryPlanner.PYPTO`` (DSA_RP and PTOAS pipelines have no MemoryReuse and are left alone).
+- :func:`guard` keeps PyPTO's planner and checks its output with memreuse's checkers right
+  after its MemoryReuse pass.
+
+PyPTO is imported when one of these is first called; ``import memreuse`` never needs it.
+What this module relies on from PyPTO is listed in ``docs/python.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import warnings
+from typing import Any, Callable, Iterator, Literal
+
+import memreuse
+from memreuse import Diagnostic, PlanError, UnsafePlanWarning, _native
+
+__all__ = ["guard", "install", "memory_reuse", "uninstall", "use"]
+
+_PASS_NAME = "MemoryReuse"
+
+
+def _pypto() -> Any:
+    """PyPTO's modules, imported on first use."""
+    try:
+        from pypto.ir.printer import python_print
+        from pypto.pypto_core import ir, passes
+    except ImportError as err:  # pragma: no cover - exercised only without PyPTO
+        raise ImportError("memreuse.pypto needs PyPTO (pip install pypto)") from err
+    return ir, passes, python_print
+
+
+def _backend_name() -> str | None:
+    """memreuse's name of the backend PyPTO compiles for, when one is configured."""
+    from pypto import backend
+
+    if not backend.is_backend_configured():
+        return None
+    kind = backend.get_backend_type()
+    return {"Ascend910B": "910b", "Ascend950": "950"}.get(getattr(kind, "name", str(kind)).split(".")[-1])
+
+
+def _printed_functions(text: str) -> dict[str, str]:
+    """Each function's printed text by name (a function runs from its decorator to the next)."""
+    functions: dict[str, str] = {}
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith("    @pl.function")]
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
+        header = next((l for l in lines[start:end] if l.startswith("    def ")), "")
+        name = header[len("    def ") :].split("(", 1)[0]
+        functions[name] = "\n".join(lines[start:end])
+    return functions
+
+
+def memory_reuse(
+    *,
+    backend: str | None = None,
+    capacity: dict[str, int] | None = None,
+) -> Any:
+    """A PyPTO pass named ``MemoryReuse`` that plans every function with memreuse.
+
+    Args:
+        backend: ``"910b"``, ``"950"`` or ``None`` for the backend PyPTO is configured for
+            (``pypto.backend.set_backend_type``), as PyPTO's own pass reads it.
+        capacity: Per-space capacities in bytes overriding the backend's.
+
+    The pass warns :class:`memreuse.UnsafePlanWarning` for each repair of PyPTO's plan and
+    raises :class:`memreuse.PlanError` for a function memreuse cannot plan (or whose plan it
+    cannot apply in memory).
+    """
+    ir, passes, python_print = _pypto()
+    reference = passes.memory_reuse()
+    properties = passes.PassProperties(
+        reference.get_required_properties(),
+        reference.get_produced_properties(),
+        reference.get_invalidated_properties(),
+    )
+
+    def transform(program: Any) -> Any:
+        return _plan_program(program, backend, capacity)
+
+    return passes.create_program_pass(transform, _PASS_NAME, properties)
+
+
+#: Seconds spent in memreuse's own planning by the pass, for the benchmark's breakdown.
+planning_seconds: list[float] = []
+
+
+def _plan_program(program: Any, backend: str | None, capacity: dict[str, int] | None) -> Any:
+    import time
+
+    ir, passes, python_print = _pypto()
+    theirs = passes.memory_reuse()(program)
+    text = python_print(program)
+    path = f"<{program.name} before MemoryReuse>"
+    started = time.perf_counter()
+    planned = memreuse.plan(text, path=path, backend=backend or _backend_name(), capacity=capacity)
+    planning_seconds.append(time.perf_counter() - started)
+    failed = [f for f in planned.functions if f.status != "planned"]
+    if failed:
+        diagnostics = [d for f in failed for d in f.diagnostics]
+        shown = "; ".join(str(d) for d in diagnostics[:3])
+        names = ", ".join(f"'{f.name}'" for f in failed)
+        raise PlanError(f"memreuse cannot plan {names}: {shown}", diagnostics)
+    repaired = [f for f in planned.functions if f.repairs]
+    if not repaired:
+        return theirs
+    their_text = python_print(theirs)
+    ours = planned.ir
+    if their_text == ours:
+        return theirs
+    for function in repaired:
+        for repair in function.repairs:
+            warnings.warn(UnsafePlanWarning(f"{repair} (in function '{function.name}')", repair), stacklevel=2)
+    edits = json.loads(_native.plan_edits(their_text, ours))
+    result = _apply(theirs, edits)
+    wanted = _printed_functions(ours)
+    # PyPTO's printer ends without the newline memreuse's (a file's) ends with.
+    got = _printed_functions(python_print(result) + "\n")
+    for edit in edits:
+        name = edit["function"]
+        if got.get(name) != wanted.get(name):
+            raise PlanError(
+                f"memreuse's plan of '{name}' could not be applied to PyPTO's IR in memory "
+                "(the rewritten function does not print as memreuse planned it)"
+            )
+    return result
+
+
+def _apply(program: Any, edits: list[dict[str, Any]]) -> Any:
+    """PyPTO's ``program`` with memreuse's edits applied in memory (see ``edits.rs``)."""
+    ir, _, _ = _pypto()
+    by_function = {e["function"]: e for e in edits}
+    for edit in edits:
+        if edit["unsupported"]:
+            raise PlanError(
+                f"memreuse's plan of '{edit['function']}' cannot be applied to PyPTO's IR in "
+                f"memory yet: {'; '.join(edit['unsupported'])}"
+            )
+    return _Replanner(ir, by_function).visit_program(program)
+
+
+def _walk_vars(ir: Any, function: Any) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+    """Every variable of ``function`` by name (definitions and uses, by identity), and its
+    allocations' statements by the name of the base they define."""
+    by_name: dict[str, dict[int, Any]] = {}
+    allocs: dict[str, Any] = {}
+
+    class Collector(ir.IRVisitor):
+        def visit_var(self, op: Any) -> None:
+            by_name.setdefault(op.name_hint, {})[op.unique_id] = op
+            super().visit_var(op)
+
+        def visit_iter_arg(self, op: Any) -> None:
+            by_name.setdefault(op.name_hint, {})[op.unique_id] = op
+            super().visit_iter_arg(op)
+
+        def visit_assign_stmt(self, op: Any) -> None:
+            value = op.value
+            if isinstance(value, ir.Call) and value.op.name == "tile.alloc":
+                allocs[op.var.name_hint] = op
+            super().visit_assign_stmt(op)
+
+    Collector().visit_function(function)
+    return {name: list(found.values()) for name, found in by_name.items()}, allocs
+
+
+def _memory_space(ir: Any, printed: str) -> Any:
+    """``pl.Mem.Vec`` / ``pl.MemorySpace.Vec`` as PyPTO's enum."""
+    prefix, _, name = printed.rpartition(".")
+    if prefix not in ("pl.Mem", "pl.MemorySpace") or name not in ir.MemorySpace.__members__:
+        raise PlanError(f"memreuse's plan passes '{printed}' where PyPTO takes a memory space")
+    return ir.MemorySpace[name]
+
+
+class _FunctionEdits:
+    """memreuse's edits of one function, resolved against PyPTO's variables of it."""
+
+    def __init__(self, ir: Any, func: Any, edit: dict[str, Any]) -> None:
+        self.ir = ir
+        self.name = func.name
+        self.names, allocs = _walk_vars(ir, func)
+        self.bases = {name: stmt.var for name, stmt in allocs.items()}
+        self.top_allocs: list[tuple[int, Any]] = []
+        for alloc in edit["added_allocs"]:
+            self.top_allocs.append((alloc["index"], self._alloc(func, allocs, alloc)))
+        self.removed = set(edit["removed_allocs"])
+        self.placements = {
+            self.original(name).unique_id: self._placement(placed) for name, placed in edit["memrefs"].items()
+        }
+        self.inserted: dict[str, list[dict[str, Any]]] = {}
+        for stmt in edit["inserted"]:
+            self.inserted.setdefault(stmt["after"], []).append(stmt)
+        self.inserted_by_name = {stmt["name"]: stmt for stmt in edit["inserted"]}
+        self.new_vars: dict[str, Any] = {}
+        self.init_values: dict[str, str] = edit["init_values"]
+        self.yields = {tuple(y["yielded"]): y["values"] for y in edit["yields"]}
+
+    def original(self, name: str) -> Any:
+        found = self.names.get(name, [])
+        if len(found) != 1:
+            raise PlanError(
+                f"cannot tell which variable of '{self.name}' PyPTO prints as '{name}' "
+                f"({len(found)} carry that name): memreuse's plan cannot be applied in memory"
+            )
+        return found[0]
+
+    def _placement(self, placed: list[Any]) -> tuple[Any, int, int]:
+        base_name, offset, size = placed
+        base = self.bases.get(base_name)
+        if base is None:
+            raise PlanError(f"memreuse's plan of '{self.name}' names an unknown allocation '{base_name}'")
+        return base, offset, size
+
+    def _alloc(self, func: Any, allocs: dict[str, Any], alloc: dict[str, Any]) -> Any:
+        """A ``tile.alloc`` assignment modelled on one of PyPTO's own in the same space."""
+        ir = self.ir
+        like = next((s for s in allocs.values() if _alloc_space(s) == alloc["space"]), None)
+        if like is None:
+            raise PlanError(
+                f"memreuse adds an allocation in {alloc['space']} to '{func.name}', where PyPTO "
+                "has none to model it on: it cannot be applied in memory yet"
+            )
+        space_arg, size_arg = like.value.args[0], like.value.args[1]
+        size = ir.ConstInt(alloc["size"], size_arg.dtype, size_arg.span)
+        call = ir.create_op_call("tile.alloc", [space_arg, size], {}, like.value.span)
+        base = ir.Var(alloc["name"], like.var.type, like.var.span)
+        self.bases[alloc["name"]] = base
+        return ir.AssignStmt(base, call, like.span)
+
+    def tile_type(self, old: Any, placement: tuple[Any, int, int], space: Any = None) -> Any:
+        base, offset, size = placement
+        span = old.memref.span if old.memref else base.span
+        # The offset keeps the dtype PyPTO gives offsets (INDEX: printed as a bare number).
+        from pypto import DataType
+
+        dtype = old.memref.byte_offset_.dtype if old.memref else DataType.INDEX
+        memref = self.ir.MemRef(base, self.ir.ConstInt(offset, dtype, span), size, span)
+        return self.ir.TileType(old.shape, old.dtype, memref, old.tile_view, space or old.memory_space)
+
+
+def _alloc_space(alloc: Any) -> str:
+    """The memory space of a ``tile.alloc`` statement, as its base's name says it
+    (``mem_vec_3`` is in ``Vec``)."""
+    parts = alloc.var.name_hint.split("_")
+    return parts[1].capitalize() if len(parts) > 2 and parts[0] == "mem" else ""
+
+
+def _stmt_key(ir: Any, stmt: Any) -> str | None:
+    """The printed name memreuse's edits anchor a statement by (see ``edits.rs``)."""
+    if isinstance(stmt, ir.AssignStmt):
+        return stmt.var.name_hint
+    if isinstance(stmt, (ir.ForStmt, ir.IfStmt)) and stmt.return_vars:
+        return stmt.return_vars[0].name_hint
+    if isinstance(stmt, ir.ForStmt):
+        return stmt.loop_var.name_hint
+    return None
+
+
+class _Replanner:
+    """Rewrites the functions named in ``edits`` as memreuse planned them (see ``edits.rs``):
+    tiles onto their new MemRefs, statements inserted after their anchors, loop inits and
+    yields fed from the inserted copies, allocations added and removed at the top level."""
+
+    def __init__(self, ir: Any, edits: dict[str, dict[str, Any]]) -> None:
+        self._ir = ir
+        self._edits = edits
+
+    def visit_program(self, program: Any) -> Any:
+        ir = self._ir
+        edits = self._edits
+
+        class Mutator(ir.IRMutator):
+            def __init__(self) -> None:
+                super().__init__()
+                self.edits: _FunctionEdits | None = None
+                self.replaced: dict[int, Any] = {}
+                self.depth = 0
+
+            def visit_function(self, func: Any) -> Any:
+                edit = edits.get(func.name)
+                if edit is None:
+                    return func
+                self.edits = _FunctionEdits(ir, func, edit)
+                self.replaced = {}
+                self.depth = 0
+                return super().visit_function(func)
+
+            def current(self, name: str) -> Any:
+                """The variable printed as ``name`` in the rewritten function."""
+                assert self.edits is not None
+                if name in self.edits.inserted_by_name:
+                    return self.inserted_var(name)
+                return self.visit_expr(self.edits.original(name))
+
+            def inserted_var(self, name: str) -> Any:
+                assert self.edits is not None
+                made = self.edits.new_vars.get(name)
+                if made is None:
+                    stmt = self.edits.inserted_by_name[name]
+                    operand = self.edits.original(stmt["operand"])
+                    space = stmt["kwargs"].get("target_memory")
+                    placement = self.edits._placement(stmt["memref"])
+                    retyped = self.edits.tile_type(
+                        operand.type, placement, _memory_space(ir, space) if space else None
+                    )
+                    made = ir.Var(name, retyped, operand.span)
+                    self.edits.new_vars[name] = made
+                return made
+
+            def inserted_stmt(self, stmt: dict[str, Any]) -> Any:
+                kwargs = {}
+                for key, printed in stmt["kwargs"].items():
+                    if key != "target_memory":
+                        raise PlanError(
+                            f"memreuse inserts '{stmt['name']}' with '{key}={printed}', which "
+                            "cannot be built in memory yet"
+                        )
+                    kwargs[key] = _memory_space(ir, printed)
+                var = self.inserted_var(stmt["name"])
+                operand = self.current(stmt["operand"])
+                call = ir.create_op_call(stmt["op"], [operand], kwargs, operand.span)
+                return ir.AssignStmt(var, call, operand.span)
+
+            def retyped(self, op: Any) -> Any | None:
+                assert self.edits is not None
+                placement = self.edits.placements.get(op.unique_id)
+                return None if placement is None else self.edits.tile_type(op.type, placement)
+
+            def visit_var(self, op: Any) -> Any:
+                if self.edits is None:
+                    return super().visit_var(op)
+                if op.unique_id in self.replaced:
+                    return self.replaced[op.unique_id]
+                retyped = self.retyped(op)
+                if retyped is None:
+                    return super().visit_var(op)
+                new = ir.Var(op.name_hint, retyped, op.span)
+                self.replaced[op.unique_id] = new
+                return new
+
+            def visit_iter_arg(self, op: Any) -> Any:
+                if self.edits is None:
+                    return super().visit_iter_arg(op)
+                if op.unique_id in self.replaced:
+                    return self.replaced[op.unique_id]
+                retyped = self.retyped(op)
+                init = self.edits.init_values.get(op.name_hint)
+                if retyped is None and init is None:
+                    return super().visit_iter_arg(op)
+                value = self.current(init) if init is not None else self.visit_expr(op.initValue)
+                new = ir.IterArg(op.name_hint, retyped or op.type, value, op.span)
+                self.replaced[op.unique_id] = new
+                return new
+
+            def visit_yield_stmt(self, op: Any) -> Any:
+                visited = super().visit_yield_stmt(op)
+                if self.edits is None:
+                    return visited
+                key = tuple(getattr(v, "name_hint", None) for v in op.value)
+                values = self.edits.yields.get(key)
+                if values is None:
+                    return visited
+                return ir.YieldStmt([self.current(name) for name in values], visited.span)
+
+            def visit_seq_stmts(self, op: Any) -> Any:
+                self.depth += 1
+                try:
+                    visited = super().visit_seq_stmts(op)
+                finally:
+                    self.depth -= 1
+                if self.edits is None:
+                    return visited
+                stmts: list[Any] = []
+
+                def add(stmt: Any) -> None:
+                    stmts.append(stmt)
+                    for inserted in self.edits.inserted.get(_stmt_key(ir, stmt) or "", []):
+                        add(self.inserted_stmt(inserted))
+
+                for stmt in visited.stmts:
+                    add(stmt)
+                if self.depth == 0:
+                    stmts = [
+                        s for s in stmts if not (isinstance(s, ir.AssignStmt) and s.var.name_hint in self.edits.removed)
+                    ]
+                    for index, alloc in sorted(self.edits.top_allocs, key=lambda pair: pair[0]):
+                        stmts.insert(index, alloc)
+                if len(stmts) == len(visited.stmts) and all(a is b for a, b in zip(stmts, visited.stmts)):
+                    return visited
+                return ir.SeqStmts(stmts, visited.span)
+
+        return Mutator().visit_program(program)
+
+
+_installed_lock = threading.Lock()
+_installed: list[tuple[Any, Any]] = []
+
+
+def install(**settings: Any) -> None:
+    """Every ``PassManager`` built from now on (so every ``ir.compile``) runs
+    :func:`memory_reuse` with ``settings`` in place of PyPTO's MemoryReuse. Undo with
+    :func:`uninstall`; calls nest."""
+    _, passes, _ = _pypto()
+    from pypto.ir.pass_manager import PassManager
+
+    with _installed_lock:
+        original = PassManager.__dict__["_get_pass_factories"]
+        factories = original.__func__
+
+        def replanned(strategy: Any, **kwargs: Any) -> tuple[Any, ...]:
+            return tuple(
+                (lambda: memory_reuse(**settings)) if factory is passes.memory_reuse else factory
+                for factory in factories(strategy, **kwargs)
+            )
+
+        PassManager._get_pass_factories = staticmethod(replanned)
+        _installed.append((PassManager, original))
+
+
+def uninstall() -> None:
+    """Undoes the last :func:`install`."""
+    with _installed_lock:
+        if not _installed:
+            return
+        manager, original = _installed.pop()
+        manager._get_pass_factories = original
+
+
+@contextlib.contextmanager
+def use(**settings: Any) -> Iterator[None]:
+    """Inside the block, PyPTO compiles with memreuse's MemoryReuse (see :func:`install`)::
+
+        with memreuse.pypto.use():
+            ir.compile(program, skip_ptoas=True)
+    """
+    install(**settings)
+    try:
+        yield
+    finally:
+        uninstall()
+
+
+def _guard_check(
+    on_unsafe: str, backend: str | None, findings: list[Diagnostic]
+) -> Callable[[Any, Any], None]:
+    _, _, python_print = _pypto()
+
+    def after_pass(pass_: Any, program: Any) -> None:
+        if pass_.get_name() != _PASS_NAME:
+            return
+        path = f"<{program.name} after MemoryReuse>"
+        checked = memreuse.verify(python_print(program), path=path, backend=backend or _backend_name())
+        if checked.ok:
+            return
+        findings.extend(checked.violations)
+        first = checked.violations[0]
+        message = (
+            f"PyPTO's MemoryReuse plan of {program.name} is unsafe: {len(checked.violations)} "
+            f"violations, first {first} (in function '{first.function}')"
+        )
+        if on_unsafe == "raise":
+            raise PlanError(message, checked.violations)
+        warnings.warn(UnsafePlanWarning(message, first), stacklevel=2)
+
+    return after_pass
+
+
+@contextlib.contextmanager
+def guard(
+    on_unsafe: Literal["warn", "raise"] = "warn", *, backend: str | None = None
+) -> Iterator[list[Diagnostic]]:
+    """Checks PyPTO's own MemoryReuse output with memreuse's checkers right after the pass,
+    in every compile inside the block (a ``PassContext`` holding a ``CallbackInstrument``;
+    ``ir.compile`` inherits its instruments). An unsafe plan warns
+    :class:`memreuse.UnsafePlanWarning` or, with ``on_unsafe="raise"``, raises
+    :class:`memreuse.PlanError`. Yields the list the findings are collected in::
+
+        with memreuse.pypto.guard(on_unsafe="raise"):
+            ir.compile(program, skip_ptoas=True)
+    """
+    if on_unsafe not in ("warn", "raise"):
+        raise ValueError(f"on_unsafe must be 'warn' or 'raise', not {on_unsafe!r}")
+    _, passes, _ = _pypto()
+    findings: list[Diagnostic] = []
+    instrument = passes.CallbackInstrument(
+        after_pass=_guard_check(on_unsafe, backend, findings), name="memreuse.guard"
+    )
+    outer = passes.PassContext.current()
+    instruments = list(outer.get_instruments()) if outer else []
+    if outer is None:
+        context = passes.PassContext(instruments + [instrument])
+    else:
+        context = passes.PassContext(
+            instruments + [instrument],
+            outer.get_verification_level(),
+            outer.get_diagnostic_phase(),
+            outer.get_disabled_diagnostics(),
+            outer.get_memory_planner(),
+            outer.get_enable_pypto_l0c_double_buffer(),
+            outer.get_runtime(),
+        )
+    with context:
+        yield findings

@@ -1,0 +1,285 @@
+//! What memreuse's plan changes in PyPTO's: per function whose planned text differs from
+//! PyPTO's MemoryReuse output, read from both printed programs by memreuse's parser:
+//!
+//! - `memrefs`: each tile variable (by its printed name) that moves, with its new MemRef;
+//! - `added_allocs` / `removed_allocs`: the top-level allocations memreuse adds (with their
+//!   index in its body) and drops;
+//! - `inserted`: the single-operand statements memreuse inserts (the `tile.move`s of carry
+//!   repairs): defined name, op, operand, keyword arguments as printed, MemRef, and the
+//!   printed name of the statement they follow in their block;
+//! - `init_values` / `yields`: loop init values and yielded values that now name another
+//!   variable (a carry fed from its copy).
+//!
+//! `memreuse.pypto` applies them to PyPTO's in-memory IR. A difference this does not
+//! describe is listed in `unsupported`, and the Python side refuses the function rather than
+//! apply part of a plan (it also checks that the rewritten function prints as planned).
+
+use std::collections::{HashMap, HashSet};
+
+use memreuse::ir::{self, Expr, ExprKind, Function, MemRef, Stmt, StmtKind, Type};
+use serde_json::{Map, Value, json};
+
+#[derive(Debug, thiserror::Error)]
+pub enum EditsError {
+    #[error("PyPTO's printed program does not parse: {0}")]
+    PyptoText(String),
+    #[error("memreuse's planned program does not parse: {0}")]
+    PlannedText(String),
+    #[error("memreuse's plan has no function '{0}'")]
+    MissingFunction(String),
+}
+
+/// One entry per function of `pypto` whose text differs from its namesake in `planned`, in
+/// order (see the module doc for the fields).
+pub fn plan_edits(pypto: &str, planned: &str) -> Result<Value, EditsError> {
+    let first = |err: ir::ParseError| {
+        err.diagnostics
+            .first()
+            .map_or_else(String::new, |d| d.message.clone())
+    };
+    let theirs = ir::parse_program(pypto).map_err(|e| EditsError::PyptoText(first(e)))?;
+    let ours = ir::parse_program(planned).map_err(|e| EditsError::PlannedText(first(e)))?;
+    let mut edits = Vec::new();
+    for before in &theirs.functions {
+        let after = ours
+            .functions
+            .iter()
+            .find(|f| f.name == before.name)
+            .ok_or_else(|| EditsError::MissingFunction(before.name.to_string()))?;
+        if slice(pypto, before) != slice(planned, after) {
+            edits.push(function_edits(before, after));
+        }
+    }
+    Ok(Value::from(edits))
+}
+
+fn slice<'t>(text: &'t str, f: &Function) -> &'t str {
+    text.get(f.span.start as usize..f.span.end as usize)
+        .unwrap_or("")
+}
+
+/// A function's statements as the edits see them: every assignment by defined name, where
+/// it sits, and the loops' init values and the yields by the block that owns them.
+#[derive(Default)]
+struct Shape<'f> {
+    /// Defined name -> (value, name of the statement before it in its block, top-level index).
+    assigned: HashMap<&'f str, (&'f Expr, Option<String>, Option<usize>)>,
+    /// In definition order.
+    order: Vec<&'f str>,
+    /// Iter arg name -> its init value's printed text.
+    inits: HashMap<&'f str, String>,
+    /// Owner of the block (a loop's or `if` arm's key) -> the yielded values' printed texts.
+    yields: HashMap<String, Vec<String>>,
+}
+
+fn shape(f: &Function) -> Shape<'_> {
+    let mut shape = Shape::default();
+    walk(f, &f.body, "function", true, &mut shape);
+    shape
+}
+
+/// How a statement is named for anchoring: the variable it defines, or a loop's or `if`'s
+/// first result (its loop variable for a loop without results).
+fn key(f: &Function, stmt: &Stmt) -> Option<String> {
+    let var = |id: &ir::VarId| f.vars[*id].name.to_string();
+    match &stmt.kind {
+        StmtKind::Assign { target, .. } => Some(var(target)),
+        StmtKind::For(l) => l.return_vars.first().or(l.loop_var.as_ref()).map(var),
+        StmtKind::If(i) => i.return_vars.first().map(var),
+        _ => None,
+    }
+}
+
+fn walk<'f>(f: &'f Function, body: &'f [Stmt], owner: &str, top: bool, shape: &mut Shape<'f>) {
+    let mut previous: Option<String> = None;
+    for (index, stmt) in body.iter().enumerate() {
+        match &stmt.kind {
+            StmtKind::Assign { target, value } => {
+                let name = f.vars[*target].name.as_str();
+                let at = top.then_some(index);
+                shape.assigned.insert(name, (value, previous.clone(), at));
+                shape.order.push(name);
+            }
+            StmtKind::Yield { values } => {
+                let texts = values.iter().map(|v| ir::print::expr_text(&f.vars, v));
+                shape.yields.insert(owner.to_owned(), texts.collect());
+            }
+            StmtKind::For(l) => {
+                for (arg, init) in l.iter_args.iter().zip(&l.init_values) {
+                    let text = ir::print::expr_text(&f.vars, init);
+                    shape.inits.insert(f.vars[*arg].name.as_str(), text);
+                }
+                let owner = format!("for {}", key(f, stmt).unwrap_or_default());
+                walk(f, &l.body, &owner, false, shape);
+            }
+            StmtKind::If(i) => {
+                let owner = key(f, stmt).unwrap_or_default();
+                walk(f, &i.then_body, &format!("then {owner}"), false, shape);
+                if let Some(e) = &i.else_body {
+                    walk(f, e, &format!("else {owner}"), false, shape);
+                }
+            }
+            StmtKind::With(w) => walk(f, &w.body, owner, false, shape),
+            _ => {}
+        }
+        previous = key(f, stmt).or(previous);
+    }
+}
+
+fn function_edits(before: &Function, after: &Function) -> Value {
+    let mut unsupported = Vec::new();
+    let tiles_before = tile_memrefs(before, &mut unsupported);
+    let tiles_after = tile_memrefs(after, &mut unsupported);
+    let theirs = shape(before);
+    let ours = shape(after);
+    let mut memrefs = Map::new();
+    for (name, placed) in &tiles_after {
+        if let Some(old) = tiles_before.get(name)
+            && old != placed
+        {
+            memrefs.insert(name.clone(), placement(placed, name, &mut unsupported));
+        }
+    }
+    let mut added_allocs = Vec::new();
+    let mut inserted = Vec::new();
+    for name in &ours.order {
+        if theirs.assigned.contains_key(name) {
+            continue;
+        }
+        let (value, previous, top_index) = &ours.assigned[name];
+        if let (Some((space, size)), Some(index)) = (alloc_args(after, value), top_index) {
+            added_allocs.push(json!({"name": name, "space": space, "size": size, "index": index}));
+            continue;
+        }
+        match (
+            single_operand(after, value),
+            tiles_after.get(*name),
+            previous,
+        ) {
+            (Some((op, operand, kwargs)), Some(memref), Some(previous)) => inserted.push(json!({
+                "name": name,
+                "op": op,
+                "operand": operand,
+                "kwargs": kwargs,
+                "memref": placement(memref, name, &mut unsupported),
+                "after": previous,
+            })),
+            _ => unsupported.push(format!("memreuse inserts the definition of '{name}'")),
+        }
+    }
+    let mut removed_allocs = Vec::new();
+    for name in &theirs.order {
+        if ours.assigned.contains_key(name) {
+            continue;
+        }
+        match theirs.assigned[name].0.is_alloc_call() {
+            true => removed_allocs.push(name.to_string()),
+            false => unsupported.push(format!("memreuse removes the definition of '{name}'")),
+        }
+    }
+    let mut init_values = Map::new();
+    for (arg, init) in &ours.inits {
+        match theirs.inits.get(arg) {
+            Some(old) if old == init => {}
+            Some(_) => {
+                init_values.insert(arg.to_string(), Value::from(init.as_str()));
+            }
+            None => unsupported.push(format!("memreuse adds the loop carry '{arg}'")),
+        }
+    }
+    let mut yields = Vec::new();
+    for (owner, values) in &ours.yields {
+        match theirs.yields.get(owner) {
+            Some(old) if old == values => {}
+            Some(old) if old.len() == values.len() => {
+                yields.push(json!({"yielded": old, "values": values}));
+            }
+            _ => unsupported.push(format!("memreuse changes the yield of {owner}")),
+        }
+    }
+    unsupported.sort();
+    unsupported.dedup();
+    json!({
+        "function": before.name.as_str(),
+        "memrefs": memrefs,
+        "added_allocs": added_allocs,
+        "removed_allocs": removed_allocs,
+        "inserted": inserted,
+        "init_values": init_values,
+        "yields": yields,
+        "unsupported": unsupported,
+    })
+}
+
+/// The MemRef of every tile variable by name (params, loop and `if` variables included).
+fn tile_memrefs<'f>(f: &'f Function, unsupported: &mut Vec<String>) -> HashMap<String, &'f MemRef> {
+    let mut memrefs = HashMap::new();
+    let mut seen = HashSet::new();
+    for (_, var) in f.vars.iter() {
+        if !seen.insert(var.name.as_str()) {
+            unsupported.push(format!("two variables are named '{}'", var.name));
+        }
+        if let Some(Type::Tile(tile)) = &var.ty
+            && let Some(memref) = &tile.memref
+        {
+            memrefs.insert(var.name.to_string(), memref);
+        }
+    }
+    memrefs
+}
+
+/// `[base, offset, size]`, for a MemRef with a constant offset and size and no slots.
+fn placement(memref: &MemRef, name: &str, unsupported: &mut Vec<String>) -> Value {
+    match (
+        memref.const_offset(),
+        memref.size_bytes(),
+        memref.slots,
+        &memref.slot_index,
+    ) {
+        (Some(offset), Some(size), None, None) => json!([memref.base.as_str(), offset, size]),
+        _ => {
+            unsupported.push(format!(
+                "the MemRef of '{name}' is not a constant offset and size"
+            ));
+            Value::Null
+        }
+    }
+}
+
+/// `pl.tile.alloc(pl.Mem.SPACE, SIZE)`: the space's name and the size.
+fn alloc_args(f: &Function, value: &Expr) -> Option<(String, i64)> {
+    if !value.is_alloc_call() {
+        return None;
+    }
+    let call = value.as_call()?;
+    let [space, size] = call.args.as_slice() else {
+        return None;
+    };
+    let space = ir::print::expr_text(&f.vars, space);
+    Some((space.rsplit('.').next()?.to_owned(), size.as_const_int()?))
+}
+
+/// A call of one variable operand: the op, the operand's name and each keyword argument's
+/// printed value.
+fn single_operand(f: &Function, value: &Expr) -> Option<(String, String, Map<String, Value>)> {
+    let call = value.as_call()?;
+    let [operand] = call.args.as_slice() else {
+        return None;
+    };
+    let ExprKind::Var(operand) = &operand.kind else {
+        return None;
+    };
+    let kwargs = call
+        .kwargs
+        .iter()
+        .map(|k| {
+            let text = ir::print::expr_text(&f.vars, &k.value);
+            (k.name.to_string(), Value::from(text))
+        })
+        .collect();
+    Some((
+        call.op().to_owned(),
+        f.vars[*operand].name.to_string(),
+        kwargs,
+    ))
+}
