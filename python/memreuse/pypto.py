@@ -17,6 +17,7 @@ What this module relies on from PyPTO is listed in ``docs/python.md``.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
 import threading
@@ -94,36 +95,38 @@ def memory_reuse(
     return passes.create_program_pass(transform, _PASS_NAME, properties)
 
 
-#: Seconds spent in memreuse's own planning by the pass, for the benchmark's breakdown.
-planning_seconds: list[float] = []
+_planner_lock = threading.Lock()
+_planner_pool: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def _planner() -> concurrent.futures.ThreadPoolExecutor:
+    """The thread memreuse plans on while PyPTO's pass runs (one, made on first use)."""
+    global _planner_pool
+    with _planner_lock:
+        if _planner_pool is None:
+            _planner_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="memreuse")
+        return _planner_pool
 
 
 def _plan_program(program: Any, backend: str | None, capacity: dict[str, int] | None) -> Any:
-    import time
-
     ir, passes, python_print = _pypto()
-    theirs = passes.memory_reuse()(program)
     text = python_print(program)
     path = f"<{program.name} before MemoryReuse>"
-    started = time.perf_counter()
-    planned = memreuse.plan(text, path=path, backend=backend or _backend_name(), capacity=capacity)
-    planning_seconds.append(time.perf_counter() - started)
-    failed = [f for f in planned.functions if f.status != "planned"]
-    if failed:
-        diagnostics = [d for f in failed for d in f.diagnostics]
-        shown = "; ".join(str(d) for d in diagnostics[:3])
-        names = ", ".join(f"'{f.name}'" for f in failed)
-        raise PlanError(f"memreuse cannot plan {names}: {shown}", diagnostics)
-    repaired = [f for f in planned.functions if f.repairs]
-    if not repaired:
+    settings = (backend or _backend_name() or "none", sorted((capacity or {}).items()))
+    # memreuse plans without the GIL while PyPTO's own pass runs here.
+    planning = _planner().submit(_native.plan_for_pass, text, path, *settings)
+    theirs = passes.memory_reuse()(program)
+    try:
+        ours, repairs, _ = planning.result()
+    except (ValueError, RuntimeError) as err:
+        raise PlanError(str(err)) from None
+    if not repairs:
+        # memreuse's plan is PyPTO's decision: PyPTO's result stands as it is.
         return theirs
+    for function, code, message, line, col in repairs:
+        repair = Diagnostic(code, "warning", message, path, line, col, function=function)
+        warnings.warn(UnsafePlanWarning(f"{repair} (in function '{function}')", repair), stacklevel=2)
     their_text = python_print(theirs)
-    ours = planned.ir
-    if their_text == ours:
-        return theirs
-    for function in repaired:
-        for repair in function.repairs:
-            warnings.warn(UnsafePlanWarning(f"{repair} (in function '{function.name}')", repair), stacklevel=2)
     edits = json.loads(_native.plan_edits(their_text, ours))
     result = _apply(theirs, edits)
     wanted = _printed_functions(ours)

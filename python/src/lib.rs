@@ -135,6 +135,39 @@ fn explain(
     })
 }
 
+/// The PyPTO pass's planning of a program (see `planning::plan_for_pass`): `(ir, repairs,
+/// (parse, plan, print) seconds)`, each repair `(function, code, message, line, col)`.
+/// `ValueError` when the text does not parse or a function cannot be planned.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn plan_for_pass(
+    py: Python<'_>,
+    text: String,
+    display: String,
+    backend: String,
+    capacity: Vec<(String, i64)>,
+) -> PyResult<(
+    String,
+    Vec<(String, String, String, u32, u32)>,
+    (f64, f64, f64),
+)> {
+    let settings = Settings {
+        backend: &backend,
+        planner: "pypto",
+        exact: false,
+        addresses: false,
+        capacity: &capacity,
+    };
+    let config = planning::config(&settings, &display).map_err(value_error)?;
+    let (ir, repairs, phases) =
+        detached(py, || planning::plan_for_pass(&text, &display, config))?.map_err(value_error)?;
+    let repairs = repairs
+        .into_iter()
+        .map(|r| (r.function, r.code.to_owned(), r.message, r.line, r.col))
+        .collect();
+    Ok((ir, repairs, (phases.parse, phases.plan, phases.print)))
+}
+
 /// What memreuse's `planned` program changes in PyPTO's printed output `pypto`, as JSON
 /// (see `edits::plan_edits`).
 #[pyfunction]
@@ -149,6 +182,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(page, module)?)?;
     module.add_function(wrap_pyfunction!(verify, module)?)?;
     module.add_function(wrap_pyfunction!(explain, module)?)?;
+    module.add_function(wrap_pyfunction!(plan_for_pass, module)?)?;
     module.add_function(wrap_pyfunction!(plan_edits, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -3,6 +3,7 @@
 //! are the CLI's bytes for the same input and settings (with `--no-cache`).
 
 use std::path::Path;
+use std::time::Instant;
 
 use memreuse::backend::Backend;
 use memreuse::db::{FileStatus, UnprintedProgram, planned_program};
@@ -11,6 +12,7 @@ use memreuse::json::{
     FileError, FileReport, MissingDetail, diagnostic_json, function_entries, plan_document,
 };
 use memreuse::plan::{PlanConfig, Planner};
+use memreuse::repair;
 use memreuse::system::OsSystem;
 use memreuse::verify::{Addressing, VerifyOptions, verify_program};
 use memreuse_daemon_client::settings::{is_init_mem_ref_dump, parse_capacity};
@@ -223,4 +225,98 @@ pub fn explain(
     };
     memreuse::plan::explain::explain(f, text, config, tiles.0, tiles.1)
         .map_err(|err| ExplainFailure::Explain(err.to_string()))
+}
+
+/// A repair of a function memreuse planned for the PyPTO pass: the function, the code,
+/// the message and where in the text.
+pub struct PassRepair {
+    pub function: String,
+    pub code: &'static str,
+    pub message: String,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Why the PyPTO pass gets no plan of a text.
+#[derive(Debug, thiserror::Error)]
+pub enum PassPlanError {
+    #[error("{path}:{line}:{col}: {message}")]
+    Parse {
+        path: String,
+        line: u32,
+        col: u32,
+        message: String,
+    },
+    #[error("memreuse cannot plan function '{function}': {reason}")]
+    Function { function: String, reason: String },
+}
+
+/// Where [`plan_for_pass`]'s time went, in seconds: reading the text, planning and checking
+/// (repairs included), printing the plan. For the benchmark (`scripts/bench-pypto.py`),
+/// which compares the planning with PyPTO's own pass.
+pub struct PassPhases {
+    pub parse: f64,
+    pub plan: f64,
+    pub print: f64,
+}
+
+/// The lean path of the PyPTO pass (`memreuse.pypto.memory_reuse`): the whole program
+/// planned and checked (`repair::plan_program_checked`, the planner and checkers `plan`
+/// runs, without the engine's cache, reports or JSON), printed, and its repairs located.
+/// The pass only needs to know whether PyPTO's decision stands and, where it does not,
+/// memreuse's program; the tests hold its text equal to [`plan`]'s.
+pub fn plan_for_pass(
+    text: &str,
+    display: &str,
+    config: PlanConfig,
+) -> Result<(String, Vec<PassRepair>, PassPhases), PassPlanError> {
+    let started = Instant::now();
+    let lines = LineIndex::new(text);
+    let program = ir::parse_program(text).map_err(|err| {
+        let first = err.diagnostics.first();
+        let at = first.map(|d| lines.line_col(text, d.span.start));
+        PassPlanError::Parse {
+            path: display.to_owned(),
+            line: at.map_or(0, |a| a.line),
+            col: at.map_or(0, |a| a.col),
+            message: first.map_or_else(String::new, |d| d.message.clone()),
+        }
+    })?;
+    let parsed = Instant::now();
+    let options = repair::verify_options(&config);
+    let (planned, reports) =
+        repair::plan_program_checked(&program, &config, &options).map_err(|(index, err)| {
+            let reason = match err {
+                repair::SafePlanError::Plan(err) => err.0.message,
+                repair::SafePlanError::Unrepaired(findings) => format!(
+                    "its plan still fails the checkers after repair ({} findings)",
+                    findings.len()
+                ),
+            };
+            PassPlanError::Function {
+                function: program.functions[index].name.to_string(),
+                reason,
+            }
+        })?;
+    let checked = Instant::now();
+    let printed = ir::print_program(&planned);
+    let phases = PassPhases {
+        parse: (parsed - started).as_secs_f64(),
+        plan: (checked - parsed).as_secs_f64(),
+        print: checked.elapsed().as_secs_f64(),
+    };
+    let mut repairs = Vec::new();
+    for (function, report) in program.functions.iter().zip(&reports) {
+        for d in report.diagnostics.iter().filter(|d| repair::is_repair(d)) {
+            let at = lines.line_col(text, d.span.start);
+            repairs.push(PassRepair {
+                function: function.name.to_string(),
+                code: d.code,
+                message: d.message.clone(),
+                line: at.line,
+                col: at.col,
+            });
+        }
+    }
+    Ok((printed, repairs, phases))
 }

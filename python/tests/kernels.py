@@ -88,3 +88,29 @@ class FlashAttentionBlock:
 '''
 
 OURS = {"softmax": SOFTMAX, "matmul_k_loop": MATMUL_K_LOOP, "flash_attention": FLASH_ATTENTION}
+
+# PyPTO's plan of this one is unsafe: the loop carry `acc` stays on the buffer of its init
+# value `x_tile`, so each iteration's next value is written back over `x_tile`, which the
+# subtraction after the loop still reads. memreuse gives the carry its own buffer, fed by a
+# copy of `x_tile` (repair MR-R002).
+UNSAFE = '''
+import pypto.language as pl
+
+@pl.program
+class InitReadAfterLoop:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(
+        self,
+        x: pl.Tensor[[32, 32], pl.FP32],
+        y: pl.Tensor[[128, 32], pl.FP32],
+        out: pl.Out[pl.Tensor[[32, 32], pl.FP32]],
+    ) -> pl.Tensor[[32, 32], pl.FP32]:
+        x_tile: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 32], target_memory=pl.Mem.Vec)
+        for i, (acc,) in pl.range(0, 4, init_values=(x_tile,)):
+            y_i: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(y, [i * 32, 0], [32, 32], target_memory=pl.Mem.Vec)
+            acc_next: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc, y_i)
+            acc_out = pl.yield_(acc_next)
+        delta: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.tile.sub(acc_out, x_tile)
+        stored: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(delta, [0, 0], out)
+        return stored
+'''

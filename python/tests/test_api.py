@@ -59,7 +59,7 @@ def test_functions_describe_the_plan() -> None:
     (repair,) = main.repairs
     assert (repair.code, repair.severity, repair.path, repair.line, repair.col) == ("MR-R002", "warning", "r002.py", 19, 13)
     assert "a_carry" in repair.message and repair.hint
-    assert ("a_carry", "a") in main.inserted_moves
+    assert ("nxt_mv", "nxt") in main.inserted_moves
     assert planned.repairs == [repair]
 
 
