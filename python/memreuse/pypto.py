@@ -120,17 +120,17 @@ def _plan_program(program: Any, backend: str | None, capacity: dict[str, int] | 
         ours, repairs, _ = planning.result()
     except (ValueError, RuntimeError) as err:
         raise PlanError(str(err)) from None
-    if not repairs:
-        # memreuse's plan is PyPTO's decision: PyPTO's result stands as it is.
-        return theirs
     for function, code, message, line, col in repairs:
         repair = Diagnostic(code, "warning", message, path, line, col, function=function)
         warnings.warn(UnsafePlanWarning(f"{repair} (in function '{function}')", repair), stacklevel=2)
-    their_text = python_print(theirs)
+    # PyPTO's printer ends without the newline memreuse's (a file's) ends with.
+    their_text = python_print(theirs) + "\n"
+    if their_text == ours:
+        # memreuse's plan is PyPTO's decision: PyPTO's result stands as it is.
+        return theirs
     edits = json.loads(_native.plan_edits(their_text, ours))
     result = _apply(theirs, edits)
     wanted = _printed_functions(ours)
-    # PyPTO's printer ends without the newline memreuse's (a file's) ends with.
     got = _printed_functions(python_print(result) + "\n")
     for edit in edits:
         name = edit["function"]
@@ -161,7 +161,7 @@ def _walk_vars(ir: Any, function: Any) -> tuple[dict[str, list[Any]], dict[str, 
     by_name: dict[str, dict[int, Any]] = {}
     allocs: dict[str, Any] = {}
 
-    class Collector(ir.IRVisitor):
+    class Collector(_descending(ir.IRVisitor)):
         def visit_var(self, op: Any) -> None:
             by_name.setdefault(op.name_hint, {})[op.unique_id] = op
             super().visit_var(op)
@@ -199,7 +199,7 @@ class _FunctionEdits:
         self.top_allocs: list[tuple[int, Any]] = []
         for alloc in edit["added_allocs"]:
             self.top_allocs.append((alloc["index"], self._alloc(func, allocs, alloc)))
-        self.removed = set(edit["removed_allocs"])
+        self.removed = set(edit["removed"])
         self.placements = {
             self.original(name).unique_id: self._placement(placed) for name, placed in edit["memrefs"].items()
         }
@@ -213,6 +213,13 @@ class _FunctionEdits:
 
     def original(self, name: str) -> Any:
         found = self.names.get(name, [])
+        base, _, number = name.rpartition("_")
+        if not found and number.isdigit() and len(self.names.get(base, [])) > int(number):
+            # The printer tells variables of one name apart as NAME, NAME_1, NAME_2, ... in
+            # the order it meets them, which is the order they were collected in.
+            found = [self.names[base][int(number)]]
+        elif len(found) > 1:
+            found = found[:1]
         if len(found) != 1:
             raise PlanError(
                 f"cannot tell which variable of '{self.name}' PyPTO prints as '{name}' "
@@ -220,12 +227,12 @@ class _FunctionEdits:
             )
         return found[0]
 
-    def _placement(self, placed: list[Any]) -> tuple[Any, int, int]:
-        base_name, offset, size = placed
+    def _placement(self, placed: list[Any]) -> tuple[Any, int, int, str | None]:
+        base_name, offset, size, dtype = placed
         base = self.bases.get(base_name)
         if base is None:
             raise PlanError(f"memreuse's plan of '{self.name}' names an unknown allocation '{base_name}'")
-        return base, offset, size
+        return base, offset, size, dtype
 
     def _alloc(self, func: Any, allocs: dict[str, Any], alloc: dict[str, Any]) -> Any:
         """A ``tile.alloc`` assignment modelled on one of PyPTO's own in the same space."""
@@ -243,14 +250,15 @@ class _FunctionEdits:
         self.bases[alloc["name"]] = base
         return ir.AssignStmt(base, call, like.span)
 
-    def tile_type(self, old: Any, placement: tuple[Any, int, int], space: Any = None) -> Any:
-        base, offset, size = placement
-        span = old.memref.span if old.memref else base.span
-        # The offset keeps the dtype PyPTO gives offsets (INDEX: printed as a bare number).
+    def tile_type(self, old: Any, placement: tuple[Any, int, int, str | None], space: Any = None) -> Any:
         from pypto import DataType
 
-        dtype = old.memref.byte_offset_.dtype if old.memref else DataType.INDEX
-        memref = self.ir.MemRef(base, self.ir.ConstInt(offset, dtype, span), size, span)
+        base, offset, size, dtype = placement
+        span = old.memref.span if old.memref else base.span
+        # An offset printed as a bare number is an INDEX constant; `pl.const(N, pl.INT64)`
+        # is the INT64 one.
+        offset_expr = self.ir.ConstInt(offset, getattr(DataType, dtype or "INDEX"), span)
+        memref = self.ir.MemRef(base, offset_expr, size, span)
         return self.ir.TileType(old.shape, old.dtype, memref, old.tile_view, space or old.memory_space)
 
 
@@ -272,6 +280,38 @@ def _stmt_key(ir: Any, stmt: Any) -> str | None:
     return None
 
 
+_COMPOUND_STATEMENTS = (
+    "for_stmt",
+    "while_stmt",
+    "if_stmt",
+    "in_core_scope_stmt",
+    "cluster_scope_stmt",
+    "hierarchy_scope_stmt",
+    "spmd_scope_stmt",
+    "split_aiv_scope_stmt",
+    "runtime_scope_stmt",
+    "comm_domain_scope_stmt",
+)
+
+
+def _descending(base: type) -> type:
+    """``base`` (PyPTO's ``IRVisitor`` or ``IRMutator``) with every compound statement's visit
+    overridden to call its own: PyPTO visits a body through the Python overrides only when
+    the statement holding it was visited through Python, so without these a nested block
+    would never reach an override of ``visit_seq_stmts``, ``visit_assign_stmt`` or
+    ``visit_var``."""
+
+    def passing_on(name: str) -> Callable[[Any, Any], Any]:
+        def visit(self: Any, op: Any) -> Any:
+            return getattr(super(descending, self), name)(op)
+
+        return visit
+
+    methods = {f"visit_{kind}": passing_on(f"visit_{kind}") for kind in _COMPOUND_STATEMENTS}
+    descending = type(f"Descending{base.__name__}", (base,), methods)
+    return descending
+
+
 class _Replanner:
     """Rewrites the functions named in ``edits`` as memreuse planned them (see ``edits.rs``):
     tiles onto their new MemRefs, statements inserted after their anchors, loop inits and
@@ -285,12 +325,14 @@ class _Replanner:
         ir = self._ir
         edits = self._edits
 
-        class Mutator(ir.IRMutator):
+        class Mutator(_descending(ir.IRMutator)):
             def __init__(self) -> None:
                 super().__init__()
                 self.edits: _FunctionEdits | None = None
                 self.replaced: dict[int, Any] = {}
                 self.depth = 0
+                # Enclosing loops and ifs: [kind and key, depth of their blocks, blocks seen].
+                self.owners: list[list[Any]] = []
 
             def visit_function(self, func: Any) -> Any:
                 edit = edits.get(func.name)
@@ -313,7 +355,7 @@ class _Replanner:
                 made = self.edits.new_vars.get(name)
                 if made is None:
                     stmt = self.edits.inserted_by_name[name]
-                    operand = self.edits.original(stmt["operand"])
+                    operand = self.current(stmt["operand"])
                     space = stmt["kwargs"].get("target_memory")
                     placement = self.edits._placement(stmt["memref"])
                     retyped = self.edits.tile_type(
@@ -378,7 +420,35 @@ class _Replanner:
                     return visited
                 return ir.YieldStmt([self.current(name) for name in values], visited.span)
 
+            def visit_for_stmt(self, op: Any) -> Any:
+                self.owners.append([f"for {_stmt_key(ir, op) or ''}", self.depth, 0])
+                try:
+                    return super().visit_for_stmt(op)
+                finally:
+                    self.owners.pop()
+
+            def visit_if_stmt(self, op: Any) -> Any:
+                self.owners.append([f"if {_stmt_key(ir, op) or ''}", self.depth, 0])
+                try:
+                    return super().visit_if_stmt(op)
+                finally:
+                    self.owners.pop()
+
+            def owner(self) -> str | None:
+                """The anchor of the block about to be visited (see ``edits.rs``)."""
+                if self.depth == 0:
+                    return "^function"
+                if not self.owners or self.owners[-1][1] != self.depth:
+                    return None
+                owner = self.owners[-1]
+                kind, _, key = owner[0].partition(" ")
+                if kind == "if":
+                    kind = "then" if owner[2] == 0 else "else"
+                owner[2] += 1
+                return f"^{kind} {key}"
+
             def visit_seq_stmts(self, op: Any) -> Any:
+                anchor = self.owner() if self.edits is not None else None
                 self.depth += 1
                 try:
                     visited = super().visit_seq_stmts(op)
@@ -386,20 +456,23 @@ class _Replanner:
                     self.depth -= 1
                 if self.edits is None:
                     return visited
+                edits = self.edits
                 stmts: list[Any] = []
 
-                def add(stmt: Any) -> None:
-                    stmts.append(stmt)
-                    for inserted in self.edits.inserted.get(_stmt_key(ir, stmt) or "", []):
-                        add(self.inserted_stmt(inserted))
+                def add_after(key: str | None) -> None:
+                    for inserted in edits.inserted.get(key or "", []):
+                        stmt = self.inserted_stmt(inserted)
+                        stmts.append(stmt)
+                        add_after(_stmt_key(ir, stmt))
 
+                add_after(anchor)
                 for stmt in visited.stmts:
-                    add(stmt)
+                    if isinstance(stmt, ir.AssignStmt) and stmt.var.name_hint in edits.removed:
+                        continue
+                    stmts.append(stmt)
+                    add_after(_stmt_key(ir, stmt))
                 if self.depth == 0:
-                    stmts = [
-                        s for s in stmts if not (isinstance(s, ir.AssignStmt) and s.var.name_hint in self.edits.removed)
-                    ]
-                    for index, alloc in sorted(self.edits.top_allocs, key=lambda pair: pair[0]):
+                    for index, alloc in sorted(edits.top_allocs, key=lambda pair: pair[0]):
                         stmts.insert(index, alloc)
                 if len(stmts) == len(visited.stmts) and all(a is b for a, b in zip(stmts, visited.stmts)):
                     return visited

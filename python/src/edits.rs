@@ -2,11 +2,14 @@
 //! PyPTO's MemoryReuse output, read from both printed programs by memreuse's parser:
 //!
 //! - `memrefs`: each tile variable (by its printed name) that moves, with its new MemRef;
-//! - `added_allocs` / `removed_allocs`: the top-level allocations memreuse adds (with their
-//!   index in its body) and drops;
+//! - `added_allocs`: the top-level allocations memreuse adds, with their index in its body;
+//! - `removed`: the names of the assignments it drops (allocations, PyPTO's yield copies a
+//!   repair makes unnecessary);
 //! - `inserted`: the single-operand statements memreuse inserts (the `tile.move`s of carry
-//!   repairs): defined name, op, operand, keyword arguments as printed, MemRef, and the
-//!   printed name of the statement they follow in their block;
+//!   repairs): defined name, op, operand, keyword arguments as printed, MemRef, and their
+//!   anchor: the printed name of the statement they follow in their block, or `^OWNER` at
+//!   the start of a block (`^function`, `^for R`, `^then R`, `^else R`, R a loop's or
+//!   `if`'s first result, else a loop's variable);
 //! - `init_values` / `yields`: loop init values and yielded values that now name another
 //!   variable (a carry fed from its copy).
 //!
@@ -62,8 +65,8 @@ fn slice<'t>(text: &'t str, f: &Function) -> &'t str {
 /// it sits, and the loops' init values and the yields by the block that owns them.
 #[derive(Default)]
 struct Shape<'f> {
-    /// Defined name -> (value, name of the statement before it in its block, top-level index).
-    assigned: HashMap<&'f str, (&'f Expr, Option<String>, Option<usize>)>,
+    /// Defined name -> (value, its anchor, top-level index).
+    assigned: HashMap<&'f str, (&'f Expr, String, Option<usize>)>,
     /// In definition order.
     order: Vec<&'f str>,
     /// Iter arg name -> its init value's printed text.
@@ -91,7 +94,7 @@ fn key(f: &Function, stmt: &Stmt) -> Option<String> {
 }
 
 fn walk<'f>(f: &'f Function, body: &'f [Stmt], owner: &str, top: bool, shape: &mut Shape<'f>) {
-    let mut previous: Option<String> = None;
+    let mut previous = format!("^{owner}");
     for (index, stmt) in body.iter().enumerate() {
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
@@ -122,7 +125,9 @@ fn walk<'f>(f: &'f Function, body: &'f [Stmt], owner: &str, top: bool, shape: &m
             StmtKind::With(w) => walk(f, &w.body, owner, false, shape),
             _ => {}
         }
-        previous = key(f, stmt).or(previous);
+        if let Some(key) = key(f, stmt) {
+            previous = key;
+        }
     }
 }
 
@@ -137,7 +142,10 @@ fn function_edits(before: &Function, after: &Function) -> Value {
         if let Some(old) = tiles_before.get(name)
             && old != placed
         {
-            memrefs.insert(name.clone(), placement(placed, name, &mut unsupported));
+            memrefs.insert(
+                name.clone(),
+                placement(after, placed, name, &mut unsupported),
+            );
         }
     }
     let mut added_allocs = Vec::new();
@@ -151,32 +159,24 @@ fn function_edits(before: &Function, after: &Function) -> Value {
             added_allocs.push(json!({"name": name, "space": space, "size": size, "index": index}));
             continue;
         }
-        match (
-            single_operand(after, value),
-            tiles_after.get(*name),
-            previous,
-        ) {
-            (Some((op, operand, kwargs)), Some(memref), Some(previous)) => inserted.push(json!({
+        match (single_operand(after, value), tiles_after.get(*name)) {
+            (Some((op, operand, kwargs)), Some(memref)) => inserted.push(json!({
                 "name": name,
                 "op": op,
                 "operand": operand,
                 "kwargs": kwargs,
-                "memref": placement(memref, name, &mut unsupported),
+                "memref": placement(after, memref, name, &mut unsupported),
                 "after": previous,
             })),
             _ => unsupported.push(format!("memreuse inserts the definition of '{name}'")),
         }
     }
-    let mut removed_allocs = Vec::new();
-    for name in &theirs.order {
-        if ours.assigned.contains_key(name) {
-            continue;
-        }
-        match theirs.assigned[name].0.is_alloc_call() {
-            true => removed_allocs.push(name.to_string()),
-            false => unsupported.push(format!("memreuse removes the definition of '{name}'")),
-        }
-    }
+    let removed: Vec<&str> = theirs
+        .order
+        .iter()
+        .filter(|name| !ours.assigned.contains_key(*name))
+        .copied()
+        .collect();
     let mut init_values = Map::new();
     for (arg, init) in &ours.inits {
         match theirs.inits.get(arg) {
@@ -203,7 +203,7 @@ fn function_edits(before: &Function, after: &Function) -> Value {
         "function": before.name.as_str(),
         "memrefs": memrefs,
         "added_allocs": added_allocs,
-        "removed_allocs": removed_allocs,
+        "removed": removed,
         "inserted": inserted,
         "init_values": init_values,
         "yields": yields,
@@ -228,15 +228,29 @@ fn tile_memrefs<'f>(f: &'f Function, unsupported: &mut Vec<String>) -> HashMap<S
     memrefs
 }
 
-/// `[base, offset, size]`, for a MemRef with a constant offset and size and no slots.
-fn placement(memref: &MemRef, name: &str, unsupported: &mut Vec<String>) -> Value {
+/// `[base, offset, size, offset dtype]` for a MemRef with a constant offset and size and no
+/// slots; the dtype is `null` for an offset printed as a bare number, else the one its
+/// `pl.const(N, pl.DTYPE)` names (the printed form follows it).
+fn placement(f: &Function, memref: &MemRef, name: &str, unsupported: &mut Vec<String>) -> Value {
+    let dtype = match memref.offset().map(|o| &o.kind) {
+        Some(ExprKind::Int(_)) => Some(Value::Null),
+        Some(ExprKind::Const { .. }) => memref.offset().and_then(|o| {
+            let printed = ir::print::expr_text(&f.vars, o);
+            let dtype = printed.rsplit_once("pl.")?.1.strip_suffix(')')?;
+            Some(Value::from(dtype.to_owned()))
+        }),
+        _ => None,
+    };
     match (
         memref.const_offset(),
         memref.size_bytes(),
         memref.slots,
         &memref.slot_index,
+        dtype,
     ) {
-        (Some(offset), Some(size), None, None) => json!([memref.base.as_str(), offset, size]),
+        (Some(offset), Some(size), None, None, Some(dtype)) => {
+            json!([memref.base.as_str(), offset, size, dtype])
+        }
         _ => {
             unsupported.push(format!(
                 "the MemRef of '{name}' is not a constant offset and size"

@@ -154,3 +154,27 @@ def test_unsafe_plan_warning_is_a_user_warning() -> None:
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
         warnings.warn(memreuse.UnsafePlanWarning("x"))
+
+
+REPAIRS = sorted((REPO / "tests" / "data" / "repair").glob("*.py"))
+
+
+@pytest.mark.parametrize("backend", [None, "910b"])
+@pytest.mark.parametrize(
+    "path", [p for _, p, _ in REAL] + [p for p in REPAIRS if not p.name.endswith(".out.py")], ids=lambda p: p.stem
+)
+def test_the_pypto_pass_plans_as_the_cli(path: Path, backend: str | None) -> None:
+    """The pass's lean path (`_native.plan_for_pass`) prints the program `plan` prints and
+    makes the same repairs."""
+    from memreuse import _native
+
+    text = path.read_text()
+    planned = memreuse.plan(text, path="p.py", backend=backend)
+    if not planned.ok:
+        with pytest.raises(ValueError):
+            _native.plan_for_pass(text, "p.py", backend or "none", [])
+        return
+    ir, repairs, phases = _native.plan_for_pass(text, "p.py", backend or "none", [])
+    assert ir == planned.ir
+    assert [(r[1], r[3], r[4]) for r in repairs] == [(r.code, r.line, r.col) for r in planned.repairs]
+    assert all(seconds >= 0 for seconds in phases)

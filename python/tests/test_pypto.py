@@ -163,3 +163,50 @@ def test_the_guard_takes_warn_or_raise() -> None:
     with pytest.raises(ValueError, match="on_unsafe"):
         with memreuse.pypto.guard(on_unsafe="loudly"):  # type: ignore[arg-type]
             pass
+
+
+GENERATED = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "generated"
+
+
+def generated_programs() -> list[tuple[str, str, Path]]:
+    """(name, backend, input of MemoryReuse) of the generated corpus beside the clone."""
+    manifest = GENERATED / "MANIFEST.tsv"
+    if not manifest.is_file():
+        return []
+    rows = [line.split("\t") for line in manifest.read_text().splitlines()[1:]]
+    return [(r[0], r[1], GENERATED / f"{r[0]}.input.py") for r in rows if r[3] == "ok"]
+
+
+def test_generated_programs_are_planned_exactly_or_refused() -> None:
+    """Over ../shared/conformance/generated: where memreuse repairs PyPTO's plan, the pass
+    applies memreuse's plan exactly (the result prints as `plan` prints) or raises
+    PlanError; it never returns anything else."""
+    programs = generated_programs()
+    if not programs:
+        pytest.skip("../shared/conformance/generated is not beside the clone")
+    applied = refused = unchanged = 0
+    for name, backend, path in programs:
+        pypto_backend.reset_for_testing()
+        if backend != "none":
+            pypto_backend.set_backend_type({"910b": BackendType.Ascend910B, "950": BackendType.Ascend950}[backend])
+        program = parsed(path.read_text())
+        if program is None:
+            continue
+        try:
+            expected = memreuse.plan(python_print(program), backend=None if backend == "none" else backend)
+        except memreuse.ParseError:
+            continue  # PyPTO prints names its printer never defines (`x__FREE_VAR`)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", memreuse.UnsafePlanWarning)
+            try:
+                result = memreuse.pypto.memory_reuse()(program)
+            except memreuse.PlanError:
+                refused += 1
+                continue
+        assert python_print(result) + "\n" == expected.ir, name
+        if expected.repairs:
+            applied += 1
+        else:
+            unchanged += 1
+    print(f"generated: {applied} repaired plans applied, {refused} refused, {unchanged} PyPTO's plan kept")
+    assert applied >= 5 * refused
