@@ -3,8 +3,10 @@
 - :func:`memory_reuse` is a PyPTO pass named ``MemoryReuse`` that plans every function with
   memreuse: where memreuse's plan is PyPTO's own decision the function is left exactly as
   PyPTO's MemoryReuse leaves it; where memreuse repairs PyPTO's plan, memreuse's plan is
-  applied to the in-memory IR (each tile's MemRef, the allocations added and removed), with
-  an :class:`memreuse.UnsafePlanWarning` per repair.
+  applied to the in-memory IR (each tile's MemRef, the ``tile.move``s it inserts and the
+  statements it drops, the allocations added and removed), with an
+  :class:`memreuse.UnsafePlanWarning` per repair; a plan that cannot be applied exactly
+  raises :class:`memreuse.PlanError`.
 - :func:`use` (or :func:`install` / :func:`uninstall`) makes every ``PassManager`` and
   ``ir.compile`` use that pass in place of PyPTO's MemoryReuse under
   ``MemoryPlanner.PYPTO`` (DSA_RP and PTOAS pipelines have no MemoryReuse and are left alone).
@@ -109,7 +111,7 @@ def _planner() -> concurrent.futures.ThreadPoolExecutor:
 
 
 def _plan_program(program: Any, backend: str | None, capacity: dict[str, int] | None) -> Any:
-    ir, passes, python_print = _pypto()
+    _, passes, python_print = _pypto()
     text = python_print(program)
     path = f"<{program.name} before MemoryReuse>"
     settings = (backend or _backend_name() or "none", sorted((capacity or {}).items()))
@@ -195,6 +197,13 @@ class _FunctionEdits:
         self.ir = ir
         self.name = func.name
         self.names, allocs = _walk_vars(ir, func)
+        # The printer tells variables of one name apart as NAME, NAME_1, NAME_2, ... in the
+        # order it meets them, which is the order they were collected in.
+        self.printed = {
+            var.unique_id: name if n == 0 else f"{name}_{n}"
+            for name, found in self.names.items()
+            for n, var in enumerate(found)
+        }
         self.bases = {name: stmt.var for name, stmt in allocs.items()}
         self.top_allocs: list[tuple[int, Any]] = []
         for alloc in edit["added_allocs"]:
@@ -211,15 +220,15 @@ class _FunctionEdits:
         self.init_values: dict[str, str] = edit["init_values"]
         self.yields = {tuple(y["yielded"]): y["values"] for y in edit["yields"]}
 
+    def name_of(self, var: Any) -> str:
+        """The name the printer gives ``var``."""
+        return self.printed.get(var.unique_id, var.name_hint)
+
     def original(self, name: str) -> Any:
-        found = self.names.get(name, [])
+        found = self.names.get(name, [])[:1]
         base, _, number = name.rpartition("_")
         if not found and number.isdigit() and len(self.names.get(base, [])) > int(number):
-            # The printer tells variables of one name apart as NAME, NAME_1, NAME_2, ... in
-            # the order it meets them, which is the order they were collected in.
             found = [self.names[base][int(number)]]
-        elif len(found) > 1:
-            found = found[:1]
         if len(found) != 1:
             raise PlanError(
                 f"cannot tell which variable of '{self.name}' PyPTO prints as '{name}' "
@@ -269,14 +278,14 @@ def _alloc_space(alloc: Any) -> str:
     return parts[1].capitalize() if len(parts) > 2 and parts[0] == "mem" else ""
 
 
-def _stmt_key(ir: Any, stmt: Any) -> str | None:
+def _stmt_key(ir: Any, stmt: Any, name_of: Callable[[Any], str]) -> str | None:
     """The printed name memreuse's edits anchor a statement by (see ``edits.rs``)."""
     if isinstance(stmt, ir.AssignStmt):
-        return stmt.var.name_hint
+        return name_of(stmt.var)
     if isinstance(stmt, (ir.ForStmt, ir.IfStmt)) and stmt.return_vars:
-        return stmt.return_vars[0].name_hint
+        return name_of(stmt.return_vars[0])
     if isinstance(stmt, ir.ForStmt):
-        return stmt.loop_var.name_hint
+        return name_of(stmt.loop_var)
     return None
 
 
@@ -312,6 +321,16 @@ def _descending(base: type) -> type:
     return descending
 
 
+def _places(ir: Any, stmts: Any, owner: str | None, edits: _FunctionEdits) -> Iterator[tuple[Any, str]]:
+    """Each statement of a block with its place, named as ``edits.rs`` names places: after
+    the last statement with a key (``^OWNER`` at the start) and the N without one since."""
+    previous, skipped = f"^{owner}", 0
+    for stmt in stmts:
+        yield stmt, f"{previous}+{skipped}"
+        key = _stmt_key(ir, stmt, edits.name_of)
+        previous, skipped = (key, 0) if key else (previous, skipped + 1)
+
+
 class _Replanner:
     """Rewrites the functions named in ``edits`` as memreuse planned them (see ``edits.rs``):
     tiles onto their new MemRefs, statements inserted after their anchors, loop inits and
@@ -331,8 +350,10 @@ class _Replanner:
                 self.edits: _FunctionEdits | None = None
                 self.replaced: dict[int, Any] = {}
                 self.depth = 0
-                # Enclosing loops and ifs: [kind and key, depth of their blocks, blocks seen].
+                # Enclosing loops and ifs: [kind, ident, depth of their blocks, blocks seen].
                 self.owners: list[list[Any]] = []
+                # Per depth, the idents of the loops and ifs of the block being visited.
+                self.idents: dict[int, list[str]] = {}
 
             def visit_function(self, func: Any) -> Any:
                 edit = edits.get(func.name)
@@ -363,6 +384,7 @@ class _Replanner:
                     )
                     made = ir.Var(name, retyped, operand.span)
                     self.edits.new_vars[name] = made
+                    self.edits.printed[made.unique_id] = name
                 return made
 
             def inserted_stmt(self, stmt: dict[str, Any]) -> Any:
@@ -394,6 +416,7 @@ class _Replanner:
                     return super().visit_var(op)
                 new = ir.Var(op.name_hint, retyped, op.span)
                 self.replaced[op.unique_id] = new
+                self.edits.printed[new.unique_id] = self.edits.name_of(op)
                 return new
 
             def visit_iter_arg(self, op: Any) -> Any:
@@ -408,69 +431,96 @@ class _Replanner:
                 value = self.current(init) if init is not None else self.visit_expr(op.initValue)
                 new = ir.IterArg(op.name_hint, retyped or op.type, value, op.span)
                 self.replaced[op.unique_id] = new
+                self.edits.printed[new.unique_id] = self.edits.name_of(op)
                 return new
 
             def visit_yield_stmt(self, op: Any) -> Any:
                 visited = super().visit_yield_stmt(op)
                 if self.edits is None:
                     return visited
-                key = tuple(getattr(v, "name_hint", None) for v in op.value)
+                key = tuple(self.edits.name_of(v) if isinstance(v, ir.Var) else None for v in op.value)
                 values = self.edits.yields.get(key)
                 if values is None:
                     return visited
                 return ir.YieldStmt([self.current(name) for name in values], visited.span)
 
+            def enter(self, kind: str) -> None:
+                """A loop or ``if`` of the block being visited: its blocks' owner."""
+                assert self.edits is not None
+                ident = self.idents[self.depth - 1].pop(0) if self.idents.get(self.depth - 1) else ""
+                self.owners.append([kind, ident, self.depth, 0])
+
             def visit_for_stmt(self, op: Any) -> Any:
-                self.owners.append([f"for {_stmt_key(ir, op) or ''}", self.depth, 0])
+                if self.edits is None:
+                    return super().visit_for_stmt(op)
+                self.enter("for")
                 try:
                     return super().visit_for_stmt(op)
                 finally:
                     self.owners.pop()
 
             def visit_if_stmt(self, op: Any) -> Any:
-                self.owners.append([f"if {_stmt_key(ir, op) or ''}", self.depth, 0])
+                if self.edits is None:
+                    return super().visit_if_stmt(op)
+                self.enter("if")
                 try:
                     return super().visit_if_stmt(op)
                 finally:
                     self.owners.pop()
 
             def owner(self) -> str | None:
-                """The anchor of the block about to be visited (see ``edits.rs``)."""
+                """The owner of the block about to be visited (see ``edits.rs``)."""
                 if self.depth == 0:
-                    return "^function"
-                if not self.owners or self.owners[-1][1] != self.depth:
+                    return "function"
+                if not self.owners or self.owners[-1][2] != self.depth:
                     return None
                 owner = self.owners[-1]
-                kind, _, key = owner[0].partition(" ")
+                kind = owner[0]
                 if kind == "if":
-                    kind = "then" if owner[2] == 0 else "else"
-                owner[2] += 1
-                return f"^{kind} {key}"
+                    kind = "then" if owner[3] == 0 else "else"
+                owner[3] += 1
+                return f"{kind} {owner[1]}"
 
             def visit_seq_stmts(self, op: Any) -> Any:
-                anchor = self.owner() if self.edits is not None else None
+                if self.edits is None:
+                    return super().visit_seq_stmts(op)
+                edits = self.edits
+                owner = self.owner()
+                def removed(stmt: Any) -> bool:
+                    return isinstance(stmt, ir.AssignStmt) and edits.name_of(stmt.var) in edits.removed
+
+                # The loops' and ifs' idents in this block, in order, for `enter`: their key,
+                # else their place among the statements both plans have.
+                self.idents[self.depth] = [
+                    _stmt_key(ir, s, edits.name_of) or f"@{place}"
+                    for s, place in _places(ir, [s for s in op.stmts if not removed(s)], owner, edits)
+                    if isinstance(s, (ir.ForStmt, ir.IfStmt))
+                ]
                 self.depth += 1
                 try:
                     visited = super().visit_seq_stmts(op)
                 finally:
                     self.depth -= 1
-                if self.edits is None:
-                    return visited
-                edits = self.edits
                 stmts: list[Any] = []
+                previous, skipped = f"^{owner}", 0
 
-                def add_after(key: str | None) -> None:
-                    for inserted in edits.inserted.get(key or "", []):
-                        stmt = self.inserted_stmt(inserted)
-                        stmts.append(stmt)
-                        add_after(_stmt_key(ir, stmt))
+                def insert_here() -> None:
+                    # memreuse's inserted statements at this place of its plan, each then
+                    # the statement the next one follows.
+                    nonlocal previous, skipped
+                    for inserted in edits.inserted.get(f"{previous}+{skipped}", []):
+                        stmts.append(self.inserted_stmt(inserted))
+                        previous, skipped = inserted["name"], 0
+                        insert_here()
 
-                add_after(anchor)
                 for stmt in visited.stmts:
-                    if isinstance(stmt, ir.AssignStmt) and stmt.var.name_hint in edits.removed:
+                    if removed(stmt):
                         continue
+                    insert_here()
                     stmts.append(stmt)
-                    add_after(_stmt_key(ir, stmt))
+                    key = _stmt_key(ir, stmt, edits.name_of)
+                    previous, skipped = (key, 0) if key else (previous, skipped + 1)
+                insert_here()
                 if self.depth == 0:
                     for index, alloc in sorted(edits.top_allocs, key=lambda pair: pair[0]):
                         stmts.insert(index, alloc)

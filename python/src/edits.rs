@@ -7,9 +7,7 @@
 //!   repair makes unnecessary);
 //! - `inserted`: the single-operand statements memreuse inserts (the `tile.move`s of carry
 //!   repairs): defined name, op, operand, keyword arguments as printed, MemRef, and their
-//!   anchor: the printed name of the statement they follow in their block, or `^OWNER` at
-//!   the start of a block (`^function`, `^for R`, `^then R`, `^else R`, R a loop's or
-//!   `if`'s first result, else a loop's variable);
+//!   place in their block (see [`walk`]);
 //! - `init_values` / `yields`: loop init values and yielded values that now name another
 //!   variable (a carry fed from its copy).
 //!
@@ -75,10 +73,37 @@ struct Shape<'f> {
     yields: HashMap<String, Vec<String>>,
 }
 
-fn shape(f: &Function) -> Shape<'_> {
+/// `f`'s shape; `other` names the assignments of the program it is compared with: the
+/// places that name a loop or `if` count only statements both programs have.
+fn shape<'f>(f: &'f Function, other: &HashSet<&str>) -> Shape<'f> {
     let mut shape = Shape::default();
-    walk(f, &f.body, "function", true, &mut shape);
+    walk(f, &f.body, "function", true, other, &mut shape);
     shape
+}
+
+/// The names of every assignment of `f`, at any depth.
+fn assigned_names(f: &Function) -> HashSet<&str> {
+    fn collect<'f>(f: &'f Function, body: &'f [Stmt], names: &mut HashSet<&'f str>) {
+        for stmt in body {
+            match &stmt.kind {
+                StmtKind::Assign { target, .. } => {
+                    names.insert(f.vars[*target].name.as_str());
+                }
+                StmtKind::For(l) => collect(f, &l.body, names),
+                StmtKind::If(i) => {
+                    collect(f, &i.then_body, names);
+                    if let Some(e) = &i.else_body {
+                        collect(f, e, names);
+                    }
+                }
+                StmtKind::With(w) => collect(f, &w.body, names),
+                _ => {}
+            }
+        }
+    }
+    let mut names = HashSet::new();
+    collect(f, &f.body, &mut names);
+    names
 }
 
 /// How a statement is named for anchoring: the variable it defines, or a loop's or `if`'s
@@ -93,14 +118,30 @@ fn key(f: &Function, stmt: &Stmt) -> Option<String> {
     }
 }
 
-fn walk<'f>(f: &'f Function, body: &'f [Stmt], owner: &str, top: bool, shape: &mut Shape<'f>) {
-    let mut previous = format!("^{owner}");
+/// Records `body`'s statements. A place in a block is named `ANCHOR+N`: after the last
+/// statement with a [`key`] (`^OWNER` at the start of the block) and the N statements
+/// without one that follow it. A block's owner is `for `, `then ` or `else ` and its loop's
+/// or `if`'s key, or for one without, `@` and its place counted over the statements both
+/// programs have (`other`), so that both name it alike.
+fn walk<'f>(
+    f: &'f Function,
+    body: &'f [Stmt],
+    owner: &str,
+    top: bool,
+    other: &HashSet<&str>,
+    shape: &mut Shape<'f>,
+) {
+    let mut place = (format!("^{owner}"), 0);
+    let mut common_place = place.clone();
     for (index, stmt) in body.iter().enumerate() {
+        let here = format!("{}+{}", place.0, place.1);
+        let ident =
+            || key(f, stmt).unwrap_or_else(|| format!("@{}+{}", common_place.0, common_place.1));
         match &stmt.kind {
             StmtKind::Assign { target, value } => {
                 let name = f.vars[*target].name.as_str();
                 let at = top.then_some(index);
-                shape.assigned.insert(name, (value, previous.clone(), at));
+                shape.assigned.insert(name, (value, here, at));
                 shape.order.push(name);
             }
             StmtKind::Yield { values } => {
@@ -112,21 +153,39 @@ fn walk<'f>(f: &'f Function, body: &'f [Stmt], owner: &str, top: bool, shape: &m
                     let text = ir::print::expr_text(&f.vars, init);
                     shape.inits.insert(f.vars[*arg].name.as_str(), text);
                 }
-                let owner = format!("for {}", key(f, stmt).unwrap_or_default());
-                walk(f, &l.body, &owner, false, shape);
+                walk(f, &l.body, &format!("for {}", ident()), false, other, shape);
             }
             StmtKind::If(i) => {
-                let owner = key(f, stmt).unwrap_or_default();
-                walk(f, &i.then_body, &format!("then {owner}"), false, shape);
+                let ident = ident();
+                walk(
+                    f,
+                    &i.then_body,
+                    &format!("then {ident}"),
+                    false,
+                    other,
+                    shape,
+                );
                 if let Some(e) = &i.else_body {
-                    walk(f, e, &format!("else {owner}"), false, shape);
+                    walk(f, e, &format!("else {ident}"), false, other, shape);
                 }
             }
-            StmtKind::With(w) => walk(f, &w.body, owner, false, shape),
+            StmtKind::With(w) => walk(f, &w.body, owner, false, other, shape),
             _ => {}
         }
-        if let Some(key) = key(f, stmt) {
-            previous = key;
+        let key = key(f, stmt);
+        let common = match (&stmt.kind, &key) {
+            (StmtKind::Assign { .. }, Some(name)) => other.contains(name.as_str()),
+            _ => true,
+        };
+        place = match key.clone() {
+            Some(key) => (key, 0),
+            None => (place.0, place.1 + 1),
+        };
+        if common {
+            common_place = match key {
+                Some(key) => (key, 0),
+                None => (common_place.0, common_place.1 + 1),
+            };
         }
     }
 }
@@ -135,8 +194,9 @@ fn function_edits(before: &Function, after: &Function) -> Value {
     let mut unsupported = Vec::new();
     let tiles_before = tile_memrefs(before, &mut unsupported);
     let tiles_after = tile_memrefs(after, &mut unsupported);
-    let theirs = shape(before);
-    let ours = shape(after);
+    let (names_before, names_after) = (assigned_names(before), assigned_names(after));
+    let theirs = shape(before, &names_after);
+    let ours = shape(after, &names_before);
     let mut memrefs = Map::new();
     for (name, placed) in &tiles_after {
         if let Some(old) = tiles_before.get(name)
