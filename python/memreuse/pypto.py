@@ -19,7 +19,6 @@ What this module relies on from PyPTO is listed in ``docs/python.md``.
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import json
 import threading
@@ -97,31 +96,18 @@ def memory_reuse(
     return passes.create_program_pass(transform, _PASS_NAME, properties)
 
 
-_planner_lock = threading.Lock()
-_planner_pool: concurrent.futures.ThreadPoolExecutor | None = None
-
-
-def _planner() -> concurrent.futures.ThreadPoolExecutor:
-    """The thread memreuse plans on while PyPTO's pass runs (one, made on first use)."""
-    global _planner_pool
-    with _planner_lock:
-        if _planner_pool is None:
-            _planner_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="memreuse")
-        return _planner_pool
-
-
 def _plan_program(program: Any, backend: str | None, capacity: dict[str, int] | None) -> Any:
     _, passes, python_print = _pypto()
     text = python_print(program)
     path = f"<{program.name} before MemoryReuse>"
     settings = (backend or _backend_name() or "none", sorted((capacity or {}).items()))
-    # memreuse plans without the GIL while PyPTO's own pass runs here.
-    planning = _planner().submit(_native.plan_for_pass, text, path, *settings)
-    theirs = passes.memory_reuse()(program)
+    # Planned here rather than on a thread beside PyPTO's pass: that pass holds the GIL, so
+    # a thread would only start once it is done, and pay for the hand-over.
     try:
-        ours, repairs, _ = planning.result()
+        ours, repairs, _ = _native.plan_for_pass(text, path, *settings)
     except (ValueError, RuntimeError) as err:
         raise PlanError(str(err)) from None
+    theirs = passes.memory_reuse()(program)
     for function, code, message, line, col in repairs:
         repair = Diagnostic(code, "warning", message, path, line, col, function=function)
         warnings.warn(UnsafePlanWarning(f"{repair} (in function '{function}')", repair), stacklevel=2)
