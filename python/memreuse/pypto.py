@@ -436,12 +436,42 @@ class _Replanner:
                 ident = self.idents[self.depth - 1].pop(0) if self.idents.get(self.depth - 1) else ""
                 self.owners.append([kind, ident, self.depth, 0])
 
+            def inserted_chain(self, place: str) -> list[Any]:
+                """memreuse's statements inserted at ``place``, each followed by those it
+                anchors."""
+                assert self.edits is not None
+                chain = []
+                for inserted in self.edits.inserted.get(place, []):
+                    chain.append(self.inserted_stmt(inserted))
+                    chain.extend(self.inserted_chain(f"{inserted['name']}+0"))
+                return chain
+
             def visit_for_stmt(self, op: Any) -> Any:
                 if self.edits is None:
                     return super().visit_for_stmt(op)
                 self.enter("for")
                 try:
-                    return super().visit_for_stmt(op)
+                    visited = super().visit_for_stmt(op)
+                    # A body of one statement is no SeqStmts: what memreuse inserts at its
+                    # start makes it one.
+                    if isinstance(visited.body, ir.SeqStmts):
+                        return visited
+                    chain = self.inserted_chain(f"^for {self.owners[-1][1]}+0")
+                    if not chain:
+                        return visited
+                    body = ir.SeqStmts([*chain, visited.body], visited.body.span)
+                    return ir.ForStmt(
+                        visited.loop_var,
+                        visited.start,
+                        visited.stop,
+                        visited.step,
+                        visited.iter_args,
+                        body,
+                        visited.return_vars,
+                        visited.span,
+                        visited.kind,
+                        visited.attrs,
+                    )
                 finally:
                     self.owners.pop()
 
@@ -489,24 +519,18 @@ class _Replanner:
                     self.depth -= 1
                 stmts: list[Any] = []
                 previous, skipped = f"^{owner}", 0
-
-                def insert_here() -> None:
-                    # memreuse's inserted statements at this place of its plan, each then
-                    # the statement the next one follows.
-                    nonlocal previous, skipped
-                    for inserted in edits.inserted.get(f"{previous}+{skipped}", []):
-                        stmts.append(self.inserted_stmt(inserted))
-                        previous, skipped = inserted["name"], 0
-                        insert_here()
-
-                for stmt in visited.stmts:
-                    if removed(stmt):
-                        continue
-                    insert_here()
+                for stmt in [*(s for s in visited.stmts if not removed(s)), None]:
+                    # Places count memreuse's inserted statements too: the last one is the
+                    # anchor of what follows.
+                    chain = self.inserted_chain(f"{previous}+{skipped}")
+                    if chain:
+                        stmts.extend(chain)
+                        previous, skipped = edits.name_of(chain[-1].var), 0
+                    if stmt is None:
+                        break
                     stmts.append(stmt)
                     key = _stmt_key(ir, stmt, edits.name_of)
                     previous, skipped = (key, 0) if key else (previous, skipped + 1)
-                insert_here()
                 if self.depth == 0:
                     for index, alloc in sorted(edits.top_allocs, key=lambda pair: pair[0]):
                         stmts.insert(index, alloc)

@@ -209,4 +209,4 @@ def test_generated_programs_are_planned_exactly_or_refused() -> None:
         else:
             unchanged += 1
     print(f"generated: {applied} repaired plans applied, {refused} refused, {unchanged} PyPTO's plan kept")
-    assert applied >= 5 * refused
+    assert applied > 100 and refused == 0
