@@ -480,7 +480,19 @@ class _Replanner:
                     return super().visit_if_stmt(op)
                 self.enter("if")
                 try:
-                    return super().visit_if_stmt(op)
+                    visited = super().visit_if_stmt(op)
+                    # As for loops: an arm of one statement with insertions becomes a SeqStmts.
+                    ident = self.owners[-1][1]
+                    arms = [visited.then_body, visited.else_body]
+                    for n, (arm, kind) in enumerate(zip(arms, ("then", "else"))):
+                        if arm is None or isinstance(arm, ir.SeqStmts):
+                            continue
+                        chain = self.inserted_chain(f"^{kind} {ident}+0")
+                        if chain:
+                            arms[n] = ir.SeqStmts([*chain, arm], arm.span)
+                    if arms[0] is visited.then_body and arms[1] is visited.else_body:
+                        return visited
+                    return ir.IfStmt(visited.condition, arms[0], arms[1], visited.return_vars, visited.span)
                 finally:
                     self.owners.pop()
 
