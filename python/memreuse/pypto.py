@@ -97,6 +97,8 @@ def memory_reuse(
 
 
 def _plan_program(program: Any, backend: str | None, capacity: dict[str, int] | None) -> Any:
+    """The pass: PyPTO's result where it is memreuse's plan, else memreuse's plan applied to
+    it (see docs/python.md)."""
     _, passes, python_print = _pypto()
     text = python_print(program)
     path = f"<{program.name} before MemoryReuse>"
@@ -196,7 +198,7 @@ class _FunctionEdits:
             self.top_allocs.append((alloc["index"], self._alloc(func, allocs, alloc)))
         self.removed = set(edit["removed"])
         self.placements = {
-            self.original(name).unique_id: self._placement(placed) for name, placed in edit["memrefs"].items()
+            self.original(name).unique_id: self.placement(placed) for name, placed in edit["memrefs"].items()
         }
         self.inserted: dict[str, list[dict[str, Any]]] = {}
         for stmt in edit["inserted"]:
@@ -222,7 +224,7 @@ class _FunctionEdits:
             )
         return found[0]
 
-    def _placement(self, placed: list[Any]) -> tuple[Any, int, int, str | None]:
+    def placement(self, placed: list[Any]) -> tuple[Any, int, int, str | None]:
         base_name, offset, size, dtype = placed
         base = self.bases.get(base_name)
         if base is None:
@@ -364,7 +366,7 @@ class _Replanner:
                     stmt = self.edits.inserted_by_name[name]
                     operand = self.current(stmt["operand"])
                     space = stmt["kwargs"].get("target_memory")
-                    placement = self.edits._placement(stmt["memref"])
+                    placement = self.edits.placement(stmt["memref"])
                     retyped = self.edits.tile_type(
                         operand.type, placement, _memory_space(ir, space) if space else None
                     )
