@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::db::FunctionOutcome;
 use crate::diagnostics::Diagnostic;
 use crate::ir::LineIndex;
 use crate::plan::PlanReport;
@@ -57,6 +58,41 @@ pub struct FunctionReport<'a> {
     pub digest: [u8; 32],
     pub report: &'a PlanReport,
     pub cached: bool,
+}
+
+/// A planned function whose report was asked for without its detail: JSON needs it all.
+#[derive(Debug, thiserror::Error)]
+#[error("internal error: the report of '{0}' lacks its detail")]
+pub struct MissingDetail(pub String);
+
+/// The entries of a planned file's functions, in order; `cached` says which plans the cache
+/// served. Every planned function's report must be detailed (`add_report_detail`).
+pub fn function_entries<'a>(
+    functions: &'a [FunctionOutcome],
+    cached: impl Fn(&FunctionOutcome) -> bool,
+) -> Result<Vec<FunctionEntry<'a>>, MissingDetail> {
+    functions
+        .iter()
+        .map(|f| match &f.result {
+            Ok(planned) => {
+                let report = planned
+                    .report
+                    .detailed()
+                    .ok_or_else(|| MissingDetail(f.name.to_string()))?;
+                Ok(FunctionEntry::Planned(FunctionReport {
+                    name: &f.name,
+                    digest: planned.planned_digest,
+                    report,
+                    cached: cached(f),
+                }))
+            }
+            Err((kind, diagnostics)) => Ok(FunctionEntry::Failed(FailedFunction {
+                name: &f.name,
+                failure: kind.name(),
+                diagnostics,
+            })),
+        })
+        .collect()
 }
 
 pub fn plan_document(backend: &str, planner: &str, files: &[FileReport]) -> Value {

@@ -59,9 +59,7 @@ impl Toggle {
         match self {
             Toggle::On => true,
             Toggle::Off => false,
-            Toggle::Auto => path
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().contains("_after_InitMemRef")),
+            Toggle::Auto => memreuse_daemon_client::settings::is_init_mem_ref_dump(path),
         }
     }
 }

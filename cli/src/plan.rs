@@ -10,13 +10,12 @@ use anyhow::{Result, bail};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::db::{
-    FailureKind, FileOutcome, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace,
+    FailureKind, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace, UnprintedProgram,
+    planned_program,
 };
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
-use memreuse::json::{
-    FailedFunction, FileError, FileReport, FunctionEntry, FunctionReport, plan_document,
-};
+use memreuse::json::{FileError, FileReport, function_entries, plan_document};
 use memreuse::plan::{PlanConfig, Planner};
 use memreuse::repair::{is_input_hazard, is_repair};
 use memreuse::store::Cache;
@@ -557,21 +556,12 @@ fn printed_program(
     } else {
         Vec::new()
     };
-    let mut texts = Vec::with_capacity(functions.len());
-    for (i, function) in functions.iter().enumerate() {
-        let Ok(planned) = &function.result else {
-            bail!("{display}::{} has no plan", function.name);
-        };
-        let Some(text) = planned
-            .planned_text
-            .as_ref()
-            .or(stored.get(i).and_then(Option::as_ref))
-        else {
-            bail!("the cache lost the planned text of {display}; run with --no-cache");
-        };
-        texts.push(&**text);
-    }
-    Ok(header.assemble(texts))
+    planned_program(header, functions, &stored).map_err(|err| match err {
+        UnprintedProgram::Unplanned(name) => anyhow::anyhow!("{display}::{name} has no plan"),
+        UnprintedProgram::TextNotAtHand(_) => {
+            anyhow::anyhow!("the cache lost the planned text of {display}; run with --no-cache")
+        }
+    })
 }
 
 /// One file as JSON sees it: every function, planned or failed, or why there are none.
@@ -581,30 +571,7 @@ fn file_report<'a>(p: &'a PlannedFile, workspace: &ShardedWorkspace) -> Result<F
         FileBody::ParseFailed(diagnostics) => (Some(FileError::Parse(diagnostics)), Vec::new()),
         FileBody::Program { functions, .. } => (
             None,
-            functions
-                .iter()
-                .map(|f| match &f.result {
-                    Ok(planned) => {
-                        let Some(report) = planned.report.detailed() else {
-                            bail!(
-                                "internal error: the report of '{}' lacks its detail",
-                                f.name
-                            );
-                        };
-                        Ok(FunctionEntry::Planned(FunctionReport {
-                            name: &f.name,
-                            digest: planned.planned_digest,
-                            report,
-                            cached: !workspace.is_fresh(f),
-                        }))
-                    }
-                    Err((kind, diagnostics)) => Ok(FunctionEntry::Failed(FailedFunction {
-                        name: &f.name,
-                        failure: kind.name(),
-                        diagnostics,
-                    })),
-                })
-                .collect::<Result<_>>()?,
+            function_entries(functions, |f| !workspace.is_fresh(f))?,
         ),
     };
     Ok(FileReport {
@@ -615,50 +582,23 @@ fn file_report<'a>(p: &'a PlannedFile, workspace: &ShardedWorkspace) -> Result<F
     })
 }
 
-/// The viewer page with every file embedded: a file that cannot be read or parsed with its
-/// diagnostics, the others with all their functions, each in all its plan variants (PyPTO's
-/// repaired, PyPTO's exact, the offset planner's) planned from `config`.
+/// The viewer page with every file embedded (see `viewer::page::static_page_of`).
 fn html_page(planned: &[PlannedFile], config: &PlanConfig, aliases: Toggle) -> String {
-    use memreuse_daemon_client::viewer::{data, page};
-    let mut files = Vec::new();
-    let mut functions = serde_json::Map::new();
-    for p in planned {
-        if let FileBody::Unreadable(err) = &p.body {
-            let message = format!("cannot read {}: {err}", p.display);
-            files.push(data::unreadable_entry(&p.display, &message));
-            continue;
-        }
-        let path = Path::new(&p.display);
-        let text = p.text.get();
-        let materialize = aliases.applies_to(path);
-        let variants: Vec<(&str, PlanConfig, FileOutcome)> = data::VARIANTS
-            .iter()
-            .filter_map(|v| {
-                let variant = data::variant_config(config, v, materialize);
-                let planned = data::plan_text(&OsSystem, path, text, variant)?;
-                Some((*v, variant, planned))
-            })
-            .collect();
-        let Some((_, _, primary)) = variants.first() else {
-            continue;
-        };
-        let borrowed: Vec<data::Variant> = variants
-            .iter()
-            .map(|(name, config, outcome)| data::Variant {
-                name,
-                outcome,
-                config: *config,
-            })
-            .collect();
-        for f in p.functions() {
-            if let Some(document) = data::function_document(&p.display, primary, &f.name, &borrowed)
-            {
-                functions.insert(format!("{}::{}", p.display, f.name), document);
-            }
-        }
-        files.push(data::file_entry(&p.display, primary));
-    }
-    page::static_page(&serde_json::json!({ "files": files, "functions": functions }))
+    use memreuse_daemon_client::viewer::page::{PageFile, static_page_of};
+    let files: Vec<PageFile> = planned
+        .iter()
+        .map(|p| PageFile {
+            display: &p.display,
+            text: p.text.get(),
+            unreadable: match &p.body {
+                FileBody::Unreadable(err) => Some(err.as_str()),
+                _ => None,
+            },
+            materialize_aliases: aliases.applies_to(Path::new(&p.display)),
+            functions: p.functions().iter().map(|f| f.name.as_str()).collect(),
+        })
+        .collect();
+    static_page_of(&OsSystem, &files, config)
 }
 
 /// One SVG per function goes to stdout only when there is exactly one function.

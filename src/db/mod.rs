@@ -78,7 +78,10 @@ use crate::store::{
 use crate::verify::{PlanInput, VerifyOptions, check_plan};
 use spans::SpanTable;
 
-pub use outcome::{FailureKind, FileOutcome, FileStatus, FunctionOutcome, Planned, Report};
+pub use outcome::{
+    FailureKind, FileOutcome, FileStatus, FunctionOutcome, Planned, Report, UnprintedProgram,
+    planned_program,
+};
 pub use sharded::{ShardFile, ShardedWorkspace};
 pub use source_file::SourceFile;
 pub use workspace::{Cancelled, Snapshot, StageRetention, Workspace, parallel_map};

@@ -101,3 +101,34 @@ impl Report {
         }
     }
 }
+
+/// Why a file's planned program cannot be printed.
+#[derive(Debug, thiserror::Error)]
+pub enum UnprintedProgram {
+    #[error("function '{0}' has no plan")]
+    Unplanned(String),
+    #[error("the planned text of function '{0}' was served from a manifest and is not at hand")]
+    TextNotAtHand(String),
+}
+
+/// The planned program of a file whose every function was planned: each function's planned
+/// text (or, where a manifest served the plan, the one in `stored`, by index) under `header`.
+pub fn planned_program(
+    header: &ProgramHeader,
+    functions: &[FunctionOutcome],
+    stored: &[Option<Arc<str>>],
+) -> Result<String, UnprintedProgram> {
+    let mut texts = Vec::with_capacity(functions.len());
+    for (i, function) in functions.iter().enumerate() {
+        let Ok(planned) = &function.result else {
+            return Err(UnprintedProgram::Unplanned(function.name.to_string()));
+        };
+        let text = planned
+            .planned_text
+            .as_ref()
+            .or(stored.get(i).and_then(Option::as_ref))
+            .ok_or_else(|| UnprintedProgram::TextNotAtHand(function.name.to_string()))?;
+        texts.push(&**text);
+    }
+    Ok(header.assemble(texts))
+}

@@ -10,6 +10,14 @@ use memreuse::plan::PlanConfig;
 
 pub const FILE_NAME: &str = "memreuse.toml";
 
+/// Whether `path` names a dump taken straight after InitMemRef, which Step 0
+/// (MaterializeSemanticAliases) must run on first, as PyPTO's pipeline does (the `auto` of
+/// `--materialize-aliases`).
+pub fn is_init_mem_ref_dump(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().contains("_after_InitMemRef"))
+}
+
 /// What a `memreuse.toml` sets (an absent file sets nothing).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Settings {
