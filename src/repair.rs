@@ -913,10 +913,12 @@ fn base(f: &Function, v: VarId) -> Option<String> {
     }
 }
 
+/// A repair's warning, located where the finding is, with the finding's places (where the
+/// lost value is defined, written over and read) as notes.
 fn repair(code: &'static str, message: String, finding: &Finding) -> Diagnostic {
-    let mut d = Diagnostic::error(code, message, finding.diagnostic.span);
-    d.severity = Severity::Warning;
+    let mut d = Diagnostic::warning(code, message, finding.diagnostic.span);
     d.hint = finding.diagnostic.hint.clone();
+    d.related = finding.diagnostic.related.clone();
     d
 }
 

@@ -28,3 +28,5 @@ class TupleItemUnused:
         return st
 ## repairs
 r001_packed_tile_keeps_own_buffer.py:25:9: warning[MR-R001]: PyPTO puts 'counts' on 'mem_vec_4', the buffer of 'hits', which is unsafe: tiles 'counts' and 'hits' share bytes of 'mem_vec_4' while both are live: 'hits' (bytes [0, 1024)) is written here, and 'counts' (bytes [0, 1024)) is read again after it; the repaired plan keeps 'counts' on its own allocation 'mem_vec_5'
+  r001_packed_tile_keeps_own_buffer.py:26:9: note: 'counts' is defined here
+  r001_packed_tile_keeps_own_buffer.py:27:9: note: 'counts' is read here after 'hits' is written

@@ -30,3 +30,5 @@ class UntypedIfResultArmValue:
         return st
 ## repairs
 r001_untyped_if_result_keeps_its_arm_value.py:25:9: warning[MR-R001]: PyPTO puts 'r0' on 'mem_vec_5', the buffer of 'w', which is unsafe: tiles 'r0' and 'w' share bytes of 'mem_vec_5' while both are live: 'w' (bytes [0, 8192)) is written here, and 'r0' (bytes [0, 8192)) is read again after it; the repaired plan keeps 't', which 'r0' sits with, on its own allocation 'mem_vec_3'
+  r001_untyped_if_result_keeps_its_arm_value.py:22:13: note: 'r0' is defined here
+  r001_untyped_if_result_keeps_its_arm_value.py:27:9: note: 'r0' is read here after 'w' is written

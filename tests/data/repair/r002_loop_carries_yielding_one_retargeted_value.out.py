@@ -27,4 +27,8 @@ class CarriesSeededFromOneTile:
         return st
 ## repairs
 r002_loop_carries_yielding_one_retargeted_value.py:19:13: warning[MR-R002]: PyPTO keeps loop carry 'p' on 'mem_vec_2', the buffer of its init value 'a', which is unsafe: tiles 'p' and 'np' share bytes of 'mem_vec_2' while both are live: 'np' (bytes [0, 4096)) is written here, and 'p' (bytes [0, 4096)) is read again after it; the repaired plan feeds it from 'a_carry', a copy of 'a' in its own allocation 'mem_vec_6'
+  r002_loop_carries_yielding_one_retargeted_value.py:18:17: note: 'p' is defined here
+  r002_loop_carries_yielding_one_retargeted_value.py:20:13: note: 'p' is read here after 'np' is written
 r002_loop_carries_yielding_one_retargeted_value.py:19:13: warning[MR-R004]: the input puts 'np' on 'mem_vec_2', the buffer of 'q' (an upstream Step 0 retarget), which is unsafe: tiles 'q' and 'np' share bytes of 'mem_vec_2' while both are live: 'np' (bytes [0, 4096)) is written here, and 'q' (bytes [0, 4096)) is read again after it; the repaired plan gives 'np' its own allocation 'mem_vec_7'
+  r002_loop_carries_yielding_one_retargeted_value.py:18:20: note: 'q' is defined here
+  r002_loop_carries_yielding_one_retargeted_value.py:20:13: note: 'q' is read here after 'np' is written

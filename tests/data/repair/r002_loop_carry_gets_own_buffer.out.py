@@ -27,3 +27,5 @@ class LoopInitReadInBody:
         return st
 ## repairs
 r002_loop_carry_gets_own_buffer.py:21:13: warning[MR-R002]: PyPTO keeps loop carry 'acc' on 'mem_vec_2', the buffer of its init value 'a', which is unsafe: tiles 'a' and 'nxt_mv' (a copy memreuse inserted for 'nxt') share bytes of 'mem_vec_2' while both are live: 'nxt_mv' (bytes [0, 4096)) is written here, and 'a' (bytes [0, 4096)) is read again after it; the repaired plan feeds it from 'a_carry', a copy of 'a' in its own allocation 'mem_vec_4'
+  r002_loop_carry_gets_own_buffer.py:19:9: note: 'a' is defined here
+  r002_loop_carry_gets_own_buffer.py:21:13: note: 'a' is read here after 'nxt_mv' (a copy memreuse inserted for 'nxt') is written

@@ -26,3 +26,5 @@ class LoopInitIsViewOfLiveTile:
         return st
 ## repairs
 r002_loop_init_is_view_of_live_tile.py:19:13: warning[MR-R002]: PyPTO keeps loop carry 'acc' on 'mem_vec_2', the buffer of its init value 'v', which is unsafe: tiles 'a' and 'nxt_mv' (a copy memreuse inserted for 'nxt') share bytes of 'mem_vec_2' while both are live: 'nxt_mv' (bytes [2048, 4096)) is written here, and 'a' (bytes [0, 4096)) is read again after it; the repaired plan feeds it from 'v_carry', a copy of 'v' in its own allocation 'mem_vec_4'
+  r002_loop_init_is_view_of_live_tile.py:16:9: note: 'a' is defined here
+  r002_loop_init_is_view_of_live_tile.py:22:9: note: 'a' is read here after 'nxt_mv' (a copy memreuse inserted for 'nxt') is written

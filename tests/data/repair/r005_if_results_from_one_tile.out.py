@@ -29,4 +29,8 @@ class IfResultsFromOneTile:
         return st
 ## repairs
 r005_if_results_from_one_tile.py:23:13: warning[MR-R001]: PyPTO puts 'u' on 'mem_vec_3', the buffer of 'w_mv' (a copy memreuse inserted for 'w'), which is unsafe: tiles 'u' and 'w_mv' share bytes of 'mem_vec_3' while both are live: 'w_mv' (bytes [0, 4096)) is written here, and 'u' (bytes [0, 4096)) is read again after it; the repaired plan keeps 'u' on its own allocation 'mem_vec_4'
+  r005_if_results_from_one_tile.py:22:13: note: 'u' is defined here
+  r005_if_results_from_one_tile.py:24:13: note: 'u' is read here after 'w_mv' (a copy memreuse inserted for 'w') is written
 r005_if_results_from_one_tile.py:23:13: warning[MR-R005]: PyPTO keeps if result 'r0' on 'mem_vec_3', the buffer of the value its then arm yields 't', which is unsafe: tiles 'u_mv' (a copy memreuse inserted for 'u') and 'w_mv' (a copy memreuse inserted for 'w') share bytes of 'mem_vec_3' while both are live: 'w_mv' (bytes [0, 4096)) is written here, and 'u_mv' (bytes [0, 4096)) is read again after it; the repaired plan feeds it from 't_phi', a copy of 't' in its own allocation 'mem_vec_7'
+  r005_if_results_from_one_tile.py:22:13: note: 'u_mv' (a copy memreuse inserted for 'u') is defined here
+  r005_if_results_from_one_tile.py:24:13: note: 'u_mv' (a copy memreuse inserted for 'u') is read here after 'w_mv' (a copy memreuse inserted for 'w') is written

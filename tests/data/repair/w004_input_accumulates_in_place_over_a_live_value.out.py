@@ -45,6 +45,8 @@ class InputAccumulatesInPlaceOverALiveValue:
         return st, r28
 ## repairs
 w004_input_accumulates_in_place_over_a_live_value.py:27:13: warning[MR-R002]: PyPTO keeps loop carry 'acc' on 'mem_vec_2', the buffer of its init value 'a', which is unsafe: tiles 'a' and 'nxt_mv' (a copy memreuse inserted for 'nxt') share bytes of 'mem_vec_2' while both are live: 'nxt_mv' (bytes [0, 4096)) is written here, and 'a' (bytes [0, 4096)) is read again after it; the repaired plan feeds it from 'a_carry', a copy of 'a' in its own allocation 'mem_vec_28'
+  w004_input_accumulates_in_place_over_a_live_value.py:25:9: note: 'a' is defined here
+  w004_input_accumulates_in_place_over_a_live_value.py:29:9: note: 'a' is read here after 'nxt_mv' (a copy memreuse inserted for 'nxt') is written
 w004_input_accumulates_in_place_over_a_live_value.py:40:13: warning[MR-W004]: the input overwrites 'c' in place (tile.matmul_acc puts its result 'ca' over its argument 0) while 'c' is still read; the if result 'cp' is 'ca' in one arm and 'cs' in the other, and with no Acc-to-Acc tile.move both must be computed on one buffer, so 'cs' is written over 'c' too; no memory plan can keep 'c', so the plan keeps this hazard: fix the kernel
   w004_input_accumulates_in_place_over_a_live_value.py:43:114: note: 'c' is read here, after it was overwritten
   w004_input_accumulates_in_place_over_a_live_value.py:37:13: note: 'cs' is written over 'c' here
