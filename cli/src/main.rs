@@ -114,17 +114,33 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     color::init(cli.color);
-    let level = match (cli.quiet, cli.verbose) {
-        (true, _) => "error",
-        (false, 0) => "warn",
-        (false, 1) => "info",
-        (false, _) => "debug",
+    // `-v` and `-vv` speak of memreuse's own work; the engine's internals (salsa's queries,
+    // sled) appear only with `-vvv` or a filter in `MEMREUSE_LOG` / `RUST_LOG`.
+    let ours = |level: &str| {
+        let crates = [
+            "memreuse",
+            "memreuse_cli",
+            "memreuse_daemon_client",
+            "memreuse_plan",
+        ];
+        let mut filter = "warn".to_string();
+        for name in crates {
+            filter.push_str(&format!(",{name}={level}"));
+        }
+        filter
     };
+    let filter = match (cli.quiet, cli.verbose) {
+        (true, _) => "error".to_string(),
+        (false, 0) => "warn".to_string(),
+        (false, 1) => ours("info"),
+        (false, 2) => ours("debug"),
+        (false, _) => "debug".to_string(),
+    };
+    let from_env = tracing_subscriber::EnvFilter::try_from_env("MEMREUSE_LOG")
+        .or_else(|_| tracing_subscriber::EnvFilter::try_from_default_env());
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("MEMREUSE_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level)),
-        )
+        .with_env_filter(from_env.unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(filter)))
+        .with_ansi(color::enabled())
         .with_writer(std::io::stderr)
         .init();
     let result = match cli.command {

@@ -57,6 +57,24 @@ fn programs(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `-v` logs memreuse's own work without colours in a pipe (nor with `--color never`), and
+/// none of the engine's internals (salsa's queries); `-vvv` shows those.
+#[test]
+fn verbose_logs_are_plain_in_pipes_and_leave_out_engine_internals() {
+    let kernel = repo().join("examples/kernels/flash_attention/31_after_InitMemRef.py");
+    let kernel = kernel.to_str().expect("utf-8 path");
+    let dir = tempfile::tempdir().expect("temp dir");
+    for color in ["auto", "never"] {
+        let run = memreuse(&["plan", kernel, "-v", "--color", color], dir.path());
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        let log = text(&run.stderr);
+        assert!(!log.contains('\u{1b}'), "colour codes in a pipe:\n{log}");
+        assert!(!log.contains("salsa"), "engine internals at -v:\n{log}");
+    }
+    let run = memreuse(&["plan", kernel, "-vvv", "--color", "never"], dir.path());
+    assert!(text(&run.stderr).contains("salsa"), "{}", text(&run.stderr));
+}
+
 #[test]
 fn canonical_inputs_round_trip_byte_for_byte_through_the_binary() {
     for tree in ["examples/kernels", "tests/data/roundtrip"] {
