@@ -37,16 +37,21 @@ pub struct VerifyArgs {
 /// Dumps PyPTO writes before its MemoryReuse pass: nothing has been planned in them yet.
 const BEFORE_MEMORY_REUSE: [&str; 2] = ["_after_InitMemRef", "_after_MaterializeSemanticAliases"];
 
+/// Whether the file's name says PyPTO dumped it before MemoryReuse.
+fn dumped_before_memory_reuse(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| {
+        BEFORE_MEMORY_REUSE
+            .iter()
+            .any(|p| n.to_string_lossy().contains(p))
+    })
+}
+
 /// Whether a file that fails verification is input to MemoryReuse rather than its output:
 /// its name says so (`memreuse plan --out` keeps the names, but its outputs verify), or its
 /// violations are loop carries kept apart from their init values (which MemoryReuse always
 /// puts in place) and the reads of the values they therefore never receive.
 fn not_planned_yet(path: &Path, violations: &[(usize, memreuse::diagnostics::Diagnostic)]) -> bool {
-    let named = path.file_name().is_some_and(|n| {
-        BEFORE_MEMORY_REUSE
-            .iter()
-            .any(|p| n.to_string_lossy().contains(p))
-    });
+    let named = dumped_before_memory_reuse(path);
     let carries_apart = violations
         .iter()
         .any(|(_, d)| d.code == codes::CARRY_NOT_IN_PLACE)
@@ -71,10 +76,23 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let mut violations_total = 0;
     let mut files_with_violations = 0;
     let mut unplanned = 0;
+    let mut skipped = 0;
     let mut has_program = vec![false; args.paths.len()];
     let mut files_json: Vec<Value> = Vec::new();
     for file in discover(&args.paths)? {
         let display = file.path.display().to_string();
+        // A folder of PyPTO's dumps holds the inputs of MemoryReuse beside its outputs: those
+        // are skipped (and counted). A file named on the command line is checked as asked.
+        let named = args.paths.iter().any(|p| *p == file.path);
+        if !named && dumped_before_memory_reuse(&file.path) {
+            files_json.push(
+                json!({"path": display, "status": "skipped_before_memory_reuse",
+                                   "violations": []}),
+            );
+            skipped += 1;
+            has_program[file.argument] = true;
+            continue;
+        }
         let text = match std::fs::read_to_string(&file.path) {
             Ok(text) => text,
             Err(err) => {
@@ -167,6 +185,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             "violations": violations_total,
             "files_with_violations": files_with_violations,
             "not_planned": unplanned,
+            "skipped_before_memory_reuse": skipped,
             "notes": notes_total,
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&document)?)?;
@@ -179,9 +198,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             0 => String::new(),
             n => format!(", {}", plural(n, "note")),
         };
+        let skipped = match skipped {
+            0 => String::new(),
+            n => format!(", {} dumped before MemoryReuse skipped", plural(n, "file")),
+        };
         writeln!(
             out,
-            "{} in {} ({} checked{not_planned}{notes})",
+            "{} in {} ({} checked{not_planned}{skipped}{notes})",
             plural(violations_total, "violation"),
             plural(files_with_violations, "file"),
             plural(checked, "file")

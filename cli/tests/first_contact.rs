@@ -567,17 +567,48 @@ fn verify_says_an_unplanned_dump_is_not_planned_yet_and_sums_up() {
     sandbox.put(&kernel("flash_attention"), "fa/31_after_InitMemRef.py");
     // The same text under a planned-looking name: the carries tell.
     sandbox.put(&kernel("flash_attention"), "fa/33_after_MemoryReuse.py");
+    // In a folder, a dump named as taken before MemoryReuse is skipped and counted.
     let result = sandbox.run(&["verify", "fa"], &sandbox.work());
     assert_eq!(result.status.code(), Some(1));
     let stderr = text(&result.stderr);
-    assert_eq!(stderr.matches("not planned yet").count(), 2, "{stderr}");
+    assert_eq!(stderr.matches("not planned yet").count(), 1, "{stderr}");
     assert!(!stderr.contains("V005"), "{stderr}");
     let stdout = text(&result.stdout);
     assert_eq!(
         stdout.lines().last(),
-        Some("0 violations in 0 files (2 files checked, 2 not planned yet)"),
+        Some(
+            "0 violations in 0 files (1 file checked, 1 not planned yet, 1 file dumped before \
+             MemoryReuse skipped)"
+        ),
         "{stdout}"
     );
+    // Named on the command line, it is checked, and said to be unplanned.
+    let named = sandbox.run(
+        &[
+            "verify",
+            "fa/31_after_InitMemRef.py",
+            "fa/33_after_MemoryReuse.py",
+        ],
+        &sandbox.work(),
+    );
+    assert_eq!(named.status.code(), Some(1));
+    assert_eq!(
+        text(&named.stdout).lines().last(),
+        Some("0 violations in 0 files (2 files checked, 2 not planned yet)"),
+    );
+    // A folder of PyPTO's dumps (MemoryReuse's input and output) verifies.
+    sandbox.put(&kernel("flash_attention"), "dumps/31_after_InitMemRef.py");
+    let planned = sandbox.run(
+        &["plan", "dumps/31_after_InitMemRef.py", "--emit", "ir"],
+        &sandbox.work(),
+    );
+    std::fs::write(
+        sandbox.work().join("dumps/32_after_MemoryReuse.py"),
+        &planned.stdout,
+    )
+    .expect("write");
+    let folder = sandbox.run(&["verify", "dumps"], &sandbox.work());
+    assert_eq!(folder.status.code(), Some(0), "{}", text(&folder.stderr));
     let planned = sandbox.run(
         &["plan", "fa/31_after_InitMemRef.py", "--emit", "ir"],
         &sandbox.work(),
