@@ -1583,18 +1583,27 @@ impl<'f> Interp<'f> {
             if let Some(loop_var) = for_stmt.loop_var {
                 self.scalars.set(loop_var, Some(value));
             }
-            let yielded = self.stmts(state, &for_stmt.body);
-            if self.done {
+            if !self.iteration(state, for_stmt, at) {
                 return;
             }
-            let carries = pairs(&for_stmt.iter_args, yielded.map(|(values, _)| values));
-            let yield_span = yielded.map_or(at, |(_, span)| span);
-            self.rename(state, &carries, RenameKind::Carry, yield_span);
         }
         if let Some(loop_var) = for_stmt.loop_var {
             self.scalars.set(loop_var, None);
         }
         self.bind_loop_results(state, for_stmt, at);
+    }
+
+    /// Runs the loop's body once, then its back edge: every iter arg takes the value yielded
+    /// for it, all at once. `false` when a focused pass is done.
+    fn iteration(&mut self, state: &mut State, for_stmt: &'f ForStmt, at: Span) -> bool {
+        let yielded = self.stmts(state, &for_stmt.body);
+        if self.done {
+            return false;
+        }
+        let carries = pairs(&for_stmt.iter_args, yielded.map(|(values, _)| values));
+        let yield_span = yielded.map_or(at, |(_, span)| span);
+        self.rename(state, &carries, RenameKind::Carry, yield_span);
+        true
     }
 
     /// Runs a loop to its fixpoint. Regions the loop does not touch stay as they are; the
@@ -1624,13 +1633,9 @@ impl<'f> Interp<'f> {
                 self.found.truncate(mark);
             }
             let head = later_head.as_ref().unwrap_or(&entry);
-            let yielded = self.stmts(state, &for_stmt.body);
-            if self.done {
+            if !self.iteration(state, for_stmt, at) {
                 return;
             }
-            let carries = pairs(&for_stmt.iter_args, yielded.map(|(values, _)| values));
-            let yield_span = yielded.map_or(at, |(_, span)| span);
-            self.rename(state, &carries, RenameKind::Carry, yield_span);
             let mut fixpoint = true;
             for ((&r, entry_cells), head_cells) in touched.iter().zip(&entry).zip(head) {
                 let next = self.join_region(entry_cells, &state.regions[r as usize]);
