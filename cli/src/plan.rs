@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
+use memreuse::backend::Backend;
 use memreuse::db::{
     FailureKind, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace, UnprintedProgram,
     planned_program,
@@ -169,6 +170,19 @@ impl Totals {
 }
 
 /// `verbose` (`-v`): the summary lists which tiles share each buffer.
+/// Whether the file is one of PyPTO's per-pass dumps (`NN_after_<Pass>.py`) of a program
+/// compiled for a device: its functions carry their device level (`pl.Level.…`), which
+/// PyPTO's compile for a backend adds.
+fn is_compiled_dump(path: &Path) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let named = name.split_once("_after_").is_some_and(|(number, rest)| {
+        !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) && rest.ends_with(".py")
+    });
+    named && std::fs::read_to_string(path).is_ok_and(|text| text.contains("level=pl.Level."))
+}
+
 pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<ExitCode> {
     if args.json {
         args.emit = Emit::Json;
@@ -232,6 +246,13 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Resul
         planner: args.planner.into(),
         ..crate::settings::plan_config(&root, args.backend, &args.capacity)?
     };
+    if config.backend == Backend::None && files.iter().any(|f| is_compiled_dump(&f.path)) {
+        eprintln!(
+            "hint: planning PyPTO's dumps without a backend: PyPTO plans with its backend's \
+             capacities and rules, so the plans can differ from PyPTO's; pass --backend \
+             910b|950, or put `backend = \"910b\"` in memreuse.toml at the tree's root"
+        );
+    }
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });

@@ -75,6 +75,36 @@ fn verbose_logs_are_plain_in_pipes_and_leave_out_engine_internals() {
     assert!(text(&run.stderr).contains("salsa"), "{}", text(&run.stderr));
 }
 
+/// PyPTO's dumps of a program compiled for a device, planned without a backend, get one hint
+/// that a backend matters; with one (or for hand-written kernels) nothing is said.
+#[test]
+fn real_dumps_planned_without_a_backend_get_a_hint() {
+    let dumps = repo().join("tests/data/real/examples.beginner.hello_world._jit_hello_world");
+    let dumps = dumps.to_str().expect("utf-8 path");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let hint = "hint: planning PyPTO's dumps without a backend";
+    let without = memreuse(&["plan", dumps, "--no-cache"], dir.path());
+    assert!(without.status.success(), "{}", text(&without.stderr));
+    assert_eq!(
+        text(&without.stderr).matches(hint).count(),
+        1,
+        "{}",
+        text(&without.stderr)
+    );
+    let with = memreuse(
+        &["plan", dumps, "--backend", "910b", "--no-cache"],
+        dir.path(),
+    );
+    assert!(!text(&with.stderr).contains(hint), "{}", text(&with.stderr));
+    let kernels = repo().join("examples/kernels");
+    let kernels = memreuse(&["plan", kernels.to_str().expect("utf-8 path")], dir.path());
+    assert!(
+        !text(&kernels.stderr).contains(hint),
+        "{}",
+        text(&kernels.stderr)
+    );
+}
+
 #[test]
 fn canonical_inputs_round_trip_byte_for_byte_through_the_binary() {
     for tree in ["examples/kernels", "tests/data/roundtrip"] {
