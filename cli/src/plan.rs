@@ -694,6 +694,8 @@ fn print_summary(
     let mut repairs = 0;
     let mut input_hazards = 0;
     let mut overlap_notes = 0;
+    let mut hints = 0;
+    let mut other_warnings = 0;
     let mut row = String::new();
     let mut bytes = (0i64, 0i64);
     for p in planned {
@@ -779,7 +781,22 @@ fn print_summary(
                 .iter()
                 .filter(|d| d.severity == Severity::Note)
                 .count();
+            // Performance hints are many on real kernels: one line a function unless `-v`.
+            let function_hints = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Hint)
+                .count();
+            hints += function_hints;
+            other_warnings += report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Warning && !is_repair(d) && !is_input_hazard(d))
+                .count();
             for d in &report.diagnostics {
+                if d.severity == Severity::Hint && !members {
+                    continue;
+                }
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
                 let at = lines.line_col(p.text.get(), d.span.start);
                 let shown = summary::diagnostic(
@@ -790,6 +807,14 @@ fn print_summary(
                     &d.message,
                 );
                 out.write_all(shown.as_bytes())?;
+            }
+            if function_hints > 0 && !members {
+                writeln!(
+                    out,
+                    "{0}{0}{1} (PH-MR-…; `-v` lists them)",
+                    summary::INDENT,
+                    plural(function_hints, "performance hint"),
+                )?;
             }
         }
     }
@@ -827,6 +852,18 @@ fn print_summary(
         footer.push_str(&format!(
             ", {} no plan can remove (warnings MR-W004: fix the kernel)",
             plural(input_hazards, "input hazard")
+        ));
+    }
+    if other_warnings > 0 {
+        footer.push_str(&format!(
+            ", {} (capacity, unallocated bases, --exact findings)",
+            plural(other_warnings, "other warning")
+        ));
+    }
+    if hints > 0 {
+        footer.push_str(&format!(
+            ", {} (PH-MR-…)",
+            plural(hints, "performance hint")
         ));
     }
     if totals.failed() {

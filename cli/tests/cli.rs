@@ -169,6 +169,25 @@ fn a_warm_run_serves_every_planned_function_from_the_cache() {
     assert!(missed.is_empty(), "planned again when warm: {missed:?}");
 }
 
+/// The summary folds a function's performance hints into one line (`-v` lists them) and its
+/// footer counts them.
+#[test]
+fn the_summary_folds_performance_hints_unless_verbose() {
+    let dumps = repo()
+        .join("tests/data/real/deepseek_v4_flash_dspark.decode_o_proj._jit_decode_o_proj_test");
+    let dumps = dumps.to_str().expect("utf-8 path");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let args = ["plan", dumps, "--backend", "910b", "--no-cache"];
+    let folded = text(&memreuse(&args, dir.path()).stdout);
+    assert!(!folded.contains("hint[PH-MR-001]"), "{folded}");
+    assert!(folded.contains("(PH-MR-…; `-v` lists them)"), "{folded}");
+    let footer: String = folded.lines().rev().take(2).collect::<Vec<_>>().join(" ");
+    assert!(footer.contains("performance hints (PH-MR-…)"), "{folded}");
+    let listed = text(&memreuse(&[&args[..], &["-v"]].concat(), dir.path()).stdout);
+    assert!(listed.contains("hint[PH-MR-001]"), "{listed}");
+    assert!(!listed.contains("`-v` lists them"), "{listed}");
+}
+
 #[test]
 fn canonical_inputs_round_trip_byte_for_byte_through_the_binary() {
     for tree in ["examples/kernels", "tests/data/roundtrip"] {
