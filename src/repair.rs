@@ -3,7 +3,11 @@
 //! at a time leaves the shared buffer for its own allocation — and checked again, until it
 //! passes. Each repair is a located warning that says what PyPTO decided and why it is unsafe.
 //!
-//! The loop: while a finding names two tiles (`V003`, `V004`, `V007`), the first one (by
+//! Unsafe means a read sees a wrong value: a liveness finding the value checker refutes is a
+//! note (`V008`, lifetimes overlap without a lost value), which asks for no repair and goes
+//! into the report as it is; a trial separates a pair when no violation names it any more.
+//!
+//! The loop: while a violation names two tiles (`V003`, `V004`, `V007`), the first one (by
 //! location, then code) is separated by the first edit of `candidates` that separates it —
 //! `MR-R001` keep a group off the shared buffer (writer, then victim), `MR-R002`/`MR-R005`
 //! detach the loop carry or `if` result that sits on the victim's buffer (seeded from the
