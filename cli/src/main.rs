@@ -144,7 +144,14 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let result = match cli.command {
-        Command::Plan(args) => plan::run(args, cli.state_dir.as_deref(), cli.verbose > 0),
+        Command::Plan(args) => {
+            let detail = match (cli.quiet, cli.verbose) {
+                (true, _) => plan::Detail::Problems,
+                (false, 0) => plan::Detail::Rows,
+                (false, _) => plan::Detail::Members,
+            };
+            plan::run(args, cli.state_dir.as_deref(), detail)
+        }
         Command::Stats(args) => match daemon::stats(args.json, cli.state_dir.as_deref()) {
             Ok(Some(code)) => Ok(code),
             Ok(None) => stats::run(args, cli.state_dir.as_deref()),

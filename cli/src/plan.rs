@@ -169,7 +169,18 @@ impl Totals {
     }
 }
 
-/// `verbose` (`-v`): the summary lists which tiles share each buffer.
+/// How much the summary says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// `-q`: only the functions with a problem (no plan, repairs, warnings) and the totals.
+    Problems,
+    /// Every function's rows, its warnings and notes, a count of its hints.
+    Rows,
+    /// `-v`: also each buffer's tiles and every hint.
+    Members,
+}
+
+/// `detail`: how much the summary says (`-q`, default, `-v`).
 /// Whether the file is one of PyPTO's per-pass dumps (`NN_after_<Pass>.py`) of a program
 /// compiled for a device: its functions carry their device level (`pl.Level.…`), which
 /// PyPTO's compile for a backend adds.
@@ -183,7 +194,8 @@ fn is_compiled_dump(path: &Path) -> bool {
     named && std::fs::read_to_string(path).is_ok_and(|text| text.contains("level=pl.Level."))
 }
 
-pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Result<ExitCode> {
+pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Result<ExitCode> {
+    let verbose = detail == Detail::Members;
     if args.json {
         args.emit = Emit::Json;
     }
@@ -444,7 +456,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, verbose: bool) -> Resul
                 write_atomically(&dir.join(&target), &page)?;
             }
         }
-        Emit::Summary => print_summary(&mut stdout, &planned, &totals, verbose, config.planner)?,
+        Emit::Summary => print_summary(&mut stdout, &planned, &totals, detail, config.planner)?,
         Emit::Json => {
             let reports: Vec<FileReport> = planned
                 .iter()
@@ -682,23 +694,62 @@ fn print_summary(
     out: &mut Vec<u8>,
     planned: &[PlannedFile],
     totals: &Totals,
-    members: bool,
+    detail: Detail,
     planner: Planner,
 ) -> Result<()> {
+    let members = detail == Detail::Members;
+    // A problem: no plan, or a warning (repairs, the input's hazards, capacity, ...).
+    let has_problem = |function: &FunctionOutcome| match &function.result {
+        Err(_) => true,
+        Ok(planned) => planned
+            .report
+            .summary()
+            .diagnostics
+            .iter()
+            .any(|d| matches!(d.severity, Severity::Error | Severity::Warning)),
+    };
     let width = summary::name_width(
         planned
             .iter()
             .flat_map(|p| p.functions().iter().map(|f| f.name.as_str())),
     );
-    out.write_all(summary::header(width).as_bytes())?;
-    let mut repairs = 0;
-    let mut input_hazards = 0;
-    let mut overlap_notes = 0;
-    let mut hints = 0;
-    let mut other_warnings = 0;
-    let mut row = String::new();
+    let file_shown = |p: &PlannedFile| {
+        detail != Detail::Problems
+            || !matches!(p.body, FileBody::Program { .. })
+            || p.functions().iter().any(has_problem)
+    };
+    if planned.iter().any(file_shown) {
+        out.write_all(summary::header(width).as_bytes())?;
+    }
+    // The totals count every function, shown or not (`-q` shows only problems).
+    let (mut repairs, mut input_hazards, mut overlap_notes) = (0, 0, 0);
+    let (mut hints, mut other_warnings) = (0, 0);
     let mut bytes = (0i64, 0i64);
+    for function in planned.iter().flat_map(|p| p.functions()) {
+        let Ok(planned) = &function.result else {
+            continue;
+        };
+        let report = planned.report.summary();
+        for s in &report.spaces {
+            bytes.0 += s.bytes_before;
+            bytes.1 += s.bytes_after;
+        }
+        for d in &report.diagnostics {
+            match d.severity {
+                _ if is_repair(d) => repairs += 1,
+                _ if is_input_hazard(d) => input_hazards += 1,
+                Severity::Note => overlap_notes += 1,
+                Severity::Hint => hints += 1,
+                Severity::Warning => other_warnings += 1,
+                Severity::Error => {}
+            }
+        }
+    }
+    let mut row = String::new();
     for p in planned {
+        if !file_shown(p) {
+            continue;
+        }
         // Only diagnostics need line numbers; most files have none.
         let lines = std::cell::OnceCell::new();
         match &p.body {
@@ -712,6 +763,9 @@ fn print_summary(
             FileBody::Program { .. } => writeln!(out, "{}", p.display)?,
         }
         for function in p.functions() {
+            if detail == Detail::Problems && !has_problem(function) {
+                continue;
+            }
             let planned = match &function.result {
                 Ok(planned) => planned,
                 Err((kind, diagnostics)) => {
@@ -740,8 +794,6 @@ fn print_summary(
                     footprint: s.footprint,
                     capacity: s.capacity,
                 };
-                bytes.0 += s.bytes_before;
-                bytes.1 += s.bytes_after;
                 let name = summary::row_name(&function.name, width, i == 0);
                 summary::row(&mut row, name, width, &figures);
                 out.write_all(row.as_bytes())?;
@@ -770,28 +822,11 @@ fn print_summary(
                     }
                 }
             }
-            repairs += report.diagnostics.iter().filter(|d| is_repair(d)).count();
-            input_hazards += report
-                .diagnostics
-                .iter()
-                .filter(|d| is_input_hazard(d))
-                .count();
-            overlap_notes += report
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Note)
-                .count();
             // Performance hints are many on real kernels: one line a function unless `-v`.
             let function_hints = report
                 .diagnostics
                 .iter()
                 .filter(|d| d.severity == Severity::Hint)
-                .count();
-            hints += function_hints;
-            other_warnings += report
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Warning && !is_repair(d) && !is_input_hazard(d))
                 .count();
             for d in &report.diagnostics {
                 if d.severity == Severity::Hint && !members {
@@ -818,7 +853,9 @@ fn print_summary(
             }
         }
     }
-    writeln!(out, "{}", summary::LEGEND)?;
+    if detail != Detail::Problems {
+        writeln!(out, "{}", summary::LEGEND)?;
+    }
     if bytes.0 > 0 {
         writeln!(
             out,

@@ -188,6 +188,35 @@ fn the_summary_folds_performance_hints_unless_verbose() {
     assert!(!listed.contains("`-v` lists them"), "{listed}");
 }
 
+/// `-q` shows only the functions with a problem (here the repaired ones) and the totals, which
+/// still count every function.
+#[test]
+fn quiet_summaries_show_only_problems_and_the_totals() {
+    let tree = tempfile::tempdir().expect("temp dir");
+    for file in [
+        "examples/kernels/rms_norm/31_after_InitMemRef.py",
+        "tests/data/repair/r002_loop_carry_gets_own_buffer.py",
+    ] {
+        let to = tree
+            .path()
+            .join(Path::new(file).file_name().expect("a name"));
+        std::fs::copy(repo().join(file), to).expect("copy");
+    }
+    let quiet = memreuse(&["plan", ".", "-q"], tree.path());
+    let shown = text(&quiet.stdout);
+    assert!(!shown.contains("31_after_InitMemRef.py"), "{shown}");
+    assert!(
+        shown.contains("r002_loop_carry_gets_own_buffer.py"),
+        "{shown}"
+    );
+    assert!(shown.contains("warning[MR-R002]"), "{shown}");
+    let normal = text(&memreuse(&["plan", "."], tree.path()).stdout);
+    assert!(normal.contains("31_after_InitMemRef.py"), "{normal}");
+    let last = |s: &str| s.lines().last().map(str::to_string);
+    assert_eq!(last(&shown), last(&normal), "the totals differ");
+    assert!(shown.lines().count() < normal.lines().count());
+}
+
 #[test]
 fn canonical_inputs_round_trip_byte_for_byte_through_the_binary() {
     for tree in ["examples/kernels", "tests/data/roundtrip"] {
