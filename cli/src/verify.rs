@@ -83,7 +83,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         let display = file.path.display().to_string();
         // A folder of PyPTO's dumps holds the inputs of MemoryReuse beside its outputs: those
         // are skipped (and counted). A file named on the command line is checked as asked.
-        let named = args.paths.iter().any(|p| *p == file.path);
+        let named = args.paths.contains(&file.path);
         if !named && dumped_before_memory_reuse(&file.path) {
             files_json.push(
                 json!({"path": display, "status": "skipped_before_memory_reuse",
