@@ -180,20 +180,27 @@ pub enum Detail {
     Members,
 }
 
-/// `detail`: how much the summary says (`-q`, default, `-v`).
 /// Whether the file is one of PyPTO's per-pass dumps (`NN_after_<Pass>.py`) of a program
 /// compiled for a device: its functions carry their device level (`pl.Level.…`), which
-/// PyPTO's compile for a backend adds.
+/// PyPTO's compile for a backend adds. Only the file's start is read: the first function's
+/// decorator says it, and real dumps run to megabytes.
 fn is_compiled_dump(path: &Path) -> bool {
+    use std::io::Read as _;
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return false;
     };
     let named = name.split_once("_after_").is_some_and(|(number, rest)| {
         !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) && rest.ends_with(".py")
     });
-    named && std::fs::read_to_string(path).is_ok_and(|text| text.contains("level=pl.Level."))
+    let mut start = Vec::new();
+    named
+        && std::fs::File::open(path)
+            .and_then(|file| file.take(64 * 1024).read_to_end(&mut start))
+            .is_ok()
+        && start.windows(15).any(|w| w == b"level=pl.Level.")
 }
 
+/// `detail`: how much the summary says (`-q`, default, `-v`).
 pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Result<ExitCode> {
     let verbose = detail == Detail::Members;
     if args.json {
