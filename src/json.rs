@@ -13,10 +13,7 @@ use crate::repair::is_repair;
 /// 3: a space's `capacity` is `null` where unknown (was 0).
 pub const SCHEMA_VERSION: u32 = 3;
 
-pub mod codes {
-    /// A file that could not be read (it has no text to locate anything in).
-    pub const UNREADABLE: &str = "MR-E901";
-}
+use crate::ir::codes;
 
 /// One input file: its path as given, its text, and either every function in order
 /// (planned or failed) or why it has none.

@@ -76,52 +76,11 @@ use crate::verify::{
     Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
 };
 
-/// Stable codes of the repairs and of a plan that could not be repaired.
-pub mod codes {
-    /// A tile the packer put on another group's buffer keeps its own allocation.
-    pub const TILE_KEEPS_OWN_BUFFER: &str = "MR-R001";
-    /// A loop carry sitting on its init value's buffer gets its own allocation.
-    pub const CARRY_GETS_OWN_BUFFER: &str = "MR-R002";
-    /// An `if` result sitting on its then arm's value's buffer gets its own allocation.
-    pub const IF_RESULT_GETS_OWN_BUFFER: &str = "MR-R005";
-    /// A tile the input put on a buffer it must not use gets a fresh allocation.
-    pub const TILE_GETS_FRESH_BUFFER: &str = "MR-R004";
-    /// A nested loop carry receives its value through a `tile.move` (the yield fixup).
-    pub const NESTED_CARRY_WRITTEN_BACK: &str =
-        crate::plan::fixup::codes::NESTED_CARRY_WRITTEN_BACK;
-    /// Loop carries aligned to their inits although nothing was reused (PyPTO aligns only
-    /// after a reuse).
-    pub const CARRY_ALIGNED_WITHOUT_REUSE: &str =
-        crate::plan::fixup::codes::CARRY_ALIGNED_WITHOUT_REUSE;
-    /// A loop carry aligned to where its init really sits, not to its stale MemRef.
-    pub const CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS: &str =
-        crate::plan::fixup::codes::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS;
-    /// An `if` arm yielding one value for several results on one buffer copies it once.
-    pub const ONE_COPY_FOR_SEVERAL_RESULTS: &str =
-        crate::plan::fixup::codes::ONE_COPY_FOR_SEVERAL_RESULTS;
-    /// Step 0 left a value where it was: retargeting it would overwrite a value still needed.
-    pub const STEP0_RETARGET_REFUSED: &str = crate::plan::retarget::codes::RETARGET_REFUSED;
-    /// The checker still rejects the plan after every repair: an internal error.
-    pub const UNREPAIRED: &str = "MR-E010";
-    /// The input itself overwrites a value in place while that value is still read; no memory
-    /// plan can keep it, so the plan carries the finding as this warning.
-    pub const INPUT_OVERWRITES_LIVE_VALUE: &str = "MR-W004";
-}
+use crate::ir::codes;
 
 /// Whether a diagnostic of a plan's report is one of its repairs.
 pub fn is_repair(d: &Diagnostic) -> bool {
-    matches!(
-        d.code,
-        codes::TILE_KEEPS_OWN_BUFFER
-            | codes::CARRY_GETS_OWN_BUFFER
-            | codes::TILE_GETS_FRESH_BUFFER
-            | codes::IF_RESULT_GETS_OWN_BUFFER
-            | codes::NESTED_CARRY_WRITTEN_BACK
-            | codes::CARRY_ALIGNED_WITHOUT_REUSE
-            | codes::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS
-            | codes::ONE_COPY_FOR_SEVERAL_RESULTS
-            | codes::STEP0_RETARGET_REFUSED
-    )
+    codes::is_repair(d.code)
 }
 
 /// Whether a diagnostic of a plan's report is a hazard the input itself carries, which no
@@ -296,7 +255,7 @@ fn repair_checked(
         mut findings,
     } = match first {
         // PyPTO's yield fixup would write one carry over the other (SPEC §S2 rejects it).
-        Err(err) if err.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES => {
+        Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => {
             let (planned, separated) = plan_separating(
                 input,
                 &mut InputPlans::default(),
@@ -500,7 +459,7 @@ fn plan_separating(
     own: &mut FxHashSet<VarId>,
     repairs: &mut Vec<Diagnostic>,
 ) -> (Result<FunctionPlan, PlanError>, Option<Function>) {
-    let overlapping = |r: &Result<FunctionPlan, PlanError>| matches!(r, Err(e) if e.0.code == crate::plan::fixup::codes::OVERLAPPING_CARRIES);
+    let overlapping = |r: &Result<FunctionPlan, PlanError>| matches!(r, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES);
     let mut planned = plans.plan(input, config, own);
     if !overlapping(&planned) {
         return (planned, None);
@@ -1146,7 +1105,7 @@ fn input_hazard(
     // Where the victim is read with the wrong value: the value checker names the first write
     // that destroyed it, which may be another writer's.
     let lost_read = |f: &&Finding| {
-        f.diagnostic.code == crate::verify::codes::VALUE_LOST
+        f.diagnostic.code == codes::VALUE_LOST
             && f.clobber
                 .is_some_and(|c| planned.vars[c.victim].name == names.0)
     };

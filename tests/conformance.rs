@@ -472,9 +472,7 @@ fn upstream_conformance() {
     // the liveness checker.
     let without_lost_value: Vec<_> = rows
         .iter()
-        .filter(|r| {
-            r.2.starts_with("repaired") && !r.3.contains(memreuse::verify::codes::VALUE_LOST)
-        })
+        .filter(|r| r.2.starts_with("repaired") && !r.3.contains(memreuse::ir::codes::VALUE_LOST))
         .collect();
     assert!(
         without_lost_value.is_empty(),
@@ -553,7 +551,7 @@ fn every_accepted_program_gets_an_offset_plan() {
             reports
                 .iter()
                 .flat_map(|r| &r.diagnostics)
-                .any(|d| d.code == address::codes::CAPACITY_OVERFLOW_AHEAD),
+                .any(|d| d.code == memreuse::ir::codes::CAPACITY_OVERFLOW_AHEAD),
         );
         planned_cases += 1;
     }

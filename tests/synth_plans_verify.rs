@@ -20,7 +20,7 @@ fn plan_verified(text: &str, config: &PlanConfig) -> Result<String, String> {
         Ok(planned) => planned,
         // Generated tiles may simply not fit a backend's capacity: AllocateMemoryAddr's overflow
         // error is a correct outcome (and must be as deterministic as a plan).
-        Err((function, e)) if e.0.code == memreuse::plan::address::codes::CAPACITY_OVERFLOW => {
+        Err((function, e)) if e.0.code == memreuse::ir::codes::CAPACITY_OVERFLOW => {
             return Ok(format!("function {function}: {}", e.0.message));
         }
         Err((function, e)) => {

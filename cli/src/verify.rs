@@ -6,9 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use memreuse::diagnostics::Severity;
+use memreuse::ir::codes;
 use memreuse::ir::{self, LineIndex};
 use memreuse::json::diagnostic_json;
-use memreuse::verify::{Addressing, VerifyOptions, codes, verify_program};
+use memreuse::verify::{Addressing, VerifyOptions, verify_program};
 use serde_json::{Value, json};
 
 use crate::args::BackendArg;

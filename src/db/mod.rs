@@ -86,10 +86,7 @@ pub use sharded::{ShardFile, ShardedWorkspace};
 pub use source_file::SourceFile;
 pub use workspace::{Cancelled, Snapshot, StageRetention, Workspace, parallel_map};
 
-pub mod codes {
-    /// Internal: a manifest and its file disagree (cannot happen for an intact store).
-    pub const STALE_MANIFEST: &str = "MR-E900";
-}
+use crate::ir::codes;
 
 #[salsa::db]
 pub trait Db: salsa::Database {

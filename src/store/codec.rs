@@ -11,13 +11,11 @@ use std::borrow::Cow;
 use compact_str::CompactString;
 
 use crate::diagnostics::{Diagnostic, Severity};
+use crate::ir::codes;
 use crate::ir::{FunctionSpacing, MemSpace, Name, ProgramHeader, Span};
 use crate::plan::{
-    BufferReport, GroupFit, LifetimeReport, MoveReport, PlanReport, SpaceFit, SpaceReport, address,
-    capacity, codes, layout,
+    BufferReport, GroupFit, LifetimeReport, MoveReport, PlanReport, SpaceFit, SpaceReport,
 };
-use crate::repair::codes as repair;
-use crate::verify::codes as verify;
 
 use super::entry::{Anchor, CachedPlan, Capacities, FileManifest, Kind, ManifestEntry, Stamp};
 
@@ -379,7 +377,8 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
             3 => Severity::Note,
             _ => return Err(DecodeError::Payload),
         };
-        let code = report_code(&r.string()?).ok_or(DecodeError::Payload)?;
+        // Codes are `&'static str`: a stored one is mapped back to the table's.
+        let code = codes::known(&r.string()?).ok_or(DecodeError::Payload)?;
         let message = r.string()?;
         let span = r.span_if(with_spans)?;
         let hint = if r.bool()? { Some(r.string()?) } else { None };
@@ -406,42 +405,6 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
         diagnostics,
         statement_spans,
     })
-}
-
-/// Diagnostic codes are `&'static str`; a stored code is mapped back to the planner's own
-/// constant. A code missing here makes its plans undecodable (always a miss, never wrong).
-fn report_code(code: &str) -> Option<&'static str> {
-    [
-        capacity::codes::PERF_HINT,
-        capacity::codes::FALLBACK_WARNING,
-        layout::codes::OVERLAPPING_RESERVES,
-        address::codes::CAPACITY_OVERFLOW,
-        address::codes::CAPACITY_OVERFLOW_AHEAD,
-        codes::DECLARED_SLOT_CO_LIVE,
-        codes::PINNED_EXTENT,
-        codes::BASE_WITHOUT_ALLOC,
-        repair::TILE_KEEPS_OWN_BUFFER,
-        repair::CARRY_GETS_OWN_BUFFER,
-        repair::STEP0_RETARGET_REFUSED,
-        repair::TILE_GETS_FRESH_BUFFER,
-        repair::IF_RESULT_GETS_OWN_BUFFER,
-        repair::NESTED_CARRY_WRITTEN_BACK,
-        repair::CARRY_ALIGNED_WITHOUT_REUSE,
-        repair::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS,
-        repair::ONE_COPY_FOR_SEVERAL_RESULTS,
-        repair::INPUT_OVERWRITES_LIVE_VALUE,
-        // `--exact` keeps the checker's findings as warnings.
-        verify::MEMREF_WITHOUT_ALLOC,
-        verify::MEMREF_OUTSIDE_ALLOC,
-        verify::CO_LIVE_OVERLAP,
-        verify::FORBIDDEN_ALIAS,
-        verify::CARRY_NOT_IN_PLACE,
-        verify::DETACHED_VIEW,
-        verify::VALUE_LOST,
-        verify::OVERLAP_WITHOUT_LOSS,
-    ]
-    .into_iter()
-    .find(|known| *known == code)
 }
 
 #[derive(Default)]

@@ -5,7 +5,8 @@
 //! rule and take no part.
 
 use memreuse::ir::Function;
-use memreuse::verify::{VerifyOptions, codes, verify_function};
+use memreuse::ir::codes;
+use memreuse::verify::{VerifyOptions, verify_function};
 
 /// (liveness rejects, value checker rejects, every finding as `code: message`).
 pub fn verdicts(f: &Function, options: &VerifyOptions) -> (bool, bool, Vec<String>) {

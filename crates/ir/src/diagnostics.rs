@@ -164,18 +164,3 @@ impl fmt::Display for Diagnostic {
         )
     }
 }
-
-/// Stable codes of the front end's diagnostics (the lexer reports the syntax and indentation
-/// ones, the parser the rest).
-pub mod parse_codes {
-    pub const SYNTAX: &str = "E001";
-    pub const UNKNOWN_DTYPE: &str = "E002";
-    pub const UNKNOWN_MEMORY_SPACE: &str = "E003";
-    pub const MISSING_MEMREF: &str = "E004";
-    pub const MEMREF_EXCEEDS_ALLOC: &str = "E006";
-    pub const DUPLICATE_FUNCTION: &str = "E007";
-    pub const UNDEFINED_VARIABLE: &str = "E008";
-    pub const MIXED_INDENTATION: &str = "E009";
-    pub const MEMREF_WITHOUT_SPACE: &str = "E010";
-    pub const NO_PROGRAM: &str = "E011";
-}

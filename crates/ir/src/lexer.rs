@@ -3,8 +3,8 @@
 //! blank lines ignored, comment-only lines set aside for the statement they precede).
 
 use super::Span;
+use crate::codes;
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::parse_codes as codes;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tok {

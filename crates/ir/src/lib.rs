@@ -10,6 +10,7 @@
 //! stay stable, and no general AST has to be converted.
 
 pub mod backend;
+pub mod codes;
 pub mod diagnostics;
 mod lexer;
 pub mod model;

@@ -13,8 +13,8 @@ use rustc_hash::FxHashMap;
 use super::lexer::{Lexer, Tok, Token};
 use super::model::*;
 use super::span::Span;
+use crate::codes;
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::parse_codes as codes;
 use crate::named::{DType, MemSpace};
 use crate::ops::{op_info, op_role};
 

@@ -16,10 +16,7 @@ use memreuse_ir::{
     VarKind,
 };
 
-pub mod codes {
-    pub const CAPACITY_OVERFLOW: &str = "MR-E008";
-    pub const CAPACITY_OVERFLOW_AHEAD: &str = "MR-W003";
-}
+use memreuse_ir::codes;
 
 /// Where every base of a function lives.
 #[derive(Clone, Debug, Default, PartialEq)]

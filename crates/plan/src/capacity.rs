@@ -10,10 +10,7 @@ use crate::layout::align32;
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{Function, FunctionType, MemSpace, Span, Type, VarId};
 
-pub mod codes {
-    pub const PERF_HINT: &str = "PH-MR-001";
-    pub const FALLBACK_WARNING: &str = "MR-W001";
-}
+use memreuse_ir::codes;
 
 /// The allocator's footprint of a packing: buffers laid out in creation order from
 /// `reserved_start`, each 32-byte aligned (SPEC §6.7; the same walk as §8).

@@ -16,23 +16,7 @@ use memreuse_ir::{
     Type, Var, VarId, VarKind, VarTable,
 };
 
-pub mod codes {
-    pub const REBASE_OUT_OF_RANGE: &str = "MR-E005";
-    pub const ACC_TO_ACC_MOVE: &str = "MR-E003";
-    pub const ACC_SEED_REFUSED: &str = "MR-E004";
-    pub const OVERLAPPING_CARRIES: &str = "MR-E006";
-    /// Safe planning: a nested loop carry (its init an enclosing loop's iter arg) receives its
-    /// yielded value through a `tile.move`, where PyPTO's fixup skips it.
-    pub const NESTED_CARRY_WRITTEN_BACK: &str = "MR-R006";
-    /// Safe planning: loop carries are aligned to their inits although nothing was reused.
-    pub const CARRY_ALIGNED_WITHOUT_REUSE: &str = "MR-R007";
-    /// Safe planning: a loop carry is aligned to where its init really sits (an `if` result
-    /// where its yield fixup puts it, an untyped init on its seed).
-    pub const CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS: &str = "MR-R008";
-    /// Safe planning: an `if` arm yielding one value for several results on one buffer copies
-    /// it there once.
-    pub const ONE_COPY_FOR_SEVERAL_RESULTS: &str = "MR-R009";
-}
+use memreuse_ir::codes;
 
 /// Whether a tile already sits where `target` is: the same base at the same offset. Sibling
 /// subranges of one arena (seed S4) share a base but are different buffers.

@@ -6,9 +6,7 @@ use memreuse_ir::{Call, Expr, ExprKind, Function, FunctionType, MemSpace, Span, 
 
 use crate::report::PlanError;
 
-pub mod codes {
-    pub const OVERLAPPING_RESERVES: &str = "MR-E007";
-}
+use memreuse_ir::codes;
 
 /// Rounds up to the allocator's 32-byte alignment.
 pub fn align32(x: i64) -> i64 {

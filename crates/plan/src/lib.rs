@@ -32,7 +32,7 @@ pub use config::{PlanConfig, Planner, SpaceCapacity};
 pub use layout::align32;
 pub use report::{
     BufferReport, FunctionPlan, LifetimeReport, MemberRows, MoveReport, PlanError, PlanReport,
-    SpaceReport, codes,
+    SpaceReport,
 };
 pub use stages::{
     GroupFit, OncePlan, Packed, PackedBuffer, PackedInput, Prepared, SharingRules, SpaceFit,

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::address::{self, codes as address_codes};
+use crate::address;
 use crate::analysis::lifetimes::{self, Lifetimes};
 use crate::capacity;
 use crate::cleanup::{self, hoist_allocs};
@@ -33,6 +33,7 @@ use crate::report::{
 };
 use crate::retarget;
 use crate::stages::{self, SharingRules, spaces_of};
+use memreuse_ir::codes as address_codes;
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{ExprKind, Function, FunctionType, MemSpace, Name, Span, Type, VarId, VarKind};
 use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveOptions};

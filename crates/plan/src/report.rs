@@ -21,12 +21,6 @@ impl PlanError {
     }
 }
 
-pub mod codes {
-    pub const DECLARED_SLOT_CO_LIVE: &str = "MR-E001";
-    pub const PINNED_EXTENT: &str = "MR-E002";
-    pub const BASE_WITHOUT_ALLOC: &str = "MR-W002";
-}
-
 /// A planned function and what the planner decided.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionPlan {

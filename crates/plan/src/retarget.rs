@@ -6,6 +6,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::body::{Definition, StmtPath, definitions, first_yield, stmt_at, stmt_list};
 use memreuse_ir::backend::Backend;
+use memreuse_ir::codes;
 use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::ops::{OpRole, OutputSpace};
 use memreuse_ir::{
@@ -462,10 +463,6 @@ pub fn materialize_semantic_aliases(
         reanchor_views(&f.body, &original, &mut f.vars);
     }
     refusals
-}
-
-pub mod codes {
-    pub const RETARGET_REFUSED: &str = "MR-R003";
 }
 
 /// Whether Step 0 refuses a carry's retarget that would overwrite a live tile: PyPTO's does

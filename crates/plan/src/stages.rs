@@ -16,11 +16,12 @@ use crate::fixup;
 use crate::layout::{self, Reserved};
 use crate::pack::{Buffer, PipelineGate, ShareFacts};
 use crate::report::{
-    BufferReport, FunctionPlan, MemberRows, PlanError, PlanReport, SpaceReport, codes,
-    lifetime_report, move_reports,
+    BufferReport, FunctionPlan, MemberRows, PlanError, PlanReport, SpaceReport, lifetime_report,
+    move_reports,
 };
 use crate::retarget;
 use memreuse_ir::backend::Backend;
+use memreuse_ir::codes;
 use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::ops::{OutputSpace, op_info};
 use memreuse_ir::{Expr, Function, FunctionType, MemSpace, Name, StmtKind, Type, VarId};

@@ -3,8 +3,8 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::liveness::{Bytes, Liveness, TileFact, var};
-use crate::finding::codes;
 use crate::options::VerifyOptions;
+use memreuse_ir::codes;
 use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::{Expr, Function, MemSpace, Name, Stmt, StmtKind, Type};
 

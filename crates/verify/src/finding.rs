@@ -4,20 +4,6 @@
 use memreuse_ir::VarId;
 use memreuse_ir::diagnostics::Diagnostic;
 
-/// Stable codes of the verifier's diagnostics.
-pub mod codes {
-    pub const MEMREF_WITHOUT_ALLOC: &str = "V001";
-    pub const MEMREF_OUTSIDE_ALLOC: &str = "V002";
-    pub const CO_LIVE_OVERLAP: &str = "V003";
-    pub const FORBIDDEN_ALIAS: &str = "V004";
-    pub const CARRY_NOT_IN_PLACE: &str = "V005";
-    pub const DETACHED_VIEW: &str = "V006";
-    pub const VALUE_LOST: &str = "V007";
-    /// A note: lifetimes overlap on shared bytes (`V003`–`V005` of the liveness checker), but
-    /// the value checker shows that no read sees a wrong value.
-    pub const OVERLAP_WITHOUT_LOSS: &str = "V008";
-}
-
 /// One finding of the checker; for a tile written over bytes another still needs (`V003`) or
 /// over an operand it must not alias (`V004`), the two tiles, so a repair can separate them.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,8 +3,9 @@
 use rustc_hash::FxHashMap;
 
 use super::liveness::{Bytes, Liveness, on_chip_memref, var};
-use crate::finding::{Clobber, Finding, codes};
+use crate::finding::{Clobber, Finding};
 use crate::options::VerifyOptions;
+use memreuse_ir::codes;
 use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::ops::OpRole;
 use memreuse_ir::{Call, Expr, ExprKind, Function, Span, Stmt, StmtKind, Type, VarId};

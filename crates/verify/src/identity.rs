@@ -4,7 +4,7 @@
 //! checked only when their value is read somewhere.
 
 use super::liveness::{LinkKind, Liveness, final_yield, on_chip_memref, var};
-use crate::finding::codes;
+use memreuse_ir::codes;
 use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::{Expr, Function, MemRef, Span, Stmt, StmtKind, VarId};
 

@@ -79,7 +79,8 @@ use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::{Function, Name, Program, VarId};
 use rustc_hash::FxHashSet;
 
-pub use finding::{Clobber, Finding, codes, is_violation};
+pub use finding::{Clobber, Finding, is_violation};
+use memreuse_ir::codes;
 pub use options::{Addressing, Backend, VerifyOptions};
 
 /// Checks one planned function with both checkers; an empty result means the plan is sound.

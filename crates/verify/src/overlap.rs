@@ -2,8 +2,9 @@
 
 use super::allocs::name;
 use super::liveness::{Liveness, TileFact};
-use crate::finding::{Clobber, Finding, codes};
+use crate::finding::{Clobber, Finding};
 use memreuse_ir::Function;
+use memreuse_ir::codes;
 use memreuse_ir::diagnostics::{Diagnostic, Related};
 use rustc_hash::FxHashMap;
 

@@ -68,9 +68,9 @@ use memreuse_ir::{
     Type, VarId,
 };
 
-use crate::finding::codes;
 use crate::options::VerifyOptions;
 use crate::scalars::{Scalars, range_values};
+use memreuse_ir::codes;
 
 /// A broken plan can lose most of its values; past this many the rest are summarised.
 const MAX_REPORTED: usize = 50;

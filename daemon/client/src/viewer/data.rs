@@ -116,7 +116,7 @@ pub fn unreadable_entry(display: &str, message: &str) -> Value {
 }
 
 fn plain_error(message: &str) -> Value {
-    json!({ "code": memreuse::json::codes::UNREADABLE, "severity": "error", "message": message,
+    json!({ "code": memreuse::ir::codes::UNREADABLE, "severity": "error", "message": message,
             "line": null, "col": null })
 }
 
