@@ -727,7 +727,10 @@ fn every_flag_the_readme_names_exists() {
         assert!(result.status.success(), "{args:?}");
         helps.push_str(&text(&result.stdout));
     }
-    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");
+    // The README and the command reference it points to.
+    let readme = ["README.md", "docs/cli.md"]
+        .map(|doc| std::fs::read_to_string(repo().join(doc)).expect("the docs are readable"))
+        .join("\n");
     // cargo's own flags, in the set-up commands.
     let cargo_flags = ["--release", "--workspace", "--path"];
     let mut missing = Vec::new();
@@ -750,7 +753,7 @@ fn every_flag_the_readme_names_exists() {
     }
     assert!(
         missing.is_empty(),
-        "README names flags no --help lists: {missing:?}"
+        "README or docs/cli.md names flags no --help lists: {missing:?}"
     );
 }
 
