@@ -18,8 +18,9 @@
 //! - `differs`: anything else, a bug.
 //!
 //! The test fails on any `differs`, on `exact` falling below its committed figure, on
-//! `unrepaired` or `input hazard` rising above its ceiling, and on a stale seed-rule entry. It writes
-//! `tests/conformance/REPORT.md` (whole corpus) or `REPORT-subset.md` (the representative
+//! `unrepaired` or `input hazard` rising above its ceiling, and on a stale seed-rule entry, and when
+//! its report differs from the committed `tests/conformance/REPORT.md` (whole corpus) or
+//! `REPORT-subset.md` (`UPDATE_EXPECT=1` rewrites it; the subset is the representative
 //! subset copied into `tests/data/conformance/`, run when the corpus is absent or when
 //! `MEMREUSE_CONFORMANCE=subset`).
 
@@ -440,7 +441,7 @@ fn upstream_conformance() {
     let mut report = String::new();
     let _ = writeln!(
         report,
-        "# Conformance report ({}: {} cases)\n\nWritten by `cargo test --test conformance` (see the test's doc for the verdicts).\n",
+        "# Conformance report ({}: {} cases)\n\nChecked by `cargo test --test conformance`, written with `UPDATE_EXPECT=1` (see the test's doc for the verdicts).\n",
         corpus.name,
         cases.len()
     );
@@ -454,8 +455,18 @@ fn upstream_conformance() {
     for (name, backend, verdict, detail) in &rows {
         let _ = writeln!(report, "| {name} | {backend} | {verdict} | {detail} |");
     }
-    std::fs::create_dir_all(corpus.report.parent().expect("report dir")).expect("report dir");
-    std::fs::write(&corpus.report, &report).expect("report written");
+    // The report is a snapshot: a run checks it, `UPDATE_EXPECT=1` writes it.
+    let committed = std::fs::read_to_string(&corpus.report).unwrap_or_default();
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::create_dir_all(corpus.report.parent().expect("report dir")).expect("report dir");
+        std::fs::write(&corpus.report, &report).expect("report written");
+    } else {
+        assert!(
+            committed == report,
+            "{} is not what this run found (UPDATE_EXPECT=1 rewrites it; review the diff)",
+            corpus.report.display()
+        );
+    }
     eprintln!(
         "ran the {} corpus ({} cases): {totals:?}",
         corpus.name,

@@ -14,6 +14,7 @@ const CRATE_SOURCES: &[&str] = &[
     "crates/verify/src",
     "crates/solve/src",
     "crates/testgen/src",
+    "crates/testsupport/src",
     "src",
     "daemon/client/src",
     "daemon/src",

@@ -1,5 +1,6 @@
 //! End-to-end tests of the `memreuse` binary, each in a fresh temporary directory.
 
+use memreuse_test_support::text;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -20,10 +21,6 @@ fn repo() -> PathBuf {
         .parent()
         .expect("cli/ sits in the workspace")
         .to_path_buf()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Every file below `dir`, relative to `dir`, sorted.

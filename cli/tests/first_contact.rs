@@ -2,6 +2,7 @@
 //! anything installed beside it, outputs that never lose data, every failure visible, exit
 //! codes by one table, and a cache that follows the project rather than the directory.
 
+use memreuse_test_support::text;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -17,10 +18,6 @@ fn kernel(name: &str) -> PathBuf {
         .join("examples/kernels")
         .join(name)
         .join("31_after_InitMemRef.py")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// A sandbox: a home and state home of its own, so nothing is shared between tests and

@@ -1,5 +1,6 @@
 //! End-to-end tests of `memreuse plan --emit svg`.
 
+use memreuse_test_support::text;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -18,10 +19,6 @@ fn kernel(name: &str) -> PathBuf {
         .join("examples/kernels")
         .join(name)
         .join("31_after_InitMemRef.py")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The `data-buffer` names of the legend entries of a well-formed SVG.

@@ -7,83 +7,25 @@
 
 use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt as _;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use memreuse_testgen::tree_gen::{TreeConfig, generate};
+use memreuse_test_support::{Project, kernels, plan_digests, text, wait_until};
 use serde_json::Value;
 
 const DAEMON: &str = env!("CARGO_BIN_EXE_memreused");
 
-fn cli_exe() -> PathBuf {
-    let exe = Path::new(DAEMON).with_file_name("memreuse");
-    assert!(
-        exe.is_file(),
-        "{} is missing: build the CLI too (`cargo test --workspace` does)",
-        exe.display()
-    );
-    exe
-}
-
-/// A workspace root and a state dir outside it, and the daemons started on them.
-struct Env {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    state: PathBuf,
-}
-
-impl Env {
-    fn new() -> Env {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let base = dir.path().canonicalize().expect("canonical temp dir");
-        let root = base.join("root");
-        let state = base.join("state");
-        std::fs::create_dir_all(&root).expect("root");
-        Env {
-            _dir: dir,
-            root,
-            state,
-        }
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(cli_exe());
-        command
-            .arg("--state-dir")
-            .arg(&self.state)
-            .args(args)
-            .current_dir(&self.root)
-            .env("MEMREUSED", DAEMON)
-            .env_remove("MEMREUSE_STATE_DIR")
-            .stdin(Stdio::null());
-        command
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.command(args).output().expect("memreuse runs")
-    }
-
-    /// Runs and expects success.
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert!(
-            out.status.success(),
-            "memreuse {args:?} failed ({}):\n{}\n{}",
-            out.status,
-            text(&out.stdout),
-            text(&out.stderr)
-        );
-        text(&out.stdout)
-    }
-
-    fn write(&self, relative: &str, contents: &str) {
-        let path = self.root.join(relative);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, contents).expect("write");
-    }
-
+/// What these tests ask of a project beyond the shared harness.
+trait DaemonProject {
     /// Starts `memreused` itself (not through the CLI) with `args`, and waits for it.
+    fn start_daemon(&self, args: &[&str]) -> std::process::Child;
+    fn status(&self) -> Value;
+    fn info(&self) -> Option<Value>;
+    /// The digests of a file's planned functions, by name, as the daemon answers them.
+    fn query_digests(&self, target: &str) -> Vec<(String, String)>;
+}
+
+impl DaemonProject for Project {
     fn start_daemon(&self, args: &[&str]) -> std::process::Child {
         let child = Command::new(DAEMON)
             .arg("--root")
@@ -110,97 +52,14 @@ impl Env {
         serde_json::from_slice(&bytes).ok()
     }
 
-    /// The pids of live `memreused` processes serving this state dir.
-    fn daemons(&self) -> Vec<i32> {
-        let needle = self.state.to_string_lossy().into_owned();
-        let mut pids = Vec::new();
-        for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
-                continue;
-            };
-            let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-                continue;
-            };
-            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            let zombie = std::fs::read_to_string(entry.path().join("stat"))
-                .is_ok_and(|s| s.split_whitespace().nth(2) == Some("Z"));
-            if !zombie && cmdline.contains("memreused") && cmdline.contains(&needle) {
-                pids.push(pid);
-            }
-        }
-        pids
-    }
-
-    /// The digests of a file's planned functions, by name, as the daemon answers them.
     fn query_digests(&self, target: &str) -> Vec<(String, String)> {
-        digests(&self.ok(&["query", target, "--json"]))
-    }
-
-    /// The same, planned cold in-process without any cache.
-    fn cold_digests(&self, relative: &str) -> Vec<(String, String)> {
-        digests(&self.ok(&["plan", relative, "--emit", "json", "--no-cache"]))
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        for pid in self.daemons() {
-            // SAFETY: sends a signal to a daemon this test started.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-        // MEMREUSE_TEST_KEEP=1 keeps the directories (and the daemon's logs) for a look.
-        if std::env::var_os("MEMREUSE_TEST_KEEP").is_some() {
-            eprintln!("kept {}", self.root.display());
-            std::mem::forget(std::mem::replace(
-                &mut self._dir,
-                tempfile::tempdir().expect("temp dir"),
-            ));
-        }
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn digests(json: &str) -> Vec<(String, String)> {
-    let document: Value = serde_json::from_str(json).expect("plan JSON");
-    let mut found = Vec::new();
-    for file in document["files"].as_array().expect("files") {
-        for f in file["functions"].as_array().expect("functions") {
-            found.push((
-                f["name"].as_str().expect("name").to_string(),
-                f["digest"].as_str().expect("digest").to_string(),
-            ));
-        }
-    }
-    found
-}
-
-/// Generated kernel files: `(relative path, text)`.
-fn kernels(files: usize, functions: usize, seed: u64) -> Vec<(String, String)> {
-    let cfg = TreeConfig {
-        files,
-        functions,
-        tiles: 4..=10,
-        seed,
-    };
-    generate(&cfg)
-        .map(|(path, text)| (path.to_string_lossy().into_owned(), text))
-        .collect()
-}
-
-fn wait_until(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + limit;
-    while !done() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
+        plan_digests(&self.ok(&["query", target, "--json"]))
     }
 }
 
 #[test]
 fn eight_concurrent_first_queries_start_exactly_one_daemon() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let (path, source) = kernels(1, 2, 1).remove(0);
     env.write(&path, &source);
     let children: Vec<_> = (0..8)
@@ -218,7 +77,7 @@ fn eight_concurrent_first_queries_start_exactly_one_daemon() {
         .collect();
     for out in &outputs {
         assert!(out.status.success(), "{}", text(&out.stderr));
-        assert_eq!(digests(&text(&out.stdout)), env.cold_digests(&path));
+        assert_eq!(plan_digests(&text(&out.stdout)), env.cold_digests(&path));
     }
     assert_eq!(env.daemons().len(), 1, "exactly one daemon runs");
     let logs = std::fs::read_dir(env.state.join("logs")).expect("logs");
@@ -234,7 +93,7 @@ fn eight_concurrent_first_queries_start_exactly_one_daemon() {
 
 #[test]
 fn a_write_is_always_seen_by_the_next_query() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let variants: Vec<String> = (0..2)
         .map(|seed| kernels(1, 2, 10 + seed).remove(0).1)
         .collect();
@@ -258,7 +117,7 @@ fn a_write_is_always_seen_by_the_next_query() {
 
 #[test]
 fn an_atomic_save_through_a_rename_is_seen() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let variants: Vec<String> = (0..2)
         .map(|seed| kernels(1, 1, 20 + seed).remove(0).1)
         .collect();
@@ -282,7 +141,7 @@ fn an_atomic_save_through_a_rename_is_seen() {
 fn a_tree_larger_than_a_planning_pause_is_planned_whole() {
     // More files than one planning run computes before the daemon compacts and resumes
     // (`PAUSE_AFTER` in the writer), so the scan pauses and resumes at least twice.
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let files = kernels(150, 2, 41);
     for (path, text) in &files {
         env.write(path, text);
@@ -311,7 +170,7 @@ fn a_tree_larger_than_a_planning_pause_is_planned_whole() {
 
 #[test]
 fn a_storm_of_5000_files_converges_to_a_cold_run() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     env.write("seed/a.py", &kernels(1, 1, 30).remove(0).1);
     // A lower storm threshold than the default 10,000 events, so that a loaded machine that
     // writes slowly still makes a storm.
@@ -340,7 +199,7 @@ fn a_storm_of_5000_files_converges_to_a_cold_run() {
 
 #[test]
 fn a_daemon_killed_mid_scan_is_restarted_by_the_next_query_with_its_store() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let files = kernels(300, 4, 40);
     for (path, text) in &files {
         env.write(path, text);
@@ -368,7 +227,7 @@ fn a_daemon_killed_mid_scan_is_restarted_by_the_next_query_with_its_store() {
 
 #[test]
 fn a_daemon_of_another_build_is_replaced() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let (path, source) = kernels(1, 1, 50).remove(0);
     env.write(&path, &source);
     let mut old = env.start_daemon(&["--build-id", "an-older-build"]);
@@ -382,7 +241,7 @@ fn a_daemon_of_another_build_is_replaced() {
 
 #[test]
 fn a_stale_socket_and_daemon_json_are_replaced() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let (path, source) = kernels(1, 1, 60).remove(0);
     env.write(&path, &source);
     std::fs::create_dir_all(&env.state).expect("state dir");
@@ -405,7 +264,7 @@ fn a_stale_socket_and_daemon_json_are_replaced() {
 
 #[test]
 fn the_socket_is_private_and_stop_cleans_up() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     env.ok(&["daemon", "start"]);
     let socket = env.state.join("daemon.sock");
     let mode = std::fs::metadata(&socket)
@@ -426,7 +285,7 @@ fn the_socket_is_private_and_stop_cleans_up() {
 
 #[test]
 fn a_path_outside_the_root_is_refused() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let outside = env.state.parent().expect("base").join("outside.py");
     std::fs::write(&outside, kernels(1, 1, 70).remove(0).1).expect("write");
     let out = env.run(&["query", outside.to_str().expect("utf-8")]);
@@ -440,7 +299,7 @@ fn a_path_outside_the_root_is_refused() {
 
 #[test]
 fn a_broken_file_gets_diagnostics_others_are_served_and_fixing_clears_them() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let good = kernels(2, 1, 80);
     env.write("a.py", &good[0].1);
     env.write("b.py", &good[1].1);
@@ -459,7 +318,7 @@ fn a_broken_file_gets_diagnostics_others_are_served_and_fixing_clears_them() {
 
 #[test]
 fn moved_directories_and_deleted_files_are_followed() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let files = kernels(3, 1, 90);
     env.write("in/a.py", &files[0].1);
     env.ok(&["daemon", "start"]);
@@ -489,7 +348,7 @@ fn moved_directories_and_deleted_files_are_followed() {
 
 #[test]
 fn ignored_directories_are_not_watched_or_served() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let files = kernels(2, 1, 100);
     env.write(".gitignore", "build/\n");
     env.write("k/a.py", &files[0].1);
@@ -505,14 +364,14 @@ fn ignored_directories_are_not_watched_or_served() {
 
 #[test]
 fn in_process_queries_agree_with_the_daemon() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let (path, source) = kernels(1, 3, 110).remove(0);
     env.write(&path, &source);
     let alone = env.ok(&["query", &path, "--no-daemon", "--json"]);
     assert!(env.daemons().is_empty(), "--no-daemon starts none");
     let served = env.ok(&["query", &path, "--json"]);
-    assert_eq!(digests(&alone), digests(&served));
-    let kernel = &digests(&alone)[0].0;
+    assert_eq!(plan_digests(&alone), plan_digests(&served));
+    let kernel = &plan_digests(&alone)[0].0;
     assert_ne!(kernel, "main", "InCore kernels come first");
     let summary = env.ok(&["query", &format!("{path}::{kernel}")]);
     assert!(summary.contains(&format!("\n  {kernel} ")), "{summary}");
@@ -522,7 +381,7 @@ fn in_process_queries_agree_with_the_daemon() {
 
 #[test]
 fn an_idle_daemon_stops_by_itself() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     env.ok(&["daemon", "start", "--idle-timeout", "1"]);
     assert!(env.info().is_some());
     wait_until("the idle daemon to stop", Duration::from_secs(10), || {
@@ -532,7 +391,7 @@ fn an_idle_daemon_stops_by_itself() {
 
 #[test]
 fn bad_peers_do_not_stop_the_daemon() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     env.ok(&["daemon", "start"]);
     let socket = env.state.join("daemon.sock");
     let mut peer = std::os::unix::net::UnixStream::connect(&socket).expect("connect");
@@ -548,7 +407,7 @@ fn bad_peers_do_not_stop_the_daemon() {
 
 #[test]
 fn the_daemon_reads_memreuse_toml_and_gitignore_again_when_they_change() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let files = kernels(2, 1, 120);
     env.write("k/a.py", &files[0].1);
     env.write("build/b.py", &files[1].1);

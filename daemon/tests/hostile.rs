@@ -13,184 +13,18 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use memreuse_daemon::protocol::{Answer, Body, Hello, PROTOCOL_VERSION, Response};
-use memreuse_testgen::tree_gen::{TreeConfig, generate};
+use memreuse_test_support::{Project, cli_beside, is_root, kernels, plan_digests, text};
 use serde_json::Value;
 
 const DAEMON: &str = env!("CARGO_BIN_EXE_memreused");
-/// Set when this binary runs as the squatter: the socket path to listen on.
-const SQUATTER_ENV: &str = "MEMREUSE_TEST_SQUATTER";
 /// `nobody` on most systems.
 const OTHER_UID: u32 = 65534;
-
-fn cli_exe() -> PathBuf {
-    let exe = Path::new(DAEMON).with_file_name("memreuse");
-    assert!(
-        exe.is_file(),
-        "{} is missing: build the CLI too",
-        exe.display()
-    );
-    exe
-}
-
-struct Env {
-    dir: tempfile::TempDir,
-    root: PathBuf,
-    state: PathBuf,
-}
-
-impl Env {
-    fn new() -> Env {
-        Env::with_state("state")
-    }
-
-    /// A state dir at `relative` below the test's directory.
-    fn with_state(relative: &str) -> Env {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let base = dir.path().canonicalize().expect("canonical temp dir");
-        let root = base.join("root");
-        let state = base.join(relative);
-        std::fs::create_dir_all(&root).expect("root");
-        Env { dir, root, state }
-    }
-
-    fn base(&self) -> PathBuf {
-        self.dir.path().canonicalize().expect("canonical")
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(cli_exe());
-        command
-            .arg("--state-dir")
-            .arg(&self.state)
-            .args(args)
-            .current_dir(&self.root)
-            .env("MEMREUSED", DAEMON)
-            .env_remove("MEMREUSE_STATE_DIR")
-            .env_remove("XDG_RUNTIME_DIR")
-            // Sockets of deep state dirs go below the temp dir: keep them in the test's.
-            .env("TMPDIR", self.base())
-            .stdin(Stdio::null());
-        command
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.command(args).output().expect("memreuse runs")
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert!(
-            out.status.success(),
-            "memreuse {args:?} failed ({}):\n{}\n{}",
-            out.status,
-            text(&out.stdout),
-            text(&out.stderr)
-        );
-        text(&out.stdout)
-    }
-
-    /// Replaces a file at once (a temporary file renamed over it), as editors save: a reader
-    /// sees the old text or the new, never a part.
-    fn replace(&self, relative: &str, contents: &str) {
-        let path = self.root.join(relative);
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, contents).expect("write");
-        std::fs::rename(&tmp, &path).expect("rename");
-    }
-
-    fn write(&self, relative: &str, contents: &str) {
-        let path = self.root.join(relative);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, contents).expect("write");
-    }
-
-    /// One generated kernel file in the root; its relative path.
-    fn kernel(&self, seed: u64) -> String {
-        let (path, source) = kernels(1, 2, seed).remove(0);
-        self.write(&path, &source);
-        path
-    }
-
-    fn daemons(&self) -> Vec<i32> {
-        let needle = self.state.to_string_lossy().into_owned();
-        let mut pids = Vec::new();
-        for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
-                continue;
-            };
-            let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-                continue;
-            };
-            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            let zombie = std::fs::read_to_string(entry.path().join("stat"))
-                .is_ok_and(|s| s.split_whitespace().nth(2) == Some("Z"));
-            if !zombie && cmdline.contains("memreused") && cmdline.contains(&needle) {
-                pids.push(pid);
-            }
-        }
-        pids
-    }
-
-    fn cold_digests(&self, relative: &str) -> Vec<(String, String)> {
-        digests(&self.ok(&["plan", relative, "--emit", "json", "--no-cache"]))
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        for pid in self.daemons() {
-            // SAFETY: sends a signal to a daemon this test started.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-        // MEMREUSE_TEST_KEEP=1 keeps the directories for a look.
-        if std::env::var_os("MEMREUSE_TEST_KEEP").is_some() {
-            eprintln!("kept {}", self.root.display());
-            let kept = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
-            std::mem::forget(kept);
-        }
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn digests(json: &str) -> Vec<(String, String)> {
-    let document: Value = serde_json::from_str(json).expect("plan JSON");
-    let mut found = Vec::new();
-    for file in document["files"].as_array().expect("files") {
-        for f in file["functions"].as_array().expect("functions") {
-            found.push((
-                f["name"].as_str().expect("name").to_string(),
-                f["digest"].as_str().expect("digest").to_string(),
-            ));
-        }
-    }
-    found
-}
-
-fn kernels(files: usize, functions: usize, seed: u64) -> Vec<(String, String)> {
-    let cfg = TreeConfig {
-        files,
-        functions,
-        tiles: 4..=10,
-        seed,
-    };
-    generate(&cfg)
-        .map(|(path, text)| (path.to_string_lossy().into_owned(), text))
-        .collect()
-}
 
 /// Whether another user may run `exe`: it and every directory above it are open to others
 /// (not so for a checkout under a private home directory).
 fn others_can_run(exe: &Path) -> bool {
     let open = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o001 != 0);
     open(exe) && exe.ancestors().skip(1).all(open)
-}
-
-fn is_root() -> bool {
-    // SAFETY: geteuid only reads the process's credentials.
-    unsafe { libc::geteuid() == 0 }
 }
 
 /// What a squatter answers to every request: a convincing handshake for `root`, then a
@@ -242,32 +76,37 @@ fn squat(
     rx
 }
 
-/// The squatter process: run as another user by [`a_listener_of_another_user_is_refused`].
-#[test]
-fn squatter() {
-    let Some(socket) = std::env::var_os(SQUATTER_ENV) else {
-        return;
-    };
-    let root = PathBuf::from(std::env::var_os("MEMREUSE_TEST_ROOT").expect("root"));
-    let listener = std::os::unix::net::UnixListener::bind(&socket).expect("squatter binds");
-    println!("listening");
-    let _connections = squat(listener, root);
-    std::thread::sleep(Duration::from_secs(60));
-}
+/// The squatter run as another user by [`a_listener_of_another_user_is_refused`]: Python
+/// binds `SOCKET`, says "listening", and answers every line with `HELLO` or `ANSWER` (what
+/// [`forged`] gives), as a squatter written in Rust would.
+const SQUATTER: &str = r#"
+import os, socket, threading
+hello, answer = os.environb[b"HELLO"], os.environb[b"ANSWER"]
+listener = socket.socket(socket.AF_UNIX)
+listener.bind(os.environ["SOCKET"])
+listener.listen(64)
+print("listening", flush=True)
+def serve(connection):
+    for line in connection.makefile("rb"):
+        connection.sendall(hello if b'"hello"' in line else answer)
+while True:
+    connection, _ = listener.accept()
+    threading.Thread(target=serve, args=(connection,), daemon=True).start()
+"#;
 
 /// Before, a state dir too deep for a socket put it at `<tmp>/memreuse-<digest>.sock`,
 /// where anyone could listen first and be trusted.
 #[test]
 fn a_listener_on_the_old_shared_temp_path_is_never_asked() {
     let deep = format!("state/{}", "d".repeat(100));
-    let env = Env::with_state(&deep);
+    let env = Project::with_state(DAEMON, &deep);
     let path = env.kernel(1);
     // The old path, under the temp dir the CLI sees.
     let digest = blake3::hash(env.state.as_os_str().as_encoded_bytes()).to_hex();
     let old = env.base().join(format!("memreuse-{}.sock", &digest[..16]));
     let listener = std::os::unix::net::UnixListener::bind(&old).expect("bind the old path");
     let connections = squat(listener, env.root.clone());
-    let answered = digests(&env.ok(&["query", &path, "--json"]));
+    let answered = plan_digests(&env.ok(&["query", &path, "--json"]));
     assert_eq!(
         answered,
         env.cold_digests(&path),
@@ -289,16 +128,14 @@ fn a_listener_on_the_old_shared_temp_path_is_never_asked() {
 /// A socket in the right place, but bound by another user: its answers are refused.
 #[test]
 fn a_listener_of_another_user_is_refused() {
-    let exe = std::env::current_exe().expect("test exe");
-    if !is_root() || !others_can_run(&exe) {
+    if !is_root() {
         eprintln!(
-            "cannot run a listener as another user (not root, or {} is private); the peer \
-             check is then only checked against this user's own daemon",
-            exe.display()
+            "cannot run a listener as another user (not root); the peer check is then only \
+             checked against this user's own daemon"
         );
         return;
     }
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let path = env.kernel(2);
     std::fs::create_dir_all(&env.state).expect("state");
     // The squatter binds in a directory of its own; the socket is then moved where the
@@ -309,10 +146,11 @@ fn a_listener_of_another_user_is_refused() {
     std::fs::create_dir(&theirs).expect("dir");
     std::os::unix::fs::chown(&theirs, Some(OTHER_UID), Some(OTHER_UID)).expect("chown");
     let socket = theirs.join("s.sock");
-    let mut squatter = Command::new(std::env::current_exe().expect("test exe"))
-        .args(["--exact", "squatter", "--nocapture", "--test-threads=1"])
-        .env(SQUATTER_ENV, &socket)
-        .env("MEMREUSE_TEST_ROOT", &env.root)
+    let mut squatter = Command::new("python3")
+        .args(["-c", SQUATTER])
+        .env("SOCKET", &socket)
+        .env("HELLO", text(&forged(&env.root, "\"hello\"")))
+        .env("ANSWER", text(&forged(&env.root, "")))
         .uid(OTHER_UID)
         .gid(OTHER_UID)
         .stdout(Stdio::piped())
@@ -351,7 +189,7 @@ fn a_state_dir_of_another_user_is_refused() {
         eprintln!("not root: cannot give a directory to another user");
         return;
     }
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let path = env.kernel(3);
     std::fs::create_dir_all(&env.state).expect("state");
     std::os::unix::fs::chown(&env.state, Some(OTHER_UID), Some(OTHER_UID)).expect("chown");
@@ -368,7 +206,7 @@ fn a_state_dir_of_another_user_is_refused() {
 /// Everything under the state dir is for this user only, even under umask 000.
 #[test]
 fn state_files_are_private_whatever_the_umask() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let path = env.kernel(4);
     let with_umask = |args: &[&str]| {
         let mut command = env.command(args);
@@ -561,7 +399,7 @@ fn damage(cache: &Path, how: Damage) {
 /// loses nothing, a read-only store is left where it is.
 #[test]
 fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     // Large enough for several of sled's segments.
     for (path, text) in kernels(80, 4, 7) {
         env.write(&path, &text);
@@ -573,7 +411,7 @@ fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
     let good = env.state.clone();
     // As root, the read-only case runs as another user (root ignores file modes).
     let as_other = is_root();
-    let cases_run_as_other = as_other && others_can_run(&cli_exe());
+    let cases_run_as_other = as_other && others_can_run(&cli_beside(DAEMON));
     if as_other {
         std::fs::set_permissions(env.base(), std::fs::Permissions::from_mode(0o711))
             .expect("chmod");
@@ -594,7 +432,7 @@ fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
         if as_other && !cases_run_as_other && matches!(how, Damage::ReadOnly) {
             eprintln!(
                 "root, and {} is private: the read-only case is skipped",
-                cli_exe().display()
+                cli_beside(DAEMON).display()
             );
             continue;
         }
@@ -606,7 +444,7 @@ fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
         }
         damage(&state.join("cache"), how);
         let command = |args: &[&str]| {
-            let mut command = Command::new(cli_exe());
+            let mut command = Command::new(cli_beside(DAEMON));
             command
                 .arg("--state-dir")
                 .arg(&state)
@@ -633,7 +471,11 @@ fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
             // A panic that escaped (Rust prints "thread '…' panicked at"); the store's own
             // warning for damage that made sled panic ("sled panicked: …") is an answer.
             assert!(!stderr.contains("panicked at"), "{how:?}: {stderr}");
-            assert_eq!(digests(&text(&out.stdout)), expected, "{how:?}: run {run}");
+            assert_eq!(
+                plan_digests(&text(&out.stdout)),
+                expected,
+                "{how:?}: run {run}"
+            );
             warnings.push_str(&stderr);
             let last: Value = serde_json::from_slice(
                 &std::fs::read(state.join("last-run.json")).expect("last-run.json"),
@@ -700,7 +542,7 @@ fn daemon_rss(pid: i32) -> u64 {
 /// and `daemon stop` is prompt and clean.
 #[test]
 fn special_files_in_the_tree_cannot_stop_the_daemon() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let path = env.kernel(8);
     mkfifo(&env.root.join("early.py"));
     std::fs::write(env.root.join("big.py"), vec![b'#'; 5000]).expect("write");
@@ -727,7 +569,7 @@ fn special_files_in_the_tree_cannot_stop_the_daemon() {
     for _ in 0..3 {
         let out = query(&path);
         assert!(out.status.success(), "{}", text(&out.stderr));
-        assert_eq!(digests(&text(&out.stdout)), expected);
+        assert_eq!(plan_digests(&text(&out.stdout)), expected);
     }
     for (name, why) in [
         ("early.py", "FIFO"),
@@ -794,7 +636,7 @@ fn two_thousand_idle_or_half_sent_connections_do_not_lock_clients_out() {
         idle_count > 600,
         "descriptor limit {limit} too low for the test"
     );
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let path = env.kernel(9);
     env.ok(&["daemon", "start"]);
     let expected = env.cold_digests(&path);
@@ -817,7 +659,7 @@ fn two_thousand_idle_or_half_sent_connections_do_not_lock_clients_out() {
         )
         .expect("query answers");
         assert!(out.status.success(), "{}", text(&out.stderr));
-        assert_eq!(digests(&text(&out.stdout)), expected);
+        assert_eq!(plan_digests(&text(&out.stdout)), expected);
     }
     let status = bounded(
         env.command(&["daemon", "status", "--json"]),
@@ -921,7 +763,7 @@ impl Drop for Flood {
 /// the viewer's cap of 256.
 #[test]
 fn a_neighbour_flooding_the_viewer_cannot_lock_its_owner_out() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let path = env.kernel(12);
     let url = env.ok(&["view", "--no-open", &path]);
     let (port, token) = viewer_endpoint(url.lines().next().unwrap_or_default());
@@ -989,7 +831,7 @@ fn a_neighbour_flooding_the_viewer_cannot_lock_its_owner_out() {
 /// a plan of one of its two versions, none fails.
 #[test]
 fn a_write_storm_with_eight_querying_clients_fails_no_query() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let mut versions = kernels(2, 30, 10);
     let (path, first) = versions.remove(0);
     let second = versions.remove(0).1;
@@ -1019,7 +861,7 @@ fn a_write_storm_with_eight_querying_clients_fails_no_query() {
                         );
                         let failed = match &out {
                             Some(out) if out.status.success() => {
-                                !expected.contains(&digests(&text(&out.stdout)))
+                                !expected.contains(&plan_digests(&text(&out.stdout)))
                             }
                             _ => true,
                         };
@@ -1048,7 +890,7 @@ fn a_write_storm_with_eight_querying_clients_fails_no_query() {
 /// goes, or by the next one it starts).
 #[test]
 fn daemon_stop_answers_the_queries_in_flight() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let mut versions = kernels(2, 30, 11);
     let (path, first) = versions.remove(0);
     let second = versions.remove(0).1;
@@ -1078,7 +920,7 @@ fn daemon_stop_answers_the_queries_in_flight() {
                         match &out {
                             Some(out)
                                 if out.status.success()
-                                    && expected.contains(&digests(&text(&out.stdout))) =>
+                                    && expected.contains(&plan_digests(&text(&out.stdout))) =>
                             {
                                 answered.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             }
@@ -1115,7 +957,7 @@ fn daemon_stop_answers_the_queries_in_flight() {
 /// same by `plan` and by the daemon.
 #[test]
 fn text_that_is_not_utf8_is_located_alike_by_the_cli_and_the_daemon() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let (path, source) = kernels(1, 1, 12).remove(0);
     let mut bytes = source.into_bytes();
     let at = bytes.iter().position(|&b| b == b'\n').expect("a line") + 5;
@@ -1140,7 +982,7 @@ fn text_that_is_not_utf8_is_located_alike_by_the_cli_and_the_daemon() {
 /// first query starts the daemon and is answered.
 #[test]
 fn a_slow_reader_of_plans_output_does_not_block_a_first_query() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     for (path, text) in kernels(40, 4, 13) {
         env.write(&path, &text);
     }
@@ -1165,7 +1007,7 @@ fn a_slow_reader_of_plans_output_does_not_block_a_first_query() {
     )
     .expect("the query is not blocked by plan's output");
     assert!(query.status.success(), "{}", text(&query.stderr));
-    assert_eq!(digests(&text(&query.stdout)), expected);
+    assert_eq!(plan_digests(&text(&query.stdout)), expected);
     let mut printed = Vec::new();
     std::io::Read::read_to_end(&mut plan.stdout.take().expect("stdout"), &mut printed)
         .expect("read");
@@ -1177,7 +1019,7 @@ fn a_slow_reader_of_plans_output_does_not_block_a_first_query() {
 /// answers right, and says what happened in a `status` that answers at once.
 #[test]
 fn a_daemon_on_a_damaged_store_starts_answers_and_reports_it() {
-    let env = Env::new();
+    let env = Project::new(DAEMON);
     let files = kernels(80, 4, 7);
     for (path, text) in &files {
         env.write(path, text);
@@ -1196,7 +1038,7 @@ fn a_daemon_on_a_damaged_store_starts_answers_and_reports_it() {
     )
     .expect("query answers");
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(digests(&text(&out.stdout)), env.cold_digests(path));
+    assert_eq!(plan_digests(&text(&out.stdout)), env.cold_digests(path));
     let status = bounded(
         env.command(&["daemon", "status", "--json"]),
         Duration::from_secs(30),

@@ -15,19 +15,10 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use browser::{Browser, chromium_or_skip};
+use memreuse_test_support::cli_beside;
 use serde_json::{Value, json};
 
 const DAEMON: &str = env!("CARGO_BIN_EXE_memreused");
-
-fn cli_exe() -> PathBuf {
-    let exe = Path::new(DAEMON).with_file_name("memreuse");
-    assert!(
-        exe.is_file(),
-        "{} is missing: build the CLI too (`cargo test --workspace` does)",
-        exe.display()
-    );
-    exe
-}
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -37,7 +28,7 @@ fn repo() -> PathBuf {
 }
 
 fn run(cwd: &Path, state: &Path, args: &[&str]) -> Output {
-    Command::new(cli_exe())
+    Command::new(cli_beside(DAEMON))
         .arg("--state-dir")
         .arg(state)
         .args(args)

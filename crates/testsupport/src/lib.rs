@@ -1,0 +1,209 @@
+//! What memreuse's end-to-end tests share: [`Project`], a temporary project root and state
+//! dir in which a test drives the `memreuse` CLI (and the daemons it starts, killed when the
+//! project is dropped), and small helpers.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use memreuse_testgen::tree_gen::{TreeConfig, generate};
+use serde_json::Value;
+
+/// A process's output as text, for messages and comparisons.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Waits until `done`, checking every 20 ms; fails the test after `limit`.
+pub fn wait_until(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The `memreuse` CLI beside the daemon binary `daemon` (cargo builds every binary of the
+/// workspace into one directory).
+pub fn cli_beside(daemon: &str) -> PathBuf {
+    let exe = Path::new(daemon).with_file_name("memreuse");
+    assert!(
+        exe.is_file(),
+        "{} is missing: build the CLI too (`cargo test --workspace` does)",
+        exe.display()
+    );
+    exe
+}
+
+/// `(function, digest)` of every planned function in a `plan --emit json` or `query --json`
+/// document.
+pub fn plan_digests(json: &str) -> Vec<(String, String)> {
+    let document: Value = serde_json::from_str(json).expect("plan JSON");
+    let mut found = Vec::new();
+    for file in document["files"].as_array().expect("files") {
+        for f in file["functions"].as_array().expect("functions") {
+            found.push((
+                f["name"].as_str().expect("name").to_string(),
+                f["digest"].as_str().expect("digest").to_string(),
+            ));
+        }
+    }
+    found
+}
+
+/// `files` generated kernel files of `functions` functions each: `(relative path, text)`.
+pub fn kernels(files: usize, functions: usize, seed: u64) -> Vec<(String, String)> {
+    let config = TreeConfig {
+        files,
+        functions,
+        tiles: 4..=10,
+        seed,
+    };
+    generate(&config)
+        .map(|(path, text)| (path.to_string_lossy().into_owned(), text))
+        .collect()
+}
+
+/// Whether this process runs as root.
+pub fn is_root() -> bool {
+    // SAFETY: geteuid only reads the process's credentials.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// A temporary project: a root the CLI runs in and a state dir outside it. Every daemon
+/// serving the state dir is killed when it is dropped, pass or fail;
+/// `MEMREUSE_TEST_KEEP=1` keeps the directories (and the daemons' logs) for a look.
+pub struct Project {
+    dir: tempfile::TempDir,
+    pub root: PathBuf,
+    pub state: PathBuf,
+    cli: PathBuf,
+    daemon: PathBuf,
+}
+
+impl Project {
+    /// A project whose commands run `memreuse` beside `daemon`, the path of `memreused`.
+    pub fn new(daemon: &str) -> Project {
+        Project::with_state(daemon, "state")
+    }
+
+    /// The same with the state dir at `relative` below the test's directory.
+    pub fn with_state(daemon: &str, relative: &str) -> Project {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let base = dir.path().canonicalize().expect("canonical temp dir");
+        let root = base.join("root");
+        let state = base.join(relative);
+        std::fs::create_dir_all(&root).expect("root");
+        Project {
+            dir,
+            root,
+            state,
+            cli: cli_beside(daemon),
+            daemon: PathBuf::from(daemon),
+        }
+    }
+
+    /// The test's directory, holding the root and the state dir.
+    pub fn base(&self) -> PathBuf {
+        self.dir.path().canonicalize().expect("canonical")
+    }
+
+    /// `memreuse ARGS` in the root, on the project's state dir and daemon binary.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(&self.cli);
+        command
+            .arg("--state-dir")
+            .arg(&self.state)
+            .args(args)
+            .current_dir(&self.root)
+            .env("MEMREUSED", &self.daemon)
+            .env_remove("MEMREUSE_STATE_DIR")
+            .env_remove("XDG_RUNTIME_DIR")
+            .env_remove("BROWSER")
+            // Sockets of deep state dirs go below the temp dir: keep them in the test's.
+            .env("TMPDIR", self.base())
+            .stdin(Stdio::null());
+        command
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("memreuse runs")
+    }
+
+    /// Runs and expects success; its stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "memreuse {args:?} failed ({}):\n{}\n{}",
+            out.status,
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    }
+
+    /// Writes a file below the root, making its directories.
+    pub fn write(&self, relative: &str, contents: &str) {
+        let path = self.root.join(relative);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, contents).expect("write");
+    }
+
+    /// One generated kernel file in the root; its relative path.
+    pub fn kernel(&self, seed: u64) -> String {
+        let (path, source) = kernels(1, 2, seed).remove(0);
+        self.write(&path, &source);
+        path
+    }
+
+    /// Replaces a file at once (a temporary file renamed over it), as editors save: a reader
+    /// sees the old text or the new, never a part.
+    pub fn replace(&self, relative: &str, contents: &str) {
+        let path = self.root.join(relative);
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, contents).expect("write");
+        std::fs::rename(&tmp, &path).expect("rename");
+    }
+
+    /// The digests of a file's functions planned cold in-process without any cache.
+    pub fn cold_digests(&self, relative: &str) -> Vec<(String, String)> {
+        plan_digests(&self.ok(&["plan", relative, "--emit", "json", "--no-cache"]))
+    }
+
+    /// The pids of live `memreused` processes serving this state dir.
+    pub fn daemons(&self) -> Vec<i32> {
+        let needle = self.state.to_string_lossy().into_owned();
+        let mut pids = Vec::new();
+        for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+                continue;
+            };
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            let zombie = std::fs::read_to_string(entry.path().join("stat"))
+                .is_ok_and(|s| s.split_whitespace().nth(2) == Some("Z"));
+            if !zombie && cmdline.contains("memreused") && cmdline.contains(&needle) {
+                pids.push(pid);
+            }
+        }
+        pids
+    }
+}
+
+impl Drop for Project {
+    fn drop(&mut self) {
+        for pid in self.daemons() {
+            // SAFETY: sends a signal to a daemon this test started.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        if std::env::var_os("MEMREUSE_TEST_KEEP").is_some() {
+            eprintln!("kept {}", self.root.display());
+            let kept = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
+            // Leaked on purpose: a TempDir removes its directory when dropped.
+            std::mem::forget(kept);
+        }
+    }
+}
