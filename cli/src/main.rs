@@ -11,6 +11,7 @@ macro_rules! outln {
 
 mod args;
 mod cache;
+mod codes;
 mod color;
 mod daemon;
 mod exit;
@@ -99,6 +100,8 @@ enum Command {
     View(view::ViewArgs),
     /// Start, stop or inspect the daemon that keeps a tree's plans up to date.
     Daemon(daemon::DaemonArgs),
+    /// The diagnostic codes: each one's severity and meaning (`memreuse codes MR-R002`).
+    Codes(codes::CodesArgs),
     /// Solve offline allocation problems (CSV `id,lower,upper,size`) and report peak vs bound.
     Solve(solve::SolveArgs),
     /// Print a shell completion script, e.g. `memreuse completions bash >
@@ -168,6 +171,7 @@ fn main() -> ExitCode {
         Command::View(args) => view::run(args, cli.state_dir.as_deref()),
         Command::Verify(args) => verify::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Codes(args) => codes::run(args),
         Command::Completions { shell } => completions(shell),
         Command::Man => man_page(),
     };

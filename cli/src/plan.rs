@@ -84,7 +84,8 @@ pub struct PlanArgs {
     /// rule alone, no repair is made, and the checker's findings are printed as warnings
     /// (`V003` …) with `file:line:col`. For comparison with PyPTO and bug reports. The exit
     /// code is 0 when the plan was printed, unsafe or not; 1 only when PyPTO's pass itself
-    /// fails. Without it, unsafe decisions are repaired (warnings `MR-R001`–`MR-R005`).
+    /// fails. Without it, unsafe decisions are repaired (warnings `MR-R…`; `memreuse codes`
+    /// lists them).
     #[arg(long)]
     pub exact: bool,
     /// Plan everything afresh: neither read nor write the cache.

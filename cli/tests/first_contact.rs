@@ -691,9 +691,8 @@ fn color_is_never_written_to_a_pipe_unless_asked() {
     assert_eq!(never.stderr, plain.stderr);
 }
 
-#[test]
-fn every_flag_the_readme_names_exists() {
-    let sandbox = Sandbox::new();
+/// Every command's `--help`, one after the other.
+fn every_help(sandbox: &Sandbox) -> String {
     let mut helps = String::new();
     let mut commands: Vec<Vec<&str>> = vec![vec![]];
     for sub in [
@@ -708,6 +707,7 @@ fn every_flag_the_readme_names_exists() {
         "man",
         "cache",
         "view",
+        "codes",
     ] {
         commands.push(vec![sub]);
     }
@@ -724,10 +724,21 @@ fn every_flag_the_readme_names_exists() {
         assert!(result.status.success(), "{args:?}");
         helps.push_str(&text(&result.stdout));
     }
-    // The README and the command reference it points to.
-    let readme = ["README.md", "docs/cli.md"]
+    helps
+}
+
+/// The README and the command reference it points to.
+fn user_docs() -> String {
+    ["README.md", "docs/cli.md"]
         .map(|doc| std::fs::read_to_string(repo().join(doc)).expect("the docs are readable"))
-        .join("\n");
+        .join("\n")
+}
+
+#[test]
+fn every_flag_the_readme_names_exists() {
+    let sandbox = Sandbox::new();
+    let helps = every_help(&sandbox);
+    let readme = user_docs();
     // cargo's own flags, in the set-up commands.
     let cargo_flags = ["--release", "--workspace", "--path"];
     let mut missing = Vec::new();
@@ -751,6 +762,45 @@ fn every_flag_the_readme_names_exists() {
     assert!(
         missing.is_empty(),
         "README or docs/cli.md names flags no --help lists: {missing:?}"
+    );
+}
+
+/// Codes as `--help`, README and docs/cli.md name them (`MR-R002`, `V008`, `PH-MR-001`,
+/// `E001`), each one in the code table that `memreuse codes` prints.
+#[test]
+fn every_code_the_help_and_docs_name_is_in_the_code_table() {
+    let sandbox = Sandbox::new();
+    let listed = sandbox.run(&["codes", "--json"], &sandbox.work());
+    assert!(listed.status.success());
+    let table: Vec<serde_json::Value> = serde_json::from_slice(&listed.stdout).expect("JSON");
+    let known: Vec<&str> = table
+        .iter()
+        .filter_map(|row| row["code"].as_str())
+        .collect();
+    assert_eq!(
+        known.len(),
+        memreuse::ir::codes::ALL.len(),
+        "every code is listed"
+    );
+    let texts = every_help(&sandbox) + &user_docs();
+    let mut unknown = Vec::new();
+    for word in texts.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+        let word = word.trim_matches('-');
+        let digits = |d: &str| d.len() == 3 && d.bytes().all(|b| b.is_ascii_digit());
+        let shaped = match word.strip_prefix("MR-") {
+            Some(rest) => rest.starts_with(['E', 'W', 'R']) && digits(&rest[1..]),
+            None => {
+                word.strip_prefix("PH-MR-").is_some_and(digits)
+                    || (word.starts_with(['E', 'V']) && digits(&word[1..]))
+            }
+        };
+        if shaped && !known.contains(&word) && !unknown.contains(&word) {
+            unknown.push(word);
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "codes the code table lacks: {unknown:?}"
     );
 }
 
