@@ -23,7 +23,7 @@ use crate::target::{Named, Target, resolve};
 pub struct QueryArgs {
     /// `FILE` or `FILE::FUNCTION`.
     pub target: String,
-    /// Print the plan as JSON (DESIGN §4).
+    /// Print the plan as JSON (docs/json.md).
     #[arg(long)]
     pub json: bool,
     /// Answer from what the daemon has seen so far, without waiting for it to see changes
