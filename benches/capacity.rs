@@ -1,4 +1,4 @@
-//! Capacity-driven planning speed (SPEC §6.6–§6.8): one generated 910B InCore function of
+//! Capacity-driven planning speed (rules §6.6–§6.8): one generated 910B InCore function of
 //! 10,000 tiles whose L0B (Right) operands belong to 8 pipeline groups of 4 stages, next to 7
 //! untagged Right tiles that stay live across the whole function. The gated packing needs
 //! 7 + 4 buffers of 8 KiB (90112 B > 65536 B), so the shed loop lowers every group from F = 4
@@ -17,7 +17,7 @@ const GROUPS: usize = 8;
 const STAGES: usize = 4;
 const BLOCKERS: usize = 7;
 
-/// Post-InitMemRef text of the kernel (SPEC §3: one counter for every MemRef, allocs first).
+/// Post-InitMemRef text of the kernel (rules §3: one counter for every MemRef, allocs first).
 struct Gen {
     next_memref: usize,
     allocs: String,

@@ -1,4 +1,4 @@
-//! The plan as JSON (DESIGN §4; docs/json.md, schema 3). Field order is fixed; the same input gives
+//! The plan as JSON (docs/json.md, schema 3). Field order is fixed; the same input gives
 //! the same bytes.
 
 use serde_json::{Map, Value, json};

@@ -33,7 +33,7 @@
 //! the plan for it is, by code, tiles' names and locations, a finding of the input *planned
 //! with no reuse at all* (every group on its own allocation, Step 0 off: only the input's own
 //! MemRefs and PyPTO's mandatory placements remain — in-place results, views, carries in place,
-//! accumulator if-phis coalesced, SPEC §7.4), and (2) the input overwrites the victim in place
+//! accumulator if-phis coalesced, rules §7.4), and (2) the input overwrites the victim in place
 //! before the read, directly or through a loop carry started from it in a space with no copy
 //! into itself, and the writer is that op's result or is yielded with it into one `if` result.
 //! The plan is then emitted with those findings only, as one located warning per in-place op
@@ -254,7 +254,7 @@ fn repair_checked(
         mut plan,
         mut findings,
     } = match first {
-        // PyPTO's yield fixup would write one carry over the other (SPEC §S2 rejects it).
+        // PyPTO's yield fixup would write one carry over the other (rules §S2 rejects it).
         Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => {
             let (planned, separated) = plan_separating(
                 input,
@@ -972,7 +972,7 @@ fn key(planned: &Function, finding: &Finding) -> Option<FindingKey> {
 /// The findings on the input planned with no reuse at all: every sharing group keeps its own
 /// allocation and Step 0 retargets nothing, so tiles share only what the input and PyPTO's
 /// mandatory placements make them share (in-place results, views, loop carries in place,
-/// accumulator if-phis coalesced, SPEC §7.4). Empty when that plan cannot be made.
+/// accumulator if-phis coalesced, rules §7.4). Empty when that plan cannot be made.
 fn unshared_findings(
     input: &Function,
     config: &PlanConfig,

@@ -1,5 +1,6 @@
 //! Where text comes from: the database never touches the file system itself; a [`System`]
-//! feeds it text (DESIGN §1). `OsSystem` reads the disk, `MemorySystem` serves tests.
+//! feeds it text (ARCHITECTURE.md, Invariants). `OsSystem` reads the disk, `MemorySystem`
+//! serves tests.
 
 use std::collections::BTreeMap;
 use std::io;

@@ -3,7 +3,7 @@
 //! way `memreuse plan` plans it, and classified:
 //!
 //! - `exact`: memreuse's output is upstream's, byte for byte;
-//! - `seed rule S…`: memreuse follows a rule of the seed document (SPEC §S) that the upstream
+//! - `seed rule S…`: memreuse follows a rule of the seed document (rules §S) that the upstream
 //!   snapshot lacks; listed with the reason in `tests/conformance/seed_rules.tsv`;
 //! - `repaired <codes>`: upstream's output fails the checker (the check is named, and the value
 //!   checker's `V007` is always among them), memreuse's `--exact` output is upstream's, and the
@@ -12,7 +12,7 @@
 //!   as `repaired`, and the plan keeps a hazard the input itself carries, which no plan removes
 //!   (`MR-W004`, the repair module's doc), as a located warning;
 //! - `error as upstream`: upstream raised an error and memreuse reports one too (or upstream's
-//!   own output overflows the capacity, so its AllocateMemoryAddr raises, SPEC §8);
+//!   own output overflows the capacity, so its AllocateMemoryAddr raises, rules §8);
 //! - `unrepaired <code>`: memreuse reports an error where upstream produced a plan — not yet
 //!   repaired (counted, and held below a committed ceiling so it can only fall);
 //! - `differs`: anything else, a bug.
@@ -310,7 +310,7 @@ fn classify(
         }
         Planned::Err(code) if code == "MR-E008" && upstream_overflows(&expected, case.backend) => (
             "error as upstream".into(),
-            "MR-E008: upstream's own output overflows, so its AllocateMemoryAddr raises (SPEC §8)"
+            "MR-E008: upstream's own output overflows, so its AllocateMemoryAddr raises (rules §8)"
                 .into(),
         ),
         Planned::Err(code) => {

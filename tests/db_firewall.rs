@@ -3,7 +3,7 @@
 //! fetched from the cache or computed), `checked_plan` runs both checkers (and repairs),
 //! and the stages before it are `source` (the parse), `prepared` (Step 0), `lifetimes`,
 //! `sharing_rules`, `packing(function, space)` (as if the capacity were unlimited),
-//! `fitted(function, space)` (its capacity check), `fixed` (SPEC §7), `layout`,
+//! `fitted(function, space)` (its capacity check), `fixed` (rules §7), `layout`,
 //! `overflow(function, space)` (§8's capacity check) and `addressed`; the offset planner's
 //! (`--planner dsa`) are `offset_input` (its post-steps), per space `offset_pairs` (the
 //! pairs kept apart, which read the capacity), `offset_solution` (the solver) and

@@ -125,7 +125,7 @@ fn memref_past_the_end_of_its_alloc() {
 fn addressed_plans_put_absolute_addresses_in_offsets() {
     let mut program = simple_chain();
     let f = &mut program.functions[0];
-    // AllocateMemoryAddr (SPEC §8) places mem_vec_4's slot after mem_vec_3's: tile_b at 16384.
+    // AllocateMemoryAddr (rules §8) places mem_vec_4's slot after mem_vec_3's: tile_b at 16384.
     let (tile_b, _) = f.vars.iter().find(|(_, v)| v.name == "tile_b").unwrap();
     let Some(Type::Tile(tile)) = &mut f.vars[tile_b].ty else {
         panic!("tile_b is a tile");

@@ -1,4 +1,4 @@
-//! The state directory (DESIGN §3): where the cache store and the last run's figures live.
+//! The state directory (docs/cli.md): where the cache store and the last run's figures live.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! memreused, the memreuse daemon (DESIGN §6): [`server`] watches a tree, keeps its plans
+//! memreused, the memreuse daemon: [`server`] watches a tree, keeps its plans
 //! current and serves them (and the viewer's HTTP side, `server::view`). What its clients
 //! need to talk to it is `memreuse-daemon-client`, re-exported here under the same names.
 //!

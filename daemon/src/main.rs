@@ -74,7 +74,7 @@ fn main() -> ExitCode {
         Err(err) => {
             tracing::error!("{err:#}");
             eprintln!("memreused: {err:#}");
-            // DESIGN §3: 3 when the daemon could not run.
+            // docs/cli.md, Exit codes: 3 when the daemon could not run.
             ExitCode::from(3)
         }
     }

@@ -1,6 +1,7 @@
-//! The incremental database (DESIGN §5): salsa inputs for files and settings, and queries
-//! memoized per function and per planning stage, so an edit inside one function re-plans that
-//! function only and a configuration change re-runs only the stages that read what changed.
+//! The incremental database (ARCHITECTURE.md, The pipeline): salsa inputs for files and
+//! settings, and queries memoized per function and per planning stage, so an edit inside one
+//! function re-plans that function only and a configuration change re-runs only the stages that
+//! read what changed.
 //!
 //! ```text
 //! SourceFile ─► file_items ─► FunctionItem { name | ir | spans } ─► plan (store) ─► file_result
@@ -434,7 +435,7 @@ pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located
     })
 }
 
-/// Stage 2: lifetimes (SPEC §5), from the prepared function alone.
+/// Stage 2: lifetimes (rules §5), from the prepared function alone.
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn lifetimes<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Arc<Lifetimes>> {
     let prepared = prepared(db, item).as_ref()?;
@@ -452,7 +453,7 @@ pub struct Rules {
     pub reserved: Reserved,
 }
 
-/// Stage 3: forbid-alias sets, hazards, declared allocations and reserved windows (SPEC §6.1,
+/// Stage 3: forbid-alias sets, hazards, declared allocations and reserved windows (rules §6.1,
 /// §2.5); reads the backend.
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn sharing_rules<'db>(
@@ -521,7 +522,7 @@ pub struct FunctionSpace<'db> {
 }
 
 /// Stage 4a: one memory space of a function packed as if its capacity were unlimited (or
-/// unknown, when it is) (SPEC §6.2–§6.6). Not bounded: a packing is small beside the
+/// unknown, when it is) (rules §6.2–§6.6). Not bounded: a packing is small beside the
 /// function, and [`fitted`] needs it after every capacity change.
 #[salsa::tracked(returns(ref))]
 pub fn packing<'db>(
@@ -557,7 +558,7 @@ fn intervals_in(lifetimes: &Lifetimes, space: MemSpace) -> Vec<usize> {
         .collect()
 }
 
-/// Stage 4b, the capacity check (SPEC §6.7–§6.8): the unlimited packing where it fits the
+/// Stage 4b, the capacity check (rules §6.7–§6.8): the unlimited packing where it fits the
 /// space's capacity at every requested pipeline depth (then this re-runs, cheaply, and
 /// backdates), else the space packed again under the capacity. Not bounded, like `packing`.
 #[salsa::tracked(returns(ref))]
@@ -589,7 +590,7 @@ pub fn fitted<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<A
     })
 }
 
-/// Stage 5: the packings applied (SPEC §7); reads the backend and `exact` (the safe fixups).
+/// Stage 5: the packings applied (rules §7); reads the backend and `exact` (the safe fixups).
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn fixed<'db>(
     db: &'db dyn Db,
@@ -648,7 +649,7 @@ pub fn fixed<'db>(
     Some(plan.map(located))
 }
 
-/// Stage 6a: where AllocateMemoryAddr puts every base (SPEC §8) and each space's footprint,
+/// Stage 6a: where AllocateMemoryAddr puts every base (rules §8) and each space's footprint,
 /// which reads no capacity; `None` for a function that gets no addresses. Not bounded: it is
 /// small, and the overflow checks read it after every capacity change.
 #[salsa::tracked(returns(ref))]
@@ -687,7 +688,7 @@ fn layout_reserved(
     Some(crate::plan::layout_reserved(planned, lifetimes, packed).map(|r| r.map(Cow::into_owned)))
 }
 
-/// Stage 6b, the overflow check of one space (SPEC §8): re-runs when that space's capacity
+/// Stage 6b, the overflow check of one space (rules §8): re-runs when that space's capacity
 /// changes and, while the verdict stays, backdates.
 #[salsa::tracked(returns(ref))]
 pub fn overflow<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<PlanError> {
@@ -699,7 +700,7 @@ pub fn overflow<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<PlanErr
     layout.overflow(space, capacity)
 }
 
-/// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (SPEC §8); reads `--addresses` and
+/// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (rules §8); reads `--addresses` and
 /// the overflow checks. An orchestration function is left as it is.
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn addressed<'db>(

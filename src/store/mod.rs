@@ -1,4 +1,4 @@
-//! The persistent result cache (DESIGN §5): content-addressed values behind the
+//! The persistent result cache (ARCHITECTURE.md, The pipeline): content-addressed values behind the
 //! [`CacheStore`] trait, with a sled implementation for disk and an in-memory one for tests.
 //!
 //! Keys are `blake3::derive_key` hashes, one context per result kind, over the planner

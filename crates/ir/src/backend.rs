@@ -1,4 +1,4 @@
-//! Target backends and what planning needs to know of them (SPEC §2): per-space capacities and
+//! Target backends and what planning needs to know of them (rules §2): per-space capacities and
 //! the target-specific rows of the op table.
 
 use crate::named::MemSpace;
@@ -32,17 +32,17 @@ impl Backend {
         }
     }
 
-    /// Whether `tile.prelu` takes the A5 row of the op table (SPEC §6.1.4).
+    /// Whether `tile.prelu` takes the A5 row of the op table (rules §6.1.4).
     pub fn is_a5(self) -> bool {
         self == Backend::Ascend950
     }
 
-    /// Whether the split-AIV load + tpop hazard guard applies (SPEC §6.1.3).
+    /// Whether the split-AIV load + tpop hazard guard applies (rules §6.1.3).
     pub fn requires_split_load_tpop_workaround(self) -> bool {
         self == Backend::Ascend910B
     }
 
-    /// Usable bytes of a memory space; 0 means unknown (SPEC §2.3).
+    /// Usable bytes of a memory space; 0 means unknown (rules §2.3).
     pub fn capacity(self, space: MemSpace) -> i64 {
         use MemSpace::*;
         match (self, space) {

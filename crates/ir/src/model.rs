@@ -1,6 +1,6 @@
-//! The typed model of a post-InitMemRef PyPTO program (SPEC §1, §3).
+//! The typed model of a post-InitMemRef PyPTO program (rules §1, §3).
 //!
-//! Variables are resolved at parse time (lexical SSA, SPEC §1.4): every definition gets its own
+//! Variables are resolved at parse time (lexical SSA, rules §1.4): every definition gets its own
 //! [`VarId`] in the function's [`VarTable`], and each variable has exactly one type. Spans never
 //! take part in equality, so two models are equal when they denote the same program.
 
@@ -715,7 +715,7 @@ impl Expr {
         self.call_role() == Some(OpRole::Alloc)
     }
 
-    /// Whether this is an alloc call with `pinned=True`: a declared allocation (SPEC §6.1).
+    /// Whether this is an alloc call with `pinned=True`: a declared allocation (rules §6.1).
     pub fn is_pinned_alloc_call(&self) -> bool {
         self.is_alloc_call()
             && self.as_call().is_some_and(|call| {

@@ -20,7 +20,7 @@ macro_rules! named_enum {
 }
 
 named_enum!(
-    /// Element types (SPEC §1.2).
+    /// Element types (rules §1.2).
     DType {
         Bool = "BOOL", Int4 = "INT4", Int8 = "INT8", Int16 = "INT16", Int32 = "INT32",
         Int64 = "INT64", Uint4 = "UINT4", Uint8 = "UINT8", Uint16 = "UINT16", Uint32 = "UINT32",
@@ -31,7 +31,7 @@ named_enum!(
 );
 
 impl DType {
-    /// Logical bit width (SPEC §2.2).
+    /// Logical bit width (rules §2.2).
     pub fn bits(self) -> u32 {
         use DType::*;
         match self {
@@ -54,7 +54,7 @@ impl DType {
 }
 
 named_enum!(
-    /// Memory spaces in upstream enum order (SPEC §2.1), which is also the planning order.
+    /// Memory spaces in upstream enum order (rules §2.1), which is also the planning order.
     MemSpace {
         Ddr = "DDR", Vec = "Vec", Mat = "Mat", Left = "Left", Right = "Right", Acc = "Acc",
         Bias = "Bias", ScalarLocal = "ScalarLocal", LeftScale = "LeftScale",
@@ -63,7 +63,7 @@ named_enum!(
 );
 
 impl MemSpace {
-    /// The L0 spaces, which the legacy pipeline predicate never separates (SPEC §6.6).
+    /// The L0 spaces, which the legacy pipeline predicate never separates (rules §6.6).
     pub fn is_l0(self) -> bool {
         matches!(
             self,

@@ -1,4 +1,4 @@
-//! The op table (SPEC §13, seed table): the one place that knows anything about an op by its
+//! The op table (rules §13, with seed rule S5): the one place that knows anything about an op by its
 //! name — where its output lives, whether it lands on an input's buffer, which inputs it must
 //! not alias, whether it is a view, and the role a few ops play for the planner and the
 //! checkers (allocations, loads, tpops, reserved windows, casts, slices). Every other crate asks
@@ -39,7 +39,7 @@ pub struct OpInfo {
     /// Whether the op is a view that shares its source's MemRef (InitMemRef rule 3).
     pub view: bool,
     /// Whether a result made from a loaded tile still counts as loaded (the 910B split-AIV
-    /// load/tpop hazard, SPEC §6.1).
+    /// load/tpop hazard, rules §6.1).
     pub keeps_load_taint: bool,
 }
 
@@ -49,7 +49,7 @@ pub enum OpRole {
     Plain,
     /// `tile.alloc` / `tensor.alloc`: declares a buffer.
     Alloc,
-    /// `reserve_buffer`: reserves a window of on-chip memory (SPEC §2.5).
+    /// `reserve_buffer`: reserves a window of on-chip memory (rules §2.5).
     ReserveBuffer,
     /// `tile.load`: global memory into a tile.
     Load,
@@ -87,7 +87,7 @@ pub const TILE_ALLOC_CALLEE: &str = "pl.tile.alloc";
 pub const TILE_MOVE_CALLEE: &str = "pl.tile.move";
 
 /// Whether a `tile.move` can copy a tile from space `from` to space `to`: the L0C accumulator
-/// (Acc) has no data path back into itself, so there is no Acc-to-Acc copy (SPEC §7.4).
+/// (Acc) has no data path back into itself, so there is no Acc-to-Acc copy (rules §7.4).
 pub fn tile_move_exists(from: MemSpace, to: MemSpace) -> bool {
     !(from == MemSpace::Acc && to == MemSpace::Acc)
 }

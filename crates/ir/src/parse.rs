@@ -1,5 +1,5 @@
-//! Text → IR: a recursive-descent parser for the Python subset PyPTO prints (SPEC §1.2–§1.5,
-//! §1.9), resolving names to variables as it goes (lexical SSA, SPEC §1.4).
+//! Text → IR: a recursive-descent parser for the Python subset PyPTO prints (rules §1.2–§1.5,
+//! §1.9), resolving names to variables as it goes (lexical SSA, rules §1.4).
 //!
 //! Syntax errors stop the parse at the first one; semantic findings (undefined names, missing or
 //! dangling MemRefs, duplicate functions) are collected so one run reports all of them.
@@ -117,7 +117,7 @@ const YIELD: &str = "pl.yield_";
 /// `pl . const ( INT , pl . DTYPE )`
 const PLAIN_CONST_TOKENS: usize = 10;
 
-/// Ops whose result takes its source's MemRef (SPEC §3.1 rules 1 and 3), so a tile they define
+/// Ops whose result takes its source's MemRef (rules §3.1 rules 1 and 3), so a tile they define
 /// may legitimately have none when the source has none.
 fn is_aliasing_view(op: &str) -> bool {
     op_info(op).is_some_and(|info| info.view)
@@ -1113,7 +1113,7 @@ impl<'a> Parser<'a> {
         Stmt::new(StmtKind::Assign { target: var, value }, span)
     }
 
-    /// SPEC §3.1 rule 1: tpop results and aliases of MemRef-less tiles have no buffer.
+    /// rules §3.1 rule 1: tpop results and aliases of MemRef-less tiles have no buffer.
     fn may_lack_memref(&self, value: &Expr) -> bool {
         let lacks_memref = |e: &Expr| {
             e.as_var().is_some_and(
@@ -1222,7 +1222,7 @@ impl<'a> Parser<'a> {
         let mut vars = Vec::with_capacity(targets.len());
         for (i, ((token, annotation), value)) in targets.iter().zip(&values).enumerate() {
             let frame = &self.yield_frames[frame_index];
-            // SPEC §1.4.5/§1.4.6: a return var has the type annotated on its yield line (a
+            // rules §1.4.5/§1.4.6: a return var has the type annotated on its yield line (a
             // loop's may sit on another MemRef than its iter arg, as after MemoryReuse); else
             // a loop's has its iter arg's type and an if's the yielded value's.
             let ty = match (annotation, frame.inherited.get(i)) {
@@ -1336,7 +1336,7 @@ impl<'a> Parser<'a> {
         let mut iter_args = Vec::with_capacity(iter_arg_names.len());
         let mut inherited = Vec::with_capacity(iter_arg_names.len());
         for (name, init) in iter_arg_names.into_iter().zip(&init_values) {
-            // SPEC §1.4.4: an iter arg has its init value's type.
+            // rules §1.4.4: an iter arg has its init value's type.
             let ty = init.as_var().and_then(|v| self.vars[v].ty.clone());
             inherited.push(ty.clone());
             iter_args.push(self.define(name, VarKind::IterArg, ty));
@@ -1857,7 +1857,7 @@ impl<'a> Parser<'a> {
     // ---- semantic checks -----------------------------------------------------------------
 
     /// Every on-chip tile's MemRef names an alloc of the body and fits inside it. After
-    /// AllocateMemoryAddr (SPEC §8) offsets are addresses, so a base's window starts at its
+    /// AllocateMemoryAddr (rules §8) offsets are addresses, so a base's window starts at its
     /// lowest tile offset (0 straight after InitMemRef, where every base has its root at 0).
     fn check_memrefs(&mut self, function: &Function) {
         let mut allocs: FxHashMap<&str, Option<i64>> = FxHashMap::default();

@@ -1,4 +1,4 @@
-//! The IR printer: [`Program`] → text in PyPTO's canonical printed form (SPEC §1.8).
+//! The IR printer: [`Program`] → text in PyPTO's canonical printed form (rules §1.8).
 //!
 //! Output is what upstream's raw printer emits: one line per statement and per signature, every
 //! typed assignment annotated, 4-space indentation, minimal parentheses. Spans and comments are

@@ -1,4 +1,4 @@
-//! AllocateMemoryAddr (SPEC §8): deterministic addresses per memory space, the footprint they
+//! AllocateMemoryAddr (rules §8): deterministic addresses per memory space, the footprint they
 //! imply, and the overflow error. The layout walk is the one the capacity loop measures
 //! (`capacity::footprint`): both place 32-byte aligned slots from the reserved end.
 
@@ -47,7 +47,7 @@ fn pinned_sizes(f: &Function) -> FxHashMap<&str, i64> {
         .collect()
 }
 
-/// SPEC §8: bases sorted by name per space, each at the cursor, slots 32-byte aligned.
+/// rules §8: bases sorted by name per space, each at the cursor, slots 32-byte aligned.
 pub fn allocate(f: &Function, reserved: &Reserved) -> Addressing {
     let pinned = pinned_sizes(f);
     // Per space and base, the largest member size (the slot); borrowed names, since most
@@ -88,7 +88,7 @@ pub fn allocate(f: &Function, reserved: &Reserved) -> Addressing {
     addressing
 }
 
-/// The overflow error of the lowest overflowing space, if any (SPEC §8).
+/// The overflow error of the lowest overflowing space, if any (rules §8).
 pub fn check_capacity(
     f: &Function,
     addressing: &Addressing,
@@ -99,7 +99,7 @@ pub fn check_capacity(
 }
 
 /// What the overflow check reads of AllocateMemoryAddr's layout of a planned function
-/// (SPEC §8), with what its error names: everything but the capacities, so it stays
+/// (rules §8), with what its error names: everything but the capacities, so it stays
 /// memoized when a capacity changes. Small: the footprints, not every base's address.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {

@@ -1,4 +1,4 @@
-//! What memory capacity does to planning (SPEC §2.5, §6.7–§6.8, §9): reserved windows, the
+//! What memory capacity does to planning (rules §2.5, §6.7–§6.8, §9): reserved windows, the
 //! allocator footprint shared with address assignment, the shed/fallback loop and its
 //! diagnostics.
 
@@ -13,7 +13,7 @@ use memreuse_ir::{Function, FunctionType, MemSpace, Span, Type, VarId};
 use memreuse_ir::codes;
 
 /// The allocator's footprint of a packing: buffers laid out in creation order from
-/// `reserved_start`, each 32-byte aligned (SPEC §6.7; the same walk as §8).
+/// `reserved_start`, each 32-byte aligned (rules §6.7; the same walk as §8).
 pub fn footprint(buffers: &[Buffer], reserved_start: i64) -> i64 {
     crate::layout::lay_out(reserved_start, buffers.iter().map(|b| b.size)).1
 }
@@ -93,7 +93,7 @@ pub struct SpaceInput<'a> {
     pub function_span: Span,
 }
 
-/// SPEC §6.7: pack, and while a known capacity overflows, try subranges (seed S4), then shed
+/// rules §6.7: pack, and while a known capacity overflows, try subranges (seed S4), then shed
 /// pipeline depth (MaxRelief) or fall back to the legacy predicate. `first` is the first
 /// packing, made under `gate` as it comes in.
 pub fn pack_within_capacity(
@@ -176,7 +176,7 @@ pub fn pack_within_capacity(
     buffers
 }
 
-/// SPEC §6.8 / §9.1: a PH-MR-001 hint for every pipeline group of one space whose
+/// rules §6.8 / §9.1: a PH-MR-001 hint for every pipeline group of one space whose
 /// affordable depth fell below the requested one, in ascending group order (the spaces'
 /// hints follow one another in ascending space order).
 pub fn perf_hints(
@@ -229,7 +229,7 @@ pub fn perf_hints(
     }
 }
 
-/// Whether a function's MemRefs get addresses (AllocateMemoryAddr runs, SPEC §8).
+/// Whether a function's MemRefs get addresses (AllocateMemoryAddr runs, rules §8).
 pub fn gets_addresses(f: &Function) -> bool {
     matches!(
         f.function_type(),

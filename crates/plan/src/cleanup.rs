@@ -1,4 +1,4 @@
-//! The last post-steps (SPEC §7.7, §7.8): drop allocs nothing refers to any more, and strip the
+//! The last post-steps (rules §7.7, §7.8): drop allocs nothing refers to any more, and strip the
 //! consumed `pipeline_membership` attrs.
 
 use std::sync::Arc;

@@ -7,7 +7,7 @@ use memreuse_ir::backend::Backend;
 /// Which decision the planner makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Planner {
-    /// PyPTO's MemoryReuse: groups share whole buffers (SPEC).
+    /// PyPTO's MemoryReuse: groups share whole buffers (docs/rules.md).
     #[default]
     Pypto,
     /// Every group keeps its allocation and gets an address from the DSA solver.
@@ -63,7 +63,7 @@ impl PlanConfig {
         }
     }
 
-    /// Whether the capacity-driven steps run: a backend is configured (SPEC §2.3), or a
+    /// Whether the capacity-driven steps run: a backend is configured (rules §2.3), or a
     /// capacity was given explicitly.
     pub fn capacity_aware(&self) -> bool {
         self.backend != Backend::None || self.capacity_overrides.iter().any(Option::is_some)

@@ -1,4 +1,4 @@
-//! Applying the packing decision and repairing control flow afterwards (SPEC §7.1–§7.6 with
+//! Applying the packing decision and repairing control flow afterwards (rules §7.1–§7.6 with
 //! the seed's changes S1–S3): rebase, loop-carry re-alignment, accumulator if-phi coalescing,
 //! yield fixup with ordered carry writebacks, identity-copy normalisation.
 
@@ -75,7 +75,7 @@ pub struct Reuse {
     pub placement: Option<i64>,
 }
 
-/// SPEC §7.1: every group that joined another buffer takes the buffer representative's MemRef;
+/// rules §7.1: every group that joined another buffer takes the buffer representative's MemRef;
 /// its other members keep their offsets relative to it. `reuse` is indexed like
 /// `lifetimes.intervals` (`None` for a group that keeps its own buffer); groups are rebased in
 /// that order, which is their representatives' definition order.
@@ -211,7 +211,7 @@ fn set_memref(vars: &mut VarTable, v: VarId, memref: MemRef) {
     vars.place_tile(v, memref, None);
 }
 
-/// SPEC §7.2: top-down, each loop's iter args and return vars follow their init value.
+/// rules §7.2: top-down, each loop's iter args and return vars follow their init value.
 ///
 /// `safe` (the safe planner): an init printed without a type (an `if` result, an outer iter
 /// arg) counts as sitting where its seed sits, and an `if` result already sits where its
@@ -392,7 +392,7 @@ pub fn realigned_warning(vars: &VarTable, r: &Realigned) -> memreuse_ir::diagnos
     )
 }
 
-/// What the yield fixup does to an `if`'s results (SPEC §7.5): each sits on its then arm's
+/// What the yield fixup does to an `if`'s results (rules §7.5): each sits on its then arm's
 /// value (its else arm's when the then arm yields no tile).
 fn place_if_results(i: &memreuse_ir::IfStmt, vars: &mut VarTable) {
     let yielded = |vars: &VarTable, arm: Option<&[Stmt]>, k: usize| {
@@ -410,7 +410,7 @@ fn place_if_results(i: &memreuse_ir::IfStmt, vars: &mut VarTable) {
     }
 }
 
-/// SPEC §7.4: an if-phi whose one arm accumulates in place on an Acc buffer gets its other
+/// rules §7.4: an if-phi whose one arm accumulates in place on an Acc buffer gets its other
 /// arm's seed retargeted onto that buffer, so no Acc→Acc move is ever needed.
 /// Returns the seeds it moved.
 pub fn coalesce_accumulator_if_phis(
@@ -616,7 +616,7 @@ pub struct YieldFixup<'v> {
     /// The number the next scratch buffer's name takes; found on the first scratch copy, since
     /// finding it reads every variable and most functions need no scratch buffer.
     next_base_number: Option<u32>,
-    /// The safe planner's fixup, where PyPTO's (SPEC §7.5) leaves a wrong plan: a carry whose
+    /// The safe planner's fixup, where PyPTO's (rules §7.5) leaves a wrong plan: a carry whose
     /// init is an enclosing loop's iter arg is written back too (PyPTO skips it, and the next
     /// iteration reads stale bytes), and an `if` arm that yields one value for several results
     /// on one buffer copies it there once (PyPTO's second copy overwrites the first while the
@@ -624,7 +624,7 @@ pub struct YieldFixup<'v> {
     safe: bool,
 }
 
-/// Runs the yield fixup (SPEC §7.5) over `f`, the safe planner's where `safe`, and says what
+/// Runs the yield fixup (rules §7.5) over `f`, the safe planner's where `safe`, and says what
 /// it inserted.
 pub fn fix_yields(f: &mut Function, safe: bool) -> Result<Inserted, PlanError> {
     let Function { body, vars, .. } = f;
@@ -667,7 +667,7 @@ impl<'v> YieldFixup<'v> {
         next
     }
 
-    /// SPEC §7.5 with S1/S2, post-order.
+    /// rules §7.5 with S1/S2, post-order.
     pub fn run(&mut self, stmts: &mut [Stmt]) -> Result<(), PlanError> {
         for stmt in stmts.iter_mut() {
             match &mut stmt.kind {
@@ -777,7 +777,7 @@ impl<'v> YieldFixup<'v> {
             let Some(target) = tile_target(self.vars, init) else {
                 continue;
             };
-            // Every inserted move is named after the value it reads (SPEC §1.8).
+            // Every inserted move is named after the value it reads (rules §1.8).
             let moved = self.moved_var(source, &target);
             stmts.push(self.move_stmt(moved, source));
             if self.vars[init].kind == VarKind::IterArg {
@@ -1140,7 +1140,7 @@ fn insert_before_yield(body: &mut Vec<Stmt>, stmts: Vec<Stmt>, values: &[Expr]) 
     false
 }
 
-/// SPEC §7.6: a bare rename `x = y` lives on `y`'s buffer; an in-place op whose source was
+/// rules §7.6: a bare rename `x = y` lives on `y`'s buffer; an in-place op whose source was
 /// renamed that way follows it.
 pub fn normalize_identity_copies(stmts: &[Stmt], vars: &mut VarTable) {
     let mut original_base: FxHashMap<VarId, Option<String>> = FxHashMap::default();

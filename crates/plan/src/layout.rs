@@ -1,6 +1,6 @@
 //! Where slots go in a memory space, shared by the capacity loop and address assignment so
-//! they agree by construction: the reserved windows of `system.reserve_buffer` (SPEC §2.5), the
-//! 32-byte alignment, and the allocator's walk from the reserved end (SPEC §6.7, §8).
+//! they agree by construction: the reserved windows of `system.reserve_buffer` (rules §2.5), the
+//! 32-byte alignment, and the allocator's walk from the reserved end (rules §6.7, §8).
 
 use memreuse_ir::{Call, Expr, ExprKind, Function, FunctionType, MemSpace, Span, Stmt, StmtKind};
 
@@ -29,7 +29,7 @@ pub fn lay_out(start: i64, slots: impl IntoIterator<Item = i64>) -> (Vec<i64>, i
     (addresses, cursor)
 }
 
-/// One `system.reserve_buffer` window, resolved (SPEC §2.5).
+/// One `system.reserve_buffer` window, resolved (rules §2.5).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReservedWindow {
     pub name: String,
@@ -59,7 +59,7 @@ impl Reserved {
     }
 }
 
-/// SPEC §2.5: windows in program order; an explicit base is used as is, an automatic one
+/// rules §2.5: windows in program order; an explicit base is used as is, an automatic one
 /// starts at the running end.
 pub fn reserved_windows(f: &Function) -> Result<Reserved, PlanError> {
     let mut calls: Vec<(&Call, Span)> = Vec::new();

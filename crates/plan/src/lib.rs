@@ -1,7 +1,7 @@
 //! memreuse-plan: PyPTO's MemoryReuse decision. The analyses (`analysis`: lifetimes,
 //! forbid-alias sets and hazards) and the planning stages over them: Step 0 retargeting,
 //! packing sharing groups into buffers, yield/if fixups, dead-alloc cleanup, capacity fallback,
-//! addresses, the offset planner (over `memreuse-solve`) and `explain` (SPEC §4–§8, §13, §14).
+//! addresses, the offset planner (over `memreuse-solve`) and `explain` (rules §4–§8, §13, §14).
 //! Pure: no files, no salsa, no threads. It never calls the checkers (`memreuse-verify`).
 
 pub mod address;

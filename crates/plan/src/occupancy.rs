@@ -1,5 +1,5 @@
 //! The packer's buffer index: for a span of statements, which buffers surely hold a member
-//! live somewhere in it (SPEC §6.3's first fit stays exact because a candidate skips only
+//! live somewhere in it (rules §6.3's first fit stays exact because a candidate skips only
 //! buffers its lifetime gate would reject anyway).
 //!
 //! Statements are cut into fine blocks of `FINE` statements, and fine blocks into coarse
@@ -12,7 +12,7 @@
 //! Memory is two words per fine block and one per coarse block, per 64 buffers.
 //!
 //! An interval `(def, last)` occupies the statements `def..last`: two intervals overlap
-//! (SPEC §5.6, touching is not overlapping) exactly when those ranges meet, unless one is
+//! (rules §5.6, touching is not overlapping) exactly when those ranges meet, unless one is
 //! empty. An empty member (`def == last`) is not recorded. An empty candidate overlaps the
 //! members whose range holds its statement past their first one, which a member covering the
 //! candidate's block does unless the statement opens the block.

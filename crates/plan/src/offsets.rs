@@ -183,7 +183,7 @@ pub fn plan_offsets<'a>(
                 };
                 // Nothing fits the capacity, PyPTO's plan neither: as PyPTO's plan without
                 // `--addresses`, the layout is emitted with the warning that AllocateMemoryAddr
-                // will stop there (SPEC §8); with `--addresses` the overflow is the error.
+                // will stop there (rules §8); with `--addresses` the overflow is the error.
                 let Some(placed) = place(&offsets, space, Bound::Unbounded)? else {
                     return Err(overflow.unwrap_or(pypto_overflow));
                 };

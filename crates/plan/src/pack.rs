@@ -1,5 +1,5 @@
 //! Global first-fit-decreasing packing of sharing groups into buffers, per memory space
-//! (SPEC §6.2–§6.6).
+//! (rules §6.2–§6.6).
 //!
 //! The result is exactly first-fit over buffers in creation order, but a candidate does not
 //! compare itself with every member of every buffer. An occupancy index over statements skips
@@ -37,7 +37,7 @@ impl<'a> ShareFacts<'a> {
         pinned_bases: &FxHashSet<Name>,
     ) -> ShareFacts<'a> {
         // A forbidden operand resolves to its current base, which also covers views and iter
-        // args (SPEC §6.2 gate 3: nothing in the space being packed is committed yet). A grouped
+        // args (rules §6.2 gate 3: nothing in the space being packed is committed yet). A grouped
         // operand's group is the interval of its base; only the others need the base table.
         let mut interval_of_base: Option<FxHashMap<&str, usize>> = None;
         let mut forbids = Vec::with_capacity(lifetimes.intervals.len());
@@ -120,7 +120,7 @@ impl<'a> ShareFacts<'a> {
     }
 }
 
-/// The pipeline-stage gate's state for one memory space (SPEC §6.6).
+/// The pipeline-stage gate's state for one memory space (rules §6.6).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PipelineGate {
     pub space: MemSpace,
@@ -143,7 +143,7 @@ pub struct PipelineGroup {
 }
 
 impl PipelineGroup {
-    /// The depth `F` the gate starts the group at under `capacity` (SPEC §6.6): its requested
+    /// The depth `F` the gate starts the group at under `capacity` (rules §6.6): its requested
     /// depth as far as the capacity affords its slot, 1 when the capacity is unknown.
     pub fn affordable_depth(&self, capacity: Option<i64>) -> usize {
         affordable_depth(self.slot, self.stages.len(), capacity)
@@ -272,7 +272,7 @@ fn record_stages(index: &mut FxHashMap<i64, GroupStages>, iv: &Interval) {
     }
 }
 
-/// The first gate of `can_share` that keeps two intervals of one space apart (SPEC §6.2),
+/// The first gate of `can_share` that keeps two intervals of one space apart (rules §6.2),
 /// or pinning, which keeps a declared allocation out of every shared buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Blocker {
@@ -399,7 +399,7 @@ impl Buffer {
         }
     }
 
-    /// Members whose interval overlaps `[def, last]` (SPEC §5.6); only the first one found
+    /// Members whose interval overlaps `[def, last]` (rules §5.6); only the first one found
     /// when `first_only` (without if-phi families, any overlap already decides).
     fn overlapping(&self, def: u32, last: u32, first_only: bool, out: &mut Vec<usize>) {
         out.clear();
@@ -470,7 +470,7 @@ impl Candidate {
     }
 }
 
-/// `can_share(candidate, every member of buffer)` with the gates in SPEC's order.
+/// `can_share(candidate, every member of buffer)` with the gates in the order of rules §6.2.
 fn fits(
     buffer: &Buffer,
     buffer_index: usize,
@@ -507,7 +507,7 @@ fn fits(
     Some(!scratch.is_empty())
 }
 
-/// First-fit-decreasing over the given intervals of one space (SPEC §6.3 step 2).
+/// First-fit-decreasing over the given intervals of one space (rules §6.3 step 2).
 pub fn pack(intervals: &[usize], facts: &ShareFacts, gate: &PipelineGate) -> Vec<Buffer> {
     pack_subdivided(intervals, facts, gate, &|_| false, 1)
 }

@@ -1,4 +1,4 @@
-//! Top-down loop-carry retargeting (SPEC §4, upstream MaterializeSemanticAliases, "Step 0"),
+//! Top-down loop-carry retargeting (rules §4, upstream MaterializeSemanticAliases, "Step 0"),
 //! and the pieces of it that accumulator if-phi coalescing reuses (§7.4): the Assign rule and
 //! the `dead_at` liveness walk.
 
@@ -82,7 +82,7 @@ impl<'f> Retargeter<'f> {
         self.original.take()
     }
 
-    /// SPEC §4.2: visit loops pre-order and push each carry's buffer down its yield chain.
+    /// rules §4.2: visit loops pre-order and push each carry's buffer down its yield chain.
     pub fn run_step0(&mut self) {
         let body = self.body;
         self.visit(body);
@@ -258,7 +258,7 @@ impl<'f> Retargeter<'f> {
         }
     }
 
-    /// The Assign rule of SPEC §4.2 (a–f); the caller plans `v := T` on success.
+    /// The Assign rule of rules §4.2 (a–f); the caller plans `v := T` on success.
     pub fn retarget_assign(
         &mut self,
         v: VarId,
@@ -339,7 +339,7 @@ impl<'f> Retargeter<'f> {
         base_of(self.vars, v)
     }
 
-    /// SPEC §4.3: no statement after `def` (walking outward to the nearest loop, or to
+    /// rules §4.3: no statement after `def` (walking outward to the nearest loop, or to
     /// `stop_at`) reads or writes `base`.
     pub fn dead_at(&self, def: &StmtPath, base: &str, stop_at: Option<&StmtPath>) -> bool {
         self.dead_at_except(def, base, stop_at, None)
@@ -442,7 +442,7 @@ fn collect_iter_inits(stmts: &[Stmt], out: &mut FxHashMap<VarId, VarId>) {
     }
 }
 
-/// SPEC §4: run Step 0 on a function, then re-anchor views whose source moved (§4.4).
+/// rules §4: run Step 0 on a function, then re-anchor views whose source moved (§4.4).
 /// Step 0. Unless `exact`, a carry is not retargeted when a tile on its buffer defined before
 /// the loop is still read after the loop starts (inside it, on a later iteration, or after
 /// it): PyPTO's `dead_at` looks only at statements after the definition, and the retarget
@@ -626,7 +626,7 @@ impl<'f> HazardWalk<'f> {
     }
 }
 
-/// SPEC §4.4: a view that shared its source's base follows the source to its new buffer.
+/// rules §4.4: a view that shared its source's base follows the source to its new buffer.
 pub fn reanchor_views(body: &[Stmt], original: &VarTable, vars: &mut VarTable) {
     crate::analysis::lifetimes::visit_assignments(body, &mut |target, value| {
         let Some(call) = value.as_call() else { return };

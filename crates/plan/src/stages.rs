@@ -45,7 +45,7 @@ pub fn spaces_of(lifetimes: &Lifetimes) -> Vec<(MemSpace, Vec<usize>)> {
         .collect()
 }
 
-/// SPEC §3.3 puts one `tile.alloc` per base at the top of the body, but PyPTO's MemoryReuse
+/// rules §3.3 puts one `tile.alloc` per base at the top of the body, but PyPTO's MemoryReuse
 /// works on MemRefs alone and plans a tile whose base no alloc defines like any other: so do
 /// we, and say so at the tile (once per base).
 fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Vec<Diagnostic>) {
@@ -315,7 +315,7 @@ pub struct SpacePacking {
     pub in_space: Vec<usize>,
     /// What the capacity loop said (fallback warnings).
     pub diagnostics: Vec<Diagnostic>,
-    /// The performance hints of the pipeline groups the capacity made shallower (SPEC §6.8),
+    /// The performance hints of the pipeline groups the capacity made shallower (rules §6.8),
     /// reported after every space's diagnostics.
     pub hints: Vec<Diagnostic>,
     /// The pipeline gate as the capacity loop left it: whether another capacity packs the
@@ -453,7 +453,7 @@ pub struct PackedBuffer {
     pub pinned: bool,
 }
 
-/// Stage 4: packs the intervals of one space (SPEC §6.2–§6.8) under its capacity: the
+/// Stage 4: packs the intervals of one space (rules §6.2–§6.8) under its capacity: the
 /// capacity check of [`pack_unbounded`]'s packing, and [`pack_within`] where that does not
 /// fit. It reads only this space's capacity, so a change to another space's leaves it alone.
 /// With the packing, the capacities at which it packs the same: the unlimited packing's
@@ -552,7 +552,7 @@ fn bounded_gate(
     PipelineGate::new(space, &ivs, Some(capacity))
 }
 
-/// Stage 4b: packs one space under a known `capacity` (SPEC §6.7–§6.8): the capacity loop's
+/// Stage 4b: packs one space under a known `capacity` (rules §6.7–§6.8): the capacity loop's
 /// subranges, shedding and fallback, and the hints of what it shed.
 pub fn pack_within(
     f: &Function,
@@ -645,7 +645,7 @@ pub struct Packed<'a> {
 }
 
 /// Stage 5: the packings applied — rebase, loop carries, if-phis, yield fixup, identity
-/// copies, dead allocs (SPEC §7); addresses are the next stage ([`address`]). The groups of the tiles in `own_buffer` keep
+/// copies, dead allocs (rules §7); addresses are the next stage ([`address`]). The groups of the tiles in `own_buffer` keep
 /// their own allocation (the safe planner's repair). `packed` is `None` only for a function
 /// with no interval, which has nothing to pack. `safe` (not `--exact`): the safe planner's
 /// fixups, where PyPTO's leave a wrong plan (loop carries aligned even without a reuse, nested
@@ -765,7 +765,7 @@ pub fn finish(
 }
 
 /// The control-flow fixups after the carries are aligned: accumulator if-phis, identity
-/// copies, the yield fixup, hoisted allocs, dead allocs (SPEC §7.4–§7.6).
+/// copies, the yield fixup, hoisted allocs, dead allocs (rules §7.4–§7.6).
 fn fix_control_flow(
     mut f: Function,
     mut report: PlanReport,
@@ -809,7 +809,7 @@ fn fix_control_flow(
     })
 }
 
-/// Stage 6: AllocateMemoryAddr's part (SPEC §8): the overflow check and, with
+/// Stage 6: AllocateMemoryAddr's part (rules §8): the overflow check and, with
 /// `assign_addresses`, the addresses; with the layout the check read (`None` where it read
 /// none). `reserved` is the windows packing planned around; `None` for a function with
 /// nothing to pack, whose windows are resolved only when it gets addresses (an overlap is an
@@ -859,7 +859,7 @@ pub fn layout_reserved<'r>(
     }))
 }
 
-/// Stage 6's end (SPEC §8, after MemoryReuse): the overflow the capacity check found, and
+/// Stage 6's end (rules §8, after MemoryReuse): the overflow the capacity check found, and
 /// with `assign_addresses` the addresses (laid out from `reserved`).
 ///
 /// The overflow is AllocateMemoryAddr's error: with `--addresses` it is ours too. Without,
@@ -893,7 +893,7 @@ pub fn apply_layout<'a>(
     Ok(plan)
 }
 
-/// The reserved windows (SPEC §2.5); their walk runs only when the analysis saw a call.
+/// The reserved windows (rules §2.5); their walk runs only when the analysis saw a call.
 pub fn reserved_windows_if_called(
     f: &Function,
     lifetimes: &Lifetimes,
@@ -905,7 +905,7 @@ pub fn reserved_windows_if_called(
     }
 }
 
-/// What `can_share` consults besides lifetimes (SPEC §6.1): declared allocations (after the
+/// What `can_share` consults besides lifetimes (rules §6.1): declared allocations (after the
 /// slot check), the 910B hazard, the forbid map. Both planners and `explain` prepare it alike.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SharingRules {
@@ -947,7 +947,7 @@ impl SharingRules {
     }
 }
 
-/// SPEC §6.1.1: top-level allocs with `pinned=True`.
+/// rules §6.1.1: top-level allocs with `pinned=True`.
 pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
     let mut pinned = FxHashSet::default();
     for stmt in &f.body {
@@ -980,7 +980,7 @@ pub(crate) fn pinned_bases(f: &Function) -> Result<FxHashSet<Name>, PlanError> {
     Ok(pinned)
 }
 
-/// SPEC §6.1.2: tiles bound to one slot of a declared allocation must not be live together.
+/// rules §6.1.2: tiles bound to one slot of a declared allocation must not be live together.
 pub(crate) fn check_declared_slots(
     f: &Function,
     lifetimes: &Lifetimes,
@@ -1061,7 +1061,7 @@ fn space_report(
     } = *packing;
     let intervals = &lifetimes.intervals;
     let sizes: Vec<i64> = buffers.iter().map(|b| b.size).collect();
-    // AllocateMemoryAddr's order (SPEC §8): bases by name, 32-byte aligned.
+    // AllocateMemoryAddr's order (rules §8): bases by name, 32-byte aligned.
     let mut by_name: Vec<usize> = (0..buffers.len()).collect();
     by_name.sort_by(|&a, &b| {
         intervals[buffers[a].members[0]]
@@ -1133,7 +1133,7 @@ fn report_own_buffers(
     lay_out_again(report, packing.reserved_start);
 }
 
-/// A space report's rows laid out again in AllocateMemoryAddr's order (SPEC §8), as
+/// A space report's rows laid out again in AllocateMemoryAddr's order (rules §8), as
 /// `space_report` lays them out, after rows changed.
 fn lay_out_again(report: &mut SpaceReport, reserved_start: i64) {
     let mut by_name: Vec<usize> = (0..report.buffers.len()).collect();
@@ -1148,7 +1148,7 @@ fn lay_out_again(report: &mut SpaceReport, reserved_start: i64) {
     report.bytes_after = report.buffers.iter().map(|b| b.size).sum();
 }
 
-/// The space reports after SPEC §7.4 moved accumulator if-phi seeds onto the accumulator's
+/// The space reports after rules §7.4 moved accumulator if-phi seeds onto the accumulator's
 /// buffer: each seed is listed in that buffer's row, a row left with no member goes (its alloc
 /// is removed), and the rows are laid out again.
 fn report_coalesced_seeds(

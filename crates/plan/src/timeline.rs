@@ -1,5 +1,5 @@
 //! A buffer's members ordered by definition, with their last uses: the index the lifetime gate
-//! of first-fit packing searches (SPEC §6.3). Entries live in sorted chunks of bounded length
+//! of first-fit packing searches (rules §6.3). Entries live in sorted chunks of bounded length
 //! under one sorted array of chunk heads, a two-level B-tree: a search is a binary search over
 //! the heads plus one inside a chunk, and an insert moves at most one chunk's entries.
 

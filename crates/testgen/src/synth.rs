@@ -1,6 +1,6 @@
 //! A deterministic generator of synthetic post-InitMemRef programs, as text.
 //!
-//! The output is what PyPTO's printer would emit after `InitMemRef` (SPEC §1.8, §3): every
+//! The output is what PyPTO's printer would emit after `InitMemRef` (rules §1.8, §3): every
 //! assignment annotated, allocs hoisted to the top of each body in first-seen order, bases named
 //! `mem_<space>_<N>` from one counter per function that return variables also advance. It feeds
 //! parse and planning benchmarks, property tests and the large example kernels. The generator is
@@ -254,7 +254,7 @@ impl Space {
     }
 }
 
-/// Byte size InitMemRef gives a `[rows, cols]` tile (SPEC §2.2): Acc rounds M up to the L0C
+/// Byte size InitMemRef gives a `[rows, cols]` tile (rules §2.2): Acc rounds M up to the L0C
 /// alignment of an unconfigured backend (32 for INT32, else 16).
 fn tile_bytes(rows: u64, cols: u64, dtype: DType, space: Space) -> u64 {
     let rows = match (space, dtype) {
@@ -328,7 +328,7 @@ impl Tile {
     }
 }
 
-/// How a new tile gets its MemRef (SPEC §3.1).
+/// How a new tile gets its MemRef (rules §3.1).
 enum Placement {
     /// A fresh base: takes the next number and an alloc line.
     Fresh,
@@ -766,7 +766,7 @@ impl<'a> FunctionGen<'a> {
         self.cast(&src, to);
     }
 
-    /// reshape, slice (row or column window) or reinterpret_view of a tile (SPEC §3.2).
+    /// reshape, slice (row or column window) or reinterpret_view of a tile (rules §3.2).
     fn view(&mut self) {
         let src = self.operand();
         let rhs;
@@ -851,7 +851,7 @@ impl<'a> FunctionGen<'a> {
             self.define_vec("cdst", (1, rows, DType::Int32), &format!("{pair}[1]")),
         ];
         // The op writes both items at once, but upstream numbers each `x = t[k]` on its own
-        // (SPEC §5.1): an item nobody reads would end before the next one is extracted and
+        // (rules §5.1): an item nobody reads would end before the next one is extracted and
         // could share its buffer. PyPTO's frontend only extracts items it uses; the hazard
         // shapes leave the first unread.
         let unread_first = self.hazard(30);
@@ -916,7 +916,7 @@ impl<'a> FunctionGen<'a> {
         let (inits, live_inits): (Vec<Tile>, Vec<bool>) =
             (0..carries).map(|_| self.loop_init()).unzip();
         let loop_var = self.fresh_name("i");
-        // Iter args have their init's type and MemRef (SPEC §3.1).
+        // Iter args have their init's type and MemRef (rules §3.1).
         let iter_args: Vec<Tile> = inits
             .iter()
             .map(|init| Tile {
@@ -1050,7 +1050,7 @@ impl<'a> FunctionGen<'a> {
     }
 
     /// A tile made for one loop init and read by nothing else: InitMemRef puts the iter arg on
-    /// its init's buffer (SPEC §3.1) and each iteration's value is written back there (§4, §7.5),
+    /// its init's buffer (rules §3.1) and each iteration's value is written back there (§4, §7.5),
     /// so PyPTO's frontend never reads an init (or a tile sharing its bytes) once the loop begins.
     /// A copy of an operand or a zero tile, like real kernels' accumulators. A nested loop is
     /// therefore never seeded by the enclosing iter arg either: PyPTO's frontend does that, but
@@ -1123,7 +1123,7 @@ impl<'a> FunctionGen<'a> {
     /// An `if` whose branches each compute a tile of one layout and yield it to a phi (now and
     /// then the else arm yields the pre-if tile itself); now and then an if without else or phi
     /// instead. The then arm always yields a tile of its own: the phi sits on the then value's
-    /// buffer (SPEC §3.1, §7.5) but reads of the phi keep only branch-local values alive
+    /// buffer (rules §3.1, §7.5) but reads of the phi keep only branch-local values alive
     /// (§5.4), so PyPTO's plan may hand a pre-if value's buffer to a later tile while the phi
     /// still lives there (`tests/data/verify_upstream/if_then_arm_yields_*`). An else arm's
     /// value is copied into the then value's buffer, which is safe.

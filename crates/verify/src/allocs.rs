@@ -70,7 +70,7 @@ pub(super) fn check(
             .with_hint("an alloc was removed while a tile still uses its base; keep the alloc or move the tile"),
         );
     }
-    // With absolute addresses a base's window starts at its lowest tile address (SPEC §8).
+    // With absolute addresses a base's window starts at its lowest tile address (rules §8).
     let mut window_start: FxHashMap<&Name, i64> = FxHashMap::default();
     if opts.addressed() {
         for tile in &live.tiles {

@@ -1,4 +1,4 @@
-//! `V004`: no op output shares bytes with an operand it must not alias (SPEC §6.1.4, §13).
+//! `V004`: no op output shares bytes with an operand it must not alias (rules §6.1.4, §13).
 
 use rustc_hash::FxHashMap;
 

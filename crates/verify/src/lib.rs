@@ -8,7 +8,7 @@
 //! * `V001` every on-chip tile's MemRef names a base defined by a `tile.alloc`/`tensor.alloc`;
 //! * `V002` its byte range `[offset, offset + size)` lies inside that alloc;
 //! * `V003` no tile is written over bytes another tile still needs (the liveness model below);
-//! * `V004` no op output shares bytes with an operand it must not alias (SPEC §6.1.4, §13);
+//! * `V004` no op output shares bytes with an operand it must not alias (rules §6.1.4, §13);
 //! * `V005` loop carries and if results are realised in place: the value a loop yields sits
 //!   where its iter arg sits, and every `if` arm yields from where the `if` result sits
 //!   (checked where the carry or result is read at all: a misplaced one nothing reads corrupts
@@ -32,14 +32,14 @@
 //! phis are *not* merged: the init value, the iter arg, the yielded value and the return var
 //! are distinct tiles on one buffer (which `V005` checks), each live only over its own steps.
 //! That is what lets the checker see a carry write-back that clobbers an iter arg still read
-//! (SPEC §S2) while accepting an in-place `next = add(acc, x)` or a `tile.move` before the
+//! (rules §S2) while accepting an in-place `next = add(acc, x)` or a `tile.move` before the
 //! yield.
 //!
 //! A write of tile `w` at step `d` clobbers tile `v` (different storage value, intersecting
 //! bytes on the same base) iff `v` is defined at or before `d` and `v` is read after `d` on a
 //! path from `d`: a read in the `else` arm of an `if` whose `then` arm holds the write (or the
 //! reverse) is on no such path, so tiles of mutually exclusive arms never conflict. A read at
-//! `d` itself is fine: inputs are read before outputs are written (SPEC §5.6 "touching").
+//! `d` itself is fine: inputs are read before outputs are written (rules §5.6 "touching").
 //!
 //! Byte ranges come from constant MemRef offsets; a symbolic offset takes the range of the tile
 //! it views or renames (a runtime row slice lies inside its source), else the whole base. Conflicts are found by a sweep over each base's
@@ -93,7 +93,7 @@ pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
 #[derive(Clone, Debug, Default)]
 pub struct PlanInput {
     /// Bases the input already used without an alloc: PyPTO plans such tiles on their MemRefs
-    /// alone (SPEC §3.3), so these are not allocs the plan removed.
+    /// alone (rules §3.3), so these are not allocs the plan removed.
     allocless: FxHashSet<Name>,
 }
 

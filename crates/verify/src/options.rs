@@ -9,7 +9,7 @@ pub struct VerifyOptions {
     pub addressing: Addressing,
 }
 
-/// What a MemRef's offset is in the plan being checked (SPEC §8).
+/// What a MemRef's offset is in the plan being checked (rules §8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Addressing {
     /// An offset inside its base's allocation: AllocateMemoryAddr has not run.

@@ -2,10 +2,10 @@
 //! socket, requests from the client, one response per request.
 //!
 //! The first request of a connection should be [`Request::Hello`]; the daemon answers it with
-//! its protocol version and build id, and the client gives up on a daemon that does not match
-//! (DESIGN §6). Every response carries the daemon's instance id and the revision it answered
-//! at. Lines are bounded ([`MAX_REQUEST_LINE`], [`MAX_RESPONSE_LINE`]) so a bad peer cannot
-//! make either side buffer without limit.
+//! its protocol version and build id, and the client gives up on a daemon that does not match.
+//! Every response carries the daemon's instance id and the revision it answered at. Lines are
+//! bounded ([`MAX_REQUEST_LINE`], [`MAX_RESPONSE_LINE`]) so a bad peer cannot make either side
+//! buffer without limit.
 //!
 //! This module holds plain data: it knows nothing of sockets.
 
@@ -152,7 +152,7 @@ pub struct Hello {
 /// The answer to a query (or an explain): what to print, and whether it reports errors.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Answer {
-    /// The plan document (DESIGN §4) of the file, holding the asked function only when one
+    /// The plan document (docs/json.md) of the file, holding the asked function only when one
     /// was named; `None` when nothing planned (the file did not parse, say).
     pub document: Option<serde_json::Value>,
     /// Text for standard output: the explanation (explain only).

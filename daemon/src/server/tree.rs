@@ -6,7 +6,7 @@ use std::sync::RwLock;
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
-/// Cookie files (DESIGN §6, freshness) are named `<COOKIE_PREFIX><pid>-<n>`.
+/// Cookie files (freshness, in the `server` module doc) are named `<COOKIE_PREFIX><pid>-<n>`.
 pub const COOKIE_PREFIX: &str = ".memreuse-cookie-";
 
 pub struct Tree {

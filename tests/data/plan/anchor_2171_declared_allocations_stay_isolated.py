@@ -1,4 +1,4 @@
-# SPEC §12 #2171/#2210 (§3.5, §6.1.1, §6.4): author-declared allocations (`pl.MemRef("ping")`, after
+# rule §12 #2171/#2210 (§3.5, §6.1.1, §6.4): author-declared allocations (`pl.MemRef("ping")`, after
 # InitMemRef an alloc with pinned=True) are closed to the packer. Four lifetime-disjoint tiles of
 # one size: a (bound to ping) and c (bound to pong) keep their own allocations; the unbound b and d
 # never join them and share mem_vec_2; mem_vec_3 is removed.

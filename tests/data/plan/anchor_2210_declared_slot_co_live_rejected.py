@@ -1,4 +1,4 @@
-# SPEC §12 #2210 (§6.1.2, §9.3): two tiles bound to the same slot of a declared allocation but live
+# rule §12 #2210 (§6.1.2, §9.3): two tiles bound to the same slot of a declared allocation but live
 # at the same time are rejected before packing (a: [2, 4] and b: [3, 4] overlap at the add).
 # memreuse-test: backend=950 step0=on
 # expect: error MR-E001 Tiles 'a' and 'b' are both bound to the same slot of the declared allocation 'ping' but are live at the same time (a: [2, 4], b: [3, 4]).

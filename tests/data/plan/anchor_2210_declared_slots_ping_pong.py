@@ -1,4 +1,4 @@
-# SPEC §12 #2210 (§3.5, §6.1.2): a two-slot declaration `pl.MemRef("buf", slots=2)[k]` becomes one
+# rule §12 #2210 (§3.5, §6.1.2): a two-slot declaration `pl.MemRef("buf", slots=2)[k]` becomes one
 # pinned 2048-byte alloc with slot MemRefs at offsets 0 and 1024. a (slot 0) and b (slot 1) are
 # live together: that is the ping-pong, not a conflict. a2, bound to slot 0 after a's last use,
 # shares a's slot. The unbound sum s never joins the declaration and keeps mem_vec_2.

@@ -1,4 +1,4 @@
-# SPEC §12 #2481 / §S2: two carries seeded from one tile are one buffer; no writeback order can keep
+# rule §12 #2481 / §S2: two carries seeded from one tile are one buffer; no writeback order can keep
 # both values, so planning fails with an error naming both carries.
 # memreuse-test: backend=950 step0=on
 # expect: error MR-E006 loop carries 'cur' and 'prev' start on overlapping buffers ('mem_vec_2')

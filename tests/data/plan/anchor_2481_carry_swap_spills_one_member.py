@@ -1,8 +1,8 @@
-# SPEC §12 #2481 / §S2: `cur, prev = prev, cur` is a writeback cycle (each copy reads the bytes the
+# rule §12 #2481 / §S2: `cur, prev = prev, cur` is a writeback cycle (each copy reads the bytes the
 # other writes). One member (swap_a, first in iter_arg order) is first copied into a fresh scratch
 # buffer of the same space and size, hoisted with the other allocs; prev's buffer then takes the old
 # cur and the scratch finally lands in cur's buffer. (Upstream's PR test; its scratch is named
-# mem_vec_carry_spill_0, SPEC names it with the next free mem_vec_N.)
+# mem_vec_carry_spill_0, §S2 names it with the next free mem_vec_N.)
 # memreuse-test: backend=950 step0=on
 # expect: base head_0 mem_vec_2
 # expect: base tail_0 mem_vec_3

@@ -1,4 +1,4 @@
-# SPEC §12 #2481 / §S2: carry writebacks run in "reads what the other writes" order, not iter_arg
+# rule §12 #2481 / §S2: carry writebacks run in "reads what the other writes" order, not iter_arg
 # order. grown (declined by Step 0: cur is still read by _keep) must be copied into cur's mem_vec_2,
 # which shifted (a bare alias of cur) still holds; so shifted's copy into prev's mem_vec_3 runs first.
 # memreuse-test: backend=950 step0=on

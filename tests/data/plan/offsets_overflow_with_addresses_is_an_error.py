@@ -1,6 +1,6 @@
 # --planner dsa --addresses: the same overflow as
 # offsets_overflow_without_addresses_is_left_to_allocate_memory_addr is the error
-# AllocateMemoryAddr would stop with (SPEC §8).
+# AllocateMemoryAddr would stop with (rule §8).
 # memreuse-test: backend=910b step0=off planner=dsa addresses=on
 # expect: error MR-E008 Right needs 81920 bytes at statement
 import pypto.language as pl

@@ -1,4 +1,4 @@
-# SPEC §6.1.4 / §13 tile.cast: only a widening cast forbids its input (§11 #72). A same-width cast
+# rule §6.1.4 / §13 tile.cast: only a widening cast forbids its input (§11 #72). A same-width cast
 # (FP32 -> INT32) and a narrowing cast (INT32 -> BF16) stay in place on t0's buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same t0 i h

@@ -1,4 +1,4 @@
-# SPEC §6.1.4 / §2.3 rule: the A5 prelu exception needs an Ascend950 backend; with no backend
+# rule §6.1.4 / §2.3 rule: the A5 prelu exception needs an Ascend950 backend; with no backend
 # IsA5Target is false, so tile.prelu forbids all three operands (program of §11 #69). dst cannot
 # take the dead tmp's buffer and opens its own; live_inputs/result still reuse src's buffer.
 # memreuse-test: backend=none step0=on

@@ -1,4 +1,4 @@
-# SPEC §S5 / §13: tile.rem is not in-place safe, so its output may alias none of its operands
+# rule §S5 / §13: tile.rem is not in-place safe, so its output may alias none of its operands
 # (dividend, divisor, scratch tmp). All three die at the rem, yet r opens its own buffer. The A2/A3
 # extra rule (tmp must not share bytes with a live source) holds by lifetime: operands of one call
 # are co-live at it, so the packer never merges them.

@@ -1,4 +1,4 @@
-# SPEC §S5 / §13: tile.rems is not in-place safe: r may take neither the dividend x nor the scratch
+# rule §S5 / §13: tile.rems is not in-place safe: r may take neither the dividend x nor the scratch
 # tmp buffer (both die at the rems), but it may reuse the unrelated dead tile d's buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same d r

@@ -1,4 +1,4 @@
-# SPEC §13: tile.row_expand_add forbids arguments 1 and 2. x (arg 0) stays live, v1 and v2 die at the
+# rule §13: tile.row_expand_add forbids arguments 1 and 2. x (arg 0) stays live, v1 and v2 die at the
 # op, yet r may take neither of their buffers and opens a fourth one; keep then reuses x's buffer.
 # memreuse-test: backend=950 step0=on
 # expect: base r mem_vec_7

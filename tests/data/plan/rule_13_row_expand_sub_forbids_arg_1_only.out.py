@@ -1,4 +1,4 @@
-# SPEC §13: tile.row_expand_sub forbids only argument 1 (contrast row_expand_add): with the same
+# rule §13: tile.row_expand_sub forbids only argument 1 (contrast row_expand_add): with the same
 # operands r reuses the dying v2's buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same v2 r

@@ -1,4 +1,4 @@
-# SPEC §13 tile.sels forbids only argument 0 (the mask), on 910B as on 950 (seed table: A2/A3 backend
+# rule §13 tile.sels forbids only argument 0 (the mask), on 910B as on 950 (seed table: A2/A3 backend
 # validation of tmp against mask/src is not a MemoryReuse rule). src and tmp both die at the sels:
 # dst takes src's buffer (first in buffer order); the mask buffer stays apart.
 # memreuse-test: backend=910b step0=on

@@ -1,4 +1,4 @@
-# SPEC §3.4 / §13: tile.transpose gets a fresh buffer from InitMemRef (mem_vec_3, not t's) and is not
+# rule §3.4 / §13: tile.transpose gets a fresh buffer from InitMemRef (mem_vec_3, not t's) and is not
 # in-place safe, so the packer never puts tt back on its dying input's buffer.
 # memreuse-test: backend=950 step0=on
 # expect: base t mem_vec_2

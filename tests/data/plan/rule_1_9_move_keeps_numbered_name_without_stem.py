@@ -1,4 +1,4 @@
-# SPEC §1.9 (real dumps), §7.5: a source named v_31 with no variable named v keeps its whole
+# rule §1.9 (real dumps), §7.5: a source named v_31 with no variable named v keeps its whole
 # name as its hint: the move is v_31_mv.
 # memreuse-test: backend=950 step0=on
 # expect: same v_31 tile_e

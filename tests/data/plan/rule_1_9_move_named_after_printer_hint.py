@@ -1,4 +1,4 @@
-# SPEC §1.9 (real dumps), §7.5: upstream's printer tells apart variables with one name hint by
+# rule §1.9 (real dumps), §7.5: upstream's printer tells apart variables with one name hint by
 # appending _1, _2, ...; a move is named after its source's hint. The else arm yields
 # sq__tile_2 while sq__tile names another variable, so its hint was sq__tile and the move is
 # sq__tile_mv (as upstream prints it), not sq__tile_2_mv.

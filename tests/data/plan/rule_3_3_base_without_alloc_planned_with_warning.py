@@ -1,4 +1,4 @@
-# SPEC §3.3, §7.7 (real dumps and upstream's own tests): tile_a sits on mem_vec_9, which no
+# rule §3.3, §7.7 (real dumps and upstream's own tests): tile_a sits on mem_vec_9, which no
 # tile.alloc defines. PyPTO's MemoryReuse plans on MemRefs alone, so tile_a is planned like any
 # other tile: tile_b, defined after tile_a's last use, joins its buffer, and tile_b's own alloc
 # is removed as unused. The plan says so with a warning at tile_a, and is not refused.

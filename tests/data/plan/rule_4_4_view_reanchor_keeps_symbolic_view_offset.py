@@ -1,4 +1,4 @@
-# SPEC §4.4 (#1776): a view with a runtime offset follows its retargeted source too, keeping its
+# rule §4.4 (#1776): a view with a runtime offset follows its retargeted source too, keeping its
 # symbolic offset: si = slice(ti, [8, 16], [i, 0]) at (v4, i * 64, 512) becomes (v2, i * 64, 512)
 # (upstream re-derives new source offset + view offset with AddByteOffsets: 0 + e is e).
 # memreuse-test: backend=950 step0=on

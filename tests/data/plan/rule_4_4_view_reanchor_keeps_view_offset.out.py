@@ -1,4 +1,4 @@
-# SPEC §4.4 (#1776): when Step 0 moves a view's source to another buffer, the view follows it at
+# rule §4.4 (#1776): when Step 0 moves a view's source to another buffer, the view follows it at
 # new source offset + the view's own offset, keeping its size: si, the lower half of ti at
 # (v4, 512, 512), becomes (v2, 512, 512) once ti is retargeted onto the carried buffer v2.
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §5.3 (loop extension, nested): tile_a, defined before two nested loops and read only in
+# rule §5.3 (loop extension, nested): tile_a, defined before two nested loops and read only in
 # the inner one, stays live to the end of the OUTER loop, so tmp (defined in the outer body after
 # the inner loop) may not take its buffer; after the outer loop, post may.
 # memreuse-test: backend=950 step0=off

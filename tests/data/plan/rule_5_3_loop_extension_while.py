@@ -1,4 +1,4 @@
-# SPEC §5.3 (loop extension) for a pl.while_ loop: tile_a, defined before the loop and read
+# rule §5.3 (loop extension) for a pl.while_ loop: tile_a, defined before the loop and read
 # inside it, stays live to the end of the loop (the next iteration reads it again), so tmp,
 # defined in the body after the read, may not take its buffer; t1, dead before tmp's
 # definition, may. After the loop, post may take tile_a's buffer.

@@ -1,4 +1,4 @@
-# SPEC §5.2 item 3, §5.4 (chained phis): the outer phi r2's then value is the inner phi r1,
+# rule §5.2 item 3, §5.4 (chained phis): the outer phi r2's then value is the inner phi r1,
 # which is flattened into r1's sources b and c, so the read of r2 after the ifs keeps b, c and d
 # live; the later temporary e may not take b/c's buffer (nor d's, which joined the dead a), and
 # f may. The outer else arm's d is copied into the phi buffer.

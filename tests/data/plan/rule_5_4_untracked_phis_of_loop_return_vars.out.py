@@ -1,4 +1,4 @@
-# SPEC §5.4 / §11 #57 note (upstream quirk, reproduced on purpose): the phis of an if whose then
+# rule §5.4 / §11 #57 note (upstream quirk, reproduced on purpose): the phis of an if whose then
 # arm yields a loop's return vars get no branch-local sources (return vars are not tracked
 # tiles), and the else arm yields pre-if tiles (not sources either), so reads of phi_a/phi_b
 # after the if extend nobody. With x and y still live after the if, the temporary z therefore

@@ -1,4 +1,4 @@
-# SPEC §5.6: intervals that only touch (one's last read is the other's definition) do not overlap.
+# rule §5.6: intervals that only touch (one's last read is the other's definition) do not overlap.
 # tile_a [4,5] / tile_b [5,7] touch -> share; tile_c [6,7] overlaps tile_b -> own buffer;
 # tile_d [7,8] touches both tile_b and tile_c -> joins the first buffer.
 # memreuse-test: backend=950 step0=on

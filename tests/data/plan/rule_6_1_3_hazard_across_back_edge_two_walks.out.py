@@ -1,4 +1,4 @@
-# SPEC §6.1.3 / seed: "the collector walks the body twice". The tpop producer pipe_next stands after
+# rule §6.1.3 / seed: "the collector walks the body twice". The tpop producer pipe_next stands after
 # the writer down_next; its value reaches down_next's pipe_carry operand only across the back edge.
 # The first walk taints mem_vec_0, the second classifies down_next as reading tpop, so down_next may
 # not touch the load-derived down_prev (mem_vec_1) and keeps mem_vec_2. M mode (upstream

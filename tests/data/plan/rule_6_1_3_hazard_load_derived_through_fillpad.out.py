@@ -1,4 +1,4 @@
-# SPEC §6.1.3: tile.fillpad of a load-derived tile is load-derived. fp (its own group, coalesced onto
+# rule §6.1.3: tile.fillpad of a load-derived tile is load-derived. fp (its own group, coalesced onto
 # ld's mem_vec_0) is last read by w, which also reads the tpop value tp: w may not touch fp's buffer
 # and takes tp's mem_vec_2 instead.
 # memreuse-test: backend=910b step0=off

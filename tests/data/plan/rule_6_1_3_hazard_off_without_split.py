@@ -1,4 +1,4 @@
-# SPEC §6.1.3 gate: an AIV function that is not split gets no 910B guard (§11 #63's program without
+# rule §6.1.3 gate: an AIV function that is not split gets no 910B guard (§11 #63's program without
 # the split attr): down_next reuses down_prev's mem_vec_0 in place.
 # memreuse-test: backend=910b step0=off
 # expect: same down_prev down_next

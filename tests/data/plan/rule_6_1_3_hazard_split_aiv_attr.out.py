@@ -1,4 +1,4 @@
-# SPEC §6.1.3 gate: `split_aiv = True` enables the 910B guard like a split mode does (§11 #63's
+# rule §6.1.3 gate: `split_aiv = True` enables the 910B guard like a split mode does (§11 #63's
 # program with that attr instead of `split`): down_next may not reuse down_prev's mem_vec_0.
 # memreuse-test: backend=910b step0=off
 # expect: base down_next mem_vec_1

@@ -1,4 +1,4 @@
-# SPEC §6.1.3 / seed "Ascend910B load + tpop_from_aic hazard": a tpop value reaching the writer
+# rule §6.1.3 / seed "Ascend910B load + tpop_from_aic hazard": a tpop value reaching the writer
 # through a loop carry. pipe_carry is an IterArg (never an AssignStmt def), classified by the taint
 # of its base mem_vec_0 (pipe_chunk's tpop buffer). down_next therefore reads tpop and may not touch
 # the load-derived down_prev's mem_vec_1; pipe_chunk is live across the loop, so down_next keeps

@@ -1,4 +1,4 @@
-# SPEC §6.1.3 control for rule_6_1_3_hazard_through_iter_arg_carry: on 950 the guard is off, so
+# rule §6.1.3 control for rule_6_1_3_hazard_through_iter_arg_carry: on 950 the guard is off, so
 # down_next reuses down_prev's mem_vec_1 in place (the yield still needs the copy into the carry).
 # memreuse-test: backend=950 step0=off
 # expect: base down_prev mem_vec_1

@@ -1,4 +1,4 @@
-# SPEC §6.1.4: a tuple-returning op parks its forbidden operands on the tuple and attaches them to
+# rule §6.1.4: a tuple-returning op parks its forbidden operands on the tuple and attaches them to
 # every `x = tuple[k]`. tile.gather_compare is not in-place safe: dst = pair[0] and cdst = pair[1]
 # (fresh MemRefs, InitMemRef rule 6) may take neither src's nor tmp's buffer, although both die at
 # the gather_compare. Without the propagation dst would reuse src's mem_vec_4.

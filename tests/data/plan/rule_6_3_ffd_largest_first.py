@@ -1,4 +1,4 @@
-# SPEC §6.3: intervals are packed by size descending, so the later 16384-byte tile big opens the
+# rule §6.3: intervals are packed by size descending, so the later 16384-byte tile big opens the
 # first buffer and the earlier 4096-byte small_a joins it (reuse is bidirectional), taking the
 # representative's MemRef, size included (§7.1). small_b overlaps small_a and keeps its own base.
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §6.3: equal sizes are packed in definition order and each interval takes the FIRST buffer
+# rule §6.3: equal sizes are packed in definition order and each interval takes the FIRST buffer
 # (creation order) it may join. x [4,6] opens B0 (v2), y [5,7] overlaps x and opens B1 (v3);
 # z [8,9] fits both and joins B0, so x's base (the earlier-defined buffer representative) survives.
 # memreuse-test: backend=950 step0=on

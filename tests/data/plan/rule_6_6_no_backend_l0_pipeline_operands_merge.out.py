@@ -1,4 +1,4 @@
-# SPEC §6.6 rule: with no backend (capacity unknown) the legacy predicate never separates L0 tiles,
+# rule §6.6 rule: with no backend (capacity unknown) the legacy predicate never separates L0 tiles,
 # so the cross-stage Right operands r0 ("0:0") and r1 ("0:1") of §11 #78's program share one buffer
 # (on 910B/950 the capacity gate keeps them apart, #78). R mode.
 # memreuse-test: backend=none step0=off

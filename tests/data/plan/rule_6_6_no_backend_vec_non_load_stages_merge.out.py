@@ -1,4 +1,4 @@
-# SPEC §6.6 rule: the legacy predicate (no backend) separates different stages only when one of the
+# rule §6.6 rule: the legacy predicate (no backend) separates different stages only when one of the
 # two intervals is a pipeline load (tile.load/tile.read). Here the tagged tiles r0 ("0:0") and r1
 # ("0:1") are tile.add results, so everything coalesces onto one Vec buffer (contrast §11 #94).
 # memreuse-test: backend=none step0=off

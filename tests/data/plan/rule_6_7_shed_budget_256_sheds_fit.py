@@ -1,4 +1,4 @@
-# SPEC §6.7 shed budget, the in-budget side: 256 groups.
+# rule §6.7 shed budget, the in-budget side: 256 groups.
 # r0 and r1 (24576 B Right, lifetime-disjoint) are stages 0 and 1 of every pipeline group
 # 0..255; np0 (24576 B) is live across both, so np0 | r0 | r1 = 73728 > 65536 until every group
 # is shed to F = 1 (each group starts at F = min(2, 65536 / 24576) = 2; MaxRelief ties on the slot

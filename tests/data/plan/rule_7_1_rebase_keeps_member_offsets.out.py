@@ -1,4 +1,4 @@
-# SPEC §7.1 (#1723): when a sharing group joins another buffer, its representative takes the
+# rule §7.1 (#1723): when a sharing group joins another buffer, its representative takes the
 # target MemRef and every other member keeps its offset relative to the representative and its
 # own size: the row slices s0/s1 of src land at (v5, 0, 32) and (v5, 32, 32), not both at 0.
 # memreuse-test: backend=950 step0=on

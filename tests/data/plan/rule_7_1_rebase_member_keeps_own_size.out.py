@@ -1,4 +1,4 @@
-# SPEC §7.1: the joining group's representative takes the target MemRef itself (size 16384), but
+# rule §7.1: the joining group's representative takes the target MemRef itself (size 16384), but
 # another member keeps its own size: small_r, a pure alias of small before planning, becomes
 # (v2, 0, 4096) (rel 0, size 4096 != 16384), not the target MemRef.
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §7.2 (loop-carry re-alignment, #1352): the outer loop's init joins the dead tile's buffer
+# rule §7.2 (loop-carry re-alignment, #1352): the outer loop's init joins the dead tile's buffer
 # (mem_vec_2); the outer iter arg and return var are retyped to follow it, top-down, so the
 # inner loop — whose init is the outer iter arg — follows too. Step 0 had already put the inner
 # producer nxt on the carry buffer, so no move is needed.

@@ -1,4 +1,4 @@
-# SPEC §1 (pl.while_) and §7.2: a while loop's carries are re-aligned like a for loop's. Step 0
+# rule §1 (pl.while_) and §7.2: a while loop's carries are re-aligned like a for loop's. Step 0
 # puts the producer nxt on the carry's buffer; the init then joins the dead tile's buffer
 # (mem_vec_2) and the iter arg and return var follow it, so no move is needed. The scalar carry
 # (the loop counter read by pl.cond) is not a tile and is left alone.

@@ -1,4 +1,4 @@
-# SPEC §7.6 (identity-copy normalisation): hand-written IR with the rename `b = a` on a buffer of
+# rule §7.6 (identity-copy normalisation): hand-written IR with the rename `b = a` on a buffer of
 # its own. The rename is redefined with a's full type, and the in-place op reading it
 # (fillpad_inplace, "reuses input 0"), which shared b's old buffer, follows it; mem_vec_3's alloc
 # disappears.

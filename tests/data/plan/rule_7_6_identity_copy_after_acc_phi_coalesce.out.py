@@ -1,4 +1,4 @@
-# SPEC §7.6 / seed S3 (normalisation after the yield fixup): as in §11 #48, §7.4 retargets the
+# rule §7.6 / seed S3 (normalisation after the yield fixup): as in §11 #48, §7.4 retargets the
 # seed onto the accumulator's mem_acc_5 and the if fixup retypes the phi; the downstream rename
 # `c = if_result` (InitMemRef put it on the phi's old mem_acc_6) is stranded until the
 # normalisation after the fixup moves it onto mem_acc_5, so mem_acc_6's alloc disappears.

@@ -1,4 +1,4 @@
-# SPEC §7.7: after planning, every top-level alloc whose base no variable occurrence references is
+# rule §7.7: after planning, every top-level alloc whose base no variable occurrence references is
 # removed (tile_c's mem_vec_4 after it joins tile_a, and mem_vec_9 that nothing ever used); the
 # surviving allocs keep their order.
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §8, §2.5 (test_allocate_memory_addr_resolves_auto_reserve_buffer_before_tiles): an AUTO
+# rule §8, §2.5 (test_allocate_memory_addr_resolves_auto_reserve_buffer_before_tiles): an AUTO
 # reserve_buffer of 4096 B takes [0, 4096) of Vec (InCore), tiles start at its end: 4096 and 20480,
 # and the call gains its resolved `base=0`.
 # Upstream's test runs AllocateMemoryAddr straight after InitMemRef; memreuse always runs

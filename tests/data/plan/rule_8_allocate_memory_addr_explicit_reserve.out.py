@@ -1,4 +1,4 @@
-# SPEC §8, §2.5: an explicit reserve window [8192, 12288) ends the reserved region at 12288;
+# rule §8, §2.5: an explicit reserve window [8192, 12288) ends the reserved region at 12288;
 # tiles go above it (12288, 28672) although [0, 8192) is free, and the call is left as written.
 # Upstream's test runs AllocateMemoryAddr straight after InitMemRef; memreuse always runs
 # MemoryReuse first, so tile_c = add(tile_a, tile_b) keeps tile_a live across tile_b's definition

@@ -1,4 +1,4 @@
-# SPEC §8 (test_allocate_memory_addr_simple, InCore): bases are laid out per space in name order,
+# rule §8 (test_allocate_memory_addr_simple, InCore): bases are laid out per space in name order,
 # each at the running 32-byte-aligned cursor: mem_vec_2 at 0, mem_vec_3 at 16384. Vec footprint 32768.
 # Upstream's test runs AllocateMemoryAddr straight after InitMemRef; memreuse always runs
 # MemoryReuse first, so tile_c = add(tile_a, tile_b) keeps tile_a live across tile_b's definition

@@ -1,4 +1,4 @@
-# SPEC §8: AllocateMemoryAddr returns functions that are not InCore, AIC or AIV unchanged, so an
+# rule §8: AllocateMemoryAddr returns functions that are not InCore, AIC or AIV unchanged, so an
 # Opaque `@pl.function` keeps its MemRef offsets at 0 even with addresses on (reuse still runs).
 # memreuse-test: backend=950 step0=on addresses=on
 # expect: memref tile_a mem_vec_2 0 16384

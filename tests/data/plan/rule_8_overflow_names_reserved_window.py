@@ -1,4 +1,4 @@
-# SPEC §8, §9.3: two co-live 49152 B Vec tiles above a 131072 B reserve need 229376 B of the
+# rule §8, §9.3: two co-live 49152 B Vec tiles above a 131072 B reserve need 229376 B of the
 # 188416 B Vec (910B). MemoryReuse falls back and warns (no pipeline group to shed); AllocateMemoryAddr
 # rejects it and names the reserved window.
 # memreuse-test: backend=910b step0=off addresses=on

@@ -1,4 +1,4 @@
-# SPEC §6.7, §8, §9.2 (issue 13): the program of §11 #95 without --addresses. PyPTO's MemoryReuse
+# rule §6.7, §8, §9.2 (issue 13): the program of §11 #95 without --addresses. PyPTO's MemoryReuse
 # keeps the legacy packing with its fallback warning and emits the plan; the overflow is
 # AllocateMemoryAddr's to reject, so without addresses the plan is emitted and the overflow
 # is a warning (MR-W003) that names the pass that will stop.

@@ -1,4 +1,4 @@
-# SPEC §2.5, §9.3 (test_allocate_memory_addr_rejects_overlapping_reserve_buffer_ranges): the AUTO
+# rule §2.5, §9.3 (test_allocate_memory_addr_rejects_overlapping_reserve_buffer_ranges): the AUTO
 # window takes [0, 4096); an explicit base=2048 window [2048, 3072) overlaps it. The message names the
 # new window first, then the one it hits. The function has no tiles: the windows are still resolved.
 # memreuse-test: backend=950 step0=off

@@ -1,4 +1,4 @@
-# SPEC §8 quirk: the reuse footprint (§6.7) counts one slot of a multi-slot declaration (1024 +
+# rule §8 quirk: the reuse footprint (§6.7) counts one slot of a multi-slot declaration (1024 +
 # 1024 = 2048 fits a 2560 B Vec, so MemoryReuse neither sheds nor warns) while AllocateMemoryAddr
 # reserves both slots (2048 + 1024 = 3072) and reports the overflow.
 # memreuse-test: backend=950 step0=on capacity=Vec:2560 addresses=on

@@ -1,4 +1,4 @@
-# SPEC §8, §3.5: a pinned two-slot declaration is laid out with all its slots (2048 B, the alloc's
+# rule §8, §3.5: a pinned two-slot declaration is laid out with all its slots (2048 B, the alloc's
 # declared size), not its largest member (1024 B): `buf` sorts before mem_vec_2, so buf is at 0 and
 # mem_vec_2 at 2048; slot members keep their slot offsets (a, a2 at 0, b at 1024).
 # memreuse-test: backend=950 step0=on addresses=on

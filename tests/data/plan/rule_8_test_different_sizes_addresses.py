@@ -1,4 +1,4 @@
-# SPEC §8 example / §10 (test_different_sizes declared InCore, backend 950): after reuse tile_a,
+# rule §8 example / §10 (test_different_sizes declared InCore, backend 950): after reuse tile_a,
 # tile_b and tile_e sit on mem_vec_4 and tile_f on mem_vec_7; AllocateMemoryAddr puts mem_vec_4 at 0
 # and mem_vec_7 at 16384 (Vec footprint 20480). tile_b keeps the representative's size 16384.
 # memreuse-test: backend=950 step0=on addresses=on

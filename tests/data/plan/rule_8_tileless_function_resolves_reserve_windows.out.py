@@ -1,4 +1,4 @@
-# SPEC §8, §2.5: AllocateMemoryAddr runs even when MemoryReuse has no tile to plan: the AUTO
+# rule §8, §2.5: AllocateMemoryAddr runs even when MemoryReuse has no tile to plan: the AUTO
 # window of an AIV function without tiles still gets its resolved `base=0` (the second AUTO window
 # follows at 4096).
 # memreuse-test: backend=950 step0=off addresses=on

@@ -1,4 +1,4 @@
-# SPEC §11 #1 TestBasic::test_simple (§5.5a): a chain reuses tile_a's buffer; tile_b stays apart.
+# rule §11 #1 TestBasic::test_simple (§5.5a): a chain reuses tile_a's buffer; tile_b stays apart.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_c tile_d tile_e
 # expect: base tile_a mem_vec_3

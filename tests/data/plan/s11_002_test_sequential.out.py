@@ -1,4 +1,4 @@
-# SPEC §11 #2 TestBasic::test_sequential: a producer->consumer chain of in-place-safe adds
+# rule §11 #2 TestBasic::test_sequential: a producer->consumer chain of in-place-safe adds
 # collapses onto one buffer (§5.6 touching intervals share; §6.3 first-fit).
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_b tile_c tile_d tile_e

@@ -1,4 +1,4 @@
-# SPEC §11 #3 TestBasic::test_different_sizes (§10): FFD has no size gate; the 4096-byte tile_b
+# rule §11 #3 TestBasic::test_different_sizes (§10): FFD has no size gate; the 4096-byte tile_b
 # joins the 16384-byte buffer of tile_a/tile_e and takes the representative's MemRef (size 16384).
 # tile_f overlaps tile_e and keeps its own buffer. (The upstream Expected annotation is stale.)
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §11 #4 TestBasic::test_empty_function: no tile intervals, so the function is returned
+# rule §11 #4 TestBasic::test_empty_function: no tile intervals, so the function is returned
 # unchanged (§7: no cleanup, no attr strip) and has no allocs.
 # memreuse-test: backend=950 step0=on
 # expect: allocs

@@ -1,4 +1,4 @@
-# SPEC §11 #5 TestBasic::test_transitive_conflict: tile_c is still read by tile_e when tile_d is
+# rule §11 #5 TestBasic::test_transitive_conflict: tile_c is still read by tile_e when tile_d is
 # defined, so tile_d cannot join the chain buffer; tile_e (touching tile_c and tile_d) can.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_b tile_c tile_e

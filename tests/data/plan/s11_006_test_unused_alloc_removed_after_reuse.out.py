@@ -1,4 +1,4 @@
-# SPEC §11 #6 TestAllocCleanup::test_unused_alloc_removed_after_reuse (§7.7): after the chain
+# rule §11 #6 TestAllocCleanup::test_unused_alloc_removed_after_reuse (§7.7): after the chain
 # reuses tile_a's buffer, the allocs of mem_vec_3 and mem_vec_4 are no longer referenced and go.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_b tile_c

@@ -1,4 +1,4 @@
-# SPEC §11 #7 TestAllocCleanup::test_partial_reuse_with_overlapping_lifetimes: tile_a and tile_b
+# rule §11 #7 TestAllocCleanup::test_partial_reuse_with_overlapping_lifetimes: tile_a and tile_b
 # are co-live; tile_c (defined where both die) takes the first fitting buffer, tile_a's.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_c

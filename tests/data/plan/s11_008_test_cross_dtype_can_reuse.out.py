@@ -1,4 +1,4 @@
-# SPEC §11 #8 TestDtype::test_cross_dtype_can_reuse: no dtype gate; the narrowing FP32->BF16 cast
+# rule §11 #8 TestDtype::test_cross_dtype_can_reuse: no dtype gate; the narrowing FP32->BF16 cast
 # forbids nothing (§6.1.4), so all five tiles share the 16384-byte buffer; the BF16 tiles take
 # the representative's MemRef (size 16384, §7.1).
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §11 #9 TestFillpad::test_fillpad_output_can_reuse_input: tile.fillpad is in-place safe and
+# rule §11 #9 TestFillpad::test_fillpad_output_can_reuse_input: tile.fillpad is in-place safe and
 # there is no TileView gate, so the padded output lands on its input's buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a padded

@@ -1,4 +1,4 @@
-# SPEC §11 #10 TestFillpad::test_fillpad_different_pad_can_reuse: differing TileView pad values
+# rule §11 #10 TestFillpad::test_fillpad_different_pad_can_reuse: differing TileView pad values
 # do not block sharing (no TileView gate, §6.2); the four tiles chain onto tile_a's buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a padded_max tile_b padded_min

@@ -1,4 +1,4 @@
-# SPEC §11 #11 TestFillpad::test_fillpad_same_pad_can_reuse: identical pad views share too;
+# rule §11 #11 TestFillpad::test_fillpad_same_pad_can_reuse: identical pad views share too;
 # all four tiles chain onto tile_a's buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a padded_a tile_b padded_b

@@ -1,4 +1,4 @@
-# SPEC §11 #12 TestValidShapeDivergence::test_different_valid_shape_can_reuse (#1094): tiles that
+# rule §11 #12 TestValidShapeDivergence::test_different_valid_shape_can_reuse (#1094): tiles that
 # differ only in valid_shape share a buffer; each keeps its own TileView.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_b

@@ -1,4 +1,4 @@
-# SPEC §11 #13 TestValidShapeDivergence::test_non_2d_divergent_valid_shape_can_reuse: 3-D tiles
+# rule §11 #13 TestValidShapeDivergence::test_non_2d_divergent_valid_shape_can_reuse: 3-D tiles
 # with divergent valid_shape share a buffer too (no rank guard any more).
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_b

@@ -1,4 +1,4 @@
-# SPEC §11 #14 TestValidShapeDivergence::test_view_present_vs_absent_can_reuse (#1547): a tile with
+# rule §11 #14 TestValidShapeDivergence::test_view_present_vs_absent_can_reuse (#1547): a tile with
 # a trivial valid_shape view and a tile without a view share a buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_b

@@ -1,7 +1,7 @@
-# SPEC §11 #15 TestViewOps::test_reinterpret_view_chain_shares_exact_byte_memref: a
+# rule §11 #15 TestViewOps::test_reinterpret_view_chain_shares_exact_byte_memref: a
 # reinterpret_view keeps offset 0 and the byte size, so InitMemRef gives it its source's very
 # MemRef (§3.2 pure alias); source, as_int16 and round_trip stay on one base, offset 0, size 512.
-# (Program reconstructed from the SPEC row: the upstream test body is not in the reference data.)
+# (Program reconstructed from the §11 row: the upstream test body is not in the reference data.)
 # memreuse-test: backend=950 step0=on
 # expect: same source as_int16 round_trip
 # expect: memref source mem_vec_2 0 512

@@ -1,4 +1,4 @@
-# SPEC §11 #16 TestViewOps::test_subview_group_keeps_offsets_on_reuse (#1723): src joins dead's
+# rule §11 #16 TestViewOps::test_subview_group_keeps_offsets_on_reuse (#1723): src joins dead's
 # buffer; tile.transpose is not in-place safe (forbids src), so srcT and its slice/reshape views
 # keep their own base v7 with their own offsets (0, 0, 0, 64, 64) and sizes (512, 64, 64, 64, 64).
 # memreuse-test: backend=950 step0=on

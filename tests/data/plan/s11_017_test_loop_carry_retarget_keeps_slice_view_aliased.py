@@ -1,4 +1,4 @@
-# SPEC §11 #17 TestViewOps::test_loop_carry_retarget_keeps_slice_view_aliased (#1776): Step 0
+# rule §11 #17 TestViewOps::test_loop_carry_retarget_keeps_slice_view_aliased (#1776): Step 0
 # retargets the reload ti onto the carried buffer of t0 (v2) and acc_n onto acc0's (v3); the slice
 # si follows ti and is re-anchored to (v2, 0, 992) (§4.4) instead of staying on the orphaned v4.
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §11 #18 TestViewOps::test_loop_carry_retarget_keeps_reshape_view_aliased (#1776): as #17 with
+# rule §11 #18 TestViewOps::test_loop_carry_retarget_keeps_reshape_view_aliased (#1776): as #17 with
 # a whole-buffer reshape; ri follows ti onto t0's v2 and keeps ti's exact MemRef (offset 0, 1024).
 # memreuse-test: backend=950 step0=on
 # expect: same t0 r0 ti ri

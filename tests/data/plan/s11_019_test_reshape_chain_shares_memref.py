@@ -1,4 +1,4 @@
-# SPEC §11 #19 TestViewOps::test_reshape_chain_shares_memref: whole-buffer reshapes are pure
+# rule §11 #19 TestViewOps::test_reshape_chain_shares_memref: whole-buffer reshapes are pure
 # aliases (§3.2); the chain is one group on one base.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_b tile_c tile_d

@@ -1,4 +1,4 @@
-# SPEC §11 #20 TestViewOps::test_reshape_not_broken_by_memory_reuse: tile_a and its reshape
+# rule §11 #20 TestViewOps::test_reshape_not_broken_by_memory_reuse: tile_a and its reshape
 # _tile_b are one group; when the group joins tile_c's buffer both move together (§7.1).
 # memreuse-test: backend=950 step0=on
 # expect: same tile_c _tile_d tile_a _tile_b tile_e

@@ -1,4 +1,4 @@
-# SPEC §11 #21 TestViewOps::test_reshape_shared_buffer_can_be_reused_after_all_dead: the
+# rule §11 #21 TestViewOps::test_reshape_shared_buffer_can_be_reused_after_all_dead: the
 # {tile_a, _tile_b} group is one interval; once it ends, later tiles reuse its buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a _tile_b _tile_c tile_d tile_e

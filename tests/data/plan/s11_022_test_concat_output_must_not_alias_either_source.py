@@ -1,4 +1,4 @@
-# SPEC §11 #22 TestInplaceOps::test_concat_output_must_not_alias_either_source (#2008): tile.concat
+# rule §11 #22 TestInplaceOps::test_concat_output_must_not_alias_either_source (#2008): tile.concat
 # is not in-place safe; tile_c (packed first, largest) forbids both sources, which are co-live,
 # so there are three buffers.
 # memreuse-test: backend=950 step0=on

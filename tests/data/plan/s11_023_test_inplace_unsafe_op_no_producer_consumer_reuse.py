@@ -1,4 +1,4 @@
-# SPEC §11 #23 TestInplaceOps::test_inplace_unsafe_op_no_producer_consumer_reuse: tile.recip is not
+# rule §11 #23 TestInplaceOps::test_inplace_unsafe_op_no_producer_consumer_reuse: tile.recip is not
 # in-place safe (§13), so tile_b may not take tile_a's buffer although tile_a dies at tile_b.
 # memreuse-test: backend=950 step0=on
 # expect: distinct tile_a tile_b

@@ -1,6 +1,6 @@
-# SPEC §11 #24 TestInplaceOps::test_move_output_must_not_alias_input (#2100/#2106): tile.move is not
+# rule §11 #24 TestInplaceOps::test_move_output_must_not_alias_input (#2100/#2106): tile.move is not
 # in-place safe, so a Vec->Vec move never lands on its source's buffer.
-# (Program reconstructed from the SPEC row: the upstream test body is not in the reference data.)
+# (Program reconstructed from the §11 row: the upstream test body is not in the reference data.)
 # memreuse-test: backend=950 step0=on
 # expect: distinct tile_a tile_b
 # expect: base tile_a mem_vec_2

@@ -1,4 +1,4 @@
-# SPEC §11 #25 TestInplaceOps::test_inplace_unsafe_op_allows_non_producer_consumer_reuse: recip's
+# rule §11 #25 TestInplaceOps::test_inplace_unsafe_op_allows_non_producer_consumer_reuse: recip's
 # no-alias rule only concerns its operand tile_x; tile_a, tile_c, tile_x chain onto v4, and tile_b
 # is blocked from that buffer only because tile_x (a member) is its forbidden operand.
 # memreuse-test: backend=950 step0=on

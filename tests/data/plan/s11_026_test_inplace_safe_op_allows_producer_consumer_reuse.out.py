@@ -1,4 +1,4 @@
-# SPEC §11 #26 TestInplaceOps::test_inplace_safe_op_allows_producer_consumer_reuse: tile.add is
+# rule §11 #26 TestInplaceOps::test_inplace_safe_op_allows_producer_consumer_reuse: tile.add is
 # in-place safe, so its output takes its dying input's buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_b

@@ -1,4 +1,4 @@
-# SPEC §11 #27 TestInplaceOps::test_ands_no_producer_consumer_reuse: tile.ands is not in-place safe.
+# rule §11 #27 TestInplaceOps::test_ands_no_producer_consumer_reuse: tile.ands is not in-place safe.
 # memreuse-test: backend=950 step0=on
 # expect: distinct tile_a tile_b
 # expect: base tile_a mem_vec_2

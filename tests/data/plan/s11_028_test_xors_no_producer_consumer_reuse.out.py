@@ -1,4 +1,4 @@
-# SPEC §11 #28 TestInplaceOps::test_xors_no_producer_consumer_reuse: tile.xors is not in-place safe
+# rule §11 #28 TestInplaceOps::test_xors_no_producer_consumer_reuse: tile.xors is not in-place safe
 # and forbids every variable operand (tile_a and the scratch tile_tmp); three buffers.
 # memreuse-test: backend=950 step0=on
 # expect: distinct tile_a tile_tmp tile_b

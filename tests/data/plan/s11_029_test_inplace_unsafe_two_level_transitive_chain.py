@@ -1,4 +1,4 @@
-# SPEC §11 #29 TestInplaceOps::test_inplace_unsafe_two_level_transitive_chain: tile_d overlaps tile_u
+# rule §11 #29 TestInplaceOps::test_inplace_unsafe_two_level_transitive_chain: tile_d overlaps tile_u
 # and opens v6; recip's output tile_c may join the chain buffer v3 (its forbidden operand tile_d
 # is not there) but never tile_d's.
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §11 #30 TestYieldFixup::test_producer_retyped_to_iter_arg_buffer (§4.2): Step 0 puts the
+# rule §11 #30 TestYieldFixup::test_producer_retyped_to_iter_arg_buffer (§4.2): Step 0 puts the
 # yield producer next_0 on the iter arg's buffer; the intermediate extra_0 keeps its own; no move.
 # memreuse-test: backend=950 step0=on
 # expect: same init_0 next_0 out_0

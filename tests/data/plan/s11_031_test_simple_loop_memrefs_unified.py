@@ -1,4 +1,4 @@
-# SPEC §11 #31 TestYieldFixup::test_simple_loop_memrefs_unified (§4.2): init, iter arg, yield
+# rule §11 #31 TestYieldFixup::test_simple_loop_memrefs_unified (§4.2): init, iter arg, yield
 # producer and return var all land on one buffer; next_0's own alloc disappears.
 # memreuse-test: backend=950 step0=on
 # expect: same init_0 next_0 out_0

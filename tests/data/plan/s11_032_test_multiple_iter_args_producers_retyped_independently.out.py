@@ -1,4 +1,4 @@
-# SPEC §11 #32 TestYieldFixup::test_multiple_iter_args_producers_retyped_independently (§4.2,
+# rule §11 #32 TestYieldFixup::test_multiple_iter_args_producers_retyped_independently (§4.2,
 # §6.3): each carry's producer moves onto its own iter arg buffer; the two loop-local
 # intermediates share one scratch buffer.
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §11 #33 TestYieldFixup::test_if_stmt_return_var_memref_patched (§5.4, §7.5): the branch
+# rule §11 #33 TestYieldFixup::test_if_stmt_return_var_memref_patched (§5.4, §7.5): the branch
 # tiles form one phi family and join the dead tile_a's buffer; the if return var follows them.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_b tile_c if_result

@@ -1,4 +1,4 @@
-# SPEC §11 #34 TestYieldFixup::test_if_stmt_tile_move_when_branch_memrefs_differ (§5.4, §6.2):
+# rule §11 #34 TestYieldFixup::test_if_stmt_tile_move_when_branch_memrefs_differ (§5.4, §6.2):
 # alias_a and t3 are one phi family, so t3 may join tile_a's buffer although alias_a (a bare
 # alias of tile_a) is read after the if; t1/t2 overlap tile_a and take tile_b's buffer. Both
 # arms then yield mem_vec_3 tiles: no move.

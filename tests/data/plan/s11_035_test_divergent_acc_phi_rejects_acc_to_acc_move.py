@@ -1,4 +1,4 @@
-# SPEC §11 #35 TestYieldFixup::test_divergent_acc_phi_rejects_acc_to_acc_move (§7.5, §9.3): both
+# rule §11 #35 TestYieldFixup::test_divergent_acc_phi_rejects_acc_to_acc_move (§7.5, §9.3): both
 # arms yield co-live Acc tiles defined before the if (no phi family, no in-place accumulator for
 # §7.4), so reconciling them would need an Acc->Acc tile.move: internal error. The upstream test
 # body is not in the reference snapshot; this program is reconstructed from the row.

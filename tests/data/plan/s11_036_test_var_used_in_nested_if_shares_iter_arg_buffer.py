@@ -1,4 +1,4 @@
-# SPEC §11 #36 TestControlFlow::test_var_used_in_nested_if_shares_iter_arg_buffer (§4.2): Step 0
+# rule §11 #36 TestControlFlow::test_var_used_in_nested_if_shares_iter_arg_buffer (§4.2): Step 0
 # follows the loop yield through the if return var into both arms (tile_c is retargeted; the
 # iter-arg arm is already there), so everything lives on the carry buffer.
 # memreuse-test: backend=950 step0=on exact=on

@@ -1,4 +1,4 @@
-# SPEC §11 #37 TestControlFlow::test_different_if_branches_can_share (§5.4, §6.2): tiles of
+# rule §11 #37 TestControlFlow::test_different_if_branches_can_share (§5.4, §6.2): tiles of
 # exclusive branches are one phi family and share a buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_b tile_c if_result

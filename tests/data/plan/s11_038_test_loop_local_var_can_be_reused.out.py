@@ -1,4 +1,4 @@
-# SPEC §11 #38 TestControlFlow::test_loop_local_var_can_be_reused (§4.2, §5.3): the yield
+# rule §11 #38 TestControlFlow::test_loop_local_var_can_be_reused (§4.2, §5.3): the yield
 # producer tile_z goes onto the carry buffer; the loop-local chain tile_x/tile_y shares a scratch.
 # memreuse-test: backend=950 step0=on
 # expect: same init_tile tile_z loop_out

@@ -1,4 +1,4 @@
-# SPEC §11 #39 TestControlFlow::test_nested_for_loops_outer_var_extends_to_outer_end (§5.3,
+# rule §11 #39 TestControlFlow::test_nested_for_loops_outer_var_extends_to_outer_end (§5.3,
 # §4.2): tile_a, read in the inner loop, stays live to the end of the outer loop; each level's
 # yield producer lands on that level's carry buffer.
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §11 #40 TestControlFlow::test_if_without_else_branch (§5.1): the then-branch's empty
+# rule §11 #40 TestControlFlow::test_if_without_else_branch (§5.1): the then-branch's empty
 # yield is numbered; tile_a, read after the if, stays apart from tile_b and is reused by tile_c.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_c

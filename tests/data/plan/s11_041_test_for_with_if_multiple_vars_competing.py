@@ -1,4 +1,4 @@
-# SPEC §11 #41 TestControlFlow::test_for_with_if_multiple_vars_competing (§4.2): Step 0 puts
+# rule §11 #41 TestControlFlow::test_for_with_if_multiple_vars_competing (§4.2): Step 0 puts
 # both arms' producers on the carry buffer; tile_a and tile_b, live across the loop, keep theirs.
 # memreuse-test: backend=950 step0=on
 # expect: base tile_a mem_vec_2

@@ -1,4 +1,4 @@
-# SPEC §11 #42 TestControlFlow::test_branch_local_var_does_not_leak (§5.4, §7.5): the pre-if
+# rule §11 #42 TestControlFlow::test_branch_local_var_does_not_leak (§5.4, §7.5): the pre-if
 # tile_a yielded by the else arm is not a phi source, so tile_b gets its own buffer and the else
 # arm copies tile_a into the phi buffer (the then arm's); tile_e reuses tile_a's buffer.
 # memreuse-test: backend=950 step0=on

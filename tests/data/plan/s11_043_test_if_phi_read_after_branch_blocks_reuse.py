@@ -1,4 +1,4 @@
-# SPEC §11 #43 TestControlFlow::test_if_phi_read_after_branch_blocks_reuse (§5.2, §5.4, #1821):
+# rule §11 #43 TestControlFlow::test_if_phi_read_after_branch_blocks_reuse (§5.2, §5.4, #1821):
 # the read of the phi r after the if keeps both branch sources b and c live, so the later
 # temporary e may not take their buffer; f touches them and joins; g joins a. The upstream test
 # body is not in the reference snapshot; this program is reconstructed from the row's intervals

@@ -1,4 +1,4 @@
-# SPEC §11 #44 TestControlFlow::test_loop_return_var_blocks_init_memref_reuse (§5.2 item 2,
+# rule §11 #44 TestControlFlow::test_loop_return_var_blocks_init_memref_reuse (§5.2 item 2,
 # #768): the read of loop_out after the loop counts as a read of the init o_acc_z, so resid may
 # not take the carry buffer; it reuses the dead chunk's. o_acc_z joins o_acc, and §7.2 moves the
 # carry with it.

@@ -1,4 +1,4 @@
-# SPEC §11 #45 TestTopDownRetargeter::test_acc_chain_pinned_producer_shares_iter_arg_buffer
+# rule §11 #45 TestTopDownRetargeter::test_acc_chain_pinned_producer_shares_iter_arg_buffer
 # (§3.1, §4.2): matmul_acc lands on its accumulator input, so the whole chain is one Acc buffer
 # already; Step 0 recurses through it and nothing moves.
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §11 #46 TestTopDownRetargeter::test_padded_acc_initializer_preserves_valid_shape_and_coalesces
+# rule §11 #46 TestTopDownRetargeter::test_padded_acc_initializer_preserves_valid_shape_and_coalesces
 # (§4.2 rule b): the carry is a [32, 32] Acc tile seen through set_validshape [16, 16]; Step 0
 # accepts set_validshape (the one view it passes through) and retargets its source prod onto
 # the initializer's buffer, so init_storage/init/prod/acc_next/loop_out share one Acc base and

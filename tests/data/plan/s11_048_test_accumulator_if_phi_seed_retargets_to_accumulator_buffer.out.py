@@ -1,4 +1,4 @@
-# SPEC §11 #48 TestTopDownRetargeter::test_accumulator_if_phi_seed_retargets_to_accumulator_buffer
+# rule §11 #48 TestTopDownRetargeter::test_accumulator_if_phi_seed_retargets_to_accumulator_buffer
 # (§7.4): the else arm accumulates in place on acc's buffer (mem_acc_5); the then arm's fresh
 # matmul seed is retargeted onto it, the phi follows, and the seed's mem_acc_6 disappears. The
 # upstream test body is not in the reference snapshot; this program is reconstructed from the

@@ -1,4 +1,4 @@
-# SPEC §11 #49 TestTopDownRetargeter::test_gating_vec_inplace_if_phi_is_not_acc_coalesced (§7.4,
+# rule §11 #49 TestTopDownRetargeter::test_gating_vec_inplace_if_phi_is_not_acc_coalesced (§7.4,
 # §7.5): the same shape as #48 in Vec (fillpad_inplace accumulates on gate's buffer) is not
 # coalesced — §7.4 is Acc-only — so the two arms stay on two Vec buffers and the else arm copies
 # acc into the phi (then-arm) buffer. The upstream test body is not in the reference snapshot;

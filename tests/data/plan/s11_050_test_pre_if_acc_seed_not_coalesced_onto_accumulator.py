@@ -1,4 +1,4 @@
-# SPEC §11 #50 TestTopDownRetargeter::test_pre_if_acc_seed_not_coalesced_onto_accumulator (§7.4
+# rule §11 #50 TestTopDownRetargeter::test_pre_if_acc_seed_not_coalesced_onto_accumulator (§7.4
 # condition 3): the seed is computed before the if, so retargeting it onto the accumulator would
 # clobber what the in-place arm reads; §7.4 declines and the yield fixup rejects the Acc->Acc
 # move. The upstream test body is not in the reference snapshot; this program is reconstructed

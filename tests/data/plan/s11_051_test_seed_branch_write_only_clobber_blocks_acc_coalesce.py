@@ -1,4 +1,4 @@
-# SPEC §11 #51 TestTopDownRetargeter::test_seed_branch_write_only_clobber_blocks_acc_coalesce
+# rule §11 #51 TestTopDownRetargeter::test_seed_branch_write_only_clobber_blocks_acc_coalesce
 # (§7.4 condition 4, §4.3): hand-written IR whose seed branch later writes (without reading) the
 # accumulator buffer mem_acc_5; dead_at counts writes, so §7.4 declines and the Acc->Acc move is
 # rejected. The upstream test body is not in the reference snapshot; this program is

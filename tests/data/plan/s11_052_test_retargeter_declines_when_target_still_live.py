@@ -1,4 +1,4 @@
-# SPEC §11 #52 TestTopDownRetargeter::test_retargeter_declines_when_target_still_live (§4.3,
+# rule §11 #52 TestTopDownRetargeter::test_retargeter_declines_when_target_still_live (§4.3,
 # §7.5): other reads acc_0 after tmp is written, so Step 0 leaves tmp on its own buffer and the
 # yield fixup copies it onto the carry buffer right before the yield.
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §11 #53 TestTopDownRetargeter::test_retargeter_declines_when_read_after_nested_if (§4.3
+# rule §11 #53 TestTopDownRetargeter::test_retargeter_declines_when_read_after_nested_if (§4.3
 # ancestor walk, §7.5 as amended by S1): acc_0 is read after the if, so Step 0 leaves tile_c on
 # its own buffer. S1: the else arm, which yields the iter arg acc_0, gets a copy into the phi
 # buffer (mem_vec_3) like any other arm; the loop yield then copies the phi onto the carry buffer.

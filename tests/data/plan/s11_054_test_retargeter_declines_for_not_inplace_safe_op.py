@@ -1,4 +1,4 @@
-# SPEC §11 #54 TestTopDownRetargeter::test_retargeter_declines_for_not_inplace_safe_op (§4.2
+# rule §11 #54 TestTopDownRetargeter::test_retargeter_declines_for_not_inplace_safe_op (§4.2
 # rule e, §6.2 no-alias, §6.3): mrgsort may not write the buffer it reads, so Step 0 declines and
 # merged_mv copies it onto the carry buffer. sort32 forbids its inputs and gather forbids result
 # (on the carry buffer), so src_tile and vals join merged's mem_vec_6 (taking its 16384-byte

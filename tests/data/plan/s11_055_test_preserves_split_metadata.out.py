@@ -1,4 +1,4 @@
-# SPEC §11 #55 TestMetadata::test_preserves_split_metadata (§1.8, §7): the function type and its
+# rule §11 #55 TestMetadata::test_preserves_split_metadata (§1.8, §7): the function type and its
 # split attr survive planning; tile_b reuses tile_a's buffer (no 910B hazard on 950).
 # memreuse-test: backend=950 step0=on function=vector_producer
 # expect: same tile_a tile_b

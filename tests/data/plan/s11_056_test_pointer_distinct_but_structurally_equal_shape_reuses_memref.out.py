@@ -1,4 +1,4 @@
-# SPEC §11 #56 TestStructuralShapeEquality::test_pointer_distinct_but_structurally_equal_shape_reuses_memref
+# rule §11 #56 TestStructuralShapeEquality::test_pointer_distinct_but_structurally_equal_shape_reuses_memref
 # (§6.2: no shape gate): memory_reuse alone on hand-built IR with composite shape dims and no
 # alloc statements; tile_b takes tile_a's MemRef. Our parser requires every on-chip base to be
 # defined by a `tile.alloc` and every MemRef to fit in it (E005/E006), so unlike upstream's

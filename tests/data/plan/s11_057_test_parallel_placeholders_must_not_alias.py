@@ -1,4 +1,4 @@
-# SPEC §11 #57 TestParallelPlaceholdersInIfThen::test_parallel_placeholders_must_not_alias
+# rule §11 #57 TestParallelPlaceholdersInIfThen::test_parallel_placeholders_must_not_alias
 # (§5.2, §5.4): the then arm yields the parallel loop's return vars, which are not tracked
 # tiles, so the phis get no branch-local sources and their reads after the if are not tracked
 # (upstream quirk, reproduced); the two placeholders are co-live inside the then arm anyway

@@ -1,4 +1,4 @@
-# SPEC §11 #58 TestL0CrossShapeReuse::test_right_buffers_different_shapes_reuse (#1595, #1805; §6.5):
+# rule §11 #58 TestL0CrossShapeReuse::test_right_buffers_different_shapes_reuse (#1595, #1805; §6.5):
 # no shape gate in L0. Left: la (2 KiB, [12,14]) joins the larger, later lc (4 KiB, [18,20]) whose
 # base mem_left_13 survives (FFD, bidirectional). Right: rd (32 KiB, [19,20]) joins rb's mem_right_9.
 # Mat: b_mat/d_mat on mem_mat_7, c_mat/a_mat on mem_mat_11; Acc: m2 joins m1's mem_acc_10.

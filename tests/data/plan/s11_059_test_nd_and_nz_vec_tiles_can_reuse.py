@@ -1,4 +1,4 @@
-# SPEC §11 #59 TestStorageLayoutReuse::test_nd_and_nz_vec_tiles_can_reuse (#1788; §6.2: no layout gate):
+# rule §11 #59 TestStorageLayoutReuse::test_nd_and_nz_vec_tiles_can_reuse (#1788; §6.2: no layout gate):
 # lifetime-disjoint ND and NZ Vec tiles of equal size share one buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_nd tile_nz

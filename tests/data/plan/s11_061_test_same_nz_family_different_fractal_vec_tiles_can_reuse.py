@@ -1,4 +1,4 @@
-# SPEC §11 #61 TestStorageLayoutReuse::test_same_nz_family_different_fractal_vec_tiles_can_reuse (#1788;
+# rule §11 #61 TestStorageLayoutReuse::test_same_nz_family_different_fractal_vec_tiles_can_reuse (#1788;
 # §6.2): two NZ Vec tiles differing only in fractal size share one buffer.
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_b

@@ -1,4 +1,4 @@
-# SPEC §11 #62 TestStorageLayoutReuse::test_same_layout_nd_vec_tiles_can_reuse (#1788: ND/ND same layout
+# rule §11 #62 TestStorageLayoutReuse::test_same_layout_nd_vec_tiles_can_reuse (#1788: ND/ND same layout
 # must still coalesce; §6.2).
 # memreuse-test: backend=950 step0=on
 # expect: same tile_a tile_b

@@ -1,4 +1,4 @@
-# SPEC §11 #63 TestAscend910BLoadTpopHazard::test_ascend910b_split_aiv_does_not_reuse_load_buffer
+# rule §11 #63 TestAscend910BLoadTpopHazard::test_ascend910b_split_aiv_does_not_reuse_load_buffer
 # (§6.1.3, §6.2 gate 2; seed "Ascend910B load + tpop_from_aic hazard"). M mode: hand-written
 # post-InitMemRef IR with a hand-typed tpop. down_next reads a tpop value and would touch the
 # load-derived down_prev at its last use: blocked, so it joins pipe_chunk's mem_vec_1.

@@ -1,4 +1,4 @@
-# SPEC §11 #65 TestAscend910BLoadTpopHazard::test_ascend950_allows_load_buffer_reuse (§6.1.3: the
+# rule §11 #65 TestAscend910BLoadTpopHazard::test_ascend950_allows_load_buffer_reuse (§6.1.3: the
 # hazard guard is 910B-only). Same program as #63: on 950 down_next reuses down_prev's mem_vec_0.
 # memreuse-test: backend=950 step0=off
 # expect: same down_prev down_next

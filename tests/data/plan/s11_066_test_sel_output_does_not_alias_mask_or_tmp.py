@@ -1,4 +1,4 @@
-# SPEC §11 #66 TestForbidOutputAlias::test_sel_output_does_not_alias_mask_or_tmp (#1788; §13 tile.sel
+# rule §11 #66 TestForbidOutputAlias::test_sel_output_does_not_alias_mask_or_tmp (#1788; §13 tile.sel
 # forbid 0, 3). ⚠ The upstream comment says the mask reuses t1's buffer; the real packing places the
 # 1024-byte tiles first: dst joins t0/t1's mem_vec_4, so the 512-byte mask (forbidden by dst) and the
 # 32-byte tmp (likewise) each open their own buffer.

@@ -1,4 +1,4 @@
-# SPEC §11 #67 TestForbidOutputAlias::test_sels_output_may_reuse_dead_tmp [950] (§13 tile.sels forbid 0
+# rule §11 #67 TestForbidOutputAlias::test_sels_output_may_reuse_dead_tmp [950] (§13 tile.sels forbid 0
 # only, on 910B and 950 alike; seed table "tile.sels target-aware"). dst may take the dead tmp's
 # buffer (t0/dead's mem_vec_4, where tmp landed); src is still live (keep_src_live) and the mask is
 # forbidden.

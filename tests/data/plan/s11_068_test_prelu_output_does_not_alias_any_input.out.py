@@ -1,4 +1,4 @@
-# SPEC §11 #68 TestForbidOutputAlias::test_prelu_output_does_not_alias_any_input (§13 tile.prelu NIP;
+# rule §11 #68 TestForbidOutputAlias::test_prelu_output_does_not_alias_any_input (§13 tile.prelu NIP;
 # seed table "tile.prelu target-aware": on A2/A3 TPRELU reads src, slope and tmp while writing dst).
 # 910B: every operand is forbidden, so dst opens a fourth buffer.
 # §12 anchor #1788: forbid_output_alias replaced the tile-type reuse gate.

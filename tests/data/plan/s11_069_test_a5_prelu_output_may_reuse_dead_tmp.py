@@ -1,4 +1,4 @@
-# SPEC §11 #69 TestForbidOutputAlias::test_a5_prelu_output_may_reuse_dead_tmp (§6.1.4: on an A5 target
+# rule §11 #69 TestForbidOutputAlias::test_a5_prelu_output_may_reuse_dead_tmp (§6.1.4: on an A5 target
 # tile.prelu forbids only args 0 and 1). dst takes the dead tmp's mem_vec_6; src/slope stay live;
 # live_inputs and result reuse src's mem_vec_4 once src dies.
 # §12 anchor #1788: forbid_output_alias replaced the tile-type reuse gate.

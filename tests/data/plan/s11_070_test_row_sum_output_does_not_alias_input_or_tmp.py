@@ -1,4 +1,4 @@
-# SPEC §11 #70 TestForbidOutputAlias::test_row_sum_output_does_not_alias_input_or_tmp (§13 row
+# rule §11 #70 TestForbidOutputAlias::test_row_sum_output_does_not_alias_input_or_tmp (§13 row
 # reductions NIP). sq reuses t0's mem_vec_3; s avoids both sq's and tmp's buffers.
 # §12 anchor #1788: forbid_output_alias replaced the tile-type reuse gate.
 # memreuse-test: backend=950 step0=on

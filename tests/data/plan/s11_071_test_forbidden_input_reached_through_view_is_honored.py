@@ -1,4 +1,4 @@
-# SPEC §11 #71 TestForbidOutputAlias::test_forbidden_input_reached_through_view_is_honored (§6.2 gate 3:
+# rule §11 #71 TestForbidOutputAlias::test_forbidden_input_reached_through_view_is_honored (§6.2 gate 3:
 # a forbidden operand resolves to its physical base). recip (NIP) reads v, a reshape view of t0
 # (same MemRef), so r must stay off t0's mem_vec_2 even though t0's group is dead at r's def.
 # §12 anchor #1788: forbid_output_alias replaced the tile-type reuse gate.

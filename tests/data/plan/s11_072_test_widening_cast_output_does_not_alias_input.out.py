@@ -1,4 +1,4 @@
-# SPEC §11 #72 TestForbidOutputAlias::test_widening_cast_output_does_not_alias_input (§6.1.4 widening
+# rule §11 #72 TestForbidOutputAlias::test_widening_cast_output_does_not_alias_input (§6.1.4 widening
 # tile.cast forbids arg 0). r (FP32, 512 B) is packed before bf (BF16, 256 B) and joins t0/_dead's
 # mem_vec_3; bf, forbidden by r, cannot join that buffer and keeps its own.
 # §12 anchor #1788: forbid_output_alias replaced the tile-type reuse gate.

@@ -1,4 +1,4 @@
-# SPEC §11 #73 TestForbidOutputAlias::test_col_expand_mul_output_does_not_alias_col_vector (§13
+# rule §11 #73 TestForbidOutputAlias::test_col_expand_mul_output_does_not_alias_col_vector (§13
 # col_expand_mul forbid 1, reached through a slice view). col is a 64-byte slice of col_src (one
 # group); r must stay off that group's buffer and joins t0/tgt's mem_vec_3 instead. The col_src group
 # joins cbig's mem_vec_5 and col keeps its own offset/size inside it (§7.1).

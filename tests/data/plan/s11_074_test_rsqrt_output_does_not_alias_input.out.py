@@ -1,4 +1,4 @@
-# SPEC §11 #74 TestForbidOutputAlias::test_rsqrt_output_does_not_alias_input (§13 tile.rsqrt NIP).
+# rule §11 #74 TestForbidOutputAlias::test_rsqrt_output_does_not_alias_input (§13 tile.rsqrt NIP).
 # sq reuses t0's mem_vec_2; r may not take it and keeps mem_vec_4.
 # §12 anchor #1788: forbid_output_alias replaced the tile-type reuse gate.
 # memreuse-test: backend=950 step0=on

@@ -1,4 +1,4 @@
-# SPEC §11 #77 TestPipelineStageSeparation::test_disjoint_non_pipeline_tiles_still_merge (control for
+# rule §11 #77 TestPipelineStageSeparation::test_disjoint_non_pipeline_tiles_still_merge (control for
 # §6.6: without pipeline_membership tags, lifetime-disjoint loads coalesce). R mode.
 # memreuse-test: backend=950 step0=off
 # expect: same a b

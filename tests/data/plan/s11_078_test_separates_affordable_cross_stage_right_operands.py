@@ -1,4 +1,4 @@
-# SPEC §11 #78 TestCapacityGatedReuse::test_separates_affordable_cross_stage_right_operands (#1475; §6.6): on
+# rule §11 #78 TestCapacityGatedReuse::test_separates_affordable_cross_stage_right_operands (#1475; §6.6): on
 # 910B Right is capacity-known (65536 B), so group 0's slot (2048 B) affords F = min(2, 32) = 2 and
 # the cross-stage operands r0 (0:0) and r1 (0:1) keep separate buffers (the depth-2 ping-pong)
 # although their lifetimes are disjoint. No shed, so no hint. R mode.

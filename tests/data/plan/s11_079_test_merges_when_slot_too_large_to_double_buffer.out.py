@@ -1,4 +1,4 @@
-# SPEC §11 #79 TestCapacityGatedReuse::test_merges_when_slot_too_large_to_double_buffer (§6.6): each Right
+# rule §11 #79 TestCapacityGatedReuse::test_merges_when_slot_too_large_to_double_buffer (§6.6): each Right
 # operand is [128, 192] BF16 = 49152 B, so F = max(1, min(2, 65536 / 49152)) = 1 and the two stages
 # share one buffer (depth 2 would need 98304 B). F < D, so PH-MR-001 follows (#80 pins its text). R mode.
 # memreuse-test: backend=910b step0=off

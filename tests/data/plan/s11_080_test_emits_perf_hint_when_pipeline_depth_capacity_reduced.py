@@ -1,4 +1,4 @@
-# SPEC §11 #80 TestCapacityGatedReuse::test_emits_perf_hint_when_pipeline_depth_capacity_reduced (§6.8, §9.1):
+# rule §11 #80 TestCapacityGatedReuse::test_emits_perf_hint_when_pipeline_depth_capacity_reduced (§6.8, §9.1):
 # #79's program; the hint is slot-bound (need = 2 x 49152 = 98304 B > 65536 B free), so it gives the
 # byte threshold 65536 / 2 = 32768 B. The whole one-line message is pinned. R mode.
 # memreuse-test: backend=910b step0=off

@@ -1,4 +1,4 @@
-# SPEC §11 #83 TestCapacityGatedReuse::test_finds_max_affordable_double_buffer_depth (§6.6): three stages of
+# rule §11 #83 TestCapacityGatedReuse::test_finds_max_affordable_double_buffer_depth (§6.6): three stages of
 # 32768 B; F = min(3, 65536 / 32768) = 2, so stages ping-pong by ordinal mod 2: r0 and r2 share, r1
 # stays apart (2 buffers, not collapsed to 1). F < D gives the slot-bound hint (3 x 32768 > 65536;
 # threshold 65536 / 3 = 21845 B). R mode.

@@ -1,4 +1,4 @@
-# SPEC §11 #84 TestCapacityGatedReuse::test_merges_same_stage_operands (§6.6): r0 and r1 are both tagged 0:0,
+# rule §11 #84 TestCapacityGatedReuse::test_merges_same_stage_operands (§6.6): r0 and r1 are both tagged 0:0,
 # so D = 1 and their residues agree; the disjoint operands merge. F = D: no hint. R mode.
 # memreuse-test: backend=910b step0=off
 # expect: same r0 r1

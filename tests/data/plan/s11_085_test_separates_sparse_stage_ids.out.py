@@ -1,4 +1,4 @@
-# SPEC §11 #85 TestCapacityGatedReuse::test_separates_sparse_stage_ids (§6.6): stages {0, 2} have dense
+# rule §11 #85 TestCapacityGatedReuse::test_separates_sparse_stage_ids (§6.6): stages {0, 2} have dense
 # ordinals 0 and 1, so with F = 2 they stay apart (raw 2 mod 2 == 0 mod 2 would wrongly merge). R mode.
 # memreuse-test: backend=910b step0=off
 # expect: distinct r0 r1

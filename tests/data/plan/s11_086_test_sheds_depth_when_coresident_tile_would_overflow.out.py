@@ -1,4 +1,4 @@
-# SPEC §11 #86 TestCapacityGatedReuse::test_sheds_depth_when_coresident_tile_would_overflow (§6.7, note on
+# rule §11 #86 TestCapacityGatedReuse::test_sheds_depth_when_coresident_tile_would_overflow (§6.7, note on
 # #86): np0 (untagged, 32768 B) is live across both stages, so the first packing np0 | r0 | r1 needs
 # 98304 B > 65536 B; MaxRelief sheds group 0 (F 2 -> 1), r1 joins r0 and the space fits exactly
 # (AllocateMemoryAddr: np0's mem_right_12 at 0, mem_right_16 at 32768). The hint is not slot-bound

@@ -1,4 +1,4 @@
-# SPEC §11 #87 TestCapacityGatedReuse::test_is_deterministic: #78's program planned twice gives the same
+# rule §11 #87 TestCapacityGatedReuse::test_is_deterministic: #78's program planned twice gives the same
 # placement (the `deterministic` expectation re-plans and compares the printed output and the
 # diagnostics). R mode.
 # memreuse-test: backend=910b step0=off

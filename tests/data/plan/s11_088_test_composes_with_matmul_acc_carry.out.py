@@ -1,4 +1,4 @@
-# SPEC §11 #88 TestCapacityGatedReuse::test_composes_with_matmul_acc_carry (#1352; §6.6, §6.7): an
+# rule §11 #88 TestCapacityGatedReuse::test_composes_with_matmul_acc_carry (#1352; §6.6, §6.7): an
 # untagged matmul_acc accumulator chain on 910B. No pipeline_membership, so the gate never separates
 # anything and no space overflows: no shed, no hint, no warning; matmul_acc already sits on the
 # carry's Acc buffer, so nothing moves. The function is Opaque (`@pl.function`), so AllocateMemoryAddr

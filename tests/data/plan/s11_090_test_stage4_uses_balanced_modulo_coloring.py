@@ -1,4 +1,4 @@
-# SPEC §11 #90 TestCapacityGatedReuse::test_stage4_uses_balanced_modulo_coloring (§6.6): four 32768 B stages,
+# rule §11 #90 TestCapacityGatedReuse::test_stage4_uses_balanced_modulo_coloring (§6.6): four 32768 B stages,
 # F = min(4, 2) = 2: residues {r0, r2} and {r1, r3}, every adjacent pair apart; allocation fits
 # (65536 B). Slot-bound hint, 2 of 4. R mode (upstream's non-SSA `out` chain is spelled out_1..out_4).
 # memreuse-test: backend=910b step0=off addresses=on

@@ -1,4 +1,4 @@
-# SPEC §11 #91 TestCapacityGatedReuse::test_sequential_groups_time_share_without_false_shed (§6.3, §6.7): group A
+# rule §11 #91 TestCapacityGatedReuse::test_sequential_groups_time_share_without_false_shed (§6.3, §6.7): group A
 # (16384 B, 0:0/0:1) then group B (24576 B, 1:0/1:1), disjoint in time. FFD places rb0, rb1 first
 # (apart, F_B = 2), then ra0 joins rb0 and ra1 joins rb1 (different groups never block): 2 x 24576 =
 # 49152 B fits, so no shed and no hint. R mode.

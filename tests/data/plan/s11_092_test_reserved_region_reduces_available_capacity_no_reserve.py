@@ -1,4 +1,4 @@
-# SPEC §11 #92 TestCapacityGatedReuse::test_reserved_region_reduces_available_capacity, the NoReserve half
+# rule §11 #92 TestCapacityGatedReuse::test_reserved_region_reduces_available_capacity, the NoReserve half
 # (§6.6): two 49152 B Vec pipeline loads; F = min(2, 188416 / 49152) = 2 and 2 x 49152 fits the
 # 184 KiB Vec, so r0 and r1 stay apart (s0 and s1 join r0's buffer). R mode.
 # memreuse-test: backend=910b step0=off addresses=on

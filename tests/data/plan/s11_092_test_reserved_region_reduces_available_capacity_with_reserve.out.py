@@ -1,4 +1,4 @@
-# SPEC §11 #92 TestCapacityGatedReuse::test_reserved_region_reduces_available_capacity, the WithReserve half
+# rule §11 #92 TestCapacityGatedReuse::test_reserved_region_reduces_available_capacity, the WithReserve half
 # (§2.5, §6.7): a 131072 B reserve_buffer (Vec for InCore) moves the footprint start, so
 # 131072 + 2 x 49152 = 229376 > 188416 and group 0 is shed: r0 == r1, 131072 + 49152 fits. The
 # hint reports the free bytes after the reserve. AllocateMemoryAddr places the tiles above the

@@ -1,4 +1,4 @@
-# SPEC §11 #93 TestCapacityGatedReuse::test_multi_group_shed_prefers_largest_slot (§6.7 MaxRelief, note on #93):
+# rule §11 #93 TestCapacityGatedReuse::test_multi_group_shed_prefers_largest_slot (§6.7 MaxRelief, note on #93):
 # np0 (24576 B) is live across group A (24576 B, 0:0/0:1) and group B (16384 B, 1:0/1:1). First
 # packing np0 | {ra0, rb0} | {ra1, rb1} = 73728 > 65536; MaxRelief sheds A (larger aligned slot),
 # re-pack np0 | {ra0, ra1, rb0} | {rb1} = 65536 fits exactly, B keeps depth 2. Only group 0 gets

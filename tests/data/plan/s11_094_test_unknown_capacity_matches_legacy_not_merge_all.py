@@ -1,4 +1,4 @@
-# SPEC §11 #94 TestCapacityGatedReuse::test_unknown_capacity_matches_legacy_not_merge_all (#1900; §6.6:
+# rule §11 #94 TestCapacityGatedReuse::test_unknown_capacity_matches_legacy_not_merge_all (#1900; §6.6:
 # with no backend every capacity is 0, so the legacy predicate separates Vec pipeline loads of one
 # group with different stages). r0 (0:0) and r1 (0:1) stay apart; the untagged s0/s1 still coalesce
 # onto r0's buffer. The pipeline_membership attr is stripped from the output (§7.8). R mode.

@@ -1,4 +1,4 @@
-# SPEC §11 #95 TestCapacityGatedReuse::test_fallback_repacks_legacy_on_genuine_overflow (§6.7 force_legacy, §8):
+# rule §11 #95 TestCapacityGatedReuse::test_fallback_repacks_legacy_on_genuine_overflow (§6.7 force_legacy, §8):
 # four co-live 20480 B stages need 81920 B > 65536 B at every depth, so the shed (F 3 -> 2 -> 1)
 # never helps and the legacy packing (4 buffers) is kept with MR-W001. Upstream's test stops after
 # MemoryReuse; with addresses=on memreuse runs AllocateMemoryAddr on the InCore function, which rejects the

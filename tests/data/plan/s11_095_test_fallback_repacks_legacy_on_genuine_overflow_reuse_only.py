@@ -1,4 +1,4 @@
-# SPEC §11 #95 TestCapacityGatedReuse::test_fallback_repacks_legacy_on_genuine_overflow, MemoryReuse only: the
+# rule §11 #95 TestCapacityGatedReuse::test_fallback_repacks_legacy_on_genuine_overflow, MemoryReuse only: the
 # same program with an Opaque function, which AllocateMemoryAddr leaves alone (§8), so the planner's
 # own outcome is visible: the force_legacy floor keeps r0..r3 in four buffers and warns that the
 # legacy packing also overflows; a forced-legacy space gets no PH-MR-001 (§6.8). R mode.

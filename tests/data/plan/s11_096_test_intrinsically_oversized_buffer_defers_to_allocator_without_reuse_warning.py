@@ -1,4 +1,4 @@
-# SPEC §11 #96 TestCapacityGatedReuse::test_intrinsically_oversized_buffer_defers_to_allocator_without_reuse_warning
+# rule §11 #96 TestCapacityGatedReuse::test_intrinsically_oversized_buffer_defers_to_allocator_without_reuse_warning
 # (§6.7, §8): b_right alone is 131072 B in the 65536 B Right. MemoryReuse takes the force_legacy
 # branch without a warning (one buffer is larger than the space); AllocateMemoryAddr is the hard
 # gate. Left (65536 B) and Acc (131072 B) fit exactly. The `_reuse_only` companion checks that no

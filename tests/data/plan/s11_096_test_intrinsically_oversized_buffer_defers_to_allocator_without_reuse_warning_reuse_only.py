@@ -1,4 +1,4 @@
-# SPEC §11 #96 TestCapacityGatedReuse::test_intrinsically_oversized_buffer_defers_to_allocator_without_reuse_warning,
+# rule §11 #96 TestCapacityGatedReuse::test_intrinsically_oversized_buffer_defers_to_allocator_without_reuse_warning,
 # MemoryReuse only (Opaque function, so AllocateMemoryAddr does not run, §8): Right overflows but
 # b_right alone exceeds the space, so the fallback warning is suppressed (§9.2). R mode.
 # memreuse-test: backend=910b step0=off

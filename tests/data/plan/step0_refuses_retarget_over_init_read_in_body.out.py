@@ -1,4 +1,4 @@
-# Step 0 refusal (MR-R003, SPEC §4.3 made safe): PyPTO's MaterializeSemanticAliases computes
+# Step 0 refusal (MR-R003, rule §4.3 made safe): PyPTO's MaterializeSemanticAliases computes
 # 'nxt' in 'a''s buffer, the carry's, although 'a' is read again in the body on the next
 # iteration (dead_at scans only the statements after 'nxt'). The safe Step 0 leaves 'nxt' on
 # its own buffer and says why; the yield fixup's copy still overwrites 'a', which the safe

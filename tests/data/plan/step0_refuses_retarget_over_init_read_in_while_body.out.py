@@ -1,4 +1,4 @@
-# Step 0 refusal (MR-R003, SPEC §4.3 made safe) in a while loop: PyPTO's
+# Step 0 refusal (MR-R003, rule §4.3 made safe) in a while loop: PyPTO's
 # MaterializeSemanticAliases would compute 'nxt' in 'a''s buffer, the carry's, although 'a' is
 # read again in the body on the next iteration. As step0_refuses_retarget_over_init_read_in_body,
 # with `pl.while_` and a scalar counter carry: the safe Step 0 leaves 'nxt' on its own buffer and

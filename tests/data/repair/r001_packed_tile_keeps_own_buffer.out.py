@@ -4,7 +4,7 @@
 # memreuse-test: backend=none step0=off
 # expect: repairs MR-R001
 # Category 3: a tuple-returning op with an unused item. `gather_compare` writes `hits` and
-# `counts` at once, but upstream numbers each `x = pair[k]` as its own statement (SPEC §5.1):
+# `counts` at once, but upstream numbers each `x = pair[k]` as its own statement (rule §5.1):
 # `hits` is never read, so its interval ends where it is extracted, and `counts`, extracted
 # one statement later, may share its buffer (§5.6, touching). The op then writes both outputs
 # into one buffer (V003 on `counts`).

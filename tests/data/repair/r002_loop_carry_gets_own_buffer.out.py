@@ -3,7 +3,7 @@
 # memreuse-test: backend=none step0=off
 # expect: repairs MR-R002
 # Category 1: a loop's init value read after the loop starts (here: inside the body).
-# InitMemRef puts the iter arg `acc` on the init `a`'s buffer (SPEC §3.1), so every iteration's
+# InitMemRef puts the iter arg `acc` on the init `a`'s buffer (rule §3.1), so every iteration's
 # value is written back into `a`'s bytes: without Step 0 the yield fixup copies `nxt` there
 # (§7.5, `nxt_mv`); with Step 0 `nxt` is computed there directly (§4.2: `dead_at` only scans
 # statements after `nxt`, so it cannot see the next iteration's read of `a`). Either way the

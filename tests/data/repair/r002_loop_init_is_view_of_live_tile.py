@@ -2,7 +2,7 @@
 # memreuse-test: backend=none step0=off
 # expect: repairs MR-R002
 # Category 1, through a view: the init `v` is a slice of `a` (bytes [2048, 4096) of `a`'s
-# buffer, SPEC §3.2) and `a` is stored again after the loop. The iter arg and every write-back
+# buffer, rule §3.2) and `a` is stored again after the loop. The iter arg and every write-back
 # land on `v`'s bytes (§3.1, §4.2, §7.5), so the second store writes the carry instead of the
 # lower half of `a` (V003 on `a`).
 import pypto.language as pl

@@ -2,7 +2,7 @@
 # memreuse-test: backend=none step0=off
 # expect: repairs MR-R002
 # Category 1: a loop's init value read after the loop. The return var `acc_out` and the init `a`
-# are one buffer (SPEC §3.1), so at loop exit `a`'s bytes hold the last iteration's value, not
+# are one buffer (rule §3.1), so at loop exit `a`'s bytes hold the last iteration's value, not
 # `a`: `d = sub(acc_out, a)` reads the carry twice. The write-back that clobbers `a` is the yield
 # fixup's `nxt_mv` (§7.5) without Step 0, `nxt` itself with it (§4.2) (V003).
 import pypto.language as pl

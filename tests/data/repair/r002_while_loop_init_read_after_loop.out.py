@@ -1,6 +1,6 @@
 # Repair MR-R002 in a while loop: the init value is read after the loop; the carry leaves its
 # buffer. As r002_loop_init_read_after_loop, with `pl.while_`: the return var `acc_out` and the
-# init `a` are one buffer (SPEC §3.1), so at loop exit `a`'s bytes hold the last iteration's
+# init `a` are one buffer (rule §3.1), so at loop exit `a`'s bytes hold the last iteration's
 # value; `d = sub(acc_out, a)` would read the carry twice (V003). The scalar counter carry is
 # not a tile and is left alone.
 # memreuse-test: backend=none step0=off

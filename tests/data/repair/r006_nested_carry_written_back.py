@@ -1,5 +1,5 @@
 # Repair MR-R006: the inner loop's carry 'p' starts from the outer loop's iter arg 'acc', so
-# PyPTO's yield fixup writes nothing back for it (SPEC §7.5 skips nested carries), though the
+# PyPTO's yield fixup writes nothing back for it (rule §7.5 skips nested carries), though the
 # inner loop yields 'q', which sits on another buffer: the next iteration and the result 'r0'
 # would read 'acc's stale bytes. The repaired plan moves 'q' into 'p's buffer before the
 # yield, ordered before the writeback that overwrites 'q' (seed S2).

@@ -1,6 +1,6 @@
 # Repair MR-R007: the loop's result `acc_out` is printed on another buffer than its init `a`,
 # and the loop yields its iter arg unchanged, so no yield fixup moves it. PyPTO aligns loop
-# carries to their inits (SPEC §7.2) only after it reused some buffer, and nothing is reused
+# carries to their inits (rule §7.2) only after it reused some buffer, and nothing is reused
 # here, so its plan leaves the result where nothing is written and the store after the loop
 # reads stale bytes (V005, V007). The safe planner aligns the carries anyway.
 # memreuse-test: backend=none step0=off

@@ -1,6 +1,6 @@
 # Repair MR-R009: both arms yield one value for both if results, so both results sit on the
 # then arm's `t`, and the else arm's `u` must be copied there. PyPTO copies it once per result
-# (SPEC §7.5): the second copy overwrites the first while the yield still reads it (V003,
+# (rule §7.5): the second copy overwrites the first while the yield still reads it (V003,
 # V007). The safe planner copies it once and yields that copy for both results.
 # memreuse-test: backend=none step0=off
 # expect: repairs MR-R009

@@ -1,6 +1,6 @@
 # pypto.program: IfThenArmYieldsDeadPreIfValue
 # Category 2, found while writing the generator: the pre-if value need not be read after the
-# if at all. The then arm yields `a`, so the phi `r` sits on `a`'s buffer (SPEC §3.1, §7.5), but
+# if at all. The then arm yields `a`, so the phi `r` sits on `a`'s buffer (rule §3.1, §7.5), but
 # reads of `r` keep only branch-local sources alive (§5.2 item 3, §5.4: `b`, not `a`), so `a`'s
 # interval ends inside the if and the packer gives its buffer to `d`, loaded after the if while
 # `r` is still needed (V003 on `r`). `b = rsqrt(a)` may not share `a`'s buffer (§6.1.4), which is

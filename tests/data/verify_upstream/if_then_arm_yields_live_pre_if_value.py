@@ -1,6 +1,6 @@
 # pypto.program: IfThenArmYieldsLivePreIfValue
 # Category 2: an if arm yields a pre-if value that is read after the if. The then arm yields
-# `a`, so the phi `r` takes `a`'s MemRef (SPEC §3.1) and the yield fixup copies the else arm's
+# `a`, so the phi `r` takes `a`'s MemRef (rule §3.1) and the yield fixup copies the else arm's
 # `b` into `a`'s buffer (§7.5, `b_mv`, "the then branch's buffer wins"); on that path
 # `c = add(r, a)` reads `b` twice (V003 on `a`). Step 0 does not touch ifs outside loops.
 import pypto.language as pl

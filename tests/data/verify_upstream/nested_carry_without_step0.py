@@ -1,7 +1,7 @@
 # pypto.program: NestedCarryWithoutStep0
 # Category 4, found while writing the generator: a nested carry planned without Step 0 (as
 # upstream tests that call `memory_reuse` directly do). The inner loop's init is the outer iter
-# arg, so the yield fixup skips it (SPEC §7.5, "nested carries ... §7.2 handles those") and §7.2
+# arg, so the yield fixup skips it (rule §7.5, "nested carries ... §7.2 handles those") and §7.2
 # only re-aligns iter args with inits: no copy brings `nxt` back into `mem_vec_2`, so every inner
 # iteration reads the original accumulator and the carry is lost (V005; upstream #2481 reports a
 # two-deep carry broken this way). Step 0 computes `nxt` in the carried buffer and the plan is

@@ -1,5 +1,5 @@
 //! Facts about a function body that several analyses share: where each variable is defined
-//! (SPEC §4.1), the current MemRef of every variable, and paths into the statement tree.
+//! (rules §4.1), the current MemRef of every variable, and paths into the statement tree.
 
 use rustc_hash::FxHashMap;
 
@@ -51,7 +51,7 @@ pub fn stmt_at<'a>(body: &'a [Stmt], path: &StmtPath) -> &'a Stmt {
     &stmt_list(body, &path.steps)[path.index as usize]
 }
 
-/// How a tile variable came to be (SPEC §4.1).
+/// How a tile variable came to be (rules §4.1).
 #[derive(Clone, Debug)]
 pub enum Definition {
     Assign(StmtPath),
@@ -159,7 +159,7 @@ pub fn tile_base(f: &Function, v: VarId) -> Option<&str> {
 }
 
 /// The first `pl.yield_` in a statement list, looking through `with` blocks but not into
-/// nested loops or ifs (SPEC §4.2 "searching statement lists only").
+/// nested loops or ifs (rules §4.2 "searching statement lists only").
 pub fn first_yield(stmts: &[Stmt]) -> Option<&[Expr]> {
     stmts.iter().find_map(|s| match &s.kind {
         StmtKind::Yield { values } => Some(values.as_slice()),

@@ -1,6 +1,5 @@
-//! Which operands an op's output must not share a buffer with (SPEC §6.1.4, §13), and the
-//! Ascend910B split-AIV load + tpop hazard (SPEC §6.1.3, seed "Ascend910B load + tpop_from_aic
-//! hazard").
+//! Which operands an op's output must not share a buffer with (rules §6.1.4, §13), and the
+//! Ascend910B split-AIV load + tpop hazard (rules §6.1.3).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 

@@ -1,4 +1,4 @@
-//! Lifetime analysis (SPEC §5): statement numbering over nested control flow, def and last use
+//! Lifetime analysis (rules §5): statement numbering over nested control flow, def and last use
 //! per variable, loop extension, if-phi families with read redirection, and the sharing groups
 //! that become the packer's intervals.
 
@@ -35,7 +35,7 @@ pub struct Interval {
 }
 
 impl Interval {
-    /// SPEC §5.6: touching (`a.last == b.def`) is not overlapping.
+    /// rules §5.6: touching (`a.last == b.def`) is not overlapping.
     pub fn overlaps(&self, other: &Interval) -> bool {
         overlaps((self.def, self.last), (other.def, other.last))
     }
@@ -157,7 +157,7 @@ impl Lifetimes {
         self.families(a).iter().any(|f| fb.contains(f))
     }
 
-    /// Per-variable overlap; an unknown variable counts as overlapping (SPEC §5.6).
+    /// Per-variable overlap; an unknown variable counts as overlapping (rules §5.6).
     pub fn vars_overlap(&self, a: VarId, b: VarId) -> bool {
         match (self.liveness(a), self.liveness(b)) {
             (Some(x), Some(y)) => overlaps(x, y),
@@ -264,7 +264,7 @@ fn peak_without_families<'a>(intervals: impl Iterator<Item = &'a Interval>) -> i
 /// A branch's final yield values and the statement numbers `[start, end)` of the branch.
 type BranchYield<'a> = (Option<&'a [Expr]>, (u32, u32));
 
-/// Where a return variable's reads are redirected (SPEC §5.2 items 2 and 3).
+/// Where a return variable's reads are redirected (rules §5.2 items 2 and 3).
 enum Redirect {
     /// A `for` return var reads the loop's init value at the same index.
     Init(VarId),
@@ -543,7 +543,7 @@ impl<'f> Numbering<'f> {
         at
     }
 
-    /// SPEC §5.4: each tile phi with a MemRef gets a family shared with its branch-local
+    /// rules §5.4: each tile phi with a MemRef gets a family shared with its branch-local
     /// sources; later reads of the phi become reads of those sources.
     fn register_phis(&mut self, return_vars: &[VarId], branches: [BranchYield; 2]) {
         for (i, rv) in return_vars.iter().enumerate() {
@@ -617,7 +617,7 @@ impl<'f> Numbering<'f> {
         self.raw_last.insert(v, last);
     }
 
-    /// SPEC §5.3: a value defined before a loop and read in or after it lives to the loop's end.
+    /// rules §5.3: a value defined before a loop and read in or after it lives to the loop's end.
     fn extend_over_loops(&self) -> VarMap {
         let mut loops = self.loops.clone();
         loops.sort_unstable();
@@ -677,7 +677,7 @@ impl RangeMax {
     }
 }
 
-/// SPEC §5.5: group tracked tiles with a MemRef by base into intervals.
+/// rules §5.5: group tracked tiles with a MemRef by base into intervals.
 fn build_groups(
     var_count: usize,
     mut tiles: Vec<GroupedTile>,
@@ -778,7 +778,7 @@ pub fn visit_assignments<'f>(stmts: &'f [Stmt], visit: &mut impl FnMut(VarId, &'
     }
 }
 
-/// SPEC §6.6: `"g:s;g:s"`, malformed tokens skipped; `None` when absent or empty.
+/// rules §6.6: `"g:s;g:s"`, malformed tokens skipped; `None` when absent or empty.
 pub fn pipeline_membership(call: &Call) -> Option<Vec<(i64, i64)>> {
     let ExprKind::Str { value, .. } = &call.attr("pipeline_membership")?.kind else {
         return None;

@@ -1,4 +1,4 @@
-//! Per-function analyses over the IR: lifetimes, forbid-alias sets and hazards (SPEC §5, §6.1,
+//! Per-function analyses over the IR: lifetimes, forbid-alias sets and hazards (rules §5, §6.1,
 //! §13). Pure: no files, no salsa, no threads.
 
 pub mod body;
