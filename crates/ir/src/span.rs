@@ -55,13 +55,10 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
+        // memchr scans a word at a time: a byte-by-byte filter made indexing the files with
+        // diagnostics half of a warm run's CPU (88 MB of real-size dumps).
         let mut line_starts = vec![0];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i as u32 + 1));
         LineIndex { line_starts }
     }
 
