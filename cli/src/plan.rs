@@ -458,7 +458,12 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         }
         Emit::Html => {
             if let Some(dir) = &args.out {
-                let page = html_page(&planned, &config, args.materialize_aliases);
+                let page = html_page(
+                    &planned,
+                    &config,
+                    args.materialize_aliases,
+                    workspace.cache(),
+                );
                 let target = PathBuf::from("index.html");
                 prepare_out_dir(dir, &files, std::slice::from_ref(&target))?;
                 write_atomically(&dir.join(&target), &page)?;
@@ -624,7 +629,12 @@ fn file_report<'a>(p: &'a PlannedFile, workspace: &ShardedWorkspace) -> Result<F
 }
 
 /// The viewer page with every file embedded (see `viewer::page::static_page_of`).
-fn html_page(planned: &[PlannedFile], config: &PlanConfig, aliases: Toggle) -> String {
+fn html_page(
+    planned: &[PlannedFile],
+    config: &PlanConfig,
+    aliases: Toggle,
+    cache: &Arc<Cache>,
+) -> String {
     use memreuse_daemon_client::viewer::page::{PageFile, static_page_of};
     let files: Vec<PageFile> = planned
         .iter()
@@ -639,7 +649,7 @@ fn html_page(planned: &[PlannedFile], config: &PlanConfig, aliases: Toggle) -> S
             functions: p.functions().iter().map(|f| f.name.as_str()).collect(),
         })
         .collect();
-    static_page_of(&OsSystem, &files, config)
+    static_page_of(&OsSystem, &files, config, cache)
 }
 
 /// One SVG per function goes to stdout only when there is exactly one function.

@@ -42,6 +42,7 @@ fn main() {
         },
     );
     let path = Path::new("synth_2000_tiles/31_after_InitMemRef.py");
+    let no_cache = std::sync::Arc::new(memreuse::store::Cache::disabled());
     let outcomes: Vec<(&str, PlanConfig, memreuse::db::FileOutcome)> = data::VARIANTS
         .iter()
         .map(|v| {
@@ -49,17 +50,13 @@ fn main() {
             (
                 *v,
                 config,
-                data::plan_text(&OsSystem, path, &text, config).expect("planned"),
+                data::plan_text(&OsSystem, path, &text, config, &no_cache).expect("planned"),
             )
         })
         .collect();
     let variants: Vec<data::Variant> = outcomes
         .iter()
-        .map(|(name, config, outcome)| data::Variant {
-            name,
-            outcome,
-            config: *config,
-        })
+        .map(|(name, config, outcome)| data::Variant::new(name, outcome, *config))
         .collect();
     let display = path.display().to_string();
     let entry = data::file_entry(&display, &outcomes[0].2);
@@ -67,8 +64,8 @@ fn main() {
         .as_str()
         .expect("a function")
         .to_string();
-    let document =
-        data::function_document(&display, &outcomes[0].2, &name, &variants).expect("document");
+    let file = data::PlannedFile::new(&display, &outcomes[0].2);
+    let document = data::function_document(&file, &name, &variants).expect("document");
     let tiles: usize = document["plans"]["pypto"]["spaces"]
         .as_array()
         .expect("spaces")

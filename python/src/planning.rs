@@ -20,6 +20,11 @@ use memreuse_daemon_client::viewer::data::plan_text;
 use memreuse_daemon_client::viewer::page::{PageFile, static_page_of};
 use serde_json::{Value, json};
 
+/// Python plans in memory: no store (a notebook's plans are planned again).
+fn no_cache() -> std::sync::Arc<memreuse::store::Cache> {
+    std::sync::Arc::new(memreuse::store::Cache::disabled())
+}
+
 /// A setting Python passed that names nothing memreuse knows.
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
@@ -92,8 +97,8 @@ pub struct PlannedText {
 }
 
 pub fn plan(text: &str, display: &str, config: PlanConfig) -> Result<PlannedText, PlanningError> {
-    let outcome =
-        plan_text(&OsSystem, Path::new(display), text, config).ok_or(PlanningError::NoOutcome)?;
+    let outcome = plan_text(&OsSystem, Path::new(display), text, config, &no_cache())
+        .ok_or(PlanningError::NoOutcome)?;
     let (ir, report) = match &*outcome.status {
         FileStatus::NotAProgram => return Err(PlanningError::NotAProgram),
         FileStatus::NeedsText | FileStatus::Unreadable(_) => return Err(PlanningError::NoOutcome),
@@ -144,7 +149,7 @@ pub fn page(text: &str, display: &str, config: PlanConfig) -> String {
         materialize_aliases: config.materialize_aliases,
         functions: names.iter().map(String::as_str).collect(),
     };
-    static_page_of(&OsSystem, &[file], &config)
+    static_page_of(&OsSystem, &[file], &config, &no_cache())
 }
 
 /// Both checkers on an already planned text, as `memreuse verify --json` reports one file:

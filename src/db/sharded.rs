@@ -46,7 +46,7 @@ impl ShardedWorkspace {
     }
 
     /// The shared cache.
-    pub fn cache(&self) -> &Cache {
+    pub fn cache(&self) -> &Arc<Cache> {
         self.shards[0].cache()
     }
 

@@ -174,7 +174,7 @@ impl Workspace {
         }
     }
 
-    pub fn cache(&self) -> &Cache {
+    pub fn cache(&self) -> &Arc<Cache> {
         &self.db.cache
     }
 

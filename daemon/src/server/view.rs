@@ -488,28 +488,32 @@ fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Rep
     let materialize = super::writer::materialize_aliases(&path);
     let current = shared.config();
     let config = |variant: &str| data::variant_config(&current, variant, materialize);
-    let others: Vec<(&str, memreuse::db::FileOutcome)> = wanted
+    let other_names: Vec<&str> = wanted
         .iter()
-        .filter(|v| **v != data::VARIANTS[0])
-        .filter_map(|variant| {
-            let planned = data::plan_text(&OsSystem, &path, text, config(variant))?;
-            Some((*variant, planned))
-        })
+        .copied()
+        .filter(|v| *v != data::VARIANTS[0])
+        .collect();
+    let other_configs: Vec<_> = other_names.iter().map(|v| config(v)).collect();
+    let planned = data::plan_variants(&OsSystem, &path, text, &other_configs, &shared.cache);
+    let others: Vec<(&str, memreuse::db::FileOutcome)> = other_names
+        .into_iter()
+        .zip(planned)
+        .filter_map(|(variant, outcome)| Some((variant, outcome?)))
         .collect();
     let mut variants = Vec::new();
     if wanted.contains(&data::VARIANTS[0]) {
-        variants.push(data::Variant {
-            name: data::VARIANTS[0],
-            outcome: &outcome,
-            config: config(data::VARIANTS[0]),
-        });
+        variants.push(data::Variant::new(
+            data::VARIANTS[0],
+            &outcome,
+            config(data::VARIANTS[0]),
+        ));
     }
-    variants.extend(others.iter().map(|(v, o)| data::Variant {
-        name: v,
-        outcome: o,
-        config: config(v),
-    }));
-    match data::function_document(relative, &outcome, name, &variants) {
+    variants.extend(
+        others
+            .iter()
+            .map(|(v, o)| data::Variant::new(v, o, config(v))),
+    );
+    match data::function_document(&data::PlannedFile::new(relative, &outcome), name, &variants) {
         Some(document) => Reply::json(&document),
         None => Reply::text(404, format!("no function '{name}' in {relative}")),
     }

@@ -37,20 +37,43 @@ pub fn variant_config(base: &PlanConfig, variant: &str, materialize_aliases: boo
     }
 }
 
-/// Plans one file's `text` with `config` (Step 0 as it says), without a cache, and with
-/// complete reports: the page's other variants (the daemon plans only the default one).
+/// Plans one file's `text` with `config` (Step 0 as it says) through `cache`, with complete
+/// reports. Plans found in the cache are not made again; the ones made are stored, so the
+/// next page is served from it.
 pub fn plan_text(
     system: &dyn System,
     path: &Path,
     text: &str,
     config: PlanConfig,
+    cache: &Arc<Cache>,
 ) -> Option<FileOutcome> {
-    let mut workspace = Workspace::new(Arc::new(Cache::disabled()), config);
-    let file = workspace.set_file(path, text, config.materialize_aliases);
-    let mut outcomes = workspace.plan(system, &[file], 1, &|| {});
-    let mut outcome = outcomes.pop()?;
-    workspace.add_report_detail(&mut outcome);
-    Some(outcome)
+    plan_variants(system, path, text, &[config], cache).pop()?
+}
+
+/// [`plan_text`] for each of `configs` (which agree on Step 0): the page's variants (the
+/// daemon plans only the default one). One workspace plans them all, so the file is parsed
+/// once, not once per variant.
+pub fn plan_variants(
+    system: &dyn System,
+    path: &Path,
+    text: &str,
+    configs: &[PlanConfig],
+    cache: &Arc<Cache>,
+) -> Vec<Option<FileOutcome>> {
+    let Some(&first) = configs.first() else {
+        return Vec::new();
+    };
+    let mut workspace = Workspace::new(cache.clone(), first);
+    let file = workspace.set_file(path, text, first.materialize_aliases);
+    configs
+        .iter()
+        .map(|&config| {
+            workspace.set_settings(config);
+            let mut outcome = workspace.plan(system, &[file], 1, &|| {}).pop()?;
+            workspace.add_report_detail(&mut outcome);
+            Some(outcome)
+        })
+        .collect()
 }
 
 /// The figures of one file for the page's list: per function its status and, per memory
@@ -161,6 +184,44 @@ pub struct Variant<'a> {
     pub name: &'a str,
     pub outcome: &'a FileOutcome,
     pub config: PlanConfig,
+    /// The lines of the outcome's text, indexed once for all its functions.
+    lines: LineIndex,
+}
+
+impl<'a> Variant<'a> {
+    pub fn new(name: &'a str, outcome: &'a FileOutcome, config: PlanConfig) -> Variant<'a> {
+        let lines = LineIndex::new(outcome.text.as_deref().unwrap_or(""));
+        Variant {
+            name,
+            outcome,
+            config,
+            lines,
+        }
+    }
+}
+
+/// A planned file as the documents of its functions need it: parsed and its lines indexed
+/// once (a real dump holds dozens of functions in megabytes of text).
+pub struct PlannedFile<'a> {
+    display: &'a str,
+    outcome: &'a FileOutcome,
+    text: &'a str,
+    lines: LineIndex,
+    program: Option<ir::Program>,
+}
+
+impl<'a> PlannedFile<'a> {
+    /// The file shown as `display`, planned as `outcome` (the default variant's).
+    pub fn new(display: &'a str, outcome: &'a FileOutcome) -> PlannedFile<'a> {
+        let text = outcome.text.as_deref().unwrap_or("");
+        PlannedFile {
+            display,
+            outcome,
+            text,
+            lines: LineIndex::new(text),
+            program: ir::parse_program(text).ok(),
+        }
+    }
 }
 
 /// One function's document: its source, statement lines, loops and `if` arms, its tiles'
@@ -168,16 +229,15 @@ pub struct Variant<'a> {
 /// repairs and diagnostics, with the statement lines, loops and `if` arms of the function
 /// its lifetimes number (repairs add statements). `None` when the file has no function
 /// `name`.
-pub fn function_document(
-    display: &str,
-    outcome: &FileOutcome,
-    name: &str,
-    variants: &[Variant],
-) -> Option<Value> {
-    let text = outcome.text.as_deref().unwrap_or("");
-    let lines = LineIndex::new(text);
+pub fn function_document(file: &PlannedFile, name: &str, variants: &[Variant]) -> Option<Value> {
+    let PlannedFile {
+        display,
+        outcome,
+        text,
+        lines,
+        program,
+    } = file;
     let line_of = |offset: u32| lines.line_col(text, offset).line;
-    let program = ir::parse_program(text).ok();
     let function = program
         .as_ref()
         .and_then(|p| p.functions.iter().find(|f| f.name == name));
@@ -190,7 +250,7 @@ pub fn function_document(
     }
     let map_of_input = function.map(statement_map).unwrap_or_default();
     let (first_line, source) = match function {
-        Some(f) => source_lines(text, line_of(f.span.start), line_of(f.span.end)),
+        Some(f) => source_lines(text, f.span, line_of(f.span.start)),
         None => (1, Vec::new()),
     };
     let mut plans = serde_json::Map::new();
@@ -199,14 +259,17 @@ pub fn function_document(
         name: variant,
         outcome: variant_outcome,
         config,
+        lines: own_lines,
     } in variants
     {
         let entry = match &*variant_outcome.status {
             FileStatus::Planned { functions, .. } => functions.iter().find(|f| f.name == name),
             _ => None,
         };
-        let variant_text = variant_outcome.text.as_deref().unwrap_or(text);
-        let variant_lines = LineIndex::new(variant_text);
+        let (variant_text, variant_lines) = match variant_outcome.text.as_deref() {
+            Some(own) => (own, own_lines),
+            None => (*text, lines),
+        };
         let value = match entry.map(|f| &f.result) {
             Some(Ok(planned)) => {
                 let edited = function
@@ -224,7 +287,7 @@ pub fn function_document(
                 // draw a plan without buffers rather than fail the page.
                 let report = planned.report.detailed();
                 let report = report.unwrap_or_else(|| planned.report.summary());
-                let mut plan = plan_json(report, map, variant_text, &variant_lines);
+                let mut plan = plan_json(report, map, variant_text, variant_lines);
                 if let Value::Object(fields) = &mut plan {
                     fields.insert("statements".into(), statements_json(map, &line_of));
                     fields.insert("loops".into(), loops_json(map, &line_of));
@@ -235,7 +298,7 @@ pub fn function_document(
             Some(Err((kind, diagnostics))) => json!({
                 "status": "failed",
                 "failure": kind.name(),
-                "diagnostics": diagnostics.iter().map(|d| diagnostic_json(d, variant_text, &variant_lines)).collect::<Vec<_>>(),
+                "diagnostics": diagnostics.iter().map(|d| diagnostic_json(d, variant_text, variant_lines)).collect::<Vec<_>>(),
             }),
             None => json!({ "status": "failed", "failure": "plan", "diagnostics": [] }),
         };
@@ -302,14 +365,15 @@ fn ifs_json(map: &StatementMap, line_of: &impl Fn(u32) -> u32) -> Value {
         .collect()
 }
 
-/// Lines `first..=last` of `text` (1-based), with the number of the first.
-fn source_lines(text: &str, first: u32, last: u32) -> (u32, Vec<&str>) {
-    let lines = text
-        .lines()
-        .skip(first.saturating_sub(1) as usize)
-        .take((last.saturating_sub(first) + 1) as usize)
-        .collect();
-    (first, lines)
+/// The lines of `text` that hold `span`, with the number of the first (`first`).
+fn source_lines(text: &str, span: ir::Span, first: u32) -> (u32, Vec<&str>) {
+    // From the line holding the span's start to the one holding its end, cut out of the text
+    // directly: counting lines from the file's start made a file of many functions quadratic.
+    let end = (span.end as usize).min(text.len());
+    let start = (span.start as usize).min(end);
+    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let to = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    (first, text[from..to].lines().collect())
 }
 
 /// Each tile variable's dtype, shape and line of definition, by name (a name assigned twice:
@@ -413,6 +477,10 @@ mod tests {
     use super::*;
     use memreuse::system::OsSystem;
 
+    fn no_cache() -> Arc<Cache> {
+        Arc::new(Cache::disabled())
+    }
+
     const KERNEL: &str =
         include_str!("../../../../examples/kernels/if_phi_select/31_after_InitMemRef.py");
 
@@ -449,19 +517,16 @@ mod tests {
                 materialize_aliases: step0,
                 ..config
             };
-            let Some(outcome) = plan_text(&OsSystem, &path, &text, config) else {
+            let Some(outcome) = plan_text(&OsSystem, &path, &text, config, &no_cache()) else {
                 continue;
             };
             let FileStatus::Planned { functions, .. } = &*outcome.status else {
                 continue;
             };
             for f in functions {
-                let variant = Variant {
-                    name: "pypto",
-                    outcome: &outcome,
-                    config,
-                };
-                let Some(doc) = function_document("f.py", &outcome, &f.name, &[variant]) else {
+                let variant = Variant::new("pypto", &outcome, config);
+                let file = PlannedFile::new("f.py", &outcome);
+                let Some(doc) = function_document(&file, &f.name, &[variant]) else {
                     continue;
                 };
                 for space in doc["plans"]["pypto"]["spaces"]
@@ -497,25 +562,23 @@ mod tests {
         let outcomes: Vec<(&str, FileOutcome)> = VARIANTS
             .iter()
             .map(|v| {
-                let outcome = plan_text(&OsSystem, path, KERNEL, variant_config(&config, v, false))
-                    .expect("planned");
+                let config = variant_config(&config, v, false);
+                let outcome =
+                    plan_text(&OsSystem, path, KERNEL, config, &no_cache()).expect("planned");
                 (*v, outcome)
             })
             .collect();
         let variants: Vec<Variant> = outcomes
             .iter()
-            .map(|(v, o)| Variant {
-                name: v,
-                outcome: o,
-                config: variant_config(&config, v, false),
-            })
+            .map(|(v, o)| Variant::new(v, o, variant_config(&config, v, false)))
             .collect();
         let entry = file_entry("k.py", &outcomes[0].1);
         let name = entry["functions"][0]["name"]
             .as_str()
             .expect("a function")
             .to_string();
-        let doc = function_document("k.py", &outcomes[0].1, &name, &variants).expect("document");
+        let file = PlannedFile::new("k.py", &outcomes[0].1);
+        let doc = function_document(&file, &name, &variants).expect("document");
         let statements = doc["statements"].as_array().expect("statements");
         assert!(!statements.is_empty());
         for variant in VARIANTS {
@@ -535,6 +598,6 @@ mod tests {
             }
         }
         assert!(!doc["ifs"].as_array().expect("ifs").is_empty());
-        assert!(function_document("k.py", &outcomes[0].1, "no_such", &variants).is_none());
+        assert!(function_document(&file, "no_such", &variants).is_none());
     }
 }

@@ -2,9 +2,11 @@
 //! fetched from elsewhere). Served live by the daemon, or written with the data embedded.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use memreuse::db::FileOutcome;
 use memreuse::plan::PlanConfig;
+use memreuse::store::Cache;
 use memreuse::system::System;
 use serde_json::Value;
 
@@ -39,10 +41,18 @@ pub struct PageFile<'a> {
 /// The page with every file embedded (`plan --emit html`, a notebook's view of a plan): a
 /// file that cannot be read or parsed with its diagnostics, the others with all their
 /// functions, each in all its plan variants (PyPTO's repaired, PyPTO's exact, the offset
-/// planner's) planned from `config`.
-pub fn static_page_of(system: &dyn System, files: &[PageFile], config: &PlanConfig) -> String {
+/// planner's) planned from `config` through `cache` (a page of cached plans plans nothing).
+pub fn static_page_of(
+    system: &dyn System,
+    files: &[PageFile],
+    config: &PlanConfig,
+    cache: &Arc<Cache>,
+) -> String {
+    // The functions' documents are written out one by one as they are made: held together
+    // they took 2 GB for the 81 real programs (a 107 MB page).
+    let mut data = b"{\"functions\":{".to_vec();
     let mut entries = Vec::new();
-    let mut functions = serde_json::Map::new();
+    let mut first = true;
     for file in files {
         if let Some(err) = file.unreadable {
             let message = format!("cannot read {}: {err}", file.display);
@@ -50,34 +60,58 @@ pub fn static_page_of(system: &dyn System, files: &[PageFile], config: &PlanConf
             continue;
         }
         let path = Path::new(file.display);
+        let configs =
+            data::VARIANTS.map(|v| data::variant_config(config, v, file.materialize_aliases));
+        let planned = data::plan_variants(system, path, file.text, &configs, cache);
         let variants: Vec<(&str, PlanConfig, FileOutcome)> = data::VARIANTS
-            .iter()
-            .filter_map(|v| {
-                let variant = data::variant_config(config, v, file.materialize_aliases);
-                let planned = data::plan_text(system, path, file.text, variant)?;
-                Some((*v, variant, planned))
-            })
+            .into_iter()
+            .zip(configs)
+            .zip(planned)
+            .filter_map(|((name, config), outcome)| Some((name, config, outcome?)))
             .collect();
         let Some((_, _, primary)) = variants.first() else {
             continue;
         };
         let borrowed: Vec<data::Variant> = variants
             .iter()
-            .map(|(name, config, outcome)| data::Variant {
-                name,
-                outcome,
-                config: *config,
-            })
+            .map(|(name, config, outcome)| data::Variant::new(name, outcome, *config))
             .collect();
+        let planned = data::PlannedFile::new(file.display, primary);
         for name in &file.functions {
-            if let Some(document) = data::function_document(file.display, primary, name, &borrowed)
-            {
-                functions.insert(format!("{}::{name}", file.display), document);
+            if let Some(document) = data::function_document(&planned, name, &borrowed) {
+                if !first {
+                    data.push(b',');
+                }
+                first = false;
+                let key = Value::String(format!("{}::{name}", file.display));
+                push_embeddable(&mut data, &key);
+                data.push(b':');
+                push_embeddable(&mut data, &document);
             }
         }
         entries.push(data::file_entry(file.display, primary));
     }
-    static_page(&serde_json::json!({ "files": entries, "functions": functions }))
+    data.extend_from_slice(b"},\"files\":");
+    push_embeddable(&mut data, &Value::Array(entries));
+    data.push(b'}');
+    // Serialized JSON is UTF-8.
+    assemble(&String::from_utf8_lossy(&data))
+}
+
+/// `value` as JSON that can sit inside a `<script>` element, appended to `out`.
+fn push_embeddable(out: &mut Vec<u8>, value: &Value) {
+    let start = out.len();
+    // Writing JSON into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, value);
+    if memchr::memchr(b'<', &out[start..]).is_some() {
+        let written = out.split_off(start);
+        for &byte in &written {
+            match byte {
+                b'<' => out.extend_from_slice(b"\\u003c"),
+                _ => out.push(byte),
+            }
+        }
+    }
 }
 
 /// JSON that can sit inside a `<script>` element: no `<` survives to end it early.
@@ -103,5 +137,18 @@ mod tests {
         assert!(!page.contains("</script><!--"));
         assert!(page.contains("\\u003c/script>"));
         assert!(!live_page().contains("/*DATA*/"));
+    }
+
+    #[test]
+    fn streamed_documents_cannot_close_their_script_either() {
+        let mut out = Vec::new();
+        push_embeddable(
+            &mut out,
+            &serde_json::json!({ "source": ["x = 1 </script><!--"] }),
+        );
+        let text = String::from_utf8(out).expect("JSON is UTF-8");
+        assert_eq!(text, r#"{"source":["x = 1 \u003c/script>\u003c!--"]}"#);
+        let back: Value = serde_json::from_str(&text).expect("still JSON");
+        assert_eq!(back["source"][0], "x = 1 </script><!--");
     }
 }
