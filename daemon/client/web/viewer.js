@@ -22,6 +22,7 @@ const state = {
   revision: null,
   sort: { key: "name", asc: true },
   filter: "",
+  showEmpty: false, // list the functions without tiles (orchestration, _spmd) too
   selected: null, // "path::name"
   doc: null,
   shown: null, // the document as the current plan numbers its statements
@@ -133,7 +134,12 @@ function renderList() {
     head.addEventListener("click", () => { if (file.diagnostics.length) select(`${file.path}::`); });
     return head;
   };
+  // A function without tiles that planned cleanly has nothing to show: folded unless asked.
+  const empty = (f) => f.status !== "failed" && !f.repairs && !f.errors && f.spaces.every((s) => !s.tiles);
   const groups = rows();
+  const folded = groups.reduce((n, g) => n + g.fns.filter(empty).length, 0);
+  document.getElementById("empty-count").textContent = `(${folded})`;
+  if (!state.showEmpty) for (const g of groups) g.fns = g.fns.filter((f) => !empty(f));
   if (key === "name") {
     for (const { file, fns } of groups) {
       const shown = fns.filter((f) => !needle || f.key.toLowerCase().includes(needle));
@@ -761,6 +767,7 @@ function start() {
   window.addEventListener("mousemove", dragMove);
   window.addEventListener("mouseup", dragEnd);
   document.getElementById("filter").addEventListener("input", (e) => { state.filter = e.target.value; renderList(); });
+  document.getElementById("show-empty").addEventListener("change", (e) => { state.showEmpty = e.target.checked; renderList(); });
   for (const th of document.querySelectorAll("#functions th")) {
     th.addEventListener("click", () => {
       const key = th.dataset.sort;
