@@ -67,7 +67,7 @@ impl Fixture {
             .ws
             .plan(&MemorySystem::default(), &[file], 1, &|| {})
             .remove(0);
-        self.ws.add_report_detail(&mut outcome);
+        self.ws.add_report_detail(&mut outcome, None);
         let texts = self.ws.planned_texts(file);
         let memreuse::db::FileStatus::Planned { functions, .. } = &*outcome.status else {
             panic!("{:?}", outcome.status);

@@ -63,7 +63,7 @@ fn counts_by(
 /// What `memreuse plan --emit json` prints from an outcome: names, digests and complete
 /// reports (manifest-served ones get their detail from the plan entries).
 fn rendered(ws: &Workspace, outcomes: &[FileOutcome]) -> String {
-    render(outcomes, |_, o| ws.add_report_detail(o))
+    render(outcomes, |_, o| ws.add_report_detail(o, None))
 }
 
 /// [`rendered`], each outcome (with its index) given its detail by `add_detail`.

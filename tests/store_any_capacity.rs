@@ -58,7 +58,7 @@ fn plan_all(
     let mut out = String::new();
     for (outcome, &file) in outcomes.into_iter().zip(&sources) {
         let mut outcome = outcome;
-        ws.add_report_detail(&mut outcome);
+        ws.add_report_detail(&mut outcome, None);
         let texts = ws.planned_texts(file);
         match &*outcome.status {
             FileStatus::Planned { functions, .. } => {
@@ -99,7 +99,7 @@ fn sensitive_capacities(files: &[(PathBuf, String)]) -> BTreeSet<(MemSpace, i64)
         .collect();
     let mut capacities = BTreeSet::new();
     for mut outcome in ws.plan(&MemorySystem::default(), &sources, 1, &|| {}) {
-        ws.add_report_detail(&mut outcome);
+        ws.add_report_detail(&mut outcome, None);
         let FileStatus::Planned { functions, .. } = &*outcome.status else {
             continue;
         };

@@ -101,7 +101,7 @@ fn in_process(named: &Named, target: &Target) -> Result<Answer> {
     let Some(outcome) = outcomes.first_mut() else {
         bail!("planning {} gave no result", named.path.display());
     };
-    workspace.add_report_detail(outcome);
+    workspace.add_report_detail(outcome, None);
     let answer = query_answer(
         outcome,
         &display,

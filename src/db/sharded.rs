@@ -133,7 +133,7 @@ impl ShardedWorkspace {
 
     /// [`Workspace::add_report_detail`] of `outcome`, the outcome of `file`.
     pub fn add_report_detail(&self, file: ShardFile, outcome: &mut FileOutcome) {
-        self.shards[file.shard].add_report_detail(outcome);
+        self.shards[file.shard].add_report_detail(outcome, None);
     }
 
     /// [`Workspace::planned_texts`] of `file`.

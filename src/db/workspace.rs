@@ -547,9 +547,10 @@ impl Workspace {
         super::explain(&self.db, file, function, pair)
     }
 
-    /// Fills in the report detail that manifest-served plans lack, from the plan entries.
-    pub fn add_report_detail(&self, outcome: &mut FileOutcome) {
-        super::add_report_detail(&self.db, outcome, None);
+    /// Completes the reports of `outcome` that came without detail from a manifest: of every
+    /// function, or of the one named `only`.
+    pub fn add_report_detail(&self, outcome: &mut FileOutcome, only: Option<&str>) {
+        super::add_report_detail(&self.db, outcome, only);
     }
 
     /// Writes the queued results in one batch and makes them durable.

@@ -494,7 +494,14 @@ fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Rep
         .filter(|v| *v != data::VARIANTS[0])
         .collect();
     let other_configs: Vec<_> = other_names.iter().map(|v| config(v)).collect();
-    let planned = data::plan_variants(&OsSystem, &path, text, &other_configs, &shared.cache);
+    let planned = data::plan_variants(
+        &OsSystem,
+        &path,
+        text,
+        &other_configs,
+        &shared.cache,
+        Some(name),
+    );
     let others: Vec<(&str, memreuse::db::FileOutcome)> = other_names
         .into_iter()
         .zip(planned)

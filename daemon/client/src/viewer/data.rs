@@ -47,18 +47,20 @@ pub fn plan_text(
     config: PlanConfig,
     cache: &Arc<Cache>,
 ) -> Option<FileOutcome> {
-    plan_variants(system, path, text, &[config], cache).pop()?
+    plan_variants(system, path, text, &[config], cache, None).pop()?
 }
 
 /// [`plan_text`] for each of `configs` (which agree on Step 0): the page's variants (the
 /// daemon plans only the default one). One workspace plans them all, so the file is parsed
-/// once, not once per variant.
+/// once, not once per variant. With `only`, only that function's report gets its detail
+/// (the others keep the summary a manifest holds).
 pub fn plan_variants(
     system: &dyn System,
     path: &Path,
     text: &str,
     configs: &[PlanConfig],
     cache: &Arc<Cache>,
+    only: Option<&str>,
 ) -> Vec<Option<FileOutcome>> {
     let Some(&first) = configs.first() else {
         return Vec::new();
@@ -70,7 +72,7 @@ pub fn plan_variants(
         .map(|&config| {
             workspace.set_settings(config);
             let mut outcome = workspace.plan(system, &[file], 1, &|| {}).pop()?;
-            workspace.add_report_detail(&mut outcome);
+            workspace.add_report_detail(&mut outcome, only);
             Some(outcome)
         })
         .collect()

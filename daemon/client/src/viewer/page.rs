@@ -62,7 +62,7 @@ pub fn static_page_of(
         let path = Path::new(file.display);
         let configs =
             data::VARIANTS.map(|v| data::variant_config(config, v, file.materialize_aliases));
-        let planned = data::plan_variants(system, path, file.text, &configs, cache);
+        let planned = data::plan_variants(system, path, file.text, &configs, cache, None);
         let variants: Vec<(&str, PlanConfig, FileOutcome)> = data::VARIANTS
             .into_iter()
             .zip(configs)
