@@ -53,8 +53,18 @@ function loadFiles() {
 // request, so they follow once the page has drawn.
 function loadFunction(key) {
   const [path, name] = splitKey(key);
-  if (!state.live) return Promise.resolve(embedded.functions[key] || null);
-  return api("function", { path, name, variants: "pypto" }).catch(() => null);
+  if (!state.live) return Promise.resolve(resolveAliases(embedded.functions[key] || null));
+  return api("function", { path, name, variants: "pypto" }).then(resolveAliases).catch(() => null);
+}
+
+// A variant whose plan is another's is sent as that variant's name (PyPTO's exact plan where
+// nothing was repaired is the repaired one): point it at that plan.
+function resolveAliases(doc) {
+  if (!doc) return doc;
+  for (const [variant, plan] of Object.entries(doc.plans)) {
+    if (typeof plan === "string") doc.plans[variant] = doc.plans[plan] || null;
+  }
+  return doc;
 }
 
 function loadOtherVariants(key, doc) {
@@ -63,6 +73,7 @@ function loadOtherVariants(key, doc) {
   return api("function", { path, name, variants: "exact,dsa" }).then((more) => {
     if (state.selected !== key || state.doc !== doc) return;
     Object.assign(doc.plans, more.plans);
+    resolveAliases(doc);
     renderDetail();
   }).catch(() => {});
 }
