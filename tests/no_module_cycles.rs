@@ -17,6 +17,7 @@ const CRATE_SOURCES: &[&str] = &[
     "crates/testsupport/src",
     "src",
     "daemon/client/src",
+    "viewer/src",
     "daemon/src",
     "cli/src",
 ];

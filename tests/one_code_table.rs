@@ -41,6 +41,7 @@ fn no_code_is_spelled_outside_the_table() {
         "cli/src",
         "daemon/src",
         "daemon/client/src",
+        "viewer/src",
         "python/src",
     ] {
         rust_files(&root.join(dir), &mut files);

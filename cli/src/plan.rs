@@ -635,7 +635,7 @@ fn html_page(
     aliases: Toggle,
     cache: &Arc<Cache>,
 ) -> String {
-    use memreuse_daemon_client::viewer::page::{PageFile, static_page_of};
+    use memreuse_viewer::page::{PageFile, static_page_of};
     let files: Vec<PageFile> = planned
         .iter()
         .map(|p| PageFile {

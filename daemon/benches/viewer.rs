@@ -21,8 +21,8 @@ use std::time::Duration;
 
 use memreuse::plan::PlanConfig;
 use memreuse::system::OsSystem;
-use memreuse_daemon::viewer::{data, page};
 use memreuse_testgen::synth::{SynthConfig, program_text};
+use memreuse_viewer::{data, page};
 use serde_json::{Value, json};
 
 const TILES: usize = 2000;

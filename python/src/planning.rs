@@ -16,8 +16,8 @@ use memreuse::repair;
 use memreuse::system::OsSystem;
 use memreuse::verify::{Addressing, VerifyOptions, verify_program};
 use memreuse_daemon_client::settings::{is_init_mem_ref_dump, parse_capacity};
-use memreuse_daemon_client::viewer::data::plan_text;
-use memreuse_daemon_client::viewer::page::{PageFile, static_page_of};
+use memreuse_viewer::data::plan_text;
+use memreuse_viewer::page::{PageFile, static_page_of};
 use serde_json::{Value, json};
 
 /// Python plans in memory: no store (a notebook's plans are planned again).

@@ -1,8 +1,7 @@
 //! What talks to memreused without being it: the wire protocol, the state dir's layout, the
 //! client that finds, starts and asks a daemon, the cache a command serves to the commands
-//! beside it, the answers the CLI also computes in-process, `memreuse.toml`, and the memory
-//! viewer's page and data (shared with `plan --emit html`). No tokio and no notify: the CLI
-//! links this crate, not the daemon's server (`memreuse-daemon`).
+//! beside it, the answers the CLI also computes in-process, and `memreuse.toml`. No tokio and
+//! no notify: the CLI links this crate, not the daemon's server (`memreuse-daemon`).
 //!
 //! - [`protocol`]: the wire types (plain data, shared with the CLI).
 //! - [`layout`]: the daemon's files in the state dir, `daemon.json`, the build id.
@@ -11,7 +10,6 @@
 //! - [`answer`]: query and explain answers, shared with the CLI's in-process fallback.
 //! - [`settings`]: a project's `memreuse.toml`, read by the CLI and (again on every change) the
 //!   daemon.
-//! - [`viewer`]: the memory viewer's page and data.
 
 pub mod answer;
 pub mod cache_server;
@@ -19,4 +17,3 @@ pub mod client;
 pub mod layout;
 pub mod protocol;
 pub mod settings;
-pub mod viewer;

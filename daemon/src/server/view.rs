@@ -28,7 +28,7 @@ use tokio::net::{TcpListener, TcpStream};
 use super::shared::Shared;
 use super::state::{Endpoint, Server, Viewer};
 use crate::answer::explain_answer;
-use crate::viewer::{data, page};
+use memreuse_viewer::{data, page};
 
 /// Longest request head read.
 const MAX_HEAD: usize = 16 * 1024;

@@ -9,11 +9,11 @@
 //!   which puts source lines on the x axis. A repaired plan's lifetimes number the input as
 //!   the repairs left it (a `tile.alloc` per new buffer, the moves feeding it), so its map is
 //!   taken of `repair::repaired_input`. The exact and offset plans are planned on request
-//!   (`data::plan_text`, a workspace without a cache); the daemon's own plan comes first.
-//! - [`page`]: the HTML page (`daemon/client/web/`: plain JavaScript and SVG, no build step, nothing
+//!   (`data::plan_variants`, through the store); the daemon's own plan comes first.
+//! - [`page`]: the HTML page (`viewer/web/`: plain JavaScript and SVG, no build step, nothing
 //!   loaded from elsewhere), served by the daemon or written with its data embedded.
 //!
-//! The HTTP side is `server::view`: a token- and Host-checked, read-only HTTP/1.1 server on
+//! The HTTP side is the daemon's `server::view`: a token- and Host-checked, read-only HTTP/1.1 server on
 //! 127.0.0.1 on the daemon's runtime, reading through `Shared::read` on the blocking pool
 //! like queries; each published revision becomes a server-sent event, and the page asks
 //! again for what it shows, keeping its selection by name. Routes and documents:

@@ -12,9 +12,9 @@ use serde_json::Value;
 
 use super::data;
 
-const TEMPLATE: &str = include_str!("../../web/index.html");
-const STYLE: &str = include_str!("../../web/viewer.css");
-const SCRIPT: &str = include_str!("../../web/viewer.js");
+const TEMPLATE: &str = include_str!("../web/index.html");
+const STYLE: &str = include_str!("../web/viewer.css");
+const SCRIPT: &str = include_str!("../web/viewer.js");
 
 /// The page as the daemon serves it: it asks the server for its data.
 pub fn live_page() -> String {

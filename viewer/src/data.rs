@@ -502,13 +502,13 @@ mod tests {
     }
 
     const KERNEL: &str =
-        include_str!("../../../../examples/kernels/if_phi_select/31_after_InitMemRef.py");
+        include_str!("../../examples/kernels/if_phi_select/31_after_InitMemRef.py");
 
     /// Each drawn tile's definition statement sits on the line that defines its variable,
     /// in the repaired plans of the repair fixtures too (whose repairs add statements).
     #[test]
     fn tiles_are_defined_on_their_variables_lines_in_repaired_plans() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/repair");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/repair");
         let mut checked = 0;
         let mut entries: Vec<_> = std::fs::read_dir(&dir)
             .expect("repair fixtures")
