@@ -387,6 +387,7 @@ fn repair_checked(
         let names = pair_names(&plan.function, pair);
         let offsets = config.planner == crate::plan::Planner::Dsa;
         let user_names = UserNames::of(user_vars, &plan.function);
+        let mut kept_the_pair = KeptThePair::default();
         for (action, repair) in candidates(input, &own, &plan.function, finding, pair, offsets) {
             // An edit is made once: a pair it did not keep apart stays a finding.
             if applied.contains(&action) {
@@ -398,6 +399,11 @@ fn repair_checked(
             let (trial_input, repair) = match action {
                 Action::KeepOwn(v) => {
                     trial_own.insert(v);
+                    // It would plan the function a trial that kept the pair planned.
+                    let kept = plans.kept_own(&trial_own);
+                    if kept.is_some_and(|kept| kept_the_pair.kept_own.contains(&kept)) {
+                        continue;
+                    }
                     (None, repair)
                 }
                 _ => {
@@ -432,27 +438,41 @@ fn repair_checked(
             let Ok(trial) = planned else {
                 continue;
             };
+            // A plan this round's trials made before, which kept the pair, keeps it again: the
+            // checkers see the same function.
+            if kept_the_pair.functions.contains(&trial.function) {
+                continue;
+            }
             // Tiles the fixups insert get new ids in every plan; their names stay.
             let names_pair = |c: Clobber| pair_names(&trial.function, c) == names;
-            if let Some(trial_findings) =
+            let Some(trial_findings) =
                 check_plan_separating(plan_input, &trial.function, options, &names_pair)
-            {
-                // The seeds separated for the planner make another input, planned once.
-                if separated_input.is_some() {
-                    trial_plans = InputPlans::planned();
+            else {
+                // Finished from the input's packing with just one more group kept apart.
+                let keeps_one_more = trial_input.is_none()
+                    && separated_input.is_none()
+                    && trial_own.len() == own.len() + 1;
+                if keeps_one_more && let Some(kept) = plans.kept_own(&trial_own) {
+                    kept_the_pair.kept_own.push(kept);
                 }
-                let trial_input = separated_input.or(trial_input);
-                separated = Some((
-                    action,
-                    trial_input,
-                    trial_plans,
-                    trial_own,
-                    trial_repairs,
-                    trial,
-                    trial_findings,
-                ));
-                break;
+                kept_the_pair.functions.push(trial.function);
+                continue;
+            };
+            // The seeds separated for the planner make another input, planned once.
+            if separated_input.is_some() {
+                trial_plans = InputPlans::planned();
             }
+            let trial_input = separated_input.or(trial_input);
+            separated = Some((
+                action,
+                trial_input,
+                trial_plans,
+                trial_own,
+                trial_repairs,
+                trial,
+                trial_findings,
+            ));
+            break;
         }
         let Some((
             action,
@@ -569,6 +589,15 @@ impl InputPlans {
         }
     }
 
+    /// The intervals a plan of the input keeping the groups of `own` apart keeps on their own
+    /// allocation, once the input is packed.
+    fn kept_own(&self, own: &FxHashSet<VarId>) -> Option<Vec<usize>> {
+        match &self.packed {
+            Some(Ok(packed)) => Some(packed.kept_own(own)),
+            _ => None,
+        }
+    }
+
     /// Whether trials of `input` finish from its packing: PyPTO's planner packs it.
     fn packs(input: &Function, config: &PlanConfig) -> bool {
         config.planner == crate::plan::Planner::Pypto && crate::plan::is_planned(input)
@@ -593,6 +622,18 @@ impl InputPlans {
             Err(err) => Err(err.clone()),
         }
     }
+}
+
+/// The trials of one round that did not separate its pair: a later trial that plans one of
+/// their functions again keeps the pair too, and is not checked again (keeping either of two
+/// tiles of one loop carry off a buffer often plans the same).
+#[derive(Default)]
+struct KeptThePair {
+    functions: Vec<Function>,
+    /// For the trials that kept one more group off the shared buffer: the intervals the
+    /// input's packing kept on their own ([`PackedInput::kept_own`]), which fix the function
+    /// before it is planned.
+    kept_own: Vec<Vec<usize>>,
 }
 
 /// For the carry `MR-E006` names (its span is the later carry's iter arg): its init, when the
