@@ -14,12 +14,15 @@
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
 //! allocation. Each trial plans the function from the edited input (an `MR-R001` trial keeps
 //! the input, so it finishes from the input's packing, `plan::PackedInput`, which gives the
-//! same plan: the packing is made at the input's first trial, or kept from the trial of the
-//! edit that made the input; under `--planner dsa` a trial lays spaces out
+//! same plan: the packing is kept from the input's first plan ([`plan_checked`]), made at its
+//! first trial (a first plan the engine made), or kept from the trial of the edit that made
+//! the input; under `--planner dsa` a trial lays spaces out
 //! with the solver's greedy portfolio alone, and the repaired input is laid out with its search
 //! once at the end, kept where both checkers pass it); a trial the planner refuses, or after
-//! which the pair (by name) is still a finding, is undone. Each edit
-//! is made at most once, so the loop ends; at 64 rounds, or when no edit separates the first
+//! which the pair (by name) is still a finding, is undone; a trial whose function one undone
+//! this round already planned is undone unchecked (the checkers would see the same function),
+//! and a keep-own trial that keeps the same intervals apart as one undone this round is undone
+//! before it is finished (`PackedInput::kept_own`). Each edit is made at most once, so the loop ends; at 64 rounds, or when no edit separates the first
 //! finding and it is no hazard of the input itself (below), the function is an internal error
 //! (`MR-E010`, or the last findings). No edit inserts a copy the hardware lacks: a carry or
 //! `if` result in Acc is never detached (no Acc-to-Acc `tile.move`, `ops::tile_move_exists`).
