@@ -22,8 +22,9 @@
 //! which the pair (by name) is still a finding, is undone; a trial whose function one undone
 //! this round already planned is undone unchecked (the checkers would see the same function),
 //! and a keep-own trial that keeps the same intervals apart as one undone this round is undone
-//! before it is finished (`PackedInput::kept_own`). Each edit is made at most once, so the loop ends; at 64 rounds, or when no edit separates the first
-//! finding and it is no hazard of the input itself (below), the function is an internal error
+//! before it is finished (`PackedInput::kept_own`). Each edit is made at most once, so the
+//! loop ends; at 64 rounds, or when no edit separates the first finding and it is no hazard
+//! of the input itself (below), the function is an internal error
 //! (`MR-E010`, or the last findings). No edit inserts a copy the hardware lacks: a carry or
 //! `if` result in Acc is never detached (no Acc-to-Acc `tile.move`, `ops::tile_move_exists`).
 //!
@@ -402,7 +403,8 @@ fn repair_checked(
             let (trial_input, repair) = match action {
                 Action::KeepOwn(v) => {
                     trial_own.insert(v);
-                    // It would plan the function a trial that kept the pair planned.
+                    // Keeping the same intervals apart as a trial that kept the pair would
+                    // plan its function again.
                     let kept = plans.kept_own(&trial_own);
                     if kept.is_some_and(|kept| kept_the_pair.kept_own.contains(&kept)) {
                         continue;
