@@ -9,9 +9,17 @@
 //! became of each function (plan accepted as is, repaired, unrepaired, planner error): the
 //! sums of each function's minimum over the rounds.
 //!
-//! `cargo run --release --example profile_checkers -- [ROUNDS=15] [separate|default|all]`
-//! (the second argument picks the phases: the three separate ones, the default path, or all;
-//! `separate` keeps a callgrind run of the separate phases short).
+//! `compare` sets the default path against the plan-and-check path (plan, then both checkers
+//! on the plan: `plan_and_check` below) program by program: each round runs both on one
+//! program back to back, each first every other round; per program the minimum of each over
+//! the rounds, their ratio, the totals and the programs with the largest ratio. Instruction counts of both in one run:
+//! `valgrind --tool=callgrind --toggle-collect='memreuse::repair::plan_checked'
+//! --toggle-collect='profile_checkers::plan_and_check' profile_checkers 1 compare`, then
+//! `callgrind_annotate --inclusive=yes` gives each function's total.
+//!
+//! `cargo run --release --example profile_checkers -- [ROUNDS=15] [separate|default|all|compare]`
+//! (the second argument picks the phases: the three separate ones, the default path, both,
+//! or the comparison by program; `separate` keeps a callgrind run of the separate phases short).
 //!
 //! It allocates with jemalloc, as the `memreuse` binary does (`cli/src/main.rs`): the figures
 //! are the product's. Planning and checking allocate many small nodes; glibc's allocator makes
@@ -26,7 +34,7 @@ use memreuse::backend::Backend;
 use memreuse::ir::{Function, parse_program};
 use memreuse::plan::{PlanConfig, plan_function};
 use memreuse::repair::{SafePlanError, is_repair, plan_checked};
-use memreuse::verify::{VerifyOptions, check_liveness, check_values};
+use memreuse::verify::{PlanInput, VerifyOptions, check_liveness, check_plan, check_values};
 
 fn main() {
     let rounds: usize = std::env::args()
@@ -37,7 +45,8 @@ fn main() {
         "separate" => (true, false),
         "default" => (false, true),
         "all" => (true, true),
-        other => panic!("phases: separate, default or all, not {other:?}"),
+        "compare" => (false, false),
+        other => panic!("phases: separate, default, all or compare, not {other:?}"),
     };
     let dir = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -46,6 +55,8 @@ fn main() {
     let manifest = std::fs::read_to_string(format!("{dir}/MANIFEST.tsv"))
         .expect("../shared/conformance/generated/MANIFEST.tsv");
     let mut inputs: Vec<(Function, PlanConfig)> = Vec::new();
+    // Each program's name and its functions' range in `inputs`.
+    let mut programs: Vec<(String, std::ops::Range<usize>)> = Vec::new();
     let mut tiles = 0usize;
     for row in manifest.lines().skip(1) {
         let cols: Vec<&str> = row.split('\t').collect();
@@ -67,7 +78,13 @@ fn main() {
             backend,
             ..PlanConfig::default()
         };
+        let first = inputs.len();
         inputs.extend(program.functions.into_iter().map(|f| (f, config)));
+        programs.push((name.to_string(), first..inputs.len()));
+    }
+    if phases == "compare" {
+        compare(&inputs, &programs, rounds, tiles);
+        return;
     }
     let planned: Vec<(Function, VerifyOptions)> = inputs
         .iter()
@@ -172,4 +189,91 @@ fn main() {
         }
     }
     println!("[{findings}]");
+}
+
+/// The plan-and-check path of one function: PyPTO's plan, then both checkers on it.
+#[inline(never)]
+fn plan_and_check(f: &Function, config: &PlanConfig, options: &VerifyOptions) -> usize {
+    let plan_input = PlanInput::of(f);
+    match plan_function(f, config) {
+        Ok(plan) => check_plan(&plan_input, &plan.function, options).len(),
+        Err(_) => 0,
+    }
+}
+
+/// The default path against the plan-and-check path, program by program (module doc).
+fn compare(
+    inputs: &[(Function, PlanConfig)],
+    programs: &[(String, std::ops::Range<usize>)],
+    rounds: usize,
+    tiles: usize,
+) {
+    let options_of = |config: &PlanConfig| VerifyOptions {
+        backend: config.backend,
+        ..VerifyOptions::default()
+    };
+    // Per program: the fastest default path and plan-and-check path seen.
+    let mut fastest = vec![(Duration::MAX, Duration::MAX); programs.len()];
+    let mut sink = 0usize;
+    for round in 0..rounds {
+        for ((_, functions), fastest) in programs.iter().zip(&mut fastest) {
+            let functions = &inputs[functions.clone()];
+            let default_path = |sink: &mut usize| {
+                let start = Instant::now();
+                for (f, config) in functions {
+                    *sink += usize::from(plan_checked(f, config, &options_of(config)).is_ok());
+                }
+                start.elapsed()
+            };
+            let checked_path = |sink: &mut usize| {
+                let start = Instant::now();
+                for (f, config) in functions {
+                    *sink += plan_and_check(f, config, &options_of(config));
+                }
+                start.elapsed()
+            };
+            // Each path goes first every other round: the first finds the program's data
+            // colder in the caches.
+            let (default, checked) = if round % 2 == 0 {
+                (default_path(&mut sink), checked_path(&mut sink))
+            } else {
+                let checked = checked_path(&mut sink);
+                (default_path(&mut sink), checked)
+            };
+            fastest.0 = fastest.0.min(default);
+            fastest.1 = fastest.1.min(checked);
+        }
+    }
+    let default: Duration = fastest.iter().map(|t| t.0).sum();
+    let checked: Duration = fastest.iter().map(|t| t.1).sum();
+    let ratio = |(default, checked): (Duration, Duration)| {
+        default.as_secs_f64() / checked.as_secs_f64().max(1e-9)
+    };
+    println!(
+        "{} programs, {tiles} tiles, {rounds} rounds (per program the minimum of each path)",
+        programs.len()
+    );
+    println!(
+        "default path {default:.2?}, plan and check {checked:.2?}: {:.2}x",
+        ratio((default, checked))
+    );
+    let mut by_ratio: Vec<usize> = (0..programs.len()).collect();
+    by_ratio.sort_by(|&a, &b| ratio(fastest[b]).total_cmp(&ratio(fastest[a])));
+    for limit in [1.25, 1.5, 2.0, 4.0] {
+        let over = by_ratio
+            .iter()
+            .filter(|&&p| ratio(fastest[p]) > limit)
+            .count();
+        println!("  programs over {limit}x: {over}");
+    }
+    println!("  the largest ratios:");
+    for &p in by_ratio.iter().take(10) {
+        let (default, checked) = fastest[p];
+        println!(
+            "    {:.2}x  {default:.2?} vs {checked:.2?}  {}",
+            ratio(fastest[p]),
+            programs[p].0
+        );
+    }
+    println!("[{sink}]");
 }

@@ -14,13 +14,17 @@
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
 //! allocation. Each trial plans the function from the edited input (an `MR-R001` trial keeps
 //! the input, so it finishes from the input's packing, `plan::PackedInput`, which gives the
-//! same plan: the packing is made at the input's first trial, or kept from the trial of the
-//! edit that made the input; under `--planner dsa` a trial lays spaces out
+//! same plan: the packing is kept from the input's first plan ([`plan_checked`]), made at its
+//! first trial (a first plan the engine made), or kept from the trial of the edit that made
+//! the input; under `--planner dsa` a trial lays spaces out
 //! with the solver's greedy portfolio alone, and the repaired input is laid out with its search
 //! once at the end, kept where both checkers pass it); a trial the planner refuses, or after
-//! which the pair (by name) is still a finding, is undone. Each edit
-//! is made at most once, so the loop ends; at 64 rounds, or when no edit separates the first
-//! finding and it is no hazard of the input itself (below), the function is an internal error
+//! which the pair (by name) is still a finding, is undone; a trial whose function one undone
+//! this round already planned is undone unchecked (the checkers would see the same function),
+//! and a keep-own trial that keeps the same intervals apart as one undone this round is undone
+//! before it is finished (`PackedInput::kept_own`). Each edit is made at most once, so the
+//! loop ends; at 64 rounds, or when no edit separates the first finding and it is no hazard
+//! of the input itself (below), the function is an internal error
 //! (`MR-E010`, or the last findings). No edit inserts a copy the hardware lacks: a carry or
 //! `if` result in Acc is never detached (no Acc-to-Acc `tile.move`, `ops::tile_move_exists`).
 //!
@@ -202,7 +206,8 @@ pub fn plan_checked_from(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
-    repair_checked(input, plan_input, first, config, options).map(|(plan, _)| plan)
+    let plans = InputPlans::planned();
+    repair_checked(input, plan_input, first, plans, config, options).map(|(plan, _)| plan)
 }
 
 /// The input as the repairs of [`plan_checked`] leave it (`None`: as given). Repairs add
@@ -222,26 +227,40 @@ fn plan_checked_editing(
     options: &VerifyOptions,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     let plan_input = PlanInput::of(input);
-    let first = plan_function_keeping(input, config, &FxHashSet::default())
-        .map(|plan| Checked::of(plan, &plan_input, options));
-    repair_checked(input, &plan_input, first, config, options)
+    let keep_none = FxHashSet::default();
+    // PyPTO's plan finished from a packing that is kept: the input's trials that keep a group
+    // on its own allocation finish from it instead of packing the input again.
+    let (first, plans) = if InputPlans::packs(input, config) && !config.exact {
+        let packed = PackedInput::of(input.clone(), config);
+        let first = match &packed {
+            Ok(packed) => packed.finish(config, &keep_none),
+            Err(err) => Err(err.clone()),
+        };
+        (first, InputPlans::packed(packed))
+    } else {
+        let first = plan_function_keeping(input, config, &keep_none);
+        (first, InputPlans::planned())
+    };
+    let first = first.map(|plan| Checked::of(plan, &plan_input, options));
+    repair_checked(input, &plan_input, first, plans, config, options)
 }
 
 fn repair_checked(
     input: &Function,
     plan_input: &PlanInput,
     first: Result<Checked, PlanError>,
+    mut plans: InputPlans,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     if config.exact {
         let Checked { mut plan, findings } = first.map_err(SafePlanError::Plan)?;
-        let user_vars = input.vars.len();
+        let names = UserNames::of(input.vars.len(), &plan.function);
         plan.report
             .diagnostics
             .extend(findings.into_iter().map(|f| {
                 let unsafe_plan = f.is_unsafe();
-                let d = named_for_the_user(f.diagnostic, user_vars, &plan.function);
+                let d = names.name(f.diagnostic);
                 if unsafe_plan { warning(d) } else { d }
             }));
         return Ok((plan, None));
@@ -256,13 +275,12 @@ fn repair_checked(
     } = match first {
         // PyPTO's yield fixup would write one carry over the other (rules §S2 rejects it).
         Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => {
-            let (planned, separated) = plan_separating(
-                input,
-                &mut InputPlans::default(),
-                config,
-                &mut own,
-                &mut repairs,
-            );
+            let (planned, separated) =
+                plan_separating(input, &mut plans, config, &mut own, &mut repairs);
+            // The separated input is another input: its trials pack it afresh.
+            if separated.is_some() {
+                plans = InputPlans::planned();
+            }
             edited = separated;
             planned.map(|plan| Checked::of(plan, plan_input, options))
         }
@@ -278,9 +296,8 @@ fn repair_checked(
     let mut unshared: Option<Vec<FindingKey>> = None;
     let mut inherent: Vec<FindingKey> = Vec::new();
     // The trials of the input as repaired so far that keep one more group on its own
-    // allocation share its packing (this plan is its first); an edit of the input starts
-    // afresh, from the packing its trial made.
-    let mut plans = InputPlans::planned();
+    // allocation share its packing (`plans`: this plan is its first, or was finished from
+    // it); an edit of the input starts afresh, from the packing its trial made.
     for _ in 0..MAX_ROUNDS {
         // Notes (lifetimes that overlap without a lost value) ask for no repair.
         let open: Vec<&Finding> = findings
@@ -307,6 +324,7 @@ fn repair_checked(
                     }
                 }
             }
+            let names = UserNames::of(user_vars, &plan.function);
             // The gate every plan with findings passes: each is one the input itself carries.
             if !unsafe_findings.is_empty() {
                 let unshared =
@@ -316,17 +334,9 @@ fn repair_checked(
                 else {
                     return Err(unrepaired(unsafe_findings, user_vars, &plan.function));
                 };
-                repairs.extend(
-                    hazards
-                        .into_iter()
-                        .map(|d| named_for_the_user(d, user_vars, &plan.function)),
-                );
+                repairs.extend(hazards.into_iter().map(|d| names.name(d)));
             }
-            repairs.extend(
-                notes
-                    .into_iter()
-                    .map(|f| named_for_the_user(f.diagnostic, user_vars, &plan.function)),
-            );
+            repairs.extend(notes.into_iter().map(|f| names.name(f.diagnostic)));
             plan.report.diagnostics.extend(repairs);
             return Ok((plan, edited));
         }
@@ -339,17 +349,25 @@ fn repair_checked(
         let mut separated = None;
         let names = pair_names(&plan.function, pair);
         let offsets = config.planner == crate::plan::Planner::Dsa;
+        let user_names = UserNames::of(user_vars, &plan.function);
+        let mut kept_the_pair = KeptThePair::default();
         for (action, repair) in candidates(input, &own, &plan.function, finding, pair, offsets) {
-            let repair = named_for_the_user(repair, user_vars, &plan.function);
             // An edit is made once: a pair it did not keep apart stays a finding.
             if applied.contains(&action) {
                 continue;
             }
+            let repair = user_names.name(repair);
             let mut trial_own = own.clone();
             // Only an edit of the input copies it; keeping a group on its own buffer does not.
             let (trial_input, repair) = match action {
                 Action::KeepOwn(v) => {
                     trial_own.insert(v);
+                    // Keeping the same intervals apart as a trial that kept the pair would
+                    // plan its function again.
+                    let kept = plans.kept_own(&trial_own);
+                    if kept.is_some_and(|kept| kept_the_pair.kept_own.contains(&kept)) {
+                        continue;
+                    }
                     (None, repair)
                 }
                 _ => {
@@ -384,27 +402,41 @@ fn repair_checked(
             let Ok(trial) = planned else {
                 continue;
             };
+            // A plan this round's trials made before, which kept the pair, keeps it again: the
+            // checkers see the same function.
+            if kept_the_pair.functions.contains(&trial.function) {
+                continue;
+            }
             // Tiles the fixups insert get new ids in every plan; their names stay.
             let names_pair = |c: Clobber| pair_names(&trial.function, c) == names;
-            if let Some(trial_findings) =
+            let Some(trial_findings) =
                 check_plan_separating(plan_input, &trial.function, options, &names_pair)
-            {
-                // The seeds separated for the planner make another input, planned once.
-                if separated_input.is_some() {
-                    trial_plans = InputPlans::planned();
+            else {
+                // Finished from the input's packing with just one more group kept apart.
+                let keeps_one_more = trial_input.is_none()
+                    && separated_input.is_none()
+                    && trial_own.len() == own.len() + 1;
+                if keeps_one_more && let Some(kept) = plans.kept_own(&trial_own) {
+                    kept_the_pair.kept_own.push(kept);
                 }
-                let trial_input = separated_input.or(trial_input);
-                separated = Some((
-                    action,
-                    trial_input,
-                    trial_plans,
-                    trial_own,
-                    trial_repairs,
-                    trial,
-                    trial_findings,
-                ));
-                break;
+                kept_the_pair.functions.push(trial.function);
+                continue;
+            };
+            // The seeds separated for the planner make another input, planned once.
+            if separated_input.is_some() {
+                trial_plans = InputPlans::planned();
             }
+            let trial_input = separated_input.or(trial_input);
+            separated = Some((
+                action,
+                trial_input,
+                trial_plans,
+                trial_own,
+                trial_repairs,
+                trial,
+                trial_findings,
+            ));
+            break;
         }
         let Some((
             action,
@@ -513,6 +545,28 @@ impl InputPlans {
         }
     }
 
+    /// For an input whose first plan was finished from `packed`, its packing.
+    fn packed(packed: Result<PackedInput, PlanError>) -> InputPlans {
+        InputPlans {
+            planned: true,
+            packed: Some(packed),
+        }
+    }
+
+    /// The intervals a plan of the input keeping the groups of `own` apart keeps on their own
+    /// allocation, once the input is packed.
+    fn kept_own(&self, own: &FxHashSet<VarId>) -> Option<Vec<usize>> {
+        match &self.packed {
+            Some(Ok(packed)) => Some(packed.kept_own(own)),
+            _ => None,
+        }
+    }
+
+    /// Whether trials of `input` finish from its packing: PyPTO's planner packs it.
+    fn packs(input: &Function, config: &PlanConfig) -> bool {
+        config.planner == crate::plan::Planner::Pypto && crate::plan::is_planned(input)
+    }
+
     /// `input` planned as a trial ([`plan_function_trial`]). The first plan is made in one
     /// go: most inputs are planned once, and keeping their packing would cost a copy.
     fn plan(
@@ -521,8 +575,7 @@ impl InputPlans {
         config: &PlanConfig,
         own: &FxHashSet<VarId>,
     ) -> Result<FunctionPlan, PlanError> {
-        let packs = config.planner == crate::plan::Planner::Pypto && crate::plan::is_planned(input);
-        if !packs || !std::mem::replace(&mut self.planned, true) {
+        if !InputPlans::packs(input, config) || !std::mem::replace(&mut self.planned, true) {
             return plan_function_trial(input, config, own);
         }
         match self
@@ -533,6 +586,18 @@ impl InputPlans {
             Err(err) => Err(err.clone()),
         }
     }
+}
+
+/// The trials of one round that did not separate its pair: a later trial that plans one of
+/// their functions again keeps the pair too, and is not checked again (keeping either of two
+/// tiles of one loop carry off a buffer often plans the same).
+#[derive(Default)]
+struct KeptThePair {
+    functions: Vec<Function>,
+    /// For the trials that kept one more group off the shared buffer: the intervals the
+    /// input's packing kept on their own ([`PackedInput::kept_own`]), which fix the function
+    /// before it is planned.
+    kept_own: Vec<Vec<usize>>,
 }
 
 /// For the carry `MR-E006` names (its span is the later carry's iter arg): its init, when the
@@ -891,59 +956,78 @@ fn warning(mut d: Diagnostic) -> Diagnostic {
 }
 
 fn unrepaired(findings: Vec<Finding>, user_vars: usize, planned: &Function) -> SafePlanError {
+    let names = UserNames::of(user_vars, planned);
     SafePlanError::Unrepaired(
         findings
             .into_iter()
-            .map(|f| named_for_the_user(f.diagnostic, user_vars, planned))
+            .map(|f| names.name(f.diagnostic))
             .collect(),
     )
 }
 
-/// `d` with each tile the user did not write (a `tile.move` the fixups or a repair inserted:
-/// a variable numbered past the input's `user_vars`) said to be a copy of the user's tile it
-/// copies, where a text first names it: the input holds only the user's names.
-fn named_for_the_user(mut d: Diagnostic, user_vars: usize, planned: &Function) -> Diagnostic {
-    let mut copies: Vec<(VarId, VarId)> = Vec::new();
-    crate::plan::analysis::lifetimes::visit_assignments(&planned.body, &mut |target, value| {
-        if target.index() >= user_vars
-            && let Some(call) = value.as_call()
-            && crate::ir::ops::op_role(call.op()) == crate::ir::ops::OpRole::Move
-            && let Some(source) = call.args.first().and_then(crate::ir::Expr::as_var)
-        {
-            copies.push((target, source));
-        }
-    });
-    // A copy of a copy is named by the tile at the start of the chain.
-    let original = |mut v: VarId| {
-        for _ in 0..copies.len() {
-            match copies.iter().find(|&&(copy, _)| copy == v) {
-                Some(&(_, source)) => v = source,
-                None => break,
+/// How the diagnostics about one plan name the tiles the user did not write (a `tile.move`
+/// the fixups or a repair inserted: a variable numbered past the input's `user_vars`): each
+/// is said to be a copy of the user's tile it copies, where a text first names it, since the
+/// input holds only the user's names. Made once per plan: a round names every candidate's
+/// repair against one plan.
+struct UserNames {
+    /// Each inserted copy as quoted in a text, and as the user is told of it.
+    copies: Vec<(String, String)>,
+}
+
+impl UserNames {
+    fn of(user_vars: usize, planned: &Function) -> UserNames {
+        let mut copies: Vec<(VarId, VarId)> = Vec::new();
+        crate::plan::analysis::lifetimes::visit_assignments(&planned.body, &mut |target, value| {
+            if target.index() >= user_vars
+                && let Some(call) = value.as_call()
+                && crate::ir::ops::op_role(call.op()) == crate::ir::ops::OpRole::Move
+                && let Some(source) = call.args.first().and_then(crate::ir::Expr::as_var)
+            {
+                copies.push((target, source));
             }
-        }
-        v
-    };
-    for &(copy, _) in &copies {
-        let quoted = format!("'{}'", planned.vars[copy].name);
-        let source = original(copy);
-        let said = if source.index() < user_vars {
-            format!(
-                "{quoted} (a copy memreuse inserted for '{}')",
-                planned.vars[source].name
-            )
-        } else {
-            format!("{quoted} (a copy memreuse inserted)")
+        });
+        // A copy of a copy is named by the tile at the start of the chain.
+        let original = |mut v: VarId| {
+            for _ in 0..copies.len() {
+                match copies.iter().find(|&&(copy, _)| copy == v) {
+                    Some(&(_, source)) => v = source,
+                    None => break,
+                }
+            }
+            v
         };
-        let texts = std::iter::once(&mut d.message)
-            .chain(d.hint.as_mut())
-            .chain(d.related.iter_mut().map(|r| &mut r.message));
-        for text in texts {
-            if text.contains(&quoted) && !text.contains(&said) {
-                *text = text.replacen(&quoted, &said, 1);
-            }
+        let said = |&(copy, _): &(VarId, VarId)| {
+            let quoted = format!("'{}'", planned.vars[copy].name);
+            let source = original(copy);
+            let said = if source.index() < user_vars {
+                format!(
+                    "{quoted} (a copy memreuse inserted for '{}')",
+                    planned.vars[source].name
+                )
+            } else {
+                format!("{quoted} (a copy memreuse inserted)")
+            };
+            (quoted, said)
+        };
+        UserNames {
+            copies: copies.iter().map(said).collect(),
         }
     }
-    d
+
+    fn name(&self, mut d: Diagnostic) -> Diagnostic {
+        for (quoted, said) in &self.copies {
+            let texts = std::iter::once(&mut d.message)
+                .chain(d.hint.as_mut())
+                .chain(d.related.iter_mut().map(|r| &mut r.message));
+            for text in texts {
+                if text.contains(quoted.as_str()) && !text.contains(said.as_str()) {
+                    *text = text.replacen(quoted.as_str(), said, 1);
+                }
+            }
+        }
+        d
+    }
 }
 
 /// What identifies a finding across two plans of one input: its code, its two tiles' names and

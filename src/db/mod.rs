@@ -992,7 +992,7 @@ pub fn checked_plan<'db>(
         && !db.keeps_stages()
         && let Some(plan) = checked_plan_in_one_go(db, item, &options)
     {
-        return Ok(plan);
+        return plan;
     }
     let Some(source) = source(db, item).as_ref() else {
         return Err(stale_manifest(db, item));
@@ -1051,30 +1051,45 @@ pub fn checked_plan<'db>(
     )))
 }
 
-/// PyPTO's plan of a function made in one go, in place ([`crate::plan::plan_pypto_once`]),
-/// where the checkers accept it: how a one-shot run plans, since it would only build each
-/// stage's memo to drop it (a cold run spent about a sixth of its time so, BENCHMARKS.md,
-/// issue 16). `None` where the stages have to: the function is not at hand (its file's
-/// manifest came from the cache), or planning it fails or needs a repair or a report
-/// (`--exact`), which start from the input that planning in place consumed; the stages
-/// parse it again, once a file while its parse is the one kept.
+/// PyPTO's plan of a function made in one go ([`crate::plan::plan_pypto_once`]), checked,
+/// and repaired (or, `--exact`, reported) from there where the checkers reject it: how a
+/// one-shot run plans, since it would only build each stage's memo to drop it (a cold run
+/// spent about a sixth of its time so, BENCHMARKS.md, issue 16). The plan is made on a copy
+/// of the input, which a repair starts from: without it, the stages parsed the file again
+/// and planned and checked the function again (a cold tree of corpus functions, most files
+/// with one to repair, spent about a fifth of its time in that second parse, issue 35).
+/// `None` where the stages have to: the function is not at hand (its file's manifest came
+/// from the cache).
 fn checked_plan_in_one_go(
     db: &dyn Db,
     item: FunctionItem<'_>,
     options: &VerifyOptions,
-) -> Option<Arc<CachedPlan>> {
+) -> Option<Result<Arc<CachedPlan>, Arc<Failure>>> {
     let (function, table) = item.ir(db).take_function()?;
     let input = PlanInput::of(&function);
     let config = file_config(db, *item.file(db));
-    let once = crate::plan::plan_pypto_once(Arc::unwrap_or_clone(function), &config).ok()?;
-    if !check_plan(&input, &once.plan.function, options).is_empty() {
-        return None;
-    }
-    let capacities = once
-        .fits
-        .map_or(Capacities::Configured, Capacities::Fitting);
     let anchorer = spans::Anchorer::new(&table);
-    Some(Arc::new(cached_plan(&once.plan, &anchorer, capacities)))
+    let first = match crate::plan::plan_pypto_once((*function).clone(), &config) {
+        Ok(once) => {
+            let findings = check_plan(&input, &once.plan.function, options);
+            if findings.is_empty() {
+                let capacities = once
+                    .fits
+                    .map_or(Capacities::Configured, Capacities::Fitting);
+                return Some(Ok(Arc::new(cached_plan(&once.plan, &anchorer, capacities))));
+            }
+            Ok(Checked {
+                plan: once.plan,
+                findings,
+            })
+        }
+        Err(err) => Err(err),
+    };
+    // As `checked_plan` repairs the stages' plan (or their error), which is this one.
+    let repaired = crate::repair::plan_checked_from(&function, &input, first, &config, options)
+        .map(|planned| Arc::new(cached_plan(&planned, &anchorer, Capacities::Configured)))
+        .map_err(|err| safe_plan_failure(err, &anchorer));
+    Some(repaired)
 }
 
 /// For which capacities the stages' plan of a function (PyPTO's, as `addressed` made it)

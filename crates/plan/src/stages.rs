@@ -226,6 +226,23 @@ impl PackedInput {
         .map(|(plan, _)| with_capacities(plan, config))
     }
 
+    /// The intervals packed onto another's buffer that [`PackedInput::finish`] keeps on their
+    /// own allocation for `own_buffer`, in packing order: the only way `own_buffer` reaches the
+    /// plan's function (its report also names the groups kept), so two sets of groups with
+    /// the same intervals kept plan the same function.
+    pub fn kept_own(&self, own_buffer: &FxHashSet<VarId>) -> Vec<usize> {
+        let Some((_, _, packings)) = &self.packing else {
+            return Vec::new();
+        };
+        packings
+            .iter()
+            .flat_map(|packing| &packing.buffers)
+            .flat_map(|buffer| buffer.members.iter().skip(1))
+            .copied()
+            .filter(|&member| keeps_own_buffer(&self.lifetimes, own_buffer, member))
+            .collect()
+    }
+
     /// [`PackedInput::finish`] for the last plan: the function is planned in place.
     fn finish_owned(
         self,
@@ -681,13 +698,7 @@ pub fn finish(
         report
             .diagnostics
             .extend(packing.diagnostics.iter().cloned());
-        let keeps_own = |member: usize| {
-            !own_buffer.is_empty()
-                && lifetimes.intervals[member]
-                    .members
-                    .iter()
-                    .any(|v| own_buffer.contains(v))
-        };
+        let keeps_own = |member: usize| keeps_own_buffer(lifetimes, own_buffer, member);
         let mut kept_own = Vec::new();
         for buffer in &packing.buffers {
             let rep = lifetimes.intervals[buffer.members[0]].rep;
@@ -762,6 +773,16 @@ pub fn finish(
         plan.report.diagnostics.extend(realigned);
     }
     Ok(plan)
+}
+
+/// Whether the interval `member`, packed onto another's buffer, keeps its own allocation: one
+/// of its tiles is in `own_buffer`.
+fn keeps_own_buffer(lifetimes: &Lifetimes, own_buffer: &FxHashSet<VarId>, member: usize) -> bool {
+    !own_buffer.is_empty()
+        && lifetimes.intervals[member]
+            .members
+            .iter()
+            .any(|v| own_buffer.contains(v))
 }
 
 /// The control-flow fixups after the carries are aligned: accumulator if-phis, identity
