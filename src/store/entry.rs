@@ -296,6 +296,11 @@ pub trait CacheStore: Send + Sync {
     fn last_uses(&self) -> Result<LastUses, StoreError>;
     /// Removes the entries and their recency.
     fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError>;
+    /// Gives the space of removed entries back to the file system, where the store keeps it
+    /// until then (after a prune). Nothing to do for a store without files of its own.
+    fn compact(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 /// The latest generation that used each marked entry ([`CacheStore::last_uses`]).

@@ -463,6 +463,9 @@ impl Cache {
         pruned.removed = removed.len() as u64;
         store.remove_batch(&removed)?;
         store.sync()?;
+        if !removed.is_empty() {
+            store.compact()?;
+        }
         Ok(pruned)
     }
 

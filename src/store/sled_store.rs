@@ -252,6 +252,60 @@ impl SledStore {
         }
     }
 
+    /// Rewrites the database with its live entries only, into a fresh one beside it that then
+    /// takes its place: sled keeps the space of removed entries in its log until it rewrites
+    /// their segments, so a pruned store grew on disk instead of shrinking. A crash midway
+    /// leaves the old database or the new one in place, or none (a cold cache, never a wrong
+    /// entry). The store is off when this fails.
+    pub fn compact(&self) -> Result<(), StoreError> {
+        let mut state = self.state.write().unwrap_or_else(|p| p.into_inner());
+        let State::Open { trees, generation } = &*state else {
+            return Ok(());
+        };
+        let generation = *generation;
+        let fresh = self.path.with_extension("compacting");
+        let aside = self.path.with_extension("compacted");
+        for stale in [&fresh, &aside] {
+            if stale.exists() {
+                std::fs::remove_dir_all(stale)?;
+            }
+        }
+        let copy = |from: &Trees| -> sled::Result<()> {
+            let to = open_once(&fresh)?;
+            for (source, target) in [
+                (&from.plans, &to.plans),
+                (&from.files, &to.files),
+                (&from.stamps, &to.stamps),
+                (&from.uses, &to.uses),
+            ] {
+                let mut batch = sled::Batch::default();
+                for entry in source.iter() {
+                    let (key, value) = entry?;
+                    batch.insert(key, value);
+                }
+                target.apply_batch(batch)?;
+            }
+            to.db.flush()?;
+            Ok(())
+        };
+        guarded(|| copy(trees)).map_err(Failure::into_error)?;
+        self.syncing
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .stop();
+        // The old database closes here (the only handle a one-shot command holds).
+        *state = State::Off;
+        std::fs::rename(&self.path, &aside)?;
+        std::fs::rename(&fresh, &self.path)?;
+        std::fs::remove_dir_all(&aside)?;
+        let trees = open_waiting(&self.path).map_err(Failure::into_error)?;
+        *state = State::Open {
+            trees,
+            generation: generation + 1,
+        };
+        Ok(())
+    }
+
     /// Closes the database (releasing its file lock once sled's threads let go); the store
     /// is off from now on. Call after the last flush.
     pub fn close(&self) {
@@ -627,6 +681,9 @@ impl CacheStore for Arc<SledStore> {
     fn remove_batch(&self, entries: &[(Kind, Key)]) -> Result<(), StoreError> {
         (**self).remove_batch(entries)
     }
+    fn compact(&self) -> Result<(), StoreError> {
+        (**self).compact()
+    }
 }
 
 fn tree_name(kind: Kind) -> &'static str {
@@ -777,6 +834,10 @@ impl CacheStore for SledStore {
         }
         Ok(())
     }
+
+    fn compact(&self) -> Result<(), StoreError> {
+        SledStore::compact(self)
+    }
 }
 
 #[cfg(test)]
@@ -808,6 +869,53 @@ mod tests {
             .keys()
             .map(|k| UsesKey::parse(&k.expect("key")).expect("a key of the uses tree"))
             .collect()
+    }
+
+    /// A compacted store keeps every live entry and its recency, and gives the space of the
+    /// removed ones back: on disk it shrinks, where removing alone made it grow.
+    #[test]
+    fn compacting_a_pruned_store_returns_its_space_and_keeps_its_entries() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("cache");
+        let store = SledStore::open(&path).expect("opens");
+        let value = |n: u32| vec![(n % 251) as u8; 4096];
+        let key = |n: u32| {
+            let mut key = [0u8; 32];
+            key[..4].copy_from_slice(&n.to_be_bytes());
+            Key(key)
+        };
+        let entries: Vec<(Kind, Key, Vec<u8>)> =
+            (0..4000).map(|n| (Kind::Plan, key(n), value(n))).collect();
+        store.write_batch(&entries).expect("writes");
+        let generation = store.next_generation().expect("a generation");
+        store
+            .mark_used(&[(Kind::Plan, key(3999))], generation)
+            .expect("marks");
+        store.sync().expect("sync");
+        let removed: Vec<(Kind, Key)> = (0..3900).map(|n| (Kind::Plan, key(n))).collect();
+        store.remove_batch(&removed).expect("removes");
+        store.sync().expect("sync");
+        let before = store.bytes_on_disk().expect("size");
+        store.compact().expect("compacts");
+        let after = store.bytes_on_disk().expect("size");
+        assert!(
+            after * 4 < before,
+            "{before} B on disk before, {after} B after"
+        );
+        assert_eq!(store.stats().expect("stats").entries, 100);
+        for n in 3900..4000 {
+            let got = store
+                .get(Kind::Plan, &key(n))
+                .expect("reads")
+                .expect("kept");
+            assert_eq!(&*got, &value(n)[..], "entry {n}");
+        }
+        assert!(store.get(Kind::Plan, &key(0)).expect("reads").is_none());
+        let uses = store.last_uses().expect("reads");
+        assert_eq!(uses.get(&(Kind::Plan, key(3999))), Some(&generation));
+        assert!(store.next_generation().expect("a generation") > generation);
+        assert!(!path.with_extension("compacting").exists());
+        assert!(!path.with_extension("compacted").exists());
     }
 
     /// Recency is records of uses: they survive a reopen, later generations win, the records
