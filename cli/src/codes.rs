@@ -12,7 +12,7 @@ use crate::summary::wrapped;
 pub struct CodesArgs {
     /// One code to explain, e.g. `MR-R002` [default: every code].
     pub code: Option<String>,
-    /// Print JSON: `[{"code", "severity", "meaning"}, …]`.
+    /// Print JSON: `[{"code", "severity", "meaning", "fix"}, …]`.
     #[arg(long)]
     pub json: bool,
 }
@@ -38,6 +38,7 @@ pub fn run(args: CodesArgs) -> Result<ExitCode> {
                     "code": row.id,
                     "severity": row.severity.name(),
                     "meaning": one_paragraph(row.meaning),
+                    "fix": row.fix,
                 })
             })
             .collect();
@@ -51,6 +52,8 @@ pub fn run(args: CodesArgs) -> Result<ExitCode> {
             "{}",
             wrapped(&head, &one_paragraph(row.meaning), indent).trim_end()
         );
+        let fix = format!("{:indent$}fix:", "");
+        outln!("{}", wrapped(&fix, row.fix, indent + 5).trim_end());
     }
     Ok(ExitCode::SUCCESS)
 }
