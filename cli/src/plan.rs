@@ -11,12 +11,14 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{
-    FailureKind, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace, UnprintedProgram,
-    planned_program,
+    FailureKind, FileOutcome, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace,
+    UnprintedProgram, planned_program,
 };
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
-use memreuse::json::{FileError, FileReport, function_entries, plan_document};
+use memreuse::json::{
+    FileError, FileJson, FileReport, FunctionEntry, function_entries, write_plan_document,
+};
 use memreuse::plan::{PlanConfig, Planner};
 use memreuse::repair::{is_input_hazard, is_repair};
 use memreuse::store::Cache;
@@ -94,6 +96,10 @@ pub struct PlanArgs {
     /// Plan on N threads [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
     pub jobs: Option<usize>,
+    /// With `--emit json`: leave out each function's `lifetimes`, half the document on large
+    /// trees, and the parse of every cached file that places them (docs/json.md).
+    #[arg(long)]
+    pub no_lifetimes: bool,
     /// Accept a PATH that holds no `@pl.program` (otherwise an error: a typo in CI should
     /// not pass).
     #[arg(long)]
@@ -116,6 +122,7 @@ enum FileBody<'a> {
     Program {
         header: &'a ProgramHeader,
         file: ShardFile,
+        outcome: &'a FileOutcome,
         functions: &'a [FunctionOutcome],
     },
 }
@@ -213,6 +220,11 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
             "--emit html needs --out DIR (it writes DIR/index.html)".into()
         ));
     }
+    if args.no_lifetimes && args.emit != Emit::Json {
+        bail!(UsageError(
+            "--no-lifetimes applies to --emit json only".into()
+        ));
+    }
     let root = crate::settings::root_of(&args.paths)?;
     let state = match args.no_cache {
         true => None,
@@ -298,8 +310,9 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     let bar = progress_bar(sources.len());
     let mut outcomes = workspace.plan(&OsSystem, &sources, &|| bar.inc(1));
     bar.finish_and_clear();
-    // JSON, pictures and `-v`'s buffer members need the report's detail.
-    if matches!(args.emit, Emit::Json | Emit::Svg) || (verbose && args.emit == Emit::Summary) {
+    // Pictures and `-v`'s buffer members need the report's detail; JSON takes it file by
+    // file as it is written.
+    if args.emit == Emit::Svg || (verbose && args.emit == Emit::Summary) {
         for (&source, outcome) in sources.iter().zip(&mut outcomes) {
             workspace.add_report_detail(source, outcome);
         }
@@ -347,6 +360,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
             FileStatus::Planned { header, functions } => FileBody::Program {
                 header,
                 file: source,
+                outcome,
                 functions,
             },
         };
@@ -381,6 +395,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
                     header,
                     file,
                     functions,
+                    ..
                 } = &p.body
                 else {
                     continue;
@@ -465,15 +480,8 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
             }
         }
         Emit::Summary => print_summary(&mut stdout, &planned, &totals, detail, config.planner)?,
-        Emit::Json => {
-            let reports: Vec<FileReport> = planned
-                .iter()
-                .map(|p| file_report(p, &workspace))
-                .collect::<Result<_>>()?;
-            let document = plan_document(config.backend.name(), config.planner.name(), &reports);
-            serde_json::to_writer_pretty(&mut stdout, &document)?;
-            writeln!(stdout)?;
-        }
+        // Written once the cache is up to date (below), file by file.
+        Emit::Json => {}
     }
     tracing::info!(elapsed = ?started.elapsed(), "printed");
     let functions: Vec<&FunctionOutcome> = planned.iter().flat_map(|p| p.functions()).collect();
@@ -504,8 +512,16 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         }
         prune_to_cap(workspace.cache(), &root);
     }
+    // JSON is written while the store is open: a file's detail is read from it as its turn
+    // comes, so that no more than one file's is in memory. Other commands read through the
+    // store meanwhile (`state::open_or_degrade`).
+    let streamed = match args.emit {
+        Emit::Json => write_json(&mut workspace, &planned, &config, !args.no_lifetimes),
+        _ => Ok(()),
+    };
     state::InProcessCache::close(server, store);
     drop(lock);
+    streamed?;
     std::io::stdout().lock().write_all(&stdout)?;
     let failed = empty || totals.failed();
     // Everything is printed and durable. Freeing the memo tables one node at a time takes
@@ -605,22 +621,88 @@ fn printed_program(
     })
 }
 
+/// Writes the plan document to stdout, each file's report detailed in its turn and dropped
+/// once written.
+fn write_json(
+    workspace: &mut ShardedWorkspace,
+    planned: &[PlannedFile],
+    config: &PlanConfig,
+    lifetimes: bool,
+) -> Result<()> {
+    let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let files = planned.iter().map(|p| {
+        let detailed = match &p.body {
+            FileBody::Program { file, outcome, .. } => {
+                let detailed = workspace.detailed(*file, outcome, lifetimes);
+                let cached = p.functions().iter().map(|f| !workspace.is_fresh(f));
+                Some((detailed, cached.collect()))
+            }
+            _ => None,
+        };
+        JsonFile {
+            planned: p,
+            detailed,
+            lifetimes,
+        }
+    });
+    let mut out = write_plan_document(out, config.backend.name(), config.planner.name(), files)?;
+    writeln!(out)?;
+    out.flush()?;
+    Ok(())
+}
+
 /// One file as JSON sees it: every function, planned or failed, or why there are none.
-fn file_report<'a>(p: &'a PlannedFile, workspace: &ShardedWorkspace) -> Result<FileReport<'a>> {
-    let (error, functions) = match &p.body {
-        FileBody::Unreadable(err) => (Some(FileError::Unreadable(err.as_str())), Vec::new()),
-        FileBody::ParseFailed(diagnostics) => (Some(FileError::Parse(diagnostics)), Vec::new()),
-        FileBody::Program { functions, .. } => (
-            None,
-            function_entries(functions, |f| !workspace.is_fresh(f))?,
-        ),
-    };
-    Ok(FileReport {
-        path: &p.display,
-        text: p.text.get(),
-        functions,
-        error,
-    })
+struct JsonFile<'a> {
+    planned: &'a PlannedFile<'a>,
+    /// A program's outcome with its reports' detail, and which plans the cache served.
+    detailed: Option<(FileOutcome, Vec<bool>)>,
+    lifetimes: bool,
+}
+
+impl serde::Serialize for JsonFile<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let p = self.planned;
+        let (error, functions) = match (&p.body, &self.detailed) {
+            (FileBody::Unreadable(err), _) => {
+                (Some(FileError::Unreadable(err.as_str())), Vec::new())
+            }
+            (FileBody::ParseFailed(diagnostics), _) => {
+                (Some(FileError::Parse(diagnostics)), Vec::new())
+            }
+            (FileBody::Program { .. }, Some((outcome, cached))) => {
+                let functions = match &*outcome.status {
+                    FileStatus::Planned { functions, .. } => functions.as_slice(),
+                    _ => &[],
+                };
+                let mut entries =
+                    function_entries(functions, |_| false).map_err(serde::ser::Error::custom)?;
+                for (entry, &served) in entries.iter_mut().zip(cached) {
+                    if let FunctionEntry::Planned(function) = entry {
+                        function.cached = served;
+                    }
+                }
+                (None, entries)
+            }
+            (FileBody::Program { .. }, None) => {
+                return Err(serde::ser::Error::custom(format!(
+                    "internal error: {} has no detailed report",
+                    p.display
+                )));
+            }
+        };
+        let report = FileReport {
+            path: &p.display,
+            text: p.text.get(),
+            functions,
+            error,
+        };
+        match self.lifetimes {
+            true => FileJson::new(&report).serialize(serializer),
+            false => FileJson::new(&report)
+                .without_lifetimes()
+                .serialize(serializer),
+        }
+    }
 }
 
 /// The viewer page with every file embedded (see `viewer::page::static_page_of`).

@@ -429,6 +429,42 @@ fn manifest_served_runs_print_what_cold_runs_print() {
     assert_eq!(warm_svgs, cold_svgs);
 }
 
+/// `--no-lifetimes` leaves out each function's `lifetimes` and nothing else, cold or served
+/// from file manifests; it is refused beside any other output.
+#[test]
+fn json_without_lifetimes_is_the_document_less_its_lifetimes() {
+    let parsed = |output: &Output| -> serde_json::Value {
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        serde_json::from_slice(&output.stdout).expect("JSON")
+    };
+    let json = ["plan", "examples/kernels", "--emit", "json"];
+    let mut full = parsed(&memreuse(&json, &repo()));
+    for file in full["files"].as_array_mut().expect("files") {
+        for function in file["functions"].as_array_mut().expect("functions") {
+            if let Some(function) = function.as_object_mut() {
+                function.remove("lifetimes");
+            }
+        }
+    }
+    let without = [&json[..], &["--no-lifetimes"]].concat();
+    assert_eq!(parsed(&memreuse(&without, &repo())), full);
+
+    let state = tempfile::tempdir().expect("temp dir");
+    let summary = memreuse_with_state(&["plan", "examples/kernels"], &repo(), state.path());
+    assert!(summary.status.success(), "{}", text(&summary.stderr));
+    let mut warm = parsed(&memreuse_with_state(&without, &repo(), state.path()));
+    for file in warm["files"].as_array_mut().expect("files") {
+        for function in file["functions"].as_array_mut().expect("functions") {
+            assert_eq!(function["cached"], true, "not served from the cache");
+            function["cached"] = false.into();
+        }
+    }
+    assert_eq!(warm, full);
+
+    let refused = memreuse(&["plan", "examples/kernels", "--no-lifetimes"], &repo());
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+}
+
 #[test]
 fn a_query_served_from_a_manifest_is_complete() {
     let state = tempfile::tempdir().expect("temp dir");

@@ -136,6 +136,16 @@ impl ShardedWorkspace {
         self.shards[file.shard].add_report_detail(outcome);
     }
 
+    /// [`Workspace::detailed`] of `outcome`, the outcome of `file`.
+    pub fn detailed(
+        &mut self,
+        file: ShardFile,
+        outcome: &FileOutcome,
+        lifetimes: bool,
+    ) -> FileOutcome {
+        self.shards[file.shard].detailed(outcome, lifetimes)
+    }
+
     /// [`Workspace::planned_texts`] of `file`.
     pub fn planned_texts(&self, file: ShardFile) -> Vec<Option<Arc<str>>> {
         self.shards[file.shard].planned_texts(file.file)
