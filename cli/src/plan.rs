@@ -27,9 +27,10 @@ use memreuse::system::OsSystem;
 
 use crate::args::{BackendArg, PlannerArg, Toggle};
 use crate::exit::UsageError;
-use crate::inputs::{discover, prepare_out_dir, write_atomically};
+use crate::inputs::{discover, prepare_out_dir, split_inputs, write_atomically};
 use crate::state;
 use crate::summary::{self, plural};
+use crate::target::no_such_function;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Emit {
@@ -49,7 +50,8 @@ pub enum Emit {
 #[derive(clap::Args)]
 pub struct PlanArgs {
     /// Kernel files or directories (walked recursively, honouring .gitignore, skipping hidden
-    /// files and earlier `--out` directories). Files without a `@pl.program` are skipped.
+    /// files and earlier `--out` directories), or one function of a file, `FILE::FUNCTION`.
+    /// Files without a `@pl.program` are skipped.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Target backend: sets capacities and the target-specific rules [default: the
@@ -69,7 +71,7 @@ pub struct PlanArgs {
     pub json: bool,
     /// With `--emit ir`: write one file per input under DIR, mirroring the inputs relative to
     /// their common directory (refused when two would land on one path or on an input).
-    /// With `--emit svg`: write `DIR/<file>.<function>.svg` per function. Files are written
+    /// With `--emit svg`: write `DIR/<file>.<function>.svg` per function with tiles. Files are written
     /// atomically; DIR is marked so that later runs do not plan it.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -123,6 +125,8 @@ enum FileBody<'a> {
         header: &'a ProgramHeader,
         file: ShardFile,
         outcome: &'a FileOutcome,
+        /// The index of `functions[0]` in the file (one function for `FILE::FUNCTION`).
+        first: usize,
         functions: &'a [FunctionOutcome],
     },
 }
@@ -225,7 +229,13 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
             "--no-lifetimes applies to --emit json only".into()
         ));
     }
-    let root = crate::settings::root_of(&args.paths)?;
+    let named = split_inputs(&args.paths)?;
+    if args.emit == Emit::Ir && named.functions.iter().any(Option::is_some) {
+        bail!(UsageError(
+            "--emit ir prints whole programs: name the file without ::FUNCTION".into()
+        ));
+    }
+    let root = crate::settings::root_of(&named.paths)?;
     let state = match args.no_cache {
         true => None,
         false => Some(state::state_dir_for(state_dir, &root)?),
@@ -235,7 +245,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         let opening = state
             .as_deref()
             .map(|dir| scope.spawn(move || state::open_or_degrade(dir)));
-        let files = discover(&args.paths);
+        let files = discover(&named.paths);
         let opened = opening.map_or_else(state::InProcessCache::without, |opening| {
             opening
                 .join()
@@ -321,7 +331,8 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
 
     // Every input in order; a failed function fails only itself.
     let mut planned = Vec::new();
-    let mut has_program = vec![false; args.paths.len()];
+    let mut has_program = vec![false; named.paths.len()];
+    let mut missing_function = false;
     let mut outcome_iter = sources.iter().zip(&outcomes);
     let mut unreadable_iter = unreadable.into_iter().peekable();
     for (index, file) in files.iter().enumerate() {
@@ -357,12 +368,33 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
                 continue;
             }
             FileStatus::ParseFailed(diagnostics) => FileBody::ParseFailed(diagnostics),
-            FileStatus::Planned { header, functions } => FileBody::Program {
-                header,
-                file: source,
-                outcome,
-                functions,
-            },
+            FileStatus::Planned { header, functions } => {
+                // `FILE::FUNCTION`: that function alone is shown.
+                let shown = match &named.functions[file.argument] {
+                    None => Some(0..functions.len()),
+                    Some(name) => functions
+                        .iter()
+                        .position(|f| f.name == name.as_str())
+                        .map(|i| i..i + 1),
+                };
+                let Some(shown) = shown else {
+                    let name = named.functions[file.argument]
+                        .as_deref()
+                        .unwrap_or_default();
+                    let names = functions.iter().map(|f| f.name.as_str());
+                    eprintln!("error: {}", no_such_function(name, &display, names));
+                    missing_function = true;
+                    has_program[file.argument] = true;
+                    continue;
+                };
+                FileBody::Program {
+                    header,
+                    file: source,
+                    outcome,
+                    first: shown.start,
+                    functions: &functions[shown],
+                }
+            }
         };
         has_program[file.argument] = true;
         planned.push(PlannedFile {
@@ -374,7 +406,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     }
     let totals = report_failures(&planned);
     let mut empty = false;
-    for (path, found) in args.paths.iter().zip(&has_program) {
+    for (path, found) in named.paths.iter().zip(&has_program) {
         if !found && !args.allow_empty {
             eprintln!(
                 "error: {} holds no @pl.program (pass --allow-empty to accept that)",
@@ -440,10 +472,17 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
             // (path under --out, document)
             let mut svgs: Vec<(PathBuf, String)> = Vec::new();
             for p in &planned {
+                // Real programs have functions without tiles (orchestration, `_spmd`
+                // wrappers): nothing to draw, so they neither get a picture nor count.
+                let mut tileless = Vec::new();
                 for function in p.functions() {
                     let Ok(planned) = &function.result else {
                         continue;
                     };
+                    if planned.report.summary().spaces.iter().all(|s| s.tiles == 0) {
+                        tileless.push(function.name.as_str());
+                        continue;
+                    }
                     let Some(report) = planned.report.detailed() else {
                         bail!(
                             "internal error: the report of '{}' lacks its detail",
@@ -456,6 +495,14 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
                         PathBuf::from(name),
                         plan_svg(&function.name, report, p.text.get()),
                     ));
+                }
+                if !tileless.is_empty() {
+                    eprintln!(
+                        "note: {}: {} without tiles not drawn: {}",
+                        p.display,
+                        plural(tileless.len(), "function"),
+                        crate::target::some_of(tileless)
+                    );
                 }
             }
             match (&args.out, svgs.as_slice()) {
@@ -523,7 +570,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     drop(lock);
     streamed?;
     std::io::stdout().lock().write_all(&stdout)?;
-    let failed = empty || totals.failed();
+    let failed = empty || missing_function || totals.failed();
     // Everything is printed and durable. Freeing the memo tables one node at a time takes
     // longer than the OS takes to reclaim them (0.7 s after a 20,000-function run), and the
     // store's flusher thread would make its drop wait for its next tick.
@@ -670,8 +717,14 @@ impl serde::Serialize for JsonFile<'_> {
                 (Some(FileError::Parse(diagnostics)), Vec::new())
             }
             (FileBody::Program { .. }, Some((outcome, cached))) => {
+                let first = match p.body {
+                    FileBody::Program { first, .. } => first,
+                    _ => 0,
+                };
                 let functions = match &*outcome.status {
-                    FileStatus::Planned { functions, .. } => functions.as_slice(),
+                    FileStatus::Planned { functions, .. } => functions
+                        .get(first..first + p.functions().len())
+                        .unwrap_or_default(),
                     _ => &[],
                 };
                 let mut entries =
@@ -727,8 +780,8 @@ fn html_page(planned: &[PlannedFile], config: &PlanConfig, aliases: Toggle) -> S
 /// One SVG per function goes to stdout only when there is exactly one function.
 fn svg_usage_error() -> UsageError {
     UsageError(
-        "--emit svg over more than one function needs --out DIR (one \
-         <file>.<function>.svg per function)"
+        "--emit svg over more than one function with tiles needs --out DIR (one \
+         <file>.<function>.svg per function), or one named as FILE::FUNCTION"
             .into(),
     )
 }

@@ -632,3 +632,69 @@ fn offset_planner_never_needs_more_than_pypto_and_verifies() {
         assert!(spaces > 20, "{backend}: only {spaces} spaces");
     }
 }
+
+/// `FILE::FUNCTION` names one function wherever a file is taken: `plan` shows that function
+/// alone, `verify` checks it alone; a function the file lacks is an error (1), and a function
+/// of a directory, or one with `--emit ir`, a usage error (2).
+#[test]
+fn a_named_function_is_planned_and_verified_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kernel = repo().join("examples/kernels/orchestrated_kernels/31_after_InitMemRef.py");
+    std::fs::copy(&kernel, dir.path().join("k.py")).expect("copy");
+    let planned = memreuse(&["plan", "k.py", "--emit", "ir"], dir.path());
+    assert!(planned.status.success(), "{}", text(&planned.stderr));
+    std::fs::write(dir.path().join("planned.py"), &planned.stdout).expect("write");
+    // (arguments, exit code, in stdout or stderr, not in stdout)
+    let cases: [(&[&str], i32, &str, &str); 7] = [
+        (
+            &["plan", "k.py::add_kernel"],
+            0,
+            "1 file, 1 function",
+            "scale_kernel",
+        ),
+        (
+            &["plan", "k.py::add_kernel", "--json"],
+            0,
+            "\"name\": \"add_kernel\"",
+            "scale_kernel",
+        ),
+        (
+            &["plan", "k.py::nope"],
+            1,
+            "no function 'nope' in k.py (it has: add_kernel",
+            "",
+        ),
+        (
+            &["plan", "k.py::add_kernel", "--emit", "ir"],
+            2,
+            "--emit ir prints whole programs",
+            "",
+        ),
+        (&["plan", ".::add_kernel"], 2, "is a directory", ""),
+        (
+            &["verify", "planned.py::scale_kernel"],
+            0,
+            "(1 file checked)",
+            "",
+        ),
+        (
+            &["verify", "planned.py::nope"],
+            1,
+            "no function 'nope' in planned.py",
+            "",
+        ),
+    ];
+    for (args, code, shown, absent) in cases {
+        let result = memreuse(args, dir.path());
+        let (stdout, stderr) = (text(&result.stdout), text(&result.stderr));
+        assert_eq!(result.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(
+            stdout.contains(shown) || stderr.contains(shown),
+            "{args:?}: {stdout}{stderr}"
+        );
+        assert!(
+            absent.is_empty() || !stdout.contains(absent),
+            "{args:?}: {stdout}"
+        );
+    }
+}
