@@ -47,6 +47,17 @@ pub enum Emit {
     Html,
 }
 
+/// A kind of finding `--only` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Finding {
+    /// Files that cannot be read or do not parse, functions with no plan.
+    Errors,
+    /// Every warning: repairs, the input's own hazards, capacity, `--exact`'s findings.
+    Warnings,
+    /// The repairs of PyPTO's plan (warnings MR-R…).
+    Repairs,
+}
+
 #[derive(clap::Args)]
 pub struct PlanArgs {
     /// Kernel files or directories (walked recursively, honouring .gitignore, skipping hidden
@@ -102,6 +113,11 @@ pub struct PlanArgs {
     /// trees, and the parse of every cached file that places them (docs/json.md).
     #[arg(long)]
     pub no_lifetimes: bool,
+    /// With the summary: only the functions (and files) with findings of these kinds, and
+    /// only those findings under them, e.g. `--only repairs` or `--only errors,warnings`; the
+    /// totals still count everything.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "KIND")]
+    pub only: Vec<Finding>,
     /// Accept a PATH that holds no `@pl.program` (otherwise an error: a typo in CI should
     /// not pass).
     #[arg(long)]
@@ -227,6 +243,11 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     if args.no_lifetimes && args.emit != Emit::Json {
         bail!(UsageError(
             "--no-lifetimes applies to --emit json only".into()
+        ));
+    }
+    if !args.only.is_empty() && args.emit != Emit::Summary {
+        bail!(UsageError(
+            "--only filters the summary; it does not apply to --emit json, ir, svg or html".into()
         ));
     }
     let named = split_inputs(&args.paths)?;
@@ -526,7 +547,13 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
                 write_atomically(&dir.join(&target), &page)?;
             }
         }
-        Emit::Summary => print_summary(&mut stdout, &planned, &totals, detail, config.planner)?,
+        Emit::Summary => {
+            let shown = Shown {
+                detail,
+                only: &args.only,
+            };
+            print_summary(&mut stdout, &planned, &totals, shown, config.planner)?
+        }
         // Written once the cache is up to date (below), file by file.
         Emit::Json => {}
     }
@@ -833,34 +860,74 @@ fn report_failure(
     }
 }
 
+/// What the summary shows: how much (`-q`, `-v`), and of which findings (`--only`).
+#[derive(Clone, Copy)]
+struct Shown<'a> {
+    detail: Detail,
+    only: &'a [Finding],
+}
+
+impl Shown<'_> {
+    /// Whether a function's row is shown: with `--only`, when it has a finding of those
+    /// kinds; with `-q`, when it has a problem (no plan, or any warning).
+    fn function(&self, function: &FunctionOutcome) -> bool {
+        let diagnostics = match &function.result {
+            Err(_) => return self.only.is_empty() || self.only.contains(&Finding::Errors),
+            Ok(planned) => &planned.report.summary().diagnostics,
+        };
+        match (self.only, self.detail) {
+            ([], Detail::Problems) => diagnostics
+                .iter()
+                .any(|d| matches!(d.severity, Severity::Error | Severity::Warning)),
+            ([], _) => true,
+            _ => diagnostics.iter().any(|d| self.finding(d)),
+        }
+    }
+
+    /// Whether a file's line is shown: one that failed as a whole is an error.
+    fn file(&self, p: &PlannedFile) -> bool {
+        match p.body {
+            FileBody::Program { .. } => {
+                (self.only.is_empty() && self.detail != Detail::Problems)
+                    || p.functions().iter().any(|f| self.function(f))
+            }
+            _ => self.only.is_empty() || self.only.contains(&Finding::Errors),
+        }
+    }
+
+    /// Whether a diagnostic is of `--only`'s kinds.
+    fn finding(&self, d: &Diagnostic) -> bool {
+        self.only.iter().any(|kind| match kind {
+            Finding::Errors => d.severity == Severity::Error,
+            Finding::Warnings => d.severity == Severity::Warning,
+            Finding::Repairs => is_repair(d),
+        })
+    }
+
+    /// Whether a shown function's diagnostic is listed under its rows.
+    fn diagnostic(&self, d: &Diagnostic) -> bool {
+        match self.only {
+            [] => d.severity != Severity::Hint || self.detail == Detail::Members,
+            _ => self.finding(d),
+        }
+    }
+}
+
 fn print_summary(
     out: &mut Vec<u8>,
     planned: &[PlannedFile],
     totals: &Totals,
-    detail: Detail,
+    shown: Shown,
     planner: Planner,
 ) -> Result<()> {
+    let detail = shown.detail;
     let members = detail == Detail::Members;
-    // A problem: no plan, or a warning (repairs, the input's hazards, capacity, ...).
-    let has_problem = |function: &FunctionOutcome| match &function.result {
-        Err(_) => true,
-        Ok(planned) => planned
-            .report
-            .summary()
-            .diagnostics
-            .iter()
-            .any(|d| matches!(d.severity, Severity::Error | Severity::Warning)),
-    };
     let width = summary::name_width(
         planned
             .iter()
             .flat_map(|p| p.functions().iter().map(|f| f.name.as_str())),
     );
-    let file_shown = |p: &PlannedFile| {
-        detail != Detail::Problems
-            || !matches!(p.body, FileBody::Program { .. })
-            || p.functions().iter().any(has_problem)
-    };
+    let file_shown = |p: &PlannedFile| shown.file(p);
     if planned.iter().any(file_shown) {
         out.write_all(summary::header(width).as_bytes())?;
     }
@@ -906,7 +973,7 @@ fn print_summary(
             FileBody::Program { .. } => writeln!(out, "{}", p.display)?,
         }
         for function in p.functions() {
-            if detail == Detail::Problems && !has_problem(function) {
+            if !shown.function(function) {
                 continue;
             }
             let planned = match &function.result {
@@ -972,7 +1039,7 @@ fn print_summary(
                 .filter(|d| d.severity == Severity::Hint)
                 .count();
             for d in &report.diagnostics {
-                if d.severity == Severity::Hint && !members {
+                if !shown.diagnostic(d) {
                     continue;
                 }
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
@@ -986,7 +1053,7 @@ fn print_summary(
                 );
                 out.write_all(shown.as_bytes())?;
             }
-            if function_hints > 0 && !members {
+            if function_hints > 0 && !members && shown.only.is_empty() {
                 writeln!(
                     out,
                     "{0}{0}{1} (PH-MR-…; `-v` lists them)",
@@ -996,8 +1063,8 @@ fn print_summary(
             }
         }
     }
-    if detail != Detail::Problems {
-        writeln!(out, "{}", summary::LEGEND)?;
+    if detail != Detail::Problems && shown.only.is_empty() {
+        out.write_all(summary::legend().as_bytes())?;
     }
     if bytes.0 > 0 {
         writeln!(

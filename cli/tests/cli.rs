@@ -12,6 +12,7 @@ fn memreuse(args: &[&str], dir: &Path) -> Output {
         .args(args)
         .current_dir(dir)
         .env("MEMREUSE_STATE_DIR", state.path())
+        .env_remove("COLUMNS")
         .output()
         .expect("the binary runs")
 }
@@ -277,13 +278,26 @@ fn planner_fixture_outputs_round_trip() {
     }
 }
 
+/// In a pipe the summary fits 80 columns: every function's name on a line of its own above
+/// its rows. `COLUMNS` widens it, and names share their rows where they fit.
 #[test]
 fn summary_of_the_bundled_kernels() {
     let result = memreuse(&["plan", "examples/kernels"], &repo());
     assert!(result.status.success(), "{}", text(&result.stderr));
     let stdout = text(&result.stdout);
     assert!(stdout.contains("LOWER BOUND"));
-    assert!(stdout.contains("softmax_rows/31_after_InitMemRef.py\n  softmax_rows "));
+    assert!(stdout.contains("softmax_rows/31_after_InitMemRef.py\n  softmax_rows\n   Vec "));
+    assert!(stdout.lines().all(|l| l.chars().count() <= 80), "{stdout}");
+    let wide = Command::new(env!("CARGO_BIN_EXE_memreuse"))
+        .args(["plan", "examples/kernels", "--no-cache"])
+        .current_dir(repo())
+        .env("COLUMNS", "120")
+        .output()
+        .expect("the binary runs");
+    let wide = text(&wide.stdout);
+    assert!(wide.contains("softmax_rows/31_after_InitMemRef.py\n  softmax_rows "));
+    assert!(wide.lines().all(|l| l.chars().count() <= 120), "{wide}");
+    assert!(wide.lines().any(|l| l.chars().count() > 80), "{wide}");
     assert!(
         stdout
             .lines()
@@ -697,4 +711,65 @@ fn a_named_function_is_planned_and_verified_alone() {
             "{args:?}: {stdout}"
         );
     }
+}
+
+/// `--only` shows the functions and files with findings of its kinds, and only those findings
+/// under them; the totals still count everything, and the exit code is the run's.
+#[test]
+fn only_shows_what_needs_attention() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let copy = |from: &str, to: &str| {
+        std::fs::copy(repo().join(from), dir.path().join(to)).expect("copy");
+    };
+    copy(
+        "tests/data/repair/r001_packed_tile_keeps_own_buffer.py",
+        "repaired.py",
+    );
+    copy("tests/data/cli/one_refused_function.py", "refused.py");
+    copy(
+        "examples/kernels/rms_norm/31_after_InitMemRef.py",
+        "clean.py",
+    );
+    std::fs::write(
+        dir.path().join("bad.py"),
+        "@pl.program\nclass X:\n  def (\n",
+    )
+    .expect("write");
+    let footer = "4 files, 5 functions, 1 repair of PyPTO's plan";
+    // (--only, shown, not shown)
+    let cases: [(&str, &[&str], &[&str]); 4] = [
+        (
+            "repairs",
+            &["repaired.py", "MR-R001"],
+            &["bad.py", "refused.py", "clean.py"],
+        ),
+        (
+            "errors",
+            &["bad.py", "co_live_slot"],
+            &["repaired.py", "bias_gelu\n", "clean.py"],
+        ),
+        (
+            "warnings,errors",
+            &["bad.py", "co_live_slot", "MR-R001"],
+            &["clean.py", "bias_gelu\n"],
+        ),
+        (
+            "warnings",
+            &["MR-R001"],
+            &["bad.py", "refused.py", "clean.py", "LOWER BOUND:"],
+        ),
+    ];
+    for (only, shown, hidden) in cases {
+        let result = memreuse(&["plan", ".", "--only", only], dir.path());
+        assert_eq!(result.status.code(), Some(1), "--only {only}");
+        let stdout = text(&result.stdout);
+        for name in shown.iter().chain([&footer]) {
+            assert!(stdout.contains(name), "--only {only}: no {name}:\n{stdout}");
+        }
+        for name in hidden {
+            assert!(!stdout.contains(name), "--only {only}: {name}:\n{stdout}");
+        }
+    }
+    let refused = memreuse(&["plan", ".", "--only", "errors", "--json"], dir.path());
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
 }
