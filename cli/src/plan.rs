@@ -28,6 +28,7 @@ use memreuse::system::OsSystem;
 use crate::args::{BackendArg, PlannerArg, Toggle};
 use crate::exit::UsageError;
 use crate::inputs::{discover, prepare_out_dir, split_inputs, write_atomically};
+use crate::sarif::{self, FileFindings};
 use crate::state;
 use crate::summary::{self, plural};
 use crate::target::no_such_function;
@@ -45,6 +46,8 @@ pub enum Emit {
     /// The memory viewer as one self-contained page, `DIR/index.html` (needs `--out DIR`):
     /// every function with its data embedded, openable without a server.
     Html,
+    /// The errors, warnings and notes as SARIF 2.1.0, for CI annotations (hints with `-v`).
+    Sarif,
 }
 
 /// A kind of finding `--only` shows.
@@ -247,7 +250,9 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     }
     if !args.only.is_empty() && args.emit != Emit::Summary {
         bail!(UsageError(
-            "--only filters the summary; it does not apply to --emit json, ir, svg or html".into()
+            "--only filters the summary; it does not apply to --emit json, ir, svg, html or \
+             sarif"
+                .into()
         ));
     }
     let named = split_inputs(&args.paths)?;
@@ -326,8 +331,9 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         .iter()
         .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
         .collect();
-    // Only the summary can do without input texts (it locates diagnostics lazily).
-    let trust_stamps = args.emit == Emit::Summary;
+    // Only the summary and SARIF can do without input texts (they locate diagnostics
+    // lazily).
+    let trust_stamps = matches!(args.emit, Emit::Summary | Emit::Sarif);
     let loaded = workspace.load(&OsSystem, &inputs, jobs, trust_stamps);
     let mut sources = Vec::with_capacity(inputs.len());
     let mut unreadable = Vec::new();
@@ -556,6 +562,11 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         }
         // Written once the cache is up to date (below), file by file.
         Emit::Json => {}
+        Emit::Sarif => {
+            let files: Vec<FileFindings> = planned.iter().map(file_findings).collect();
+            serde_json::to_writer_pretty(&mut stdout, &sarif::log(&files, verbose))?;
+            writeln!(stdout)?;
+        }
     }
     tracing::info!(elapsed = ?started.elapsed(), "printed");
     let functions: Vec<&FunctionOutcome> = planned.iter().flat_map(|p| p.functions()).collect();
@@ -783,6 +794,39 @@ impl serde::Serialize for JsonFile<'_> {
                 .serialize(serializer),
         }
     }
+}
+
+/// One file's diagnostics for SARIF, each with its function.
+fn file_findings<'a>(p: &'a PlannedFile) -> FileFindings<'a> {
+    let mut findings = FileFindings {
+        path: &p.display,
+        text: "",
+        unreadable: None,
+        diagnostics: Vec::new(),
+    };
+    match &p.body {
+        FileBody::Unreadable(err) => findings.unreadable = Some(err),
+        FileBody::ParseFailed(diagnostics) => {
+            findings.diagnostics = diagnostics.iter().map(|d| (None, d)).collect();
+        }
+        FileBody::Program { functions, .. } => {
+            for function in *functions {
+                let diagnostics = match &function.result {
+                    Ok(planned) => &planned.report.summary().diagnostics,
+                    Err((_, diagnostics)) => diagnostics,
+                };
+                let name = Some(function.name.as_str());
+                findings
+                    .diagnostics
+                    .extend(diagnostics.iter().map(|d| (name, d)));
+            }
+        }
+    }
+    // Only located findings need the text; most files have none.
+    if !findings.diagnostics.is_empty() {
+        findings.text = p.text.get();
+    }
+    findings
 }
 
 /// The viewer page with every file embedded (see `viewer::page::static_page_of`).

@@ -773,3 +773,163 @@ fn only_shows_what_needs_attention() {
     let refused = memreuse(&["plan", ".", "--only", "errors", "--json"], dir.path());
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
 }
+
+/// `--emit sarif` is a SARIF 2.1.0 log as its schema requires it (checked here property by
+/// property, without the schema: no network), its rules the code table, its results every
+/// error, warning and note with its place and the places it names.
+#[test]
+fn sarif_is_a_valid_2_1_0_log_of_the_findings() {
+    use serde_json::Value;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let copy = |from: &str, to: &str| {
+        std::fs::copy(repo().join(from), dir.path().join(to)).expect("copy");
+    };
+    copy(
+        "tests/data/repair/r001_packed_tile_keeps_own_buffer.py",
+        "repaired.py",
+    );
+    copy("tests/data/cli/one_refused_function.py", "refused.py");
+    std::fs::write(
+        dir.path().join("bad.py"),
+        "@pl.program\nclass X:\n  def (\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("binary.py"),
+        b"@pl.program\nclass X:\n  \xff\n",
+    )
+    .expect("write");
+    let levels = ["none", "note", "warning", "error"];
+    let positive = |value: &Value| value.as_u64().is_some_and(|n| n >= 1);
+    let check_place = |place: &Value, located: bool| {
+        let uri = place["artifactLocation"]["uri"]
+            .as_str()
+            .expect("an artifact uri");
+        assert!(
+            !uri.is_empty() && !uri.contains(' ') && !uri.contains('\\'),
+            "{uri}"
+        );
+        if located {
+            assert!(positive(&place["region"]["startLine"]), "{place}");
+            assert!(positive(&place["region"]["startColumn"]), "{place}");
+        }
+    };
+    for exact in [false, true] {
+        let mut args = vec!["plan", ".", "--emit", "sarif"];
+        if exact {
+            args.push("--exact");
+        }
+        let result = memreuse(&args, dir.path());
+        assert_eq!(result.status.code(), Some(1), "{}", text(&result.stderr));
+        let log: Value = serde_json::from_slice(&result.stdout).expect("JSON");
+        assert_eq!(log["version"], "2.1.0");
+        assert!(
+            log["$schema"]
+                .as_str()
+                .is_some_and(|s| s.contains("sarif-2.1.0"))
+        );
+        let runs = log["runs"].as_array().expect("runs");
+        assert_eq!(runs.len(), 1);
+        let run = &runs[0];
+        assert_eq!(run["tool"]["driver"]["name"], "memreuse");
+        assert!(
+            ["utf16CodeUnits", "unicodeCodePoints"]
+                .contains(&run["columnKind"].as_str().unwrap_or(""))
+        );
+        let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+        let ids: Vec<&str> = rules
+            .iter()
+            .map(|r| r["id"].as_str().expect("a rule id"))
+            .collect();
+        let table: Vec<&str> = memreuse::ir::codes::ALL.iter().map(|c| c.id).collect();
+        assert_eq!(ids, table);
+        for rule in rules {
+            assert!(
+                rule["shortDescription"]["text"]
+                    .as_str()
+                    .is_some_and(|t| !t.is_empty())
+            );
+            let level = rule["defaultConfiguration"]["level"].as_str().unwrap_or("");
+            assert!(levels.contains(&level), "{rule}");
+        }
+        let mut found = Vec::new();
+        for result in run["results"].as_array().expect("results") {
+            let rule_id = result["ruleId"].as_str().expect("a rule id");
+            let index = result["ruleIndex"].as_u64().expect("a rule index") as usize;
+            assert_eq!(ids[index], rule_id);
+            let level = result["level"].as_str().expect("a level");
+            assert!(levels.contains(&level), "{result}");
+            assert!(
+                result["message"]["text"]
+                    .as_str()
+                    .is_some_and(|t| !t.is_empty())
+            );
+            let locations = result["locations"].as_array().expect("locations");
+            assert_eq!(locations.len(), 1);
+            let located = rule_id != memreuse::ir::codes::UNREADABLE;
+            check_place(&locations[0]["physicalLocation"], located);
+            let related = result["relatedLocations"]
+                .as_array()
+                .map_or(&[][..], Vec::as_slice);
+            for (i, place) in related.iter().enumerate() {
+                assert_eq!(place["id"].as_u64(), Some(i as u64));
+                assert!(place["message"]["text"].is_string());
+                check_place(&place["physicalLocation"], true);
+            }
+            found.push((rule_id.to_string(), level.to_string(), !related.is_empty()));
+        }
+        let has = |code: &str, level: &str, related: bool| {
+            found
+                .iter()
+                .any(|(c, l, r)| c == code && l == level && *r == related)
+        };
+        assert!(has("E001", "error", false), "{found:?}");
+        assert!(has("MR-E901", "error", false), "{found:?}");
+        assert!(has("MR-E001", "error", false), "{found:?}");
+        match exact {
+            false => assert!(has("MR-R001", "warning", true), "{found:?}"),
+            true => assert!(has("V003", "warning", true), "{found:?}"),
+        }
+    }
+}
+
+/// `memreuse man` prints its own page, `man SUBCOMMAND` a subcommand's with its options, and
+/// `man --out DIR` writes a page per command and subcommand.
+#[test]
+fn every_subcommand_has_a_man_page() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let plan = memreuse(&["man", "plan"], dir.path());
+    assert!(plan.status.success(), "{}", text(&plan.stderr));
+    let page = text(&plan.stdout);
+    assert!(page.contains(".TH memreuse-plan 1"), "{page}");
+    assert!(
+        page.contains("no\\-lifetimes") && page.contains("FILE::FUNCTION"),
+        "{page}"
+    );
+    let prune = memreuse(&["man", "cache", "prune"], dir.path());
+    assert!(text(&prune.stdout).contains(".TH memreuse-cache-prune 1"));
+    let unknown = memreuse(&["man", "nope"], dir.path());
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown.stderr).contains("no subcommand 'nope' of memreuse (it has: plan,"));
+
+    let out = dir.path().join("man1");
+    let all = memreuse(&["man", "--out", out.to_str().expect("utf-8")], dir.path());
+    assert!(all.status.success(), "{}", text(&all.stderr));
+    let written = files_below(&out);
+    for name in [
+        "memreuse.1",
+        "memreuse-plan.1",
+        "memreuse-verify.1",
+        "memreuse-cache-prune.1",
+    ] {
+        assert!(
+            written.contains(&PathBuf::from(name)),
+            "{name}: {written:?}"
+        );
+    }
+    for page in &written {
+        let text = std::fs::read_to_string(out.join(page)).expect("a page");
+        let title = page.to_string_lossy().trim_end_matches(".1").to_string();
+        assert!(text.contains(&format!(".TH {title} 1")), "{page:?}");
+    }
+}
