@@ -113,7 +113,7 @@ pub struct PlanArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
     pub jobs: Option<usize>,
     /// With `--emit json`: leave out each function's `lifetimes`, half the document on large
-    /// trees, and the parse of every cached file that places them (docs/json.md).
+    /// trees, and the parse of every cached file that places them.
     #[arg(long)]
     pub no_lifetimes: bool,
     /// With the summary: only the functions (and files) with findings of these kinds, and
@@ -446,6 +446,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     // Standard output is written only once the cache is flushed and closed and its lock
     // released: a slow reader of the output must not keep a daemon from starting.
     let mut stdout: Vec<u8> = Vec::new();
+    let mut json_spool = None;
     match args.emit {
         Emit::Ir => {
             let mut written = Vec::new();
@@ -560,8 +561,26 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
             };
             print_summary(&mut stdout, &planned, &totals, shown, config.planner)?
         }
-        // Written once the cache is up to date (below), file by file.
-        Emit::Json => {}
+        // A file's detail is read from the store as its turn comes, so that no more than one
+        // file's is in memory; while this run holds the store, the document goes to a spool
+        // file, copied to stdout once the store is closed.
+        Emit::Json => {
+            let spool = match &lock {
+                Some((dir, _)) => Some(Spool::create(dir)?),
+                None => None,
+            };
+            let lifetimes = !args.no_lifetimes;
+            match &spool {
+                Some(spool) => {
+                    write_json(&spool.file, &mut workspace, &planned, &config, lifetimes)?
+                }
+                None => {
+                    let out = std::io::stdout().lock();
+                    write_json(out, &mut workspace, &planned, &config, lifetimes)?
+                }
+            }
+            json_spool = spool;
+        }
         Emit::Sarif => {
             let files: Vec<FileFindings> = planned.iter().map(file_findings).collect();
             serde_json::to_writer_pretty(&mut stdout, &sarif::log(&files, verbose))?;
@@ -597,16 +616,11 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         }
         prune_to_cap(workspace.cache(), &root);
     }
-    // JSON is written while the store is open: a file's detail is read from it as its turn
-    // comes, so that no more than one file's is in memory. Other commands read through the
-    // store meanwhile (`state::open_or_degrade`).
-    let streamed = match args.emit {
-        Emit::Json => write_json(&mut workspace, &planned, &config, !args.no_lifetimes),
-        _ => Ok(()),
-    };
     state::InProcessCache::close(server, store);
     drop(lock);
-    streamed?;
+    if let Some(spool) = json_spool {
+        spool.copy_to_stdout()?;
+    }
     std::io::stdout().lock().write_all(&stdout)?;
     let failed = empty || missing_function || totals.failed();
     // Everything is printed and durable. Freeing the memo tables one node at a time takes
@@ -706,15 +720,54 @@ fn printed_program(
     })
 }
 
-/// Writes the plan document to stdout, each file's report detailed in its turn and dropped
+/// Where `--emit json` waits while this run holds the store: a slow reader of the output
+/// must not keep the store, and a daemon from starting, and the document must not be whole
+/// in memory. It lies in the state dir, whose lock keeps other runs from it.
+struct Spool {
+    file: std::fs::File,
+    /// The file's path while it is still linked (where the OS cannot unlink an open file).
+    linked: Option<PathBuf>,
+}
+
+impl Spool {
+    fn create(state_dir: &Path) -> Result<Spool> {
+        use anyhow::Context as _;
+        let path = state_dir.join("plan-output.json.spool");
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        // Unlinked at once where the OS allows it (Unix): a crash leaves nothing behind.
+        let linked = std::fs::remove_file(&path).is_err().then_some(path);
+        Ok(Spool { file, linked })
+    }
+
+    fn copy_to_stdout(mut self) -> Result<()> {
+        use std::io::Seek as _;
+        self.file.seek(std::io::SeekFrom::Start(0))?;
+        let copied = std::io::copy(&mut self.file, &mut std::io::stdout().lock());
+        // A spool left behind is truncated by the next run of this state dir.
+        if let Some(path) = &self.linked {
+            let _ = std::fs::remove_file(path);
+        }
+        copied?;
+        Ok(())
+    }
+}
+
+/// Writes the plan document to `out`, each file's report detailed in its turn and dropped
 /// once written.
 fn write_json(
+    out: impl std::io::Write,
     workspace: &mut ShardedWorkspace,
     planned: &[PlannedFile],
     config: &PlanConfig,
     lifetimes: bool,
 ) -> Result<()> {
-    let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let out = std::io::BufWriter::with_capacity(1 << 16, out);
     let files = planned.iter().map(|p| {
         let detailed = match &p.body {
             FileBody::Program { file, outcome, .. } => {
