@@ -758,8 +758,8 @@ impl Spool {
     }
 }
 
-/// Writes the plan document to `out`, each file's report detailed in its turn and dropped
-/// once written.
+/// Writes the plan document to `out`, each file's report detailed in its turn (ahead on
+/// the planning threads) and dropped once written.
 fn write_json(
     out: impl std::io::Write,
     workspace: &mut ShardedWorkspace,
@@ -768,22 +768,29 @@ fn write_json(
     lifetimes: bool,
 ) -> Result<()> {
     let out = std::io::BufWriter::with_capacity(1 << 16, out);
-    let files = planned.iter().map(|p| {
-        let detailed = match &p.body {
-            FileBody::Program { file, outcome, .. } => {
-                let detailed = workspace.detailed(*file, outcome, lifetimes);
-                let cached = p.functions().iter().map(|f| !workspace.is_fresh(f));
-                Some((detailed, cached.collect()))
-            }
+    let programs: Vec<(ShardFile, &FileOutcome)> = planned
+        .iter()
+        .filter_map(|p| match &p.body {
+            FileBody::Program { file, outcome, .. } => Some((*file, *outcome)),
             _ => None,
-        };
-        JsonFile {
-            planned: p,
-            detailed,
-            lifetimes,
-        }
+        })
+        .collect();
+    let (backend, planner) = (config.backend.name(), config.planner.name());
+    let written = workspace.detailed_in_order(&programs, lifetimes, |details| {
+        let files = planned.iter().map_while(|p| {
+            let detailed = match &p.body {
+                FileBody::Program { .. } => Some(details.next()?),
+                _ => None,
+            };
+            Some(JsonFile {
+                planned: p,
+                detailed,
+                lifetimes,
+            })
+        });
+        write_plan_document(out, backend, planner, files)
     });
-    let mut out = write_plan_document(out, config.backend.name(), config.planner.name(), files)?;
+    let mut out = written?;
     writeln!(out)?;
     out.flush()?;
     Ok(())
@@ -792,7 +799,8 @@ fn write_json(
 /// One file as JSON sees it: every function, planned or failed, or why there are none.
 struct JsonFile<'a> {
     planned: &'a PlannedFile<'a>,
-    /// A program's outcome with its reports' detail, and which plans the cache served.
+    /// A program's outcome with its reports' detail, and which of its functions' plans this
+    /// run computed (the rest the cache served).
     detailed: Option<(FileOutcome, Vec<bool>)>,
     lifetimes: bool,
 }
@@ -812,17 +820,19 @@ impl serde::Serialize for JsonFile<'_> {
                     FileBody::Program { first, .. } => first,
                     _ => 0,
                 };
+                let shown = first..first + p.functions().len();
                 let functions = match &*outcome.status {
-                    FileStatus::Planned { functions, .. } => functions
-                        .get(first..first + p.functions().len())
-                        .unwrap_or_default(),
+                    FileStatus::Planned { functions, .. } => {
+                        functions.get(shown.clone()).unwrap_or_default()
+                    }
                     _ => &[],
                 };
+                let cached = cached.get(shown).unwrap_or_default();
                 let mut entries =
                     function_entries(functions, |_| false).map_err(serde::ser::Error::custom)?;
-                for (entry, &served) in entries.iter_mut().zip(cached) {
+                for (entry, &fresh) in entries.iter_mut().zip(cached) {
                     if let FunctionEntry::Planned(function) = entry {
-                        function.cached = served;
+                        function.cached = !fresh;
                     }
                 }
                 (None, entries)
