@@ -1,12 +1,14 @@
 //! The plan as JSON (docs/json.md, schema 3). Field order is fixed; the same input gives
 //! the same bytes.
 
-use serde_json::{Map, Value, json};
+use serde::ser::SerializeMap as _;
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
 
 use crate::db::FunctionOutcome;
 use crate::diagnostics::Diagnostic;
 use crate::ir::LineIndex;
-use crate::plan::PlanReport;
+use crate::plan::{BufferReport, PlanReport, SpaceReport};
 use crate::repair::is_repair;
 
 /// 2: `repairs` (the safe planner's repairs of PyPTO's plan) beside `diagnostics`.
@@ -14,6 +16,9 @@ use crate::repair::is_repair;
 pub const SCHEMA_VERSION: u32 = 3;
 
 use crate::ir::codes;
+
+/// The document's `tool`.
+const TOOL: &str = concat!("memreuse ", env!("CARGO_PKG_VERSION"));
 
 /// One input file: its path as given, its text, and either every function in order
 /// (planned or failed) or why it has none.
@@ -92,146 +97,400 @@ pub fn function_entries<'a>(
         .collect()
 }
 
+/// The whole document as a value (one file's, for `query` and the Python package); printed
+/// pretty it is what [`write_plan_document`] writes.
 pub fn plan_document(backend: &str, planner: &str, files: &[FileReport]) -> Value {
-    json!({
-        "schema": SCHEMA_VERSION,
-        "tool": concat!("memreuse ", env!("CARGO_PKG_VERSION")),
-        "backend": backend,
-        "planner": planner,
-        "files": files.iter().map(file_json).collect::<Vec<_>>(),
-    })
+    let files = Array(|| files.iter().map(FileJson::new));
+    let mut document = Map::new();
+    document.insert("schema".into(), Value::from(SCHEMA_VERSION));
+    document.insert("tool".into(), Value::from(TOOL));
+    document.insert("backend".into(), Value::from(backend));
+    document.insert("planner".into(), Value::from(planner));
+    document.insert("files".into(), value_of(&files));
+    Value::Object(document)
 }
 
-fn file_json(file: &FileReport) -> Value {
-    let lines = LineIndex::new(file.text);
-    let functions: Vec<Value> = file
-        .functions
-        .iter()
-        .map(|entry| {
-            let function = match entry {
-                FunctionEntry::Planned(function) => function,
-                FunctionEntry::Failed(failed) => {
-                    return json!({
-                        "name": failed.name,
-                        "status": "failed",
-                        "failure": failed.failure,
-                        "diagnostics": failed.diagnostics.iter().map(|d| diagnostic_json(d, file.text, &lines)).collect::<Vec<_>>(),
-                    });
-                }
-            };
-            let report = function.report;
-            // The source line of statement `n`, where the report knows it.
-            let line_of = |n: u32| {
-                report
-                    .statement_spans
-                    .get(n as usize)
-                    .map(|span| lines.line(span.start))
-            };
-            let digest = blake3::Hash::from_bytes(function.digest).to_hex().to_string();
-            json!({
-                "name": function.name,
-                "status": "planned",
-                "digest": digest,
-                "cached": function.cached,
-                "spaces": report.spaces.iter().map(|s| json!({
-                    "space": s.space.name(),
-                    "capacity": s.capacity,
-                    "lower_bound": s.lower_bound,
-                    "footprint": s.footprint,
-                    "pypto_footprint": s.pypto_footprint,
-                    "tiles": s.tiles,
-                    "buffers_before": s.buffers_before,
-                    "bytes_before": s.bytes_before,
-                    "bytes_after": s.bytes_after,
-                    "buffers": s.buffers.iter().map(|b| json!({
-                        "base": b.base.as_str(),
-                        "size": b.size,
-                        "offset": b.offset,
-                        "pinned": b.pinned,
-                        "members": b.members.iter().map(|m| m.as_str()).collect::<Vec<_>>(),
-                    })).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-                "removed_allocs": report.removed_allocs.iter().map(|a| a.as_str()).collect::<Vec<_>>(),
-                "inserted_moves": report.inserted_moves.iter().map(|m| json!({
-                    "line": lines.line_col(file.text, m.span.start).line,
-                    "dst": m.destination.as_str(),
-                    "src": m.source.as_str(),
-                })).collect::<Vec<_>>(),
-                "lifetimes": report.lifetimes.iter().map(|l| json!({
-                    "var": l.var.as_str(),
-                    "space": l.space.name(),
-                    "size": l.size,
-                    "def": l.def,
-                    "last_use": l.last,
-                    "def_line": line_of(l.def),
-                    "last_use_line": line_of(l.last),
-                })).collect::<Vec<_>>(),
-                "diagnostics": report.diagnostics.iter().filter(|d| !is_repair(d)).map(|d| diagnostic_json(d, file.text, &lines)).collect::<Vec<_>>(),
-                "repairs": report.diagnostics.iter().filter(|d| is_repair(d)).map(|d| repair_json(d, file.text, &lines)).collect::<Vec<_>>(),
+/// `serialize` into a `Value`: that fails only for maps with keys other than strings, which
+/// these documents do not have.
+fn value_of(serialize: &impl Serialize) -> Value {
+    serde_json::to_value(serialize).unwrap_or(Value::Null)
+}
+
+/// Writes the document [`plan_document`] makes, byte for byte as `serde_json` prints it
+/// pretty, taking one file at a time from `files` (each a [`FileJson`], or a value that
+/// serializes as one): a tree's document is never whole in memory, and no file's goes
+/// through a `Value`. `out` is handed back.
+pub fn write_plan_document<W: std::io::Write, F: Serialize>(
+    out: W,
+    backend: &str,
+    planner: &str,
+    files: impl Iterator<Item = F>,
+) -> Result<W, serde_json::Error> {
+    let files = StreamedArray(std::cell::RefCell::new(files));
+    let mut serializer = serde_json::Serializer::pretty(out);
+    let mut document = serializer.serialize_map(Some(5))?;
+    document.serialize_entry("schema", &SCHEMA_VERSION)?;
+    document.serialize_entry("tool", TOOL)?;
+    document.serialize_entry("backend", backend)?;
+    document.serialize_entry("planner", planner)?;
+    document.serialize_entry("files", &files)?;
+    document.end()?;
+    Ok(serializer.into_inner())
+}
+
+/// An array drawn from an iterator as it is printed (once).
+struct StreamedArray<I>(std::cell::RefCell<I>);
+
+impl<I: Iterator<Item: Serialize>> Serialize for StreamedArray<I> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut items = self.0.borrow_mut();
+        serializer.collect_seq(&mut *items)
+    }
+}
+
+/// An array of what the closure's iterator yields, made when printed.
+struct Array<F>(F);
+
+impl<F, I> Serialize for Array<F>
+where
+    F: Fn() -> I,
+    I: Iterator<Item: Serialize>,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
+/// One file's entry of the document's `files`, with every function (spans located in the
+/// file's text).
+pub struct FileJson<'a> {
+    file: &'a FileReport<'a>,
+    lines: LineIndex,
+    lifetimes: bool,
+}
+
+impl<'a> FileJson<'a> {
+    pub fn new(file: &'a FileReport<'a>) -> FileJson<'a> {
+        FileJson {
+            file,
+            lines: LineIndex::new(file.text),
+            lifetimes: true,
+        }
+    }
+
+    /// Leaves out every function's `lifetimes` (`--no-lifetimes`): on large trees half the
+    /// document's bytes.
+    pub fn without_lifetimes(self) -> FileJson<'a> {
+        FileJson {
+            lifetimes: false,
+            ..self
+        }
+    }
+}
+
+impl Serialize for FileJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let file = self.file;
+        let failed = file.error.is_some()
+            || file
+                .functions
+                .iter()
+                .any(|f| matches!(f, FunctionEntry::Failed(_)));
+        let mut map = serializer.serialize_map(Some(4))?;
+        map.serialize_entry("path", file.path)?;
+        map.serialize_entry("status", if failed { "failed" } else { "planned" })?;
+        match &file.error {
+            None => map.serialize_entry("diagnostics", &[(); 0])?,
+            Some(FileError::Parse(diagnostics)) => map.serialize_entry(
+                "diagnostics",
+                &Array(|| {
+                    diagnostics
+                        .iter()
+                        .map(|d| DiagnosticJson::new(d, file.text, &self.lines))
+                }),
+            )?,
+            Some(FileError::Unreadable(message)) => {
+                map.serialize_entry("diagnostics", &[UnreadableJson(message)])?
+            }
+        }
+        let functions = Array(|| {
+            file.functions.iter().map(|entry| FunctionJson {
+                entry,
+                text: file.text,
+                lines: &self.lines,
+                lifetimes: self.lifetimes,
             })
-        })
-        .collect();
-    let diagnostics: Vec<Value> = match &file.error {
-        None => Vec::new(),
-        Some(FileError::Parse(diagnostics)) => diagnostics
-            .iter()
-            .map(|d| diagnostic_json(d, file.text, &lines))
-            .collect(),
-        Some(FileError::Unreadable(message)) => vec![json!({
-            "code": codes::UNREADABLE,
-            "severity": "error",
-            "message": message,
-            "line": null,
-            "col": null,
-        })],
-    };
-    let failed = file.error.is_some()
-        || file
-            .functions
-            .iter()
-            .any(|f| matches!(f, FunctionEntry::Failed(_)));
-    let mut map = Map::new();
-    map.insert("path".into(), Value::from(file.path));
-    map.insert(
-        "status".into(),
-        Value::from(if failed { "failed" } else { "planned" }),
-    );
-    map.insert("diagnostics".into(), Value::from(diagnostics));
-    map.insert("functions".into(), Value::from(functions));
-    Value::Object(map)
-}
-
-/// A repair: a diagnostic with its hint (why PyPTO's decision is unsafe, step by step).
-fn repair_json(d: &Diagnostic, text: &str, lines: &LineIndex) -> Value {
-    let mut value = diagnostic_json(d, text, lines);
-    if let Value::Object(map) = &mut value {
-        map.insert(
-            "hint".into(),
-            d.hint.as_deref().map_or(Value::Null, Value::from),
-        );
-    }
-    value
-}
-
-pub fn diagnostic_json(d: &Diagnostic, text: &str, lines: &LineIndex) -> Value {
-    let pos = lines.line_col(text, d.span.start);
-    let mut value = json!({
-        "code": d.code,
-        "severity": d.severity.name(),
-        "message": d.message,
-        "line": pos.line,
-        "col": pos.col,
-    });
-    // The value checker's findings name other places too (where the lost value was defined,
-    // what overwrote it).
-    if !d.related.is_empty()
-        && let Value::Object(map) = &mut value
-    {
-        let related = d.related.iter().map(|r| {
-            let pos = lines.line_col(text, r.span.start);
-            json!({ "message": r.message, "line": pos.line, "col": pos.col })
         });
-        map.insert("related".into(), Value::from(related.collect::<Vec<_>>()));
+        map.serialize_entry("functions", &functions)?;
+        map.end()
     }
-    value
+}
+
+/// A file that could not be read, as a diagnostic without a place.
+struct UnreadableJson<'a>(&'a str);
+
+impl Serialize for UnreadableJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(5))?;
+        map.serialize_entry("code", codes::UNREADABLE)?;
+        map.serialize_entry("severity", "error")?;
+        map.serialize_entry("message", self.0)?;
+        map.serialize_entry("line", &())?;
+        map.serialize_entry("col", &())?;
+        map.end()
+    }
+}
+
+struct FunctionJson<'a> {
+    entry: &'a FunctionEntry<'a>,
+    text: &'a str,
+    lines: &'a LineIndex,
+    lifetimes: bool,
+}
+
+impl Serialize for FunctionJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (text, lines) = (self.text, self.lines);
+        let located = move |d| DiagnosticJson::new(d, text, lines);
+        let function = match self.entry {
+            FunctionEntry::Planned(function) => function,
+            FunctionEntry::Failed(failed) => {
+                let mut map = serializer.serialize_map(Some(4))?;
+                map.serialize_entry("name", failed.name)?;
+                map.serialize_entry("status", "failed")?;
+                map.serialize_entry("failure", failed.failure)?;
+                let diagnostics = Array(|| failed.diagnostics.iter().map(located));
+                map.serialize_entry("diagnostics", &diagnostics)?;
+                return map.end();
+            }
+        };
+        let report = function.report;
+        // The source line of statement `n`, where the report knows it.
+        let line_of = |n: u32| {
+            report
+                .statement_spans
+                .get(n as usize)
+                .map(|span| lines.line(span.start))
+        };
+        let digest = blake3::Hash::from_bytes(function.digest).to_hex();
+        let mut map = serializer.serialize_map(Some(11))?;
+        map.serialize_entry("name", function.name)?;
+        map.serialize_entry("status", "planned")?;
+        map.serialize_entry("digest", digest.as_str())?;
+        map.serialize_entry("cached", &function.cached)?;
+        map.serialize_entry("spaces", &Array(|| report.spaces.iter().map(SpaceJson)))?;
+        let removed = Array(|| report.removed_allocs.iter().map(|a| a.as_str()));
+        map.serialize_entry("removed_allocs", &removed)?;
+        let moves = Array(|| {
+            report.inserted_moves.iter().map(|m| MoveJson {
+                line: lines.line_col(text, m.span.start).line,
+                dst: m.destination.as_str(),
+                src: m.source.as_str(),
+            })
+        });
+        map.serialize_entry("inserted_moves", &moves)?;
+        let lifetimes = Array(|| {
+            report.lifetimes.iter().map(|l| LifetimeJson {
+                var: l.var.as_str(),
+                space: l.space.name(),
+                size: l.size,
+                def: l.def,
+                last_use: l.last,
+                def_line: line_of(l.def),
+                last_use_line: line_of(l.last),
+            })
+        });
+        if self.lifetimes {
+            map.serialize_entry("lifetimes", &lifetimes)?;
+        }
+        let diagnostics = Array(|| {
+            report
+                .diagnostics
+                .iter()
+                .filter(|d| !is_repair(d))
+                .map(located)
+        });
+        map.serialize_entry("diagnostics", &diagnostics)?;
+        let repairs = Array(|| {
+            report
+                .diagnostics
+                .iter()
+                .filter(|d| is_repair(d))
+                .map(|d| DiagnosticJson {
+                    with_hint: true,
+                    ..located(d)
+                })
+        });
+        map.serialize_entry("repairs", &repairs)?;
+        map.end()
+    }
+}
+
+struct SpaceJson<'a>(&'a SpaceReport);
+
+impl Serialize for SpaceJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let s = self.0;
+        let mut map = serializer.serialize_map(Some(10))?;
+        map.serialize_entry("space", s.space.name())?;
+        map.serialize_entry("capacity", &s.capacity)?;
+        map.serialize_entry("lower_bound", &s.lower_bound)?;
+        map.serialize_entry("footprint", &s.footprint)?;
+        map.serialize_entry("pypto_footprint", &s.pypto_footprint)?;
+        map.serialize_entry("tiles", &s.tiles)?;
+        map.serialize_entry("buffers_before", &s.buffers_before)?;
+        map.serialize_entry("bytes_before", &s.bytes_before)?;
+        map.serialize_entry("bytes_after", &s.bytes_after)?;
+        map.serialize_entry("buffers", &Array(|| s.buffers.iter().map(BufferJson)))?;
+        map.end()
+    }
+}
+
+struct BufferJson<'a>(&'a BufferReport);
+
+impl Serialize for BufferJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let b = self.0;
+        let mut map = serializer.serialize_map(Some(5))?;
+        map.serialize_entry("base", b.base.as_str())?;
+        map.serialize_entry("size", &b.size)?;
+        map.serialize_entry("offset", &b.offset)?;
+        map.serialize_entry("pinned", &b.pinned)?;
+        let members = Array(|| b.members.iter().map(|m| m.as_str()));
+        map.serialize_entry("members", &members)?;
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct MoveJson<'a> {
+    line: u32,
+    dst: &'a str,
+    src: &'a str,
+}
+
+#[derive(Serialize)]
+struct LifetimeJson<'a> {
+    var: &'a str,
+    space: &'a str,
+    size: i64,
+    def: u32,
+    last_use: u32,
+    def_line: Option<u32>,
+    last_use_line: Option<u32>,
+}
+
+/// A located diagnostic: code, severity, message, line and col; the places it names too
+/// (`related`: where a lost value was defined, what overwrote it), and for a repair its
+/// `hint` (why PyPTO's decision is unsafe, step by step).
+struct DiagnosticJson<'a> {
+    d: &'a Diagnostic,
+    text: &'a str,
+    lines: &'a LineIndex,
+    with_hint: bool,
+}
+
+impl<'a> DiagnosticJson<'a> {
+    fn new(d: &'a Diagnostic, text: &'a str, lines: &'a LineIndex) -> DiagnosticJson<'a> {
+        DiagnosticJson {
+            d,
+            text,
+            lines,
+            with_hint: false,
+        }
+    }
+}
+
+impl Serialize for DiagnosticJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (d, text, lines) = (self.d, self.text, self.lines);
+        let pos = lines.line_col(text, d.span.start);
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("code", d.code)?;
+        map.serialize_entry("severity", d.severity.name())?;
+        map.serialize_entry("message", &d.message)?;
+        map.serialize_entry("line", &pos.line)?;
+        map.serialize_entry("col", &pos.col)?;
+        if !d.related.is_empty() {
+            let related = Array(|| {
+                d.related.iter().map(|r| {
+                    let pos = lines.line_col(text, r.span.start);
+                    RelatedJson {
+                        message: &r.message,
+                        line: pos.line,
+                        col: pos.col,
+                    }
+                })
+            });
+            map.serialize_entry("related", &related)?;
+        }
+        if self.with_hint {
+            map.serialize_entry("hint", &d.hint)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct RelatedJson<'a> {
+    message: &'a str,
+    line: u32,
+    col: u32,
+}
+
+/// A located diagnostic as a value (see [`DiagnosticJson`]), for the documents that add to
+/// it.
+pub fn diagnostic_json(d: &Diagnostic, text: &str, lines: &LineIndex) -> Value {
+    value_of(&DiagnosticJson::new(d, text, lines))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Related;
+    use crate::ir::Span;
+
+    /// The streamed document is the value's, printed pretty, byte for byte.
+    #[test]
+    fn the_streamed_document_is_the_printed_value() {
+        let text = "x = 1\ny = (\n";
+        let mut parse_error = Diagnostic::error(codes::UNREADABLE, "unclosed", Span::new(8, 9));
+        parse_error.related.push(Related {
+            span: Span::new(0, 1),
+            message: "opened here".into(),
+        });
+        let parse_errors = [parse_error];
+        let files = [
+            FileReport {
+                path: "a.py",
+                text: "",
+                functions: Vec::new(),
+                error: Some(FileError::Unreadable("not UTF-8")),
+            },
+            FileReport {
+                path: "b.py",
+                text,
+                functions: vec![FunctionEntry::Failed(FailedFunction {
+                    name: "f",
+                    failure: "plan",
+                    diagnostics: &parse_errors,
+                })],
+                error: None,
+            },
+            FileReport {
+                path: "c.py",
+                text,
+                functions: Vec::new(),
+                error: Some(FileError::Parse(&parse_errors)),
+            },
+        ];
+        for files in [&files[..0], &files[..]] {
+            let value = plan_document("910b", "pypto", files);
+            let printed = serde_json::to_string_pretty(&value).expect("printable");
+            let streamed =
+                write_plan_document(Vec::new(), "910b", "pypto", files.iter().map(FileJson::new))
+                    .expect("written");
+            assert_eq!(String::from_utf8_lossy(&streamed), printed);
+        }
+    }
 }

@@ -59,6 +59,6 @@ pub fn run(args: CodesArgs) -> Result<ExitCode> {
 }
 
 /// A doc comment's lines as one paragraph.
-fn one_paragraph(meaning: &str) -> String {
+pub fn one_paragraph(meaning: &str) -> String {
     meaning.split_whitespace().collect::<Vec<_>>().join(" ")
 }

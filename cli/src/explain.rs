@@ -32,9 +32,9 @@ pub struct ExplainArgs {
 
 /// `FILE::FUNCTION`, or a usage error.
 pub fn split_target(target: &str) -> Result<(&str, &str), UsageError> {
-    match target.rsplit_once("::") {
-        Some((file, function)) if !file.is_empty() && !function.is_empty() => Ok((file, function)),
-        _ => Err(UsageError(format!(
+    match crate::target::split_function(target) {
+        (file, Some(function)) => Ok((file, function)),
+        (_, None) => Err(UsageError(format!(
             "expected FILE::FUNCTION, got '{target}'"
         ))),
     }
@@ -55,10 +55,10 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
         }
     };
     let Some(f) = program.functions.iter().find(|f| f.name == function) else {
-        let names: Vec<&str> = program.functions.iter().map(|f| f.name.as_str()).collect();
+        let names = program.functions.iter().map(|f| f.name.as_str());
         eprintln!(
-            "error: no function '{function}' in {file} (it has: {})",
-            names.join(", ")
+            "error: {}",
+            crate::target::no_such_function(function, file, names)
         );
         return Ok(ExitCode::from(crate::exit::ERRORS));
     };

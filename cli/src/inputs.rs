@@ -18,6 +18,42 @@ pub struct InputFile {
     pub relative: PathBuf,
 }
 
+/// The inputs named on a command line: files and directories, and functions of files.
+pub struct Inputs {
+    pub paths: Vec<PathBuf>,
+    /// The function named by `FILE::FUNCTION`, by argument.
+    pub functions: Vec<Option<String>>,
+}
+
+/// Reads each argument as a path or as `FILE::FUNCTION` (`target::split_function`; a path
+/// that exists as given is a path). A function of a directory is a usage error.
+pub fn split_inputs(args: &[PathBuf]) -> Result<Inputs, UsageError> {
+    let mut inputs = Inputs {
+        paths: Vec::with_capacity(args.len()),
+        functions: Vec::with_capacity(args.len()),
+    };
+    for arg in args {
+        let named = arg
+            .to_str()
+            .filter(|_| !arg.exists())
+            .map(crate::target::split_function);
+        let (path, function) = match named {
+            Some((file, Some(function))) => (PathBuf::from(file), Some(function.to_string())),
+            _ => (arg.clone(), None),
+        };
+        if function.is_some() && path.is_dir() {
+            return Err(UsageError(format!(
+                "{}: `::FUNCTION` names a function of a file, and {} is a directory",
+                arg.display(),
+                path.display()
+            )));
+        }
+        inputs.paths.push(path);
+        inputs.functions.push(function);
+    }
+    Ok(inputs)
+}
+
 /// Files named directly, plus every `*.py` below named directories (honouring `.gitignore`,
 /// skipping hidden files and earlier `--out` directories), in a stable order; a file found
 /// twice is kept once. A path that does not exist is a usage error.

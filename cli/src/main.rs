@@ -19,6 +19,7 @@ mod explain;
 mod inputs;
 mod plan;
 mod query;
+mod sarif;
 mod settings;
 mod solve;
 mod state;
@@ -110,8 +111,22 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff), e.g. `memreuse man > ~/.local/share/man/man1/memreuse.1`.
-    Man,
+    /// Print a man page (roff): `memreuse man > ~/.local/share/man/man1/memreuse.1`, one
+    /// subcommand's (`memreuse man plan`, `memreuse man cache prune`), or all of them into
+    /// a directory (`memreuse man --out ~/.local/share/man/man1`).
+    Man(ManArgs),
+}
+
+#[derive(clap::Args)]
+struct ManArgs {
+    /// The subcommand whose page to print, e.g. `plan` or `cache prune` [default: memreuse's
+    /// own page].
+    #[arg(value_name = "SUBCOMMAND")]
+    subcommand: Vec<String>,
+    /// Write every page into DIR instead: memreuse.1, memreuse-plan.1, memreuse-cache-prune.1
+    /// and so on.
+    #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+    out: Option<std::path::PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -173,7 +188,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Codes(args) => codes::run(args),
         Command::Completions { shell } => completions(shell),
-        Command::Man => man_page(),
+        Command::Man(args) => man_page(args),
     };
     match result {
         Ok(code) => code,
@@ -197,10 +212,44 @@ fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn man_page() -> anyhow::Result<ExitCode> {
+fn man_page(args: ManArgs) -> anyhow::Result<ExitCode> {
+    use anyhow::Context as _;
     use clap::CommandFactory as _;
+    let mut command = Cli::command().disable_help_subcommand(true);
+    // Names every subcommand `memreuse-plan` and so on, as its page is titled and named.
+    command.build();
+    // Every page names memreuse and its version as its source (a subcommand has none).
+    let page_of = |command: clap::Command| {
+        clap_mangen::Man::new(command).source(format!("memreuse {VERSION}"))
+    };
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let mut pending = vec![command];
+        let mut written = 0;
+        while let Some(command) = pending.pop() {
+            pending.extend(command.get_subcommands().cloned());
+            page_of(command)
+                .generate_to(dir)
+                .with_context(|| format!("cannot write a man page into {}", dir.display()))?;
+            written += 1;
+        }
+        eprintln!("wrote {written} man pages into {}", dir.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut page = command;
+    for name in &args.subcommand {
+        let Some(sub) = page.find_subcommand(name).cloned() else {
+            let names: Vec<&str> = page.get_subcommands().map(|c| c.get_name()).collect();
+            anyhow::bail!(exit::UsageError(format!(
+                "no subcommand '{name}' of {} (it has: {})",
+                page.get_display_name().unwrap_or(page.get_name()),
+                names.join(", ")
+            )));
+        };
+        page = sub;
+    }
     let mut out = std::io::stdout().lock();
-    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+    page_of(page).render(&mut out)?;
     std::io::Write::flush(&mut out)?;
     Ok(ExitCode::SUCCESS)
 }

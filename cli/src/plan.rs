@@ -11,12 +11,14 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{
-    FailureKind, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace, UnprintedProgram,
-    planned_program,
+    FailureKind, FileOutcome, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace,
+    UnprintedProgram, planned_program,
 };
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
-use memreuse::json::{FileError, FileReport, function_entries, plan_document};
+use memreuse::json::{
+    FileError, FileJson, FileReport, FunctionEntry, function_entries, write_plan_document,
+};
 use memreuse::plan::{PlanConfig, Planner};
 use memreuse::repair::{is_input_hazard, is_repair};
 use memreuse::store::Cache;
@@ -25,9 +27,11 @@ use memreuse::system::OsSystem;
 
 use crate::args::{BackendArg, PlannerArg, Toggle};
 use crate::exit::UsageError;
-use crate::inputs::{discover, prepare_out_dir, write_atomically};
+use crate::inputs::{discover, prepare_out_dir, split_inputs, write_atomically};
+use crate::sarif::{self, FileFindings};
 use crate::state;
 use crate::summary::{self, plural};
+use crate::target::no_such_function;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Emit {
@@ -42,12 +46,26 @@ pub enum Emit {
     /// The memory viewer as one self-contained page, `DIR/index.html` (needs `--out DIR`):
     /// every function with its data embedded, openable without a server.
     Html,
+    /// The errors, warnings and notes as SARIF 2.1.0, for CI annotations (hints with `-v`).
+    Sarif,
+}
+
+/// A kind of finding `--only` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Finding {
+    /// Files that cannot be read or do not parse, functions with no plan.
+    Errors,
+    /// Every warning: repairs, the input's own hazards, capacity, `--exact`'s findings.
+    Warnings,
+    /// The repairs of PyPTO's plan (warnings MR-R…).
+    Repairs,
 }
 
 #[derive(clap::Args)]
 pub struct PlanArgs {
     /// Kernel files or directories (walked recursively, honouring .gitignore, skipping hidden
-    /// files and earlier `--out` directories). Files without a `@pl.program` are skipped.
+    /// files and earlier `--out` directories), or one function of a file, `FILE::FUNCTION`.
+    /// Files without a `@pl.program` are skipped.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Target backend: sets capacities and the target-specific rules [default: the
@@ -67,7 +85,7 @@ pub struct PlanArgs {
     pub json: bool,
     /// With `--emit ir`: write one file per input under DIR, mirroring the inputs relative to
     /// their common directory (refused when two would land on one path or on an input).
-    /// With `--emit svg`: write `DIR/<file>.<function>.svg` per function. Files are written
+    /// With `--emit svg`: write `DIR/<file>.<function>.svg` per function with tiles. Files are written
     /// atomically; DIR is marked so that later runs do not plan it.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -94,6 +112,15 @@ pub struct PlanArgs {
     /// Plan on N threads [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
     pub jobs: Option<usize>,
+    /// With `--emit json`: leave out each function's `lifetimes`, half the document on large
+    /// trees, and the parse of every cached file that places them.
+    #[arg(long)]
+    pub no_lifetimes: bool,
+    /// With the summary: only the functions (and files) with findings of these kinds, and
+    /// only those findings under them, e.g. `--only repairs` or `--only errors,warnings`; the
+    /// totals still count everything.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "KIND")]
+    pub only: Vec<Finding>,
     /// Accept a PATH that holds no `@pl.program` (otherwise an error: a typo in CI should
     /// not pass).
     #[arg(long)]
@@ -116,6 +143,9 @@ enum FileBody<'a> {
     Program {
         header: &'a ProgramHeader,
         file: ShardFile,
+        outcome: &'a FileOutcome,
+        /// The index of `functions[0]` in the file (one function for `FILE::FUNCTION`).
+        first: usize,
         functions: &'a [FunctionOutcome],
     },
 }
@@ -213,7 +243,25 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
             "--emit html needs --out DIR (it writes DIR/index.html)".into()
         ));
     }
-    let root = crate::settings::root_of(&args.paths)?;
+    if args.no_lifetimes && args.emit != Emit::Json {
+        bail!(UsageError(
+            "--no-lifetimes applies to --emit json only".into()
+        ));
+    }
+    if !args.only.is_empty() && args.emit != Emit::Summary {
+        bail!(UsageError(
+            "--only filters the summary; it does not apply to --emit json, ir, svg, html or \
+             sarif"
+                .into()
+        ));
+    }
+    let named = split_inputs(&args.paths)?;
+    if args.emit == Emit::Ir && named.functions.iter().any(Option::is_some) {
+        bail!(UsageError(
+            "--emit ir prints whole programs: name the file without ::FUNCTION".into()
+        ));
+    }
+    let root = crate::settings::root_of(&named.paths)?;
     let state = match args.no_cache {
         true => None,
         false => Some(state::state_dir_for(state_dir, &root)?),
@@ -223,7 +271,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         let opening = state
             .as_deref()
             .map(|dir| scope.spawn(move || state::open_or_degrade(dir)));
-        let files = discover(&args.paths);
+        let files = discover(&named.paths);
         let opened = opening.map_or_else(state::InProcessCache::without, |opening| {
             opening
                 .join()
@@ -283,8 +331,9 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         .iter()
         .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
         .collect();
-    // Only the summary can do without input texts (it locates diagnostics lazily).
-    let trust_stamps = args.emit == Emit::Summary;
+    // Only the summary and SARIF can do without input texts (they locate diagnostics
+    // lazily).
+    let trust_stamps = matches!(args.emit, Emit::Summary | Emit::Sarif);
     let loaded = workspace.load(&OsSystem, &inputs, jobs, trust_stamps);
     let mut sources = Vec::with_capacity(inputs.len());
     let mut unreadable = Vec::new();
@@ -298,8 +347,9 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     let bar = progress_bar(sources.len());
     let mut outcomes = workspace.plan(&OsSystem, &sources, &|| bar.inc(1));
     bar.finish_and_clear();
-    // JSON, pictures and `-v`'s buffer members need the report's detail.
-    if matches!(args.emit, Emit::Json | Emit::Svg) || (verbose && args.emit == Emit::Summary) {
+    // Pictures and `-v`'s buffer members need the report's detail; JSON takes it file by
+    // file as it is written.
+    if args.emit == Emit::Svg || (verbose && args.emit == Emit::Summary) {
         for (&source, outcome) in sources.iter().zip(&mut outcomes) {
             workspace.add_report_detail(source, outcome);
         }
@@ -308,7 +358,8 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
 
     // Every input in order; a failed function fails only itself.
     let mut planned = Vec::new();
-    let mut has_program = vec![false; args.paths.len()];
+    let mut has_program = vec![false; named.paths.len()];
+    let mut missing_function = false;
     let mut outcome_iter = sources.iter().zip(&outcomes);
     let mut unreadable_iter = unreadable.into_iter().peekable();
     for (index, file) in files.iter().enumerate() {
@@ -344,11 +395,33 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
                 continue;
             }
             FileStatus::ParseFailed(diagnostics) => FileBody::ParseFailed(diagnostics),
-            FileStatus::Planned { header, functions } => FileBody::Program {
-                header,
-                file: source,
-                functions,
-            },
+            FileStatus::Planned { header, functions } => {
+                // `FILE::FUNCTION`: that function alone is shown.
+                let shown = match &named.functions[file.argument] {
+                    None => Some(0..functions.len()),
+                    Some(name) => functions
+                        .iter()
+                        .position(|f| f.name == name.as_str())
+                        .map(|i| i..i + 1),
+                };
+                let Some(shown) = shown else {
+                    let name = named.functions[file.argument]
+                        .as_deref()
+                        .unwrap_or_default();
+                    let names = functions.iter().map(|f| f.name.as_str());
+                    eprintln!("error: {}", no_such_function(name, &display, names));
+                    missing_function = true;
+                    has_program[file.argument] = true;
+                    continue;
+                };
+                FileBody::Program {
+                    header,
+                    file: source,
+                    outcome,
+                    first: shown.start,
+                    functions: &functions[shown],
+                }
+            }
         };
         has_program[file.argument] = true;
         planned.push(PlannedFile {
@@ -360,7 +433,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     }
     let totals = report_failures(&planned);
     let mut empty = false;
-    for (path, found) in args.paths.iter().zip(&has_program) {
+    for (path, found) in named.paths.iter().zip(&has_program) {
         if !found && !args.allow_empty {
             eprintln!(
                 "error: {} holds no @pl.program (pass --allow-empty to accept that)",
@@ -373,6 +446,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     // Standard output is written only once the cache is flushed and closed and its lock
     // released: a slow reader of the output must not keep a daemon from starting.
     let mut stdout: Vec<u8> = Vec::new();
+    let mut json_spool = None;
     match args.emit {
         Emit::Ir => {
             let mut written = Vec::new();
@@ -381,6 +455,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
                     header,
                     file,
                     functions,
+                    ..
                 } = &p.body
                 else {
                     continue;
@@ -425,10 +500,17 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
             // (path under --out, document)
             let mut svgs: Vec<(PathBuf, String)> = Vec::new();
             for p in &planned {
+                // Real programs have functions without tiles (orchestration, `_spmd`
+                // wrappers): nothing to draw, so they neither get a picture nor count.
+                let mut tileless = Vec::new();
                 for function in p.functions() {
                     let Ok(planned) = &function.result else {
                         continue;
                     };
+                    if planned.report.summary().spaces.iter().all(|s| s.tiles == 0) {
+                        tileless.push(function.name.as_str());
+                        continue;
+                    }
                     let Some(report) = planned.report.detailed() else {
                         bail!(
                             "internal error: the report of '{}' lacks its detail",
@@ -441,6 +523,14 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
                         PathBuf::from(name),
                         plan_svg(&function.name, report, p.text.get()),
                     ));
+                }
+                if !tileless.is_empty() {
+                    eprintln!(
+                        "note: {}: {} without tiles not drawn: {}",
+                        p.display,
+                        plural(tileless.len(), "function"),
+                        crate::target::some_of(tileless)
+                    );
                 }
             }
             match (&args.out, svgs.as_slice()) {
@@ -469,14 +559,36 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
                 write_atomically(&dir.join(&target), &page)?;
             }
         }
-        Emit::Summary => print_summary(&mut stdout, &planned, &totals, detail, config.planner)?,
+        Emit::Summary => {
+            let shown = Shown {
+                detail,
+                only: &args.only,
+            };
+            print_summary(&mut stdout, &planned, &totals, shown, config.planner)?
+        }
+        // A file's detail is read from the store as its turn comes, so that no more than one
+        // file's is in memory; while this run holds the store, the document goes to a spool
+        // file, copied to stdout once the store is closed.
         Emit::Json => {
-            let reports: Vec<FileReport> = planned
-                .iter()
-                .map(|p| file_report(p, &workspace))
-                .collect::<Result<_>>()?;
-            let document = plan_document(config.backend.name(), config.planner.name(), &reports);
-            serde_json::to_writer_pretty(&mut stdout, &document)?;
+            let spool = match &lock {
+                Some((dir, _)) => Some(Spool::create(dir)?),
+                None => None,
+            };
+            let lifetimes = !args.no_lifetimes;
+            match &spool {
+                Some(spool) => {
+                    write_json(&spool.file, &mut workspace, &planned, &config, lifetimes)?
+                }
+                None => {
+                    let out = std::io::stdout().lock();
+                    write_json(out, &mut workspace, &planned, &config, lifetimes)?
+                }
+            }
+            json_spool = spool;
+        }
+        Emit::Sarif => {
+            let files: Vec<FileFindings> = planned.iter().map(file_findings).collect();
+            serde_json::to_writer_pretty(&mut stdout, &sarif::log(&files, verbose))?;
             writeln!(stdout)?;
         }
     }
@@ -511,8 +623,11 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     }
     state::InProcessCache::close(server, store);
     drop(lock);
+    if let Some(spool) = json_spool {
+        spool.copy_to_stdout()?;
+    }
     std::io::stdout().lock().write_all(&stdout)?;
-    let failed = empty || totals.failed();
+    let failed = empty || missing_function || totals.failed();
     // Everything is printed and durable. Freeing the memo tables one node at a time takes
     // longer than the OS takes to reclaim them (0.7 s after a 20,000-function run), and the
     // store's flusher thread would make its drop wait for its next tick.
@@ -610,22 +725,176 @@ fn printed_program(
     })
 }
 
+/// Where `--emit json` waits while this run holds the store: a slow reader of the output
+/// must not keep the store, and a daemon from starting, and the document must not be whole
+/// in memory. It lies in the state dir, whose lock keeps other runs from it.
+struct Spool {
+    file: std::fs::File,
+    /// The file's path while it is still linked (where the OS cannot unlink an open file).
+    linked: Option<PathBuf>,
+}
+
+impl Spool {
+    fn create(state_dir: &Path) -> Result<Spool> {
+        use anyhow::Context as _;
+        let path = state_dir.join("plan-output.json.spool");
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        // Unlinked at once where the OS allows it (Unix): a crash leaves nothing behind.
+        let linked = std::fs::remove_file(&path).is_err().then_some(path);
+        Ok(Spool { file, linked })
+    }
+
+    fn copy_to_stdout(mut self) -> Result<()> {
+        use std::io::Seek as _;
+        self.file.seek(std::io::SeekFrom::Start(0))?;
+        let copied = std::io::copy(&mut self.file, &mut std::io::stdout().lock());
+        // A spool left behind is truncated by the next run of this state dir.
+        if let Some(path) = &self.linked {
+            let _ = std::fs::remove_file(path);
+        }
+        copied?;
+        Ok(())
+    }
+}
+
+/// Writes the plan document to `out`, each file's report detailed in its turn (ahead on
+/// the planning threads) and dropped once written.
+fn write_json(
+    out: impl std::io::Write,
+    workspace: &mut ShardedWorkspace,
+    planned: &[PlannedFile],
+    config: &PlanConfig,
+    lifetimes: bool,
+) -> Result<()> {
+    let out = std::io::BufWriter::with_capacity(1 << 16, out);
+    let programs: Vec<(ShardFile, &FileOutcome)> = planned
+        .iter()
+        .filter_map(|p| match &p.body {
+            FileBody::Program { file, outcome, .. } => Some((*file, *outcome)),
+            _ => None,
+        })
+        .collect();
+    let (backend, planner) = (config.backend.name(), config.planner.name());
+    let written = workspace.detailed_in_order(&programs, lifetimes, |details| {
+        let files = planned.iter().map_while(|p| {
+            let detailed = match &p.body {
+                FileBody::Program { .. } => Some(details.next()?),
+                _ => None,
+            };
+            Some(JsonFile {
+                planned: p,
+                detailed,
+                lifetimes,
+            })
+        });
+        write_plan_document(out, backend, planner, files)
+    });
+    let mut out = written?;
+    writeln!(out)?;
+    out.flush()?;
+    Ok(())
+}
+
 /// One file as JSON sees it: every function, planned or failed, or why there are none.
-fn file_report<'a>(p: &'a PlannedFile, workspace: &ShardedWorkspace) -> Result<FileReport<'a>> {
-    let (error, functions) = match &p.body {
-        FileBody::Unreadable(err) => (Some(FileError::Unreadable(err.as_str())), Vec::new()),
-        FileBody::ParseFailed(diagnostics) => (Some(FileError::Parse(diagnostics)), Vec::new()),
-        FileBody::Program { functions, .. } => (
-            None,
-            function_entries(functions, |f| !workspace.is_fresh(f))?,
-        ),
-    };
-    Ok(FileReport {
+struct JsonFile<'a> {
+    planned: &'a PlannedFile<'a>,
+    /// A program's outcome with its reports' detail, and which of its functions' plans this
+    /// run computed (the rest the cache served).
+    detailed: Option<(FileOutcome, Vec<bool>)>,
+    lifetimes: bool,
+}
+
+impl serde::Serialize for JsonFile<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let p = self.planned;
+        let (error, functions) = match (&p.body, &self.detailed) {
+            (FileBody::Unreadable(err), _) => {
+                (Some(FileError::Unreadable(err.as_str())), Vec::new())
+            }
+            (FileBody::ParseFailed(diagnostics), _) => {
+                (Some(FileError::Parse(diagnostics)), Vec::new())
+            }
+            (FileBody::Program { .. }, Some((outcome, cached))) => {
+                let first = match p.body {
+                    FileBody::Program { first, .. } => first,
+                    _ => 0,
+                };
+                let shown = first..first + p.functions().len();
+                let functions = match &*outcome.status {
+                    FileStatus::Planned { functions, .. } => {
+                        functions.get(shown.clone()).unwrap_or_default()
+                    }
+                    _ => &[],
+                };
+                let cached = cached.get(shown).unwrap_or_default();
+                let mut entries =
+                    function_entries(functions, |_| false).map_err(serde::ser::Error::custom)?;
+                for (entry, &fresh) in entries.iter_mut().zip(cached) {
+                    if let FunctionEntry::Planned(function) = entry {
+                        function.cached = !fresh;
+                    }
+                }
+                (None, entries)
+            }
+            (FileBody::Program { .. }, None) => {
+                return Err(serde::ser::Error::custom(format!(
+                    "internal error: {} has no detailed report",
+                    p.display
+                )));
+            }
+        };
+        let report = FileReport {
+            path: &p.display,
+            text: p.text.get(),
+            functions,
+            error,
+        };
+        match self.lifetimes {
+            true => FileJson::new(&report).serialize(serializer),
+            false => FileJson::new(&report)
+                .without_lifetimes()
+                .serialize(serializer),
+        }
+    }
+}
+
+/// One file's diagnostics for SARIF, each with its function.
+fn file_findings<'a>(p: &'a PlannedFile) -> FileFindings<'a> {
+    let mut findings = FileFindings {
         path: &p.display,
-        text: p.text.get(),
-        functions,
-        error,
-    })
+        text: "",
+        unreadable: None,
+        diagnostics: Vec::new(),
+    };
+    match &p.body {
+        FileBody::Unreadable(err) => findings.unreadable = Some(err),
+        FileBody::ParseFailed(diagnostics) => {
+            findings.diagnostics = diagnostics.iter().map(|d| (None, d)).collect();
+        }
+        FileBody::Program { functions, .. } => {
+            for function in *functions {
+                let diagnostics = match &function.result {
+                    Ok(planned) => &planned.report.summary().diagnostics,
+                    Err((_, diagnostics)) => diagnostics,
+                };
+                let name = Some(function.name.as_str());
+                findings
+                    .diagnostics
+                    .extend(diagnostics.iter().map(|d| (name, d)));
+            }
+        }
+    }
+    // Only located findings need the text; most files have none.
+    if !findings.diagnostics.is_empty() {
+        findings.text = p.text.get();
+    }
+    findings
 }
 
 /// The viewer page with every file embedded (see `viewer::page::static_page_of`).
@@ -655,8 +924,8 @@ fn html_page(
 /// One SVG per function goes to stdout only when there is exactly one function.
 fn svg_usage_error() -> UsageError {
     UsageError(
-        "--emit svg over more than one function needs --out DIR (one \
-         <file>.<function>.svg per function)"
+        "--emit svg over more than one function with tiles needs --out DIR (one \
+         <file>.<function>.svg per function), or one named as FILE::FUNCTION"
             .into(),
     )
 }
@@ -708,34 +977,74 @@ fn report_failure(
     }
 }
 
+/// What the summary shows: how much (`-q`, `-v`), and of which findings (`--only`).
+#[derive(Clone, Copy)]
+struct Shown<'a> {
+    detail: Detail,
+    only: &'a [Finding],
+}
+
+impl Shown<'_> {
+    /// Whether a function's row is shown: with `--only`, when it has a finding of those
+    /// kinds; with `-q`, when it has a problem (no plan, or any warning).
+    fn function(&self, function: &FunctionOutcome) -> bool {
+        let diagnostics = match &function.result {
+            Err(_) => return self.only.is_empty() || self.only.contains(&Finding::Errors),
+            Ok(planned) => &planned.report.summary().diagnostics,
+        };
+        match (self.only, self.detail) {
+            ([], Detail::Problems) => diagnostics
+                .iter()
+                .any(|d| matches!(d.severity, Severity::Error | Severity::Warning)),
+            ([], _) => true,
+            _ => diagnostics.iter().any(|d| self.finding(d)),
+        }
+    }
+
+    /// Whether a file's line is shown: one that failed as a whole is an error.
+    fn file(&self, p: &PlannedFile) -> bool {
+        match p.body {
+            FileBody::Program { .. } => {
+                (self.only.is_empty() && self.detail != Detail::Problems)
+                    || p.functions().iter().any(|f| self.function(f))
+            }
+            _ => self.only.is_empty() || self.only.contains(&Finding::Errors),
+        }
+    }
+
+    /// Whether a diagnostic is of `--only`'s kinds.
+    fn finding(&self, d: &Diagnostic) -> bool {
+        self.only.iter().any(|kind| match kind {
+            Finding::Errors => d.severity == Severity::Error,
+            Finding::Warnings => d.severity == Severity::Warning,
+            Finding::Repairs => is_repair(d),
+        })
+    }
+
+    /// Whether a shown function's diagnostic is listed under its rows.
+    fn diagnostic(&self, d: &Diagnostic) -> bool {
+        match self.only {
+            [] => d.severity != Severity::Hint || self.detail == Detail::Members,
+            _ => self.finding(d),
+        }
+    }
+}
+
 fn print_summary(
     out: &mut Vec<u8>,
     planned: &[PlannedFile],
     totals: &Totals,
-    detail: Detail,
+    shown: Shown,
     planner: Planner,
 ) -> Result<()> {
+    let detail = shown.detail;
     let members = detail == Detail::Members;
-    // A problem: no plan, or a warning (repairs, the input's hazards, capacity, ...).
-    let has_problem = |function: &FunctionOutcome| match &function.result {
-        Err(_) => true,
-        Ok(planned) => planned
-            .report
-            .summary()
-            .diagnostics
-            .iter()
-            .any(|d| matches!(d.severity, Severity::Error | Severity::Warning)),
-    };
     let width = summary::name_width(
         planned
             .iter()
             .flat_map(|p| p.functions().iter().map(|f| f.name.as_str())),
     );
-    let file_shown = |p: &PlannedFile| {
-        detail != Detail::Problems
-            || !matches!(p.body, FileBody::Program { .. })
-            || p.functions().iter().any(has_problem)
-    };
+    let file_shown = |p: &PlannedFile| shown.file(p);
     if planned.iter().any(file_shown) {
         out.write_all(summary::header(width).as_bytes())?;
     }
@@ -781,7 +1090,7 @@ fn print_summary(
             FileBody::Program { .. } => writeln!(out, "{}", p.display)?,
         }
         for function in p.functions() {
-            if detail == Detail::Problems && !has_problem(function) {
+            if !shown.function(function) {
                 continue;
             }
             let planned = match &function.result {
@@ -847,7 +1156,7 @@ fn print_summary(
                 .filter(|d| d.severity == Severity::Hint)
                 .count();
             for d in &report.diagnostics {
-                if d.severity == Severity::Hint && !members {
+                if !shown.diagnostic(d) {
                     continue;
                 }
                 let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
@@ -861,7 +1170,7 @@ fn print_summary(
                 );
                 out.write_all(shown.as_bytes())?;
             }
-            if function_hints > 0 && !members {
+            if function_hints > 0 && !members && shown.only.is_empty() {
                 writeln!(
                     out,
                     "{0}{0}{1} (PH-MR-…; `-v` lists them)",
@@ -871,8 +1180,8 @@ fn print_summary(
             }
         }
     }
-    if detail != Detail::Problems {
-        writeln!(out, "{}", summary::LEGEND)?;
+    if detail != Detail::Problems && shown.only.is_empty() {
+        out.write_all(summary::legend().as_bytes())?;
     }
     if bytes.0 > 0 {
         writeln!(

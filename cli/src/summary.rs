@@ -21,8 +21,32 @@ const BUFFERS: usize = 10;
 const BYTES: usize = 22;
 const SIZE: usize = 9;
 
-/// The summary fits a terminal this wide: the table, and every line under it wrapped.
-pub const COLUMNS: usize = 100;
+/// The narrowest the summary is made: its rows need 80 columns with every function's name
+/// on a line of its own.
+const MIN_COLUMNS: usize = 80;
+
+/// The width the summary fits, the table and every line under it wrapped: `COLUMNS` when
+/// set (as `ls` and shells take it), else the terminal's when standard output is one, else
+/// 80; never less than 80.
+pub fn columns() -> usize {
+    static COLUMNS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *COLUMNS.get_or_init(|| {
+        use std::io::IsTerminal as _;
+        let terminal = || {
+            let stdout = std::io::stdout();
+            let size = stdout
+                .is_terminal()
+                .then(|| console::Term::stdout().size_checked());
+            size.flatten().map(|(_rows, columns)| usize::from(columns))
+        };
+        std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.trim().parse().ok())
+            .or_else(terminal)
+            .unwrap_or(MIN_COLUMNS)
+            .max(MIN_COLUMNS)
+    })
+}
 
 /// The columns after FUNCTION, each with the space before it.
 const FIGURES: usize = SPACE + TILES + BUFFERS + BYTES + SIZE + 2 + SIZE + SIZE + 7;
@@ -31,15 +55,29 @@ const FIGURES: usize = SPACE + TILES + BUFFERS + BYTES + SIZE + 2 + SIZE + SIZE 
 pub const INDENT: &str = "  ";
 
 /// The width of the function column for functions named `names`: as wide as the longest
-/// name, but no wider than keeps a row within [`COLUMNS`] (a longer name gets a line of its
-/// own above its rows).
+/// name, but no wider than keeps a row within [`columns`] (a longer name gets a line of its
+/// own above its rows). Where not even `FUNCTION` fits, the column is the indent alone and
+/// every name is on a line of its own.
 pub fn name_width<'n>(names: impl Iterator<Item = &'n str>) -> usize {
-    names
+    name_width_within(names, columns())
+}
+
+fn name_width_within<'n>(names: impl Iterator<Item = &'n str>, columns: usize) -> usize {
+    let widest = names
         .map(|n| INDENT.len() + n.chars().count())
         .max()
         .unwrap_or(0)
-        .clamp("FUNCTION".len(), COLUMNS - FIGURES)
+        .max(FUNCTION.len());
+    let room = columns.saturating_sub(FIGURES);
+    match room {
+        _ if widest <= room => widest,
+        _ if room >= FUNCTION.len() => room,
+        _ => INDENT.len(),
+    }
 }
+
+/// The first column's title.
+const FUNCTION: &str = "FUNCTION";
 
 /// Starts a row of function `name` in `line`: the name padded to `width`, or, when it does
 /// not fit, the name on a line of its own and the row's name cell blank.
@@ -66,16 +104,20 @@ pub fn row_name(name: &str, width: usize, first: bool) -> &str {
     }
 }
 
-/// `text` after `first` (the line's start), wrapped at spaces to [`COLUMNS`], continuation
+/// `text` after `first` (the line's start), wrapped at spaces to [`columns`], continuation
 /// lines indented by `indent` spaces; with a newline after each line.
 pub fn wrapped(first: &str, text: &str, indent: usize) -> String {
+    wrapped_within(first, text, indent, columns())
+}
+
+fn wrapped_within(first: &str, text: &str, indent: usize, columns: usize) -> String {
     let mut out = String::with_capacity(first.len() + text.len() + 1);
     out.push_str(first);
     let mut column = first.chars().count();
     let mut line_empty = first.is_empty();
     for word in text.split(' ').filter(|w| !w.is_empty()) {
         let len = word.chars().count();
-        if !line_empty && column + 1 + len > COLUMNS {
+        if !line_empty && column + 1 + len > columns {
             out.push('\n');
             pad(&mut out, indent);
             column = indent;
@@ -103,7 +145,14 @@ pub fn diagnostic(line: usize, col: usize, severity: &str, code: &str, message: 
 /// The header line (with its newline) for function names `width` wide.
 pub fn header(width: usize) -> String {
     let mut line = String::new();
-    cell(&mut line, "FUNCTION", width, Align::Left);
+    // Too narrow a column for its title: the title on a line of its own, as the names are.
+    if width < FUNCTION.len() {
+        line.push_str(FUNCTION);
+        line.push('\n');
+        pad(&mut line, width);
+    } else {
+        cell(&mut line, FUNCTION, width, Align::Left);
+    }
     cell(&mut line, "SPACE", SPACE, Align::Left);
     cell(&mut line, "TILES", TILES, Align::Right);
     cell(&mut line, "BUFFERS", BUFFERS, Align::Right);
@@ -115,10 +164,14 @@ pub fn header(width: usize) -> String {
     line
 }
 
-/// What the columns mean, printed once under the table.
-pub const LEGEND: &str = "BUFFERS and BYTES: before -> after planning. LOWER BOUND: the most \
-    bytes live at one statement.\nFOOTPRINT: the bytes the plan allocates. `-v` lists which \
-    tiles share each buffer.";
+/// What the columns mean, printed once under the table (with its newline), wrapped.
+pub fn legend() -> String {
+    const LEGEND: [&str; 2] = [
+        "BUFFERS and BYTES: before -> after. LOWER BOUND: the most bytes live at once.",
+        "FOOTPRINT: the bytes the plan allocates. `-v` lists the tiles of each buffer.",
+    ];
+    LEGEND.iter().map(|line| wrapped("", line, 0)).collect()
+}
 
 /// Replaces `line` with the row (and its newline) of function `name`'s figures in one space.
 /// Every figure is written into `line` itself: a `String` per cell made most of a warm
@@ -262,8 +315,20 @@ mod tests {
 
     #[test]
     fn long_names_and_long_text_stay_within_the_columns() {
-        let width = name_width(["a_function_name_much_longer_than_the_column_allows"].into_iter());
-        assert!(width + FIGURES <= COLUMNS);
+        for columns in [80, 100, 120] {
+            stays_within(columns);
+        }
+    }
+
+    fn stays_within(columns: usize) {
+        let name = "a_function_name_much_longer_than_the_column_allows";
+        let width = name_width_within([name].into_iter(), columns);
+        assert!(width + FIGURES <= columns);
+        let table = header(width);
+        assert!(
+            table.lines().all(|l| l.chars().count() <= columns),
+            "{table}"
+        );
         let mut line = String::new();
         let figures = SpaceRow {
             space: "Vec",
@@ -274,20 +339,27 @@ mod tests {
             footprint: 32 << 10,
             capacity: Some(240 << 10),
         };
-        row(
-            &mut line,
-            "a_function_name_much_longer_than_the_column_allows",
-            width,
-            &figures,
-        );
+        row(&mut line, name, width, &figures);
         let lines: Vec<&str> = line.lines().collect();
         assert_eq!(lines.len(), 2, "{line}");
-        assert!(lines.iter().all(|l| l.chars().count() <= COLUMNS), "{line}");
+        assert!(lines.iter().all(|l| l.chars().count() <= columns), "{line}");
+        // A short name shares its row where the columns leave room for it.
+        row(
+            &mut line,
+            "main",
+            name_width_within(["main"].into_iter(), columns),
+            &figures,
+        );
+        assert_eq!(
+            line.lines().count(),
+            if columns < 90 { 2 } else { 1 },
+            "{line}"
+        );
         let text = "word ".repeat(60);
-        let wrapped = wrapped("  first:", &text, 6);
+        let wrapped = wrapped_within("  first:", &text, 6, columns);
         assert!(wrapped.lines().count() > 1);
         assert!(
-            wrapped.lines().all(|l| l.chars().count() <= COLUMNS),
+            wrapped.lines().all(|l| l.chars().count() <= columns),
             "{wrapped}"
         );
         assert!(wrapped.lines().skip(1).all(|l| l.starts_with("      word")));

@@ -100,12 +100,43 @@ pub struct Named {
     pub function: Option<String>,
 }
 
+/// `FILE[::FUNCTION]`, as every command that takes a file reads it: the function is what
+/// follows the last `::`, where a file and a function are both named.
+pub fn split_function(target: &str) -> (&str, Option<&str>) {
+    match target.rsplit_once("::") {
+        Some((file, function)) if !file.is_empty() && !function.is_empty() => {
+            (file, Some(function))
+        }
+        _ => (target, None),
+    }
+}
+
+/// The error for a `FILE::FUNCTION` whose file has no such function, naming those it has.
+pub fn no_such_function<'a>(
+    function: &str,
+    file: &str,
+    names: impl IntoIterator<Item = &'a str>,
+) -> String {
+    format!(
+        "no function '{function}' in {file} (it has: {})",
+        some_of(names)
+    )
+}
+
+/// The first few of `names`, and how many more: real programs have a hundred functions.
+pub fn some_of<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    const SHOWN: usize = 8;
+    let names: Vec<&str> = names.into_iter().collect();
+    match names.len().checked_sub(SHOWN) {
+        None | Some(0) => names.join(", "),
+        Some(more) => format!("{}, and {more} more", names[..SHOWN].join(", ")),
+    }
+}
+
 /// `FILE[::FUNCTION]` as an absolute path below `root`; a path outside it is a usage error.
 pub fn resolve(target: &str, root: &Path) -> Result<Named, UsageError> {
-    let (file, function) = match target.rsplit_once("::") {
-        Some((file, function)) if !function.is_empty() => (file, Some(function.to_string())),
-        _ => (target, None),
-    };
+    let (file, function) = split_function(target);
+    let function = function.map(str::to_string);
     let cwd = std::env::current_dir()
         .map_err(|e| UsageError(format!("cannot read the current directory: {e}")))?;
     let path = cwd.join(file);

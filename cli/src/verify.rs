@@ -9,16 +9,18 @@ use memreuse::diagnostics::Severity;
 use memreuse::ir::codes;
 use memreuse::ir::{self, LineIndex};
 use memreuse::json::diagnostic_json;
-use memreuse::verify::{Addressing, VerifyOptions, verify_program};
+use memreuse::verify::{Addressing, VerifyOptions, verify_function, verify_program};
 use serde_json::{Value, json};
 
 use crate::args::BackendArg;
-use crate::inputs::discover;
+use crate::inputs::{discover, split_inputs};
 use crate::summary::plural;
+use crate::target::no_such_function;
 
 #[derive(clap::Args)]
 pub struct VerifyArgs {
-    /// Planned kernel files or directories (e.g. PyPTO's `*_after_MemoryReuse.py` dumps).
+    /// Planned kernel files or directories (e.g. PyPTO's `*_after_MemoryReuse.py` dumps), or
+    /// one function of a file, `FILE::FUNCTION`.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Target backend (selects the target-specific no-alias rows).
@@ -78,14 +80,15 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let mut files_with_violations = 0;
     let mut unplanned = 0;
     let mut skipped = 0;
-    let mut has_program = vec![false; args.paths.len()];
+    let named = split_inputs(&args.paths)?;
+    let mut has_program = vec![false; named.paths.len()];
     let mut files_json: Vec<Value> = Vec::new();
-    for file in discover(&args.paths)? {
+    for file in discover(&named.paths)? {
         let display = file.path.display().to_string();
         // A folder of PyPTO's dumps holds the inputs of MemoryReuse beside its outputs: those
         // are skipped (and counted). A file named on the command line is checked as asked.
-        let named = args.paths.contains(&file.path);
-        if !named && dumped_before_memory_reuse(&file.path) {
+        let asked = named.paths.contains(&file.path);
+        if !asked && dumped_before_memory_reuse(&file.path) {
             files_json.push(
                 json!({"path": display, "status": "skipped_before_memory_reuse",
                                    "violations": []}),
@@ -126,8 +129,26 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
                 continue;
             }
         };
+        let violations = match &named.functions[file.argument] {
+            None => verify_program(&program, &options),
+            Some(function) => {
+                let found = program
+                    .functions
+                    .iter()
+                    .position(|f| f.name == function.as_str());
+                let Some(index) = found else {
+                    let names = program.functions.iter().map(|f| f.name.as_str());
+                    eprintln!("error: {}", no_such_function(function, &display, names));
+                    files_json.push(json!({"path": display, "status": "no_such_function",
+                                           "violations": []}));
+                    failed = true;
+                    continue;
+                };
+                let checked = verify_function(&program.functions[index], &options);
+                checked.into_iter().map(|d| (index, d)).collect()
+            }
+        };
         checked += 1;
-        let violations = verify_program(&program, &options);
         if not_planned_yet(&file.path, &violations) {
             eprintln!(
                 "error: {display} is not planned yet (it is input to MemoryReuse, not its \
@@ -169,7 +190,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         };
         files_json.push(json!({"path": display, "status": status, "violations": listed}));
     }
-    for (path, found) in args.paths.iter().zip(&has_program) {
+    for (path, found) in named.paths.iter().zip(&has_program) {
         if !found && !args.allow_empty {
             eprintln!(
                 "error: {} holds no @pl.program (pass --allow-empty to accept that)",

@@ -12,6 +12,7 @@ fn memreuse(args: &[&str], dir: &Path) -> Output {
         .args(args)
         .current_dir(dir)
         .env("MEMREUSE_STATE_DIR", state.path())
+        .env_remove("COLUMNS")
         .output()
         .expect("the binary runs")
 }
@@ -277,13 +278,26 @@ fn planner_fixture_outputs_round_trip() {
     }
 }
 
+/// In a pipe the summary fits 80 columns: every function's name on a line of its own above
+/// its rows. `COLUMNS` widens it, and names share their rows where they fit.
 #[test]
 fn summary_of_the_bundled_kernels() {
     let result = memreuse(&["plan", "examples/kernels"], &repo());
     assert!(result.status.success(), "{}", text(&result.stderr));
     let stdout = text(&result.stdout);
     assert!(stdout.contains("LOWER BOUND"));
-    assert!(stdout.contains("softmax_rows/31_after_InitMemRef.py\n  softmax_rows "));
+    assert!(stdout.contains("softmax_rows/31_after_InitMemRef.py\n  softmax_rows\n   Vec "));
+    assert!(stdout.lines().all(|l| l.chars().count() <= 80), "{stdout}");
+    let wide = Command::new(env!("CARGO_BIN_EXE_memreuse"))
+        .args(["plan", "examples/kernels", "--no-cache"])
+        .current_dir(repo())
+        .env("COLUMNS", "120")
+        .output()
+        .expect("the binary runs");
+    let wide = text(&wide.stdout);
+    assert!(wide.contains("softmax_rows/31_after_InitMemRef.py\n  softmax_rows "));
+    assert!(wide.lines().all(|l| l.chars().count() <= 120), "{wide}");
+    assert!(wide.lines().any(|l| l.chars().count() > 80), "{wide}");
     assert!(
         stdout
             .lines()
@@ -427,6 +441,42 @@ fn manifest_served_runs_print_what_cold_runs_print() {
     let (warm_svgs, cold_svgs) = (read_all(svg_dirs[0].path()), read_all(svg_dirs[1].path()));
     assert!(!cold_svgs.is_empty());
     assert_eq!(warm_svgs, cold_svgs);
+}
+
+/// `--no-lifetimes` leaves out each function's `lifetimes` and nothing else, cold or served
+/// from file manifests; it is refused beside any other output.
+#[test]
+fn json_without_lifetimes_is_the_document_less_its_lifetimes() {
+    let parsed = |output: &Output| -> serde_json::Value {
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        serde_json::from_slice(&output.stdout).expect("JSON")
+    };
+    let json = ["plan", "examples/kernels", "--emit", "json"];
+    let mut full = parsed(&memreuse(&json, &repo()));
+    for file in full["files"].as_array_mut().expect("files") {
+        for function in file["functions"].as_array_mut().expect("functions") {
+            if let Some(function) = function.as_object_mut() {
+                function.remove("lifetimes");
+            }
+        }
+    }
+    let without = [&json[..], &["--no-lifetimes"]].concat();
+    assert_eq!(parsed(&memreuse(&without, &repo())), full);
+
+    let state = tempfile::tempdir().expect("temp dir");
+    let summary = memreuse_with_state(&["plan", "examples/kernels"], &repo(), state.path());
+    assert!(summary.status.success(), "{}", text(&summary.stderr));
+    let mut warm = parsed(&memreuse_with_state(&without, &repo(), state.path()));
+    for file in warm["files"].as_array_mut().expect("files") {
+        for function in file["functions"].as_array_mut().expect("functions") {
+            assert_eq!(function["cached"], true, "not served from the cache");
+            function["cached"] = false.into();
+        }
+    }
+    assert_eq!(warm, full);
+
+    let refused = memreuse(&["plan", "examples/kernels", "--no-lifetimes"], &repo());
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
 }
 
 #[test]
@@ -594,5 +644,292 @@ fn offset_planner_never_needs_more_than_pypto_and_verifies() {
             }
         }
         assert!(spaces > 20, "{backend}: only {spaces} spaces");
+    }
+}
+
+/// `FILE::FUNCTION` names one function wherever a file is taken: `plan` shows that function
+/// alone, `verify` checks it alone; a function the file lacks is an error (1), and a function
+/// of a directory, or one with `--emit ir`, a usage error (2).
+#[test]
+fn a_named_function_is_planned_and_verified_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kernel = repo().join("examples/kernels/orchestrated_kernels/31_after_InitMemRef.py");
+    std::fs::copy(&kernel, dir.path().join("k.py")).expect("copy");
+    let planned = memreuse(&["plan", "k.py", "--emit", "ir"], dir.path());
+    assert!(planned.status.success(), "{}", text(&planned.stderr));
+    std::fs::write(dir.path().join("planned.py"), &planned.stdout).expect("write");
+    // (arguments, exit code, in stdout or stderr, not in stdout)
+    let cases: [(&[&str], i32, &str, &str); 7] = [
+        (
+            &["plan", "k.py::add_kernel"],
+            0,
+            "1 file, 1 function",
+            "scale_kernel",
+        ),
+        (
+            &["plan", "k.py::add_kernel", "--json"],
+            0,
+            "\"name\": \"add_kernel\"",
+            "scale_kernel",
+        ),
+        (
+            &["plan", "k.py::nope"],
+            1,
+            "no function 'nope' in k.py (it has: add_kernel",
+            "",
+        ),
+        (
+            &["plan", "k.py::add_kernel", "--emit", "ir"],
+            2,
+            "--emit ir prints whole programs",
+            "",
+        ),
+        (&["plan", ".::add_kernel"], 2, "is a directory", ""),
+        (
+            &["verify", "planned.py::scale_kernel"],
+            0,
+            "(1 file checked)",
+            "",
+        ),
+        (
+            &["verify", "planned.py::nope"],
+            1,
+            "no function 'nope' in planned.py",
+            "",
+        ),
+    ];
+    for (args, code, shown, absent) in cases {
+        let result = memreuse(args, dir.path());
+        let (stdout, stderr) = (text(&result.stdout), text(&result.stderr));
+        assert_eq!(result.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(
+            stdout.contains(shown) || stderr.contains(shown),
+            "{args:?}: {stdout}{stderr}"
+        );
+        assert!(
+            absent.is_empty() || !stdout.contains(absent),
+            "{args:?}: {stdout}"
+        );
+    }
+}
+
+/// `--only` shows the functions and files with findings of its kinds, and only those findings
+/// under them; the totals still count everything, and the exit code is the run's.
+#[test]
+fn only_shows_what_needs_attention() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let copy = |from: &str, to: &str| {
+        std::fs::copy(repo().join(from), dir.path().join(to)).expect("copy");
+    };
+    copy(
+        "tests/data/repair/r001_packed_tile_keeps_own_buffer.py",
+        "repaired.py",
+    );
+    copy("tests/data/cli/one_refused_function.py", "refused.py");
+    copy(
+        "examples/kernels/rms_norm/31_after_InitMemRef.py",
+        "clean.py",
+    );
+    std::fs::write(
+        dir.path().join("bad.py"),
+        "@pl.program\nclass X:\n  def (\n",
+    )
+    .expect("write");
+    let footer = "4 files, 5 functions, 1 repair of PyPTO's plan";
+    // (--only, shown, not shown)
+    let cases: [(&str, &[&str], &[&str]); 4] = [
+        (
+            "repairs",
+            &["repaired.py", "MR-R001"],
+            &["bad.py", "refused.py", "clean.py"],
+        ),
+        (
+            "errors",
+            &["bad.py", "co_live_slot"],
+            &["repaired.py", "bias_gelu\n", "clean.py"],
+        ),
+        (
+            "warnings,errors",
+            &["bad.py", "co_live_slot", "MR-R001"],
+            &["clean.py", "bias_gelu\n"],
+        ),
+        (
+            "warnings",
+            &["MR-R001"],
+            &["bad.py", "refused.py", "clean.py", "LOWER BOUND:"],
+        ),
+    ];
+    for (only, shown, hidden) in cases {
+        let result = memreuse(&["plan", ".", "--only", only], dir.path());
+        assert_eq!(result.status.code(), Some(1), "--only {only}");
+        let stdout = text(&result.stdout);
+        for name in shown.iter().chain([&footer]) {
+            assert!(stdout.contains(name), "--only {only}: no {name}:\n{stdout}");
+        }
+        for name in hidden {
+            assert!(!stdout.contains(name), "--only {only}: {name}:\n{stdout}");
+        }
+    }
+    let refused = memreuse(&["plan", ".", "--only", "errors", "--json"], dir.path());
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+}
+
+/// `--emit sarif` is a SARIF 2.1.0 log as its schema requires it (checked here property by
+/// property, without the schema: no network), its rules the code table, its results every
+/// error, warning and note with its place and the places it names.
+#[test]
+fn sarif_is_a_valid_2_1_0_log_of_the_findings() {
+    use serde_json::Value;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let copy = |from: &str, to: &str| {
+        std::fs::copy(repo().join(from), dir.path().join(to)).expect("copy");
+    };
+    copy(
+        "tests/data/repair/r001_packed_tile_keeps_own_buffer.py",
+        "repaired.py",
+    );
+    copy("tests/data/cli/one_refused_function.py", "refused.py");
+    std::fs::write(
+        dir.path().join("bad.py"),
+        "@pl.program\nclass X:\n  def (\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("binary.py"),
+        b"@pl.program\nclass X:\n  \xff\n",
+    )
+    .expect("write");
+    let levels = ["none", "note", "warning", "error"];
+    let positive = |value: &Value| value.as_u64().is_some_and(|n| n >= 1);
+    let check_place = |place: &Value, located: bool| {
+        let uri = place["artifactLocation"]["uri"]
+            .as_str()
+            .expect("an artifact uri");
+        assert!(
+            !uri.is_empty() && !uri.contains(' ') && !uri.contains('\\'),
+            "{uri}"
+        );
+        if located {
+            assert!(positive(&place["region"]["startLine"]), "{place}");
+            assert!(positive(&place["region"]["startColumn"]), "{place}");
+        }
+    };
+    for exact in [false, true] {
+        let mut args = vec!["plan", ".", "--emit", "sarif"];
+        if exact {
+            args.push("--exact");
+        }
+        let result = memreuse(&args, dir.path());
+        assert_eq!(result.status.code(), Some(1), "{}", text(&result.stderr));
+        let log: Value = serde_json::from_slice(&result.stdout).expect("JSON");
+        assert_eq!(log["version"], "2.1.0");
+        assert!(
+            log["$schema"]
+                .as_str()
+                .is_some_and(|s| s.contains("sarif-2.1.0"))
+        );
+        let runs = log["runs"].as_array().expect("runs");
+        assert_eq!(runs.len(), 1);
+        let run = &runs[0];
+        assert_eq!(run["tool"]["driver"]["name"], "memreuse");
+        assert!(
+            ["utf16CodeUnits", "unicodeCodePoints"]
+                .contains(&run["columnKind"].as_str().unwrap_or(""))
+        );
+        let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+        let ids: Vec<&str> = rules
+            .iter()
+            .map(|r| r["id"].as_str().expect("a rule id"))
+            .collect();
+        let table: Vec<&str> = memreuse::ir::codes::ALL.iter().map(|c| c.id).collect();
+        assert_eq!(ids, table);
+        for rule in rules {
+            assert!(
+                rule["shortDescription"]["text"]
+                    .as_str()
+                    .is_some_and(|t| !t.is_empty())
+            );
+            let level = rule["defaultConfiguration"]["level"].as_str().unwrap_or("");
+            assert!(levels.contains(&level), "{rule}");
+        }
+        let mut found = Vec::new();
+        for result in run["results"].as_array().expect("results") {
+            let rule_id = result["ruleId"].as_str().expect("a rule id");
+            let index = result["ruleIndex"].as_u64().expect("a rule index") as usize;
+            assert_eq!(ids[index], rule_id);
+            let level = result["level"].as_str().expect("a level");
+            assert!(levels.contains(&level), "{result}");
+            assert!(
+                result["message"]["text"]
+                    .as_str()
+                    .is_some_and(|t| !t.is_empty())
+            );
+            let locations = result["locations"].as_array().expect("locations");
+            assert_eq!(locations.len(), 1);
+            let located = rule_id != memreuse::ir::codes::UNREADABLE;
+            check_place(&locations[0]["physicalLocation"], located);
+            let related = result["relatedLocations"]
+                .as_array()
+                .map_or(&[][..], Vec::as_slice);
+            for (i, place) in related.iter().enumerate() {
+                assert_eq!(place["id"].as_u64(), Some(i as u64));
+                assert!(place["message"]["text"].is_string());
+                check_place(&place["physicalLocation"], true);
+            }
+            found.push((rule_id.to_string(), level.to_string(), !related.is_empty()));
+        }
+        let has = |code: &str, level: &str, related: bool| {
+            found
+                .iter()
+                .any(|(c, l, r)| c == code && l == level && *r == related)
+        };
+        assert!(has("E001", "error", false), "{found:?}");
+        assert!(has("MR-E901", "error", false), "{found:?}");
+        assert!(has("MR-E001", "error", false), "{found:?}");
+        match exact {
+            false => assert!(has("MR-R001", "warning", true), "{found:?}"),
+            true => assert!(has("V003", "warning", true), "{found:?}"),
+        }
+    }
+}
+
+/// `memreuse man` prints its own page, `man SUBCOMMAND` a subcommand's with its options, and
+/// `man --out DIR` writes a page per command and subcommand.
+#[test]
+fn every_subcommand_has_a_man_page() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let plan = memreuse(&["man", "plan"], dir.path());
+    assert!(plan.status.success(), "{}", text(&plan.stderr));
+    let page = text(&plan.stdout);
+    assert!(page.contains(".TH memreuse-plan 1"), "{page}");
+    assert!(
+        page.contains("no\\-lifetimes") && page.contains("FILE::FUNCTION"),
+        "{page}"
+    );
+    let prune = memreuse(&["man", "cache", "prune"], dir.path());
+    assert!(text(&prune.stdout).contains(".TH memreuse-cache-prune 1"));
+    let unknown = memreuse(&["man", "nope"], dir.path());
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown.stderr).contains("no subcommand 'nope' of memreuse (it has: plan,"));
+
+    let out = dir.path().join("man1");
+    let all = memreuse(&["man", "--out", out.to_str().expect("utf-8")], dir.path());
+    assert!(all.status.success(), "{}", text(&all.stderr));
+    let written = files_below(&out);
+    for name in [
+        "memreuse.1",
+        "memreuse-plan.1",
+        "memreuse-verify.1",
+        "memreuse-cache-prune.1",
+    ] {
+        assert!(
+            written.contains(&PathBuf::from(name)),
+            "{name}: {written:?}"
+        );
+    }
+    for page in &written {
+        let text = std::fs::read_to_string(out.join(page)).expect("a page");
+        let title = page.to_string_lossy().trim_end_matches(".1").to_string();
+        assert!(text.contains(&format!(".TH {title} 1")), "{page:?}");
     }
 }

@@ -98,11 +98,18 @@ fn out_gets_one_file_per_function_mirroring_the_tree() {
     written.sort();
     let source = std::fs::read_to_string(kernel("orchestrated_kernels")).expect("readable");
     let program = memreuse::ir::parse_program(&source).expect("parses");
+    // `main` orchestrates the kernels and has no tiles: nothing to draw, and it says so.
     let mut expected: Vec<String> = program
         .functions
         .iter()
+        .filter(|f| f.name != "main")
         .map(|f| format!("sub/k.py.{}.svg", f.name))
         .collect();
+    assert!(
+        text(&result.stderr).contains("1 function without tiles not drawn: main"),
+        "{}",
+        text(&result.stderr)
+    );
     let rms = memreuse::ir::parse_program(
         &std::fs::read_to_string(kernel("rms_norm")).expect("readable"),
     )
@@ -110,4 +117,33 @@ fn out_gets_one_file_per_function_mirroring_the_tree() {
     expected.extend(rms.functions.iter().map(|f| format!("r.py.{}.svg", f.name)));
     expected.sort();
     assert_eq!(written, expected);
+}
+
+/// `FILE::FUNCTION` draws that function alone, to stdout; a function without tiles gives no
+/// picture and a note; one the file lacks is an error naming those it has.
+#[test]
+fn a_named_function_is_drawn_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(kernel("orchestrated_kernels"), dir.path().join("k.py")).expect("copy");
+    let one = memreuse(&["plan", "k.py::scale_kernel", "--emit", "svg"], dir.path());
+    assert!(one.status.success(), "{}", text(&one.stderr));
+    let svg = text(&one.stdout);
+    assert!(
+        svg.starts_with("<svg") && svg.contains("scale_kernel"),
+        "{svg}"
+    );
+    assert!(!svg.contains("add_kernel"), "{svg}");
+
+    let tileless = memreuse(&["plan", "k.py::main", "--emit", "svg"], dir.path());
+    assert!(tileless.status.success(), "{}", text(&tileless.stderr));
+    assert!(tileless.stdout.is_empty());
+    assert!(text(&tileless.stderr).contains("without tiles not drawn: main"));
+
+    let missing = memreuse(&["plan", "k.py::nope", "--emit", "svg"], dir.path());
+    assert_eq!(missing.status.code(), Some(1));
+    let stderr = text(&missing.stderr);
+    assert!(
+        stderr.contains("no function 'nope' in k.py (it has: add_kernel, scale_kernel, main)"),
+        "{stderr}"
+    );
 }

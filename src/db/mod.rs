@@ -1379,8 +1379,15 @@ fn without_detail(report: &PlanReport) -> PlanReport {
 
 /// Completes the reports of `outcome` (of its function named `only`, if given) that came
 /// without detail from a manifest, from their plan entries (whose statement spans, the only
-/// spans of the detail, are anchors to locate in the current text).
-pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&str>) {
+/// spans of the detail, are anchors to locate in the current text). Without `lifetimes`
+/// the reports get no lifetimes and no statement places, which a served plan would parse its
+/// file again for.
+pub fn add_report_detail(
+    db: &dyn Db,
+    outcome: &mut FileOutcome,
+    only: Option<&str>,
+    lifetimes: bool,
+) {
     let FileStatus::Planned { functions, .. } = Arc::make_mut(&mut outcome.status) else {
         return;
     };
@@ -1406,12 +1413,31 @@ pub fn add_report_detail(db: &dyn Db, outcome: &mut FileOutcome, only: Option<&s
         let Report::Summary(report) = &mut planned.report else {
             continue;
         };
-        if let Ok(full) = &plan(db, item).result {
+        // A served plan's entry is read, not memoized by `plan`: the memo would keep every
+        // plan of a tree whose detail is asked for file by file (`--emit json`).
+        let served = function
+            .computed_in
+            .is_none()
+            .then(|| {
+                let config = file_config(db, outcome.file);
+                db.cache().get_plan_for(&config, &item.ir(db).digest)
+            })
+            .flatten()
+            .map(Arc::new);
+        let full = match served {
+            Some(served) => Ok(served),
+            None => plan(db, item).result.clone(),
+        };
+        if let Ok(full) = &full {
             // A report planned in this run has the rest already; one from a manifest not.
             for (space, detailed) in report.spaces.iter_mut().zip(&full.report.spaces) {
                 space.buffers = detailed.buffers.clone();
             }
             report.removed_allocs = full.report.removed_allocs.clone();
+            if !lifetimes {
+                planned.report = Report::Detailed(std::mem::take(report));
+                continue;
+            }
             report.lifetimes = full.report.lifetimes.clone();
             // The anchors of moves and diagnostics come first (`report_spans_mut`).
             let located = full.report.inserted_moves.len() + full.report.diagnostics.len();

@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::outcome::{FileOutcome, FunctionOutcome};
+use super::outcome::{FileOutcome, FileStatus, FunctionOutcome};
 use super::source_file::SourceFile;
 use super::workspace::{StageRetention, Workspace};
 use crate::plan::PlanConfig;
@@ -134,6 +134,56 @@ impl ShardedWorkspace {
     /// [`Workspace::add_report_detail`] of `outcome`, the outcome of `file`.
     pub fn add_report_detail(&self, file: ShardFile, outcome: &mut FileOutcome) {
         self.shards[file.shard].add_report_detail(outcome, None);
+    }
+
+    /// [`Workspace::detailed`] of each of `outcomes` (each with the file it is the outcome
+    /// of), every shard's on a thread of its own, handed to `consume` in the order of
+    /// `outcomes`, each with whether each of its functions' plans was computed by this run
+    /// ([`ShardedWorkspace::is_fresh`]). A shard works a few files ahead of `consume` at most,
+    /// and stops when `consume` returns. Making the detail (a parse of each served file, for
+    /// statement places) took as long as printing it.
+    pub fn detailed_in_order<R>(
+        &mut self,
+        outcomes: &[(ShardFile, &FileOutcome)],
+        lifetimes: bool,
+        consume: impl FnOnce(&mut dyn Iterator<Item = (FileOutcome, Vec<bool>)>) -> R,
+    ) -> R {
+        const AHEAD: usize = 4;
+        std::thread::scope(|scope| {
+            let receivers: Vec<_> = self
+                .shards
+                .iter_mut()
+                .enumerate()
+                .map(|(shard, workspace)| {
+                    let (send, receive) = std::sync::mpsc::sync_channel(AHEAD);
+                    let mine = outcomes.iter().filter(move |(file, _)| file.shard == shard);
+                    scope.spawn(move || {
+                        for (_, outcome) in mine {
+                            let detailed = workspace.detailed(outcome, lifetimes);
+                            let fresh = match &*detailed.status {
+                                FileStatus::Planned { functions, .. } => {
+                                    functions.iter().map(|f| workspace.is_fresh(f)).collect()
+                                }
+                                _ => Vec::new(),
+                            };
+                            // The consumer is done: nothing more is wanted.
+                            if send.send((detailed, fresh)).is_err() {
+                                return;
+                            }
+                        }
+                    });
+                    receive
+                })
+                .collect();
+            // A shard that panicked ends the files; the scope raises its panic.
+            let mut in_order = outcomes
+                .iter()
+                .map_while(|(file, _)| receivers[file.shard].recv().ok());
+            let consumed = consume(&mut in_order);
+            drop(in_order);
+            drop(receivers);
+            consumed
+        })
     }
 
     /// [`Workspace::planned_texts`] of `file`.

@@ -550,7 +550,19 @@ impl Workspace {
     /// Completes the reports of `outcome` that came without detail from a manifest: of every
     /// function, or of the one named `only`.
     pub fn add_report_detail(&self, outcome: &mut FileOutcome, only: Option<&str>) {
-        super::add_report_detail(&self.db, outcome, only);
+        super::add_report_detail(&self.db, outcome, only, true);
+    }
+
+    /// `outcome` with its report detail (without lifetimes and statement places unless
+    /// `lifetimes`), leaving `outcome` as it is; the stages this ran (a parse, for statement
+    /// places) are evicted, so that a caller asking file by file holds one file's detail at a
+    /// time.
+    pub fn detailed(&mut self, outcome: &FileOutcome, lifetimes: bool) -> FileOutcome {
+        use salsa::Database as _;
+        let mut detailed = outcome.clone();
+        super::add_report_detail(&self.db, &mut detailed, None, lifetimes);
+        self.db.trigger_lru_eviction();
+        detailed
     }
 
     /// Writes the queued results in one batch and makes them durable.
@@ -716,7 +728,7 @@ impl Snapshot {
     ) -> Result<FileOutcome, Cancelled> {
         let mut outcome = self.outcome(file)?;
         salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
-            super::add_report_detail(&self.db, &mut outcome, only)
+            super::add_report_detail(&self.db, &mut outcome, only, true)
         }))
         .map_err(|_| Cancelled)?;
         Ok(outcome)

@@ -120,6 +120,8 @@ impl Project {
             .env_remove("MEMREUSE_STATE_DIR")
             .env_remove("XDG_RUNTIME_DIR")
             .env_remove("BROWSER")
+            // The summary's width: 80 columns in a pipe unless `COLUMNS` says otherwise.
+            .env_remove("COLUMNS")
             // Sockets of deep state dirs go below the temp dir: keep them in the test's.
             .env("TMPDIR", self.base())
             .stdin(Stdio::null());
