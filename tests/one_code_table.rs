@@ -6,9 +6,8 @@ use std::path::Path;
 
 use memreuse::ir::codes;
 
-#[path = "support/source_files.rs"]
-mod source_files;
-use source_files::rust_files;
+#[path = "support/product_code.rs"]
+mod product_code;
 
 /// Whether `text` at `at` (just after a `"`) starts a code: `E001`, `V007`, `MR-R002`,
 /// `PH-MR-001`, closed by a `"`.
@@ -32,8 +31,7 @@ fn code_literal_at(text: &str, at: usize) -> Option<&str> {
 fn no_code_is_spelled_outside_the_table() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let table = root.join("crates/ir/src/codes.rs");
-    let mut files = Vec::new();
-    for dir in [
+    let dirs = [
         "crates/ir/src",
         "crates/plan/src",
         "crates/verify/src",
@@ -43,27 +41,18 @@ fn no_code_is_spelled_outside_the_table() {
         "daemon/client/src",
         "viewer/src",
         "python/src",
-    ] {
-        rust_files(&root.join(dir), &mut files);
-    }
-    assert!(files.len() > 40, "found only {} source files", files.len());
-    let mut offenders = Vec::new();
-    for file in files.iter().filter(|f| **f != table) {
-        let text = std::fs::read_to_string(file).expect("source file is readable");
-        // Unit tests compare with codes as users see them; product code names the constants.
-        let product = text.split("#[cfg(test)]").next().unwrap_or_default();
-        for (n, line) in product.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or_default();
-            let spelled = code
+    ];
+    let offenders: Vec<String> = product_code::product_code_lines(root, &dirs, &table)
+        .into_iter()
+        .filter_map(|line| {
+            let spelled = line
+                .code
                 .match_indices('"')
-                .filter_map(|(at, _)| code_literal_at(code, at + 1))
-                .next();
-            if let Some(literal) = spelled {
-                let shown = file.strip_prefix(root).unwrap_or(file).display();
-                offenders.push(format!("{shown}:{}: {literal}", n + 1));
-            }
-        }
-    }
+                .find_map(|(at, _)| code_literal_at(&line.code, at + 1))?
+                .to_string();
+            Some(format!("{}: {spelled}", line.place))
+        })
+        .collect();
     assert!(
         offenders.is_empty(),
         "diagnostic codes spelled outside crates/ir/src/codes.rs (add a row there and name \

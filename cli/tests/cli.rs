@@ -713,23 +713,29 @@ fn a_named_function_is_planned_and_verified_alone() {
     }
 }
 
+/// A tree with a function PyPTO plans unsafely (`repaired.py`, repaired) and a function that
+/// gets no plan (`refused.py`); the caller adds what else it needs.
+fn findings_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (from, to) in [
+        (
+            "tests/data/repair/r001_packed_tile_keeps_own_buffer.py",
+            "repaired.py",
+        ),
+        ("tests/data/cli/one_refused_function.py", "refused.py"),
+    ] {
+        std::fs::copy(repo().join(from), dir.path().join(to)).expect("copy");
+    }
+    dir
+}
+
 /// `--only` shows the functions and files with findings of its kinds, and only those findings
 /// under them; the totals still count everything, and the exit code is the run's.
 #[test]
 fn only_shows_what_needs_attention() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let copy = |from: &str, to: &str| {
-        std::fs::copy(repo().join(from), dir.path().join(to)).expect("copy");
-    };
-    copy(
-        "tests/data/repair/r001_packed_tile_keeps_own_buffer.py",
-        "repaired.py",
-    );
-    copy("tests/data/cli/one_refused_function.py", "refused.py");
-    copy(
-        "examples/kernels/rms_norm/31_after_InitMemRef.py",
-        "clean.py",
-    );
+    let dir = findings_tree();
+    let clean = repo().join("examples/kernels/rms_norm/31_after_InitMemRef.py");
+    std::fs::copy(clean, dir.path().join("clean.py")).expect("copy");
     std::fs::write(
         dir.path().join("bad.py"),
         "@pl.program\nclass X:\n  def (\n",
@@ -780,15 +786,7 @@ fn only_shows_what_needs_attention() {
 #[test]
 fn sarif_is_a_valid_2_1_0_log_of_the_findings() {
     use serde_json::Value;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let copy = |from: &str, to: &str| {
-        std::fs::copy(repo().join(from), dir.path().join(to)).expect("copy");
-    };
-    copy(
-        "tests/data/repair/r001_packed_tile_keeps_own_buffer.py",
-        "repaired.py",
-    );
-    copy("tests/data/cli/one_refused_function.py", "refused.py");
+    let dir = findings_tree();
     std::fs::write(
         dir.path().join("bad.py"),
         "@pl.program\nclass X:\n  def (\n",
