@@ -547,6 +547,15 @@ impl Workspace {
         super::explain(&self.db, file, function, pair)
     }
 
+    /// The functions of `file` as parsed (the parse the report detail's places come from);
+    /// none when it is not a program that parses.
+    pub fn parsed_functions(&self, file: SourceFile) -> Vec<Arc<crate::ir::Function>> {
+        match super::parse_file(&self.db, file) {
+            super::Parsed::Program { functions, .. } => functions.clone(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Completes the reports of `outcome` that came without detail from a manifest: of every
     /// function, or of the one named `only`.
     pub fn add_report_detail(&self, outcome: &mut FileOutcome, only: Option<&str>) {

@@ -47,7 +47,16 @@ pub fn plan_text(
     config: PlanConfig,
     cache: &Arc<Cache>,
 ) -> Option<FileOutcome> {
-    plan_variants(system, path, text, &[config], cache, None).pop()?
+    plan_variants(system, path, text, &[config], cache, None)
+        .outcomes
+        .pop()?
+}
+
+/// A file planned in several variants, and its functions as parsed once for them all.
+pub struct PlannedVariants {
+    /// Per variant asked for, its outcome (`None` when planning gave none).
+    pub outcomes: Vec<Option<FileOutcome>>,
+    pub functions: Vec<Arc<Function>>,
 }
 
 /// [`plan_text`] for each of `configs` (which agree on Step 0): the page's variants (the
@@ -61,13 +70,16 @@ pub fn plan_variants(
     configs: &[PlanConfig],
     cache: &Arc<Cache>,
     only: Option<&str>,
-) -> Vec<Option<FileOutcome>> {
+) -> PlannedVariants {
     let Some(&first) = configs.first() else {
-        return Vec::new();
+        return PlannedVariants {
+            outcomes: Vec::new(),
+            functions: Vec::new(),
+        };
     };
     let mut workspace = Workspace::new(cache.clone(), first);
     let file = workspace.set_file(path, text, first.materialize_aliases);
-    configs
+    let outcomes = configs
         .iter()
         .map(|&config| {
             workspace.set_settings(config);
@@ -75,7 +87,11 @@ pub fn plan_variants(
             workspace.add_report_detail(&mut outcome, only);
             Some(outcome)
         })
-        .collect()
+        .collect();
+    PlannedVariants {
+        outcomes,
+        functions: workspace.parsed_functions(file),
+    }
 }
 
 /// The figures of one file for the page's list: per function its status and, per memory
@@ -209,19 +225,32 @@ pub struct PlannedFile<'a> {
     outcome: &'a FileOutcome,
     text: &'a str,
     lines: LineIndex,
-    program: Option<ir::Program>,
+    functions: Vec<Arc<Function>>,
 }
 
 impl<'a> PlannedFile<'a> {
     /// The file shown as `display`, planned as `outcome` (the default variant's).
     pub fn new(display: &'a str, outcome: &'a FileOutcome) -> PlannedFile<'a> {
         let text = outcome.text.as_deref().unwrap_or("");
+        let functions = ir::parse_program(text)
+            .map(|p| p.functions.into_iter().map(Arc::new).collect())
+            .unwrap_or_default();
+        PlannedFile::with_functions(display, outcome, functions)
+    }
+
+    /// The same with the file's `functions` as parsed already ([`PlannedVariants`]).
+    pub fn with_functions(
+        display: &'a str,
+        outcome: &'a FileOutcome,
+        functions: Vec<Arc<Function>>,
+    ) -> PlannedFile<'a> {
+        let text = outcome.text.as_deref().unwrap_or("");
         PlannedFile {
             display,
             outcome,
             text,
             lines: LineIndex::new(text),
-            program: ir::parse_program(text).ok(),
+            functions,
         }
     }
 }
@@ -237,12 +266,10 @@ pub fn function_document(file: &PlannedFile, name: &str, variants: &[Variant]) -
         outcome,
         text,
         lines,
-        program,
+        functions,
     } = file;
     let line_of = |offset: u32| lines.line_col(text, offset).line;
-    let function = program
-        .as_ref()
-        .and_then(|p| p.functions.iter().find(|f| f.name == name));
+    let function = functions.iter().find(|f| f.name == name).map(|f| &**f);
     let known = match &*outcome.status {
         FileStatus::Planned { functions, .. } => functions.iter().any(|f| f.name == name),
         _ => false,

@@ -100,7 +100,7 @@ fn file_part(
     let variants: Vec<(&str, PlanConfig, FileOutcome)> = data::VARIANTS
         .into_iter()
         .zip(configs)
-        .zip(planned)
+        .zip(planned.outcomes)
         .filter_map(|((name, config), outcome)| Some((name, config, outcome?)))
         .collect();
     let Some((_, _, primary)) = variants.first() else {
@@ -113,7 +113,7 @@ fn file_part(
         .iter()
         .map(|(name, config, outcome)| data::Variant::new(name, outcome, *config))
         .collect();
-    let planned = data::PlannedFile::new(file.display, primary);
+    let planned = data::PlannedFile::with_functions(file.display, primary, planned.functions);
     for name in &file.functions {
         if let Some(document) = data::function_document(&planned, name, &borrowed) {
             if !documents.is_empty() {

@@ -501,7 +501,8 @@ fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Rep
         &other_configs,
         &shared.cache,
         Some(name),
-    );
+    )
+    .outcomes;
     let others: Vec<(&str, memreuse::db::FileOutcome)> = other_names
         .into_iter()
         .zip(planned)
