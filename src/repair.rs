@@ -71,7 +71,8 @@
 use rustc_hash::FxHashSet;
 
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::ir::{Function, Stmt, StmtKind, Type, VarId};
+use crate::ir::walk::final_yield_values;
+use crate::ir::{Expr, Function, Stmt, StmtKind, Type, VarId};
 use crate::plan::isolate::{Place, Seats, detach, fresh_buffer};
 use crate::plan::{
     FunctionPlan, PackedInput, PlanConfig, PlanError, plan_function_keeping, plan_function_trial,
@@ -692,10 +693,7 @@ fn shared_seeds(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate:
                 shared_seeds(f, &l.body, out);
             }
             StmtKind::If(i) => {
-                let values = |arm: &[Stmt]| match arm.last().map(|s| &s.kind) {
-                    Some(StmtKind::Yield { values }) => Some(values.clone()),
-                    _ => None,
-                };
+                let values = |arm: &[Stmt]| final_yield_values(arm).map(<[Expr]>::to_vec);
                 let then_values = values(&i.then_body);
                 let else_values = i.else_body.as_deref().and_then(values);
                 if let (Some(t), Some(e)) = (then_values, else_values) {
@@ -899,7 +897,7 @@ fn enclosing_places(
             }
             StmtKind::If(i) => {
                 let before = stack.len();
-                if let Some(StmtKind::Yield { values }) = i.then_body.last().map(|s| &s.kind) {
+                if let Some(values) = final_yield_values(&i.then_body) {
                     for (&result, value) in i.return_vars.iter().zip(values) {
                         if let Some(value) = value.as_var() {
                             stack.push((depth, Place::IfResult(result), result, value));
@@ -1344,10 +1342,7 @@ fn carried_from(body: &[Stmt], carried: &mut Vec<VarId>) {
 
 /// The result of an `if` whose one arm yields `a` for it and the other `b`.
 fn shared_if_result(body: &[Stmt], a: VarId, b: VarId) -> Option<VarId> {
-    let yielded = |arm: &[Stmt]| match arm.last().map(|s| &s.kind) {
-        Some(StmtKind::Yield { values }) => Some(values.clone()),
-        _ => None,
-    };
+    let yielded = |arm: &[Stmt]| final_yield_values(arm).map(<[Expr]>::to_vec);
     body.iter().find_map(|stmt| match &stmt.kind {
         StmtKind::If(i) => {
             let both = yielded(&i.then_body).zip(i.else_body.as_deref().and_then(yielded));

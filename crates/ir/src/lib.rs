@@ -19,6 +19,7 @@ pub mod ops;
 pub mod parse;
 pub mod print;
 pub mod span;
+pub mod walk;
 
 pub use model::*;
 pub use named::{DType, MemSpace};

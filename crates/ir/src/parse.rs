@@ -17,6 +17,7 @@ use crate::codes;
 use crate::diagnostics::Diagnostic;
 use crate::named::{DType, MemSpace};
 use crate::ops::{op_info, op_role};
+use crate::walk::for_each_stmt;
 
 /// The input could not be read as a PyPTO program. Holds at least one diagnostic.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -1960,30 +1961,15 @@ fn collect_allocs<'f>(
     vars: &'f VarTable,
     out: &mut FxHashMap<&'f str, Option<i64>>,
 ) {
-    for stmt in stmts {
-        match &stmt.kind {
-            StmtKind::Assign { target, value } => {
-                if value.is_alloc_call()
-                    && let Some(call) = value.as_call()
-                {
-                    let size = call.args.get(1).and_then(Expr::as_const_int);
-                    out.insert(vars[*target].name.as_str(), size);
-                }
-            }
-            StmtKind::For(f) => collect_allocs(&f.body, vars, out),
-            StmtKind::If(i) => {
-                collect_allocs(&i.then_body, vars, out);
-                if let Some(e) = &i.else_body {
-                    collect_allocs(e, vars, out);
-                }
-            }
-            StmtKind::With(w) => collect_allocs(&w.body, vars, out),
-            StmtKind::Eval(_)
-            | StmtKind::Yield { .. }
-            | StmtKind::Return { .. }
-            | StmtKind::Pass => {}
+    for_each_stmt(stmts, &mut |stmt| {
+        if let StmtKind::Assign { target, value } = &stmt.kind
+            && value.is_alloc_call()
+            && let Some(call) = value.as_call()
+        {
+            let size = call.args.get(1).and_then(Expr::as_const_int);
+            out.insert(vars[*target].name.as_str(), size);
         }
-    }
+    });
 }
 
 /// An integer literal, possibly negated (`5`, `-5`), as `pl.const` spells its value.

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use memreuse_ir::walk::for_each_stmt_mut;
 use memreuse_ir::{
     Call, Expr, ExprKind, Function, Kwarg, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
     VarKind,
@@ -152,27 +153,15 @@ fn for_each_expr(stmts: &[Stmt], visit: &mut impl FnMut(&Expr)) {
 
 /// Removes `"pipeline_membership"` from every call's attrs (and an attrs dict left empty).
 pub fn strip_pipeline_membership(stmts: &mut [Stmt]) {
-    for stmt in stmts {
-        match &mut stmt.kind {
-            StmtKind::Assign { value, .. } | StmtKind::Eval(value) => strip_in(value),
-            StmtKind::Yield { values } | StmtKind::Return { values } => {
-                values.iter_mut().for_each(strip_in)
-            }
-            StmtKind::For(f) => {
-                f.init_values.iter_mut().for_each(strip_in);
-                strip_pipeline_membership(&mut f.body);
-            }
-            StmtKind::If(i) => {
-                strip_in(&mut i.cond);
-                strip_pipeline_membership(&mut i.then_body);
-                if let Some(e) = &mut i.else_body {
-                    strip_pipeline_membership(e);
-                }
-            }
-            StmtKind::With(w) => strip_pipeline_membership(&mut w.body),
-            StmtKind::Pass => {}
+    for_each_stmt_mut(stmts, &mut |stmt| match &mut stmt.kind {
+        StmtKind::Assign { value, .. } | StmtKind::Eval(value) => strip_in(value),
+        StmtKind::Yield { values } | StmtKind::Return { values } => {
+            values.iter_mut().for_each(strip_in)
         }
-    }
+        StmtKind::For(f) => f.init_values.iter_mut().for_each(strip_in),
+        StmtKind::If(i) => strip_in(&mut i.cond),
+        StmtKind::With(_) | StmtKind::Pass => {}
+    });
 }
 
 fn strip_in(expr: &mut Expr) {

@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 
 use crate::analysis::body::first_yield;
 use memreuse_ir::ops::{op_info, tile_move_exists};
+use memreuse_ir::walk::final_yield_values;
 use memreuse_ir::{
     Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
     VarKind, VarTable,
@@ -238,13 +239,6 @@ fn find_place(body: &[Stmt], place: Place) -> Option<(VarId, VarId)> {
     None
 }
 
-fn final_yield_values(body: &[Stmt]) -> Option<&[Expr]> {
-    match &body.last()?.kind {
-        StmtKind::Yield { values } => Some(values),
-        _ => None,
-    }
-}
-
 /// Feeds the place from `copy`, computed by `copy_stmt` right before the loop or the yield.
 fn insert_copy(body: &mut Vec<Stmt>, place: Place, copy: VarId, copy_stmt: &mut Option<Stmt>) {
     let mut before = None;
@@ -368,9 +362,8 @@ impl Seats {
                     Self::walk(&l.body, seats);
                 }
                 StmtKind::If(i) => {
-                    let yielded = |arm: &[Stmt], k: usize| match arm.last().map(|s| &s.kind) {
-                        Some(StmtKind::Yield { values }) => values.get(k).and_then(|e| e.as_var()),
-                        _ => None,
+                    let yielded = |arm: &[Stmt], k: usize| {
+                        final_yield_values(arm)?.get(k).and_then(|e| e.as_var())
                     };
                     for (k, &result) in i.return_vars.iter().enumerate() {
                         let value = yielded(&i.then_body, k)

@@ -7,6 +7,7 @@ use memreuse_ir::{Call, Expr, ExprKind, Function, FunctionType, MemSpace, Span, 
 use crate::report::PlanError;
 
 use memreuse_ir::codes;
+use memreuse_ir::walk::for_each_stmt;
 
 /// Rounds up to the allocator's 32-byte alignment.
 pub fn align32(x: i64) -> i64 {
@@ -126,24 +127,12 @@ pub fn reserved_windows(f: &Function) -> Result<Reserved, PlanError> {
 }
 
 fn collect_reserve_calls<'f>(stmts: &'f [Stmt], out: &mut Vec<(&'f Call, Span)>) {
-    for stmt in stmts {
-        match &stmt.kind {
-            StmtKind::Eval(e) | StmtKind::Assign { value: e, .. } => {
-                if e.is_reserve_buffer_call()
-                    && let Some(call) = e.as_call()
-                {
-                    out.push((call, stmt.span));
-                }
-            }
-            StmtKind::For(f) => collect_reserve_calls(&f.body, out),
-            StmtKind::If(i) => {
-                collect_reserve_calls(&i.then_body, out);
-                if let Some(e) = &i.else_body {
-                    collect_reserve_calls(e, out);
-                }
-            }
-            StmtKind::With(w) => collect_reserve_calls(&w.body, out),
-            StmtKind::Yield { .. } | StmtKind::Return { .. } | StmtKind::Pass => {}
+    for_each_stmt(stmts, &mut |stmt| {
+        if let StmtKind::Eval(e) | StmtKind::Assign { value: e, .. } = &stmt.kind
+            && e.is_reserve_buffer_call()
+            && let Some(call) = e.as_call()
+        {
+            out.push((call, stmt.span));
         }
-    }
+    });
 }

@@ -9,6 +9,7 @@ use memreuse_ir::backend::Backend;
 use memreuse_ir::codes;
 use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::ops::{OpRole, OutputSpace};
+use memreuse_ir::walk::for_each_stmt;
 use memreuse_ir::{
     BinOp, Expr, ExprKind, Function, MemRef, MemSpace, Stmt, StmtKind, Type, VarId, VarKind,
     VarTable,
@@ -420,26 +421,15 @@ impl<'f> Retargeter<'f> {
 }
 
 fn collect_iter_inits(stmts: &[Stmt], out: &mut FxHashMap<VarId, VarId>) {
-    for stmt in stmts {
-        match &stmt.kind {
-            StmtKind::For(f) => {
-                for (arg, init) in f.iter_args.iter().zip(&f.init_values) {
-                    if let Some(init) = init.as_var() {
-                        out.insert(*arg, init);
-                    }
-                }
-                collect_iter_inits(&f.body, out);
-            }
-            StmtKind::If(i) => {
-                collect_iter_inits(&i.then_body, out);
-                if let Some(e) = &i.else_body {
-                    collect_iter_inits(e, out);
+    for_each_stmt(stmts, &mut |stmt| {
+        if let StmtKind::For(f) = &stmt.kind {
+            for (arg, init) in f.iter_args.iter().zip(&f.init_values) {
+                if let Some(init) = init.as_var() {
+                    out.insert(*arg, init);
                 }
             }
-            StmtKind::With(w) => collect_iter_inits(&w.body, out),
-            _ => {}
         }
-    }
+    });
 }
 
 /// rules §4: run Step 0 on a function, then re-anchor views whose source moved (§4.4).

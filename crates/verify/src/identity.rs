@@ -3,9 +3,10 @@
 //! an in-place result or a bare alias sits on its source's buffer. Carries and results are
 //! checked only when their value is read somewhere.
 
-use super::liveness::{LinkKind, Liveness, final_yield, on_chip_memref, var};
+use super::liveness::{LinkKind, Liveness, on_chip_memref, var};
 use memreuse_ir::codes;
 use memreuse_ir::diagnostics::Diagnostic;
+use memreuse_ir::walk::final_yield;
 use memreuse_ir::{Expr, Function, MemRef, Span, Stmt, StmtKind, VarId};
 
 pub(super) fn check(f: &Function, live: &Liveness) -> Vec<Diagnostic> {
@@ -80,8 +81,11 @@ impl Carries<'_> {
                         if !self.observed(iter_arg) && !result.is_some_and(|r| self.observed(r)) {
                             continue;
                         }
-                        let next = yielded.and_then(|(values, span)| {
-                            values.get(i).and_then(Expr::as_var).map(|v| (v, span))
+                        let next = yielded.and_then(|(yield_stmt, values)| {
+                            values
+                                .get(i)
+                                .and_then(Expr::as_var)
+                                .map(|v| (v, yield_stmt.span))
                         });
                         let members = [
                             (init, "its init value", stmt.span),
@@ -108,9 +112,11 @@ impl Carries<'_> {
                         ("else", if_stmt.else_body.as_ref()),
                     ];
                     for (arm, arm_body) in arms {
-                        let Some((values, span)) = arm_body.and_then(|b| final_yield(b)) else {
+                        let Some((yield_stmt, values)) = arm_body.and_then(|b| final_yield(b))
+                        else {
                             continue;
                         };
+                        let span = yield_stmt.span;
                         for (&result, value) in if_stmt.return_vars.iter().zip(values) {
                             if !self.observed(result) {
                                 continue;

@@ -6,6 +6,7 @@ use std::fmt;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use memreuse_ir::walk::final_yield_values;
 use memreuse_ir::{
     Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
 };
@@ -248,14 +249,6 @@ pub(super) fn on_chip_memref(v: &Var) -> Option<&MemRef> {
     }
 }
 
-/// The values of the `pl.yield_` that ends `body`, if it ends in one.
-pub(super) fn final_yield(body: &[Stmt]) -> Option<(&[Expr], Span)> {
-    match &body.last()?.kind {
-        StmtKind::Yield { values } => Some((values, body.last()?.span)),
-        _ => None,
-    }
-}
-
 struct Builder<'f> {
     f: &'f Function,
     next: Step,
@@ -352,7 +345,7 @@ impl<'f> Builder<'f> {
                 }
                 let exit = self.bump(head_of(stmt));
                 self.ifs[id as usize] = IfSteps { else_start, exit };
-                let then_yield = final_yield(&if_stmt.then_body).map(|(values, _)| values);
+                let then_yield = final_yield_values(&if_stmt.then_body);
                 for (i, &result) in if_stmt.return_vars.iter().enumerate() {
                     let yielded = then_yield.and_then(|v| v.get(i)).and_then(Expr::as_var);
                     let source = yielded.map_or(Source::Fresh, Source::Renamed);

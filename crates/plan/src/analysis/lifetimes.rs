@@ -11,6 +11,7 @@ use hashbrown::hash_table::Entry;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use smallvec::SmallVec;
 
+use memreuse_ir::walk::{final_yield_values, for_each_stmt};
 use memreuse_ir::{
     Call, Expr, ExprKind, Function, MemSpace, Name, Span, Stmt, StmtKind, Type, VarId, VarKind,
 };
@@ -515,9 +516,9 @@ impl<'f> Numbering<'f> {
                 self.register_phis(
                     &if_stmt.return_vars,
                     [
-                        (final_yield(&if_stmt.then_body), then_range),
+                        (final_yield_values(&if_stmt.then_body), then_range),
                         (
-                            if_stmt.else_body.as_deref().and_then(final_yield),
+                            if_stmt.else_body.as_deref().and_then(final_yield_values),
                             else_range,
                         ),
                     ],
@@ -637,14 +638,6 @@ impl<'f> Numbering<'f> {
     }
 }
 
-/// The values of the yield that is a body's final statement (only that one counts, §5.4).
-fn final_yield(stmts: &[Stmt]) -> Option<&[Expr]> {
-    match &stmts.last()?.kind {
-        StmtKind::Yield { values } => Some(values),
-        _ => None,
-    }
-}
-
 /// Range-maximum queries over a fixed array (sparse table).
 struct RangeMax {
     levels: Vec<Vec<u32>>,
@@ -759,23 +752,11 @@ pub fn defining_calls(f: &Function) -> FxHashMap<VarId, &Call> {
 
 /// Calls `visit(target, value)` for every assignment, in program order.
 pub fn visit_assignments<'f>(stmts: &'f [Stmt], visit: &mut impl FnMut(VarId, &'f Expr)) {
-    for stmt in stmts {
-        match &stmt.kind {
-            StmtKind::Assign { target, value } => visit(*target, value),
-            StmtKind::For(f) => visit_assignments(&f.body, visit),
-            StmtKind::If(i) => {
-                visit_assignments(&i.then_body, visit);
-                if let Some(e) = &i.else_body {
-                    visit_assignments(e, visit);
-                }
-            }
-            StmtKind::With(w) => visit_assignments(&w.body, visit),
-            StmtKind::Eval(_)
-            | StmtKind::Yield { .. }
-            | StmtKind::Return { .. }
-            | StmtKind::Pass => {}
+    for_each_stmt(stmts, &mut |stmt| {
+        if let StmtKind::Assign { target, value } = &stmt.kind {
+            visit(*target, value);
         }
-    }
+    });
 }
 
 /// rules §6.6: `"g:s;g:s"`, malformed tokens skipped; `None` when absent or empty.

@@ -1,0 +1,108 @@
+//! The one walk over statements that passes which only visit use, and the statements every
+//! pass asks about (the yield that ends a block).
+
+use crate::model::{Expr, Stmt, StmtKind};
+
+impl Stmt {
+    /// The blocks this statement holds, in source order: a loop's body, an `if`'s arms, a
+    /// `with`'s body.
+    pub fn blocks(&self) -> impl Iterator<Item = &[Stmt]> {
+        let (first, second): (Option<&[Stmt]>, Option<&[Stmt]>) = match &self.kind {
+            StmtKind::For(f) => (Some(&f.body), None),
+            StmtKind::If(i) => (Some(&i.then_body), i.else_body.as_deref()),
+            StmtKind::With(w) => (Some(&w.body), None),
+            _ => (None, None),
+        };
+        first.into_iter().chain(second)
+    }
+
+    /// [`Stmt::blocks`], to change.
+    pub fn blocks_mut(&mut self) -> impl Iterator<Item = &mut Vec<Stmt>> {
+        let (first, second) = match &mut self.kind {
+            StmtKind::For(f) => (Some(&mut f.body), None),
+            StmtKind::If(i) => (Some(&mut i.then_body), i.else_body.as_mut()),
+            StmtKind::With(w) => (Some(&mut w.body), None),
+            _ => (None, None),
+        };
+        first.into_iter().chain(second)
+    }
+}
+
+/// Every statement of `block` and of the blocks inside it, each before the statements of its
+/// own blocks, in source order.
+pub fn for_each_stmt<'a>(block: &'a [Stmt], visit: &mut impl FnMut(&'a Stmt)) {
+    for stmt in block {
+        visit(stmt);
+        for inner in stmt.blocks() {
+            for_each_stmt(inner, visit);
+        }
+    }
+}
+
+/// [`for_each_stmt`], to change each statement (before its blocks are walked).
+pub fn for_each_stmt_mut(block: &mut [Stmt], visit: &mut impl FnMut(&mut Stmt)) {
+    for stmt in block {
+        visit(stmt);
+        for inner in stmt.blocks_mut() {
+            for_each_stmt_mut(inner, visit);
+        }
+    }
+}
+
+/// The `pl.yield_` that ends `block`, and the values it yields: only a block's final
+/// statement hands values to the loop or `if` around it.
+pub fn final_yield(block: &[Stmt]) -> Option<(&Stmt, &[Expr])> {
+    let last = block.last()?;
+    match &last.kind {
+        StmtKind::Yield { values } => Some((last, values)),
+        _ => None,
+    }
+}
+
+/// The values of the `pl.yield_` that ends `block` ([`final_yield`]).
+pub fn final_yield_values(block: &[Stmt]) -> Option<&[Expr]> {
+    final_yield(block).map(|(_, values)| values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_program;
+
+    const PROGRAM: &str = "\
+@pl.program
+class P:
+    @pl.function
+    def f(self, a: pl.Tensor[[16], pl.FP32]) -> pl.Tensor[[16], pl.FP32]:
+        x = 1
+        for i in pl.range(2):
+            y = 2
+            if i == 0:
+                z = 3
+            else:
+                w = 4
+            with pl.scope():
+                v = 5
+        return a
+";
+
+    #[test]
+    fn the_walk_visits_every_statement_in_source_order() {
+        let program = parse_program(PROGRAM).expect("parses");
+        let mut kinds = Vec::new();
+        for_each_stmt(&program.functions[0].body, &mut |s| {
+            kinds.push(match &s.kind {
+                StmtKind::Assign { .. } => "=",
+                StmtKind::For(_) => "for",
+                StmtKind::If(_) => "if",
+                StmtKind::With(_) => "with",
+                StmtKind::Return { .. } => "return",
+                _ => "?",
+            })
+        });
+        assert_eq!(
+            kinds,
+            ["=", "for", "=", "if", "=", "=", "with", "=", "return"]
+        );
+    }
+}
