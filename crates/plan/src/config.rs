@@ -139,3 +139,27 @@ pub struct SpaceCapacity {
     pub usable: Option<i64>,
     pub planning: Option<i64>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cache keys hash `PlanConfig`'s `Debug`: the snapshot's rules must show in it, and a
+    /// seed configuration must read as it did before `rules` existed.
+    #[test]
+    fn only_the_snapshot_rules_show_in_the_cache_key_text() {
+        let seed = format!("{:?}", PlanConfig::default());
+        let snapshot = format!(
+            "{:?}",
+            PlanConfig {
+                rules: Rules::Snapshot,
+                ..PlanConfig::default()
+            }
+        );
+        assert!(!seed.contains("rules"), "{seed}");
+        assert_ne!(seed, snapshot);
+        assert!(snapshot.contains("Snapshot"), "{snapshot}");
+        assert_eq!(Rules::from_name("snapshot"), Some(Rules::Snapshot));
+        assert_eq!(Rules::from_name(Rules::Seed.name()), Some(Rules::Seed));
+    }
+}
