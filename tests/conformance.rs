@@ -3,8 +3,9 @@
 //! way `memreuse plan` plans it, and classified:
 //!
 //! - `exact`: memreuse's output is upstream's, byte for byte;
-//! - `seed rule S…`: memreuse follows a rule of the seed document (rules §S) that the upstream
-//!   snapshot lacks; listed with the reason in `tests/conformance/seed_rules.tsv`;
+//! - `seed rules`: memreuse's output is its `--exact` output under the seed rules (rules §S),
+//!   which the snapshot lacks (`seed rules, repaired <codes>`: that output needs a repair
+//!   where upstream's passes the checkers);
 //! - `repaired <codes>`: upstream's output fails the checker (the check is named, and the value
 //!   checker's `V007` is always among them), memreuse's `--exact` output is upstream's, and the
 //!   default output is the repaired plan;
@@ -17,8 +18,14 @@
 //!   repaired (counted, and held below a committed ceiling so it can only fall);
 //! - `differs`: anything else, a bug.
 //!
+//! First of all, every case is planned with `--rules snapshot --exact`: the upstream snapshot's
+//! rules without the seed's, which must give upstream's output (or error) on every case; a
+//! case where it does not is `differs`. Whether the seed rules change the output is measured,
+//! per case, by diffing the seed's `--exact` output against that one (the report's
+//! `seed rules` column).
+//!
 //! The test fails on any `differs`, on `exact` falling below its committed figure, on
-//! `unrepaired` or `input hazard` rising above its ceiling, and on a stale seed-rule entry, and when
+//! `unrepaired` or `input hazard` rising above its ceiling, and when
 //! its report differs from the committed `tests/conformance/REPORT.md` (whole corpus) or
 //! `REPORT-subset.md` (`UPDATE_EXPECT=1` rewrites it; the subset is the representative
 //! subset copied into `tests/data/conformance/`, run when the corpus is absent or when
@@ -30,7 +37,7 @@ use std::path::{Path, PathBuf};
 
 use memreuse::backend::Backend;
 use memreuse::ir::{Program, parse_program, print_program};
-use memreuse::plan::{PlanConfig, address, capacity, layout};
+use memreuse::plan::{PlanConfig, Rules, address, capacity, layout};
 use memreuse::repair::{SafePlanError, is_input_hazard, is_repair, plan_program_checked};
 use memreuse::verify::{VerifyOptions, program_violations};
 
@@ -87,22 +94,6 @@ fn cases(dir: &Path) -> Vec<Case> {
         .collect()
 }
 
-/// `name → (rule, reason)` of the cases where a seed rule makes memreuse differ on purpose.
-fn seed_rules() -> BTreeMap<String, (String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/seed_rules.tsv");
-    let text = std::fs::read_to_string(path).expect("seed_rules.tsv");
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let mut cols = l.splitn(3, '\t');
-            let name = cols.next().unwrap_or_default().to_string();
-            let rule = cols.next().unwrap_or_default().to_string();
-            let reason = cols.next().unwrap_or_default().to_string();
-            (name, (rule, reason))
-        })
-        .collect()
-}
-
 enum Planned {
     /// A plan, with its repairs' codes, then `+ input hazard <codes>` for the input's own
     /// hazards it keeps.
@@ -113,10 +104,11 @@ enum Planned {
     Err(String),
 }
 
-fn plan(program: &Program, backend: Backend, exact: bool) -> Planned {
+fn plan(program: &Program, backend: Backend, exact: bool, rules: Rules) -> Planned {
     let config = PlanConfig {
         backend,
         exact,
+        rules,
         ..PlanConfig::default()
     };
     let options = VerifyOptions {
@@ -186,74 +178,79 @@ fn upstream_overflows(expected: &Program, backend: Backend) -> bool {
     })
 }
 
-fn classify(
-    dir: &Path,
-    case: &Case,
-    seeds: &BTreeMap<String, (String, String)>,
-) -> (String, String) {
+/// Whether two plans are the same output: the same text, or the same error.
+fn same_output(a: &Planned, b: &Planned) -> bool {
+    match (a, b) {
+        (Planned::Ok { text: a, .. }, Planned::Ok { text: b, .. }) => a == b,
+        (Planned::Err(a), Planned::Err(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// A case's verdict and detail, and whether the seed rules change memreuse's `--exact`
+/// output (the seed's `--exact` against the snapshot's, rules §S).
+fn classify(dir: &Path, case: &Case) -> (String, String, bool) {
     let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{}.{ext}", case.name)));
     let input = parse_program(&read("input.py").expect("input")).expect("input parses");
-    let safe = plan(&input, case.backend, false);
+    let safe = plan(&input, case.backend, false, Rules::Seed);
+    let snapshot = plan(&input, case.backend, true, Rules::Snapshot);
+    let seed_changes = !same_output(&plan(&input, case.backend, true, Rules::Seed), &snapshot);
+    let (verdict, detail) = verdict(&read, case, &safe, &snapshot, seed_changes);
+    (verdict, detail, seed_changes)
+}
+
+fn verdict(
+    read: &dyn Fn(&str) -> std::io::Result<String>,
+    case: &Case,
+    safe: &Planned,
+    snapshot: &Planned,
+    seed_changes: bool,
+) -> (String, String) {
     if !case.upstream_ok {
         let upstream = read("error.txt").unwrap_or_default();
         let upstream = upstream.lines().next().unwrap_or("").to_string();
-        return match safe {
-            Planned::Err(code) => (
+        return match (safe, snapshot) {
+            (Planned::Err(code), Planned::Err(_)) => (
                 "error as upstream".into(),
                 format!("{code}; upstream: {upstream}"),
             ),
-            Planned::Ok { .. } => (
+            (Planned::Ok { .. }, _) => (
                 "differs".into(),
                 format!("memreuse plans it; upstream: {upstream}"),
+            ),
+            (_, Planned::Ok { .. }) => (
+                "differs".into(),
+                format!("--rules snapshot --exact plans it; upstream: {upstream}"),
             ),
         };
     }
     let expected_text = read("expected.py").expect("expected output");
     let expected = parse_program(&expected_text).expect("upstream's output parses");
-    let exact = plan(&input, case.backend, true);
-    // The seed's S1/S2 write back an iter arg that an if arm or a yield passes on; with those
-    // copies taken out, the --exact output must be upstream's.
-    let (exact_matches, seed_copies) = match &exact {
-        Planned::Ok { text, .. } if *text == expected_text => (true, None),
-        Planned::Ok { text, .. } => match without_iter_arg_writebacks(text) {
-            Some((normalized, rules)) if normalized == expected_text => (true, Some(rules)),
-            _ => (false, None),
-        },
-        Planned::Err(_) => (false, None),
-    };
-    let seed_note = |detail: String| match &seed_copies {
-        Some(rules) => format!(
-            "{detail}; seed rule {rules}: an iter arg passed on is written back (the snapshot skips it)"
-        ),
-        None => detail,
-    };
-    if let Some((rule, reason)) = seeds.get(&case.name) {
-        return match (&safe, exact_matches) {
-            (Planned::Ok { repairs, .. }, false) if repairs.is_empty() => {
-                (format!("seed rule {rule}"), reason.clone())
-            }
-            (Planned::Ok { repairs, .. }, false) => {
-                let findings = upstream_findings(&expected, case.backend);
-                let upstream = if findings.is_empty() {
-                    "upstream's output passes the checkers (the repairs change the safe plan only)"
-                        .to_string()
-                } else {
-                    format!("upstream's output fails {}", findings.join(" "))
-                };
-                (
-                    format!("seed rule {rule}, repaired {}", repairs.join(" ")),
-                    format!("{reason}; {upstream}"),
-                )
-            }
-            _ => ("differs".into(), format!("stale seed-rule entry {rule}")),
-        };
+    // The mechanical check: without the seed rules, PyPTO's decision is upstream's output.
+    match snapshot {
+        Planned::Ok { text, .. } if *text == expected_text => {}
+        Planned::Ok { .. } => {
+            return (
+                "differs".into(),
+                "--rules snapshot --exact differs from upstream's output".into(),
+            );
+        }
+        Planned::Err(code) => {
+            return (
+                "differs".into(),
+                format!("--rules snapshot --exact fails with {code}"),
+            );
+        }
     }
-    let overlapping_carries = matches!(&exact, Planned::Err(code) if code == "MR-E006");
+    let seed_note = |detail: String| match seed_changes {
+        true => format!("{detail}; the seed rules change the --exact output"),
+        false => detail,
+    };
     match safe {
-        Planned::Ok { text, repairs } if text == expected_text => match repairs.as_slice() {
+        Planned::Ok { text, repairs } if *text == expected_text => match repairs.as_slice() {
             // Upstream's plan, whose findings are all the input's own.
             [hazards] if hazards.starts_with("+ ") => (
-                repaired_verdict(&repairs),
+                repaired_verdict(repairs),
                 format!(
                     "memreuse's output is upstream's, byte for byte; upstream's output fails {}, all of it the input's own hazard",
                     upstream_findings(&expected, case.backend).join(" ")
@@ -269,34 +266,24 @@ fn classify(
                 ),
             ),
         },
-        Planned::Ok { repairs, .. } if seed_copies.is_some() && repairs.is_empty() => (
-            format!("seed rule {}", seed_copies.clone().unwrap_or_default()),
-            seed_note(
-                "upstream's output fails ".to_string()
-                    + &upstream_findings(&expected, case.backend).join(" "),
-            ),
+        Planned::Ok { repairs, .. } if repairs.is_empty() && seed_changes => (
+            "seed rules".into(),
+            "the default output is the seed's --exact output, which differs from the snapshot's"
+                .into(),
         ),
-        Planned::Ok { repairs, .. }
-            if (exact_matches || overlapping_carries) && !repairs.is_empty() =>
-        {
+        Planned::Ok { repairs, .. } if !repairs.is_empty() => {
             let findings = upstream_findings(&expected, case.backend);
-            let mut detail = format!("upstream's output fails {}", findings.join(" "));
-            if overlapping_carries {
-                detail.push_str(
-                    "; --exact refuses the carries on one buffer (MR-E006, seed rule S2)",
-                );
-            }
-            if findings.is_empty() && overlapping_carries {
+            if !findings.is_empty() {
                 (
-                    format!("seed rule S2, repaired {}", repairs.join(" ")),
-                    "upstream's output passes the checkers, but the seed's S2 rejects loop carries on one buffer (MR-E006, --exact), so memreuse gives one its own".into(),
+                    repaired_verdict(repairs),
+                    seed_note(format!("upstream's output fails {}", findings.join(" "))),
                 )
-            } else if findings.is_empty() && seed_copies.is_some() {
+            } else if seed_changes {
                 (
-                    format!("seed rule S2, repaired {}", repairs.join(" ")),
-                    seed_note("upstream's output passes the checkers; the seed's writeback makes the --exact plan need the repair".into()),
+                    format!("seed rules, repaired {}", repairs.join(" ")),
+                    "upstream's output passes the checkers; the seed rules change the --exact plan, which needs the repair".into(),
                 )
-            } else if findings.is_empty() {
+            } else {
                 (
                     "differs".into(),
                     format!(
@@ -304,10 +291,12 @@ fn classify(
                         repairs.join(" ")
                     ),
                 )
-            } else {
-                (repaired_verdict(&repairs), seed_note(detail))
             }
         }
+        Planned::Ok { .. } => (
+            "differs".into(),
+            "the default output differs from upstream's with no repair and no seed rule".into(),
+        ),
         Planned::Err(code) if code == "MR-E008" && upstream_overflows(&expected, case.backend) => (
             "error as upstream".into(),
             "MR-E008: upstream's own output overflows, so its AllocateMemoryAddr raises (rules §8)"
@@ -317,17 +306,7 @@ fn classify(
             let findings = upstream_findings(&expected, case.backend);
             (
                 format!("unrepaired {code}"),
-                format!("upstream's output fails {}", findings.join(" ")),
-            )
-        }
-        Planned::Ok { repairs, .. } => {
-            let exact = match &exact {
-                Planned::Ok { .. } => "the --exact output differs from upstream's".to_string(),
-                Planned::Err(code) => format!("--exact fails with {code}"),
-            };
-            (
-                "differs".into(),
-                format!("{exact}; repairs: {}", repairs.join(" ")),
+                seed_note(format!("upstream's output fails {}", findings.join(" "))),
             )
         }
     }
@@ -342,101 +321,33 @@ fn repaired_verdict(repairs: &[String]) -> String {
     }
 }
 
-/// `text` without the `tile.move`s that write an iter arg back (`x_mv = pl.tile.move(x, …)`
-/// where `x` is an iter arg), each use of such a copy named by its source again; with the
-/// seed rules that insert them (S2 before a loop's yield, S1 in an if arm). `None` when there
-/// is no such copy.
-fn without_iter_arg_writebacks(text: &str) -> Option<(String, String)> {
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let mut iter_args = std::collections::BTreeSet::new();
-    for line in &lines {
-        let t = line.trim_start();
-        if let Some(rest) = t.strip_prefix("for ")
-            && let (Some(open), Some(close)) = (rest.find('('), rest.find(')'))
-            && open < close
-        {
-            for arg in rest[open + 1..close].split(',') {
-                iter_args.insert(arg.trim().to_string());
-            }
-        }
-    }
-    let mut renamed: Vec<(String, String)> = Vec::new();
-    let mut rules = std::collections::BTreeSet::new();
-    let mut kept = Vec::new();
-    for (k, line) in lines.iter().enumerate() {
-        let t = line.trim_start();
-        let copy = t.split_once(": ").map(|(name, _)| name.to_string());
-        let source = t
-            .split_once("= pl.tile.move(")
-            .and_then(|(_, rest)| rest.split_once(',').map(|(s, _)| s.to_string()));
-        if let (Some(copy), Some(source)) = (copy, source)
-            && iter_args.contains(&source)
-            && copy.starts_with(&format!("{source}_mv"))
-        {
-            let indent = line.len() - t.len();
-            let opener = lines[..k].iter().rev().find(|l| {
-                let lt = l.trim_start();
-                !lt.is_empty() && l.len() - lt.len() < indent
-            });
-            let in_loop = opener.is_some_and(|l| l.trim_start().starts_with("for "));
-            rules.insert(if in_loop { "S2" } else { "S1" });
-            renamed.push((copy, source));
-            continue;
-        }
-        kept.push(line.to_string());
-    }
-    if renamed.is_empty() {
-        return None;
-    }
-    let mut out = String::new();
-    for line in kept {
-        let mut line = line;
-        for (copy, source) in &renamed {
-            line = replace_word(&line, copy, source);
-        }
-        out.push_str(&line);
-    }
-    Some((out, rules.into_iter().collect::<Vec<_>>().join("+")))
-}
-
-fn replace_word(line: &str, word: &str, with: &str) -> String {
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    let mut out = String::new();
-    let mut rest = line;
-    while let Some(at) = rest.find(word) {
-        let before = rest[..at].chars().next_back();
-        let after = rest[at + word.len()..].chars().next();
-        out.push_str(&rest[..at]);
-        if before.is_some_and(is_ident) || after.is_some_and(is_ident) {
-            out.push_str(word);
-        } else {
-            out.push_str(with);
-        }
-        rest = &rest[at + word.len()..];
-    }
-    out.push_str(rest);
-    out
-}
-
 #[test]
 fn upstream_conformance() {
     let corpus = corpus();
     let cases = cases(&corpus.dir);
     assert!(!cases.is_empty(), "no cases in {}", corpus.dir.display());
-    let seeds = seed_rules();
     let mut rows = Vec::new();
     let mut totals: BTreeMap<String, usize> = BTreeMap::new();
+    let mut seed_changes_total = 0;
     for case in &cases {
-        let (verdict, detail) = classify(&corpus.dir, case, &seeds);
+        let (verdict, detail, seed_changes) = classify(&corpus.dir, case);
         let kind = verdict.split(' ').next().unwrap_or("").to_string();
         let kind = match kind.as_str() {
             _ if verdict.contains("input hazard") => "input hazard".to_string(),
-            "seed" => "seed rule".to_string(),
+            "seed" => "seed rules".to_string(),
             "error" => "error as upstream".to_string(),
             _ => kind,
         };
         *totals.entry(kind).or_default() += 1;
-        rows.push((case.name.clone(), case.backend.name(), verdict, detail));
+        seed_changes_total += usize::from(seed_changes);
+        let seed = if seed_changes { "changes" } else { "same" };
+        rows.push((
+            case.name.clone(),
+            case.backend.name(),
+            verdict,
+            seed,
+            detail,
+        ));
     }
     let mut report = String::new();
     let _ = writeln!(
@@ -450,10 +361,17 @@ fn upstream_conformance() {
     }
     let _ = writeln!(
         report,
-        "\n| case | backend | verdict | detail |\n|---|---|---|---|"
+        "\nThe seed rules (rules §S) change memreuse's `--exact` output on {seed_changes_total} cases: column `seed rules`, the seed's `--exact` output diffed against `--rules snapshot --exact`'s."
     );
-    for (name, backend, verdict, detail) in &rows {
-        let _ = writeln!(report, "| {name} | {backend} | {verdict} | {detail} |");
+    let _ = writeln!(
+        report,
+        "\n| case | backend | verdict | seed rules | detail |\n|---|---|---|---|---|"
+    );
+    for (name, backend, verdict, seed, detail) in &rows {
+        let _ = writeln!(
+            report,
+            "| {name} | {backend} | {verdict} | {seed} | {detail} |"
+        );
     }
     // The report is a snapshot: a run checks it, `UPDATE_EXPECT=1` writes it.
     let committed = std::fs::read_to_string(&corpus.report).unwrap_or_default();
@@ -483,7 +401,7 @@ fn upstream_conformance() {
     // the liveness checker.
     let without_lost_value: Vec<_> = rows
         .iter()
-        .filter(|r| r.2.starts_with("repaired") && !r.3.contains(memreuse::ir::codes::VALUE_LOST))
+        .filter(|r| r.2.starts_with("repaired") && !r.4.contains(memreuse::ir::codes::VALUE_LOST))
         .collect();
     assert!(
         without_lost_value.is_empty(),

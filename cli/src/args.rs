@@ -24,6 +24,24 @@ impl From<PlannerArg> for memreuse::plan::Planner {
     }
 }
 
+/// `--rules`: which revision of MemoryReuse's rules the planner follows (rules §S).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RulesArg {
+    /// The newer pass: the upstream snapshot with the seed rules S1–S6.
+    Seed,
+    /// The upstream snapshot e2d0f78ae without the seed rules (with `--exact`, its output).
+    Snapshot,
+}
+
+impl From<RulesArg> for memreuse::plan::Rules {
+    fn from(arg: RulesArg) -> memreuse::plan::Rules {
+        match arg {
+            RulesArg::Seed => memreuse::plan::Rules::Seed,
+            RulesArg::Snapshot => memreuse::plan::Rules::Snapshot,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BackendArg {
     /// Capacity unknown; target-specific rules off.

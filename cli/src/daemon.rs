@@ -285,7 +285,10 @@ pub fn explain(
     state_dir: Option<&Path>,
 ) -> Result<Option<ExitCode>> {
     // The daemon plans with memreuse.toml's settings; other flags are answered in-process.
-    if args.backend.is_some() || args.materialize_aliases != crate::args::Toggle::Auto {
+    if args.backend.is_some()
+        || args.rules.is_some()
+        || args.materialize_aliases != crate::args::Toggle::Auto
+    {
         return Ok(None);
     }
     let target = Target::new(None, state_dir)?;

@@ -22,6 +22,10 @@ pub struct ExplainArgs {
     /// Target backend [default: memreuse.toml's, else none].
     #[arg(long, value_enum)]
     pub backend: Option<BackendArg>,
+    /// The MemoryReuse rules of the plan explained: `seed` or `snapshot` (as `plan --rules`)
+    /// [default: memreuse.toml's, else seed].
+    #[arg(long, value_enum)]
+    pub rules: Option<crate::args::RulesArg>,
     /// Run MaterializeSemanticAliases first (`auto`: for `*_after_InitMemRef.py` dumps).
     #[arg(long, value_enum, default_value = "auto", num_args = 0..=1, default_missing_value = "on")]
     pub materialize_aliases: Toggle,
@@ -62,13 +66,15 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(crate::exit::ERRORS));
     };
+    let config = crate::settings::plan_config(
+        &crate::settings::root_of(std::slice::from_ref(&path))?,
+        args.backend,
+        &[],
+    )?;
     let config = PlanConfig {
         materialize_aliases: args.materialize_aliases.applies_to(&path),
-        ..crate::settings::plan_config(
-            &crate::settings::root_of(std::slice::from_ref(&path))?,
-            args.backend,
-            &[],
-        )?
+        rules: args.rules.map_or(config.rules, Into::into),
+        ..config
     };
     match explain(f, &text, &config, &args.first, &args.second) {
         Ok(mut text) => {

@@ -106,6 +106,11 @@ pub struct PlanArgs {
     /// lists them).
     #[arg(long)]
     pub exact: bool,
+    /// Which MemoryReuse rules to follow: `seed`, the newer pass (rules §S), or `snapshot`,
+    /// the upstream snapshot e2d0f78ae without the seed rules S1–S6; with `--exact`, the
+    /// snapshot's output byte for byte [default: `rules` of memreuse.toml, else seed].
+    #[arg(long, value_enum)]
+    pub rules: Option<crate::args::RulesArg>,
     /// Plan everything afresh: neither read nor write the cache.
     #[arg(long)]
     pub no_cache: bool,
@@ -308,11 +313,13 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         }
     };
     tracing::info!(elapsed = ?started.elapsed(), files = files.len(), "found files, opened the cache");
+    let config = crate::settings::plan_config(&root, args.backend, &args.capacity)?;
     let config = PlanConfig {
         assign_addresses: args.addresses,
         exact: args.exact,
         planner: args.planner.into(),
-        ..crate::settings::plan_config(&root, args.backend, &args.capacity)?
+        rules: args.rules.map_or(config.rules, Into::into),
+        ..config
     };
     if config.backend == Backend::None && files.iter().any(|f| is_compiled_dump(&f.path)) {
         eprintln!(

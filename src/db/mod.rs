@@ -63,6 +63,7 @@ use crate::ir::MemSpace;
 use crate::ir::{
     self, Function, Name, ProgramHeader, Span, canonical_function_bytes, print_function,
 };
+use crate::plan::Rules as RuleSet;
 use crate::plan::address::Layout;
 use crate::plan::layout::Reserved;
 use crate::plan::offsets::{
@@ -116,6 +117,8 @@ pub struct Settings {
     pub assign_addresses: bool,
     #[returns(copy)]
     pub exact: bool,
+    #[returns(copy)]
+    pub rules: RuleSet,
 }
 
 impl Settings {
@@ -128,6 +131,7 @@ impl Settings {
             capacity_overrides: self.capacity_overrides(db),
             assign_addresses: self.assign_addresses(db),
             exact: self.exact(db),
+            rules: self.rules(db),
         }
     }
 }
@@ -411,7 +415,7 @@ impl<T: PartialEq> PartialEq for Located<T> {
     }
 }
 
-/// Stage 1: after Step 0, which reads the backend and `exact` only where it runs.
+/// Stage 1: after Step 0, which reads the backend, `exact` and the rule set only where it runs.
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located<Prepared>> {
     let source = source(db, item).as_ref()?;
@@ -425,6 +429,11 @@ pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located
             Backend::default()
         },
         exact: materialize_aliases && settings.exact(db),
+        rules: if materialize_aliases {
+            settings.rules(db)
+        } else {
+            RuleSet::default()
+        },
         ..PlanConfig::default()
     };
     let value = crate::plan::prepare(source.function.clone(), &config);
@@ -454,7 +463,7 @@ pub struct Rules {
 }
 
 /// Stage 3: forbid-alias sets, hazards, declared allocations and reserved windows (rules §6.1,
-/// §2.5); reads the backend.
+/// §2.5); reads the backend and the rule set (seed rule S5).
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn sharing_rules<'db>(
     db: &'db dyn Db,
@@ -462,8 +471,10 @@ pub fn sharing_rules<'db>(
 ) -> Option<Result<Arc<Rules>, PlanError>> {
     let f = &prepared(db, item).as_ref()?.value.function;
     let lifetimes = lifetimes(db, item).as_ref()?;
+    let settings = Settings::get(db);
     let config = PlanConfig {
-        backend: Settings::get(db).backend(db),
+        backend: settings.backend(db),
+        rules: settings.rules(db),
         ..PlanConfig::default()
     };
     let rules = SharingRules::of(f, lifetimes, &config).and_then(|sharing| {
@@ -583,6 +594,7 @@ pub fn fitted<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<A
         space,
         &intervals_in(lifetimes, space),
         capacity,
+        Settings::get(db).rules(db),
     );
     Some(Located {
         value: Arc::new(packing),
@@ -600,6 +612,7 @@ pub fn fixed<'db>(
     let lifetimes = lifetimes(db, item).as_ref()?;
     let settings = Settings::get(db);
     let (backend, safe) = (settings.backend(db), !settings.exact(db));
+    let backend = (backend, settings.rules(db));
     let keep_none = rustc_hash::FxHashSet::default();
     let located = |plan: FunctionPlan| {
         let value = Arc::new(plan);
@@ -783,6 +796,7 @@ pub fn offset_input<'db>(
     let config = PlanConfig {
         backend: settings.backend(db),
         exact: settings.exact(db),
+        rules: settings.rules(db),
         ..PlanConfig::default()
     };
     let input = OffsetInput::of((*prepared.value.function).clone(), &config);

@@ -153,6 +153,7 @@ impl Workspace {
             config.capacity_overrides,
             config.assign_addresses,
             config.exact,
+            config.rules,
         )
         .durability(Durability::HIGH)
         .new(&db);
@@ -206,6 +207,7 @@ impl Workspace {
             config.assign_addresses
         );
         set_if_changed!(exact, set_exact, config.exact);
+        set_if_changed!(rules, set_rules, config.rules);
     }
 
     /// Creates or updates the file at `path`; unchanged text is not a change.

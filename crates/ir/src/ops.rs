@@ -32,6 +32,9 @@ pub struct OpInfo {
     pub reuses_input: Option<usize>,
     /// The output must not alias any variable argument.
     pub not_inplace_safe: bool,
+    /// The upstream snapshot `e2d0f78ae` lists the op as in-place safe: its
+    /// `not_inplace_safe` comes from seed rule S5 (rules §S).
+    pub inplace_safe_in_snapshot: bool,
     /// On an A5 (Ascend950) target, only these arguments are forbidden (tile.prelu).
     pub a5_forbidden_args: Option<&'static [usize]>,
     /// Arguments the output must not alias (`forbid_output_alias`).
@@ -106,6 +109,7 @@ const fn out(output: OutputSpace) -> OpInfo {
         output,
         reuses_input: None,
         not_inplace_safe: false,
+        inplace_safe_in_snapshot: false,
         a5_forbidden_args: None,
         forbid: &[],
         view: false,
@@ -120,6 +124,14 @@ const fn nip(output: OutputSpace) -> OpInfo {
     OpInfo {
         not_inplace_safe: true,
         ..out(output)
+    }
+}
+
+/// Not in-place safe by seed rule S5 only: the snapshot treats it as in-place safe.
+const fn not_inplace_safe_by_seed_s5(output: OutputSpace) -> OpInfo {
+    OpInfo {
+        inplace_safe_in_snapshot: true,
+        ..nip(output)
     }
 }
 
@@ -306,8 +318,16 @@ pub const OPS: &[OpRow] = &[
         Some(keeps_load_taint(view())),
     ),
     row("tile.relu", OpRole::Plain, Some(out(VEC))),
-    row("tile.rem", OpRole::Plain, Some(nip(VEC))),
-    row("tile.rems", OpRole::Plain, Some(nip(VEC))),
+    row(
+        "tile.rem",
+        OpRole::Plain,
+        Some(not_inplace_safe_by_seed_s5(VEC)),
+    ),
+    row(
+        "tile.rems",
+        OpRole::Plain,
+        Some(not_inplace_safe_by_seed_s5(VEC)),
+    ),
     row(
         "tile.reshape",
         OpRole::Plain,

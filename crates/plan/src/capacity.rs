@@ -6,6 +6,7 @@ use memreuse_ir::ops::{OpRole, op_role};
 
 use super::pack::{Buffer, PipelineGate, ShareFacts, pack, pack_subdivided};
 use crate::analysis::lifetimes::{Lifetimes, defining_calls};
+use crate::config::Rules;
 use crate::layout::align32;
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{Function, FunctionType, MemSpace, Span, Type, VarId};
@@ -91,6 +92,8 @@ pub struct SpaceInput<'a> {
     pub function: &'a Function,
     /// Where the fallback warning points.
     pub function_span: Span,
+    /// The subrange fallback is the seed's (S4): the snapshot sheds depth straight away.
+    pub rules: Rules,
 }
 
 /// rules §6.7: pack, and while a known capacity overflows, try subranges (seed S4), then shed
@@ -110,11 +113,13 @@ pub fn pack_within_capacity(
         reserved_start,
         function,
         function_span,
+        rules,
     } = *input;
     let mut buffers = first;
     let overflows = |b: &[Buffer]| footprint(b, reserved_start) > capacity;
     let subdivision = || Subdivision::of_space(function, facts.lifetimes, intervals);
-    if overflows(&buffers)
+    if rules.seed()
+        && overflows(&buffers)
         && let subdivision = subdivision()
         && subdivision.enabled
     {

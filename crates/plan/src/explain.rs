@@ -35,7 +35,7 @@ pub fn explain(
 ) -> Result<String, ExplainError> {
     let mut prepared = f.clone();
     if config.materialize_aliases {
-        super::retarget::materialize_semantic_aliases(&mut prepared, config.backend, config.exact);
+        super::retarget::materialize_semantic_aliases(&mut prepared, config);
     }
     let lifetimes = lifetimes::analyze(&prepared);
     let stages = Stages {

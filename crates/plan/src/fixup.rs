@@ -6,6 +6,7 @@ use rustc_hash::FxHashMap;
 
 use crate::analysis::body::{Definition, StmtPath, first_yield};
 use crate::analysis::lifetimes::Lifetimes;
+use crate::config::Rules;
 use crate::isolate::Seats;
 use crate::report::PlanError;
 use crate::retarget::{Retargeter, Target, base_of, reanchor_views, retype};
@@ -622,13 +623,16 @@ pub struct YieldFixup<'v> {
     /// on one buffer copies it there once (PyPTO's second copy overwrites the first while the
     /// yield still reads it).
     safe: bool,
+    /// The seed's rules S1 and S2, or the snapshot's fixup without them.
+    rules: Rules,
 }
 
-/// Runs the yield fixup (rules §7.5) over `f`, the safe planner's where `safe`, and says what
-/// it inserted.
-pub fn fix_yields(f: &mut Function, safe: bool) -> Result<Inserted, PlanError> {
+/// Runs the yield fixup (rules §7.5) over `f`, the safe planner's where `safe`, under `rules`
+/// (seed rules S1 and S2), and says what it inserted.
+pub fn fix_yields(f: &mut Function, safe: bool, rules: Rules) -> Result<Inserted, PlanError> {
     let Function { body, vars, .. } = f;
     let mut yield_fixup = YieldFixup::new(vars);
+    yield_fixup.rules = rules;
     if safe {
         yield_fixup = yield_fixup.safe();
     }
@@ -643,6 +647,7 @@ impl<'v> YieldFixup<'v> {
             inserted: Inserted::default(),
             next_base_number: None,
             safe: false,
+            rules: Rules::Seed,
         }
     }
 
@@ -704,8 +709,12 @@ impl<'v> YieldFixup<'v> {
         let mut candidates = Vec::new();
         for (i, value) in values.iter().enumerate().take(carries) {
             // The seed's swap (`pl.yield_(prev, cur)`) yields iter args themselves: a yielded
-            // value is matched as "variable or iter arg", like the if arms of S1.
-            let yielded = value.as_var().filter(|&v| is_placed_tile(self.vars, v));
+            // value is matched as "variable or iter arg", like the if arms of S1 (seed S2; the
+            // snapshot matches variables only).
+            let yielded = match self.rules {
+                Rules::Seed => value.as_var().filter(|&v| is_placed_tile(self.vars, v)),
+                Rules::Snapshot => self.plain_tile(value),
+            };
             let init = f.init_values.get(i).and_then(|e| {
                 self.plain_tile(e).or_else(|| {
                     e.as_var()
@@ -727,7 +736,14 @@ impl<'v> YieldFixup<'v> {
             self.retype_carries(f, &values);
             return Ok(());
         }
-        for a in 0..candidates.len() {
+        // Seed S2: carries on overlapping buffers have no safe writeback order; the snapshot
+        // writes them back in carry order regardless.
+        let pairs = if self.rules.seed() {
+            candidates.len()
+        } else {
+            0
+        };
+        for a in 0..pairs {
             for b in a + 1..candidates.len() {
                 if !(needs_move[a] || needs_move[b]) {
                     continue;
@@ -758,7 +774,11 @@ impl<'v> YieldFixup<'v> {
         for &(_, yielded, init) in &moving {
             self.reject_acc_to_acc(yielded, init)?;
         }
-        let (order, scratched) = self.writeback_order(&moving);
+        let (order, scratched) = match self.rules {
+            Rules::Seed => self.writeback_order(&moving),
+            // The snapshot writes back in carry order, with no scratch copy.
+            Rules::Snapshot => ((0..moving.len()).collect(), Vec::new()),
+        };
         let mut new_values = values.clone();
         let mut stmts = Vec::new();
         let mut sources: FxHashMap<usize, VarId> = FxHashMap::default();
@@ -807,8 +827,16 @@ impl<'v> YieldFixup<'v> {
             }
         }
         for (i, &rv) in f.return_vars.iter().enumerate() {
+            // The snapshot retypes only the carries its fixup considers, whose init is a
+            // plain tile; the seed's S2 every carry.
+            let considered = self.rules.seed()
+                || f.init_values
+                    .get(i)
+                    .and_then(|e| self.plain_tile(e))
+                    .is_some();
             if let Some(target) = values
                 .get(i)
+                .filter(|_| considered)
                 .and_then(|e| self.plain_tile(e))
                 .and_then(|y| tile_target(self.vars, y))
                 && is_placed_tile(self.vars, rv)
@@ -872,10 +900,12 @@ impl<'v> YieldFixup<'v> {
             .as_deref()
             .and_then(first_yield)
             .map(<[Expr]>::to_vec);
-        // S1: arms are matched as "variable or iter arg".
+        // S1: arms are matched as "variable or iter arg"; the snapshot's as variables only.
+        let iter_args_count = self.rules.seed();
         let arm = |vars: &VarTable, values: &Option<Vec<Expr>>, k: usize| {
             let v = values.as_ref()?.get(k)?.as_var()?;
-            is_placed_tile(vars, v).then_some(v)
+            let counts = iter_args_count || vars[v].kind != VarKind::IterArg;
+            (counts && is_placed_tile(vars, v)).then_some(v)
         };
         let mut moves = Vec::new();
         let mut moved_once: Vec<(VarId, MemRef, VarId)> = Vec::new();

@@ -28,7 +28,7 @@ use rustc_hash::FxHashSet;
 use memreuse_ir::{Function, VarId};
 use offsets::LayoutSearch;
 
-pub use config::{PlanConfig, Planner, SpaceCapacity};
+pub use config::{PlanConfig, Planner, Rules, SpaceCapacity};
 pub use layout::align32;
 pub use report::{
     BufferReport, FunctionPlan, LifetimeReport, MemberRows, MoveReport, PlanError, PlanReport,

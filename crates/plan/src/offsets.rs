@@ -66,7 +66,7 @@ pub(crate) fn plan_function(
     let offset_input = || {
         let mut f = input.clone();
         if config.materialize_aliases {
-            retarget::materialize_semantic_aliases(&mut f, config.backend, config.exact);
+            retarget::materialize_semantic_aliases(&mut f, config);
         }
         OffsetInput::of(f, config).map(Cow::Owned)
     };
@@ -276,8 +276,11 @@ impl OffsetInput {
             fixup::align_loop_carries(&f.body, &mut f.vars, safe, false);
         }
         fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
-        fixup::normalize_identity_copies(&f.body, &mut f.vars);
-        let inserted = fixup::fix_yields(&mut f, safe)?;
+        // Seed rule S3: identity copies are normalised before the yield fixup too.
+        if config.rules.seed() {
+            fixup::normalize_identity_copies(&f.body, &mut f.vars);
+        }
+        let inserted = fixup::fix_yields(&mut f, safe, config.rules)?;
         let nested_writebacks: Vec<Diagnostic> = inserted
             .nested_writebacks
             .iter()

@@ -6,6 +6,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::body::{Definition, StmtPath, definitions, first_yield, stmt_at, stmt_list};
 use memreuse_ir::backend::Backend;
+
+use crate::config::{PlanConfig, Rules};
 use memreuse_ir::codes;
 use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::ops::{OpRole, OutputSpace};
@@ -42,6 +44,8 @@ pub struct Retargeter<'f> {
     /// The init value of each iter arg, when it is a variable.
     iter_init: FxHashMap<VarId, VarId>,
     backend: Backend,
+    /// Which ops are in-place safe follows the rule set (seed rule S5).
+    rules: Rules,
     on_stack: FxHashSet<VarId>,
     /// PyPTO's Step 0, or the safe one and the carries whose retarget would overwrite a
     /// live tile.
@@ -63,6 +67,7 @@ impl<'f> Retargeter<'f> {
             defs,
             iter_init,
             backend,
+            rules: Rules::Seed,
             on_stack: FxHashSet::default(),
             hazards: Hazards::Ignored,
             refusals: Vec::new(),
@@ -311,7 +316,7 @@ impl<'f> Retargeter<'f> {
         if registered_space.is_some_and(|space| space != target.space) {
             return false;
         }
-        if info.not_inplace_safe {
+        if self.rules.not_inplace_safe(&info) {
             let read_args: Vec<&Expr> = match info.a5_forbidden_args {
                 Some(args) if self.backend.is_a5() => {
                     args.iter().filter_map(|&i| call.args.get(i)).collect()
@@ -433,17 +438,14 @@ fn collect_iter_inits(stmts: &[Stmt], out: &mut FxHashMap<VarId, VarId>) {
 }
 
 /// rules §4: run Step 0 on a function, then re-anchor views whose source moved (§4.4).
-/// Step 0. Unless `exact`, a carry is not retargeted when a tile on its buffer defined before
+/// Step 0, for `config`'s backend and rules. Unless `exact`, a carry is not retargeted when a tile on its buffer defined before
 /// the loop is still read after the loop starts (inside it, on a later iteration, or after
 /// it): PyPTO's `dead_at` looks only at statements after the definition, and the retarget
 /// would overwrite that tile. Each refusal is a warning in the result.
-pub fn materialize_semantic_aliases(
-    f: &mut Function,
-    backend: Backend,
-    exact: bool,
-) -> Vec<Diagnostic> {
-    let mut retargeter = Retargeter::new(&f.body, &mut f.vars, backend);
-    if !exact {
+pub fn materialize_semantic_aliases(f: &mut Function, config: &PlanConfig) -> Vec<Diagnostic> {
+    let mut retargeter = Retargeter::new(&f.body, &mut f.vars, config.backend);
+    retargeter.rules = config.rules;
+    if !config.exact {
         retargeter.hazards = Hazards::Unknown;
     }
     retargeter.run_step0();

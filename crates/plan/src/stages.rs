@@ -11,7 +11,7 @@ use crate::analysis::forbid_alias::{build_forbid_map, hazard_inputs};
 use crate::analysis::lifetimes::{self, Lifetimes, visit_assignments};
 use crate::capacity;
 use crate::cleanup::{self, hoist_allocs};
-use crate::config::{PlanConfig, SpaceCapacity};
+use crate::config::{PlanConfig, Rules, SpaceCapacity};
 use crate::fixup;
 use crate::layout::{self, Reserved};
 use crate::pack::{Buffer, PipelineGate, ShareFacts};
@@ -191,6 +191,7 @@ impl PackedInput {
                 space,
                 &in_space,
                 config.space_capacity(space),
+                config.rules,
             );
             packings.push(packing);
             // One space packed under its capacity holds the whole plan to the capacities.
@@ -277,7 +278,7 @@ fn finish_packed(
         prepared,
         lifetimes,
         packed,
-        config.backend,
+        (config.backend, config.rules),
         !config.exact,
         own_buffer,
     )?;
@@ -312,7 +313,7 @@ pub fn prepare(f: impl Into<Arc<Function>>, config: &PlanConfig) -> Prepared {
     let mut function = f.into();
     let diagnostics = if config.materialize_aliases {
         let f = Arc::make_mut(&mut function);
-        retarget::materialize_semantic_aliases(f, config.backend, config.exact)
+        retarget::materialize_semantic_aliases(f, config)
     } else {
         Vec::new()
     };
@@ -483,6 +484,7 @@ pub fn pack_space(
     space: MemSpace,
     in_space: &[usize],
     capacity: SpaceCapacity,
+    rules: Rules,
 ) -> (SpacePacking, Option<SpaceFit>) {
     let reserved_start = reserved.start_of(space);
     let (gate, buffers) = unbounded_buffers(facts, space, in_space, capacity.planning.is_some());
@@ -511,7 +513,8 @@ pub fn pack_space(
     } else {
         crate::pack::pack(in_space, facts, &bounded)
     };
-    let packing = pack_within_from(f, facts, reserved, space, in_space, limit, bounded, first);
+    let space_input = (space, in_space, limit, rules);
+    let packing = pack_within_from(f, facts, reserved, space_input, bounded, first);
     (packing, None)
 }
 
@@ -578,21 +581,21 @@ pub fn pack_within(
     space: MemSpace,
     in_space: &[usize],
     capacity: i64,
+    rules: Rules,
 ) -> SpacePacking {
     let gate = bounded_gate(facts, space, in_space, capacity);
     let first = crate::pack::pack(in_space, facts, &gate);
-    pack_within_from(f, facts, reserved, space, in_space, capacity, gate, first)
+    let space_input = (space, in_space, capacity, rules);
+    pack_within_from(f, facts, reserved, space_input, gate, first)
 }
 
 /// [`pack_within`] from the capacity loop's start: its gate and `first`, the packing under it.
-#[allow(clippy::too_many_arguments)]
+/// `space_input`: the space, its intervals, its capacity and the rule set.
 fn pack_within_from(
     f: &Function,
     facts: &ShareFacts<'_>,
     reserved: &Reserved,
-    space: MemSpace,
-    in_space: &[usize],
-    capacity: i64,
+    (space, in_space, capacity, rules): (MemSpace, &[usize], i64, Rules),
     mut gate: PipelineGate,
     first: Vec<Buffer>,
 ) -> SpacePacking {
@@ -605,6 +608,7 @@ fn pack_within_from(
         reserved_start,
         function: f,
         function_span: crate::address::head_of(f),
+        rules,
     };
     let mut diagnostics = Vec::new();
     let buffers = capacity::pack_within_capacity(&input, &mut gate, first, &mut diagnostics);
@@ -666,12 +670,13 @@ pub struct Packed<'a> {
 /// their own allocation (the safe planner's repair). `packed` is `None` only for a function
 /// with no interval, which has nothing to pack. `safe` (not `--exact`): the safe planner's
 /// fixups, where PyPTO's leave a wrong plan (loop carries aligned even without a reuse, nested
-/// carries written back, see [`fixup::YieldFixup::safe`]).
+/// carries written back, see [`fixup::YieldFixup::safe`]). The fixups follow `rule_set`
+/// (seed rules S1–S3).
 pub fn finish(
     prepared: Prepared,
     lifetimes: &Lifetimes,
     packed: Option<Packed<'_>>,
-    backend: Backend,
+    (backend, rule_set): (Backend, Rules),
     safe: bool,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
@@ -761,7 +766,13 @@ pub fn finish(
                 .map(|r| fixup::realigned_warning(&f.vars, r)),
         );
     }
-    let rules = (lifetimes, reserved_starts.as_slice(), backend, safe);
+    let rules = (
+        lifetimes,
+        reserved_starts.as_slice(),
+        backend,
+        safe,
+        rule_set,
+    );
     let mut plan = fix_control_flow(f, report, rules)?;
     // A carry aligned otherwise than PyPTO aligns it changes PyPTO's decision only where the
     // plan differs for it: the yield fixup often puts the carry there anyway.
@@ -790,20 +801,27 @@ fn keeps_own_buffer(lifetimes: &Lifetimes, own_buffer: &FxHashSet<VarId>, member
 fn fix_control_flow(
     mut f: Function,
     mut report: PlanReport,
-    (lifetimes, reserved_starts, backend, safe): (&Lifetimes, &[(MemSpace, i64)], Backend, bool),
+    (lifetimes, reserved_starts, backend, safe, rule_set): (
+        &Lifetimes,
+        &[(MemSpace, i64)],
+        Backend,
+        bool,
+        Rules,
+    ),
 ) -> Result<FunctionPlan, PlanError> {
     let control_flow = lifetimes.shape.control_flow;
     if control_flow {
         let coalesced = fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
         report_coalesced_seeds(&mut report.spaces, &f, &coalesced, reserved_starts);
     }
-    // Identity-copy normalisation acts only from a bare rename, and the fixups add none.
+    // Identity-copy normalisation acts only from a bare rename, and the fixups add none. Its
+    // run before the yield fixup is seed rule S3's.
     let renames = lifetimes.shape.renames;
-    if renames {
+    if renames && rule_set.seed() {
         fixup::normalize_identity_copies(&f.body, &mut f.vars);
     }
     let inserted = if control_flow {
-        fixup::fix_yields(&mut f, safe)?
+        fixup::fix_yields(&mut f, safe, rule_set)?
     } else {
         fixup::Inserted::default()
     };
@@ -953,7 +971,7 @@ impl SharingRules {
         Ok(SharingRules {
             pinned,
             hazard: hazard_inputs(f, config.backend),
-            forbid: build_forbid_map(f, lifetimes, config.backend),
+            forbid: build_forbid_map(f, lifetimes, config.backend, config.rules),
         })
     }
 

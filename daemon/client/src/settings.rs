@@ -1,4 +1,4 @@
-//! A project's `memreuse.toml`: `backend = "910b"`, `[capacity] Vec = 131072`,
+//! A project's `memreuse.toml`: `backend = "910b"`, `rules = "snapshot"`, `[capacity] Vec = 131072`,
 //! `[cache] max-size = "1 GiB"` and `max_file_bytes`. The CLI reads it for every command;
 //! the daemon reads it when it starts and again whenever it changes.
 
@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use memreuse::backend::Backend;
 use memreuse::ir::MemSpace;
-use memreuse::plan::PlanConfig;
+use memreuse::plan::{PlanConfig, Rules};
 
 pub const FILE_NAME: &str = "memreuse.toml";
 
@@ -42,6 +42,7 @@ pub enum SettingsError {
 #[serde(deny_unknown_fields)]
 struct FileSettings {
     backend: Option<String>,
+    rules: Option<String>,
     #[serde(default)]
     capacity: std::collections::BTreeMap<String, i64>,
     #[serde(default)]
@@ -73,6 +74,10 @@ fn parse(text: &str) -> Result<Settings, String> {
     if let Some(name) = &file.backend {
         config.backend = Backend::from_name(name)
             .ok_or_else(|| format!("unknown backend '{name}' (use none, 910b or 950)"))?;
+    }
+    if let Some(name) = &file.rules {
+        config.rules = Rules::from_name(name)
+            .ok_or_else(|| format!("unknown rules '{name}' (use seed or snapshot)"))?;
     }
     for (space, bytes) in &file.capacity {
         let space = parse_space(space)?;
@@ -191,6 +196,11 @@ mod tests {
         assert_eq!(settings.cache_max_size, Some(2 << 20));
         assert_eq!(settings.max_file_bytes, Some(10));
         assert!(parse("backend = \"h100\"\n").is_err());
+        assert_eq!(
+            parse("rules = \"snapshot\"\n").map(|s| s.config.rules),
+            Ok(Rules::Snapshot)
+        );
+        assert!(parse("rules = \"newest\"\n").is_err());
         assert!(parse("colour = 1\n").is_err());
     }
 }

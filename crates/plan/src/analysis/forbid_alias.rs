@@ -4,6 +4,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::lifetimes::{Lifetimes, visit_assignments};
+use crate::config::Rules;
 use memreuse_ir::backend::Backend;
 use memreuse_ir::ops::OpRole;
 use memreuse_ir::{Expr, ExprKind, Function, FunctionType, Type, VarId, VarKind};
@@ -44,12 +45,14 @@ impl ForbidMap {
     }
 }
 
-/// The operands (positional variables and iter args) a call's output must not alias.
+/// The operands (positional variables and iter args) a call's output must not alias, under
+/// `rules` (seed rule S5 decides two ops).
 pub fn forbidden_operands(
     f: &Function,
     target: VarId,
     value: &Expr,
     backend: Backend,
+    rules: Rules,
 ) -> Vec<VarId> {
     let Some(info) = value.call_info() else {
         return Vec::new();
@@ -57,14 +60,15 @@ pub fn forbidden_operands(
     let is_cast = value.call_role() == Some(OpRole::Cast);
     // Most ops forbid nothing (a cast may widen): answered from the op alone, without loading
     // the call.
-    if !info.not_inplace_safe && info.forbid.is_empty() && !is_cast {
+    let not_inplace_safe = rules.not_inplace_safe(&info);
+    if !not_inplace_safe && info.forbid.is_empty() && !is_cast {
         return Vec::new();
     }
     let Some(call) = value.as_call() else {
         return Vec::new();
     };
     let arg_var = |i: usize| call.args.get(i).and_then(Expr::as_var);
-    let mut forbidden: Vec<VarId> = if info.not_inplace_safe {
+    let mut forbidden: Vec<VarId> = if not_inplace_safe {
         match info.a5_forbidden_args {
             Some(args) if backend.is_a5() => args.iter().filter_map(|&i| arg_var(i)).collect(),
             _ => call.args.iter().filter_map(Expr::as_var).collect(),
@@ -89,11 +93,16 @@ fn tile_bits(f: &Function, v: VarId) -> Option<u32> {
     }
 }
 
-pub fn build_forbid_map(f: &Function, lifetimes: &Lifetimes, backend: Backend) -> ForbidMap {
+pub fn build_forbid_map(
+    f: &Function,
+    lifetimes: &Lifetimes,
+    backend: Backend,
+    rules: Rules,
+) -> ForbidMap {
     let mut pairs: Vec<(u32, VarId)> = Vec::new();
     let mut parked_on_tuples: FxHashMap<VarId, Vec<VarId>> = FxHashMap::default();
     visit_assignments(&f.body, &mut |target, value| {
-        let mut forbidden = forbidden_operands(f, target, value, backend);
+        let mut forbidden = forbidden_operands(f, target, value, backend, rules);
         if let ExprKind::Index { base, .. } = &value.kind
             && let Some(parked) = base.as_var().and_then(|t| parked_on_tuples.get(&t))
         {
