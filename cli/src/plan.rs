@@ -371,8 +371,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     let mut unreadable_iter = unreadable.into_iter().peekable();
     for (index, file) in files.iter().enumerate() {
         let display = file.path.display().to_string();
-        if unreadable_iter.peek().is_some_and(|(i, _)| *i == index) {
-            let (_, err) = unreadable_iter.next().expect("peeked");
+        if let Some((_, err)) = unreadable_iter.next_if(|(i, _)| *i == index) {
             has_program[file.argument] = true;
             planned.push(PlannedFile {
                 display,
