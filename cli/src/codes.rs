@@ -37,7 +37,7 @@ pub fn run(args: CodesArgs) -> Result<ExitCode> {
                 serde_json::json!({
                     "code": row.id,
                     "severity": row.severity.name(),
-                    "meaning": one_paragraph(row.meaning),
+                    "meaning": row.meaning_line(),
                     "fix": row.fix,
                 })
             })
@@ -48,17 +48,9 @@ pub fn run(args: CodesArgs) -> Result<ExitCode> {
     for row in rows {
         let head = format!("{:<10} {:<8}", row.id, row.severity.name());
         let indent = head.chars().count() + 1;
-        outln!(
-            "{}",
-            wrapped(&head, &one_paragraph(row.meaning), indent).trim_end()
-        );
+        outln!("{}", wrapped(&head, &row.meaning_line(), indent).trim_end());
         let fix = format!("{:indent$}fix:", "");
         outln!("{}", wrapped(&fix, row.fix, indent + 5).trim_end());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A doc comment's lines as one paragraph.
-pub fn one_paragraph(meaning: &str) -> String {
-    meaning.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -96,7 +96,7 @@ pub fn log(files: &[FileFindings], hints: bool) -> Value {
 
 /// A code of the table as a SARIF rule: its first sentence, the whole meaning, its level.
 fn rule(info: &CodeInfo) -> Value {
-    let meaning = crate::codes::one_paragraph(info.meaning);
+    let meaning = info.meaning_line();
     let short = match meaning.split_once(". ") {
         Some((first, _)) => format!("{first}."),
         None => meaning.clone(),

@@ -675,7 +675,9 @@ fn stamp_matches(stamp: &Stamp, meta: &FileMeta) -> bool {
         && stamp.inode == meta.inode
 }
 
-/// `f` over `items` on up to `jobs` threads, results in order.
+/// `f` over `items` on up to `jobs` threads, results in order. Each thread takes the next
+/// item not yet taken: items differ in size (files by a hundred times), so fixed shares left
+/// a core idle.
 pub fn parallel_map<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
@@ -684,20 +686,33 @@ pub fn parallel_map<T: Sync, R: Send>(
     if jobs <= 1 || items.len() <= 1 {
         return items.iter().map(f).collect();
     }
-    let chunk = items.len().div_ceil(jobs);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut made: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs.min(items.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(index) else {
+                            return mine;
+                        };
+                        mine.push((index, f(item)));
+                    }
+                })
+            })
             .collect();
-        handles
+        workers
             .into_iter()
-            .flat_map(|h| {
-                h.join()
+            .flat_map(|worker| {
+                worker
+                    .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
             .collect()
-    })
+    });
+    made.sort_unstable_by_key(|(index, _)| *index);
+    made.into_iter().map(|(_, result)| result).collect()
 }
 
 /// A read-only view of the database for another thread (salsa handles are `Send`, not

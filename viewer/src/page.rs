@@ -3,9 +3,8 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use memreuse::db::FileOutcome;
+use memreuse::db::{FileOutcome, parallel_map};
 use memreuse::plan::PlanConfig;
 use memreuse::store::Cache;
 use memreuse::system::System;
@@ -53,8 +52,7 @@ pub fn static_page_of(
     // each function's document serialized as soon as it is made: held as values, the
     // documents took 2 GB.
     let jobs = std::thread::available_parallelism().map_or(1, usize::from);
-    let parts =
-        each_on_the_next_free_thread(files, jobs, |file| file_part(system, file, config, cache));
+    let parts = parallel_map(files, jobs, |file| file_part(system, file, config, cache));
     let mut data = b"{\"functions\":{".to_vec();
     let mut entries = Vec::with_capacity(parts.len());
     let mut first = true;
@@ -73,42 +71,6 @@ pub fn static_page_of(
     data.push(b'}');
     // Serialized JSON is UTF-8.
     assemble(&String::from_utf8_lossy(&data))
-}
-
-/// `make` of every file, in order, on `jobs` threads that each take the next file not yet
-/// taken: files differ in size by a hundred times, so fixed shares left a core idle.
-fn each_on_the_next_free_thread<T: Sync, R: Send>(
-    items: &[T],
-    jobs: usize,
-    make: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let mut made: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs.clamp(1, items.len().max(1)))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(index) else {
-                            return mine;
-                        };
-                        mine.push((index, make(item)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    });
-    made.sort_unstable_by_key(|(index, _)| *index);
-    made.into_iter().map(|(_, part)| part).collect()
 }
 
 /// One file's share of the page: its list entry, and its functions' `"PATH::NAME": document`

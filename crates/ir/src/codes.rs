@@ -213,6 +213,16 @@ code_table! {
         fix "Nothing to do: no read sees a wrong value.";
 }
 
+impl CodeInfo {
+    /// [`CodeInfo::meaning`] as one line: its doc comment's lines joined.
+    pub fn meaning_line(&self) -> String {
+        self.meaning
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 /// The row of `code`, if it is one of memreuse's.
 pub fn info(code: &str) -> Option<&'static CodeInfo> {
     ALL.iter().find(|row| row.id == code)
@@ -232,12 +242,11 @@ pub fn is_repair(code: &str) -> bool {
 pub fn markdown_table() -> String {
     let mut out = String::from("| Code | Severity | Meaning | What to do |\n|---|---|---|---|\n");
     for row in ALL {
-        let meaning: Vec<&str> = row.meaning.split_whitespace().collect();
         out.push_str(&format!(
             "| {} | {} | {} | {} |\n",
             row.id,
             row.severity.name(),
-            meaning.join(" "),
+            row.meaning_line(),
             row.fix
         ));
     }
