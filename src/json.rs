@@ -117,35 +117,50 @@ fn value_of(serialize: &impl Serialize) -> Value {
 }
 
 /// Writes the document [`plan_document`] makes, byte for byte as `serde_json` prints it
-/// pretty, taking one file at a time from `files` (each a [`FileJson`], or a value that
-/// serializes as one): a tree's document is never whole in memory, and no file's goes
-/// through a `Value`. `out` is handed back.
-pub fn write_plan_document<W: std::io::Write, F: Serialize>(
-    out: W,
+/// pretty, taking one file's entry at a time from `files`, each printed by [`file_entry`]
+/// (so that files can be printed on several threads): a tree's document is never whole in
+/// memory, and no file's goes through a `Value`. `out` is handed back.
+pub fn write_plan_document<W: std::io::Write>(
+    mut out: W,
     backend: &str,
     planner: &str,
-    files: impl Iterator<Item = F>,
-) -> Result<W, serde_json::Error> {
-    let files = StreamedArray(std::cell::RefCell::new(files));
-    let mut serializer = serde_json::Serializer::pretty(out);
-    let mut document = serializer.serialize_map(Some(5))?;
-    document.serialize_entry("schema", &SCHEMA_VERSION)?;
-    document.serialize_entry("tool", TOOL)?;
-    document.serialize_entry("backend", backend)?;
-    document.serialize_entry("planner", planner)?;
-    document.serialize_entry("files", &files)?;
-    document.end()?;
-    Ok(serializer.into_inner())
+    files: impl Iterator<Item = Vec<u8>>,
+) -> std::io::Result<W> {
+    let string = |s: &str| serde_json::to_string(s).map_err(std::io::Error::other);
+    write!(
+        out,
+        "{{\n  \"schema\": {SCHEMA_VERSION},\n  \"tool\": {},\n  \"backend\": {},\n  \
+         \"planner\": {},\n  \"files\": [",
+        string(TOOL)?,
+        string(backend)?,
+        string(planner)?
+    )?;
+    let mut any = false;
+    for entry in files {
+        out.write_all(if any { b",\n    " } else { b"\n    " })?;
+        out.write_all(&entry)?;
+        any = true;
+    }
+    out.write_all(if any { b"\n  ]\n}" } else { b"]\n}" })?;
+    Ok(out)
 }
 
-/// An array drawn from an iterator as it is printed (once).
-struct StreamedArray<I>(std::cell::RefCell<I>);
-
-impl<I: Iterator<Item: Serialize>> Serialize for StreamedArray<I> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut items = self.0.borrow_mut();
-        serializer.collect_seq(&mut *items)
+/// One file's entry of the document's `files` (a [`FileJson`], or a value that serializes as
+/// one) printed pretty and indented for its place there, for [`write_plan_document`].
+pub fn file_entry(file: &impl Serialize) -> Result<Vec<u8>, serde_json::Error> {
+    const INDENT: &[u8] = b"\n    ";
+    let printed = serde_json::to_vec_pretty(file)?;
+    // The pretty printer puts newlines only between tokens (a string's are escaped).
+    let newlines = memchr::memchr_iter(b'\n', &printed).count();
+    let mut indented = Vec::with_capacity(printed.len() + newlines * (INDENT.len() - 1));
+    let mut rest = &printed[..];
+    while let Some(at) = memchr::memchr(b'\n', rest) {
+        indented.extend_from_slice(&rest[..at]);
+        indented.extend_from_slice(INDENT);
+        rest = &rest[at + 1..];
     }
+    indented.extend_from_slice(rest);
+    Ok(indented)
 }
 
 /// An array of what the closure's iterator yields, made when printed.
@@ -487,9 +502,11 @@ mod tests {
         for files in [&files[..0], &files[..]] {
             let value = plan_document("910b", "pypto", files);
             let printed = serde_json::to_string_pretty(&value).expect("printable");
+            let entries = files
+                .iter()
+                .map(|f| file_entry(&FileJson::new(f)).expect("printable"));
             let streamed =
-                write_plan_document(Vec::new(), "910b", "pypto", files.iter().map(FileJson::new))
-                    .expect("written");
+                write_plan_document(Vec::new(), "910b", "pypto", entries).expect("written");
             assert_eq!(String::from_utf8_lossy(&streamed), printed);
         }
     }

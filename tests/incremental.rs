@@ -319,3 +319,46 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// The detail `--emit json` shows is made once: the first run that shows a file's detail
+/// stores it (parsing served files again for their statement places), and every later run
+/// reads it back without parsing, the same to the byte.
+#[test]
+fn report_detail_is_stored_where_it_is_made_and_read_back_without_a_parse() {
+    let store = MemoryStore::default();
+    let files = tree();
+    let (ws, outcomes) = run(&store, &files);
+    let cold = rendered(&ws, &outcomes);
+    ws.flush().expect("memory stores do not fail");
+    let warm = |round: &str| {
+        let cache = Cache::new(Box::new(store.clone()));
+        let mut ws = Workspace::with_log(Arc::new(cache), PlanConfig::default());
+        let sources: Vec<_> = files
+            .iter()
+            .map(|(path, text)| ws.set_file(path, text, false))
+            .collect();
+        let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
+        ws.executed();
+        let shown = rendered(&ws, &outcomes);
+        ws.flush().expect("memory stores do not fail");
+        assert!(shown == cold, "{round}:\n{shown}\ncold:\n{cold}");
+        ws.executed()
+            .iter()
+            .filter(|q| q.starts_with("parse_file"))
+            .count()
+    };
+    let stored = || {
+        store
+            .keys()
+            .iter()
+            .filter(|(k, _)| *k == Kind::Detail)
+            .count()
+    };
+    assert_eq!(
+        warm("first warm run"),
+        0,
+        "the cold run stored every file's detail"
+    );
+    assert_eq!(stored(), files.len());
+    assert_eq!(warm("second warm run"), 0);
+}

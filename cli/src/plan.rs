@@ -17,7 +17,8 @@ use memreuse::db::{
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
 use memreuse::json::{
-    FileError, FileJson, FileReport, FunctionEntry, function_entries, write_plan_document,
+    FileError, FileJson, FileReport, FunctionEntry, file_entry, function_entries,
+    write_plan_document,
 };
 use memreuse::plan::{PlanConfig, Planner};
 use memreuse::repair::{is_input_hazard, is_repair};
@@ -769,8 +770,8 @@ impl Spool {
     }
 }
 
-/// Writes the plan document to `out`, each file's report detailed in its turn (ahead on
-/// the planning threads) and dropped once written.
+/// Writes the plan document to `out`, each file's report detailed and printed in its turn
+/// (ahead, on the planning threads) and dropped once written.
 fn write_json(
     out: impl std::io::Write,
     workspace: &mut ShardedWorkspace,
@@ -779,85 +780,130 @@ fn write_json(
     lifetimes: bool,
 ) -> Result<()> {
     let out = std::io::BufWriter::with_capacity(1 << 16, out);
-    let programs: Vec<(ShardFile, &FileOutcome)> = planned
-        .iter()
-        .filter_map(|p| match &p.body {
-            FileBody::Program { file, outcome, .. } => Some((*file, *outcome)),
-            _ => None,
-        })
-        .collect();
+    let mut programs: Vec<(ShardFile, &FileOutcome)> = Vec::new();
+    let mut shown: Vec<ShownProgram> = Vec::new();
+    for p in planned {
+        if let FileBody::Program {
+            file,
+            outcome,
+            first,
+            functions,
+            ..
+        } = &p.body
+        {
+            programs.push((*file, *outcome));
+            shown.push(ShownProgram {
+                display: &p.display,
+                text: p.text.get(),
+                functions: *first..*first + functions.len(),
+            });
+        }
+    }
     let (backend, planner) = (config.backend.name(), config.planner.name());
-    let written = workspace.detailed_in_order(&programs, lifetimes, |details| {
-        let files = planned.iter().map_while(|p| {
-            let detailed = match &p.body {
-                FileBody::Program { .. } => Some(details.next()?),
-                _ => None,
+    let print = |index: usize, outcome: FileOutcome, fresh: Vec<bool>| {
+        let program = &shown[index];
+        let body = JsonBody::Program {
+            outcome,
+            fresh,
+            shown: program.functions.clone(),
+        };
+        file_entry(&JsonFile {
+            display: program.display,
+            text: program.text,
+            body,
+            lifetimes,
+        })
+    };
+    let (written, failure) = workspace.detailed_in_order(&programs, lifetimes, print, |printed| {
+        let mut failure = None;
+        let entries = planned.iter().map_while(|p| {
+            let entry = match &p.body {
+                FileBody::Program { .. } => printed.next()?,
+                FileBody::Unreadable(err) => file_entry(&JsonFile {
+                    display: &p.display,
+                    text: "",
+                    body: JsonBody::Unreadable(err),
+                    lifetimes,
+                }),
+                FileBody::ParseFailed(diagnostics) => file_entry(&JsonFile {
+                    display: &p.display,
+                    text: p.text.get(),
+                    body: JsonBody::ParseFailed(diagnostics),
+                    lifetimes,
+                }),
             };
-            Some(JsonFile {
-                planned: p,
-                detailed,
-                lifetimes,
-            })
+            entry.map_err(|err| failure = Some(err)).ok()
         });
-        write_plan_document(out, backend, planner, files)
+        let written = write_plan_document(out, backend, planner, entries);
+        (written, failure)
     });
+    if let Some(err) = failure {
+        bail!("cannot print the plan document: {err}");
+    }
     let mut out = written?;
     writeln!(out)?;
     out.flush()?;
     Ok(())
 }
 
+/// What the document shows of one program file, for the threads that print it.
+struct ShownProgram<'a> {
+    display: &'a str,
+    text: &'a str,
+    /// The functions shown (one for `FILE::FUNCTION`).
+    functions: std::ops::Range<usize>,
+}
+
 /// One file as JSON sees it: every function, planned or failed, or why there are none.
 struct JsonFile<'a> {
-    planned: &'a PlannedFile<'a>,
-    /// A program's outcome with its reports' detail, and which of its functions' plans this
-    /// run computed (the rest the cache served).
-    detailed: Option<(FileOutcome, Vec<bool>)>,
+    display: &'a str,
+    text: &'a str,
+    body: JsonBody<'a>,
     lifetimes: bool,
+}
+
+enum JsonBody<'a> {
+    Unreadable(&'a str),
+    ParseFailed(&'a [Diagnostic]),
+    /// A program's outcome with its reports' detail, which of its functions' plans this run
+    /// computed (the rest the cache served), and which functions are shown.
+    Program {
+        outcome: FileOutcome,
+        fresh: Vec<bool>,
+        shown: std::ops::Range<usize>,
+    },
 }
 
 impl serde::Serialize for JsonFile<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let p = self.planned;
-        let (error, functions) = match (&p.body, &self.detailed) {
-            (FileBody::Unreadable(err), _) => {
-                (Some(FileError::Unreadable(err.as_str())), Vec::new())
-            }
-            (FileBody::ParseFailed(diagnostics), _) => {
-                (Some(FileError::Parse(diagnostics)), Vec::new())
-            }
-            (FileBody::Program { .. }, Some((outcome, cached))) => {
-                let first = match p.body {
-                    FileBody::Program { first, .. } => first,
-                    _ => 0,
-                };
-                let shown = first..first + p.functions().len();
+        let (error, functions) = match &self.body {
+            JsonBody::Unreadable(err) => (Some(FileError::Unreadable(err)), Vec::new()),
+            JsonBody::ParseFailed(diagnostics) => (Some(FileError::Parse(diagnostics)), Vec::new()),
+            JsonBody::Program {
+                outcome,
+                fresh,
+                shown,
+            } => {
                 let functions = match &*outcome.status {
                     FileStatus::Planned { functions, .. } => {
                         functions.get(shown.clone()).unwrap_or_default()
                     }
                     _ => &[],
                 };
-                let cached = cached.get(shown).unwrap_or_default();
+                let fresh = fresh.get(shown.clone()).unwrap_or_default();
                 let mut entries =
                     function_entries(functions, |_| false).map_err(serde::ser::Error::custom)?;
-                for (entry, &fresh) in entries.iter_mut().zip(cached) {
+                for (entry, &fresh) in entries.iter_mut().zip(fresh) {
                     if let FunctionEntry::Planned(function) = entry {
                         function.cached = !fresh;
                     }
                 }
                 (None, entries)
             }
-            (FileBody::Program { .. }, None) => {
-                return Err(serde::ser::Error::custom(format!(
-                    "internal error: {} has no detailed report",
-                    p.display
-                )));
-            }
         };
         let report = FileReport {
-            path: &p.display,
-            text: p.text.get(),
+            path: self.display,
+            text: self.text,
             functions,
             error,
         };

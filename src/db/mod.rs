@@ -75,7 +75,8 @@ use crate::plan::{
 };
 use crate::repair::{Checked, SafePlanError};
 use crate::store::{
-    Anchor, Cache, CachedPlan, Capacities, FileManifest, ManifestEntry, report_spans_mut,
+    Anchor, Cache, CachedPlan, Capacities, FileDetail, FileManifest, FunctionDetail, ManifestEntry,
+    report_spans_mut,
 };
 use crate::verify::{PlanInput, VerifyOptions, check_plan};
 use spans::SpanTable;
@@ -1414,6 +1415,16 @@ pub fn add_report_detail(
     if !functions.iter().any(|f| wanted(f) && lacks_detail(f)) {
         return;
     }
+    let stored_under = db.cache().is_enabled().then(|| {
+        let file = outcome.file;
+        (file_config(db, file), file.digest(db))
+    });
+    if let Some((config, text)) = &stored_under
+        && let Some(detail) = db.cache().get_detail_for(config, text)
+        && complete_from(functions, &detail, wanted, lifetimes)
+    {
+        return;
+    }
     let FileItems::Program { items, .. } = file_items(db, outcome.file) else {
         return;
     };
@@ -1474,6 +1485,69 @@ pub fn add_report_detail(
             planned.report = Report::Detailed(std::mem::take(report));
         }
     }
+    // Complete detail is stored for the next run that shows it.
+    if let Some((config, text)) = &stored_under
+        && only.is_none()
+        && lifetimes
+    {
+        let detail: Option<Vec<FunctionDetail>> = functions
+            .iter()
+            .filter_map(|f| f.result.as_ref().ok().map(|p| (f, p)))
+            .map(|(f, p)| Some(FunctionDetail::of(f.name.clone(), p.report.detailed()?)))
+            .collect();
+        if let Some(functions) = detail {
+            db.cache()
+                .put_detail_for(config, text, &FileDetail { functions });
+        }
+    }
+}
+
+/// Completes the reports of `functions` that `wanted` names and that lack detail from a
+/// stored [`FileDetail`]; false, with nothing changed, when it does not hold one of them.
+fn complete_from(
+    functions: &mut [FunctionOutcome],
+    detail: &FileDetail,
+    wanted: impl Fn(&FunctionOutcome) -> bool,
+    lifetimes: bool,
+) -> bool {
+    let by_name: rustc_hash::FxHashMap<&Name, &FunctionDetail> =
+        detail.functions.iter().map(|f| (&f.name, f)).collect();
+    let lacking = |f: &FunctionOutcome| match &f.result {
+        Ok(Planned {
+            report: Report::Summary(report),
+            ..
+        }) if wanted(f) => Some(report.spaces.len()),
+        _ => None,
+    };
+    let held = functions.iter().all(|f| {
+        lacking(f).is_none_or(|spaces| {
+            by_name
+                .get(&f.name)
+                .is_some_and(|d| d.buffers.len() == spaces)
+        })
+    });
+    if !held {
+        return false;
+    }
+    for function in functions.iter_mut() {
+        if lacking(function).is_none() {
+            continue;
+        }
+        let (Some(stored), Ok(planned)) = (by_name.get(&function.name), &mut function.result)
+        else {
+            continue;
+        };
+        let Report::Summary(report) = &mut planned.report else {
+            continue;
+        };
+        stored.complete(report);
+        if !lifetimes {
+            report.lifetimes = Vec::new();
+            report.statement_spans = Vec::new();
+        }
+        planned.report = Report::Detailed(std::mem::take(report));
+    }
+    true
 }
 
 /// Why tiles `a` and `b` of the function named `function` do or do not share a buffer

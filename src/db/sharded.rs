@@ -137,16 +137,18 @@ impl ShardedWorkspace {
     }
 
     /// [`Workspace::detailed`] of each of `outcomes` (each with the file it is the outcome
-    /// of), every shard's on a thread of its own, handed to `consume` in the order of
-    /// `outcomes`, each with whether each of its functions' plans was computed by this run
-    /// ([`ShardedWorkspace::is_fresh`]). A shard works a few files ahead of `consume` at most,
-    /// and stops when `consume` returns. Making the detail (a parse of each served file, for
-    /// statement places) took as long as printing it.
-    pub fn detailed_in_order<R>(
+    /// of), every shard's on a thread of its own, turned by `make` (with its index in
+    /// `outcomes` and whether each of its functions' plans was computed by this run,
+    /// [`ShardedWorkspace::is_fresh`]) into what `consume` is handed, in the order of
+    /// `outcomes`. A shard works a few files ahead of `consume` at most, and stops when
+    /// `consume` returns. `make` runs on the shard's thread: printing a file's JSON there
+    /// leaves the consumer only the writing.
+    pub fn detailed_in_order<T: Send, R>(
         &mut self,
         outcomes: &[(ShardFile, &FileOutcome)],
         lifetimes: bool,
-        consume: impl FnOnce(&mut dyn Iterator<Item = (FileOutcome, Vec<bool>)>) -> R,
+        make: impl Fn(usize, FileOutcome, Vec<bool>) -> T + Sync,
+        consume: impl FnOnce(&mut dyn Iterator<Item = T>) -> R,
     ) -> R {
         const AHEAD: usize = 4;
         std::thread::scope(|scope| {
@@ -156,9 +158,13 @@ impl ShardedWorkspace {
                 .enumerate()
                 .map(|(shard, workspace)| {
                     let (send, receive) = std::sync::mpsc::sync_channel(AHEAD);
-                    let mine = outcomes.iter().filter(move |(file, _)| file.shard == shard);
+                    let mine = outcomes
+                        .iter()
+                        .enumerate()
+                        .filter(move |(_, (file, _))| file.shard == shard);
+                    let make = &make;
                     scope.spawn(move || {
-                        for (_, outcome) in mine {
+                        for (index, (_, outcome)) in mine {
                             let detailed = workspace.detailed(outcome, lifetimes);
                             let fresh = match &*detailed.status {
                                 FileStatus::Planned { functions, .. } => {
@@ -167,7 +173,7 @@ impl ShardedWorkspace {
                                 _ => Vec::new(),
                             };
                             // The consumer is done: nothing more is wanted.
-                            if send.send((detailed, fresh)).is_err() {
+                            if send.send(make(index, detailed, fresh)).is_err() {
                                 return;
                             }
                         }

@@ -1,9 +1,9 @@
 //! The byte format of cached values: a fixed header (magic, schema version, kind, payload
 //! length, CRC-32 of the stored payload) and the payload, a small hand-written encoding
 //! (integers as LEB128 varints: most are small, and a plan's payload is compressed byte by byte).
-//! Plan payloads are compressed with LZ4 (printed IR repeats itself a lot; this shrinks the
-//! store about five times); manifests and stamps are small and read on every warm run, so
-//! they are stored as they are. Only this file knows the layout; a value that fails any check decodes to an
+//! Plan and detail payloads are compressed with LZ4 (printed IR and member names repeat
+//! themselves a lot; this shrinks the store about five times); manifests and stamps are small
+//! and read on every warm run, so they are stored as they are. Only this file knows the layout; a value that fails any check decodes to an
 //! error, which callers treat as a miss. The checksum is checked before decompressing.
 
 use std::borrow::Cow;
@@ -17,7 +17,10 @@ use crate::plan::{
     BufferReport, GroupFit, LifetimeReport, MoveReport, PlanReport, SpaceFit, SpaceReport,
 };
 
-use super::entry::{Anchor, CachedPlan, Capacities, FileManifest, Kind, ManifestEntry, Stamp};
+use super::entry::{
+    Anchor, CachedPlan, Capacities, FileDetail, FileManifest, FunctionDetail, Kind, ManifestEntry,
+    Stamp,
+};
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
@@ -143,6 +146,47 @@ pub fn encode_manifest(manifest: &FileManifest) -> Vec<u8> {
     frame(Kind::File, w.0)
 }
 
+pub fn encode_detail(detail: &FileDetail) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.len(detail.functions.len());
+    for f in &detail.functions {
+        w.str(&f.name);
+        w.len(f.buffers.len());
+        for buffers in &f.buffers {
+            w.len(buffers.len());
+            for b in buffers {
+                buffer(&mut w, b);
+            }
+        }
+        w.names(&f.removed_allocs);
+        w.len(f.lifetimes.len());
+        for l in &f.lifetimes {
+            lifetime(&mut w, l);
+        }
+        w.len(f.statement_spans.len());
+        for &span in &f.statement_spans {
+            w.span(span);
+        }
+    }
+    frame(Kind::Detail, w.0)
+}
+
+pub fn decode_detail(bytes: &[u8]) -> Result<FileDetail, DecodeError> {
+    let payload = unframe(Kind::Detail, bytes)?;
+    let mut r = Reader::new(&payload);
+    let functions = r.list(|r| {
+        Ok(FunctionDetail {
+            name: r.name()?,
+            buffers: r.list(|r| r.list(read_buffer))?,
+            removed_allocs: r.names()?,
+            lifetimes: r.list(read_lifetime)?,
+            statement_spans: r.list(|r| r.span_if(true))?,
+        })
+    })?;
+    r.finish()?;
+    Ok(FileDetail { functions })
+}
+
 pub fn encode_stamp(stamp: &Stamp) -> Vec<u8> {
     let mut w = Writer::default();
     w.i64(stamp.len as i64);
@@ -199,13 +243,14 @@ pub fn check(bytes: &[u8]) -> Result<Kind, DecodeError> {
         Some(1) => Kind::Plan,
         Some(2) => Kind::File,
         Some(3) => Kind::Stamp,
+        Some(4) => Kind::Detail,
         _ => return Err(DecodeError::Header),
     };
     stored_payload(kind, bytes).map(|_| kind)
 }
 
 fn compressed(kind: Kind) -> bool {
-    kind == Kind::Plan
+    matches!(kind, Kind::Plan | Kind::Detail)
 }
 
 fn frame(kind: Kind, payload: Vec<u8>) -> Vec<u8> {
@@ -273,11 +318,7 @@ fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
         w.option(s.pypto_footprint);
         w.len(s.buffers.len());
         for b in &s.buffers {
-            w.str(&b.base);
-            w.i64(b.size);
-            w.i64(b.offset);
-            w.u8(b.pinned as u8);
-            w.names(&b.members);
+            buffer(w, b);
         }
     }
     w.names(&report.removed_allocs);
@@ -291,11 +332,7 @@ fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
     }
     w.len(report.lifetimes.len());
     for l in &report.lifetimes {
-        w.str(&l.var);
-        w.str(l.space.name());
-        w.i64(l.size);
-        w.u32(l.def);
-        w.u32(l.last);
+        lifetime(w, l);
     }
     w.len(report.diagnostics.len());
     for d in &report.diagnostics {
@@ -326,6 +363,42 @@ fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
     }
 }
 
+fn buffer(w: &mut Writer, b: &BufferReport) {
+    w.str(&b.base);
+    w.i64(b.size);
+    w.i64(b.offset);
+    w.u8(b.pinned as u8);
+    w.names(&b.members);
+}
+
+fn read_buffer(r: &mut Reader) -> Result<BufferReport, DecodeError> {
+    Ok(BufferReport {
+        base: r.name()?,
+        size: r.i64()?,
+        offset: r.i64()?,
+        pinned: r.bool()?,
+        members: r.names()?,
+    })
+}
+
+fn lifetime(w: &mut Writer, l: &LifetimeReport) {
+    w.str(&l.var);
+    w.str(l.space.name());
+    w.i64(l.size);
+    w.u32(l.def);
+    w.u32(l.last);
+}
+
+fn read_lifetime(r: &mut Reader) -> Result<LifetimeReport, DecodeError> {
+    Ok(LifetimeReport {
+        var: r.name()?,
+        space: r.space()?,
+        size: r.i64()?,
+        def: r.u32()?,
+        last: r.u32()?,
+    })
+}
+
 fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeError> {
     let spaces = r.list(|r| {
         Ok(SpaceReport {
@@ -341,15 +414,7 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
             lower_bound: r.i64()?,
             footprint: r.i64()?,
             pypto_footprint: r.option()?,
-            buffers: r.list(|r| {
-                Ok(BufferReport {
-                    base: r.name()?,
-                    size: r.i64()?,
-                    offset: r.i64()?,
-                    pinned: r.bool()?,
-                    members: r.names()?,
-                })
-            })?,
+            buffers: r.list(read_buffer)?,
         })
     })?;
     let removed_allocs = r.names()?;
@@ -360,15 +425,7 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
             span: r.span_if(with_spans)?,
         })
     })?;
-    let lifetimes = r.list(|r| {
-        Ok(LifetimeReport {
-            var: r.name()?,
-            space: r.space()?,
-            size: r.i64()?,
-            def: r.u32()?,
-            last: r.u32()?,
-        })
-    })?;
+    let lifetimes = r.list(read_lifetime)?;
     let diagnostics = r.list(|r| {
         let severity = match r.u8()? {
             0 => Severity::Error,
@@ -631,6 +688,47 @@ mod tests {
             }],
         };
         assert_eq!(decode_manifest(&encode_manifest(&manifest)), Ok(manifest));
+    }
+
+    #[test]
+    fn file_detail_round_trips() {
+        let detail = FileDetail {
+            functions: vec![
+                FunctionDetail {
+                    name: "f".into(),
+                    buffers: vec![
+                        vec![BufferReport {
+                            base: "mem_vec_0".into(),
+                            size: 4096,
+                            offset: 512,
+                            pinned: true,
+                            members: vec!["a".into(), "b".into()],
+                        }],
+                        Vec::new(),
+                    ],
+                    removed_allocs: vec!["mem_vec_1".into()],
+                    lifetimes: vec![LifetimeReport {
+                        var: "a".into(),
+                        space: MemSpace::Acc,
+                        size: 64,
+                        def: 2,
+                        last: 9,
+                    }],
+                    statement_spans: vec![Span::new(10, 42), Span::default()],
+                },
+                FunctionDetail {
+                    name: "g".into(),
+                    buffers: Vec::new(),
+                    removed_allocs: Vec::new(),
+                    lifetimes: Vec::new(),
+                    statement_spans: Vec::new(),
+                },
+            ],
+        };
+        let bytes = encode_detail(&detail);
+        assert_eq!(check(&bytes), Ok(Kind::Detail));
+        assert_eq!(decode_detail(&bytes), Ok(detail));
+        assert_eq!(decode_manifest(&bytes), Err(DecodeError::Header));
     }
 
     #[test]

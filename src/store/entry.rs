@@ -3,7 +3,9 @@
 //! store's errors and figures.
 
 use crate::ir::{MemSpace, Name, ProgramHeader, Span};
-use crate::plan::{PLANNER_VERSION, PlanConfig, PlanReport, SpaceFit};
+use crate::plan::{
+    BufferReport, LifetimeReport, PLANNER_VERSION, PlanConfig, PlanReport, SpaceFit,
+};
 
 /// A cache key: 32 bytes derived per result kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -22,16 +24,20 @@ pub enum Kind {
     /// What a path looked like when its text was last read ([`Stamp`]), keyed by path: lets
     /// a warm run skip reading unchanged files.
     Stamp = 3,
+    /// The report detail of one planned file ([`FileDetail`]), keyed by its text: lets a
+    /// warm run that shows the detail skip parsing the file for statement places.
+    Detail = 4,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Plan, Kind::File, Kind::Stamp];
+    pub const ALL: [Kind; 4] = [Kind::Plan, Kind::File, Kind::Stamp, Kind::Detail];
 
     fn context(self) -> &'static str {
         match self {
             Kind::Plan => "memreuse plan v1",
             Kind::File => "memreuse file v1",
             Kind::Stamp => "memreuse stamp v1",
+            Kind::Detail => "memreuse detail v1",
         }
     }
 }
@@ -80,6 +86,12 @@ pub fn file_key(config: &[u8; 32], text_digest: &[u8; 32]) -> Key {
 /// ([`fitting_plan_key`]).
 pub fn fitting_file_key(config_any_capacity: &[u8; 32], text_digest: &[u8; 32]) -> Key {
     derive("memreuse file fitting v1", config_any_capacity, text_digest)
+}
+
+/// The key of a file's report detail, over the whole configuration's digest and the blake3
+/// digest of the file's exact text.
+pub fn detail_key(config: &[u8; 32], text_digest: &[u8; 32]) -> Key {
+    derive(Kind::Detail.context(), config, text_digest)
 }
 
 /// A configuration's two digests: of all of it, and without its capacities.
@@ -229,6 +241,54 @@ pub struct ManifestEntry {
     pub report: PlanReport,
     /// The capacities its plan holds for (which key the plan entry has).
     pub capacities: Capacities,
+}
+
+/// What a shown report has beyond a manifest's, for every planned function of one file, with
+/// its spans located in the file's exact text (the key's): written where a run computed it,
+/// so that the next one that shows it (`--emit json`, pictures, `-v`) reads it instead of
+/// parsing the file again to locate statement places.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileDetail {
+    pub functions: Vec<FunctionDetail>,
+}
+
+/// One function's part of a [`FileDetail`]: the report fields a manifest leaves empty.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDetail {
+    pub name: Name,
+    /// Each space's buffers, in the order of the report's spaces.
+    pub buffers: Vec<Vec<BufferReport>>,
+    pub removed_allocs: Vec<Name>,
+    pub lifetimes: Vec<LifetimeReport>,
+    pub statement_spans: Vec<Span>,
+}
+
+impl FunctionDetail {
+    /// The detail of a complete report.
+    pub fn of(name: Name, report: &PlanReport) -> FunctionDetail {
+        FunctionDetail {
+            name,
+            buffers: report.spaces.iter().map(|s| s.buffers.clone()).collect(),
+            removed_allocs: report.removed_allocs.clone(),
+            lifetimes: report.lifetimes.clone(),
+            statement_spans: report.statement_spans.clone(),
+        }
+    }
+
+    /// Completes `report`, a manifest's report of the same plan; false (and `report` left
+    /// as it is) when the detail does not fit it.
+    pub fn complete(&self, report: &mut PlanReport) -> bool {
+        if self.buffers.len() != report.spaces.len() {
+            return false;
+        }
+        for (space, buffers) in report.spaces.iter_mut().zip(&self.buffers) {
+            space.buffers = buffers.clone();
+        }
+        report.removed_allocs = self.removed_allocs.clone();
+        report.lifetimes = self.lifetimes.clone();
+        report.statement_spans = self.statement_spans.clone();
+        true
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

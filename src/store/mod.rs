@@ -256,6 +256,20 @@ impl Cache {
         self.queue(Kind::File, key, || codec::encode_manifest(manifest));
     }
 
+    /// The report detail of the file whose text has the digest `text`, stored under exactly
+    /// `config`. Detail is not a result of its own (the manifest's plans are): it counts as
+    /// neither hit nor miss.
+    pub fn get_detail_for(&self, config: &PlanConfig, text: &[u8; 32]) -> Option<FileDetail> {
+        let key = detail_key(&self.digests(config).exact, text);
+        self.lookup(Kind::Detail, &key, codec::decode_detail, |_| true)
+    }
+
+    /// Queues a file's report detail made under `config`.
+    pub fn put_detail_for(&self, config: &PlanConfig, text: &[u8; 32], detail: &FileDetail) {
+        let key = detail_key(&self.digests(config).exact, text);
+        self.queue(Kind::Detail, key, || codec::encode_detail(detail));
+    }
+
     /// A stamp is bookkeeping, not a result: it counts as neither hit nor miss.
     pub fn get_stamp(&self, key: &Key) -> Option<Stamp> {
         self.lookup(Kind::Stamp, key, codec::decode_stamp, |_| true)

@@ -90,6 +90,7 @@ struct Trees {
     plans: sled::Tree,
     files: sled::Tree,
     stamps: sled::Tree,
+    details: sled::Tree,
     /// The generation counter and the records of uses ([`uses`]).
     uses: sled::Tree,
 }
@@ -103,6 +104,7 @@ impl Trees {
             Kind::Plan => &self.plans,
             Kind::File => &self.files,
             Kind::Stamp => &self.stamps,
+            Kind::Detail => &self.details,
         }
     }
 }
@@ -272,12 +274,8 @@ impl SledStore {
         }
         let copy = |from: &Trees| -> sled::Result<()> {
             let to = open_once(&fresh)?;
-            for (source, target) in [
-                (&from.plans, &to.plans),
-                (&from.files, &to.files),
-                (&from.stamps, &to.stamps),
-                (&from.uses, &to.uses),
-            ] {
+            let values = Kind::ALL.map(|kind| (from.tree(kind), to.tree(kind)));
+            for (source, target) in values.into_iter().chain([(&from.uses, &to.uses)]) {
                 let mut batch = sled::Batch::default();
                 for entry in source.iter() {
                     let (key, value) = entry?;
@@ -530,6 +528,7 @@ fn open_once(path: &Path) -> sled::Result<Trees> {
         plans: db.open_tree(tree_name(Kind::Plan))?,
         files: db.open_tree(tree_name(Kind::File))?,
         stamps: db.open_tree(tree_name(Kind::Stamp))?,
+        details: db.open_tree(tree_name(Kind::Detail))?,
         uses: db.open_tree("uses")?,
         db,
     };
@@ -691,6 +690,7 @@ fn tree_name(kind: Kind) -> &'static str {
         Kind::Plan => "plans",
         Kind::File => "files",
         Kind::Stamp => "stamps",
+        Kind::Detail => "details",
     }
 }
 
