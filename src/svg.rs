@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use rustc_hash::FxHashMap;
 
 use crate::ir::LineIndex;
-use crate::plan::{LifetimeReport, PlanReport, SpaceReport};
+use crate::plan::{LifetimeReport, PlanReport, SpaceReport, live_bytes_at};
 
 const LEFT: f64 = 84.0;
 const RIGHT: f64 = 24.0;
@@ -139,31 +139,6 @@ pub fn tiles<'a>(space: &'a SpaceReport, lifetimes: &'a [LifetimeReport]) -> Vec
     out
 }
 
-/// Bytes in use at each statement of `[t0, t0 + len)`: tiles of one buffer all sit at its
-/// start, so a buffer holds the largest of its live tiles; the buffers' holdings add up.
-pub fn live_bytes(tiles: &[Tile], buffers: usize, t0: u32, len: usize) -> Vec<i64> {
-    let mut total = vec![0i64; len];
-    let mut held = vec![0i64; len];
-    let mut by_buffer: Vec<Vec<&Tile>> = vec![Vec::new(); buffers];
-    for t in tiles {
-        by_buffer[t.buffer].push(t);
-    }
-    for members in by_buffer.iter().filter(|m| !m.is_empty()) {
-        let from = members.iter().map(|t| t.def).min().unwrap_or(t0);
-        let to = members.iter().map(|t| t.end).max().unwrap_or(t0);
-        let span = (from - t0) as usize..(to - t0) as usize;
-        for t in members {
-            for h in &mut held[(t.def - t0) as usize..(t.end - t0) as usize] {
-                *h = (*h).max(t.size);
-            }
-        }
-        for (sum, h) in total[span.clone()].iter_mut().zip(&mut held[span]) {
-            *sum += std::mem::take(h);
-        }
-    }
-    total
-}
-
 /// Draws one space's panel with its top at `top`; returns where it ends.
 fn panel(
     out: &mut String,
@@ -176,7 +151,7 @@ fn panel(
     let tiles = tiles(space, lifetimes);
     let t0 = tiles.iter().map(|t| t.def).min().unwrap_or(0);
     let t1 = tiles.iter().map(|t| t.end).max().unwrap_or(t0 + 1);
-    let live = live_bytes(&tiles, space.buffers.len(), t0, (t1 - t0) as usize);
+    let live = live_bytes_at(&space.live, t0, (t1 - t0) as usize);
     let peak = live.iter().copied().max().unwrap_or(0);
     let drawn = tiles
         .iter()

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use memreuse::backend::Backend;
 use memreuse::ir::{MemSpace, Name, parse_program};
 use memreuse::plan::{
-    BufferReport, LifetimeReport, PlanConfig, PlanReport, SpaceReport, plan_function,
+    BufferReport, LifetimeReport, LiveStep, PlanConfig, PlanReport, SpaceReport, plan_function,
 };
 use memreuse::svg::plan_svg;
 use roxmltree::{Document, Node};
@@ -180,6 +180,12 @@ fn check(what: &str, function: &str, report: &PlanReport, svg: &str) -> usize {
             .children()
             .find(|n| class(*n, "live-bytes"))
             .unwrap_or_else(|| panic!("{what}: no live-bytes curve"));
+        // One definition of live bytes: the curve's peak is the summary's lower bound.
+        assert_eq!(
+            title(curve),
+            format!("live bytes (peak {} B)", space.lower_bound),
+            "{what}"
+        );
         let points = curve.attribute("points").unwrap_or_default();
         for point in points.split_whitespace() {
             let (x, y) = point.split_once(',').expect("x,y");
@@ -286,6 +292,11 @@ fn names_are_escaped() {
             lower_bound: 256,
             footprint: 256,
             pypto_footprint: None,
+            live: vec![
+                LiveStep { at: 0, bytes: 256 },
+                LiveStep { at: 2, bytes: 128 },
+                LiveStep { at: 3, bytes: 0 },
+            ],
             buffers: vec![BufferReport {
                 base: name("mem<&>\"'"),
                 size: 256,

@@ -1380,8 +1380,9 @@ fn without_detail(report: &PlanReport) -> PlanReport {
                 lower_bound: s.lower_bound,
                 footprint: s.footprint,
                 pypto_footprint: s.pypto_footprint,
-                // Not cloned only to be dropped: every buffer's member names.
+                // Not cloned only to be dropped: every buffer's member names, the curve.
                 buffers: Vec::new(),
+                live: Vec::new(),
             })
             .collect(),
         removed_allocs: Vec::new(),
@@ -1457,6 +1458,7 @@ pub fn add_report_detail(
             // A report planned in this run has the rest already; one from a manifest not.
             for (space, detailed) in report.spaces.iter_mut().zip(&full.report.spaces) {
                 space.buffers = detailed.buffers.clone();
+                space.live = detailed.live.clone();
             }
             report.removed_allocs = full.report.removed_allocs.clone();
             if !lifetimes {
@@ -1523,7 +1525,7 @@ fn complete_from(
         lacking(f).is_none_or(|spaces| {
             by_name
                 .get(&f.name)
-                .is_some_and(|d| d.buffers.len() == spaces)
+                .is_some_and(|d| d.spaces.len() == spaces)
         })
     });
     if !held {

@@ -14,18 +14,19 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::codes;
 use crate::ir::{FunctionSpacing, MemSpace, Name, ProgramHeader, Span};
 use crate::plan::{
-    BufferReport, GroupFit, LifetimeReport, MoveReport, PlanReport, SpaceFit, SpaceReport,
+    BufferReport, GroupFit, LifetimeReport, LiveStep, MoveReport, PlanReport, SpaceFit, SpaceReport,
 };
 
 use super::entry::{
     Anchor, CachedPlan, Capacities, FileDetail, FileManifest, FunctionDetail, Kind, ManifestEntry,
-    Stamp,
+    SpaceDetail, Stamp,
 };
 
 const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
 /// 10: integers as LEB128 varints (zigzag where signed), not fixed 4 or 8 bytes.
-pub const SCHEMA_VERSION: u16 = 10;
+/// 11: each space's live bytes (`SpaceReport::live`).
+pub const SCHEMA_VERSION: u16 = 11;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -151,12 +152,13 @@ pub fn encode_detail(detail: &FileDetail) -> Vec<u8> {
     w.len(detail.functions.len());
     for f in &detail.functions {
         w.str(&f.name);
-        w.len(f.buffers.len());
-        for buffers in &f.buffers {
-            w.len(buffers.len());
-            for b in buffers {
+        w.len(f.spaces.len());
+        for space in &f.spaces {
+            w.len(space.buffers.len());
+            for b in &space.buffers {
                 buffer(&mut w, b);
             }
+            live(&mut w, &space.live);
         }
         w.names(&f.removed_allocs);
         w.len(f.lifetimes.len());
@@ -177,7 +179,12 @@ pub fn decode_detail(bytes: &[u8]) -> Result<FileDetail, DecodeError> {
     let functions = r.list(|r| {
         Ok(FunctionDetail {
             name: r.name()?,
-            buffers: r.list(|r| r.list(read_buffer))?,
+            spaces: r.list(|r| {
+                Ok(SpaceDetail {
+                    buffers: r.list(read_buffer)?,
+                    live: r.list(read_live_step)?,
+                })
+            })?,
             removed_allocs: r.names()?,
             lifetimes: r.list(read_lifetime)?,
             statement_spans: r.list(|r| r.span_if(true))?,
@@ -320,6 +327,7 @@ fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
         for b in &s.buffers {
             buffer(w, b);
         }
+        live(w, &s.live);
     }
     w.names(&report.removed_allocs);
     w.len(report.inserted_moves.len());
@@ -381,6 +389,21 @@ fn read_buffer(r: &mut Reader) -> Result<BufferReport, DecodeError> {
     })
 }
 
+fn live(w: &mut Writer, steps: &[LiveStep]) {
+    w.len(steps.len());
+    for step in steps {
+        w.u32(step.at);
+        w.i64(step.bytes);
+    }
+}
+
+fn read_live_step(r: &mut Reader) -> Result<LiveStep, DecodeError> {
+    Ok(LiveStep {
+        at: r.u32()?,
+        bytes: r.i64()?,
+    })
+}
+
 fn lifetime(w: &mut Writer, l: &LifetimeReport) {
     w.str(&l.var);
     w.str(l.space.name());
@@ -415,6 +438,7 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
             footprint: r.i64()?,
             pypto_footprint: r.option()?,
             buffers: r.list(read_buffer)?,
+            live: r.list(read_live_step)?,
         })
     })?;
     let removed_allocs = r.names()?;
@@ -696,15 +720,24 @@ mod tests {
             functions: vec![
                 FunctionDetail {
                     name: "f".into(),
-                    buffers: vec![
-                        vec![BufferReport {
-                            base: "mem_vec_0".into(),
-                            size: 4096,
-                            offset: 512,
-                            pinned: true,
-                            members: vec!["a".into(), "b".into()],
-                        }],
-                        Vec::new(),
+                    spaces: vec![
+                        SpaceDetail {
+                            buffers: vec![BufferReport {
+                                base: "mem_vec_0".into(),
+                                size: 4096,
+                                offset: 512,
+                                pinned: true,
+                                members: vec!["a".into(), "b".into()],
+                            }],
+                            live: vec![
+                                LiveStep { at: 2, bytes: 4096 },
+                                LiveStep { at: 9, bytes: 0 },
+                            ],
+                        },
+                        SpaceDetail {
+                            buffers: Vec::new(),
+                            live: Vec::new(),
+                        },
                     ],
                     removed_allocs: vec!["mem_vec_1".into()],
                     lifetimes: vec![LifetimeReport {
@@ -718,7 +751,7 @@ mod tests {
                 },
                 FunctionDetail {
                     name: "g".into(),
-                    buffers: Vec::new(),
+                    spaces: Vec::new(),
                     removed_allocs: Vec::new(),
                     lifetimes: Vec::new(),
                     statement_spans: Vec::new(),

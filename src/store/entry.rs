@@ -1,10 +1,10 @@
 //! What the store holds, and the trait a backing store implements: keys and kinds and how
-//! keys are derived, the values (cached plans with their anchors, file manifests, stamps), the
-//! store's errors and figures.
+//! keys are derived, the values (cached plans with their anchors, file manifests, report
+//! detail, stamps), the store's errors and figures.
 
 use crate::ir::{MemSpace, Name, ProgramHeader, Span};
 use crate::plan::{
-    BufferReport, LifetimeReport, PLANNER_VERSION, PlanConfig, PlanReport, SpaceFit,
+    BufferReport, LifetimeReport, LiveStep, PLANNER_VERSION, PlanConfig, PlanReport, SpaceFit,
 };
 
 /// A cache key: 32 bytes derived per result kind.
@@ -256,11 +256,18 @@ pub struct FileDetail {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionDetail {
     pub name: Name,
-    /// Each space's buffers, in the order of the report's spaces.
-    pub buffers: Vec<Vec<BufferReport>>,
+    /// In the order of the report's spaces.
+    pub spaces: Vec<SpaceDetail>,
     pub removed_allocs: Vec<Name>,
     pub lifetimes: Vec<LifetimeReport>,
     pub statement_spans: Vec<Span>,
+}
+
+/// One space's part of a [`FunctionDetail`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpaceDetail {
+    pub buffers: Vec<BufferReport>,
+    pub live: Vec<LiveStep>,
 }
 
 impl FunctionDetail {
@@ -268,7 +275,14 @@ impl FunctionDetail {
     pub fn of(name: Name, report: &PlanReport) -> FunctionDetail {
         FunctionDetail {
             name,
-            buffers: report.spaces.iter().map(|s| s.buffers.clone()).collect(),
+            spaces: report
+                .spaces
+                .iter()
+                .map(|s| SpaceDetail {
+                    buffers: s.buffers.clone(),
+                    live: s.live.clone(),
+                })
+                .collect(),
             removed_allocs: report.removed_allocs.clone(),
             lifetimes: report.lifetimes.clone(),
             statement_spans: report.statement_spans.clone(),
@@ -278,11 +292,12 @@ impl FunctionDetail {
     /// Completes `report`, a manifest's report of the same plan; false (and `report` left
     /// as it is) when the detail does not fit it.
     pub fn complete(&self, report: &mut PlanReport) -> bool {
-        if self.buffers.len() != report.spaces.len() {
+        if self.spaces.len() != report.spaces.len() {
             return false;
         }
-        for (space, buffers) in report.spaces.iter_mut().zip(&self.buffers) {
-            space.buffers = buffers.clone();
+        for (space, detail) in report.spaces.iter_mut().zip(&self.spaces) {
+            space.buffers = detail.buffers.clone();
+            space.live = detail.live.clone();
         }
         report.removed_allocs = self.removed_allocs.clone();
         report.lifetimes = self.lifetimes.clone();

@@ -11,7 +11,7 @@ use memreuse::analysis::lifetimes::{StatementMap, statement_map};
 use memreuse::db::{FileOutcome, FileStatus, FunctionOutcome, Workspace};
 use memreuse::ir::{self, Function, LineIndex, Type};
 use memreuse::json::diagnostic_json;
-use memreuse::plan::{PlanConfig, PlanReport, Planner};
+use memreuse::plan::{PlanConfig, PlanReport, Planner, live_bytes_at};
 use memreuse::repair::is_repair;
 use memreuse::store::Cache;
 use memreuse::svg;
@@ -475,7 +475,7 @@ fn plan_json(report: &PlanReport, map: &StatementMap, text: &str, lines: &LineIn
             let tiles = svg::tiles(space, &report.lifetimes);
             let t0 = tiles.iter().map(|t| t.def).min().unwrap_or(0);
             let t1 = tiles.iter().map(|t| t.end).max().unwrap_or(t0);
-            let live = svg::live_bytes(&tiles, space.buffers.len(), t0, (t1 - t0) as usize);
+            let live = live_bytes_at(&space.live, t0, (t1 - t0) as usize);
             json!({
                 "space": space.space.name(),
                 "capacity": space.capacity,
@@ -645,6 +645,10 @@ mod tests {
                     tiles.len() as u64,
                     space["tiles_planned"].as_u64().unwrap_or(0)
                 );
+                // One definition of live bytes: the curve drawn peaks at the lower bound.
+                let live = space["live"]["bytes"].as_array().expect("live bytes");
+                let peak = live.iter().filter_map(Value::as_i64).max().unwrap_or(0);
+                assert_eq!(Some(peak), space["lower_bound"].as_i64(), "{variant}");
                 for tile in tiles {
                     let def = tile["def"].as_u64().expect("def") as usize;
                     assert!(def < statements.len(), "{tile}");

@@ -3,7 +3,8 @@
 //!
 //! - [`data`]: one JSON document per function, and the list of files and functions, built
 //!   from what the other outputs use: the file's outcomes (the reports `--emit json`
-//!   prints), `svg::tiles` and `svg::live_bytes` (the SVG's tiles and live-bytes curve),
+//!   prints), `svg::tiles` (the SVG's tiles), the report's live bytes (the planner's one
+//!   definition, whose peak is the lower bound),
 //!   `json::diagnostic_json`, and `analysis::lifetimes::statement_map` (the lifetimes' own
 //!   numbering, run with a recorder: each statement's span, the loops and the `if` arms),
 //!   which puts source lines on the x axis. A repaired plan's lifetimes number the input as

@@ -28,6 +28,7 @@ use rustc_hash::FxHashSet;
 use memreuse_ir::{Function, VarId};
 use offsets::LayoutSearch;
 
+pub use analysis::lifetimes::{LiveStep, live_bytes_at};
 pub use config::{PlanConfig, Planner, Rules, SpaceCapacity};
 pub use layout::align32;
 pub use report::{
@@ -43,7 +44,7 @@ pub use stages::{
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "be670c16631d5f9e";
+pub const PLANNER_VERSION: &str = "e90e68ece7960fe4";
 
 /// Plans one function as `config.planner` says (PyPTO's MemoryReuse by default).
 pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {

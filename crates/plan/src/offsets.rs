@@ -215,6 +215,7 @@ pub fn plan_offsets<'a>(
         addresses.extend(space_addresses);
         footprints.insert(space, footprint);
         let intervals = &lifetimes.intervals;
+        let live = lifetimes.live_bytes(&in_space);
         report.spaces.push(SpaceReport {
             space,
             capacity: None,
@@ -223,7 +224,8 @@ pub fn plan_offsets<'a>(
             buffers_after: in_space.len(),
             bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
             bytes_after: in_space.iter().map(|&i| intervals[i].size).sum(),
-            lower_bound: lifetimes.max_live_bytes(&in_space),
+            lower_bound: crate::analysis::lifetimes::peak(&live),
+            live,
             footprint,
             pypto_footprint,
             buffers: buffers_report(f, lifetimes, &in_space, &addresses),

@@ -4,7 +4,7 @@
 use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::{Function, MemSpace, Name, Span, VarId, VarTable};
 
-use crate::analysis::lifetimes::Lifetimes;
+use crate::analysis::lifetimes::{Lifetimes, LiveStep};
 
 /// A planning failure: PyPTO's ValueError or internal error, with its exact text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -50,13 +50,15 @@ pub struct SpaceReport {
     pub buffers_after: usize,
     pub bytes_before: i64,
     pub bytes_after: i64,
-    /// Maximum bytes live at one statement.
+    /// Maximum bytes live at one statement: the peak of `live`.
     pub lower_bound: i64,
     /// The allocator's footprint: buffers laid out 32-byte aligned.
     pub footprint: i64,
     /// With the offset planner: the footprint PyPTO's packing would need.
     pub pypto_footprint: Option<i64>,
     pub buffers: Vec<BufferReport>,
+    /// The bytes live at each statement ([`Lifetimes::live_bytes`]): detail, like `buffers`.
+    pub live: Vec<LiveStep>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -1099,6 +1099,7 @@ fn space_report(
         ..
     } = *packing;
     let intervals = &lifetimes.intervals;
+    let live = lifetimes.live_bytes(in_space);
     let sizes: Vec<i64> = buffers.iter().map(|b| b.size).collect();
     // AllocateMemoryAddr's order (rules §8): bases by name, 32-byte aligned.
     let mut by_name: Vec<usize> = (0..buffers.len()).collect();
@@ -1123,7 +1124,8 @@ fn space_report(
         buffers_after: buffers.len(),
         bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
         bytes_after: sizes.iter().sum(),
-        lower_bound: lifetimes.max_live_bytes(in_space),
+        lower_bound: lifetimes::peak(&live),
+        live,
         footprint,
         pypto_footprint: None,
         buffers: buffers

@@ -2,8 +2,6 @@
 //! per variable, loop extension, if-phi families with read redirection, and the sharing groups
 //! that become the packer's intervals.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
@@ -12,6 +10,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use smallvec::SmallVec;
 
 use memreuse_ir::walk::{final_yield_values, for_each_stmt};
+
 use memreuse_ir::{
     Call, Expr, ExprKind, Function, MemSpace, Name, Span, Stmt, StmtKind, Type, VarId, VarKind,
 };
@@ -166,20 +165,13 @@ impl Lifetimes {
         }
     }
 
-    /// Maximum total bytes of the intervals `in_space` (indices of one space's intervals) live
-    /// at one statement (touching intervals are not both live): a lower bound for any packing.
-    /// Sources of one if-phi family sit in exclusive branches, so a family counts once, with its
-    /// largest live member.
-    pub fn max_live_bytes(&self, in_space: &[usize]) -> i64 {
-        let intervals = in_space.iter().map(|&i| &self.intervals[i]);
-        if self.families.is_empty() {
-            peak_without_families(intervals)
-        } else {
-            self.peak_with_families(intervals.collect())
-        }
-    }
-
-    fn peak_with_families(&self, intervals: Vec<&Interval>) -> i64 {
+    /// The bytes of the intervals `in_space` (indices of one space's intervals) live at each
+    /// statement, as steps: an interval occupies `[def, last)` (a never-used one its `def`),
+    /// so touching intervals are not both live. Sources of one if-phi family sit in exclusive
+    /// branches, so a family counts once, with its largest live member. The one definition
+    /// of live bytes: the lower bound is its peak ([`peak`]), and pictures draw it.
+    pub fn live_bytes(&self, in_space: &[usize]) -> Vec<LiveStep> {
+        let intervals: Vec<&Interval> = in_space.iter().map(|&i| &self.intervals[i]).collect();
         // Each interval's family, looked up once rather than at both its events.
         let family_of: Vec<Option<u32>> = intervals
             .iter()
@@ -202,10 +194,10 @@ impl Lifetimes {
         let mut plain = 0i64;
         let mut by_family: FxHashMap<u32, Vec<i64>> = FxHashMap::default();
         // The sum over families of each one's largest live size, kept as sizes come and go
-        // instead of summed again at every start.
+        // instead of summed again at every event.
         let mut families = 0i64;
-        let mut peak = 0i64;
-        for (_, start, i) in events {
+        let mut steps: Vec<LiveStep> = Vec::new();
+        for (at, &(t, start, i)) in events.iter().enumerate() {
             let iv = intervals[i];
             match (family_of[i], start) {
                 (None, true) => plain += iv.size,
@@ -222,44 +214,49 @@ impl Lifetimes {
                     families += largest(sizes) - before;
                 }
             }
-            if start {
-                peak = peak.max(plain + families);
+            // A step once every event of its statement is in.
+            if events.get(at + 1).is_some_and(|&(next, _, _)| next == t) {
+                continue;
+            }
+            let bytes = plain + families;
+            if steps.last().is_none_or(|last| last.bytes != bytes) {
+                steps.push(LiveStep { at: t, bytes });
             }
         }
-        peak
+        steps
     }
+}
+
+/// From statement `at` on (until the next step), `bytes` are live in a space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiveStep {
+    pub at: u32,
+    pub bytes: i64,
+}
+
+/// The bytes live at each statement of `[from, from + len)`, from a space's steps.
+pub fn live_bytes_at(steps: &[LiveStep], from: u32, len: usize) -> Vec<i64> {
+    let mut out = Vec::with_capacity(len);
+    let mut next = steps.partition_point(|s| s.at <= from);
+    let mut bytes = next.checked_sub(1).map_or(0, |i| steps[i].bytes);
+    for t in (from..).take(len) {
+        while let Some(step) = steps.get(next).filter(|s| s.at <= t) {
+            bytes = step.bytes;
+            next += 1;
+        }
+        out.push(bytes);
+    }
+    out
+}
+
+/// The most bytes live at one statement: a lower bound for any packing.
+pub fn peak(live: &[LiveStep]) -> i64 {
+    live.iter().map(|s| s.bytes).max().unwrap_or(0).max(0)
 }
 
 /// An interval occupies `[def, last)`; a never-used one still needs its bytes at `def`.
 fn occupied_until(iv: &Interval) -> u32 {
     iv.last.max(iv.def + 1)
-}
-
-/// The peak of live bytes when every interval counts on its own: a sweep in definition order
-/// that first retires the intervals ended by then (touching intervals share). Only the live
-/// intervals sit in the heap, and nothing proportional to the statement count is allocated:
-/// a space's few intervals in a large function cost only their own number.
-fn peak_without_families<'a>(intervals: impl Iterator<Item = &'a Interval>) -> i64 {
-    let mut starts: Vec<(u32, u32, i64)> = intervals
-        .map(|iv| (iv.def, occupied_until(iv), iv.size))
-        .collect();
-    // Intervals come in definition order, which this sort only confirms.
-    starts.sort_by_key(|&(def, _, _)| def);
-    let mut live_ends: BinaryHeap<Reverse<(u32, i64)>> = BinaryHeap::with_capacity(starts.len());
-    let mut live = 0i64;
-    let mut peak = 0i64;
-    for (def, end, size) in starts {
-        while let Some(&Reverse((ended, freed))) = live_ends.peek()
-            && ended <= def
-        {
-            live -= freed;
-            live_ends.pop();
-        }
-        live += size;
-        live_ends.push(Reverse((end, size)));
-        peak = peak.max(live);
-    }
-    peak
 }
 
 /// A branch's final yield values and the statement numbers `[start, end)` of the branch.
@@ -796,18 +793,31 @@ mod tests {
     }
 
     proptest! {
-        /// Without families, the heap sweep finds the peak the sorted event walk finds.
+        /// The steps give, at every statement, the bytes of the intervals occupying it.
         #[test]
-        fn heap_sweep_matches_the_event_walk(
+        fn live_bytes_are_the_sizes_of_the_intervals_occupying_each_statement(
             shapes in proptest::collection::vec((0u32..60, 0u32..12, 1i64..5000), 0..80),
         ) {
-            let intervals: Vec<Interval> =
-                shapes.iter().map(|&(def, length, size)| interval(def, length, size)).collect();
-            let lifetimes = Lifetimes::default();
-            prop_assert_eq!(
-                peak_without_families(intervals.iter()),
-                lifetimes.peak_with_families(intervals.iter().collect())
-            );
+            let lifetimes = Lifetimes {
+                intervals: shapes
+                    .iter()
+                    .map(|&(def, length, size)| interval(def, length, size))
+                    .collect(),
+                ..Lifetimes::default()
+            };
+            let all: Vec<usize> = (0..lifetimes.intervals.len()).collect();
+            let steps = lifetimes.live_bytes(&all);
+            for t in 0..80u32 {
+                let expected: i64 = lifetimes
+                    .intervals
+                    .iter()
+                    .filter(|iv| iv.def <= t && t < occupied_until(iv))
+                    .map(|iv| iv.size)
+                    .sum();
+                let at = steps.iter().rev().find(|s| s.at <= t).map_or(0, |s| s.bytes);
+                prop_assert_eq!(at, expected, "statement {}", t);
+            }
+            prop_assert!(steps.windows(2).all(|w| w[0].at < w[1].at && w[0].bytes != w[1].bytes));
         }
     }
 
