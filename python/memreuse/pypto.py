@@ -20,6 +20,7 @@ What this module relies on from PyPTO is listed in ``docs/python.md``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import threading
 import warnings
@@ -33,14 +34,21 @@ __all__ = ["guard", "install", "memory_reuse", "uninstall", "use"]
 _PASS_NAME = "MemoryReuse"
 
 
+@functools.cache
 def _pypto() -> Any:
     """PyPTO's modules, imported on first use."""
     try:
-        from pypto.ir.printer import python_print
         from pypto.pypto_core import ir, passes
     except ImportError as err:  # pragma: no cover - exercised only without PyPTO
         raise ImportError("memreuse.pypto needs PyPTO (pip install pypto)") from err
-    return ir, passes, python_print
+    return ir, passes
+
+
+def _print(node: Any) -> str:
+    """PyPTO's printer, without the format callback PyPTO registers when ``ruff`` is on the
+    ``PATH`` (it runs ruff on every print, and memreuse reads the printer's own output)."""
+    ir, _ = _pypto()
+    return ir.python_print(node, "pl", False, False, False)
 
 
 def _backend_name() -> str | None:
@@ -82,46 +90,48 @@ def memory_reuse(
     raises :class:`memreuse.PlanError` for a function memreuse cannot plan (or whose plan it
     cannot apply in memory).
     """
-    ir, passes, python_print = _pypto()
+    _, passes = _pypto()
     reference = passes.memory_reuse()
     properties = passes.PassProperties(
         reference.get_required_properties(),
         reference.get_produced_properties(),
         reference.get_invalidated_properties(),
     )
+    capacities = sorted((capacity or {}).items())
 
     def transform(program: Any) -> Any:
-        return _plan_program(program, backend, capacity)
+        return _plan_program(program, reference, backend, capacities)
 
     return passes.create_program_pass(transform, _PASS_NAME, properties)
 
 
-def _plan_program(program: Any, backend: str | None, capacity: dict[str, int] | None) -> Any:
+def _plan_program(program: Any, reference: Any, backend: str | None, capacity: list[tuple[str, int]]) -> Any:
     """The pass: PyPTO's result where it is memreuse's plan, else memreuse's plan applied to
     it (see docs/python.md)."""
-    _, passes, python_print = _pypto()
-    text = python_print(program)
+    text = _print(program)
     path = f"<{program.name} before MemoryReuse>"
-    settings = (backend or _backend_name() or "none", sorted((capacity or {}).items()))
     # Planned here rather than on a thread beside PyPTO's pass: that pass holds the GIL, so
     # a thread would only start once it is done, and pay for the hand-over.
     try:
-        ours, repairs, _ = _native.plan_for_pass(text, path, *settings)
+        ours, repairs, _ = _native.plan_for_pass(text, path, backend or _backend_name() or "none", capacity)
     except (ValueError, RuntimeError) as err:
         raise PlanError(str(err)) from None
-    theirs = passes.memory_reuse()(program)
+    theirs = reference(program)
     for function, code, message, line, col in repairs:
         repair = Diagnostic(code, "warning", message, path, line, col, function=function)
         warnings.warn(UnsafePlanWarning(f"{repair} (in function '{function}')", repair), stacklevel=2)
+    # PyPTO's result is printed even where memreuse repairs nothing: memreuse's plan is
+    # then its model of PyPTO's decision, which the PyPTO installed does not always make
+    # (docs/python.md, "What it costs").
     # PyPTO's printer ends without the newline memreuse's (a file's) ends with.
-    their_text = python_print(theirs) + "\n"
+    their_text = _print(theirs) + "\n"
     if their_text == ours:
         # memreuse's plan is PyPTO's decision: PyPTO's result stands as it is.
         return theirs
     edits = json.loads(_native.plan_edits(their_text, ours))
     result = _apply(theirs, edits)
     wanted = _printed_functions(ours)
-    got = _printed_functions(python_print(result) + "\n")
+    got = _printed_functions(_print(result) + "\n")
     for edit in edits:
         name = edit["function"]
         if got.get(name) != wanted.get(name):
@@ -134,7 +144,7 @@ def _plan_program(program: Any, backend: str | None, capacity: dict[str, int] | 
 
 def _apply(program: Any, edits: list[dict[str, Any]]) -> Any:
     """PyPTO's ``program`` with memreuse's edits applied in memory (see ``edits.rs``)."""
-    ir, _, _ = _pypto()
+    ir, _ = _pypto()
     by_function = {e["function"]: e for e in edits}
     for edit in edits:
         if edit["unsupported"]:
@@ -148,26 +158,37 @@ def _apply(program: Any, edits: list[dict[str, Any]]) -> Any:
 def _walk_vars(ir: Any, function: Any) -> tuple[dict[str, list[Any]], dict[str, Any]]:
     """Every variable of ``function`` by name (definitions and uses, by identity), and its
     allocations' statements by the name of the base they define."""
-    by_name: dict[str, dict[int, Any]] = {}
-    allocs: dict[str, Any] = {}
+    collector = _collector(ir)()
+    collector.visit_function(function)
+    return {name: list(found.values()) for name, found in collector.by_name.items()}, collector.allocs
+
+
+@functools.cache
+def _collector(ir: Any) -> type:
+    """The visitor of :func:`_walk_vars` (made once: a class costs more to make than a small
+    function to walk)."""
 
     class Collector(_descending(ir.IRVisitor)):
+        def __init__(self) -> None:
+            super().__init__()
+            self.by_name: dict[str, dict[int, Any]] = {}
+            self.allocs: dict[str, Any] = {}
+
         def visit_var(self, op: Any) -> None:
-            by_name.setdefault(op.name_hint, {})[op.unique_id] = op
+            self.by_name.setdefault(op.name_hint, {})[op.unique_id] = op
             super().visit_var(op)
 
         def visit_iter_arg(self, op: Any) -> None:
-            by_name.setdefault(op.name_hint, {})[op.unique_id] = op
+            self.by_name.setdefault(op.name_hint, {})[op.unique_id] = op
             super().visit_iter_arg(op)
 
         def visit_assign_stmt(self, op: Any) -> None:
             value = op.value
             if isinstance(value, ir.Call) and value.op.name == "tile.alloc":
-                allocs[op.var.name_hint] = op
+                self.allocs[op.var.name_hint] = op
             super().visit_assign_stmt(op)
 
-    Collector().visit_function(function)
-    return {name: list(found.values()) for name, found in by_name.items()}, allocs
+    return Collector
 
 
 def _memory_space(ir: Any, printed: str) -> Any:
@@ -291,6 +312,7 @@ _COMPOUND_STATEMENTS = (
 )
 
 
+@functools.cache
 def _descending(base: type) -> type:
     """``base`` (PyPTO's ``IRVisitor`` or ``IRMutator``) with every compound statement's visit
     overridden to call its own: PyPTO visits a body through the Python overrides only when
@@ -329,230 +351,235 @@ class _Replanner:
         self._edits = edits
 
     def visit_program(self, program: Any) -> Any:
-        ir = self._ir
-        edits = self._edits
+        return _mutator(self._ir)(self._edits).visit_program(program)
 
-        class Mutator(_descending(ir.IRMutator)):
-            def __init__(self) -> None:
-                super().__init__()
-                self.edits: _FunctionEdits | None = None
-                self.replaced: dict[int, Any] = {}
-                self.depth = 0
-                # Enclosing loops and ifs: [kind, ident, depth of their blocks, blocks seen].
-                self.owners: list[list[Any]] = []
-                # Per depth, the idents of the loops and ifs of the block being visited.
-                self.idents: dict[int, list[str]] = {}
 
-            def visit_function(self, func: Any) -> Any:
-                edit = edits.get(func.name)
-                if edit is None:
-                    return func
-                self.edits = _FunctionEdits(ir, func, edit)
-                self.replaced = {}
-                self.depth = 0
-                return super().visit_function(func)
+@functools.cache
+def _mutator(ir: Any) -> type:
+    """The mutator of :class:`_Replanner` (made once, as :func:`_collector`)."""
 
-            def current(self, name: str) -> Any:
-                """The variable printed as ``name`` in the rewritten function."""
-                assert self.edits is not None
-                if name in self.edits.inserted_by_name:
-                    return self.inserted_var(name)
-                return self.visit_expr(self.edits.original(name))
+    class Mutator(_descending(ir.IRMutator)):
+        def __init__(self, by_function: dict[str, dict[str, Any]]) -> None:
+            super().__init__()
+            self.by_function = by_function
+            self.edits: _FunctionEdits | None = None
+            self.replaced: dict[int, Any] = {}
+            self.depth = 0
+            # Enclosing loops and ifs: [kind, ident, depth of their blocks, blocks seen].
+            self.owners: list[list[Any]] = []
+            # Per depth, the idents of the loops and ifs of the block being visited.
+            self.idents: dict[int, list[str]] = {}
 
-            def inserted_var(self, name: str) -> Any:
-                assert self.edits is not None
-                made = self.edits.new_vars.get(name)
-                if made is None:
-                    stmt = self.edits.inserted_by_name[name]
-                    operand = self.current(stmt["operand"])
-                    space = stmt["kwargs"].get("target_memory")
-                    placement = self.edits.placement(stmt["memref"])
-                    retyped = self.edits.tile_type(
-                        operand.type, placement, _memory_space(ir, space) if space else None
-                    )
-                    made = ir.Var(name, retyped, operand.span)
-                    self.edits.new_vars[name] = made
-                    self.edits.printed[made.unique_id] = name
-                return made
+        def visit_function(self, func: Any) -> Any:
+            edit = self.by_function.get(func.name)
+            if edit is None:
+                return func
+            self.edits = _FunctionEdits(ir, func, edit)
+            self.replaced = {}
+            self.depth = 0
+            return super().visit_function(func)
 
-            def inserted_stmt(self, stmt: dict[str, Any]) -> Any:
-                kwargs = {}
-                for key, printed in stmt["kwargs"].items():
-                    if key != "target_memory":
-                        raise PlanError(
-                            f"memreuse inserts '{stmt['name']}' with '{key}={printed}', which "
-                            "cannot be built in memory yet"
-                        )
-                    kwargs[key] = _memory_space(ir, printed)
-                var = self.inserted_var(stmt["name"])
+        def current(self, name: str) -> Any:
+            """The variable printed as ``name`` in the rewritten function."""
+            assert self.edits is not None
+            if name in self.edits.inserted_by_name:
+                return self.inserted_var(name)
+            return self.visit_expr(self.edits.original(name))
+
+        def inserted_var(self, name: str) -> Any:
+            assert self.edits is not None
+            made = self.edits.new_vars.get(name)
+            if made is None:
+                stmt = self.edits.inserted_by_name[name]
                 operand = self.current(stmt["operand"])
-                call = ir.create_op_call(stmt["op"], [operand], kwargs, operand.span)
-                return ir.AssignStmt(var, call, operand.span)
+                space = stmt["kwargs"].get("target_memory")
+                placement = self.edits.placement(stmt["memref"])
+                retyped = self.edits.tile_type(
+                    operand.type, placement, _memory_space(ir, space) if space else None
+                )
+                made = ir.Var(name, retyped, operand.span)
+                self.edits.new_vars[name] = made
+                self.edits.printed[made.unique_id] = name
+            return made
 
-            def retyped(self, op: Any) -> Any | None:
-                assert self.edits is not None
-                placement = self.edits.placements.get(op.unique_id)
-                return None if placement is None else self.edits.tile_type(op.type, placement)
-
-            def visit_var(self, op: Any) -> Any:
-                if self.edits is None:
-                    return super().visit_var(op)
-                if op.unique_id in self.replaced:
-                    return self.replaced[op.unique_id]
-                retyped = self.retyped(op)
-                if retyped is None:
-                    return super().visit_var(op)
-                new = ir.Var(op.name_hint, retyped, op.span)
-                self.replaced[op.unique_id] = new
-                self.edits.printed[new.unique_id] = self.edits.name_of(op)
-                return new
-
-            def visit_iter_arg(self, op: Any) -> Any:
-                if self.edits is None:
-                    return super().visit_iter_arg(op)
-                if op.unique_id in self.replaced:
-                    return self.replaced[op.unique_id]
-                retyped = self.retyped(op)
-                init = self.edits.init_values.get(op.name_hint)
-                if retyped is None and init is None:
-                    return super().visit_iter_arg(op)
-                value = self.current(init) if init is not None else self.visit_expr(op.initValue)
-                new = ir.IterArg(op.name_hint, retyped or op.type, value, op.span)
-                self.replaced[op.unique_id] = new
-                self.edits.printed[new.unique_id] = self.edits.name_of(op)
-                return new
-
-            def visit_yield_stmt(self, op: Any) -> Any:
-                visited = super().visit_yield_stmt(op)
-                if self.edits is None:
-                    return visited
-                key = tuple(self.edits.name_of(v) if isinstance(v, ir.Var) else None for v in op.value)
-                values = self.edits.yields.get(key)
-                if values is None:
-                    return visited
-                return ir.YieldStmt([self.current(name) for name in values], visited.span)
-
-            def enter(self, kind: str) -> None:
-                """A loop or ``if`` of the block being visited: its blocks' owner."""
-                assert self.edits is not None
-                ident = self.idents[self.depth - 1].pop(0) if self.idents.get(self.depth - 1) else ""
-                self.owners.append([kind, ident, self.depth, 0])
-
-            def inserted_chain(self, place: str) -> list[Any]:
-                """memreuse's statements inserted at ``place``, each followed by those it
-                anchors."""
-                assert self.edits is not None
-                chain = []
-                for inserted in self.edits.inserted.get(place, []):
-                    chain.append(self.inserted_stmt(inserted))
-                    chain.extend(self.inserted_chain(f"{inserted['name']}+0"))
-                return chain
-
-            def visit_for_stmt(self, op: Any) -> Any:
-                if self.edits is None:
-                    return super().visit_for_stmt(op)
-                self.enter("for")
-                try:
-                    visited = super().visit_for_stmt(op)
-                    # A body of one statement is no SeqStmts: what memreuse inserts at its
-                    # start makes it one.
-                    if isinstance(visited.body, ir.SeqStmts):
-                        return visited
-                    chain = self.inserted_chain(f"^for {self.owners[-1][1]}+0")
-                    if not chain:
-                        return visited
-                    body = ir.SeqStmts([*chain, visited.body], visited.body.span)
-                    return ir.ForStmt(
-                        visited.loop_var,
-                        visited.start,
-                        visited.stop,
-                        visited.step,
-                        visited.iter_args,
-                        body,
-                        visited.return_vars,
-                        visited.span,
-                        visited.kind,
-                        visited.attrs,
+        def inserted_stmt(self, stmt: dict[str, Any]) -> Any:
+            kwargs = {}
+            for key, printed in stmt["kwargs"].items():
+                if key != "target_memory":
+                    raise PlanError(
+                        f"memreuse inserts '{stmt['name']}' with '{key}={printed}', which "
+                        "cannot be built in memory yet"
                     )
-                finally:
-                    self.owners.pop()
+                kwargs[key] = _memory_space(ir, printed)
+            var = self.inserted_var(stmt["name"])
+            operand = self.current(stmt["operand"])
+            call = ir.create_op_call(stmt["op"], [operand], kwargs, operand.span)
+            return ir.AssignStmt(var, call, operand.span)
 
-            def visit_if_stmt(self, op: Any) -> Any:
-                if self.edits is None:
-                    return super().visit_if_stmt(op)
-                self.enter("if")
-                try:
-                    visited = super().visit_if_stmt(op)
-                    # As for loops: an arm of one statement with insertions becomes a SeqStmts.
-                    ident = self.owners[-1][1]
-                    arms = [visited.then_body, visited.else_body]
-                    for n, (arm, kind) in enumerate(zip(arms, ("then", "else"))):
-                        if arm is None or isinstance(arm, ir.SeqStmts):
-                            continue
-                        chain = self.inserted_chain(f"^{kind} {ident}+0")
-                        if chain:
-                            arms[n] = ir.SeqStmts([*chain, arm], arm.span)
-                    if arms[0] is visited.then_body and arms[1] is visited.else_body:
-                        return visited
-                    return ir.IfStmt(visited.condition, arms[0], arms[1], visited.return_vars, visited.span)
-                finally:
-                    self.owners.pop()
+        def retyped(self, op: Any) -> Any | None:
+            assert self.edits is not None
+            placement = self.edits.placements.get(op.unique_id)
+            return None if placement is None else self.edits.tile_type(op.type, placement)
 
-            def owner(self) -> str | None:
-                """The owner of the block about to be visited (see ``edits.rs``)."""
-                if self.depth == 0:
-                    return "function"
-                if not self.owners or self.owners[-1][2] != self.depth:
-                    return None
-                owner = self.owners[-1]
-                kind = owner[0]
-                if kind == "if":
-                    kind = "then" if owner[3] == 0 else "else"
-                owner[3] += 1
-                return f"{kind} {owner[1]}"
+        def visit_var(self, op: Any) -> Any:
+            if self.edits is None:
+                return super().visit_var(op)
+            if op.unique_id in self.replaced:
+                return self.replaced[op.unique_id]
+            retyped = self.retyped(op)
+            if retyped is None:
+                return super().visit_var(op)
+            new = ir.Var(op.name_hint, retyped, op.span)
+            self.replaced[op.unique_id] = new
+            self.edits.printed[new.unique_id] = self.edits.name_of(op)
+            return new
 
-            def visit_seq_stmts(self, op: Any) -> Any:
-                if self.edits is None:
-                    return super().visit_seq_stmts(op)
-                edits = self.edits
-                owner = self.owner()
-                def removed(stmt: Any) -> bool:
-                    return isinstance(stmt, ir.AssignStmt) and edits.name_of(stmt.var) in edits.removed
+        def visit_iter_arg(self, op: Any) -> Any:
+            if self.edits is None:
+                return super().visit_iter_arg(op)
+            if op.unique_id in self.replaced:
+                return self.replaced[op.unique_id]
+            retyped = self.retyped(op)
+            init = self.edits.init_values.get(op.name_hint)
+            if retyped is None and init is None:
+                return super().visit_iter_arg(op)
+            value = self.current(init) if init is not None else self.visit_expr(op.initValue)
+            new = ir.IterArg(op.name_hint, retyped or op.type, value, op.span)
+            self.replaced[op.unique_id] = new
+            self.edits.printed[new.unique_id] = self.edits.name_of(op)
+            return new
 
-                # The loops' and ifs' idents in this block, in order, for `enter`: their key,
-                # else their place among the statements both plans have.
-                self.idents[self.depth] = [
-                    _stmt_key(ir, s, edits.name_of) or f"@{place}"
-                    for s, place in _places(ir, [s for s in op.stmts if not removed(s)], owner, edits)
-                    if isinstance(s, (ir.ForStmt, ir.IfStmt))
-                ]
-                self.depth += 1
-                try:
-                    visited = super().visit_seq_stmts(op)
-                finally:
-                    self.depth -= 1
-                stmts: list[Any] = []
-                previous, skipped = f"^{owner}", 0
-                for stmt in [*(s for s in visited.stmts if not removed(s)), None]:
-                    # Places count memreuse's inserted statements too: the last one is the
-                    # anchor of what follows.
-                    chain = self.inserted_chain(f"{previous}+{skipped}")
-                    if chain:
-                        stmts.extend(chain)
-                        previous, skipped = edits.name_of(chain[-1].var), 0
-                    if stmt is None:
-                        break
-                    stmts.append(stmt)
-                    key = _stmt_key(ir, stmt, edits.name_of)
-                    previous, skipped = (key, 0) if key else (previous, skipped + 1)
-                if self.depth == 0:
-                    for index, alloc in sorted(edits.top_allocs, key=lambda pair: pair[0]):
-                        stmts.insert(index, alloc)
-                if len(stmts) == len(visited.stmts) and all(a is b for a, b in zip(stmts, visited.stmts)):
+        def visit_yield_stmt(self, op: Any) -> Any:
+            visited = super().visit_yield_stmt(op)
+            if self.edits is None:
+                return visited
+            key = tuple(self.edits.name_of(v) if isinstance(v, ir.Var) else None for v in op.value)
+            values = self.edits.yields.get(key)
+            if values is None:
+                return visited
+            return ir.YieldStmt([self.current(name) for name in values], visited.span)
+
+        def enter(self, kind: str) -> None:
+            """A loop or ``if`` of the block being visited: its blocks' owner."""
+            assert self.edits is not None
+            ident = self.idents[self.depth - 1].pop(0) if self.idents.get(self.depth - 1) else ""
+            self.owners.append([kind, ident, self.depth, 0])
+
+        def inserted_chain(self, place: str) -> list[Any]:
+            """memreuse's statements inserted at ``place``, each followed by those it
+            anchors."""
+            assert self.edits is not None
+            chain = []
+            for inserted in self.edits.inserted.get(place, []):
+                chain.append(self.inserted_stmt(inserted))
+                chain.extend(self.inserted_chain(f"{inserted['name']}+0"))
+            return chain
+
+        def visit_for_stmt(self, op: Any) -> Any:
+            if self.edits is None:
+                return super().visit_for_stmt(op)
+            self.enter("for")
+            try:
+                visited = super().visit_for_stmt(op)
+                # A body of one statement is no SeqStmts: what memreuse inserts at its
+                # start makes it one.
+                if isinstance(visited.body, ir.SeqStmts):
                     return visited
-                return ir.SeqStmts(stmts, visited.span)
+                chain = self.inserted_chain(f"^for {self.owners[-1][1]}+0")
+                if not chain:
+                    return visited
+                body = ir.SeqStmts([*chain, visited.body], visited.body.span)
+                return ir.ForStmt(
+                    visited.loop_var,
+                    visited.start,
+                    visited.stop,
+                    visited.step,
+                    visited.iter_args,
+                    body,
+                    visited.return_vars,
+                    visited.span,
+                    visited.kind,
+                    visited.attrs,
+                )
+            finally:
+                self.owners.pop()
 
-        return Mutator().visit_program(program)
+        def visit_if_stmt(self, op: Any) -> Any:
+            if self.edits is None:
+                return super().visit_if_stmt(op)
+            self.enter("if")
+            try:
+                visited = super().visit_if_stmt(op)
+                # As for loops: an arm of one statement with insertions becomes a SeqStmts.
+                ident = self.owners[-1][1]
+                arms = [visited.then_body, visited.else_body]
+                for n, (arm, kind) in enumerate(zip(arms, ("then", "else"))):
+                    if arm is None or isinstance(arm, ir.SeqStmts):
+                        continue
+                    chain = self.inserted_chain(f"^{kind} {ident}+0")
+                    if chain:
+                        arms[n] = ir.SeqStmts([*chain, arm], arm.span)
+                if arms[0] is visited.then_body and arms[1] is visited.else_body:
+                    return visited
+                return ir.IfStmt(visited.condition, arms[0], arms[1], visited.return_vars, visited.span)
+            finally:
+                self.owners.pop()
+
+        def owner(self) -> str | None:
+            """The owner of the block about to be visited (see ``edits.rs``)."""
+            if self.depth == 0:
+                return "function"
+            if not self.owners or self.owners[-1][2] != self.depth:
+                return None
+            owner = self.owners[-1]
+            kind = owner[0]
+            if kind == "if":
+                kind = "then" if owner[3] == 0 else "else"
+            owner[3] += 1
+            return f"{kind} {owner[1]}"
+
+        def visit_seq_stmts(self, op: Any) -> Any:
+            if self.edits is None:
+                return super().visit_seq_stmts(op)
+            edits = self.edits
+            owner = self.owner()
+            def removed(stmt: Any) -> bool:
+                return isinstance(stmt, ir.AssignStmt) and edits.name_of(stmt.var) in edits.removed
+
+            # The loops' and ifs' idents in this block, in order, for `enter`: their key,
+            # else their place among the statements both plans have.
+            self.idents[self.depth] = [
+                _stmt_key(ir, s, edits.name_of) or f"@{place}"
+                for s, place in _places(ir, [s for s in op.stmts if not removed(s)], owner, edits)
+                if isinstance(s, (ir.ForStmt, ir.IfStmt))
+            ]
+            self.depth += 1
+            try:
+                visited = super().visit_seq_stmts(op)
+            finally:
+                self.depth -= 1
+            stmts: list[Any] = []
+            previous, skipped = f"^{owner}", 0
+            for stmt in [*(s for s in visited.stmts if not removed(s)), None]:
+                # Places count memreuse's inserted statements too: the last one is the
+                # anchor of what follows.
+                chain = self.inserted_chain(f"{previous}+{skipped}")
+                if chain:
+                    stmts.extend(chain)
+                    previous, skipped = edits.name_of(chain[-1].var), 0
+                if stmt is None:
+                    break
+                stmts.append(stmt)
+                key = _stmt_key(ir, stmt, edits.name_of)
+                previous, skipped = (key, 0) if key else (previous, skipped + 1)
+            if self.depth == 0:
+                for index, alloc in sorted(edits.top_allocs, key=lambda pair: pair[0]):
+                    stmts.insert(index, alloc)
+            if len(stmts) == len(visited.stmts) and all(a is b for a, b in zip(stmts, visited.stmts)):
+                return visited
+            return ir.SeqStmts(stmts, visited.span)
+
+    return Mutator
 
 
 _installed_lock = threading.Lock()
@@ -563,7 +590,7 @@ def install(**settings: Any) -> None:
     """Every ``PassManager`` built from now on (so every ``ir.compile``) runs
     :func:`memory_reuse` with ``settings`` in place of PyPTO's MemoryReuse. Undo with
     :func:`uninstall`; calls nest."""
-    _, passes, _ = _pypto()
+    _, passes = _pypto()
     from pypto.ir.pass_manager import PassManager
 
     with _installed_lock:
@@ -606,13 +633,11 @@ def use(**settings: Any) -> Iterator[None]:
 def _guard_check(
     on_unsafe: str, backend: str | None, findings: list[Diagnostic]
 ) -> Callable[[Any, Any], None]:
-    _, _, python_print = _pypto()
-
     def after_pass(pass_: Any, program: Any) -> None:
         if pass_.get_name() != _PASS_NAME:
             return
         path = f"<{program.name} after MemoryReuse>"
-        checked = memreuse.verify(python_print(program), path=path, backend=backend or _backend_name())
+        checked = memreuse.verify(_print(program), path=path, backend=backend or _backend_name())
         if checked.ok:
             return
         findings.extend(checked.violations)
@@ -643,7 +668,7 @@ def guard(
     """
     if on_unsafe not in ("warn", "raise"):
         raise ValueError(f"on_unsafe must be 'warn' or 'raise', not {on_unsafe!r}")
-    _, passes, _ = _pypto()
+    _, passes = _pypto()
     findings: list[Diagnostic] = []
     instrument = passes.CallbackInstrument(
         after_pass=_guard_check(on_unsafe, backend, findings), name="memreuse.guard"
