@@ -362,3 +362,35 @@ fn report_detail_is_stored_where_it_is_made_and_read_back_without_a_parse() {
     assert_eq!(stored(), files.len());
     assert_eq!(warm("second warm run"), 0);
 }
+
+/// Detail made without lifetimes (`--no-lifetimes`, which parses nothing for them) serves
+/// the next run without lifetimes, while a run that shows lifetimes makes and stores them.
+#[test]
+fn detail_without_lifetimes_serves_only_runs_without_them() {
+    let store = MemoryStore::default();
+    let files = tree();
+    run(&store, &files);
+    let parses_showing = |lifetimes: bool| {
+        let cache = Cache::new(Box::new(store.clone()));
+        let mut ws = Workspace::with_log(Arc::new(cache), PlanConfig::default());
+        let sources: Vec<_> = files
+            .iter()
+            .map(|(path, text)| ws.set_file(path, text, false))
+            .collect();
+        let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
+        ws.executed();
+        for outcome in &outcomes {
+            ws.detailed(outcome, lifetimes);
+        }
+        ws.flush().expect("memory stores do not fail");
+        ws.executed()
+            .iter()
+            .filter(|q| q.starts_with("parse_file"))
+            .count()
+    };
+    assert_eq!(parses_showing(false), 0, "no lifetimes, no parse");
+    assert_eq!(parses_showing(false), 0);
+    assert!(parses_showing(true) > 0, "lifetimes need statement places");
+    assert_eq!(parses_showing(true), 0, "stored by the run before");
+    assert_eq!(parses_showing(false), 0);
+}

@@ -1487,15 +1487,17 @@ pub fn add_report_detail(
             planned.report = Report::Detailed(std::mem::take(report));
         }
     }
-    // Complete detail is stored for the next run that shows it.
+    // A whole file's detail is stored for the next run that shows it.
     if let Some((config, text)) = &stored_under
         && only.is_none()
-        && lifetimes
     {
         let detail: Option<Vec<FunctionDetail>> = functions
             .iter()
             .filter_map(|f| f.result.as_ref().ok().map(|p| (f, p)))
-            .map(|(f, p)| Some(FunctionDetail::of(f.name.clone(), p.report.detailed()?)))
+            .map(|(f, p)| {
+                let report = p.report.detailed()?;
+                Some(FunctionDetail::of(f.name.clone(), report, lifetimes))
+            })
             .collect();
         if let Some(functions) = detail {
             db.cache()
@@ -1525,7 +1527,7 @@ fn complete_from(
         lacking(f).is_none_or(|spaces| {
             by_name
                 .get(&f.name)
-                .is_some_and(|d| d.spaces.len() == spaces)
+                .is_some_and(|d| d.completes(spaces, lifetimes))
         })
     });
     if !held {

@@ -19,7 +19,7 @@ use crate::plan::{
 
 use super::entry::{
     Anchor, CachedPlan, Capacities, FileDetail, FileManifest, FunctionDetail, Kind, ManifestEntry,
-    SpaceDetail, Stamp,
+    SpaceDetail, Stamp, Timeline,
 };
 
 const MAGIC: [u8; 2] = *b"MR";
@@ -161,13 +161,19 @@ pub fn encode_detail(detail: &FileDetail) -> Vec<u8> {
             live(&mut w, &space.live);
         }
         w.names(&f.removed_allocs);
-        w.len(f.lifetimes.len());
-        for l in &f.lifetimes {
-            lifetime(&mut w, l);
-        }
-        w.len(f.statement_spans.len());
-        for &span in &f.statement_spans {
-            w.span(span);
+        match &f.timeline {
+            None => w.u8(0),
+            Some(timeline) => {
+                w.u8(1);
+                w.len(timeline.lifetimes.len());
+                for l in &timeline.lifetimes {
+                    lifetime(&mut w, l);
+                }
+                w.len(timeline.statement_spans.len());
+                for &span in &timeline.statement_spans {
+                    w.span(span);
+                }
+            }
         }
     }
     frame(Kind::Detail, w.0)
@@ -186,8 +192,14 @@ pub fn decode_detail(bytes: &[u8]) -> Result<FileDetail, DecodeError> {
                 })
             })?,
             removed_allocs: r.names()?,
-            lifetimes: r.list(read_lifetime)?,
-            statement_spans: r.list(|r| r.span_if(true))?,
+            timeline: match r.u8()? {
+                0 => None,
+                1 => Some(Timeline {
+                    lifetimes: r.list(read_lifetime)?,
+                    statement_spans: r.list(|r| r.span_if(true))?,
+                }),
+                _ => return Err(DecodeError::Payload),
+            },
         })
     })?;
     r.finish()?;
@@ -740,21 +752,22 @@ mod tests {
                         },
                     ],
                     removed_allocs: vec!["mem_vec_1".into()],
-                    lifetimes: vec![LifetimeReport {
-                        var: "a".into(),
-                        space: MemSpace::Acc,
-                        size: 64,
-                        def: 2,
-                        last: 9,
-                    }],
-                    statement_spans: vec![Span::new(10, 42), Span::default()],
+                    timeline: Some(Timeline {
+                        lifetimes: vec![LifetimeReport {
+                            var: "a".into(),
+                            space: MemSpace::Acc,
+                            size: 64,
+                            def: 2,
+                            last: 9,
+                        }],
+                        statement_spans: vec![Span::new(10, 42), Span::default()],
+                    }),
                 },
                 FunctionDetail {
                     name: "g".into(),
                     spaces: Vec::new(),
                     removed_allocs: Vec::new(),
-                    lifetimes: Vec::new(),
-                    statement_spans: Vec::new(),
+                    timeline: None,
                 },
             ],
         };

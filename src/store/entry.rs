@@ -259,8 +259,9 @@ pub struct FunctionDetail {
     /// In the order of the report's spaces.
     pub spaces: Vec<SpaceDetail>,
     pub removed_allocs: Vec<Name>,
-    pub lifetimes: Vec<LifetimeReport>,
-    pub statement_spans: Vec<Span>,
+    /// `None` when the run that made the detail left lifetimes out (`--no-lifetimes`: their
+    /// statement places would have cost a parse).
+    pub timeline: Option<Timeline>,
 }
 
 /// One space's part of a [`FunctionDetail`].
@@ -270,9 +271,16 @@ pub struct SpaceDetail {
     pub live: Vec<LiveStep>,
 }
 
+/// A report's lifetimes and the places of the statements they number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timeline {
+    pub lifetimes: Vec<LifetimeReport>,
+    pub statement_spans: Vec<Span>,
+}
+
 impl FunctionDetail {
-    /// The detail of a complete report.
-    pub fn of(name: Name, report: &PlanReport) -> FunctionDetail {
+    /// The detail of a complete report, with its lifetimes when `lifetimes`.
+    pub fn of(name: Name, report: &PlanReport, lifetimes: bool) -> FunctionDetail {
         FunctionDetail {
             name,
             spaces: report
@@ -284,25 +292,31 @@ impl FunctionDetail {
                 })
                 .collect(),
             removed_allocs: report.removed_allocs.clone(),
-            lifetimes: report.lifetimes.clone(),
-            statement_spans: report.statement_spans.clone(),
+            timeline: lifetimes.then(|| Timeline {
+                lifetimes: report.lifetimes.clone(),
+                statement_spans: report.statement_spans.clone(),
+            }),
         }
     }
 
-    /// Completes `report`, a manifest's report of the same plan; false (and `report` left
-    /// as it is) when the detail does not fit it.
-    pub fn complete(&self, report: &mut PlanReport) -> bool {
-        if self.spaces.len() != report.spaces.len() {
-            return false;
-        }
+    /// Whether it completes a manifest's report of `spaces` spaces, with lifetimes when
+    /// `lifetimes`.
+    pub fn completes(&self, spaces: usize, lifetimes: bool) -> bool {
+        self.spaces.len() == spaces && (!lifetimes || self.timeline.is_some())
+    }
+
+    /// Completes `report`, a manifest's report of the same plan (with lifetimes where the
+    /// detail has them).
+    pub fn complete(&self, report: &mut PlanReport) {
         for (space, detail) in report.spaces.iter_mut().zip(&self.spaces) {
             space.buffers = detail.buffers.clone();
             space.live = detail.live.clone();
         }
         report.removed_allocs = self.removed_allocs.clone();
-        report.lifetimes = self.lifetimes.clone();
-        report.statement_spans = self.statement_spans.clone();
-        true
+        if let Some(timeline) = &self.timeline {
+            report.lifetimes = timeline.lifetimes.clone();
+            report.statement_spans = timeline.statement_spans.clone();
+        }
     }
 }
 
