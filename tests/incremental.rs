@@ -320,6 +320,29 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// A warm run over `store` that `show`s its outcomes' detail, flushed; how many files it
+/// parsed to show it.
+fn parses_showing_detail(
+    store: &MemoryStore,
+    files: &[(PathBuf, String)],
+    show: impl FnOnce(&mut Workspace, &[FileOutcome]),
+) -> usize {
+    let cache = Cache::new(Box::new(store.clone()));
+    let mut ws = Workspace::with_log(Arc::new(cache), PlanConfig::default());
+    let sources: Vec<_> = files
+        .iter()
+        .map(|(path, text)| ws.set_file(path, text, false))
+        .collect();
+    let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
+    ws.executed();
+    show(&mut ws, &outcomes);
+    ws.flush().expect("memory stores do not fail");
+    ws.executed()
+        .iter()
+        .filter(|q| q.starts_with("parse_file"))
+        .count()
+}
+
 /// The detail `--emit json` shows is made once: the first run that shows a file's detail
 /// stores it (parsing served files again for their statement places), and every later run
 /// reads it back without parsing, the same to the byte.
@@ -331,21 +354,10 @@ fn report_detail_is_stored_where_it_is_made_and_read_back_without_a_parse() {
     let cold = rendered(&ws, &outcomes);
     ws.flush().expect("memory stores do not fail");
     let warm = |round: &str| {
-        let cache = Cache::new(Box::new(store.clone()));
-        let mut ws = Workspace::with_log(Arc::new(cache), PlanConfig::default());
-        let sources: Vec<_> = files
-            .iter()
-            .map(|(path, text)| ws.set_file(path, text, false))
-            .collect();
-        let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
-        ws.executed();
-        let shown = rendered(&ws, &outcomes);
-        ws.flush().expect("memory stores do not fail");
-        assert!(shown == cold, "{round}:\n{shown}\ncold:\n{cold}");
-        ws.executed()
-            .iter()
-            .filter(|q| q.starts_with("parse_file"))
-            .count()
+        parses_showing_detail(&store, &files, |ws, outcomes| {
+            let shown = rendered(ws, outcomes);
+            assert!(shown == cold, "{round}:\n{shown}\ncold:\n{cold}");
+        })
     };
     let stored = || {
         store
@@ -371,22 +383,11 @@ fn detail_without_lifetimes_serves_only_runs_without_them() {
     let files = tree();
     run(&store, &files);
     let parses_showing = |lifetimes: bool| {
-        let cache = Cache::new(Box::new(store.clone()));
-        let mut ws = Workspace::with_log(Arc::new(cache), PlanConfig::default());
-        let sources: Vec<_> = files
-            .iter()
-            .map(|(path, text)| ws.set_file(path, text, false))
-            .collect();
-        let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
-        ws.executed();
-        for outcome in &outcomes {
-            ws.detailed(outcome, lifetimes);
-        }
-        ws.flush().expect("memory stores do not fail");
-        ws.executed()
-            .iter()
-            .filter(|q| q.starts_with("parse_file"))
-            .count()
+        parses_showing_detail(&store, &files, |ws, outcomes| {
+            for outcome in outcomes {
+                ws.detailed(outcome, lifetimes);
+            }
+        })
     };
     assert_eq!(parses_showing(false), 0, "no lifetimes, no parse");
     assert_eq!(parses_showing(false), 0);
