@@ -395,3 +395,47 @@ fn detail_without_lifetimes_serves_only_runs_without_them() {
     assert_eq!(parses_showing(true), 0, "stored by the run before");
     assert_eq!(parses_showing(false), 0);
 }
+
+/// The viewer asks for one function's plan under other configurations: that function alone
+/// is planned, to the same outcome as when its whole file is.
+#[test]
+fn one_function_is_planned_alone_as_in_its_file() {
+    let files = tree();
+    let (path, text) = &files[0];
+    let mut whole = Workspace::new(Arc::new(Cache::disabled()), PlanConfig::default());
+    let file = whole.set_file(path, text, false);
+    let outcome = whole
+        .plan(&MemorySystem::default(), &[file], 1, &|| {})
+        .remove(0);
+    let FileStatus::Planned { functions, .. } = &*outcome.status else {
+        panic!("{:?}", outcome.status);
+    };
+    assert!(functions.len() > 1);
+    for function in functions {
+        let mut alone = Workspace::with_log(Arc::new(Cache::disabled()), PlanConfig::default());
+        let file = alone.set_file(path, text, false);
+        let one = alone
+            .plan_function(file, &function.name)
+            .expect("the function");
+        let FileStatus::Planned {
+            functions: only, ..
+        } = &*one.status
+        else {
+            panic!("{:?}", one.status);
+        };
+        assert_eq!(only.len(), 1);
+        assert_eq!(
+            format!("{:?}", only[0].result),
+            format!("{:?}", function.result)
+        );
+        let planned: Vec<String> = alone
+            .executed()
+            .into_iter()
+            .filter(|q| q.starts_with("plan("))
+            .collect();
+        assert_eq!(planned.len(), 1, "{planned:?}");
+    }
+    let mut alone = Workspace::new(Arc::new(Cache::disabled()), PlanConfig::default());
+    let file = alone.set_file(path, text, false);
+    assert!(alone.plan_function(file, "no_such_function").is_none());
+}

@@ -1256,16 +1256,33 @@ pub fn file_result(db: &dyn Db, file: SourceFile) -> Arc<FileStatus> {
 }
 
 fn file_status(db: &dyn Db, file: SourceFile) -> FileStatus {
+    file_status_of(db, file, None)
+}
+
+/// [`file_status`], of the function named `only` alone when given (`None` when the file has
+/// no such function): the viewer asks for one function's plans under other configurations,
+/// and planning the file's other functions for it took seconds on large real dumps.
+pub fn function_status(db: &dyn Db, file: SourceFile, only: &str) -> Option<FileStatus> {
+    let status = file_status_of(db, file, Some(only));
+    match &status {
+        FileStatus::Planned { functions, .. } if functions.is_empty() => None,
+        _ => Some(status),
+    }
+}
+
+fn file_status_of(db: &dyn Db, file: SourceFile, only: Option<&str>) -> FileStatus {
     let (header, items) = match file_items(db, file) {
         FileItems::NeedsText => return FileStatus::NeedsText,
         FileItems::NotAProgram => return FileStatus::NotAProgram,
         FileItems::Failed => return FileStatus::ParseFailed(file_diagnostics(db, file).clone()),
         FileItems::Program { header, items } => (header, items),
     };
+    let wanted = |name: &Name| only.is_none_or(|only| name == only);
     if let Some(manifest) = manifest(db, file) {
         let functions = manifest
             .functions
             .iter()
+            .filter(|f| wanted(&f.name))
             .map(|f| {
                 let mut report = f.report.clone();
                 fill_in_capacities(db, &mut report);
@@ -1287,7 +1304,7 @@ fn file_status(db: &dyn Db, file: SourceFile) -> FileStatus {
     }
     let mut functions = Vec::with_capacity(items.len());
     let mut entries = Vec::with_capacity(items.len());
-    for &item in items {
+    for &item in items.iter().filter(|item| wanted(item.name(db))) {
         db.unwind_if_revision_cancelled();
         let outcome = plan(db, item);
         // Only a plan with anchors depends on where the function sits in the text.

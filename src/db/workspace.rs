@@ -397,6 +397,20 @@ impl Workspace {
         outcomes
     }
 
+    /// The outcome of `file`'s function named `name` alone, planned as [`Workspace::plan`]
+    /// plans it but without the file's other functions ([`super::function_status`]); `None`
+    /// when the file has no such function.
+    pub fn plan_function(&mut self, file: SourceFile, name: &str) -> Option<FileOutcome> {
+        self.db.run.fetch_add(1, Ordering::Relaxed);
+        let status = super::function_status(&self.db, file, name)?;
+        Some(FileOutcome {
+            file,
+            path: file.path(&self.db).clone(),
+            text: file.text(&self.db).clone(),
+            status: Arc::new(status),
+        })
+    }
+
     /// Plans `files` in batches, enforcing the stages' memo bounds after each: salsa evicts
     /// only when asked (or at a new revision), so without this a cold run would keep every
     /// function's stage results until it ends.

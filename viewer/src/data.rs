@@ -61,8 +61,8 @@ pub struct PlannedVariants {
 
 /// [`plan_text`] for each of `configs` (which agree on Step 0): the page's variants (the
 /// daemon plans only the default one). One workspace plans them all, so the file is parsed
-/// once, not once per variant. With `only`, only that function's report gets its detail
-/// (the others keep the summary a manifest holds).
+/// once, not once per variant. With `only`, only that function is planned (where the store
+/// does not hold the file's plans): its outcome holds no other function.
 pub fn plan_variants(
     system: &dyn System,
     path: &Path,
@@ -83,7 +83,10 @@ pub fn plan_variants(
         .iter()
         .map(|&config| {
             workspace.set_settings(config);
-            let mut outcome = workspace.plan(system, &[file], 1, &|| {}).pop()?;
+            let mut outcome = match only {
+                Some(name) => workspace.plan_function(file, name)?,
+                None => workspace.plan(system, &[file], 1, &|| {}).pop()?,
+            };
             workspace.add_report_detail(&mut outcome, only);
             Some(outcome)
         })

@@ -501,11 +501,10 @@ fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Rep
         &other_configs,
         &shared.cache,
         Some(name),
-    )
-    .outcomes;
+    );
     let others: Vec<(&str, memreuse::db::FileOutcome)> = other_names
         .into_iter()
-        .zip(planned)
+        .zip(planned.outcomes)
         .filter_map(|(variant, outcome)| Some((variant, outcome?)))
         .collect();
     let mut variants = Vec::new();
@@ -521,7 +520,12 @@ fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Rep
             .iter()
             .map(|(v, o)| data::Variant::new(v, o, config(v))),
     );
-    match data::function_document(&data::PlannedFile::new(relative, &outcome), name, &variants) {
+    // The variants' workspace parsed the file: its functions are the page's source.
+    let file = match other_configs.is_empty() {
+        true => data::PlannedFile::new(relative, &outcome),
+        false => data::PlannedFile::with_functions(relative, &outcome, planned.functions),
+    };
+    match data::function_document(&file, name, &variants) {
         Some(document) => Reply::json(&document),
         None => Reply::text(404, format!("no function '{name}' in {relative}")),
     }
