@@ -197,7 +197,7 @@ class Plan:
 
     def to_html(self) -> str:
         """The memory viewer with this program embedded, as ``--emit html`` writes it."""
-        return _native.page(self._text, self._path, *self._settings)
+        return _native.page(self._text, self._path, self._settings)
 
     def _repr_html_(self) -> str:
         # The page is a whole document with its own script and style: an iframe keeps it
@@ -271,7 +271,7 @@ def plan(
     display = path or _DEFAULT_PATH
     settings = _settings(backend, planner, exact, addresses, capacity)
     try:
-        ir, document = _native.plan(text, display, *settings)
+        ir, document = _native.plan(text, display, settings)
     except ValueError as err:
         if "no @pl.program" in str(err):
             raise ParseError(str(err)) from None

@@ -2,24 +2,11 @@
 
 __version__: str
 
-def plan(
-    text: str,
-    display: str,
-    backend: str,
-    planner: str,
-    exact: bool,
-    addresses: bool,
-    capacity: list[tuple[str, int]],
-) -> tuple[str | None, str]: ...
-def page(
-    text: str,
-    display: str,
-    backend: str,
-    planner: str,
-    exact: bool,
-    addresses: bool,
-    capacity: list[tuple[str, int]],
-) -> str: ...
+# (backend, planner, exact, addresses, [(space, bytes)])
+PlanSettings = tuple[str, str, bool, bool, list[tuple[str, int]]]
+
+def plan(text: str, display: str, settings: PlanSettings) -> tuple[str | None, str]: ...
+def page(text: str, display: str, settings: PlanSettings) -> str: ...
 def verify(text: str, display: str, backend: str, addressed: bool) -> str: ...
 def explain(
     text: str, display: str, function: str, first: str, second: str, backend: str

@@ -13,6 +13,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
+use memreuse::plan::PlanConfig;
 use planning::{PlanningError, Settings};
 
 /// Runs `work` without the GIL; a panic becomes a `RuntimeError` naming it.
@@ -36,29 +37,37 @@ fn runtime_error(err: impl std::fmt::Display) -> PyErr {
     PyRuntimeError::new_err(err.to_string())
 }
 
+/// The settings of `memreuse.plan(...)` as the Python side passes them, one tuple:
+/// `(backend, planner, exact, addresses, [(space, bytes)])`.
+#[derive(FromPyObject)]
+struct PlanArgs(String, String, bool, bool, Vec<(String, i64)>);
+
+impl PlanArgs {
+    /// The configuration `memreuse plan` would use for a file at `display` with these flags.
+    fn config(&self, display: &str) -> PyResult<PlanConfig> {
+        let PlanArgs(backend, planner, exact, addresses, capacity) = self;
+        let settings = Settings {
+            backend,
+            planner,
+            exact: *exact,
+            addresses: *addresses,
+            capacity,
+        };
+        planning::config(&settings, display).map_err(value_error)
+    }
+}
+
 /// Plans `text` as `memreuse plan --no-cache --emit ir|json` would plan a file at `display`:
 /// `(ir, json)`, `ir` being `None` where the CLI prints no program. `ValueError` for unknown
 /// settings and text without a program.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn plan(
     py: Python<'_>,
     text: String,
     display: String,
-    backend: String,
-    planner: String,
-    exact: bool,
-    addresses: bool,
-    capacity: Vec<(String, i64)>,
+    settings: PlanArgs,
 ) -> PyResult<(Option<String>, String)> {
-    let settings = Settings {
-        backend: &backend,
-        planner: &planner,
-        exact,
-        addresses,
-        capacity: &capacity,
-    };
-    let config = planning::config(&settings, &display).map_err(value_error)?;
+    let config = settings.config(&display)?;
     match detached(py, || planning::plan(&text, &display, config))? {
         Ok(planned) => Ok((planned.ir, planned.json)),
         Err(PlanningError::NotAProgram) => Err(value_error(PlanningError::NotAProgram)),
@@ -68,25 +77,8 @@ fn plan(
 
 /// The memory viewer's page for `text`, as `plan --emit html` writes it.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
-fn page(
-    py: Python<'_>,
-    text: String,
-    display: String,
-    backend: String,
-    planner: String,
-    exact: bool,
-    addresses: bool,
-    capacity: Vec<(String, i64)>,
-) -> PyResult<String> {
-    let settings = Settings {
-        backend: &backend,
-        planner: &planner,
-        exact,
-        addresses,
-        capacity: &capacity,
-    };
-    let config = planning::config(&settings, &display).map_err(value_error)?;
+fn page(py: Python<'_>, text: String, display: String, settings: PlanArgs) -> PyResult<String> {
+    let config = settings.config(&display)?;
     detached(py, || planning::page(&text, &display, config))
 }
 
@@ -118,14 +110,8 @@ fn explain(
     second: String,
     backend: String,
 ) -> PyResult<(bool, String)> {
-    let settings = Settings {
-        backend: &backend,
-        planner: "pypto",
-        exact: false,
-        addresses: false,
-        capacity: &[],
-    };
-    let config = planning::config(&settings, &display).map_err(value_error)?;
+    let config =
+        planning::config(&Settings::pypto(&backend, &[]), &display).map_err(value_error)?;
     let answer = detached(py, || {
         planning::explain(&text, &function, (&first, &second), &config)
     })?;
@@ -151,14 +137,8 @@ fn plan_for_pass(
     Vec<(String, String, String, u32, u32)>,
     (f64, f64, f64),
 )> {
-    let settings = Settings {
-        backend: &backend,
-        planner: "pypto",
-        exact: false,
-        addresses: false,
-        capacity: &capacity,
-    };
-    let config = planning::config(&settings, &display).map_err(value_error)?;
+    let config =
+        planning::config(&Settings::pypto(&backend, &capacity), &display).map_err(value_error)?;
     let (ir, repairs, phases) =
         detached(py, || planning::plan_for_pass(&text, &display, config))?.map_err(value_error)?;
     let repairs = repairs

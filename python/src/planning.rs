@@ -61,6 +61,19 @@ pub struct Settings<'a> {
     pub capacity: &'a [(String, i64)],
 }
 
+impl<'a> Settings<'a> {
+    /// PyPTO's planner with its defaults: what the PyPTO pass and `explain` plan with.
+    pub fn pypto(backend: &'a str, capacity: &'a [(String, i64)]) -> Settings<'a> {
+        Settings {
+            backend,
+            planner: "pypto",
+            exact: false,
+            addresses: false,
+            capacity,
+        }
+    }
+}
+
 /// The configuration `memreuse plan` would use for a file at `display` with these flags (and
 /// no `memreuse.toml`): Step 0 runs for `*_after_InitMemRef*` dumps, as `auto` says.
 pub fn config(settings: &Settings, display: &str) -> Result<PlanConfig, SettingsError> {
