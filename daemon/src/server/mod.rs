@@ -159,13 +159,9 @@ pub fn run(options: Options) -> Result<(), StartError> {
     let tree = tree::Tree::new(&options.root, &options.state_dir);
     let shared = Arc::new(shared::Shared::new(
         instance.clone(),
-        options.build_id.clone(),
-        options.root.clone(),
-        options.state_dir.clone(),
-        options.planner,
+        &options,
         cache.clone(),
         tree,
-        options.overrides.clone(),
         settings,
     ));
 

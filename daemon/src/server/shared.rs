@@ -164,28 +164,25 @@ impl Drop for Starving<'_> {
 const READ_DEADLINE: Duration = Duration::from_secs(120);
 
 impl Shared {
-    #[allow(clippy::too_many_arguments)]
+    /// The state of the daemon `options` start, known to others as `instance`, planning
+    /// with `config` (files up to `max_file_bytes`).
     pub fn new(
         instance: String,
-        build_id: String,
-        root: PathBuf,
-        state_dir: PathBuf,
-        planner: Planner,
+        options: &super::Options,
         cache: Arc<Cache>,
         tree: Tree,
-        overrides: Overrides,
         (config, max_file_bytes): (PlanConfig, u64),
     ) -> Shared {
         Shared {
             instance,
-            build_id,
-            root,
-            state_dir,
+            build_id: options.build_id.clone(),
+            root: options.root.clone(),
+            state_dir: options.state_dir.clone(),
             started: Instant::now(),
-            planner,
+            planner: options.planner,
             cache,
             tree,
-            overrides,
+            overrides: options.overrides.clone(),
             settings: RwLock::new(Active {
                 config,
                 max_file_bytes,
