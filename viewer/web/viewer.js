@@ -617,7 +617,7 @@ function describe(doc, space, t) {
     title: t.name,
     lines: [
       `${bytes(t.size)} (${t.size} B)${type ? ` · ${type.dtype}[${type.shape.join(", ")}]` : ""}`,
-      `live statements ${t.def}..${t.last}${defLine ? ` · lines ${defLine}–${lastLine || "?"}` : ""}`,
+      defLine ? `live over lines ${defLine}–${lastLine || "?"}` : `live over statements ${t.def}..${t.last}`,
       `buffer ${buffer.base}: bytes [${t.offset}, ${t.offset + t.size}) of ${bytes(buffer.size)} at ${buffer.offset}${buffer.pinned ? ", pinned" : ""}`,
       others.length ? `shares it with: ${others.slice(0, 12).join(", ")}${others.length > 12 ? ` … (${others.length} in all)` : ""}` : "alone on its buffer",
       t.arms.length ? `defined in the ${t.arms[0][1] === 0 ? "then" : "else"} arm of the if at line ${doc.ifs[t.arms[0][0]].line}` : "",

@@ -457,17 +457,18 @@ impl OffsetInput {
                     .iter()
                     .map(|&k| f.vars[intervals[in_space[k]].rep].name.to_string())
                     .collect();
+                // Located at the statement where those bytes are live.
+                let at = self.lifetimes.statement_spans.get(live.instant as usize);
                 return Err(PlanError::new(
                     address_codes::CAPACITY_OVERFLOW,
                     format!(
-                        "{} needs {} bytes at statement {} ({} bytes live in {}) but the limit is {capacity} bytes",
+                        "{} needs {} bytes here ({} bytes live in {}) but the limit is {capacity} bytes",
                         space.name(),
                         live.bytes as i64 + reserved_start,
-                        live.instant,
                         live.bytes,
                         names.join(", ")
                     ),
-                    address::head_of(f),
+                    at.copied().unwrap_or_else(|| address::head_of(f)),
                 ));
             }
             if *peak > room {

@@ -146,7 +146,7 @@ impl<'f> Retargeter<'f> {
         let Hazards::Known(hazards) = &self.hazards else {
             return false;
         };
-        let Some((live, last)) = hazards.hazard(iter_arg, &target.memref.base) else {
+        let Some(live) = hazards.hazard(iter_arg, &target.memref.base) else {
             return false;
         };
         let base = &target.memref.base;
@@ -155,15 +155,14 @@ impl<'f> Retargeter<'f> {
             &self.vars[iter_arg].name,
             &self.vars[live].name,
         );
-        let mut d = Diagnostic::error(
+        let d = Diagnostic::warning(
             codes::RETARGET_REFUSED,
             format!(
-                "Step 0 leaves '{value}' on its own buffer: PyPTO's MaterializeSemanticAliases would compute it in '{base}', the buffer of loop carry '{iter_arg}', but '{live}' on that buffer is defined before the loop and read again after the loop starts (step {last}), so every iteration would overwrite it"
+                "Step 0 leaves '{value}' on its own buffer: PyPTO's MaterializeSemanticAliases would compute it in '{base}', the buffer of loop carry '{iter_arg}', but '{live}' on that buffer is defined before the loop and read again after the loop starts, so every iteration would overwrite it"
             ),
             span,
         )
         .with_hint("the carry gets its value through a `tile.move` instead (use --exact for PyPTO's decision)");
-        d.severity = memreuse_ir::diagnostics::Severity::Warning;
         self.refusals.push(d);
         true
     }
@@ -502,12 +501,12 @@ impl CarryHazards {
     }
 
     /// A tile on `base`, defined before the loop of `iter_arg`, read after that loop starts.
-    fn hazard(&self, iter_arg: VarId, base: &str) -> Option<(VarId, u32)> {
+    fn hazard(&self, iter_arg: VarId, base: &str) -> Option<VarId> {
         let head = *self.heads.get(&iter_arg)?;
         self.tiles
             .iter()
             .find(|(b, _, def, last)| b.as_str() == base && *def < head && *last > head)
-            .map(|&(_, v, _, last)| (v, last))
+            .map(|&(_, v, _, _)| v)
     }
 }
 

@@ -157,13 +157,15 @@ pub fn run(options: Options) -> Result<(), StartError> {
         blake3::hash(seed.as_bytes()).to_hex()[..16].to_string()
     };
     let tree = tree::Tree::new(&options.root, &options.state_dir);
-    let shared = Arc::new(shared::Shared::new(
-        instance.clone(),
-        &options,
-        cache.clone(),
-        tree,
-        settings,
-    ));
+    let identity = shared::Identity {
+        instance: instance.clone(),
+        build_id: options.build_id.clone(),
+        root: options.root.clone(),
+        state_dir: options.state_dir.clone(),
+        planner: options.planner,
+        overrides: options.overrides.clone(),
+    };
+    let shared = Arc::new(shared::Shared::new(identity, cache.clone(), tree, settings));
 
     let _ = told.set(Arc::downgrade(&shared));
     for event in std::mem::take(&mut *early.lock().unwrap_or_else(|p| p.into_inner())) {

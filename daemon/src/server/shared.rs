@@ -20,6 +20,17 @@ use crate::protocol::Rescan;
 /// The files of one revision, by absolute path.
 pub type Files = Arc<BTreeMap<PathBuf, SourceFile>>;
 
+/// What a daemon is started as: what its answers and status name, and what it plans with
+/// beside `memreuse.toml`.
+pub struct Identity {
+    pub instance: String,
+    pub build_id: String,
+    pub root: PathBuf,
+    pub state_dir: PathBuf,
+    pub planner: Planner,
+    pub overrides: Overrides,
+}
+
 pub struct Shared {
     pub instance: String,
     pub build_id: String,
@@ -164,25 +175,32 @@ impl Drop for Starving<'_> {
 const READ_DEADLINE: Duration = Duration::from_secs(120);
 
 impl Shared {
-    /// The state of the daemon `options` start, known to others as `instance`, planning
-    /// with `config` (files up to `max_file_bytes`).
+    /// The state of the daemon `identity` names, planning with `config` (files up to
+    /// `max_file_bytes`).
     pub fn new(
-        instance: String,
-        options: &super::Options,
+        identity: Identity,
         cache: Arc<Cache>,
         tree: Tree,
         (config, max_file_bytes): (PlanConfig, u64),
     ) -> Shared {
+        let Identity {
+            instance,
+            build_id,
+            root,
+            state_dir,
+            planner,
+            overrides,
+        } = identity;
         Shared {
             instance,
-            build_id: options.build_id.clone(),
-            root: options.root.clone(),
-            state_dir: options.state_dir.clone(),
+            build_id,
+            root,
+            state_dir,
             started: Instant::now(),
-            planner: options.planner,
+            planner,
             cache,
             tree,
-            overrides: options.overrides.clone(),
+            overrides,
             settings: RwLock::new(Active {
                 config,
                 max_file_bytes,

@@ -2,7 +2,7 @@
 # offsets_overflow_without_addresses_is_left_to_allocate_memory_addr is the error
 # AllocateMemoryAddr would stop with (rule §8).
 # memreuse-test: backend=910b step0=off planner=dsa addresses=on
-# expect: error MR-E008 Right needs 81920 bytes at statement
+# expect: error MR-E008 Right needs 81920 bytes here
 import pypto.language as pl
 
 @pl.program

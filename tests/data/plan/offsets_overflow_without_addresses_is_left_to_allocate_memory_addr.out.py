@@ -5,7 +5,7 @@
 # memreuse-test: backend=910b step0=off planner=dsa
 # expect: distinct r0 r1 r2 r3
 # expect: memref r3 mem_right_15 61440 20480
-# expect: diag MR-W003 Right needs 81920 bytes at statement
+# expect: diag MR-W003 Right needs 81920 bytes here
 # expect: deterministic
 import pypto.language as pl
 
