@@ -493,3 +493,54 @@ fn every_accepted_program_gets_an_offset_plan() {
         "no case exercised the overflow left to AllocateMemoryAddr"
     );
 }
+
+/// Every program upstream accepts gets a plan both checkers pass under the snapshot's rules
+/// too (`--rules snapshot`, the safe planner: plan, check, repair, check again), or one whose
+/// only findings are the input's own hazards (`MR-W004`): the safe fixups make the writebacks
+/// and copies the snapshot leaves out (seed rules S1/S2, `tests/data/seed_rules`), which no
+/// repair edit would. The whole corpus beside the clone, else the bundled subset (which holds
+/// g1006, a loop passing an iter arg on).
+#[test]
+fn every_accepted_program_gets_a_checked_plan_under_the_snapshot_rules() {
+    use memreuse::repair::verify_options;
+    let corpus = corpus();
+    let mut planned_cases = 0;
+    for case in cases(&corpus.dir).iter().filter(|c| c.upstream_ok) {
+        let text = std::fs::read_to_string(corpus.dir.join(format!("{}.input.py", case.name)))
+            .expect("input readable");
+        let program = parse_program(&text).expect("input parses");
+        let config = PlanConfig {
+            backend: case.backend,
+            rules: Rules::Snapshot,
+            ..PlanConfig::default()
+        };
+        let options = verify_options(&config);
+        let (planned, reports) =
+            plan_program_checked(&program, &config, &options).unwrap_or_else(|(f, e)| {
+                panic!(
+                    "{}: no plan for {f} under the snapshot rules: {e:?}",
+                    case.name
+                )
+            });
+        let hazards = reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .any(is_input_hazard);
+        let violations = program_violations(&planned, &options);
+        assert!(
+            violations.is_empty() || hazards,
+            "{}: the plan under the snapshot rules fails the checker: {violations:?}",
+            case.name
+        );
+        planned_cases += 1;
+    }
+    eprintln!(
+        "{planned_cases} accepted programs of the {} corpus planned under the snapshot rules",
+        corpus.name
+    );
+    assert!(
+        planned_cases > 0,
+        "no accepted case in {}",
+        corpus.dir.display()
+    );
+}

@@ -3,14 +3,19 @@
 //! corpus case it was copied from): with the snapshot's rules, `--exact` prints exactly what
 //! upstream's MemoryReuse printed (`NAME.upstream.py`); with the seed's rules (the default) it
 //! prints something else, pinned in `NAME.seed.py` (`UPDATE_EXPECT=1` rewrites it).
+//!
+//! The same fixtures, and those of `tests/data/snapshot_rules/` (programs whose snapshot plan
+//! the seed rules leave as upstream's, but whose safe plan needs them), are what the safe
+//! planner under the snapshot's rules repairs by the seed's rules: each gets a plan both
+//! checkers pass, pinned in `NAME.snapshot.py`.
 
 use std::path::Path;
 
 use memreuse::backend::Backend;
 use memreuse::ir::{parse_program, print_program};
 use memreuse::plan::{PlanConfig, Rules};
-use memreuse::repair::plan_program_checked;
-use memreuse::verify::VerifyOptions;
+use memreuse::repair::{is_input_hazard, plan_program_checked, verify_options};
+use memreuse::verify::{VerifyOptions, program_violations};
 
 /// `--exact` output of `input` on `backend` under `rules`.
 fn exact(input: &str, backend: Backend, rules: Rules) -> String {
@@ -70,5 +75,72 @@ fn each_seed_rule_changes_its_fixture_and_the_snapshot_rules_give_upstreams_outp
     assert!(
         stale.is_empty(),
         "the seed's --exact output changed for {stale:?} (UPDATE_EXPECT=1 rewrites NAME.seed.py; review the diff)"
+    );
+}
+
+/// The rows `(name, backend)` of `dir`'s `MANIFEST.tsv`.
+fn manifest(dir: &Path) -> Vec<(String, Backend)> {
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("the manifest");
+    manifest
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [name, backend, _case] = fields[..] else {
+                panic!("MANIFEST.tsv: a line of three fields expected, got {line:?}");
+            };
+            (
+                name.to_string(),
+                Backend::from_name(backend).expect("a backend"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_safe_planner_under_the_snapshot_rules_plans_each_fixture_safely() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut checked = 0;
+    let mut stale = Vec::new();
+    for dir in [data.join("seed_rules"), data.join("snapshot_rules")] {
+        for (name, backend) in manifest(&dir) {
+            let input = std::fs::read_to_string(dir.join(format!("{name}.input.py")))
+                .unwrap_or_else(|err| panic!("{name}.input.py: {err}"));
+            let program = parse_program(&input).expect("the fixture parses");
+            let config = PlanConfig {
+                backend,
+                rules: Rules::Snapshot,
+                ..PlanConfig::default()
+            };
+            let options = verify_options(&config);
+            let (planned, reports) = plan_program_checked(&program, &config, &options)
+                .unwrap_or_else(|(function, err)| {
+                    panic!("{name}: {function} has no plan under the snapshot rules: {err:?}")
+                });
+            let hazards = reports
+                .iter()
+                .flat_map(|r| &r.diagnostics)
+                .any(is_input_hazard);
+            let violations = program_violations(&planned, &options);
+            assert!(
+                violations.is_empty() || hazards,
+                "{name}: the plan fails the checker: {violations:?}"
+            );
+            let text = print_program(&planned);
+            let pinned = dir.join(format!("{name}.snapshot.py"));
+            if std::fs::read_to_string(&pinned).ok().as_deref() != Some(text.as_str()) {
+                if std::env::var_os("UPDATE_EXPECT").is_some() {
+                    std::fs::write(&pinned, &text).expect("the pinned output is writable");
+                } else {
+                    stale.push(name);
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 7, "only {checked} fixtures");
+    assert!(
+        stale.is_empty(),
+        "the safe plan under the snapshot rules changed for {stale:?} (UPDATE_EXPECT=1 rewrites NAME.snapshot.py; review the diff)"
     );
 }

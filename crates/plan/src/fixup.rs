@@ -711,8 +711,14 @@ impl<'v> YieldFixup<'v> {
             // The seed's swap (`pl.yield_(prev, cur)`) yields iter args themselves: a yielded
             // value is matched as "variable or iter arg", like the if arms of S1 (seed S2; the
             // snapshot matches variables only).
+            // The safe planner matches iter args under the snapshot too: a carry yielding
+            // another iter arg gets no writeback there, and its next iteration reads the
+            // init's buffer, which holds the wrong value.
             let yielded = match self.rules {
                 Rules::Seed => value.as_var().filter(|&v| is_placed_tile(self.vars, v)),
+                Rules::Snapshot if self.safe => {
+                    value.as_var().filter(|&v| is_placed_tile(self.vars, v))
+                }
                 Rules::Snapshot => self.plain_tile(value),
             };
             let init = f.init_values.get(i).and_then(|e| {
@@ -737,8 +743,9 @@ impl<'v> YieldFixup<'v> {
             return Ok(());
         }
         // Seed S2: carries on overlapping buffers have no safe writeback order; the snapshot
-        // writes them back in carry order regardless.
-        let pairs = if self.rules.seed() {
+        // writes them back in carry order regardless, the safe planner refuses them as the
+        // seed does (its repair then gives the carries buffers of their own).
+        let pairs = if self.rules.seed() || self.safe {
             candidates.len()
         } else {
             0
@@ -774,10 +781,17 @@ impl<'v> YieldFixup<'v> {
         for &(_, yielded, init) in &moving {
             self.reject_acc_to_acc(yielded, init)?;
         }
-        let (order, scratched) = match self.rules {
-            Rules::Seed => self.writeback_order(&moving),
+        // The safe planner's writebacks of iter args (the snapshot makes none) are ordered by
+        // S2: the iter args a loop yields rotate (`pl.yield_(cur, prev)`), and in carry order
+        // one writeback overwrites the value another still reads.
+        let writes_back_iter_arg = moving
+            .iter()
+            .any(|&(_, yielded, _)| self.vars[yielded].kind == VarKind::IterArg);
+        let (order, scratched) = if self.rules.seed() || writes_back_iter_arg {
+            self.writeback_order(&moving)
+        } else {
             // The snapshot writes back in carry order, with no scratch copy.
-            Rules::Snapshot => ((0..moving.len()).collect(), Vec::new()),
+            ((0..moving.len()).collect(), Vec::new())
         };
         let mut new_values = values.clone();
         let mut stmts = Vec::new();
@@ -872,8 +886,10 @@ impl<'v> YieldFixup<'v> {
                 Some(i) => i,
                 None => {
                     // Every remaining writeback waits on another: a rotation. Reading from a
-                    // scratch copy frees the lowest one's sources.
-                    let Some(i) = (0..n).find(|&i| !done[i]) else {
+                    // scratch copy frees the lowest one's sources. One already reading scratch
+                    // frees nothing more (it waits on a rotation it is not part of, or on
+                    // overlapping writes the checkers then find), so the next one is taken.
+                    let Some(i) = (0..n).find(|&i| !done[i] && !scratched.contains(&i)) else {
                         break;
                     };
                     scratched.push(i);
@@ -900,8 +916,10 @@ impl<'v> YieldFixup<'v> {
             .as_deref()
             .and_then(first_yield)
             .map(<[Expr]>::to_vec);
-        // S1: arms are matched as "variable or iter arg"; the snapshot's as variables only.
-        let iter_args_count = self.rules.seed();
+        // S1: arms are matched as "variable or iter arg"; the snapshot's as variables only,
+        // but the safe planner's as the seed's: an arm yielding an iter arg off the result's
+        // buffer gets no copy there, and the result then does not hold its value.
+        let iter_args_count = self.rules.seed() || self.safe;
         let arm = |vars: &VarTable, values: &Option<Vec<Expr>>, k: usize| {
             let v = values.as_ref()?.get(k)?.as_var()?;
             let counts = iter_args_count || vars[v].kind != VarKind::IterArg;
