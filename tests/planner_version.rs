@@ -1,6 +1,6 @@
 //! The planner version follows the planner's output: `PLANNER_VERSION` is a digest of what
-//! the planner makes of every fixture and bundled kernel, under every backend and planner (for
-//! both the planner's plan and the repaired one the CLI emits by default).
+//! the planner makes of every fixture and bundled kernel, under every backend, planner and
+//! set of rules (for both the planner's plan and the repaired one the CLI emits by default).
 //! Cache keys include it, so when planner output changes this test fails until the constant
 //! is updated, and an updated constant keeps every cache from serving the old plans.
 
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use memreuse::backend::Backend;
 use memreuse::ir::{parse_program, print_function};
-use memreuse::plan::{PLANNER_VERSION, PlanConfig, Planner, plan_function};
+use memreuse::plan::{PLANNER_VERSION, PlanConfig, Planner, Rules, plan_function};
 use memreuse::repair::{plan_checked, verify_options};
 
 /// Every `*.py` input below `dir` (not the `*.out.py` snapshots), sorted.
@@ -49,11 +49,17 @@ fn planner_output() -> String {
             let name = path.strip_prefix(repo).expect("in the repo").display();
             for backend in [Backend::None, Backend::Ascend910B, Backend::Ascend950] {
                 for planner in [Planner::Pypto, Planner::Dsa] {
-                    for materialize_aliases in [false, true] {
+                    for (materialize_aliases, rules) in [
+                        (false, Rules::Seed),
+                        (true, Rules::Seed),
+                        (false, Rules::Snapshot),
+                        (true, Rules::Snapshot),
+                    ] {
                         let config = PlanConfig {
                             backend,
                             planner,
                             materialize_aliases,
+                            rules,
                             ..PlanConfig::default()
                         };
                         for function in &program.functions {
