@@ -560,7 +560,7 @@ impl<'a> FunctionGen<'a> {
             format!("pl.tile.adds({}, 1{})", src.name, attrs_kwarg(attrs))
         };
         let value = self.define_vec("un", (src.rows, src.cols, src.dtype), &rhs);
-        if self.hazard(6) {
+        if self.hazard(3) {
             return self.pad_in_place(&value);
         }
         value
@@ -749,7 +749,7 @@ impl<'a> FunctionGen<'a> {
             return;
         }
         let blocks_allowed = self.depth < MAX_BLOCK_DEPTH;
-        if blocks_allowed && self.hazard(2) {
+        if blocks_allowed && self.hazard(1) {
             self.acc_if_phi();
             return;
         }
@@ -1021,7 +1021,7 @@ impl<'a> FunctionGen<'a> {
         }
         self.pool.extend(return_vars.iter().cloned());
         if let Some(out) = return_vars.first()
-            && self.hazard(10)
+            && self.hazard(5)
         {
             self.pad_in_place(out);
         }
@@ -1217,7 +1217,7 @@ impl<'a> FunctionGen<'a> {
         self.next_memref += 1;
         self.pool.extend(phi.clone());
         if let Some(phi) = phi
-            && self.hazard(10)
+            && self.hazard(5)
         {
             self.pad_in_place(&phi);
         }
