@@ -10,9 +10,11 @@
 //! The loop: while a violation names two tiles (`V003`, `V004`, `V007`), the first one (by
 //! location, then code) is separated by the first edit of `candidates` that separates it —
 //! `MR-R001` keep a group off the shared buffer (writer, then victim), `MR-R002`/`MR-R005`
-//! detach the loop carry or `if` result that sits on the victim's buffer (seeded from the
+//! detach the loop carry or `if` result that sits on the victim's buffer (the one whose
+//! storage the writer is — an in-place result or view of it — first, then seeded from the
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
-//! allocation. Each trial plans the function from the edited input (an `MR-R001` trial keeps
+//! allocation (with the views and in-place results on it: one of those never moves alone,
+//! which would leave it off its source's base, `V006`, a finding no edit repairs). Each trial plans the function from the edited input (an `MR-R001` trial keeps
 //! the input, so it finishes from the input's packing, `plan::PackedInput`, which gives the
 //! same plan: the packing is kept from the input's first plan ([`plan_checked`]), made at its
 //! first trial (a first plan the engine made), or kept from the trial of the edit that made
@@ -486,7 +488,8 @@ fn repair_checked(
 /// seed's S2), separates them first and adds those repairs to `repairs`: carries the input
 /// seeds from one tile get their own allocations (the input so edited is returned), and a
 /// carry whose init the packer put on another carry's init's buffer keeps that init on its own
-/// allocation.
+/// allocation (the refused loop's inits in carry order: the first whose keeping changes the
+/// plan, since the one that kept the buffer changes nothing).
 fn plan_separating(
     input: &Function,
     plans: &mut InputPlans,
@@ -798,10 +801,13 @@ fn apply(
 }
 
 /// The ways to separate the pair, best first: a tile the packer moved onto the other's buffer
-/// goes back to its own (the writer first); else a loop carry or `if` result enclosing the
-/// write that sits on the victim's buffer gets one of its own (one seeded from the victim
-/// first, then outer before inner); else the writer, if the input already put it there, moves
-/// to a fresh allocation. The warnings' `{copy}` and `{new_base}` are named by [`apply`], when
+/// goes back to its own (the writer first); else a loop carry or `if` result that sits on the
+/// victim's buffer gets one of its own — the one whose storage the writer is (an in-place
+/// result or view of an `if` result, a carry or a loop result) or one enclosing the write,
+/// one seeded from the victim first, then outer before inner; else the writer, if the input
+/// already put it there, moves to a fresh allocation with the tile whose view or in-place
+/// result it is (an assignment's value: a carry's or an `if` result's storage moves with its
+/// place, above). The warnings' `{copy}` and `{new_base}` are named by [`apply`], when
 /// the edit makes them.
 fn candidates(
     input: &Function,
@@ -884,6 +890,13 @@ fn candidates(
         })
         .collect();
     places.sort_by_key(|&(depth, _, anchor, seed)| (seed != victim, depth, anchor.index()));
+    // The writer's own place may enclose it too: each place is tried once.
+    let mut tried = Vec::new();
+    places.retain(|&(_, place, _, _)| {
+        let first = !tried.contains(&place);
+        tried.push(place);
+        first
+    });
     for (_, place, anchor, seed) in places {
         let (code, what, seed_role) = match place {
             Place::Carry(_) => (codes::CARRY_GETS_OWN_BUFFER, "loop carry", "its init value"),
