@@ -10,9 +10,11 @@
 //! The loop: while a violation names two tiles (`V003`, `V004`, `V007`), the first one (by
 //! location, then code) is separated by the first edit of `candidates` that separates it —
 //! `MR-R001` keep a group off the shared buffer (writer, then victim), `MR-R002`/`MR-R005`
-//! detach the loop carry or `if` result that sits on the victim's buffer (seeded from the
+//! detach the loop carry or `if` result that sits on the victim's buffer (the one whose
+//! storage the writer is — an in-place result or view of it — first, then seeded from the
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
-//! allocation. Each trial plans the function from the edited input (an `MR-R001` trial keeps
+//! allocation (with the views and in-place results on it: one of those never moves alone,
+//! which would leave it off its source's base, `V006`, a finding no edit repairs). Each trial plans the function from the edited input (an `MR-R001` trial keeps
 //! the input, so it finishes from the input's packing, `plan::PackedInput`, which gives the
 //! same plan: the packing is kept from the input's first plan ([`plan_checked`]), made at its
 //! first trial (a first plan the engine made), or kept from the trial of the edit that made
@@ -73,7 +75,9 @@ use rustc_hash::FxHashSet;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::walk::final_yield_values;
 use crate::ir::{Expr, Function, Stmt, StmtKind, Type, VarId};
-use crate::plan::isolate::{Place, Seats, detach, fresh_buffer};
+use crate::plan::isolate::{
+    Place, Seats, detach, fresh_buffer, place_anchor, storage_place, storage_root,
+};
 use crate::plan::{
     FunctionPlan, PackedInput, PlanConfig, PlanError, plan_function_keeping, plan_function_trial,
 };
@@ -484,7 +488,8 @@ fn repair_checked(
 /// seed's S2), separates them first and adds those repairs to `repairs`: carries the input
 /// seeds from one tile get their own allocations (the input so edited is returned), and a
 /// carry whose init the packer put on another carry's init's buffer keeps that init on its own
-/// allocation.
+/// allocation (the refused loop's inits in carry order: the first whose keeping changes the
+/// plan, since the one that kept the buffer changes nothing).
 fn plan_separating(
     input: &Function,
     plans: &mut InputPlans,
@@ -511,17 +516,34 @@ fn plan_separating(
         None => (input, plans),
     };
     // Each round keeps one more init off the packer's shared buffer; a loop has few carries.
+    // An init whose group is the buffer's first keeps the buffer already: keeping it on its own
+    // plans the same function and the same refusal, and the next init is tried instead.
     for _ in 0..MAX_ROUNDS {
-        let Err(err) = &planned else { break };
-        if !overlapping(&planned) {
+        let refusal = match &planned {
+            Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => err.0.clone(),
+            _ => break,
+        };
+        let same_refusal = |r: &Result<FunctionPlan, PlanError>| {
+            matches!(r, Err(e) if e.0.code == refusal.code
+                && e.0.message == refusal.message
+                && e.0.span.range() == refusal.span.range())
+        };
+        let mut kept = false;
+        for (init, repair) in inits_packed_onto_another(current, own, &refusal) {
+            own.insert(init);
+            let trial = plans.plan(current, config, own);
+            if same_refusal(&trial) {
+                own.remove(&init);
+                continue;
+            }
+            repairs.push(repair);
+            planned = trial;
+            kept = true;
             break;
         }
-        let Some((init, repair)) = init_packed_onto_another(current, own, &err.0) else {
+        if !kept {
             break;
-        };
-        own.insert(init);
-        repairs.push(repair);
-        planned = plans.plan(current, config, own);
+        }
     }
     (planned, edited)
 }
@@ -601,47 +623,73 @@ struct KeptThePair {
     kept_own: Vec<Vec<usize>>,
 }
 
-/// For the carry `MR-E006` names (its span is the later carry's iter arg): its init, when the
-/// input gave it a buffer of its own (so the packer put it on the other's), with the repair.
-fn init_packed_onto_another(
+/// For the loop of the carries `MR-E006` names (its span is the later carry's iter arg): the
+/// inits of its carries, in carry order, each with its repair. The packer put one of the two
+/// on the other's buffer, but which is not known: the one whose group is that buffer's first
+/// kept its own, and keeping it apart changes nothing ([`plan_separating`] tries the next).
+fn inits_packed_onto_another(
     input: &Function,
     own: &FxHashSet<VarId>,
     refusal: &Diagnostic,
-) -> Option<(VarId, Diagnostic)> {
-    let (arg, init) = carry_at(input, &input.body, refusal.span)?;
+) -> Vec<(VarId, Diagnostic)> {
+    let Some(carries) = loop_carries_at(input, &input.body, refusal.span) else {
+        return Vec::new();
+    };
     let seats = Seats::of(&input.body);
-    let grouped = seats.defined(init);
-    if own.contains(&grouped) {
-        return None;
-    }
-    let init_base = base(input, seats.with_memref(&input.vars, init)?)?;
     let name = |v: VarId| input.vars[v].name.as_str();
-    let message = format!(
-        "PyPTO's packing puts '{}', the init of loop carry '{}', on the buffer of another carry's init, so their writebacks overwrite each other ({}: {}); the repaired plan keeps '{}' on its own allocation '{init_base}'",
-        name(init),
-        name(arg),
-        refusal.code,
-        refusal.message,
-        name(grouped),
-    );
-    let mut d = Diagnostic::error(codes::TILE_KEEPS_OWN_BUFFER, message, refusal.span);
-    d.severity = Severity::Warning;
-    Some((grouped, d))
+    let mut out: Vec<(VarId, Diagnostic)> = Vec::new();
+    for (arg, init) in carries {
+        let grouped = seats.defined(init);
+        if own.contains(&grouped) || out.iter().any(|&(g, _)| g == grouped) {
+            continue;
+        }
+        let Some(init_base) = seats
+            .with_memref(&input.vars, init)
+            .and_then(|v| base(input, v))
+        else {
+            continue;
+        };
+        let message = format!(
+            "PyPTO's packing puts '{}', the init of loop carry '{}', on the buffer of another carry's init, so their writebacks overwrite each other ({}: {}); the repaired plan keeps '{}' on its own allocation '{init_base}'",
+            name(init),
+            name(arg),
+            refusal.code,
+            refusal.message,
+            name(grouped),
+        );
+        let mut d = Diagnostic::error(codes::TILE_KEEPS_OWN_BUFFER, message, refusal.span);
+        d.severity = Severity::Warning;
+        out.push((grouped, d));
+    }
+    out
 }
 
-/// The iter arg defined at `span` and its init.
-fn carry_at(f: &Function, body: &[Stmt], span: crate::ir::Span) -> Option<(VarId, VarId)> {
+/// The carries of the loop whose iter arg is defined at `span` (spans take no part in
+/// equality: compared by their bytes), those whose init is a variable, as (iter arg, init).
+fn loop_carries_at(
+    f: &Function,
+    body: &[Stmt],
+    span: crate::ir::Span,
+) -> Option<Vec<(VarId, VarId)>> {
     body.iter().find_map(|stmt| match &stmt.kind {
         StmtKind::For(l) => l
             .iter_args
             .iter()
-            .zip(&l.init_values)
-            .find(|&(&arg, _)| f.vars[arg].span == span)
-            .and_then(|(&arg, init)| Some((arg, init.as_var()?)))
-            .or_else(|| carry_at(f, &l.body, span)),
-        StmtKind::If(i) => carry_at(f, &i.then_body, span)
-            .or_else(|| i.else_body.as_deref().and_then(|e| carry_at(f, e, span))),
-        StmtKind::With(w) => carry_at(f, &w.body, span),
+            .any(|&arg| f.vars[arg].span.range() == span.range())
+            .then(|| {
+                l.iter_args
+                    .iter()
+                    .zip(&l.init_values)
+                    .filter_map(|(&a, init)| Some((a, init.as_var()?)))
+                    .collect()
+            })
+            .or_else(|| loop_carries_at(f, &l.body, span)),
+        StmtKind::If(i) => loop_carries_at(f, &i.then_body, span).or_else(|| {
+            i.else_body
+                .as_deref()
+                .and_then(|e| loop_carries_at(f, e, span))
+        }),
+        StmtKind::With(w) => loop_carries_at(f, &w.body, span),
         _ => None,
     })
 }
@@ -753,10 +801,13 @@ fn apply(
 }
 
 /// The ways to separate the pair, best first: a tile the packer moved onto the other's buffer
-/// goes back to its own (the writer first); else a loop carry or `if` result enclosing the
-/// write that sits on the victim's buffer gets one of its own (one seeded from the victim
-/// first, then outer before inner); else the writer, if the input already put it there, moves
-/// to a fresh allocation. The warnings' `{copy}` and `{new_base}` are named by [`apply`], when
+/// goes back to its own (the writer first); else a loop carry or `if` result that sits on the
+/// victim's buffer gets one of its own — the one whose storage the writer is (an in-place
+/// result or view of an `if` result, a carry or a loop result) or one enclosing the write,
+/// one seeded from the victim first, then outer before inner; else the writer, if the input
+/// already put it there, moves to a fresh allocation with the tile whose view or in-place
+/// result it is (an assignment's value: a carry's or an `if` result's storage moves with its
+/// place, above). The warnings' `{copy}` and `{new_base}` are named by [`apply`], when
 /// the edit makes them.
 fn candidates(
     input: &Function,
@@ -817,6 +868,13 @@ fn candidates(
         return out;
     };
     let mut places = Vec::new();
+    // The carry or `if` result the writer is the storage of (an in-place result of an `if`
+    // result, a view of an iter arg): it leaves with the place, never alone.
+    if let Some(place) = storage_place(planned, writer)
+        && let Some((anchor, seed)) = place_anchor(&planned.body, place)
+    {
+        places.push((0, place, anchor, seed));
+    }
     enclosing_places(&planned.body, writer, 0, &mut Vec::new(), &mut places);
     // A place seeded from the victim itself first, then outermost first.
     let mut places: Vec<_> = places
@@ -832,6 +890,13 @@ fn candidates(
         })
         .collect();
     places.sort_by_key(|&(depth, _, anchor, seed)| (seed != victim, depth, anchor.index()));
+    // The writer's own place may enclose it too: each place is tried once.
+    let mut tried = Vec::new();
+    places.retain(|&(_, place, _, _)| {
+        let first = !tried.contains(&place);
+        tried.push(place);
+        first
+    });
     for (_, place, anchor, seed) in places {
         let (code, what, seed_role) = match place {
             Place::Carry(_) => (codes::CARRY_GETS_OWN_BUFFER, "loop carry", "its init value"),
@@ -850,18 +915,25 @@ fn candidates(
         out.push((Action::Detach(place), repair(code, message, finding)));
     }
     // The packer may have moved both onto a third buffer: what counts is that the input put
-    // them on one.
+    // them on one. A view, alias or in-place result moves with the tile whose storage it is.
+    let root = storage_root(input, writer);
     if let Some(writer_base) = input_base(writer)
         && Some(&writer_base) == input_base(victim).as_ref()
+        && root != victim
+        && storage_place(input, writer).is_none()
     {
+        let moved = if root == writer {
+            format!("'{}'", name(writer))
+        } else {
+            format!("'{}', whose storage '{}' is,", name(root), name(writer))
+        };
         let message = format!(
-            "the input puts '{}' on '{writer_base}', the buffer of '{}' (an upstream Step 0 retarget), which is unsafe: {why}; the repaired plan gives '{}' its own allocation '{{new_base}}'",
+            "the input puts '{}' on '{writer_base}', the buffer of '{}' (an upstream Step 0 retarget), which is unsafe: {why}; the repaired plan gives {moved} its own allocation '{{new_base}}'",
             name(writer),
             name(victim),
-            name(writer),
         );
         out.push((
-            Action::Fresh(writer),
+            Action::Fresh(root),
             repair(codes::TILE_GETS_FRESH_BUFFER, message, finding),
         ));
     }
@@ -1054,13 +1126,15 @@ fn key(planned: &Function, finding: &Finding) -> Option<FindingKey> {
 /// The findings on the input planned with no reuse at all: every sharing group keeps its own
 /// allocation and Step 0 retargets nothing, so tiles share only what the input and PyPTO's
 /// mandatory placements make them share (in-place results, views, loop carries in place,
-/// accumulator if-phis coalesced, rules §7.4). Empty when that plan cannot be made.
+/// accumulator if-phis coalesced, rules §7.4). Loop carries the input seeds from one tile,
+/// which the yield fixup refuses (`MR-E006`), are first separated as the repair separates them
+/// (their copies keep their own allocations too). Empty when that plan cannot be made.
 fn unshared_findings(
     input: &Function,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Vec<FindingKey> {
-    let every_tile: FxHashSet<VarId> = input.vars.iter().map(|(v, _)| v).collect();
+    let every_tile = |f: &Function| -> FxHashSet<VarId> { f.vars.iter().map(|(v, _)| v).collect() };
     // PyPTO's placements, whichever planner made the plan checked against them.
     let unshared = PlanConfig {
         planner: crate::plan::Planner::Pypto,
@@ -1068,7 +1142,14 @@ fn unshared_findings(
         exact: false,
         ..*config
     };
-    let Ok(plan) = plan_function_keeping(input, &unshared, &every_tile) else {
+    let mut planned = plan_function_keeping(input, &unshared, &every_tile(input));
+    if matches!(&planned, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES) {
+        let mut separated = input.clone();
+        if !separate_shared_seeds(&mut separated).is_empty() {
+            planned = plan_function_keeping(&separated, &unshared, &every_tile(&separated));
+        }
+    }
+    let Ok(plan) = planned else {
         return Vec::new();
     };
     let options = VerifyOptions {

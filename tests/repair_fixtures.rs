@@ -20,6 +20,9 @@ use memreuse::plan::{PlanConfig, PlanReport};
 use memreuse::repair::{is_input_hazard, is_repair, plan_program_checked};
 use memreuse::verify::{VerifyOptions, program_violations};
 
+#[path = "support/input_hazards.rs"]
+mod input_hazards;
+
 fn fixtures() -> Vec<PathBuf> {
     fixtures_in("tests/data/repair")
 }
@@ -318,9 +321,12 @@ fn exact_output_is_upstreams_on_miscompiles() {
 }
 
 /// Every generated program with the upstream hazard shapes (`memreuse_testgen::synth`) gets a
-/// safe plan: where PyPTO's plan loses a value, the repair finds one both checkers pass.
+/// safe plan: where PyPTO's plan loses a value, the repair finds one both checkers pass, but
+/// for the values the input itself overwrites in place (the accumulator `if`s whose other arm
+/// accumulates into a tile read later), which the plan keeps as `MR-W004` warnings.
 #[test]
 fn every_generated_hazard_program_gets_a_safe_plan() {
+    use input_hazards::beyond_input_hazards;
     use memreuse_testgen::synth::{Shapes, SynthConfig, program_text_with};
     let mut repaired_programs = 0;
     for seed in 0..200 {
@@ -355,7 +361,8 @@ fn every_generated_hazard_program_gets_a_safe_plan() {
                             )
                         });
                 let violations = program_violations(&planned, &options(config.backend));
-                assert!(violations.is_empty(), "{cfg:?}: {violations:?}");
+                let lost = beyond_input_hazards(&violations, &reports);
+                assert!(lost.is_empty(), "{cfg:?}: {lost:?}");
                 if reports.iter().flat_map(|r| &r.diagnostics).any(is_repair) {
                     repaired_programs += 1;
                 }

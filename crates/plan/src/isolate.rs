@@ -201,6 +201,13 @@ fn feed_yield(body: &mut [Stmt], iter_arg: VarId, copy: VarId, copy_stmt: &mut O
     }
 }
 
+/// The variable that sits on `place` (a loop's iter arg, an `if` result) and the seed that
+/// feeds it (the loop's init value, the value the `if`'s then arm yields), when both are
+/// variables.
+pub fn place_anchor(body: &[Stmt], place: Place) -> Option<(VarId, VarId)> {
+    find_place(body, place)
+}
+
 /// The variable that sits on the place and the seed that feeds it.
 fn find_place(body: &[Stmt], place: Place) -> Option<(VarId, VarId)> {
     for stmt in body {
@@ -289,27 +296,113 @@ fn insert_copy(body: &mut Vec<Stmt>, place: Place, copy: VarId, copy_stmt: &mut 
     }
 }
 
+/// The tile whose storage an assignment's value is: a bare alias's source, a view's argument
+/// 0, an in-place result's argument k (the op table's "output reuses input k").
+fn storage_source(value: &Expr) -> Option<VarId> {
+    match &value.kind {
+        ExprKind::Var(source) => Some(*source),
+        ExprKind::Call(_, call) => op_info(call.op()).and_then(|info| {
+            let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
+            if info.view {
+                arg(0)
+            } else {
+                info.reuses_input.and_then(arg)
+            }
+        }),
+        _ => None,
+    }
+}
+
+/// The tile `tile` is one storage with when it sits on that tile's base: the source it is a
+/// view, a bare alias or an in-place result of. It cannot move without it.
+fn storage_source_on_base(f: &Function, tile: VarId) -> Option<VarId> {
+    let mut source = None;
+    crate::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
+        if target == tile {
+            source = storage_source(value);
+        }
+    });
+    source.filter(|&s| same_base(f, s, tile))
+}
+
+fn same_base(f: &Function, a: VarId, b: VarId) -> bool {
+    match (tile_memref(f, a), tile_memref(f, b)) {
+        (Some(a), Some(b)) => a.base == b.base,
+        _ => false,
+    }
+}
+
+/// The loop carry or `if` result whose storage `tile` is, following views, aliases and
+/// in-place results on one base back to their root ([`storage_root`]): an `if` result, a
+/// loop's iter arg or a loop result (its carry). A repair that gives that place its own buffer
+/// takes `tile` along, while one that moves `tile` alone would split it from its source. `None`
+/// when the root is an assignment's own value.
+pub fn storage_place(f: &Function, tile: VarId) -> Option<Place> {
+    place_of(&f.body, storage_root(f, tile))
+}
+
+/// The root of `tile`'s storage: the tile (an assignment's value, an `if` result, an iter arg
+/// or a loop result) that `tile` is a view, alias or in-place result of on its base, through
+/// any chain of those; `tile` itself when it is none.
+pub fn storage_root(f: &Function, tile: VarId) -> VarId {
+    let mut sources: FxHashMap<VarId, VarId> = FxHashMap::default();
+    crate::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
+        if let Some(source) = storage_source(value)
+            && same_base(f, source, target)
+        {
+            sources.insert(target, source);
+        }
+    });
+    let mut root = tile;
+    // A chain is at most as long as the variables; a cycle ends it.
+    for _ in 0..sources.len() {
+        match sources.get(&root) {
+            Some(&source) if source != root => root = source,
+            _ => break,
+        }
+    }
+    root
+}
+
+/// The place `v` names when it is an `if` result, a loop's iter arg or a loop result.
+fn place_of(body: &[Stmt], v: VarId) -> Option<Place> {
+    body.iter().find_map(|stmt| match &stmt.kind {
+        StmtKind::For(l) => {
+            if l.iter_args.contains(&v) {
+                return Some(Place::Carry(v));
+            }
+            if let Some(i) = l.return_vars.iter().position(|&r| r == v) {
+                return l.iter_args.get(i).map(|&arg| Place::Carry(arg));
+            }
+            place_of(&l.body, v)
+        }
+        StmtKind::If(i) => {
+            if i.return_vars.contains(&v) {
+                return Some(Place::IfResult(v));
+            }
+            place_of(&i.then_body, v)
+                .or_else(|| i.else_body.as_deref().and_then(|e| place_of(e, v)))
+        }
+        StmtKind::With(w) => place_of(&w.body, v),
+        _ => None,
+    })
+}
+
 /// Moves `tile` and the views, aliases and in-place results derived from it on its base to a
 /// fresh allocation of its base's size; returns the new base. The loop carries and `if`
-/// results it feeds stay where they are (the yield fixup copies into them).
+/// results it feeds stay where they are (the yield fixup copies into them). `None` when `tile`
+/// is itself a view, alias or in-place result of a tile on its base: it is that tile's storage
+/// and cannot leave it alone ([`storage_place`] names the place that can).
 pub fn fresh_buffer(f: &mut Function, tile: VarId) -> Option<Name> {
     let base = tile_memref(f, tile)?.base.clone();
     let space = tile_space(f, tile)?;
     let size = alloc_size(f, &base)?;
+    if storage_source_on_base(f, tile).is_some() {
+        return None;
+    }
     let mut moved = vec![tile];
     crate::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
-        let source = match &value.kind {
-            ExprKind::Var(source) => Some(*source),
-            ExprKind::Call(_, call) => op_info(call.op()).and_then(|info| {
-                let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
-                if info.view {
-                    arg(0)
-                } else {
-                    info.reuses_input.and_then(arg)
-                }
-            }),
-            _ => None,
-        };
+        let source = storage_source(value);
         if source.is_some_and(|s| moved.contains(&s))
             && tile_memref(f, target).is_some_and(|m| m.base == base)
         {

@@ -52,7 +52,12 @@ pub enum Shapes {
     /// Also the shapes of `tests/data/verify_upstream/`, on which PyPTO's plan can lose a
     /// value: loop inits read inside or after their loop (sometimes through a view of a live
     /// tile), nested loops seeded by the enclosing iter arg whose result the outer loop yields,
-    /// `if`s whose then arm yields a pre-if value, and tuple items nobody reads.
+    /// `if`s whose then arm yields a pre-if value, and tuple items nobody reads. And the shapes
+    /// the repairs must carry along or leave to the input: `tile.fillpad_inplace` of a carry's
+    /// next value, an arm's value, an `if` result or a loop result (its output reuses input 0),
+    /// and accumulator `if`s (one arm seeds with `tile.matmul`, the other accumulates into a
+    /// pre-if Acc tile with `tile.matmul_acc`), whose pre-if tile is now and then read later:
+    /// the input then overwrites it itself, which no plan can undo (`MR-W004`).
     WithUpstreamHazards,
 }
 
@@ -554,7 +559,33 @@ impl<'a> FunctionGen<'a> {
         } else {
             format!("pl.tile.adds({}, 1{})", src.name, attrs_kwarg(attrs))
         };
-        self.define_vec("un", (src.rows, src.cols, src.dtype), &rhs)
+        let value = self.define_vec("un", (src.rows, src.cols, src.dtype), &rhs);
+        if self.hazard(3) {
+            return self.pad_in_place(&value);
+        }
+        value
+    }
+
+    /// `tile.fillpad_inplace` of `src`, whose result sits on `src`'s MemRef (its output reuses
+    /// input 0): it stands for `src` from here on, which nothing reads again. A carry's next
+    /// value, an arm's yielded value, an `if` result or a loop result padded so: the repairs
+    /// that give a carry or a result a buffer of its own, or move a tile to a fresh one, must
+    /// take the in-place result along.
+    fn pad_in_place(&mut self, src: &Tile) -> Tile {
+        let pad = self.rng.pick(&["zero", "min", "max"]);
+        let rhs = format!(
+            "pl.tile.fillpad_inplace({}, pad_value=pl.PadValue.{pad})",
+            src.name
+        );
+        let padded = self.define(
+            "pad",
+            (src.rows, src.cols, src.dtype, Space::Vec),
+            Placement::Shared(src.memref.clone()),
+            &rhs,
+        );
+        self.pool.retain(|t| t.name != src.name);
+        self.pool.push(padded.clone());
+        padded
     }
 
     fn binary(&mut self, lhs: &Tile) -> Tile {
@@ -718,6 +749,10 @@ impl<'a> FunctionGen<'a> {
             return;
         }
         let blocks_allowed = self.depth < MAX_BLOCK_DEPTH;
+        if blocks_allowed && self.hazard(1) {
+            self.acc_if_phi();
+            return;
+        }
         match roll {
             0..12 => {
                 self.load(None);
@@ -984,7 +1019,12 @@ impl<'a> FunctionGen<'a> {
                 self.binary_with(out, init);
             }
         }
-        self.pool.extend(return_vars);
+        self.pool.extend(return_vars.iter().cloned());
+        if let Some(out) = return_vars.first()
+            && self.hazard(5)
+        {
+            self.pad_in_place(out);
+        }
     }
 
     /// A loop init: a tile of its own ([`FunctionGen::loop_seed`]), or, among the hazard
@@ -1175,7 +1215,129 @@ impl<'a> FunctionGen<'a> {
             });
         }
         self.next_memref += 1;
-        self.pool.extend(phi);
+        self.pool.extend(phi.clone());
+        if let Some(phi) = phi
+            && self.hazard(5)
+        {
+            self.pad_in_place(&phi);
+        }
+    }
+
+    /// An accumulator `if` (rules §7.4), as real kernels write a K loop: one arm seeds the
+    /// accumulator with `tile.matmul`, the other accumulates with `tile.matmul_acc` into an Acc
+    /// tile from before the `if` (its result on that tile's MemRef), and both yield one result,
+    /// which sits on the then arm's value (rules §3.1) and is moved to Vec. Either the
+    /// accumulator is a pre-if `tile.matmul` result, which is now and then read again after the
+    /// `if`, or it is the iter arg of a loop around the `if` (`if k == 0` seeds), whose init is
+    /// now and then read after the loop. PyPTO coalesces the seed onto the accumulator's buffer
+    /// (§7.4), and a later read of the pre-if value then reads the seed.
+    fn acc_if_phi(&mut self) {
+        let (m, k, n) = (
+            self.rng.pick(CUBE_DIMS),
+            self.rng.pick(CUBE_DIMS),
+            self.rng.pick(CUBE_DIMS),
+        );
+        let lhs = self.cube_operand("a", (m, k));
+        let rhs = self.cube_operand("b", (k, n));
+        let layout = (m, n, DType::Fp32, Space::Acc);
+        let product = format!("pl.tile.matmul({}, {})", lhs.name, rhs.name);
+        let pre = self.define("acc", layout, Placement::Fresh, &product);
+        let seed_first = self.rng.percent(50);
+        // The accumulator `if`, in the current block: yields its result.
+        let accumulate_if = |g: &mut Self, accumulator: &Tile, condition: &str| -> Tile {
+            g.start_line();
+            let _ = writeln!(g.body, "if {condition}:");
+            let mut phi: Option<Tile> = None;
+            for branch in 0..2 {
+                if branch == 1 {
+                    g.start_line();
+                    g.body.push_str("else:\n");
+                }
+                let seeds = (branch == 0) == seed_first;
+                g.block(|g| {
+                    if g.rng.percent(50) {
+                        g.random_statements(2);
+                    }
+                    let value = if seeds {
+                        g.define("acc", layout, Placement::Fresh, &product)
+                    } else {
+                        let rhs = format!(
+                            "pl.tile.matmul_acc({}, {}, {})",
+                            accumulator.name, lhs.name, rhs.name
+                        );
+                        g.define(
+                            "acc",
+                            layout,
+                            Placement::Shared(accumulator.memref.clone()),
+                            &rhs,
+                        )
+                    };
+                    let phi = phi.get_or_insert_with(|| Tile {
+                        name: g.fresh_name("phi"),
+                        ..value.clone()
+                    });
+                    g.start_line();
+                    g.body.push_str(&phi.name);
+                    g.body.push_str(": ");
+                    phi.write_type(&mut g.body);
+                    let _ = writeln!(g.body, " = pl.yield_({})", value.name);
+                });
+            }
+            g.next_memref += 1;
+            phi.expect("both arms yield")
+        };
+        let result = if self.rng.percent(50) {
+            let result = match self.loop_vars.last().cloned() {
+                Some(var) => accumulate_if(self, &pre, &format!("{var} < 2")),
+                None => accumulate_if(self, &pre, "flag > 0"),
+            };
+            // The accumulator read again after the `if`.
+            if self.rng.percent(50) {
+                self.acc_to_vec(&pre);
+            }
+            result
+        } else {
+            let loop_var = self.fresh_name("k");
+            let carry = Tile {
+                name: self.fresh_name("carry"),
+                ..pre.clone()
+            };
+            let trips = self.rng.pick(&[2u64, 4]);
+            self.start_line();
+            let _ = writeln!(
+                self.body,
+                "for {loop_var}, ({},) in pl.range({trips}, init_values=({},)):",
+                carry.name, pre.name
+            );
+            let out = self.block(|g| {
+                g.loop_vars.push(loop_var.clone());
+                let phi = accumulate_if(g, &carry, &format!("{loop_var} == 0"));
+                g.next_memref += 1;
+                let out = Tile {
+                    name: g.fresh_name("out"),
+                    ..pre.clone()
+                };
+                g.start_line();
+                g.body.push_str(&out.name);
+                g.body.push_str(": ");
+                out.write_type(&mut g.body);
+                let _ = writeln!(g.body, " = pl.yield_({})", phi.name);
+                g.loop_vars.pop();
+                out
+            });
+            // The loop's init read again after the loop.
+            if self.rng.percent(50) {
+                self.acc_to_vec(&pre);
+            }
+            out
+        };
+        self.acc_to_vec(&result);
+    }
+
+    /// `tile.move` of an Acc tile to Vec, available as an operand.
+    fn acc_to_vec(&mut self, acc: &Tile) -> Tile {
+        let rhs = format!("pl.tile.move({}, target_memory=pl.Mem.Vec)", acc.name);
+        self.define_vec("mm", (acc.rows, acc.cols, DType::Fp32), &rhs)
     }
 
     fn scope_block(&mut self) {
