@@ -409,9 +409,8 @@ fn repair_checked(
                 continue;
             }
             // Tiles the fixups insert get new ids in every plan; their names stay.
-            let names_pair = |c: Clobber| pair_names(&trial.function, c) == names;
             let Some(trial_findings) =
-                check_plan_separating(plan_input, &trial.function, options, &names_pair)
+                check_plan_separating(plan_input, &trial.function, options, names)
             else {
                 // Finished from the input's packing with just one more group kept apart.
                 let keeps_one_more = trial_input.is_none()
