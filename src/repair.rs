@@ -75,11 +75,13 @@ use crate::ir::walk::final_yield_values;
 use crate::ir::{Expr, Function, Stmt, StmtKind, Type, VarId};
 use crate::plan::isolate::{Place, Seats, detach, fresh_buffer};
 use crate::plan::{
-    FunctionPlan, PackedInput, PlanConfig, PlanError, plan_function_keeping, plan_function_trial,
+    FunctionPlan, PackedInput, PlanConfig, PlanError, ReportToDo, plan_function_keeping,
+    plan_function_trial,
 };
 use crate::verify::{
     Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
 };
+use std::sync::Arc;
 
 use crate::ir::codes;
 
@@ -270,10 +272,7 @@ fn repair_checked(
     let mut edited: Option<Function> = None;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
-    let Checked {
-        mut plan,
-        mut findings,
-    } = match first {
+    let (mut plan, mut findings) = match first {
         // PyPTO's yield fixup would write one carry over the other (rules §S2 rejects it).
         Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => {
             let (planned, separated) =
@@ -283,9 +282,12 @@ fn repair_checked(
                 plans = InputPlans::planned();
             }
             edited = separated;
-            planned.map(|plan| Checked::of(plan, plan_input, options))
+            planned.map(|plan| {
+                let findings = check_plan(plan_input, &plan.function, options);
+                (plan, findings)
+            })
         }
-        first => first,
+        first => first.map(|Checked { plan, findings }| (Planned::whole(plan), findings)),
     }
     .map_err(SafePlanError::Plan)?;
     // Whether `plan` is a trial's, laid out without the offset planner's search.
@@ -321,10 +323,12 @@ fn repair_checked(
                 if let Ok(full) = plan_function_keeping(repaired, config, &own) {
                     let full_findings = check_plan(plan_input, &full.function, options);
                     if full_findings.iter().all(|f| !f.is_unsafe()) {
-                        (plan, notes) = (full, full_findings);
+                        (plan, notes) = (Planned::whole(full), full_findings);
                     }
                 }
             }
+            // The plan emitted: its report is made whole.
+            let mut plan = plan.complete(config);
             let names = UserNames::of(user_vars, &plan.function);
             // The gate every plan with findings passes: each is one the input itself carries.
             if !unsafe_findings.is_empty() {
@@ -419,7 +423,7 @@ fn repair_checked(
                 if keeps_one_more && let Some(kept) = plans.kept_own(&trial_own) {
                     kept_the_pair.kept_own.push(kept);
                 }
-                kept_the_pair.functions.push(trial.function);
+                kept_the_pair.functions.push(trial.plan.function);
                 continue;
             };
             // The seeds separated for the planner make another input, planned once.
@@ -490,8 +494,8 @@ fn plan_separating(
     config: &PlanConfig,
     own: &mut FxHashSet<VarId>,
     repairs: &mut Vec<Diagnostic>,
-) -> (Result<FunctionPlan, PlanError>, Option<Function>) {
-    let overlapping = |r: &Result<FunctionPlan, PlanError>| matches!(r, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES);
+) -> (Result<Planned, PlanError>, Option<Function>) {
+    let overlapping = |r: &Result<Planned, PlanError>| matches!(r, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES);
     let mut planned = plans.plan(input, config, own);
     if !overlapping(&planned) {
         return (planned, None);
@@ -532,7 +536,37 @@ fn plan_separating(
 struct InputPlans {
     /// Whether the input was planned before: the next plan packs it and keeps the packing.
     planned: bool,
-    packed: Option<Result<PackedInput, PlanError>>,
+    packed: Option<Result<Arc<PackedInput>, PlanError>>,
+}
+
+/// A trial's plan, whose report may lack the rows nothing but the report reads: most trials'
+/// plans are dropped (the trial is undone, or a later round's plan is emitted), so those rows
+/// are made only for the plan emitted.
+struct Planned {
+    plan: FunctionPlan,
+    /// The packing it was finished from and what its report still needs.
+    rest: Option<(Arc<PackedInput>, Option<ReportToDo>)>,
+}
+
+impl Planned {
+    fn whole(plan: FunctionPlan) -> Planned {
+        Planned { plan, rest: None }
+    }
+
+    /// The plan with its report whole, as planning it in one go reports it.
+    fn complete(self, config: &PlanConfig) -> FunctionPlan {
+        match self.rest {
+            Some((packed, to_do)) => packed.complete(self.plan, to_do, config),
+            None => self.plan,
+        }
+    }
+}
+
+impl std::ops::Deref for Planned {
+    type Target = FunctionPlan;
+    fn deref(&self) -> &FunctionPlan {
+        &self.plan
+    }
 }
 
 impl InputPlans {
@@ -549,7 +583,7 @@ impl InputPlans {
     fn packed(packed: Result<PackedInput, PlanError>) -> InputPlans {
         InputPlans {
             planned: true,
-            packed: Some(packed),
+            packed: Some(packed.map(Arc::new)),
         }
     }
 
@@ -568,23 +602,30 @@ impl InputPlans {
     }
 
     /// `input` planned as a trial ([`plan_function_trial`]). The first plan is made in one
-    /// go: most inputs are planned once, and keeping their packing would cost a copy.
+    /// go: most inputs are planned once, and keeping their packing would cost a copy. A plan
+    /// finished from the packing leaves the report rows only the report reads to be made if
+    /// it is the plan emitted ([`Planned::complete`]).
     fn plan(
         &mut self,
         input: &Function,
         config: &PlanConfig,
         own: &FxHashSet<VarId>,
-    ) -> Result<FunctionPlan, PlanError> {
+    ) -> Result<Planned, PlanError> {
         if !InputPlans::packs(input, config) || !std::mem::replace(&mut self.planned, true) {
-            return plan_function_trial(input, config, own);
+            return plan_function_trial(input, config, own).map(Planned::whole);
         }
-        match self
+        let packed = match self
             .packed
-            .get_or_insert_with(|| PackedInput::of(input.clone(), config))
+            .get_or_insert_with(|| PackedInput::of(input.clone(), config).map(Arc::new))
         {
-            Ok(packed) => packed.finish(config, own),
-            Err(err) => Err(err.clone()),
-        }
+            Ok(packed) => packed,
+            Err(err) => return Err(err.clone()),
+        };
+        let (plan, to_do) = packed.finish_deferring(config, own)?;
+        Ok(Planned {
+            plan,
+            rest: Some((Arc::clone(packed), to_do)),
+        })
     }
 }
 
