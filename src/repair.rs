@@ -22,7 +22,11 @@
 //! which the pair (by name) is still a finding, is undone; a trial whose function one undone
 //! this round already planned is undone unchecked (the checkers would see the same function),
 //! and a keep-own trial that keeps the same intervals apart as one undone this round is undone
-//! before it is finished (`PackedInput::kept_own`). Each edit is made at most once, so the
+//! before it is finished (`PackedInput::kept_own`). A trial costs what deciding it takes: a
+//! plan finished from a packing leaves the report rows only the report reads (space and
+//! lifetime rows, whether realigned-carry warnings stand) for the plan emitted (`Planned`),
+//! and the check of a trial that keeps its pair stops at the victim's region of the value
+//! checker (`verify::check_plan_separating`). Each edit is made at most once, so the
 //! loop ends; at 64 rounds, or when no edit separates the first finding and it is no hazard
 //! of the input itself (below), the function is an internal error
 //! (`MR-E010`, or the last findings). No edit inserts a copy the hardware lacks: a carry or
@@ -210,6 +214,7 @@ pub fn plan_checked_from(
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
     let plans = InputPlans::planned();
+    let first = first.map(|Checked { plan, findings }| (Planned::whole(plan), findings));
     repair_checked(input, plan_input, first, plans, config, options).map(|(plan, _)| plan)
 }
 
@@ -232,32 +237,42 @@ fn plan_checked_editing(
     let plan_input = PlanInput::of(input);
     let keep_none = FxHashSet::default();
     // PyPTO's plan finished from a packing that is kept: the input's trials that keep a group
-    // on its own allocation finish from it instead of packing the input again.
+    // on its own allocation finish from it instead of packing the input again. Its report is
+    // made whole only if it is the plan emitted, as a trial's.
     let (first, plans) = if InputPlans::packs(input, config) && !config.exact {
-        let packed = PackedInput::of(input.clone(), config);
+        let packed = PackedInput::of(input.clone(), config).map(Arc::new);
         let first = match &packed {
-            Ok(packed) => packed.finish(config, &keep_none),
+            Ok(packed) => packed
+                .finish_deferring(config, &keep_none)
+                .map(|(plan, to_do)| Planned {
+                    plan,
+                    rest: Some((Arc::clone(packed), to_do)),
+                }),
             Err(err) => Err(err.clone()),
         };
         (first, InputPlans::packed(packed))
     } else {
-        let first = plan_function_keeping(input, config, &keep_none);
+        let first = plan_function_keeping(input, config, &keep_none).map(Planned::whole);
         (first, InputPlans::planned())
     };
-    let first = first.map(|plan| Checked::of(plan, &plan_input, options));
+    let first = first.map(|plan| {
+        let findings = check_plan(&plan_input, &plan.function, options);
+        (plan, findings)
+    });
     repair_checked(input, &plan_input, first, plans, config, options)
 }
 
 fn repair_checked(
     input: &Function,
     plan_input: &PlanInput,
-    first: Result<Checked, PlanError>,
+    first: Result<(Planned, Vec<Finding>), PlanError>,
     mut plans: InputPlans,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     if config.exact {
-        let Checked { mut plan, findings } = first.map_err(SafePlanError::Plan)?;
+        let (plan, findings) = first.map_err(SafePlanError::Plan)?;
+        let mut plan = plan.complete(config);
         let names = UserNames::of(input.vars.len(), &plan.function);
         plan.report
             .diagnostics
@@ -287,7 +302,7 @@ fn repair_checked(
                 (plan, findings)
             })
         }
-        first => first.map(|Checked { plan, findings }| (Planned::whole(plan), findings)),
+        first => first,
     }
     .map_err(SafePlanError::Plan)?;
     // Whether `plan` is a trial's, laid out without the offset planner's search.
@@ -580,10 +595,10 @@ impl InputPlans {
     }
 
     /// For an input whose first plan was finished from `packed`, its packing.
-    fn packed(packed: Result<PackedInput, PlanError>) -> InputPlans {
+    fn packed(packed: Result<Arc<PackedInput>, PlanError>) -> InputPlans {
         InputPlans {
             planned: true,
-            packed: Some(packed.map(Arc::new)),
+            packed: Some(packed),
         }
     }
 

@@ -762,7 +762,7 @@ pub struct ReportToDo {
     /// Per space packed: the intervals kept on their own allocation.
     kept_own: Vec<Vec<usize>>,
     /// The accumulator if-phi seeds rules §7.4 moved, as they were moved: name, space, base.
-    coalesced: Vec<(Name, MemSpace, Name)>,
+    coalesced: Vec<CoalescedSeed>,
     /// Where carries are aligned otherwise than PyPTO aligns them: the function as PyPTO
     /// aligns it, and the warnings, which stand where the plans differ.
     realigned: Option<(Function, Vec<Diagnostic>)>,
@@ -933,7 +933,7 @@ fn fix_control_flow(
     mut f: Function,
     mut report: PlanReport,
     (lifetimes, backend, safe, rule_set): (&Lifetimes, Backend, bool, Rules),
-) -> Result<(FunctionPlan, Vec<(Name, MemSpace, Name)>), PlanError> {
+) -> Result<(FunctionPlan, Vec<CoalescedSeed>), PlanError> {
     let control_flow = lifetimes.shape.control_flow;
     let mut coalesced = Vec::new();
     if control_flow {
@@ -1316,9 +1316,12 @@ fn lay_out_again(report: &mut SpaceReport, reserved_start: i64) {
     report.bytes_after = report.buffers.iter().map(|b| b.size).sum();
 }
 
-/// The seeds rules §7.4 moved onto an accumulator's buffer, as the report lists them: each
-/// one's name, space and base right after the move.
-fn coalesced_seed_rows(f: &Function, seeds: &[VarId]) -> Vec<(Name, MemSpace, Name)> {
+/// A seed rules §7.4 moved onto an accumulator's buffer, as the report lists it: its name,
+/// space and base right after the move.
+type CoalescedSeed = (Name, MemSpace, Name);
+
+/// The seeds rules §7.4 moved onto an accumulator's buffer, as the report lists them.
+fn coalesced_seed_rows(f: &Function, seeds: &[VarId]) -> Vec<CoalescedSeed> {
     seeds
         .iter()
         .filter_map(|&seed| {
