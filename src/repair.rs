@@ -24,7 +24,11 @@
 //! which the pair (by name) is still a finding, is undone; a trial whose function one undone
 //! this round already planned is undone unchecked (the checkers would see the same function),
 //! and a keep-own trial that keeps the same intervals apart as one undone this round is undone
-//! before it is finished (`PackedInput::kept_own`). Each edit is made at most once, so the
+//! before it is finished (`PackedInput::kept_own`). A trial costs what deciding it takes: a
+//! plan finished from a packing leaves the report rows only the report reads (space and
+//! lifetime rows, whether realigned-carry warnings stand) for the plan emitted (`Planned`),
+//! and the check of a trial that keeps its pair stops at the victim's region of the value
+//! checker (`verify::check_plan_separating`). Each edit is made at most once, so the
 //! loop ends; at 64 rounds, or when no edit separates the first finding and it is no hazard
 //! of the input itself (below), the function is an internal error
 //! (`MR-E010`, or the last findings). No edit inserts a copy the hardware lacks: a carry or
@@ -79,11 +83,13 @@ use crate::plan::isolate::{
     Place, Seats, detach, fresh_buffer, place_anchor, storage_place, storage_root,
 };
 use crate::plan::{
-    FunctionPlan, PackedInput, PlanConfig, PlanError, plan_function_keeping, plan_function_trial,
+    FunctionPlan, PackedInput, PlanConfig, PlanError, ReportToDo, plan_function_keeping,
+    plan_function_trial,
 };
 use crate::verify::{
     Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
 };
+use std::sync::Arc;
 
 use crate::ir::codes;
 
@@ -212,6 +218,7 @@ pub fn plan_checked_from(
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
     let plans = InputPlans::planned();
+    let first = first.map(|Checked { plan, findings }| (Planned::whole(plan), findings));
     repair_checked(input, plan_input, first, plans, config, options).map(|(plan, _)| plan)
 }
 
@@ -234,32 +241,42 @@ fn plan_checked_editing(
     let plan_input = PlanInput::of(input);
     let keep_none = FxHashSet::default();
     // PyPTO's plan finished from a packing that is kept: the input's trials that keep a group
-    // on its own allocation finish from it instead of packing the input again.
+    // on its own allocation finish from it instead of packing the input again. Its report is
+    // made whole only if it is the plan emitted, as a trial's.
     let (first, plans) = if InputPlans::packs(input, config) && !config.exact {
-        let packed = PackedInput::of(input.clone(), config);
+        let packed = PackedInput::of(input.clone(), config).map(Arc::new);
         let first = match &packed {
-            Ok(packed) => packed.finish(config, &keep_none),
+            Ok(packed) => packed
+                .finish_deferring(config, &keep_none)
+                .map(|(plan, to_do)| Planned {
+                    plan,
+                    rest: Some((Arc::clone(packed), to_do)),
+                }),
             Err(err) => Err(err.clone()),
         };
         (first, InputPlans::packed(packed))
     } else {
-        let first = plan_function_keeping(input, config, &keep_none);
+        let first = plan_function_keeping(input, config, &keep_none).map(Planned::whole);
         (first, InputPlans::planned())
     };
-    let first = first.map(|plan| Checked::of(plan, &plan_input, options));
+    let first = first.map(|plan| {
+        let findings = check_plan(&plan_input, &plan.function, options);
+        (plan, findings)
+    });
     repair_checked(input, &plan_input, first, plans, config, options)
 }
 
 fn repair_checked(
     input: &Function,
     plan_input: &PlanInput,
-    first: Result<Checked, PlanError>,
+    first: Result<(Planned, Vec<Finding>), PlanError>,
     mut plans: InputPlans,
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     if config.exact {
-        let Checked { mut plan, findings } = first.map_err(SafePlanError::Plan)?;
+        let (plan, findings) = first.map_err(SafePlanError::Plan)?;
+        let mut plan = plan.complete(config);
         let names = UserNames::of(input.vars.len(), &plan.function);
         plan.report
             .diagnostics
@@ -274,10 +291,7 @@ fn repair_checked(
     let mut edited: Option<Function> = None;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
-    let Checked {
-        mut plan,
-        mut findings,
-    } = match first {
+    let (mut plan, mut findings) = match first {
         // PyPTO's yield fixup would write one carry over the other (rules §S2 rejects it).
         Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => {
             let (planned, separated) =
@@ -287,7 +301,10 @@ fn repair_checked(
                 plans = InputPlans::planned();
             }
             edited = separated;
-            planned.map(|plan| Checked::of(plan, plan_input, options))
+            planned.map(|plan| {
+                let findings = check_plan(plan_input, &plan.function, options);
+                (plan, findings)
+            })
         }
         first => first,
     }
@@ -325,10 +342,12 @@ fn repair_checked(
                 if let Ok(full) = plan_function_keeping(repaired, config, &own) {
                     let full_findings = check_plan(plan_input, &full.function, options);
                     if full_findings.iter().all(|f| !f.is_unsafe()) {
-                        (plan, notes) = (full, full_findings);
+                        (plan, notes) = (Planned::whole(full), full_findings);
                     }
                 }
             }
+            // The plan emitted: its report is made whole.
+            let mut plan = plan.complete(config);
             let names = UserNames::of(user_vars, &plan.function);
             // The gate every plan with findings passes: each is one the input itself carries.
             if !unsafe_findings.is_empty() {
@@ -413,9 +432,8 @@ fn repair_checked(
                 continue;
             }
             // Tiles the fixups insert get new ids in every plan; their names stay.
-            let names_pair = |c: Clobber| pair_names(&trial.function, c) == names;
             let Some(trial_findings) =
-                check_plan_separating(plan_input, &trial.function, options, &names_pair)
+                check_plan_separating(plan_input, &trial.function, options, names)
             else {
                 // Finished from the input's packing with just one more group kept apart.
                 let keeps_one_more = trial_input.is_none()
@@ -424,7 +442,7 @@ fn repair_checked(
                 if keeps_one_more && let Some(kept) = plans.kept_own(&trial_own) {
                     kept_the_pair.kept_own.push(kept);
                 }
-                kept_the_pair.functions.push(trial.function);
+                kept_the_pair.functions.push(trial.plan.function);
                 continue;
             };
             // The seeds separated for the planner make another input, planned once.
@@ -496,8 +514,8 @@ fn plan_separating(
     config: &PlanConfig,
     own: &mut FxHashSet<VarId>,
     repairs: &mut Vec<Diagnostic>,
-) -> (Result<FunctionPlan, PlanError>, Option<Function>) {
-    let overlapping = |r: &Result<FunctionPlan, PlanError>| matches!(r, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES);
+) -> (Result<Planned, PlanError>, Option<Function>) {
+    let overlapping = |r: &Result<Planned, PlanError>| matches!(r, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES);
     let mut planned = plans.plan(input, config, own);
     if !overlapping(&planned) {
         return (planned, None);
@@ -555,7 +573,37 @@ fn plan_separating(
 struct InputPlans {
     /// Whether the input was planned before: the next plan packs it and keeps the packing.
     planned: bool,
-    packed: Option<Result<PackedInput, PlanError>>,
+    packed: Option<Result<Arc<PackedInput>, PlanError>>,
+}
+
+/// A trial's plan, whose report may lack the rows nothing but the report reads: most trials'
+/// plans are dropped (the trial is undone, or a later round's plan is emitted), so those rows
+/// are made only for the plan emitted.
+struct Planned {
+    plan: FunctionPlan,
+    /// The packing it was finished from and what its report still needs.
+    rest: Option<(Arc<PackedInput>, Option<ReportToDo>)>,
+}
+
+impl Planned {
+    fn whole(plan: FunctionPlan) -> Planned {
+        Planned { plan, rest: None }
+    }
+
+    /// The plan with its report whole, as planning it in one go reports it.
+    fn complete(self, config: &PlanConfig) -> FunctionPlan {
+        match self.rest {
+            Some((packed, to_do)) => packed.complete(self.plan, to_do, config),
+            None => self.plan,
+        }
+    }
+}
+
+impl std::ops::Deref for Planned {
+    type Target = FunctionPlan;
+    fn deref(&self) -> &FunctionPlan {
+        &self.plan
+    }
 }
 
 impl InputPlans {
@@ -569,7 +617,7 @@ impl InputPlans {
     }
 
     /// For an input whose first plan was finished from `packed`, its packing.
-    fn packed(packed: Result<PackedInput, PlanError>) -> InputPlans {
+    fn packed(packed: Result<Arc<PackedInput>, PlanError>) -> InputPlans {
         InputPlans {
             planned: true,
             packed: Some(packed),
@@ -591,23 +639,30 @@ impl InputPlans {
     }
 
     /// `input` planned as a trial ([`plan_function_trial`]). The first plan is made in one
-    /// go: most inputs are planned once, and keeping their packing would cost a copy.
+    /// go: most inputs are planned once, and keeping their packing would cost a copy. A plan
+    /// finished from the packing leaves the report rows only the report reads to be made if
+    /// it is the plan emitted ([`Planned::complete`]).
     fn plan(
         &mut self,
         input: &Function,
         config: &PlanConfig,
         own: &FxHashSet<VarId>,
-    ) -> Result<FunctionPlan, PlanError> {
+    ) -> Result<Planned, PlanError> {
         if !InputPlans::packs(input, config) || !std::mem::replace(&mut self.planned, true) {
-            return plan_function_trial(input, config, own);
+            return plan_function_trial(input, config, own).map(Planned::whole);
         }
-        match self
+        let packed = match self
             .packed
-            .get_or_insert_with(|| PackedInput::of(input.clone(), config))
+            .get_or_insert_with(|| PackedInput::of(input.clone(), config).map(Arc::new))
         {
-            Ok(packed) => packed.finish(config, own),
-            Err(err) => Err(err.clone()),
-        }
+            Ok(packed) => packed,
+            Err(err) => return Err(err.clone()),
+        };
+        let (plan, to_do) = packed.finish_deferring(config, own)?;
+        Ok(Planned {
+            plan,
+            rest: Some((Arc::clone(packed), to_do)),
+        })
     }
 }
 

@@ -571,6 +571,9 @@ impl<'f> Places<'f> {
     fn walk(&mut self, body: &'f [Stmt], cut: &[(VarId, VarId)]) {
         for stmt in body {
             match &stmt.kind {
+                // A link joins only tiles on the base: the op table is not consulted for a
+                // target elsewhere.
+                StmtKind::Assign { target, .. } if !self.on_base(*target) => {}
                 StmtKind::Assign { target, value } => match &value.kind {
                     ExprKind::Var(source) => self.join(*target, *source),
                     ExprKind::Call(_, call) => {

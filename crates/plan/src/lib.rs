@@ -36,8 +36,8 @@ pub use report::{
     SpaceReport,
 };
 pub use stages::{
-    GroupFit, OncePlan, Packed, PackedBuffer, PackedInput, Prepared, SharingRules, SpaceFit,
-    SpacePacking, address, apply_layout, finish, is_planned, layout_reserved, pack_space,
+    GroupFit, OncePlan, Packed, PackedBuffer, PackedInput, Prepared, ReportToDo, SharingRules,
+    SpaceFit, SpacePacking, address, apply_layout, finish, is_planned, layout_reserved, pack_space,
     pack_unbounded, pack_within, plan_pypto_once, prepare, reserved_windows_if_called, spaces_of,
 };
 

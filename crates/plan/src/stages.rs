@@ -227,6 +227,65 @@ impl PackedInput {
         .map(|(plan, _)| with_capacities(plan, config))
     }
 
+    /// [`PackedInput::finish`] for a repair's trial, whose report is dropped unless its plan is
+    /// the one emitted: the report's rows only the report reads are left for
+    /// [`PackedInput::complete`] (`None`: the plan is whole). With `--addresses` the plan is
+    /// made whole at once (its function is addressed after it is finished).
+    pub fn finish_deferring(
+        &self,
+        config: &PlanConfig,
+        own_buffer: &FxHashSet<VarId>,
+    ) -> Result<(FunctionPlan, Option<ReportToDo>), PlanError> {
+        if config.assign_addresses {
+            return self.finish(config, own_buffer).map(|plan| (plan, None));
+        }
+        let packed = self.packed();
+        let (plan, to_do) = finish_deferring(
+            self.prepared.clone(),
+            &self.lifetimes,
+            packed.as_ref(),
+            (config.backend, config.rules),
+            !config.exact,
+            own_buffer,
+        )?;
+        let reserved = self.packing.as_ref().map(|(reserved, _, _)| reserved);
+        let (plan, _) = address(plan, &self.lifetimes, reserved, config)?;
+        Ok((plan, to_do))
+    }
+
+    /// Makes a plan [`PackedInput::finish_deferring`] finished with `config` whole: it is then
+    /// the plan [`PackedInput::finish`] makes.
+    pub fn complete(
+        &self,
+        plan: FunctionPlan,
+        to_do: Option<ReportToDo>,
+        config: &PlanConfig,
+    ) -> FunctionPlan {
+        let mut plan = plan;
+        if let (Some(to_do), Some(packed)) = (to_do, self.packed()) {
+            let rules = (config.backend, config.rules);
+            complete_report(
+                &mut plan,
+                to_do,
+                &self.lifetimes,
+                &packed,
+                rules,
+                !config.exact,
+            );
+        }
+        with_capacities(plan, config)
+    }
+
+    fn packed(&self) -> Option<Packed<'_>> {
+        self.packing
+            .as_ref()
+            .map(|(reserved, member_rows, packings)| Packed {
+                reserved,
+                member_rows,
+                spaces: packings.iter().collect(),
+            })
+    }
+
     /// The intervals packed onto another's buffer that [`PackedInput::finish`] keeps on their
     /// own allocation for `own_buffer`, in packing order: the only way `own_buffer` reaches the
     /// plan's function (its report also names the groups kept), so two sets of groups with
@@ -676,10 +735,52 @@ pub fn finish(
     prepared: Prepared,
     lifetimes: &Lifetimes,
     packed: Option<Packed<'_>>,
-    (backend, rule_set): (Backend, Rules),
+    rules: (Backend, Rules),
     safe: bool,
     own_buffer: &FxHashSet<VarId>,
 ) -> Result<FunctionPlan, PlanError> {
+    let (mut plan, to_do) = finish_deferring(
+        prepared,
+        lifetimes,
+        packed.as_ref(),
+        rules,
+        safe,
+        own_buffer,
+    )?;
+    if let (Some(to_do), Some(packed)) = (to_do, &packed) {
+        complete_report(&mut plan, to_do, lifetimes, packed, rules, safe);
+    }
+    Ok(plan)
+}
+
+/// What [`finish_deferring`] leaves of a plan's report for [`complete_report`]: the parts
+/// nothing but the report reads (the space and lifetime rows, and whether the warnings of
+/// carries aligned otherwise than PyPTO aligns them stand), which a repair's trial, whose
+/// report is dropped unless it is the plan emitted, does not need.
+#[derive(Clone, Debug)]
+pub struct ReportToDo {
+    /// Per space packed: the intervals kept on their own allocation.
+    kept_own: Vec<Vec<usize>>,
+    /// The accumulator if-phi seeds rules §7.4 moved, as they were moved: name, space, base.
+    coalesced: Vec<CoalescedSeed>,
+    /// Where carries are aligned otherwise than PyPTO aligns them: the function as PyPTO
+    /// aligns it, and the warnings, which stand where the plans differ.
+    realigned: Option<(Function, Vec<Diagnostic>)>,
+    /// Where in the report's diagnostics those warnings go.
+    at: usize,
+}
+
+/// [`finish`] without the report rows only the report reads (`None`: the report is whole).
+/// [`complete_report`] makes them, from the same lifetimes and packing, on the function
+/// returned here (before addresses are written into it).
+pub fn finish_deferring(
+    prepared: Prepared,
+    lifetimes: &Lifetimes,
+    packed: Option<&Packed<'_>>,
+    (backend, rule_set): (Backend, Rules),
+    safe: bool,
+    own_buffer: &FxHashSet<VarId>,
+) -> Result<(FunctionPlan, Option<ReportToDo>), PlanError> {
     let Prepared {
         function,
         diagnostics,
@@ -692,13 +793,15 @@ pub fn finish(
     let Some(packed) = packed else {
         report.lifetimes = lifetime_report(lifetimes);
         report.statement_spans = lifetimes.statement_spans.clone();
-        return Ok(FunctionPlan {
+        let plan = FunctionPlan {
             function: f,
             report,
-        });
+        };
+        return Ok((plan, None));
     };
     warn_of_bases_without_alloc(&f, lifetimes, &mut report.diagnostics);
     let mut reuse: Vec<Option<fixup::Reuse>> = vec![None; lifetimes.intervals.len()];
+    let mut kept_own_per_space = Vec::with_capacity(packed.spaces.len());
     for packing in &packed.spaces {
         report
             .diagnostics
@@ -720,22 +823,11 @@ pub fn finish(
                 });
             }
         }
-        let mut space_report = space_report(packing, lifetimes, packed.member_rows);
-        if !kept_own.is_empty() {
-            report_own_buffers(&mut space_report, packing, lifetimes, &kept_own);
-        }
-        report.spaces.push(space_report);
+        kept_own_per_space.push(kept_own);
     }
     for packing in &packed.spaces {
         report.diagnostics.extend(packing.hints.iter().cloned());
     }
-    let reserved_starts: Vec<(MemSpace, i64)> = packed
-        .spaces
-        .iter()
-        .map(|packing| (packing.space, packing.reserved_start))
-        .collect();
-    report.lifetimes = lifetime_report(lifetimes);
-    report.statement_spans = lifetimes.statement_spans.clone();
 
     // Loop carries, if-phis and yields exist only inside a `for` or an `if`, and no fixup adds
     // one: without them, their fixups would walk the body for nothing.
@@ -746,44 +838,82 @@ pub fn finish(
     }
     // PyPTO aligns carries only after a reuse; the safe planner always does, since a repair
     // can leave a nested carry's iter arg off its init's buffer with nothing reused.
-    let mut realigned = Vec::new();
-    // The function as PyPTO aligns it, where the safe alignment differs somewhere.
-    let mut pypto_aligned = None;
+    let mut realigned = None;
     if control_flow && (reused || safe) {
         let alignment = fixup::align_loop_carries(&f.body, &mut f.vars, safe, reused);
         if !alignment.realigned.is_empty() {
+            // The function as PyPTO aligns it, where the safe alignment differs somewhere.
             let mut pypto = f.clone();
             alignment.undo(&mut pypto.vars);
             if reused {
                 fixup::align_loop_carries(&pypto.body, &mut pypto.vars, false, true);
             }
-            pypto_aligned = Some(pypto);
-        }
-        realigned.extend(
-            alignment
+            let warnings = alignment
                 .realigned
                 .iter()
-                .map(|r| fixup::realigned_warning(&f.vars, r)),
-        );
+                .map(|r| fixup::realigned_warning(&f.vars, r))
+                .collect();
+            realigned = Some((pypto, warnings));
+        }
     }
-    let rules = (
-        lifetimes,
-        reserved_starts.as_slice(),
-        backend,
-        safe,
-        rule_set,
-    );
-    let mut plan = fix_control_flow(f, report, rules)?;
+    let (plan, coalesced) = fix_control_flow(f, report, (lifetimes, backend, safe, rule_set))?;
+    let to_do = ReportToDo {
+        kept_own: kept_own_per_space,
+        coalesced,
+        realigned,
+        at: plan.report.diagnostics.len(),
+    };
+    Ok((plan, Some(to_do)))
+}
+
+/// The rows [`finish_deferring`] left out of `plan`'s report, made from the lifetimes and
+/// packing it was finished from: each space's buffers (the groups kept on their own allocation
+/// in rows of their own, the accumulator if-phi seeds on the accumulator's buffer), the
+/// lifetimes, and the warnings of carries aligned otherwise than PyPTO aligns them where that
+/// changes the plan.
+pub fn complete_report(
+    plan: &mut FunctionPlan,
+    to_do: ReportToDo,
+    lifetimes: &Lifetimes,
+    packed: &Packed<'_>,
+    (backend, rule_set): (Backend, Rules),
+    safe: bool,
+) {
+    let mut spaces = Vec::with_capacity(packed.spaces.len());
+    for (packing, kept_own) in packed.spaces.iter().zip(&to_do.kept_own) {
+        let mut space_report = space_report(packing, lifetimes, packed.member_rows);
+        if !kept_own.is_empty() {
+            report_own_buffers(&mut space_report, packing, lifetimes, kept_own);
+        }
+        spaces.push(space_report);
+    }
+    let reserved_starts = reserved_starts(packed);
+    report_coalesced_seeds(&mut spaces, &to_do.coalesced, &reserved_starts);
+    let report = &mut plan.report;
+    report.spaces = spaces;
+    report.lifetimes = lifetime_report(lifetimes);
+    report.statement_spans = lifetimes.statement_spans.clone();
+    let Some((pypto, warnings)) = to_do.realigned else {
+        return;
+    };
     // A carry aligned otherwise than PyPTO aligns it changes PyPTO's decision only where the
     // plan differs for it: the yield fixup often puts the carry there anyway.
-    let unchanged = pypto_aligned.is_some_and(|pypto| {
-        fix_control_flow(pypto, PlanReport::default(), rules)
-            .is_ok_and(|pypto| pypto.function == plan.function)
-    });
+    let rules = (lifetimes, backend, safe, rule_set);
+    let unchanged = fix_control_flow(pypto, PlanReport::default(), rules)
+        .is_ok_and(|(pypto, _)| pypto.function == plan.function);
     if !unchanged {
-        plan.report.diagnostics.extend(realigned);
+        let at = to_do.at.min(plan.report.diagnostics.len());
+        plan.report.diagnostics.splice(at..at, warnings);
     }
-    Ok(plan)
+}
+
+/// Where each packed space's layout starts, after its reserved windows.
+fn reserved_starts(packed: &Packed<'_>) -> Vec<(MemSpace, i64)> {
+    packed
+        .spaces
+        .iter()
+        .map(|packing| (packing.space, packing.reserved_start))
+        .collect()
 }
 
 /// Whether the interval `member`, packed onto another's buffer, keeps its own allocation: one
@@ -797,22 +927,18 @@ fn keeps_own_buffer(lifetimes: &Lifetimes, own_buffer: &FxHashSet<VarId>, member
 }
 
 /// The control-flow fixups after the carries are aligned: accumulator if-phis, identity
-/// copies, the yield fixup, hoisted allocs, dead allocs (rules §7.4–§7.6).
+/// copies, the yield fixup, hoisted allocs, dead allocs (rules §7.4–§7.6); with the seeds the
+/// accumulator if-phis moved (their report rows, [`report_coalesced_seeds`]).
 fn fix_control_flow(
     mut f: Function,
     mut report: PlanReport,
-    (lifetimes, reserved_starts, backend, safe, rule_set): (
-        &Lifetimes,
-        &[(MemSpace, i64)],
-        Backend,
-        bool,
-        Rules,
-    ),
-) -> Result<FunctionPlan, PlanError> {
+    (lifetimes, backend, safe, rule_set): (&Lifetimes, Backend, bool, Rules),
+) -> Result<(FunctionPlan, Vec<CoalescedSeed>), PlanError> {
     let control_flow = lifetimes.shape.control_flow;
+    let mut coalesced = Vec::new();
     if control_flow {
-        let coalesced = fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
-        report_coalesced_seeds(&mut report.spaces, &f, &coalesced, reserved_starts);
+        let seeds = fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
+        coalesced = coalesced_seed_rows(&f, &seeds);
     }
     // Identity-copy normalisation acts only from a bare rename, and the fixups add none. Its
     // run before the yield fixup is seed rule S3's.
@@ -842,10 +968,11 @@ fn fix_control_flow(
     report.inserted_moves = move_reports(&inserted.moves, &f.vars);
     report.removed_allocs = cleanup::remove_unused_allocs(&mut f);
     cleanup::strip_pipeline_membership(&mut f.body);
-    Ok(FunctionPlan {
+    let plan = FunctionPlan {
         function: f,
         report,
-    })
+    };
+    Ok((plan, coalesced))
 }
 
 /// Stage 6: AllocateMemoryAddr's part (rules §8): the overflow check and, with
@@ -1189,32 +1316,43 @@ fn lay_out_again(report: &mut SpaceReport, reserved_start: i64) {
     report.bytes_after = report.buffers.iter().map(|b| b.size).sum();
 }
 
+/// A seed rules §7.4 moved onto an accumulator's buffer, as the report lists it: its name,
+/// space and base right after the move.
+type CoalescedSeed = (Name, MemSpace, Name);
+
+/// The seeds rules §7.4 moved onto an accumulator's buffer, as the report lists them.
+fn coalesced_seed_rows(f: &Function, seeds: &[VarId]) -> Vec<CoalescedSeed> {
+    seeds
+        .iter()
+        .filter_map(|&seed| {
+            let Some(Type::Tile(tile)) = &f.vars[seed].ty else {
+                return None;
+            };
+            let (memref, space) = (tile.memref.as_ref()?, tile.space?);
+            Some((f.vars[seed].name.clone(), space, memref.base.clone()))
+        })
+        .collect()
+}
+
 /// The space reports after rules §7.4 moved accumulator if-phi seeds onto the accumulator's
 /// buffer: each seed is listed in that buffer's row, a row left with no member goes (its alloc
 /// is removed), and the rows are laid out again.
 fn report_coalesced_seeds(
     spaces: &mut [SpaceReport],
-    f: &Function,
-    seeds: &[VarId],
+    seeds: &[(Name, MemSpace, Name)],
     reserved_starts: &[(MemSpace, i64)],
 ) {
-    for &seed in seeds {
-        let Some(Type::Tile(tile)) = &f.vars[seed].ty else {
-            continue;
-        };
-        let (Some(memref), Some(space)) = (&tile.memref, tile.space) else {
-            continue;
-        };
+    for (name, space, base) in seeds {
+        let space = *space;
         let Some(report) = spaces.iter_mut().find(|r| r.space == space) else {
             continue;
         };
-        if !report.buffers.iter().any(|b| b.base == memref.base) {
+        if !report.buffers.iter().any(|b| b.base == *base) {
             continue;
         }
-        let name = &f.vars[seed].name;
         for buffer in &mut report.buffers {
             buffer.members.retain(|n| n != name);
-            if buffer.base == memref.base {
+            if buffer.base == *base {
                 buffer.members.push(name.clone());
             }
         }
@@ -1230,8 +1368,8 @@ mod tests {
     use memreuse_ir::parse_program;
 
     /// A plan finished from a kept packing is the plan made from scratch, whatever groups keep
-    /// their own allocation, however often the packing is reused (the repair's trials rely on
-    /// it); and keeping groups apart does change some of these plans, so the comparison is
+    /// their own allocation, however often the packing is reused, and when its report is made
+    /// whole after it is finished (the repair's trials rely on both); and keeping groups apart does change some of these plans, so the comparison is
     /// not between identical plans only.
     #[test]
     fn a_plan_finished_from_a_kept_packing_is_the_plan_from_scratch() {
@@ -1258,6 +1396,11 @@ mod tests {
                 for own in &own_sets {
                     let fresh = crate::plan_function_keeping(f, &config, own);
                     assert_eq!(packed.finish(&config, own), fresh, "{}", f.name);
+                    // A trial's plan, its report made whole, is that plan too.
+                    let deferred = packed
+                        .finish_deferring(&config, own)
+                        .map(|(plan, to_do)| packed.complete(plan, to_do, &config));
+                    assert_eq!(deferred, fresh, "{} finished deferring", f.name);
                     changed += usize::from(fresh != unchanged);
                 }
             }

@@ -120,21 +120,30 @@ fn diagnostics(findings: Vec<Finding>) -> Vec<Diagnostic> {
     findings.into_iter().map(|f| f.diagnostic).collect()
 }
 
-/// [`check_plan`] for a repair's trial that has to separate a pair of tiles: `None` as soon as
-/// an unsafe finding names a clobber `is_pair` accepts, else every finding, as [`check_plan`]
-/// gives them.
+/// [`check_plan`] for a repair's trial that has to separate the tiles named `victim` and
+/// `writer` (names, not ids: the tiles the planner's fixups insert get new ids in every plan):
+/// `None` as soon as an unsafe finding names that clobber, else every finding, as
+/// [`check_plan`] gives them. A trial that keeps the pair usually loses the victim's value
+/// again, which the value checker tells from the victim's region alone: the other regions'
+/// losses are explained, and the liveness checker run, only for a trial that gets past that.
 pub fn check_plan_separating(
     input: &PlanInput,
     planned: &Function,
     opts: &VerifyOptions,
-    is_pair: &dyn Fn(Clobber) -> bool,
+    (victim, writer): (&str, &str),
 ) -> Option<Vec<Finding>> {
+    let name = |v: VarId| planned.vars[v].name.as_str();
+    let is_pair = |v: VarId, w: VarId| name(v) == victim && name(w) == writer;
     let names_pair = |findings: &[Finding]| {
         findings
             .iter()
-            .any(|f| f.is_unsafe() && f.clobber.is_some_and(is_pair))
+            .any(|f| f.is_unsafe() && f.clobber.is_some_and(|c| is_pair(c.victim, c.writer)))
     };
-    let values = value_findings(planned, opts);
+    let mut values = values::Analysis::of(planned, opts);
+    if values.reports_clobber(&|v| name(v) == victim, &is_pair) == Some(true) {
+        return None;
+    }
+    let values = ValueFindings::of(values.findings());
     if names_pair(&values.findings) {
         return None;
     }
@@ -191,6 +200,19 @@ struct ValueFindings {
 }
 
 impl ValueFindings {
+    fn of((found, lost): (Vec<values::LocatedViolation>, Vec<VarId>)) -> ValueFindings {
+        ValueFindings {
+            findings: found
+                .into_iter()
+                .map(|(diagnostic, clobber)| Finding {
+                    diagnostic,
+                    clobber: clobber.map(|(victim, writer)| Clobber { victim, writer }),
+                })
+                .collect(),
+            lost: lost.into_iter().collect(),
+        }
+    }
+
     /// `finding` of the liveness checker as it stands once the value checker has spoken.
     fn judge(&self, finding: Finding) -> Finding {
         let about_shared_bytes = is_about_shared_bytes(&finding);
@@ -221,17 +243,7 @@ impl ValueFindings {
 }
 
 fn value_findings(f: &Function, opts: &VerifyOptions) -> ValueFindings {
-    let (found, lost) = values::findings(f, opts);
-    ValueFindings {
-        findings: found
-            .into_iter()
-            .map(|(diagnostic, clobber)| Finding {
-                diagnostic,
-                clobber: clobber.map(|(victim, writer)| Clobber { victim, writer }),
-            })
-            .collect(),
-        lost: lost.into_iter().collect(),
-    }
+    ValueFindings::of(values::findings(f, opts))
 }
 
 /// The liveness checker alone: `V001`–`V006`.
