@@ -541,16 +541,16 @@ fn plan_separating(
             Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => err.0.clone(),
             _ => break,
         };
-        let same_refusal = |r: &Result<FunctionPlan, PlanError>| {
-            matches!(r, Err(e) if e.0.code == refusal.code
+        let same_refusal = |e: &PlanError| {
+            e.0.code == refusal.code
                 && e.0.message == refusal.message
-                && e.0.span.range() == refusal.span.range())
+                && e.0.span.range() == refusal.span.range()
         };
         let mut kept = false;
         for (init, repair) in inits_packed_onto_another(current, own, &refusal) {
             own.insert(init);
             let trial = plans.plan(current, config, own);
-            if same_refusal(&trial) {
+            if matches!(&trial, Err(e) if same_refusal(e)) {
                 own.remove(&init);
                 continue;
             }
