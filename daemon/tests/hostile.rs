@@ -460,7 +460,11 @@ fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
         let mut warnings = String::new();
         let mut cached = Vec::new();
         let mut rejected = Vec::new();
-        for run in 0..2 {
+        // Runs since the one that found damage and started a new store: sled may find a
+        // damaged page in any run (a read, or a later write that moves pages), and the run
+        // that finds it keeps no more than it planned itself.
+        let mut since_damage: Option<usize> = None;
+        for run in 0..5 {
             let out = bounded(
                 command(&["plan", ".", "--emit", "json"]),
                 Duration::from_secs(60),
@@ -483,6 +487,14 @@ fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
             .expect("JSON");
             cached.push(last["cached"].as_u64().expect("cached") as usize);
             rejected.push(last["lookups"]["rejected"].as_u64().expect("rejected"));
+            since_damage = match stderr.contains("started a new one") {
+                true => Some(0),
+                false => since_damage.map(|n| n + 1),
+            };
+            // Done once a run had a working store behind it (two runs after any damage).
+            if run >= 1 && since_damage.is_none_or(|n| n >= 2) {
+                break;
+            }
         }
         let stats = bounded(command(&["stats", "--json"]), Duration::from_secs(30))
             .unwrap_or_else(|| panic!("{how:?}: stats hung"));
@@ -514,9 +526,9 @@ fn a_damaged_or_read_only_cache_heals_and_plans_stay_right() {
             Damage::Truncate | Damage::Garbage => {}
         }
         if !matches!(how, Damage::ReadOnly) {
-            // The store works again: the second run was served from it (all of it, unless
-            // the damage showed only mid-run, after some plans came from the old store).
-            assert!(cached[1] > 0, "{how:?}: {cached:?} {warnings}");
+            // The store works again: the last run was served from it.
+            let served = cached.last().copied().unwrap_or(0);
+            assert!(served > 0, "{how:?}: {cached:?} {warnings}");
         }
     }
 }
