@@ -41,6 +41,10 @@ use memreuse::plan::{PlanConfig, Rules, address, capacity, layout};
 use memreuse::repair::{SafePlanError, is_input_hazard, is_repair, plan_program_checked};
 use memreuse::verify::{VerifyOptions, program_violations};
 
+#[path = "support/input_hazards.rs"]
+mod input_hazards;
+use input_hazards::safe_plan;
+
 /// Committed figures: (corpus, exact at least, unrepaired at most, input hazard at most: a
 /// hazard no plan removes is accepted only where the input proves it, so the count only falls).
 const FIGURES: [(&str, usize, usize, usize); 2] = [("generated", 181, 0, 6), ("subset", 6, 0, 2)];
@@ -437,7 +441,6 @@ fn upstream_conformance() {
 #[test]
 fn every_accepted_program_gets_an_offset_plan() {
     use memreuse::plan::Planner;
-    use memreuse::repair::verify_options;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let whole = std::env::var("MEMREUSE_CONFORMANCE_DSA").is_ok_and(|v| v == "corpus");
     let corpus = root.join("../shared/conformance/generated");
@@ -463,18 +466,10 @@ fn every_accepted_program_gets_an_offset_plan() {
             planner: Planner::Dsa,
             ..PlanConfig::default()
         };
-        let options = verify_options(&config);
-        let (planned, reports) = plan_program_checked(&program, &config, &options)
-            .unwrap_or_else(|(_, e)| panic!("{}: no offset plan: {e:?}", case.name));
-        let hazards = reports
-            .iter()
-            .flat_map(|r| &r.diagnostics)
-            .any(is_input_hazard);
-        let violations = program_violations(&planned, &options);
-        assert!(
-            violations.is_empty() || hazards,
-            "{}: the offset plan fails the checker: {violations:?}",
-            case.name
+        let (_, reports) = safe_plan(
+            &format!("{} (offset planner)", case.name),
+            &program,
+            &config,
         );
         overflows += usize::from(
             reports
@@ -502,7 +497,6 @@ fn every_accepted_program_gets_an_offset_plan() {
 /// g1006, a loop passing an iter arg on).
 #[test]
 fn every_accepted_program_gets_a_checked_plan_under_the_snapshot_rules() {
-    use memreuse::repair::verify_options;
     let corpus = corpus();
     let mut planned_cases = 0;
     for case in cases(&corpus.dir).iter().filter(|c| c.upstream_ok) {
@@ -514,23 +508,10 @@ fn every_accepted_program_gets_a_checked_plan_under_the_snapshot_rules() {
             rules: Rules::Snapshot,
             ..PlanConfig::default()
         };
-        let options = verify_options(&config);
-        let (planned, reports) =
-            plan_program_checked(&program, &config, &options).unwrap_or_else(|(f, e)| {
-                panic!(
-                    "{}: no plan for {f} under the snapshot rules: {e:?}",
-                    case.name
-                )
-            });
-        let hazards = reports
-            .iter()
-            .flat_map(|r| &r.diagnostics)
-            .any(is_input_hazard);
-        let violations = program_violations(&planned, &options);
-        assert!(
-            violations.is_empty() || hazards,
-            "{}: the plan under the snapshot rules fails the checker: {violations:?}",
-            case.name
+        safe_plan(
+            &format!("{} (snapshot rules)", case.name),
+            &program,
+            &config,
         );
         planned_cases += 1;
     }

@@ -14,8 +14,12 @@ use std::path::Path;
 use memreuse::backend::Backend;
 use memreuse::ir::{parse_program, print_program};
 use memreuse::plan::{PlanConfig, Rules};
-use memreuse::repair::{is_input_hazard, plan_program_checked, verify_options};
-use memreuse::verify::{VerifyOptions, program_violations};
+use memreuse::repair::plan_program_checked;
+use memreuse::verify::VerifyOptions;
+
+#[path = "support/input_hazards.rs"]
+mod input_hazards;
+use input_hazards::safe_plan;
 
 /// `--exact` output of `input` on `backend` under `rules`.
 fn exact(input: &str, backend: Backend, rules: Rules) -> String {
@@ -112,20 +116,7 @@ fn the_safe_planner_under_the_snapshot_rules_plans_each_fixture_safely() {
                 rules: Rules::Snapshot,
                 ..PlanConfig::default()
             };
-            let options = verify_options(&config);
-            let (planned, reports) = plan_program_checked(&program, &config, &options)
-                .unwrap_or_else(|(function, err)| {
-                    panic!("{name}: {function} has no plan under the snapshot rules: {err:?}")
-                });
-            let hazards = reports
-                .iter()
-                .flat_map(|r| &r.diagnostics)
-                .any(is_input_hazard);
-            let violations = program_violations(&planned, &options);
-            assert!(
-                violations.is_empty() || hazards,
-                "{name}: the plan fails the checker: {violations:?}"
-            );
+            let (planned, _) = safe_plan(&format!("{name} (snapshot rules)"), &program, &config);
             let text = print_program(&planned);
             let pinned = dir.join(format!("{name}.snapshot.py"));
             if std::fs::read_to_string(&pinned).ok().as_deref() != Some(text.as_str()) {
