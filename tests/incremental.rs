@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use memreuse::db::{
-    FileOutcome, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace, Workspace,
+    FileOutcome, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace, StageRetention,
+    Workspace,
 };
 use memreuse::ir::{LineIndex, parse_program};
 use memreuse::plan::{PlanConfig, plan_function};
@@ -203,7 +204,8 @@ fn spans_follow_their_function_without_replanning_it() {
 
 /// A run split between shards (the CLI's `plan` on several threads) plans as one workspace
 /// does: the same outcomes in the order of the inputs, an unreadable input's error in its
-/// place, every function fresh in a cold run and served from the store in the next.
+/// place, every function fresh in a cold run and served from the store in the next; whether
+/// or not the shards keep the plans once their files' outcomes are made.
 #[test]
 fn a_run_split_between_shards_plans_as_one_workspace_does() {
     let files = tree();
@@ -217,28 +219,67 @@ fn a_run_split_between_shards_plans_as_one_workspace_does() {
     }
     let mut paths: Vec<(PathBuf, bool)> = files.iter().map(|(p, _)| (p.clone(), false)).collect();
     paths.insert(2, (PathBuf::from("gone.py"), false));
-    let store = MemoryStore::default();
-    for (round, fresh_and_cached) in [("cold", (24, 0)), ("warm", (0, 24))] {
-        let cache = Arc::new(Cache::new(Box::new(store.clone())));
-        let mut ws = ShardedWorkspace::new(cache, PlanConfig::default(), 3);
-        let loaded = ws.load(&system, &paths, 2, false);
-        assert!(
-            loaded[2].is_err(),
-            "{round}: the missing input is its error, in its place"
+    for retention in [StageRetention::OneShot, StageRetention::OneShotOutcomes] {
+        let store = MemoryStore::default();
+        for (round, fresh_and_cached) in [("cold", (24, 0)), ("warm", (0, 24))] {
+            let cache = Arc::new(Cache::new(Box::new(store.clone())));
+            let mut ws = ShardedWorkspace::new(cache, PlanConfig::default(), 3, retention);
+            let loaded = ws.load(&system, &paths, 2, false);
+            assert!(
+                loaded[2].is_err(),
+                "{retention:?} {round}: the missing input is its error, in its place"
+            );
+            let sources: Vec<ShardFile> = loaded.into_iter().filter_map(Result::ok).collect();
+            let outcomes = ws.plan(&system, &sources, &|| {});
+            ws.flush().expect("memory stores do not fail");
+            let planned: Vec<&Path> = outcomes.iter().map(|o| o.path.as_path()).collect();
+            let inputs: Vec<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
+            assert_eq!(planned, inputs, "{retention:?} {round}");
+            let counted = counts_by(&outcomes, |f| ws.is_fresh(f));
+            assert_eq!(counted, fresh_and_cached, "{retention:?} {round}");
+            let got = render(&outcomes, |i, o| ws.add_report_detail(sources[i], o));
+            assert!(
+                got == expected,
+                "{retention:?} {round}: sharded\n{got}\none workspace\n{expected}"
+            );
+        }
+    }
+}
+
+/// A one-shot run that asks nothing of its plans once it has their files' outcomes keeps none
+/// of them (a cold summary of a large tree held every plan and planned text to the end):
+/// asking for the first file's planned texts afterwards plans its functions again, where a
+/// run that keeps its plans answers from them. Both give the outcome's texts.
+#[test]
+fn a_one_shot_run_that_takes_only_outcomes_keeps_no_plan() {
+    let files = tree();
+    for (retention, planned_again) in [
+        (StageRetention::OneShot, false),
+        (StageRetention::OneShotOutcomes, true),
+    ] {
+        let mut ws = Workspace::with_log(Arc::new(Cache::disabled()), PlanConfig::default());
+        ws.set_stage_retention(retention);
+        let sources: Vec<_> = files
+            .iter()
+            .map(|(p, t)| ws.set_file(p, t, false))
+            .collect();
+        let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
+        ws.executed();
+        let texts = ws.planned_texts(sources[0]);
+        let executed = ws.executed();
+        assert_eq!(
+            executed.iter().any(|q| q.starts_with("checked_plan(")),
+            planned_again,
+            "{retention:?}: {executed:?}"
         );
-        let sources: Vec<ShardFile> = loaded.into_iter().filter_map(Result::ok).collect();
-        let outcomes = ws.plan(&system, &sources, &|| {});
-        ws.flush().expect("memory stores do not fail");
-        let planned: Vec<&Path> = outcomes.iter().map(|o| o.path.as_path()).collect();
-        let inputs: Vec<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
-        assert_eq!(planned, inputs, "{round}");
-        let counted = counts_by(&outcomes, |f| ws.is_fresh(f));
-        assert_eq!(counted, fresh_and_cached, "{round}");
-        let got = render(&outcomes, |i, o| ws.add_report_detail(sources[i], o));
-        assert!(
-            got == expected,
-            "{round}: sharded\n{got}\none workspace\n{expected}"
-        );
+        let FileStatus::Planned { functions, .. } = &*outcomes[0].status else {
+            panic!("{retention:?}: {:?}", outcomes[0].status);
+        };
+        let handed: Vec<_> = functions
+            .iter()
+            .map(|f| f.result.as_ref().ok().and_then(|p| p.planned_text.clone()))
+            .collect();
+        assert_eq!(texts, handed, "{retention:?}");
     }
 }
 

@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{
     FailureKind, FileOutcome, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace,
-    UnprintedProgram, planned_program,
+    StageRetention, UnprintedProgram, planned_program,
 };
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
@@ -332,9 +332,16 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    // One shard a thread: each plans its files on its own, as one thread does.
+    // One shard a thread: each plans its files on its own, as one thread does. Only JSON,
+    // SVG and `-v`'s members ask for the plans' detail once all are made.
     let shards = jobs.min(files.len());
-    let mut workspace = ShardedWorkspace::new(Arc::new(opened.cache), config, shards);
+    let needs_detail =
+        matches!(args.emit, Emit::Json | Emit::Svg) || (verbose && args.emit == Emit::Summary);
+    let retention = match needs_detail {
+        true => StageRetention::OneShot,
+        false => StageRetention::OneShotOutcomes,
+    };
+    let mut workspace = ShardedWorkspace::new(Arc::new(opened.cache), config, shards, retention);
     let inputs: Vec<(PathBuf, bool)> = files
         .iter()
         .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
@@ -355,6 +362,9 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     let bar = progress_bar(sources.len());
     let mut outcomes = workspace.plan(&OsSystem, &sources, &|| bar.inc(1));
     bar.finish_and_clear();
+    if args.emit != Emit::Ir {
+        outcomes.iter_mut().for_each(FileOutcome::drop_planned_texts);
+    }
     // Pictures and `-v`'s buffer members need the report's detail; JSON takes it file by
     // file as it is written.
     if args.emit == Emit::Svg || (verbose && args.emit == Emit::Summary) {

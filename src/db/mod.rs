@@ -380,6 +380,18 @@ fn set_stage_capacity(db: &mut dyn Db, functions: usize) {
     offset_plan::set_lru_capacity(db, functions);
 }
 
+/// Sets how many functions' plans (`plan`, `checked_plan`) and how many files' outcomes
+/// (`file_result`) are kept; `None` keeps them all. Eviction drops only the memo: an outcome
+/// handed out keeps what it holds.
+fn set_plan_capacity(db: &mut dyn Db, kept: Option<(usize, usize)>) {
+    let (functions, files) = kept.map_or((0, 0), |(functions, files)| {
+        (functions.max(1), files.max(1))
+    });
+    plan::set_lru_capacity(db, functions);
+    checked_plan::set_lru_capacity(db, functions);
+    file_result::set_lru_capacity(db, files);
+}
+
 /// Stage 0: the function's IR. `None` when the file's cached manifest names a function its
 /// text does not define.
 ///
@@ -935,7 +947,7 @@ pub fn offset_plan<'db>(
 
 /// Plans one function: from the store when its key is there, else by planning and verifying
 /// it (and queueing the verified result for the store).
-#[salsa::tracked(returns(ref), no_eq)]
+#[salsa::tracked(returns(ref), no_eq, lru = 0)]
 pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
     let file = *item.file(db);
     let config = file_config(db, file);
@@ -987,9 +999,9 @@ fn fill_in_capacities(db: &dyn Db, report: &mut PlanReport) {
 /// repaired where they reject it (or, `--exact`, reported), printed, with its report's spans
 /// anchored. It reads the capacities only when a repair re-plans.
 ///
-/// Not bounded like the stages: `plan` keeps the same plans, so this memo costs nothing, and
-/// keeping it lets a configuration change that alters no plan skip the checkers.
-#[salsa::tracked(returns(ref), no_eq)]
+/// Kept as long as `plan` is (which holds the same plans, so this memo costs little), which
+/// lets a configuration change that alters no plan skip the checkers.
+#[salsa::tracked(returns(ref), no_eq, lru = 0)]
 pub fn checked_plan<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
@@ -1250,7 +1262,7 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
 
 /// A file's functions with their plans and located reports: from the file's manifest when
 /// there is one, else from `plan` per function (then the manifest is queued).
-#[salsa::tracked(returns(ref), no_eq)]
+#[salsa::tracked(returns(ref), no_eq, lru = 0)]
 pub fn file_result(db: &dyn Db, file: SourceFile) -> Arc<FileStatus> {
     Arc::new(file_status(db, file))
 }

@@ -39,6 +39,23 @@ pub struct FileOutcome {
     pub status: Arc<FileStatus>,
 }
 
+impl FileOutcome {
+    /// Drops the planned texts, for a caller that prints none: without the memo that shared
+    /// them ([`super::StageRetention::OneShotOutcomes`]) the texts are freed.
+    pub fn drop_planned_texts(&mut self) {
+        if let FileStatus::Planned { functions, .. } = &*self.status
+            && functions
+                .iter()
+                .any(|f| f.result.as_ref().is_ok_and(|p| p.planned_text.is_some()))
+            && let FileStatus::Planned { functions, .. } = Arc::make_mut(&mut self.status)
+        {
+            for planned in functions.iter_mut().filter_map(|f| f.result.as_mut().ok()) {
+                planned.planned_text = None;
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum FileStatus {
     /// The text is needed but was not loaded (internal: `Workspace::plan` loads it).
@@ -68,7 +85,8 @@ pub struct Planned {
     /// blake3 of the planned function's canonical bytes.
     pub planned_digest: [u8; 32],
     /// The planned function as printed in its program; `None` when the plan was served
-    /// from a file manifest (see [`Workspace::planned_texts`]).
+    /// from a file manifest (see [`Workspace::planned_texts`]) or dropped
+    /// ([`FileOutcome::drop_planned_texts`]).
     pub planned_text: Option<Arc<str>>,
 }
 

@@ -27,18 +27,24 @@ pub struct ShardFile {
 }
 
 /// Workspaces over one cache, each holding some of a one-shot run's files
-/// ([`StageRetention::OneShot`]).
+/// ([`StageRetention::OneShot`] or [`StageRetention::OneShotOutcomes`]).
 pub struct ShardedWorkspace {
     shards: Vec<Workspace>,
 }
 
 impl ShardedWorkspace {
-    /// `shards` workspaces (at least one) of `config` over `cache`.
-    pub fn new(cache: Arc<Cache>, config: PlanConfig, shards: usize) -> ShardedWorkspace {
+    /// `shards` workspaces (at least one) of `config` over `cache`, each keeping stage results
+    /// and plans as `retention` says (one of the one-shot kinds).
+    pub fn new(
+        cache: Arc<Cache>,
+        config: PlanConfig,
+        shards: usize,
+        retention: StageRetention,
+    ) -> ShardedWorkspace {
         let shards = (0..shards.max(1))
             .map(|_| {
                 let mut workspace = Workspace::new(cache.clone(), config);
-                workspace.set_stage_retention(StageRetention::OneShot);
+                workspace.set_stage_retention(retention);
                 workspace
             })
             .collect();

@@ -51,7 +51,7 @@ impl Db for PlanDatabase {
         self.run.load(Ordering::Relaxed)
     }
     fn keeps_stages(&self) -> bool {
-        self.retention != StageRetention::OneShot
+        self.retention == StageRetention::Recent
     }
 }
 
@@ -59,7 +59,7 @@ impl Db for PlanDatabase {
 pub type ExecutionLog = Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>>;
 
 /// How long a workspace keeps each function's stage results (its parse, Step 0, lifetimes,
-/// sharing rules, fixed and addressed plans): the plans themselves are always kept.
+/// sharing rules, fixed and addressed plans), and whether it keeps the plans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StageRetention {
     /// The 64 functions planned last, evicted after every batch of 8 files a thread: an edit
@@ -70,8 +70,15 @@ pub enum StageRetention {
     /// in the processor's caches: freed 64 functions later, the same frees missed the caches
     /// and a cold `memreuse plan --jobs 1` took about a fifth longer (BENCHMARKS.md, issue
     /// 16). On several, after every batch of 8 files a thread, as for `Recent`: eviction
-    /// waits for every thread, and smaller batches made two-thread runs slower.
+    /// waits for every thread, and smaller batches made two-thread runs slower. The plans
+    /// are kept: the run asks for their detail once all are made (JSON, SVG, `-v`).
     OneShot,
+    /// [`StageRetention::OneShot`] for a run that asks nothing of a plan once it has its
+    /// file's outcome (the summary, SARIF, IR; the html page plans through the store): on one
+    /// thread, the plans and the file's outcome are kept only while their file is planned,
+    /// so that the run holds no more than the outcomes it was handed (a cold summary of a
+    /// 20,000-function tree kept 150 MB of plans and planned texts to the end).
+    OneShotOutcomes,
 }
 
 impl StageRetention {
@@ -79,8 +86,12 @@ impl StageRetention {
     fn functions(self) -> usize {
         match self {
             StageRetention::Recent => 64,
-            StageRetention::OneShot => 1,
+            StageRetention::OneShot | StageRetention::OneShotOutcomes => 1,
         }
+    }
+
+    fn is_one_shot(self) -> bool {
+        self != StageRetention::Recent
     }
 
     /// Files per planning thread between two evictions: few enough that a batch's stage
@@ -88,7 +99,7 @@ impl StageRetention {
     /// a batch.
     fn files_per_batch(self, jobs: usize) -> usize {
         match self {
-            StageRetention::OneShot if jobs <= 1 => 1,
+            StageRetention::OneShot | StageRetention::OneShotOutcomes if jobs <= 1 => 1,
             _ => 8,
         }
     }
@@ -171,6 +182,8 @@ impl Workspace {
     pub fn set_stage_retention(&mut self, retention: StageRetention) {
         if retention != self.db.retention {
             super::set_stage_capacity(&mut self.db, retention.functions());
+            let plans = (retention == StageRetention::OneShotOutcomes).then_some((1, 1));
+            super::set_plan_capacity(&mut self.db, plans);
             self.db.retention = retention;
         }
     }
@@ -432,7 +445,7 @@ impl Workspace {
         let mut outcomes = Vec::with_capacity(files.len());
         if threads <= 1 {
             for batch in files.chunks(batch_len) {
-                if self.db.retention == StageRetention::OneShot {
+                if self.db.retention.is_one_shot() {
                     for &file in batch {
                         self.plan_each_function_evicting(file);
                     }
@@ -501,6 +514,13 @@ impl Workspace {
         use salsa::Database as _;
         if super::manifest(&self.db, file).is_some() {
             return;
+        }
+        if self.db.retention == StageRetention::OneShotOutcomes
+            && let FileItems::Program { items, .. } = file_items(&self.db, file)
+        {
+            // The file's plans stay until its outcome is made, the last file's no longer.
+            let functions = items.len();
+            super::set_plan_capacity(&mut self.db, Some((functions, 1)));
         }
         // The item is read again for every function: it borrows the database, which
         // eviction takes mutably (`file_items` is not bounded: this reads its memo).
