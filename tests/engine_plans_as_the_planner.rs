@@ -104,13 +104,11 @@ fn the_engine_plans_every_fixture_as_the_planner_does() {
     }
     // Each way of scheduling the work in turn: on one thread or two, memos kept (the daemon)
     // or evicted after every function (one thread) or batch (two), as a one-shot workspace
-    // evicts them, with or without keeping the plans (the texts below plan them again).
+    // evicts them (keeping no plan past its file: the texts below plan them again).
     let schedules = [
         (StageRetention::Recent, 1),
         (StageRetention::OneShot, 1),
-        (StageRetention::OneShotOutcomes, 1),
         (StageRetention::OneShot, 2),
-        (StageRetention::OneShotOutcomes, 2),
         (StageRetention::Recent, 2),
     ];
     let mut compared = 0;

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use memreuse::db::{
-    FileOutcome, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace, StageRetention,
-    Workspace,
+    FileOutcome, FileStatus, FunctionOutcome, OutcomeDetail, ShardFile, ShardedWorkspace,
+    StageRetention, Workspace,
 };
 use memreuse::ir::{LineIndex, parse_program};
 use memreuse::plan::{PlanConfig, plan_function};
@@ -219,28 +219,31 @@ fn a_run_split_between_shards_plans_as_one_workspace_does() {
     }
     let mut paths: Vec<(PathBuf, bool)> = files.iter().map(|(p, _)| (p.clone(), false)).collect();
     paths.insert(2, (PathBuf::from("gone.py"), false));
-    for retention in [StageRetention::OneShot, StageRetention::OneShotOutcomes] {
+    for detail in [
+        OutcomeDetail::Summary,
+        OutcomeDetail::Detailed { lifetimes: true },
+    ] {
         let store = MemoryStore::default();
         for (round, fresh_and_cached) in [("cold", (24, 0)), ("warm", (0, 24))] {
             let cache = Arc::new(Cache::new(Box::new(store.clone())));
-            let mut ws = ShardedWorkspace::new(cache, PlanConfig::default(), 3, retention);
+            let mut ws = ShardedWorkspace::new(cache, PlanConfig::default(), 3, detail);
             let loaded = ws.load(&system, &paths, 2, false);
             assert!(
                 loaded[2].is_err(),
-                "{retention:?} {round}: the missing input is its error, in its place"
+                "{detail:?} {round}: the missing input is its error, in its place"
             );
             let sources: Vec<ShardFile> = loaded.into_iter().filter_map(Result::ok).collect();
             let outcomes = ws.plan(&system, &sources, &|| {});
             ws.flush().expect("memory stores do not fail");
             let planned: Vec<&Path> = outcomes.iter().map(|o| o.path.as_path()).collect();
             let inputs: Vec<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
-            assert_eq!(planned, inputs, "{retention:?} {round}");
+            assert_eq!(planned, inputs, "{detail:?} {round}");
             let counted = counts_by(&outcomes, |f| ws.is_fresh(f));
-            assert_eq!(counted, fresh_and_cached, "{retention:?} {round}");
+            assert_eq!(counted, fresh_and_cached, "{detail:?} {round}");
             let got = render(&outcomes, |i, o| ws.add_report_detail(sources[i], o));
             assert!(
                 got == expected,
-                "{retention:?} {round}: sharded\n{got}\none workspace\n{expected}"
+                "{detail:?} {round}: sharded\n{got}\none workspace\n{expected}"
             );
         }
     }
@@ -254,8 +257,8 @@ fn a_run_split_between_shards_plans_as_one_workspace_does() {
 fn a_one_shot_run_that_takes_only_outcomes_keeps_no_plan() {
     let files = tree();
     for (retention, planned_again) in [
-        (StageRetention::OneShot, false),
-        (StageRetention::OneShotOutcomes, true),
+        (StageRetention::Recent, false),
+        (StageRetention::OneShot, true),
     ] {
         let mut ws = Workspace::with_log(Arc::new(Cache::disabled()), PlanConfig::default());
         ws.set_stage_retention(retention);

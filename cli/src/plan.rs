@@ -11,8 +11,8 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{
-    FailureKind, FileOutcome, FileStatus, FunctionOutcome, ShardFile, ShardedWorkspace,
-    StageRetention, UnprintedProgram, planned_program,
+    FailureKind, FileOutcome, FileStatus, FunctionOutcome, OutcomeDetail, ShardFile,
+    ShardedWorkspace, UnprintedProgram, planned_program,
 };
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
@@ -332,16 +332,21 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    // One shard a thread: each plans its files on its own, as one thread does. Only JSON,
-    // SVG and `-v`'s members ask for the plans' detail once all are made.
+    // One shard a thread: each plans its files on its own, as one thread does. Pictures,
+    // JSON and `-v`'s buffer members show the reports' detail: made while each plan is at
+    // hand (a one-shot run keeps none), or for a plan from the store read from its detail
+    // entry (JSON reads it file by file as it is written).
     let shards = jobs.min(files.len());
-    let needs_detail =
-        matches!(args.emit, Emit::Json | Emit::Svg) || (verbose && args.emit == Emit::Summary);
-    let retention = match needs_detail {
-        true => StageRetention::OneShot,
-        false => StageRetention::OneShotOutcomes,
+    let outcome_detail = match args.emit {
+        Emit::Json => OutcomeDetail::Detailed {
+            lifetimes: !args.no_lifetimes,
+        },
+        Emit::Svg => OutcomeDetail::Detailed { lifetimes: true },
+        Emit::Summary if verbose => OutcomeDetail::Detailed { lifetimes: true },
+        _ => OutcomeDetail::Summary,
     };
-    let mut workspace = ShardedWorkspace::new(Arc::new(opened.cache), config, shards, retention);
+    let mut workspace =
+        ShardedWorkspace::new(Arc::new(opened.cache), config, shards, outcome_detail);
     let inputs: Vec<(PathBuf, bool)> = files
         .iter()
         .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
@@ -363,10 +368,11 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     let mut outcomes = workspace.plan(&OsSystem, &sources, &|| bar.inc(1));
     bar.finish_and_clear();
     if args.emit != Emit::Ir {
-        outcomes.iter_mut().for_each(FileOutcome::drop_planned_texts);
+        outcomes
+            .iter_mut()
+            .for_each(FileOutcome::drop_planned_texts);
     }
-    // Pictures and `-v`'s buffer members need the report's detail; JSON takes it file by
-    // file as it is written.
+    // The plans served from the store get their detail from its detail entries.
     if args.emit == Emit::Svg || (verbose && args.emit == Emit::Summary) {
         for (&source, outcome) in sources.iter().zip(&mut outcomes) {
             workspace.add_report_detail(source, outcome);

@@ -25,8 +25,10 @@
 //! change keeps the parse and the lifetimes; `--addresses` re-runs addressing and the
 //! checkers. The stages that hold whole functions keep 64 functions' results (`lru`), or
 //! only the file being planned (`StageRetention`, for one-shot runs); `Workspace::plan`
-//! enforces the bound after every batch of files. The capacity checks'
-//! inputs (`packing`, `layout`) are small and not bounded.
+//! enforces the bound after every batch of files. A one-shot run keeps the plans
+//! (`plan`, `checked_plan`) and outcomes (`file_result`) only while their file is planned
+//! too; the daemon keeps them all. The capacity checks' inputs (`packing`, `layout`) are
+//! small and not bounded.
 //!
 //! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
 //! by its name, whose `ir` field compares by the function's canonical digest. Whitespace,
@@ -87,7 +89,7 @@ pub use outcome::{
 };
 pub use sharded::{ShardFile, ShardedWorkspace};
 pub use source_file::SourceFile;
-pub use workspace::{Cancelled, Snapshot, StageRetention, Workspace, parallel_map};
+pub use workspace::{Cancelled, OutcomeDetail, Snapshot, StageRetention, Workspace, parallel_map};
 
 use crate::ir::codes;
 

@@ -41,7 +41,7 @@ pub struct FileOutcome {
 
 impl FileOutcome {
     /// Drops the planned texts, for a caller that prints none: without the memo that shared
-    /// them ([`super::StageRetention::OneShotOutcomes`]) the texts are freed.
+    /// them (a one-shot run, [`super::StageRetention::OneShot`]) the texts are freed.
     pub fn drop_planned_texts(&mut self) {
         if let FileStatus::Planned { functions, .. } = &*self.status
             && functions

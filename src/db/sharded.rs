@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::outcome::{FileOutcome, FileStatus, FunctionOutcome};
 use super::source_file::SourceFile;
-use super::workspace::{StageRetention, Workspace};
+use super::workspace::{OutcomeDetail, StageRetention, Workspace};
 use crate::plan::PlanConfig;
 use crate::store::{Cache, StoreError};
 use crate::system::System;
@@ -27,24 +27,25 @@ pub struct ShardFile {
 }
 
 /// Workspaces over one cache, each holding some of a one-shot run's files
-/// ([`StageRetention::OneShot`] or [`StageRetention::OneShotOutcomes`]).
+/// ([`StageRetention::OneShot`]).
 pub struct ShardedWorkspace {
     shards: Vec<Workspace>,
 }
 
 impl ShardedWorkspace {
-    /// `shards` workspaces (at least one) of `config` over `cache`, each keeping stage results
-    /// and plans as `retention` says (one of the one-shot kinds).
+    /// `shards` workspaces (at least one) of `config` over `cache`, handing out outcomes with
+    /// `detail`.
     pub fn new(
         cache: Arc<Cache>,
         config: PlanConfig,
         shards: usize,
-        retention: StageRetention,
+        detail: OutcomeDetail,
     ) -> ShardedWorkspace {
         let shards = (0..shards.max(1))
             .map(|_| {
                 let mut workspace = Workspace::new(cache.clone(), config);
-                workspace.set_stage_retention(retention);
+                workspace.set_stage_retention(StageRetention::OneShot);
+                workspace.set_outcome_detail(detail);
                 workspace
             })
             .collect();

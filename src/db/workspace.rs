@@ -70,15 +70,26 @@ pub enum StageRetention {
     /// in the processor's caches: freed 64 functions later, the same frees missed the caches
     /// and a cold `memreuse plan --jobs 1` took about a fifth longer (BENCHMARKS.md, issue
     /// 16). On several, after every batch of 8 files a thread, as for `Recent`: eviction
-    /// waits for every thread, and smaller batches made two-thread runs slower. The plans
-    /// are kept: the run asks for their detail once all are made (JSON, SVG, `-v`).
+    /// waits for every thread, and smaller batches made two-thread runs slower.
+    ///
+    /// On one thread the plans, and each file's outcome, are kept only while their file is
+    /// planned: the run holds no more than the outcomes it was handed, with the detail it
+    /// asked for ([`OutcomeDetail`]); a cold summary of a 20,000-function tree kept 150 MB
+    /// of plans and planned texts to the end. A plan asked for later is made again.
     OneShot,
-    /// [`StageRetention::OneShot`] for a run that asks nothing of a plan once it has its
-    /// file's outcome (the summary, SARIF, IR; the html page plans through the store): on one
-    /// thread, the plans and the file's outcome are kept only while their file is planned,
-    /// so that the run holds no more than the outcomes it was handed (a cold summary of a
-    /// 20,000-function tree kept 150 MB of plans and planned texts to the end).
-    OneShotOutcomes,
+}
+
+/// How complete the reports of the outcomes [`Workspace::plan`] hands out are. A one-shot
+/// run keeps no plan past its file ([`StageRetention::OneShot`]), so what it will show of a
+/// plan made in it is made while the plan is at hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutcomeDetail {
+    /// What a summary prints; the rest on request ([`Workspace::add_report_detail`]).
+    Summary,
+    /// The complete reports of the files with a plan made by this run (lifetimes and
+    /// statement places only when `lifetimes`); a file served from the store is completed on
+    /// request, from the detail stored with it.
+    Detailed { lifetimes: bool },
 }
 
 impl StageRetention {
@@ -86,12 +97,8 @@ impl StageRetention {
     fn functions(self) -> usize {
         match self {
             StageRetention::Recent => 64,
-            StageRetention::OneShot | StageRetention::OneShotOutcomes => 1,
+            StageRetention::OneShot => 1,
         }
-    }
-
-    fn is_one_shot(self) -> bool {
-        self != StageRetention::Recent
     }
 
     /// Files per planning thread between two evictions: few enough that a batch's stage
@@ -99,7 +106,7 @@ impl StageRetention {
     /// a batch.
     fn files_per_batch(self, jobs: usize) -> usize {
         match self {
-            StageRetention::OneShot | StageRetention::OneShotOutcomes if jobs <= 1 => 1,
+            StageRetention::OneShot if jobs <= 1 => 1,
             _ => 8,
         }
     }
@@ -130,6 +137,7 @@ pub struct Workspace {
     /// Files read by `load` whose stamps may be recorded: metadata and when it was taken.
     read: std::collections::HashMap<SourceFile, (FileMeta, i128)>,
     log: Option<ExecutionLog>,
+    detail: OutcomeDetail,
 }
 
 impl Workspace {
@@ -174,7 +182,14 @@ impl Workspace {
             files: Default::default(),
             read: Default::default(),
             log,
+            detail: OutcomeDetail::Summary,
         }
+    }
+
+    /// Sets how complete the reports of the outcomes [`Workspace::plan`] hands out are
+    /// ([`OutcomeDetail::Summary`] in a new workspace).
+    pub fn set_outcome_detail(&mut self, detail: OutcomeDetail) {
+        self.detail = detail;
     }
 
     /// Sets how long each function's stage results are kept ([`StageRetention::Recent`] in a
@@ -182,7 +197,7 @@ impl Workspace {
     pub fn set_stage_retention(&mut self, retention: StageRetention) {
         if retention != self.db.retention {
             super::set_stage_capacity(&mut self.db, retention.functions());
-            let plans = (retention == StageRetention::OneShotOutcomes).then_some((1, 1));
+            let plans = (retention == StageRetention::OneShot).then_some((1, 1));
             super::set_plan_capacity(&mut self.db, plans);
             self.db.retention = retention;
         }
@@ -445,7 +460,7 @@ impl Workspace {
         let mut outcomes = Vec::with_capacity(files.len());
         if threads <= 1 {
             for batch in files.chunks(batch_len) {
-                if self.db.retention.is_one_shot() {
+                if self.db.retention == StageRetention::OneShot {
                     for &file in batch {
                         self.plan_each_function_evicting(file);
                     }
@@ -515,7 +530,7 @@ impl Workspace {
         if super::manifest(&self.db, file).is_some() {
             return;
         }
-        if self.db.retention == StageRetention::OneShotOutcomes
+        if self.db.retention == StageRetention::OneShot
             && let FileItems::Program { items, .. } = file_items(&self.db, file)
         {
             // The file's plans stay until its outcome is made, the last file's no longer.
@@ -550,12 +565,18 @@ impl Workspace {
                 if let Some(progress) = progress {
                     progress();
                 }
-                FileOutcome {
+                let mut outcome = FileOutcome {
                     file,
                     path: file.path(&self.db).clone(),
                     text: file.text(&self.db).clone(),
                     status,
+                };
+                if let OutcomeDetail::Detailed { lifetimes } = self.detail
+                    && made_here(&outcome)
+                {
+                    super::add_report_detail(&self.db, &mut outcome, None, lifetimes);
                 }
+                outcome
             })
             .collect()
     }
@@ -694,6 +715,14 @@ impl Workspace {
                 })
             })
         })
+    }
+}
+
+/// Whether a plan of `outcome` was made by this workspace, not served from the store.
+fn made_here(outcome: &FileOutcome) -> bool {
+    match &*outcome.status {
+        FileStatus::Planned { functions, .. } => functions.iter().any(|f| f.computed_in.is_some()),
+        _ => false,
     }
 }
 
