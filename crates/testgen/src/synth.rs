@@ -417,6 +417,20 @@ impl<'a> FunctionGen<'a> {
         }
     }
 
+    /// Yields `value` as an if's result `phi`, named and typed by the first arm that yields
+    /// (its MemRef is that arm's value's), so that every arm prints the same name and type.
+    fn yield_as_phi(&mut self, phi: &mut Option<Tile>, value: &Tile) {
+        let phi = phi.get_or_insert_with(|| Tile {
+            name: self.fresh_name("phi"),
+            ..value.clone()
+        });
+        self.start_line();
+        self.body.push_str(&phi.name);
+        self.body.push_str(": ");
+        phi.write_type(&mut self.body);
+        let _ = writeln!(self.body, " = pl.yield_({})", value.name);
+    }
+
     /// A fresh MemRef: the next number, and an alloc line in first-seen order.
     fn fresh_memref(&mut self, space: Space, size: u64) -> MemRef {
         let base = format!("mem_{}_{}", space.lowercase(), self.next_memref);
@@ -1202,16 +1216,8 @@ impl<'a> FunctionGen<'a> {
                     g.unary(&template, None)
                 };
                 // The phi takes a number when the if is done, but its MemRef is the
-                // then-branch value's; its name and type are fixed here so both yields print it.
-                let phi = phi.get_or_insert_with(|| Tile {
-                    name: g.fresh_name("phi"),
-                    ..value.clone()
-                });
-                g.start_line();
-                g.body.push_str(&phi.name);
-                g.body.push_str(": ");
-                phi.write_type(&mut g.body);
-                let _ = writeln!(g.body, " = pl.yield_({})", value.name);
+                // then-branch value's.
+                g.yield_as_phi(&mut phi, &value);
             });
         }
         self.next_memref += 1;
@@ -1272,15 +1278,7 @@ impl<'a> FunctionGen<'a> {
                             &rhs,
                         )
                     };
-                    let phi = phi.get_or_insert_with(|| Tile {
-                        name: g.fresh_name("phi"),
-                        ..value.clone()
-                    });
-                    g.start_line();
-                    g.body.push_str(&phi.name);
-                    g.body.push_str(": ");
-                    phi.write_type(&mut g.body);
-                    let _ = writeln!(g.body, " = pl.yield_({})", value.name);
+                    g.yield_as_phi(&mut phi, &value);
                 });
             }
             g.next_memref += 1;
