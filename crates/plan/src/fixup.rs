@@ -212,21 +212,28 @@ fn set_memref(vars: &mut VarTable, v: VarId, memref: MemRef) {
     vars.place_tile(v, memref, None);
 }
 
-/// rules §7.2: top-down, each loop's iter args and return vars follow their init value.
-///
-/// `safe` (the safe planner): an init printed without a type (an `if` result, an outer iter
-/// arg) counts as sitting where its seed sits, and an `if` result already sits where its
-/// arms' yield fixup will put it (on its then arm's value) when a later loop is aligned to
-/// it; PyPTO aligns such a loop to the result's stale buffer. `pypto_aligns`: whether PyPTO
-/// aligns carries at all here (only after a reuse). Returns, in safe mode, each carry placed
-/// elsewhere than PyPTO's rule places it, and how to undo the alignment.
-pub fn align_loop_carries(
-    stmts: &[Stmt],
-    vars: &mut VarTable,
-    safe: bool,
-    pypto_aligns: bool,
-) -> Alignment {
-    let seats = safe.then(|| Seats::of(stmts));
+/// Whose rule [`align_loop_carries`] follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CarryAlignment {
+    /// PyPTO's: each carry on its init's MemRef as printed.
+    Pypto,
+    /// The safe planner's: an init printed without a type (an `if` result, an outer iter
+    /// arg) counts as sitting where its seed sits, and an `if` result already sits where its
+    /// arms' yield fixup will put it (on its then arm's value) when a later loop is aligned
+    /// to it; PyPTO aligns such a loop to the result's stale buffer. `pypto_aligns`: whether
+    /// PyPTO aligns carries at all here (only after a reuse), which decides how a carry
+    /// placed elsewhere is reported.
+    Safe { pypto_aligns: bool },
+}
+
+/// rules §7.2: top-down, each loop's iter args and return vars follow their init value, by
+/// `rule`. Returns, under the safe rule, each carry placed elsewhere than PyPTO's rule places
+/// it, and how to undo the alignment.
+pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable, rule: CarryAlignment) -> Alignment {
+    let (seats, pypto_aligns) = match rule {
+        CarryAlignment::Pypto => (None, true),
+        CarryAlignment::Safe { pypto_aligns } => (Some(Seats::of(stmts)), pypto_aligns),
+    };
     let mut aligner = Aligner {
         seats: seats.as_ref(),
         pypto_aligns,

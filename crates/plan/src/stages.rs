@@ -840,13 +840,24 @@ pub fn finish_deferring(
     // can leave a nested carry's iter arg off its init's buffer with nothing reused.
     let mut realigned = None;
     if control_flow && (reused || safe) {
-        let alignment = fixup::align_loop_carries(&f.body, &mut f.vars, safe, reused);
+        let rule = if safe {
+            fixup::CarryAlignment::Safe {
+                pypto_aligns: reused,
+            }
+        } else {
+            fixup::CarryAlignment::Pypto
+        };
+        let alignment = fixup::align_loop_carries(&f.body, &mut f.vars, rule);
         if !alignment.realigned.is_empty() {
             // The function as PyPTO aligns it, where the safe alignment differs somewhere.
             let mut pypto = f.clone();
             alignment.undo(&mut pypto.vars);
             if reused {
-                fixup::align_loop_carries(&pypto.body, &mut pypto.vars, false, true);
+                fixup::align_loop_carries(
+                    &pypto.body,
+                    &mut pypto.vars,
+                    fixup::CarryAlignment::Pypto,
+                );
             }
             let warnings = alignment
                 .realigned
