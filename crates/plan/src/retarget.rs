@@ -2,6 +2,8 @@
 //! and the pieces of it that accumulator if-phi coalescing reuses (§7.4): the Assign rule and
 //! the `dead_at` liveness walk.
 
+use std::cmp::Reverse;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::body::{Definition, StmtPath, definitions, first_yield, stmt_at, stmt_list};
@@ -489,7 +491,8 @@ impl CarryHazards {
             .iter()
             .filter_map(|(&v, &def)| {
                 let base = base_of(vars, v)?;
-                let last = walk.last.get(&v).copied().unwrap_or(def);
+                // Every loop has closed: each last read is at a step.
+                let last = walk.last.get(&v).and_then(|l| l.step()).unwrap_or(def);
                 Some((base.into(), v, def, last))
             })
             .collect();
@@ -510,11 +513,28 @@ impl CarryHazards {
     }
 }
 
+/// A tile's last effective read so far: at a step, or at the end of a loop still open (by
+/// its head: later than any step so far, and an outer loop's end later than an inner one's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum LastRead {
+    At(u32),
+    EndOfLoop(Reverse<u32>),
+}
+
+impl LastRead {
+    fn step(self) -> Option<u32> {
+        match self {
+            LastRead::At(step) => Some(step),
+            LastRead::EndOfLoop(_) => None,
+        }
+    }
+}
+
 struct HazardWalk<'f> {
     vars: &'f VarTable,
     step: u32,
     def: FxHashMap<VarId, u32>,
-    last: FxHashMap<VarId, u32>,
+    last: FxHashMap<VarId, LastRead>,
     /// Heads of the enclosing loops, outermost first.
     loops: Vec<u32>,
     heads: FxHashMap<VarId, u32>,
@@ -533,16 +553,15 @@ impl<'f> HazardWalk<'f> {
     }
 
     /// Reads inside loops begun after the definition count at the outermost such loop's end,
-    /// which is not known yet: they are recorded as `u32::MAX - loop index` and resolved by
-    /// `close_loop`.
+    /// which is not known yet: `close_loop` resolves them.
     fn read(&mut self, e: &Expr, step: u32) {
         e.for_each_var(&mut |v| {
             let Some(&def) = self.def.get(&v) else { return };
             let at = match self.loops.iter().find(|&&head| head > def) {
-                Some(&head) => u32::MAX - head,
-                None => step,
+                Some(&head) => LastRead::EndOfLoop(Reverse(head)),
+                None => LastRead::At(step),
             };
-            let last = self.last.entry(v).or_insert(def);
+            let last = self.last.entry(v).or_insert(LastRead::At(def));
             if at > *last {
                 *last = at;
             }
@@ -550,10 +569,10 @@ impl<'f> HazardWalk<'f> {
     }
 
     fn close_loop(&mut self, head: u32, end: u32) {
-        let marker = u32::MAX - head;
+        let open = LastRead::EndOfLoop(Reverse(head));
         for last in self.last.values_mut() {
-            if *last == marker {
-                *last = end;
+            if *last == open {
+                *last = LastRead::At(end);
             }
         }
     }
