@@ -9,7 +9,7 @@ use crate::analysis::lifetimes::Lifetimes;
 use crate::config::Rules;
 use crate::isolate::Seats;
 use crate::report::PlanError;
-use crate::retarget::{Retargeter, Target, base_of, reanchor_views, retype};
+use crate::retarget::{Liveness, Retargeter, Target, base_of, reanchor_views, retype};
 use memreuse_ir::backend::Backend;
 use memreuse_ir::ops::op_info;
 use memreuse_ir::{
@@ -557,7 +557,7 @@ fn coalesce_one(
         if !retargeter.dead_at_except(&seed_path, &acc.memref.base, Some(&if_path), sibling) {
             continue;
         }
-        if !retargeter.retarget_assign(seed, &seed_path, &acc, false) {
+        if !retargeter.retarget_assign(seed, &seed_path, &acc, Liveness::CheckedByCaller) {
             let name = retargeter.vars[seed].name.clone();
             return Err(PlanError::new(
                 codes::ACC_SEED_REFUSED,

@@ -26,6 +26,15 @@ pub struct Target {
     pub space: MemSpace,
 }
 
+/// Who checks that a retarget writes its target's bytes only where they are dead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Liveness {
+    /// The retarget, at every value it moves (Step 0).
+    Checked,
+    /// Its caller: the accumulator coalescer (§7.4), which counts the tile it moves out.
+    CheckedByCaller,
+}
+
 /// The current tile MemRef base of a variable.
 pub fn base_of(vars: &VarTable, v: VarId) -> Option<&str> {
     match &vars[v].ty {
@@ -111,7 +120,7 @@ impl<'f> Retargeter<'f> {
                             if self.refuse(f.iter_args[i], v, &target, stmt.span) {
                                 continue;
                             }
-                            self.retarget(v, &target, true);
+                            self.retarget(v, &target, Liveness::Checked);
                         }
                     }
                     self.visit(&f.body);
@@ -179,20 +188,20 @@ impl<'f> Retargeter<'f> {
         }
     }
 
-    /// `retarget(v, T)`; `check_liveness` is off only for the accumulator coalescer (§7.4).
-    pub fn retarget(&mut self, v: VarId, target: &Target, check_liveness: bool) -> bool {
+    /// `retarget(v, T)`.
+    pub fn retarget(&mut self, v: VarId, target: &Target, liveness: Liveness) -> bool {
         if base_of(self.vars, v) == Some(target.memref.base.as_str()) {
             return true;
         }
         if !self.on_stack.insert(v) {
             return false;
         }
-        let ok = self.retarget_by_definition(v, target, check_liveness);
+        let ok = self.retarget_by_definition(v, target, liveness);
         self.on_stack.remove(&v);
         ok
     }
 
-    fn retarget_by_definition(&mut self, v: VarId, target: &Target, check_liveness: bool) -> bool {
+    fn retarget_by_definition(&mut self, v: VarId, target: &Target, liveness: Liveness) -> bool {
         let Some(def) = self.defs.get(&v).cloned() else {
             return false;
         };
@@ -206,10 +215,10 @@ impl<'f> Retargeter<'f> {
                     .else_body
                     .as_deref()
                     .map(|e| first_yield(e).and_then(|y| y.get(index)));
-                let then_ok = self.retarget_value(then_value, target, check_liveness);
+                let then_ok = self.retarget_value(then_value, target, liveness);
                 let else_ok = match else_value {
                     None => true,
-                    Some(value) => self.retarget_value(value, target, check_liveness),
+                    Some(value) => self.retarget_value(value, target, liveness),
                 };
                 if then_ok && else_ok {
                     self.retype(v, target);
@@ -221,11 +230,11 @@ impl<'f> Retargeter<'f> {
                     return false;
                 };
                 let yielded = first_yield(&for_stmt.body).and_then(|y| y.get(index));
-                if !self.retarget_value(yielded, target, check_liveness) {
+                if !self.retarget_value(yielded, target, liveness) {
                     return false;
                 }
                 if let Some(init) = for_stmt.init_values.get(index).and_then(Expr::as_var)
-                    && !self.retarget(init, target, check_liveness)
+                    && !self.retarget(init, target, liveness)
                 {
                     return false;
                 }
@@ -242,14 +251,14 @@ impl<'f> Retargeter<'f> {
                 let Some(init) = for_stmt.init_values.get(index).and_then(Expr::as_var) else {
                     return false;
                 };
-                if !self.retarget(init, target, check_liveness) {
+                if !self.retarget(init, target, liveness) {
                     return false;
                 }
                 self.retype(v, target);
                 true
             }
             Definition::Assign(path) => {
-                let ok = self.retarget_assign(v, &path, target, check_liveness);
+                let ok = self.retarget_assign(v, &path, target, liveness);
                 if ok {
                     self.retype(v, target);
                 }
@@ -258,9 +267,14 @@ impl<'f> Retargeter<'f> {
         }
     }
 
-    fn retarget_value(&mut self, value: Option<&Expr>, target: &Target, live: bool) -> bool {
+    fn retarget_value(
+        &mut self,
+        value: Option<&Expr>,
+        target: &Target,
+        liveness: Liveness,
+    ) -> bool {
         match value.and_then(Expr::as_var) {
-            Some(v) => self.retarget(v, target, live),
+            Some(v) => self.retarget(v, target, liveness),
             None => false,
         }
     }
@@ -271,7 +285,7 @@ impl<'f> Retargeter<'f> {
         v: VarId,
         path: &StmtPath,
         target: &Target,
-        check_liveness: bool,
+        liveness: Liveness,
     ) -> bool {
         let StmtKind::Assign { value, .. } = &stmt_at(self.body, path).kind else {
             return false;
@@ -285,7 +299,7 @@ impl<'f> Retargeter<'f> {
         let arg_var = |k: usize| call.args.get(k).and_then(Expr::as_var);
         if let Some(k) = info.reuses_input {
             return match arg_var(k) {
-                Some(source) => self.retarget(source, target, check_liveness),
+                Some(source) => self.retarget(source, target, liveness),
                 None => false,
             };
         }
@@ -296,7 +310,7 @@ impl<'f> Retargeter<'f> {
             });
             return match arg_var(0) {
                 Some(source) if value.call_role() == Some(OpRole::SetValidShape) && same_base => {
-                    self.retarget(source, target, check_liveness)
+                    self.retarget(source, target, liveness)
                 }
                 _ => false,
             };
@@ -332,7 +346,7 @@ impl<'f> Retargeter<'f> {
                 return false;
             }
         }
-        !check_liveness || self.dead_at(path, &target.memref.base, None)
+        liveness == Liveness::CheckedByCaller || self.dead_at(path, &target.memref.base, None)
     }
 
     /// The base a read of `v` observes: an iter arg reads its init value, recursively.
