@@ -59,7 +59,7 @@ fn main() {
     // everything whose result is unchanged stays memoized.
     let vec = Backend::Ascend910B.capacity(MemSpace::Vec);
     let mut smaller = config;
-    smaller.capacity_overrides[MemSpace::Vec as usize] = Some(vec - 1024);
+    smaller.capacity_overrides[MemSpace::Vec as usize] = vec.map(|bytes| bytes - 1024);
     ws.set_settings(smaller);
     let start = Instant::now();
     let replanned = plan(&mut ws, &sources);

@@ -174,11 +174,14 @@ fn panel(
     } else {
         (PLOT_H, drawn.max(known.unwrap_or(0)))
     };
-    // Headroom so the highest line does not merge into the frame.
-    let y_top = highest as f64 * 1.06;
-    let plot_top = top + TITLE_H;
-    let x = |t: u32| LEFT + f64::from(t - t0) / f64::from(t1 - t0) * PLOT_W;
-    let y = |bytes: i64| plot_top + PLOT_H - bytes as f64 / y_top * linear_h;
+    let plot = Plot {
+        t0,
+        t1,
+        top: top + TITLE_H,
+        // Headroom so the highest line does not merge into the frame.
+        y_top: highest as f64 * 1.06,
+        linear_h,
+    };
 
     let space_name = space.space.name();
     let _ = writeln!(out, r#"<g class="space" data-space="{space_name}">"#);
@@ -202,9 +205,9 @@ fn panel(
         space.buffers.len(),
         time.unit()
     );
-    axes(out, (t0, t1), time, y_top, plot_top, &x, &y);
+    axes(out, &plot, time);
     if broken {
-        let band = plot_top + 26.0;
+        let band = plot.top + 26.0;
         let _ = writeln!(
             out,
             r##"<rect class="axis-break" x="{:.1}" y="{:.1}" width="{:.1}" height="8" fill="#ffffff" stroke="#999999" stroke-dasharray="3 3"/>"##,
@@ -213,10 +216,42 @@ fn panel(
             PLOT_W + 12.0
         );
     }
+    draw_tiles(out, &plot, &tiles, space, time);
+    if let Some(capacity) = known {
+        capacity_line(out, &plot, capacity, broken);
+    }
+    live_bytes_line(out, &plot, &live, peak);
 
-    for t in &tiles {
-        let (x0, x1) = (x(t.def), x(t.end));
-        let (y0, y1) = (y(t.offset.saturating_add(t.size)), y(t.offset));
+    let bottom = legend(out, space, peak, plot.top + PLOT_H + AXIS_H);
+    out.push_str("</g>\n");
+    bottom
+}
+
+/// A panel's plot area: statements `[t0, t1]` across, bytes `[0, y_top]` up `linear_h` of
+/// its height from the bottom (the rest is the broken axis's band), its top at `top`.
+struct Plot {
+    t0: u32,
+    t1: u32,
+    top: f64,
+    y_top: f64,
+    linear_h: f64,
+}
+
+impl Plot {
+    fn x(&self, t: u32) -> f64 {
+        LEFT + f64::from(t - self.t0) / f64::from(self.t1 - self.t0) * PLOT_W
+    }
+
+    fn y(&self, bytes: i64) -> f64 {
+        self.top + PLOT_H - bytes as f64 / self.y_top * self.linear_h
+    }
+}
+
+/// Each tile's rectangle, with its label where it fits.
+fn draw_tiles(out: &mut String, plot: &Plot, tiles: &[Tile<'_>], space: &SpaceReport, time: &Time) {
+    for t in tiles {
+        let (x0, x1) = (plot.x(t.def), plot.x(t.end));
+        let (y0, y1) = (plot.y(t.offset.saturating_add(t.size)), plot.y(t.offset));
         // Keep slivers visible; their tooltip still says what they are.
         let (w, h) = ((x1 - x0).max(0.6), (y1 - y0).max(0.6));
         let name = escape(t.name);
@@ -252,63 +287,60 @@ fn panel(
             );
         }
     }
+}
 
-    if let Some(capacity) = known {
-        let cy = if broken { plot_top + 14.0 } else { y(capacity) };
-        let _ = writeln!(
-            out,
-            r##"<line class="capacity" x1="{LEFT}" y1="{cy:.2}" x2="{:.2}" y2="{cy:.2}" stroke="#d62728" stroke-width="1.5" stroke-dasharray="6 4"/>"##,
-            LEFT + PLOT_W
-        );
-        let _ = writeln!(
-            out,
-            r##"<text x="{:.2}" y="{:.2}" font-size="10" text-anchor="end" fill="#d62728">capacity {} B{}</text>"##,
-            LEFT + PLOT_W - 4.0,
-            cy - 3.0,
-            capacity,
-            if broken {
-                " (address axis broken below)"
-            } else {
-                ""
-            }
-        );
-    }
+/// The dashed line of a known capacity; above the break when the axis is broken.
+fn capacity_line(out: &mut String, plot: &Plot, capacity: i64, broken: bool) {
+    let cy = if broken {
+        plot.top + 14.0
+    } else {
+        plot.y(capacity)
+    };
+    let _ = writeln!(
+        out,
+        r##"<line class="capacity" x1="{LEFT}" y1="{cy:.2}" x2="{:.2}" y2="{cy:.2}" stroke="#d62728" stroke-width="1.5" stroke-dasharray="6 4"/>"##,
+        LEFT + PLOT_W
+    );
+    let _ = writeln!(
+        out,
+        r##"<text x="{:.2}" y="{:.2}" font-size="10" text-anchor="end" fill="#d62728">capacity {} B{}</text>"##,
+        LEFT + PLOT_W - 4.0,
+        cy - 3.0,
+        capacity,
+        if broken {
+            " (address axis broken below)"
+        } else {
+            ""
+        }
+    );
+}
 
+/// The live bytes over time, `live[i]` at statement `t0 + i`.
+fn live_bytes_line(out: &mut String, plot: &Plot, live: &[i64], peak: i64) {
     let mut points = String::new();
     let mut previous = None;
     for (i, &bytes) in live.iter().enumerate() {
-        let t = t0 + i as u32;
+        let t = plot.t0 + i as u32;
         if let Some(p) = previous.filter(|&p| p != bytes) {
-            let _ = write!(points, "{:.2},{:.2} ", x(t), y(p));
+            let _ = write!(points, "{:.2},{:.2} ", plot.x(t), plot.y(p));
         }
         if previous != Some(bytes) {
-            let _ = write!(points, "{:.2},{:.2} ", x(t), y(bytes));
+            let _ = write!(points, "{:.2},{:.2} ", plot.x(t), plot.y(bytes));
         }
         previous = Some(bytes);
     }
     if let Some(p) = previous {
-        let _ = write!(points, "{:.2},{:.2}", x(t1), y(p));
+        let _ = write!(points, "{:.2},{:.2}", plot.x(plot.t1), plot.y(p));
     }
     let _ = writeln!(
         out,
         r##"<polyline class="live-bytes" points="{points}" fill="none" stroke="#000000" stroke-opacity="0.8" stroke-width="1.2"><title>live bytes (peak {peak} B)</title></polyline>"##
     );
-
-    let bottom = legend(out, space, peak, plot_top + PLOT_H + AXIS_H);
-    out.push_str("</g>\n");
-    bottom
 }
 
 /// The frame, ticks and tick labels.
-fn axes(
-    out: &mut String,
-    (t0, t1): (u32, u32),
-    time: &Time,
-    y_top: f64,
-    plot_top: f64,
-    x: &impl Fn(u32) -> f64,
-    y: &impl Fn(i64) -> f64,
-) {
+fn axes(out: &mut String, plot: &Plot, time: &Time) {
+    let (t0, t1, plot_top, y_top) = (plot.t0, plot.t1, plot.top, plot.y_top);
     let plot_bottom = plot_top + PLOT_H;
     let _ = writeln!(
         out,
@@ -317,7 +349,7 @@ fn axes(
     let step = nice_step(t1 - t0);
     let ticks = (t0.div_ceil(step)..=t1 / step).map(|k| k * step);
     for t in ticks {
-        let tx = x(t);
+        let tx = plot.x(t);
         let _ = writeln!(
             out,
             r##"<line x1="{tx:.2}" y1="{plot_bottom:.1}" x2="{tx:.2}" y2="{:.1}" stroke="#555555"/><text class="tick" x="{tx:.2}" y="{:.1}" font-size="10" text-anchor="middle">{}</text>"##,
@@ -340,7 +372,7 @@ fn axes(
     }
     let mut b: i64 = 0;
     while (b as f64) <= y_top {
-        let by = y(b);
+        let by = plot.y(b);
         let _ = writeln!(
             out,
             r##"<line x1="{:.1}" y1="{by:.2}" x2="{LEFT}" y2="{by:.2}" stroke="#555555"/><text x="{:.1}" y="{:.2}" font-size="10" text-anchor="end" dominant-baseline="central">{}</text>"##,

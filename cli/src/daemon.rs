@@ -71,18 +71,18 @@ pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Action::Stop => {
-            match client::stop(target.layout(), WAIT).map_err(|e| Unavailable(e.to_string()))? {
+            match client::stop(target.paths(), WAIT).map_err(|e| Unavailable(e.to_string()))? {
                 Some(pid) => outln!("stopped memreused (pid {pid})"),
                 None => outln!("no daemon runs for {}", target.root.display()),
             }
             Ok(ExitCode::SUCCESS)
         }
         Action::Status { json } => {
-            let Some(mut connection) = client::connect(target.layout()) else {
+            let Some(mut connection) = client::connect(target.paths()) else {
                 eprintln!(
                     "no daemon runs for {} (state dir {})",
                     target.root.display(),
-                    target.layout().state_dir.display()
+                    target.paths().state_dir.display()
                 );
                 return Ok(ExitCode::from(3));
             };
@@ -102,7 +102,7 @@ pub fn run(args: DaemonArgs, state_dir: Option<&Path>) -> Result<ExitCode> {
                 .arg("--root")
                 .arg(&target.root)
                 .arg("--state-dir")
-                .arg(&target.layout().state_dir)
+                .arg(&target.paths().state_dir)
                 .args(&target.launch.args)
                 .arg("--idle-timeout")
                 .arg(idle_timeout.to_string())

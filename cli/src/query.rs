@@ -86,7 +86,7 @@ fn ask(target: &Target, request: &Request) -> Result<memreuse_daemon_client::pro
 fn in_process(named: &Named, target: &Target) -> Result<Answer> {
     let text = std::fs::read_to_string(&named.path)
         .map_err(|err| UsageError(format!("cannot read {}: {err}", named.path.display())))?;
-    let opened = state::open_or_degrade(&target.layout().state_dir);
+    let opened = state::open_or_degrade(&target.paths().state_dir);
     let _lock = opened.held;
     let config = crate::settings::plan_config(&target.root, None, &[])?;
     let mut workspace = Workspace::new(Arc::new(opened.cache), config);

@@ -73,9 +73,9 @@ pub fn open_store(dir: &Path) -> Result<Option<OpenStore>> {
 /// holds it (a daemon, or a CLI working in-process).
 pub fn lock(dir: &Path) -> Result<Option<File>> {
     // Private to this user whatever the umask: it holds the daemon's socket and lock.
-    memreuse_daemon_client::layout::prepare_private_dir(dir)?;
+    memreuse_daemon_client::state_dir::prepare_private_dir(dir)?;
     let lock_path = dir.join("daemon.lock");
-    let lock = memreuse_daemon_client::layout::open_lock(&lock_path)
+    let lock = memreuse_daemon_client::state_dir::open_lock(&lock_path)
         .with_context(|| format!("cannot open {}", lock_path.display()))?;
     match lock.try_lock() {
         Ok(()) => Ok(Some(lock)),
@@ -139,11 +139,11 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
     loop {
         match open_store(dir) {
             Ok(Some(open)) => {
-                let layout = memreuse_daemon_client::layout::Layout::new(dir);
+                let paths = memreuse_daemon_client::state_dir::StatePaths::new(dir);
                 let server = open.store.as_ref().and_then(|store| {
                     let shared: Arc<dyn CacheStore + Send + Sync> = Arc::new(store.clone());
                     let generation = open.cache.generation();
-                    memreuse_daemon_client::cache_server::serve(&layout, shared, generation)
+                    memreuse_daemon_client::cache_server::serve(&paths, shared, generation)
                         .map_err(|err| {
                             tracing::info!("cannot serve the cache to other commands: {err}")
                         })
@@ -160,9 +160,9 @@ pub fn open_or_degrade(dir: &Path) -> InProcessCache {
                 if let Some(connection) = daemon_of(dir) {
                     return through_daemon(dir, connection);
                 }
-                let layout = memreuse_daemon_client::layout::Layout::new(dir);
+                let paths = memreuse_daemon_client::state_dir::StatePaths::new(dir);
                 if let Some(connection) =
-                    memreuse_daemon_client::client::connect_shared_cache(&layout)
+                    memreuse_daemon_client::client::connect_shared_cache(&paths)
                 {
                     // Another command holds the store: read (and write) through it rather
                     // than wait for it to finish.
@@ -229,7 +229,9 @@ fn through_daemon(
 
 /// The daemon of the state dir, if one answers (it holds the cache for its life).
 fn daemon_of(dir: &Path) -> Option<memreuse_daemon_client::client::Connection> {
-    memreuse_daemon_client::client::connect(&memreuse_daemon_client::layout::Layout::new(dir))
+    memreuse_daemon_client::client::connect(&memreuse_daemon_client::state_dir::StatePaths::new(
+        dir,
+    ))
 }
 
 /// What the last `memreuse plan` did with the cache.
@@ -263,8 +265,11 @@ struct CountersDef {
 impl LastRun {
     pub fn save(&self, dir: &Path) -> Result<()> {
         let path = dir.join("last-run.json");
-        memreuse_daemon_client::layout::write_atomically(&path, &serde_json::to_vec_pretty(self)?)
-            .with_context(|| format!("cannot write {}", path.display()))
+        memreuse_daemon_client::state_dir::write_atomically(
+            &path,
+            &serde_json::to_vec_pretty(self)?,
+        )
+        .with_context(|| format!("cannot write {}", path.display()))
     }
 
     pub fn load(dir: &Path) -> Option<LastRun> {

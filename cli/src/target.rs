@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use memreuse_daemon_client::client::{self, Connection, Launch};
-use memreuse_daemon_client::layout::{Layout, build_id};
+use memreuse_daemon_client::state_dir::{StatePaths, build_id};
 
 use crate::exit::{Unavailable, UsageError};
 use crate::state;
@@ -35,7 +35,7 @@ impl Target {
         let launch = Launch {
             exe: daemon_exe()?,
             root: root.clone(),
-            layout: Layout::new(&state_dir),
+            paths: StatePaths::new(&state_dir),
             // It reads the project's memreuse.toml itself, and again when it changes.
             args: Vec::new(),
             wait: WAIT,
@@ -43,8 +43,8 @@ impl Target {
         Ok(Target { root, launch })
     }
 
-    pub fn layout(&self) -> &Layout {
-        &self.launch.layout
+    pub fn paths(&self) -> &StatePaths {
+        &self.launch.paths
     }
 
     /// The running daemon, started if none runs; replaced if it is another build.
@@ -66,7 +66,7 @@ impl Target {
 
     /// The running daemon, if one answers and is this build (none is started).
     pub fn running(&self) -> Option<Connection> {
-        let connection = client::connect(self.layout())?;
+        let connection = client::connect(self.paths())?;
         let expected = build_id(&self.launch.exe).ok()?;
         (connection.hello.build_id == expected && connection.hello.root == self.root)
             .then_some(connection)

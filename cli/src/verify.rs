@@ -73,27 +73,20 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             Addressing::Offsets
         },
     };
-    let mut failed = false;
-    let mut notes_total = 0;
-    let mut checked = 0;
-    let mut violations_total = 0;
-    let mut files_with_violations = 0;
-    let mut unplanned = 0;
-    let mut skipped = 0;
+    let mut run = Run::new(options, args.json);
     let named = split_inputs(&args.paths)?;
     let mut has_program = vec![false; named.paths.len()];
-    let mut files_json: Vec<Value> = Vec::new();
     for file in discover(&named.paths)? {
         let display = file.path.display().to_string();
         // A folder of PyPTO's dumps holds the inputs of MemoryReuse beside its outputs: those
         // are skipped (and counted). A file named on the command line is checked as asked.
         let asked = named.paths.contains(&file.path);
         if !asked && dumped_before_memory_reuse(&file.path) {
-            files_json.push(
+            run.files.push(
                 json!({"path": display, "status": "skipped_before_memory_reuse",
                                    "violations": []}),
             );
-            skipped += 1;
+            run.skipped += 1;
             has_program[file.argument] = true;
             continue;
         }
@@ -101,9 +94,8 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             Ok(text) => text,
             Err(err) => {
                 eprintln!("error: cannot read {display}: {err}");
-                files_json.push(json!({"path": display, "status": "unreadable",
-                                       "message": err.to_string(), "violations": []}));
-                failed = true;
+                run.fail(json!({"path": display, "status": "unreadable",
+                                "message": err.to_string(), "violations": []}));
                 continue;
             }
         };
@@ -111,64 +103,116 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             continue;
         }
         has_program[file.argument] = true;
-        let lines = LineIndex::new(&text);
-        let program = match ir::parse_program(&text) {
+        run.file(&file.path, &text, named.functions[file.argument].as_deref());
+    }
+    for (path, found) in named.paths.iter().zip(&has_program) {
+        if !found && !args.allow_empty {
+            eprintln!(
+                "error: {} holds no @pl.program (pass --allow-empty to accept that)",
+                path.display()
+            );
+            run.failed = true;
+        }
+    }
+    run.summary()?;
+    Ok(if run.failed {
+        ExitCode::from(crate::exit::ERRORS)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// One `memreuse verify`: how it checks, and what it found so far (each file's JSON and the
+/// counts the summary prints).
+struct Run {
+    options: VerifyOptions,
+    json: bool,
+    failed: bool,
+    checked: usize,
+    violations: usize,
+    files_with_violations: usize,
+    unplanned: usize,
+    skipped: usize,
+    notes: usize,
+    files: Vec<Value>,
+}
+
+impl Run {
+    fn new(options: VerifyOptions, json: bool) -> Run {
+        Run {
+            options,
+            json,
+            failed: false,
+            checked: 0,
+            violations: 0,
+            files_with_violations: 0,
+            unplanned: 0,
+            skipped: 0,
+            notes: 0,
+            files: Vec::new(),
+        }
+    }
+
+    /// Records a file that fails before its plan is checked.
+    fn fail(&mut self, file: Value) {
+        self.files.push(file);
+        self.failed = true;
+    }
+
+    /// Checks the program `text` of the file at `path` (only `function` of it, if named).
+    fn file(&mut self, path: &Path, text: &str, function: Option<&str>) {
+        let display = path.display().to_string();
+        let lines = LineIndex::new(text);
+        let program = match ir::parse_program(text) {
             Ok(program) => program,
             Err(err) => {
                 for d in &err.diagnostics {
-                    eprint!("{}", crate::color::render(d, &display, &text));
+                    eprint!("{}", crate::color::render(d, &display, text));
                 }
                 let diagnostics: Vec<Value> = err
                     .diagnostics
                     .iter()
-                    .map(|d| diagnostic_json(d, &text, &lines))
+                    .map(|d| diagnostic_json(d, text, &lines))
                     .collect();
-                files_json.push(json!({"path": display, "status": "parse_failed",
-                                       "diagnostics": diagnostics, "violations": []}));
-                failed = true;
-                continue;
+                self.fail(json!({"path": display, "status": "parse_failed",
+                                 "diagnostics": diagnostics, "violations": []}));
+                return;
             }
         };
-        let violations = match &named.functions[file.argument] {
-            None => verify_program(&program, &options),
+        let violations = match function {
+            None => verify_program(&program, &self.options),
             Some(function) => {
-                let found = program
-                    .functions
-                    .iter()
-                    .position(|f| f.name == function.as_str());
+                let found = program.functions.iter().position(|f| f.name == function);
                 let Some(index) = found else {
                     let names = program.functions.iter().map(|f| f.name.as_str());
                     eprintln!("error: {}", no_such_function(function, &display, names));
-                    files_json.push(json!({"path": display, "status": "no_such_function",
-                                           "violations": []}));
-                    failed = true;
-                    continue;
+                    self.fail(json!({"path": display, "status": "no_such_function",
+                                     "violations": []}));
+                    return;
                 };
-                let checked = verify_function(&program.functions[index], &options);
+                let checked = verify_function(&program.functions[index], &self.options);
                 checked.into_iter().map(|d| (index, d)).collect()
             }
         };
-        checked += 1;
-        if not_planned_yet(&file.path, &violations) {
+        self.checked += 1;
+        if not_planned_yet(path, &violations) {
             eprintln!(
                 "error: {display} is not planned yet (it is input to MemoryReuse, not its \
                  output): plan it with `memreuse plan {display}`, or verify PyPTO's \
                  *_after_MemoryReuse.py dump"
             );
-            files_json.push(json!({"path": display, "status": "not_planned",
-                                   "violations": []}));
-            unplanned += 1;
-            failed = true;
-            continue;
+            self.fail(json!({"path": display, "status": "not_planned", "violations": []}));
+            self.unplanned += 1;
+            return;
         }
         let mut listed = Vec::with_capacity(violations.len());
         for (index, diagnostic) in &violations {
             let function = program.functions[*index].name.as_str();
-            if !args.json {
-                eprint!("{}", crate::color::render(diagnostic, &display, &text));
+            if !self.json {
+                eprint!("{}", crate::color::render(diagnostic, &display, text));
                 eprintln!("  in function '{function}'");
             }
-            let mut entry = diagnostic_json(diagnostic, &text, &lines);
+            let mut entry = diagnostic_json(diagnostic, text, &lines);
             entry["function"] = Value::from(function);
             listed.push(entry);
         }
@@ -177,65 +221,57 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             .iter()
             .filter(|(_, d)| d.severity != Severity::Note)
             .count();
-        notes_total += violations.len() - unsafe_count;
+        self.notes += violations.len() - unsafe_count;
         if unsafe_count > 0 {
-            failed = true;
-            violations_total += unsafe_count;
-            files_with_violations += 1;
+            self.failed = true;
+            self.violations += unsafe_count;
+            self.files_with_violations += 1;
         }
         let status = if unsafe_count == 0 {
             "verified"
         } else {
             "violations"
         };
-        files_json.push(json!({"path": display, "status": status, "violations": listed}));
+        self.files
+            .push(json!({"path": display, "status": status, "violations": listed}));
     }
-    for (path, found) in named.paths.iter().zip(&has_program) {
-        if !found && !args.allow_empty {
-            eprintln!(
-                "error: {} holds no @pl.program (pass --allow-empty to accept that)",
-                path.display()
-            );
-            failed = true;
+
+    /// Prints the JSON document, or the summary line.
+    fn summary(&mut self) -> Result<()> {
+        let mut out = std::io::stdout().lock();
+        if self.json {
+            let document = json!({
+                "files": std::mem::take(&mut self.files),
+                "checked": self.checked,
+                "violations": self.violations,
+                "files_with_violations": self.files_with_violations,
+                "not_planned": self.unplanned,
+                "skipped_before_memory_reuse": self.skipped,
+                "notes": self.notes,
+            });
+            writeln!(out, "{}", serde_json::to_string_pretty(&document)?)?;
+        } else {
+            let not_planned = match self.unplanned {
+                0 => String::new(),
+                n => format!(", {n} not planned yet"),
+            };
+            let notes = match self.notes {
+                0 => String::new(),
+                n => format!(", {}", plural(n, "note")),
+            };
+            let skipped = match self.skipped {
+                0 => String::new(),
+                n => format!(", {} dumped before MemoryReuse skipped", plural(n, "file")),
+            };
+            writeln!(
+                out,
+                "{} in {} ({} checked{not_planned}{skipped}{notes})",
+                plural(self.violations, "violation"),
+                plural(self.files_with_violations, "file"),
+                plural(self.checked, "file")
+            )?;
         }
+        out.flush()?;
+        Ok(())
     }
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        let document = json!({
-            "files": files_json,
-            "checked": checked,
-            "violations": violations_total,
-            "files_with_violations": files_with_violations,
-            "not_planned": unplanned,
-            "skipped_before_memory_reuse": skipped,
-            "notes": notes_total,
-        });
-        writeln!(out, "{}", serde_json::to_string_pretty(&document)?)?;
-    } else {
-        let not_planned = match unplanned {
-            0 => String::new(),
-            n => format!(", {n} not planned yet"),
-        };
-        let notes = match notes_total {
-            0 => String::new(),
-            n => format!(", {}", plural(n, "note")),
-        };
-        let skipped = match skipped {
-            0 => String::new(),
-            n => format!(", {} dumped before MemoryReuse skipped", plural(n, "file")),
-        };
-        writeln!(
-            out,
-            "{} in {} ({} checked{not_planned}{skipped}{notes})",
-            plural(violations_total, "violation"),
-            plural(files_with_violations, "file"),
-            plural(checked, "file")
-        )?;
-    }
-    out.flush()?;
-    Ok(if failed {
-        ExitCode::from(crate::exit::ERRORS)
-    } else {
-        ExitCode::SUCCESS
-    })
 }

@@ -22,7 +22,8 @@ use std::time::Duration;
 use memreuse::plan::PlanConfig;
 use memreuse::system::OsSystem;
 use memreuse_testgen::synth::{SynthConfig, program_text};
-use memreuse_viewer::{data, page};
+use memreuse_viewer::data::{self, PlanVariant};
+use memreuse_viewer::page;
 use serde_json::{Value, json};
 
 const TILES: usize = 2000;
@@ -43,20 +44,20 @@ fn main() {
     );
     let path = Path::new("synth_2000_tiles/31_after_InitMemRef.py");
     let no_cache = std::sync::Arc::new(memreuse::store::Cache::disabled());
-    let outcomes: Vec<(&str, PlanConfig, memreuse::db::FileOutcome)> = data::VARIANTS
-        .iter()
+    let outcomes: Vec<(PlanVariant, PlanConfig, memreuse::db::FileOutcome)> = PlanVariant::ALL
+        .into_iter()
         .map(|v| {
-            let config = data::variant_config(&PlanConfig::default(), v, true);
+            let config = v.config(&PlanConfig::default(), true);
             (
-                *v,
+                v,
                 config,
                 data::plan_text(&OsSystem, path, &text, config, &no_cache).expect("planned"),
             )
         })
         .collect();
-    let variants: Vec<data::Variant> = outcomes
+    let variants: Vec<data::PlannedVariant> = outcomes
         .iter()
-        .map(|(name, config, outcome)| data::Variant::new(name, outcome, *config))
+        .map(|(variant, config, outcome)| data::PlannedVariant::new(*variant, outcome, *config))
         .collect();
     let display = path.display().to_string();
     let entry = data::file_entry(&display, &outcomes[0].2);

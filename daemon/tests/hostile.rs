@@ -33,7 +33,7 @@ fn forged(root: &Path, line: &str) -> Vec<u8> {
     let body = if line.contains("\"hello\"") {
         Body::Hello(Hello {
             protocol: PROTOCOL_VERSION,
-            build_id: memreuse_daemon::layout::build_id(Path::new(DAEMON)).expect("build id"),
+            build_id: memreuse_daemon::state_dir::build_id(Path::new(DAEMON)).expect("build id"),
             pid: std::process::id(),
             root: root.to_path_buf(),
         })

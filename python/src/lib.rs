@@ -14,7 +14,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use memreuse::plan::PlanConfig;
-use planning::{PlanningError, Settings};
+use planning::{PlanFlags, PlanningError};
 
 /// Runs `work` without the GIL; a panic becomes a `RuntimeError` naming it.
 fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
@@ -46,14 +46,14 @@ impl PlanArgs {
     /// The configuration `memreuse plan` would use for a file at `display` with these flags.
     fn config(&self, display: &str) -> PyResult<PlanConfig> {
         let PlanArgs(backend, planner, exact, addresses, capacity) = self;
-        let settings = Settings {
+        let flags = PlanFlags {
             backend,
             planner,
             exact: *exact,
             addresses: *addresses,
             capacity,
         };
-        planning::config(&settings, display).map_err(value_error)
+        planning::config(&flags, display).map_err(value_error)
     }
 }
 
@@ -111,7 +111,7 @@ fn explain(
     backend: String,
 ) -> PyResult<(bool, String)> {
     let config =
-        planning::config(&Settings::pypto(&backend, &[]), &display).map_err(value_error)?;
+        planning::config(&PlanFlags::pypto(&backend, &[]), &display).map_err(value_error)?;
     let answer = detached(py, || {
         planning::explain(&text, &function, (&first, &second), &config)
     })?;
@@ -138,7 +138,7 @@ fn plan_for_pass(
     (f64, f64, f64),
 )> {
     let config =
-        planning::config(&Settings::pypto(&backend, &capacity), &display).map_err(value_error)?;
+        planning::config(&PlanFlags::pypto(&backend, &capacity), &display).map_err(value_error)?;
     let (ir, repairs, phases) =
         detached(py, || planning::plan_for_pass(&text, &display, config))?.map_err(value_error)?;
     let repairs = repairs

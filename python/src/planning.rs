@@ -27,7 +27,7 @@ fn no_cache() -> std::sync::Arc<memreuse::store::Cache> {
 
 /// A setting Python passed that names nothing memreuse knows.
 #[derive(Debug, thiserror::Error)]
-pub enum SettingsError {
+pub enum PlanFlagsError {
     #[error("unknown backend '{0}' (expected none, 910b or 950)")]
     Backend(String),
     #[error("unknown planner '{0}' (expected pypto, dsa or none)")]
@@ -51,8 +51,8 @@ pub enum PlanningError {
     Json(#[from] serde_json::Error),
 }
 
-/// The settings of `memreuse.plan(...)`, as the CLI's flags give them.
-pub struct Settings<'a> {
+/// The arguments of `memreuse.plan(...)`, as the CLI's flags give them.
+pub struct PlanFlags<'a> {
     pub backend: &'a str,
     pub planner: &'a str,
     pub exact: bool,
@@ -61,10 +61,10 @@ pub struct Settings<'a> {
     pub capacity: &'a [(String, i64)],
 }
 
-impl<'a> Settings<'a> {
+impl<'a> PlanFlags<'a> {
     /// PyPTO's planner with its defaults: what the PyPTO pass and `explain` plan with.
-    pub fn pypto(backend: &'a str, capacity: &'a [(String, i64)]) -> Settings<'a> {
-        Settings {
+    pub fn pypto(backend: &'a str, capacity: &'a [(String, i64)]) -> PlanFlags<'a> {
+        PlanFlags {
             backend,
             planner: "pypto",
             exact: false,
@@ -76,26 +76,26 @@ impl<'a> Settings<'a> {
 
 /// The configuration `memreuse plan` would use for a file at `display` with these flags (and
 /// no `memreuse.toml`): Step 0 runs for `*_after_InitMemRef*` dumps, as `auto` says.
-pub fn config(settings: &Settings, display: &str) -> Result<PlanConfig, SettingsError> {
-    let backend = Backend::from_name(settings.backend)
-        .ok_or_else(|| SettingsError::Backend(settings.backend.to_owned()))?;
-    let planner = match settings.planner {
+pub fn config(flags: &PlanFlags, display: &str) -> Result<PlanConfig, PlanFlagsError> {
+    let backend = Backend::from_name(flags.backend)
+        .ok_or_else(|| PlanFlagsError::Backend(flags.backend.to_owned()))?;
+    let planner = match flags.planner {
         "pypto" => Planner::Pypto,
         "dsa" => Planner::Dsa,
         "none" => Planner::None,
-        other => return Err(SettingsError::Planner(other.to_owned())),
+        other => return Err(PlanFlagsError::Planner(other.to_owned())),
     };
     let mut config = PlanConfig {
         backend,
         planner,
-        exact: settings.exact,
-        assign_addresses: settings.addresses,
+        exact: flags.exact,
+        assign_addresses: flags.addresses,
         materialize_aliases: is_init_mem_ref_dump(Path::new(display)),
         ..PlanConfig::default()
     };
-    for (space, bytes) in settings.capacity {
+    for (space, bytes) in flags.capacity {
         let (space, bytes): (MemSpace, i64) =
-            parse_capacity(&format!("{space}={bytes}")).map_err(SettingsError::Capacity)?;
+            parse_capacity(&format!("{space}={bytes}")).map_err(PlanFlagsError::Capacity)?;
         config.capacity_overrides[space as usize] = Some(bytes);
     }
     Ok(config)
@@ -173,9 +173,9 @@ pub fn verify(
     display: &str,
     backend: &str,
     addressed: bool,
-) -> Result<Value, SettingsError> {
+) -> Result<Value, PlanFlagsError> {
     let backend =
-        Backend::from_name(backend).ok_or_else(|| SettingsError::Backend(backend.to_owned()))?;
+        Backend::from_name(backend).ok_or_else(|| PlanFlagsError::Backend(backend.to_owned()))?;
     let lines = LineIndex::new(text);
     let program = match ir::parse_program(text) {
         Ok(program) => program,

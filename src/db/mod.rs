@@ -66,7 +66,7 @@ use crate::ir::{
     self, Function, Name, ProgramHeader, Span, canonical_function_bytes, print_function,
 };
 use crate::plan::Rules as RuleSet;
-use crate::plan::address::Layout;
+use crate::plan::address::Footprints;
 use crate::plan::layout::Reserved;
 use crate::plan::offsets::{
     self, Bound, DisjointPairs, LayoutSearch, OffsetInput, Placement, SpaceLayout,
@@ -684,7 +684,7 @@ pub fn fixed<'db>(
 pub fn layout<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
-) -> Option<Result<Option<Arc<Layout>>, PlanError>> {
+) -> Option<Result<Option<Arc<Footprints>>, PlanError>> {
     let fixed = match fixed(db, item).as_ref()? {
         Ok(fixed) => fixed,
         Err(err) => return Some(Err(err.clone())),
@@ -696,7 +696,11 @@ pub fn layout<'db>(
         Err(err) => return Some(Err(err)),
     };
     let addressing = crate::plan::address::allocate(f, &reserved);
-    Some(Ok(Some(Arc::new(Layout::of(f, &addressing, &reserved)))))
+    Some(Ok(Some(Arc::new(Footprints::of(
+        f,
+        &addressing,
+        &reserved,
+    )))))
 }
 
 /// The reserved windows a planned function's layout starts from (`plan::layout_reserved`).

@@ -18,22 +18,44 @@ use memreuse::svg;
 use memreuse::system::System;
 use serde_json::{Value, json};
 
-/// The plans the page can switch between, by name: PyPTO's decision made safe (the default),
-/// the offset planner's, and PyPTO's decision unchanged (`--exact`).
-pub const VARIANTS: [&str; 3] = ["pypto", "dsa", "exact"];
+/// The plans the page can switch between: PyPTO's decision made safe (the default), the
+/// offset planner's, and PyPTO's decision unchanged (`--exact`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanVariant {
+    Pypto,
+    Dsa,
+    Exact,
+}
 
-/// `base` changed to make the plan named `variant` (one of [`VARIANTS`]) of a file with or
-/// without Step 0 (`materialize_aliases`).
-pub fn variant_config(base: &PlanConfig, variant: &str, materialize_aliases: bool) -> PlanConfig {
-    PlanConfig {
-        materialize_aliases,
-        planner: if variant == "dsa" {
-            Planner::Dsa
-        } else {
-            Planner::Pypto
-        },
-        exact: variant == "exact",
-        ..*base
+impl PlanVariant {
+    /// Every variant, the default first.
+    pub const ALL: [PlanVariant; 3] = [PlanVariant::Pypto, PlanVariant::Dsa, PlanVariant::Exact];
+
+    /// Its name in the page's requests and documents.
+    pub fn name(self) -> &'static str {
+        match self {
+            PlanVariant::Pypto => "pypto",
+            PlanVariant::Dsa => "dsa",
+            PlanVariant::Exact => "exact",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<PlanVariant> {
+        PlanVariant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// `base` changed to make this plan of a file with or without Step 0
+    /// (`materialize_aliases`).
+    pub fn config(self, base: &PlanConfig, materialize_aliases: bool) -> PlanConfig {
+        PlanConfig {
+            materialize_aliases,
+            planner: match self {
+                PlanVariant::Dsa => Planner::Dsa,
+                PlanVariant::Pypto | PlanVariant::Exact => Planner::Pypto,
+            },
+            exact: self == PlanVariant::Exact,
+            ..*base
+        }
     }
 }
 
@@ -199,21 +221,25 @@ fn function_entry(f: &FunctionOutcome) -> Value {
     }
 }
 
-/// One plan variant of a file: its name (one of [`VARIANTS`]), the file's outcome planned
-/// so, and the configuration it was planned with (Step 0 included).
-pub struct Variant<'a> {
-    pub name: &'a str,
+/// One plan variant of a file: which, the file's outcome planned so, and the configuration it
+/// was planned with (Step 0 included).
+pub struct PlannedVariant<'a> {
+    pub variant: PlanVariant,
     pub outcome: &'a FileOutcome,
     pub config: PlanConfig,
     /// The lines of the outcome's text, indexed once for all its functions.
     lines: LineIndex,
 }
 
-impl<'a> Variant<'a> {
-    pub fn new(name: &'a str, outcome: &'a FileOutcome, config: PlanConfig) -> Variant<'a> {
+impl<'a> PlannedVariant<'a> {
+    pub fn new(
+        variant: PlanVariant,
+        outcome: &'a FileOutcome,
+        config: PlanConfig,
+    ) -> PlannedVariant<'a> {
         let lines = LineIndex::new(outcome.text.as_deref().unwrap_or(""));
-        Variant {
-            name,
+        PlannedVariant {
+            variant,
             outcome,
             config,
             lines,
@@ -263,7 +289,11 @@ impl<'a> PlannedFile<'a> {
 /// repairs and diagnostics, with the statement lines, loops and `if` arms of the function
 /// its lifetimes number (repairs add statements). `None` when the file has no function
 /// `name`.
-pub fn function_document(file: &PlannedFile, name: &str, variants: &[Variant]) -> Option<Value> {
+pub fn function_document(
+    file: &PlannedFile,
+    name: &str,
+    variants: &[PlannedVariant],
+) -> Option<Value> {
     let PlannedFile {
         display,
         outcome,
@@ -292,8 +322,8 @@ pub fn function_document(file: &PlannedFile, name: &str, variants: &[Variant]) -
     // it). PyPTO's exact plan is its repaired one wherever nothing was repaired: a sixth of
     // the real programs' page.
     let mut unrepaired: Vec<(&str, &PlanReport, &str)> = Vec::new();
-    for Variant {
-        name: variant,
+    for PlannedVariant {
+        variant,
         outcome: variant_outcome,
         config,
         lines: own_lines,
@@ -318,11 +348,11 @@ pub fn function_document(file: &PlannedFile, name: &str, variants: &[Variant]) -
                         && (std::ptr::eq(*other_text, variant_text) || *other_text == variant_text)
                 });
                 if let Some((same, _, _)) = same {
-                    plans.insert((*variant).to_string(), Value::from(*same));
+                    plans.insert(variant.name().to_string(), Value::from(*same));
                     continue;
                 }
                 if !repaired {
-                    unrepaired.push((variant, report, variant_text));
+                    unrepaired.push((variant.name(), report, variant_text));
                 }
                 let edited = function
                     .filter(|_| repaired)
@@ -352,7 +382,7 @@ pub fn function_document(file: &PlannedFile, name: &str, variants: &[Variant]) -
             }),
             None => json!({ "status": "failed", "failure": "plan", "diagnostics": [] }),
         };
-        plans.insert((*variant).to_string(), value);
+        plans.insert(variant.name().to_string(), value);
     }
     Some(json!({
         "path": display,
@@ -574,7 +604,7 @@ mod tests {
                 continue;
             };
             for f in functions {
-                let variant = Variant::new("pypto", &outcome, config);
+                let variant = PlannedVariant::new(PlanVariant::Pypto, &outcome, config);
                 let file = PlannedFile::new("f.py", &outcome);
                 let Some(doc) = function_document(&file, &f.name, &[variant]) else {
                     continue;
@@ -609,18 +639,18 @@ mod tests {
     fn a_function_document_has_every_tile_with_its_lines_and_all_variants() {
         let path = Path::new("k.py");
         let config = PlanConfig::default();
-        let outcomes: Vec<(&str, FileOutcome)> = VARIANTS
-            .iter()
+        let outcomes: Vec<(PlanVariant, FileOutcome)> = PlanVariant::ALL
+            .into_iter()
             .map(|v| {
-                let config = variant_config(&config, v, false);
+                let config = v.config(&config, false);
                 let outcome =
                     plan_text(&OsSystem, path, KERNEL, config, &no_cache()).expect("planned");
-                (*v, outcome)
+                (v, outcome)
             })
             .collect();
-        let variants: Vec<Variant> = outcomes
+        let variants: Vec<PlannedVariant> = outcomes
             .iter()
-            .map(|(v, o)| Variant::new(v, o, variant_config(&config, v, false)))
+            .map(|&(v, ref o)| PlannedVariant::new(v, o, v.config(&config, false)))
             .collect();
         let entry = file_entry("k.py", &outcomes[0].1);
         let name = entry["functions"][0]["name"]
@@ -631,14 +661,12 @@ mod tests {
         let doc = function_document(&file, &name, &variants).expect("document");
         let statements = doc["statements"].as_array().expect("statements");
         assert!(!statements.is_empty());
-        for variant in VARIANTS {
+        for variant in PlanVariant::ALL.map(PlanVariant::name) {
             let mut plan = &doc["plans"][variant];
             // A plan another variant's equals names that variant: it comes before it.
             if let Some(same) = plan.as_str() {
-                assert!(
-                    VARIANTS.iter().position(|v| *v == same)
-                        < VARIANTS.iter().position(|v| *v == variant)
-                );
+                let position = |name| PlanVariant::ALL.iter().position(|v| v.name() == name);
+                assert!(position(same) < position(variant));
                 plan = &doc["plans"][same];
             }
             assert_eq!(plan["status"], "planned", "{variant}: {plan}");

@@ -10,7 +10,7 @@ use memreuse::store::Cache;
 use memreuse::system::System;
 use serde_json::Value;
 
-use super::data;
+use super::data::{self, PlanVariant};
 
 const TEMPLATE: &str = include_str!("../web/index.html");
 const STYLE: &str = include_str!("../web/viewer.css");
@@ -95,13 +95,13 @@ fn file_part(
         };
     }
     let path = Path::new(file.display);
-    let configs = data::VARIANTS.map(|v| data::variant_config(config, v, file.materialize_aliases));
+    let configs = PlanVariant::ALL.map(|v| v.config(config, file.materialize_aliases));
     let planned = data::plan_variants(system, path, file.text, &configs, cache, None);
-    let variants: Vec<(&str, PlanConfig, FileOutcome)> = data::VARIANTS
+    let variants: Vec<(PlanVariant, PlanConfig, FileOutcome)> = PlanVariant::ALL
         .into_iter()
         .zip(configs)
         .zip(planned.outcomes)
-        .filter_map(|((name, config), outcome)| Some((name, config, outcome?)))
+        .filter_map(|((variant, config), outcome)| Some((variant, config, outcome?)))
         .collect();
     let Some((_, _, primary)) = variants.first() else {
         return FilePart {
@@ -109,9 +109,9 @@ fn file_part(
             documents,
         };
     };
-    let borrowed: Vec<data::Variant> = variants
+    let borrowed: Vec<data::PlannedVariant> = variants
         .iter()
-        .map(|(name, config, outcome)| data::Variant::new(name, outcome, *config))
+        .map(|(variant, config, outcome)| data::PlannedVariant::new(*variant, outcome, *config))
         .collect();
     let planned = data::PlannedFile::with_functions(file.display, primary, planned.functions);
     for name in &file.functions {

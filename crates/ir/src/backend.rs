@@ -42,11 +42,13 @@ impl Backend {
         self == Backend::Ascend910B
     }
 
-    /// Usable bytes of a memory space; 0 means unknown (rules §2.3).
-    pub fn capacity(self, space: MemSpace) -> i64 {
+    /// Usable bytes of a memory space; `None` where unknown (rules §2.3).
+    pub fn capacity(self, space: MemSpace) -> Option<i64> {
         use MemSpace::*;
-        match (self, space) {
-            (Backend::None, _) | (_, Ddr | ScalarLocal) => 0,
+        let bytes = match (self, space) {
+            (Backend::None, _)
+            | (_, Ddr | ScalarLocal)
+            | (Backend::Ascend910B, LeftScale | RightScale) => return None,
             (Backend::Ascend910B, Vec) => 188_416,
             (Backend::Ascend950, Vec) => 245_760,
             (_, Mat) => 524_288,
@@ -55,8 +57,8 @@ impl Backend {
             (Backend::Ascend950, Acc) => 262_144,
             (Backend::Ascend910B, Bias) => 1_024,
             (Backend::Ascend950, Bias) => 4_096,
-            (Backend::Ascend910B, LeftScale | RightScale) => 0,
             (Backend::Ascend950, LeftScale | RightScale) => 4_096,
-        }
+        };
+        Some(bytes)
     }
 }

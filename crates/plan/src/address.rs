@@ -95,14 +95,14 @@ pub fn check_capacity(
     reserved: &Reserved,
     config: &PlanConfig,
 ) -> Result<(), PlanError> {
-    Layout::of(f, addressing, reserved).check(|space| config.space_capacity(space).usable)
+    Footprints::of(f, addressing, reserved).check(|space| config.space_capacity(space).usable)
 }
 
 /// What the overflow check reads of AllocateMemoryAddr's layout of a planned function
 /// (rules §8), with what its error names: everything but the capacities, so it stays
 /// memoized when a capacity changes. Small: the footprints, not every base's address.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Layout {
+pub struct Footprints {
     /// Space → bytes used from 0, reserved windows included.
     footprints: BTreeMap<MemSpace, i64>,
     name: Name,
@@ -111,9 +111,9 @@ pub struct Layout {
     reserved: (Option<MemSpace>, i64),
 }
 
-impl Layout {
-    pub fn of(f: &Function, addressing: &Addressing, reserved: &Reserved) -> Layout {
-        Layout {
+impl Footprints {
+    pub fn of(f: &Function, addressing: &Addressing, reserved: &Reserved) -> Footprints {
+        Footprints {
             footprints: addressing.footprints.clone(),
             name: f.name.clone(),
             head: head_of(f),

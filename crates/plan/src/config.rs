@@ -106,10 +106,12 @@ impl std::fmt::Debug for PlanConfig {
 
 impl PlanConfig {
     /// Usable bytes of a space; `None` where unknown (no backend capacity and no override;
-    /// the backend table's and an override's 0 mean unknown too).
+    /// an override of 0 means unknown too).
     pub fn capacity(&self, space: MemSpace) -> Option<i64> {
         let bytes = self.capacity_overrides[space as usize];
-        Some(bytes.unwrap_or_else(|| self.backend.capacity(space))).filter(|&b| b != 0)
+        bytes
+            .or_else(|| self.backend.capacity(space))
+            .filter(|&b| b != 0)
     }
 
     /// The capacity the capacity-driven steps plan against: `None` unless they run.

@@ -9,7 +9,7 @@ use crate::analysis::lifetimes::Lifetimes;
 use crate::config::Rules;
 use crate::isolate::Seats;
 use crate::report::PlanError;
-use crate::retarget::{Retargeter, Target, base_of, reanchor_views, retype};
+use crate::retarget::{Liveness, Retargeter, Target, base_of, reanchor_views, retype};
 use memreuse_ir::backend::Backend;
 use memreuse_ir::ops::op_info;
 use memreuse_ir::{
@@ -212,21 +212,28 @@ fn set_memref(vars: &mut VarTable, v: VarId, memref: MemRef) {
     vars.place_tile(v, memref, None);
 }
 
-/// rules §7.2: top-down, each loop's iter args and return vars follow their init value.
-///
-/// `safe` (the safe planner): an init printed without a type (an `if` result, an outer iter
-/// arg) counts as sitting where its seed sits, and an `if` result already sits where its
-/// arms' yield fixup will put it (on its then arm's value) when a later loop is aligned to
-/// it; PyPTO aligns such a loop to the result's stale buffer. `pypto_aligns`: whether PyPTO
-/// aligns carries at all here (only after a reuse). Returns, in safe mode, each carry placed
-/// elsewhere than PyPTO's rule places it, and how to undo the alignment.
-pub fn align_loop_carries(
-    stmts: &[Stmt],
-    vars: &mut VarTable,
-    safe: bool,
-    pypto_aligns: bool,
-) -> Alignment {
-    let seats = safe.then(|| Seats::of(stmts));
+/// Whose rule [`align_loop_carries`] follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CarryAlignment {
+    /// PyPTO's: each carry on its init's MemRef as printed.
+    Pypto,
+    /// The safe planner's: an init printed without a type (an `if` result, an outer iter
+    /// arg) counts as sitting where its seed sits, and an `if` result already sits where its
+    /// arms' yield fixup will put it (on its then arm's value) when a later loop is aligned
+    /// to it; PyPTO aligns such a loop to the result's stale buffer. `pypto_aligns`: whether
+    /// PyPTO aligns carries at all here (only after a reuse), which decides how a carry
+    /// placed elsewhere is reported.
+    Safe { pypto_aligns: bool },
+}
+
+/// rules §7.2: top-down, each loop's iter args and return vars follow their init value, by
+/// `rule`. Returns, under the safe rule, each carry placed elsewhere than PyPTO's rule places
+/// it, and how to undo the alignment.
+pub fn align_loop_carries(stmts: &[Stmt], vars: &mut VarTable, rule: CarryAlignment) -> Alignment {
+    let (seats, pypto_aligns) = match rule {
+        CarryAlignment::Pypto => (None, true),
+        CarryAlignment::Safe { pypto_aligns } => (Some(Seats::of(stmts)), pypto_aligns),
+    };
     let mut aligner = Aligner {
         seats: seats.as_ref(),
         pypto_aligns,
@@ -550,7 +557,7 @@ fn coalesce_one(
         if !retargeter.dead_at_except(&seed_path, &acc.memref.base, Some(&if_path), sibling) {
             continue;
         }
-        if !retargeter.retarget_assign(seed, &seed_path, &acc, false) {
+        if !retargeter.retarget_assign(seed, &seed_path, &acc, Liveness::CheckedByCaller) {
             let name = retargeter.vars[seed].name.clone();
             return Err(PlanError::new(
                 codes::ACC_SEED_REFUSED,

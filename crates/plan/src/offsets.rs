@@ -275,7 +275,10 @@ impl OffsetInput {
         let safe = !config.exact;
         if safe {
             // Every group keeps its own allocation: not PyPTO's decision, nothing to report.
-            fixup::align_loop_carries(&f.body, &mut f.vars, safe, false);
+            let rule = fixup::CarryAlignment::Safe {
+                pypto_aligns: false,
+            };
+            fixup::align_loop_carries(&f.body, &mut f.vars, rule);
         }
         fixup::coalesce_accumulator_if_phis(&mut f, config.backend)?;
         // Seed rule S3: identity copies are normalised before the yield fixup too.

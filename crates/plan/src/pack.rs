@@ -365,7 +365,7 @@ impl Buffer {
             tpop_reader_defs: FxHashSet::default(),
             load_lasts: FxHashSet::default(),
         };
-        buffer.add(first, facts, false, 0);
+        buffer.add(first, facts, Join::Disjoint, 0);
         buffer
     }
 
@@ -373,7 +373,7 @@ impl Buffer {
         self.members[0]
     }
 
-    fn add(&mut self, c: &Candidate, facts: &ShareFacts, overlaps_a_member: bool, placement: i64) {
+    fn add(&mut self, c: &Candidate, facts: &ShareFacts, join: Join, placement: i64) {
         let i = c.interval;
         self.members.push(i);
         self.placements.push(placement);
@@ -383,7 +383,7 @@ impl Buffer {
             last: c.last,
             interval: i,
         });
-        self.overlapping_members |= overlaps_a_member;
+        self.overlapping_members |= join == Join::Overlapping;
         if c.forbids {
             self.forbidden_by_members
                 .extend(facts.forbids[i].iter().copied());
@@ -470,41 +470,92 @@ impl Candidate {
     }
 }
 
-/// `can_share(candidate, every member of buffer)` with the gates in the order of rules §6.2.
-fn fits(
-    buffer: &Buffer,
-    buffer_index: usize,
-    c: &Candidate,
-    facts: &ShareFacts,
-    gate: &PipelineGate,
-    buffer_of: &[Option<usize>],
-    scratch: &mut Vec<usize>,
-) -> Option<bool> {
-    let candidate = c.interval;
-    buffer.overlapping(c.def, c.last, !facts.lifetimes.has_families(), scratch);
-    for &member in scratch.iter() {
-        if !facts.family_explains_overlap(candidate, member) {
-            return None;
+/// How a candidate a buffer accepts stands in time to the buffer's members.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Join {
+    /// Its lifetime overlaps none of theirs.
+    Disjoint,
+    /// Its lifetime overlaps a member's (an if-phi family explains it), or it takes a
+    /// subrange of an arena, beside members live at the same time.
+    Overlapping,
+}
+
+/// The buffers packed so far, in creation order, and the buffer of each interval placed.
+struct Packing {
+    buffers: Vec<Buffer>,
+    buffer_of: Vec<Option<usize>>,
+}
+
+impl Packing {
+    fn new(facts: &ShareFacts) -> Packing {
+        Packing {
+            buffers: Vec::new(),
+            buffer_of: vec![None; facts.lifetimes.intervals.len()],
         }
     }
-    if facts.hazard.is_some()
-        && ((facts.reads_tpop(candidate) && buffer.load_lasts.contains(&c.def))
-            || (facts.load_derived(candidate) && buffer.tpop_reader_defs.contains(&c.last)))
-    {
-        return None;
+
+    /// `can_share(c, every member of buffer index)` with the gates in the order of rules
+    /// §6.2; `None` when a gate refuses.
+    fn fits(
+        &self,
+        index: usize,
+        c: &Candidate,
+        facts: &ShareFacts,
+        gate: &PipelineGate,
+        scratch: &mut Vec<usize>,
+    ) -> Option<Join> {
+        let buffer = &self.buffers[index];
+        let candidate = c.interval;
+        buffer.overlapping(c.def, c.last, !facts.lifetimes.has_families(), scratch);
+        for &member in scratch.iter() {
+            if !facts.family_explains_overlap(candidate, member) {
+                return None;
+            }
+        }
+        if facts.hazard.is_some()
+            && ((facts.reads_tpop(candidate) && buffer.load_lasts.contains(&c.def))
+                || (facts.load_derived(candidate) && buffer.tpop_reader_defs.contains(&c.last)))
+        {
+            return None;
+        }
+        if buffer.forbidden_by_members.contains(&candidate)
+            || (c.forbids
+                && facts.forbids[candidate]
+                    .iter()
+                    .any(|&f| self.buffer_of[f] == Some(index)))
+        {
+            return None;
+        }
+        if c.pipeline && gate.blocks_any(facts.interval(candidate), &buffer.stages_by_group) {
+            return None;
+        }
+        Some(if scratch.is_empty() {
+            Join::Disjoint
+        } else {
+            Join::Overlapping
+        })
     }
-    if buffer.forbidden_by_members.contains(&candidate)
-        || (c.forbids
-            && facts.forbids[candidate]
-                .iter()
-                .any(|&f| buffer_of[f] == Some(buffer_index)))
-    {
-        return None;
+
+    /// Adds `c` to buffer `index`, at `placement` inside it.
+    fn join(
+        &mut self,
+        index: usize,
+        c: &Candidate,
+        facts: &ShareFacts,
+        join: Join,
+        placement: i64,
+    ) {
+        self.buffers[index].add(c, facts, join, placement);
+        self.buffer_of[c.interval] = Some(index);
     }
-    if c.pipeline && gate.blocks_any(facts.interval(candidate), &buffer.stages_by_group) {
-        return None;
+
+    /// Opens a buffer with `c` alone; returns its index.
+    fn open(&mut self, c: &Candidate, pinned: bool, facts: &ShareFacts) -> usize {
+        let index = self.buffers.len();
+        self.buffer_of[c.interval] = Some(index);
+        self.buffers.push(Buffer::new(c, pinned, facts));
+        index
     }
-    Some(!scratch.is_empty())
 }
 
 /// First-fit-decreasing over the given intervals of one space (rules §6.3 step 2).
@@ -524,9 +575,8 @@ pub fn pack_subdivided(
     alignment: i64,
 ) -> Vec<Buffer> {
     let order = first_fit_decreasing_order(intervals, facts);
-    let mut buffers: Vec<Buffer> = Vec::new();
+    let mut packing = Packing::new(facts);
     let mut occupancy = Occupancy::new(order.iter().map(|c| c.last).max().unwrap_or(0));
-    let mut buffer_of: Vec<Option<usize>> = vec![None; facts.lifetimes.intervals.len()];
     let mut scratch = Vec::new();
     // The members of an arena by byte range, for `lowest_gap`.
     let mut ranges = Vec::new();
@@ -537,40 +587,41 @@ pub fn pack_subdivided(
             None
         } else {
             let fit = |index: usize, scratch: &mut Vec<usize>| {
-                fits(&buffers[index], index, c, facts, gate, &buffer_of, scratch)
+                packing.fits(index, c, facts, gate, scratch)
             };
             first_plausible_fit(&occupancy, c, fit, &mut scratch)
-                .map(|(index, overlapping)| (index, overlapping, None))
+                .map(|(index, join)| (index, join, None))
         };
         let placed = whole.or_else(|| {
             if pinned || !eligible(candidate) {
                 return None;
             }
-            buffers.iter().enumerate().find_map(|(index, buffer)| {
-                if buffer.pinned || !eligible(buffer.representative()) {
-                    return None;
-                }
-                lowest_gap(buffer, candidate, facts, gate, alignment, &mut ranges)
-                    .map(|offset| (index, true, Some(offset)))
-            })
+            packing
+                .buffers
+                .iter()
+                .enumerate()
+                .find_map(|(index, buffer)| {
+                    if buffer.pinned || !eligible(buffer.representative()) {
+                        return None;
+                    }
+                    lowest_gap(buffer, candidate, facts, gate, alignment, &mut ranges)
+                        .map(|offset| (index, Join::Overlapping, Some(offset)))
+                })
         });
         match placed {
-            Some((index, overlapping, subrange)) => {
-                buffers[index].add(c, facts, overlapping, subrange.unwrap_or(0));
-                buffers[index].subdivided |= subrange.is_some();
-                buffer_of[candidate] = Some(index);
+            Some((index, join, subrange)) => {
+                packing.join(index, c, facts, join, subrange.unwrap_or(0));
+                packing.buffers[index].subdivided |= subrange.is_some();
                 occupancy.add_member(index, c.def, c.last);
             }
             None => {
-                let index = buffers.len();
-                buffer_of[candidate] = Some(index);
-                buffers.push(Buffer::new(c, pinned, facts));
+                let index = packing.open(c, pinned, facts);
                 occupancy.push_buffer(pinned);
                 occupancy.add_member(index, c.def, c.last);
             }
         }
     }
-    buffers
+    packing.buffers
 }
 
 /// The candidates in the order first-fit-decreasing visits them: larger first, then earlier.
@@ -582,13 +633,13 @@ fn first_fit_decreasing_order(intervals: &[usize], facts: &ShareFacts) -> Vec<Ca
 }
 
 /// The first buffer, in creation order, that `fit` accepts among those the occupancy index
-/// leaves plausible for `c`; with the buffer, whether `c` overlaps one of its members.
+/// leaves plausible for `c`; with the buffer, how `c` joins it.
 fn first_plausible_fit(
     occupancy: &Occupancy,
     c: &Candidate,
-    mut fit: impl FnMut(usize, &mut Vec<usize>) -> Option<bool>,
+    mut fit: impl FnMut(usize, &mut Vec<usize>) -> Option<Join>,
     scratch: &mut Vec<usize>,
-) -> Option<(usize, bool)> {
+) -> Option<(usize, Join)> {
     for group in 0..occupancy.group_count() {
         let mut plausible = if c.in_family {
             occupancy.open(group)
@@ -598,8 +649,8 @@ fn first_plausible_fit(
         while plausible != 0 {
             let index = group * 64 + plausible.trailing_zeros() as usize;
             plausible &= plausible - 1;
-            if let Some(overlapping) = fit(index, scratch) {
-                return Some((index, overlapping));
+            if let Some(join) = fit(index, scratch) {
+                return Some((index, join));
             }
         }
     }
@@ -682,29 +733,26 @@ mod tests {
         gate: &PipelineGate,
     ) -> Vec<Vec<usize>> {
         let order = first_fit_decreasing_order(intervals, facts);
-        let mut buffers: Vec<Buffer> = Vec::new();
-        let mut buffer_of = vec![None; facts.lifetimes.intervals.len()];
+        let mut packing = Packing::new(facts);
         let mut scratch = Vec::new();
         for c in &order {
             let pinned = facts.pinned.contains(&c.interval);
-            let fit = buffers.iter().enumerate().find_map(|(index, buffer)| {
-                if pinned || buffer.pinned {
+            let fit = (0..packing.buffers.len()).find_map(|index| {
+                if pinned || packing.buffers[index].pinned {
                     return None;
                 }
-                fits(buffer, index, c, facts, gate, &buffer_of, &mut scratch).map(|o| (index, o))
+                packing
+                    .fits(index, c, facts, gate, &mut scratch)
+                    .map(|join| (index, join))
             });
             match fit {
-                Some((index, overlapping)) => {
-                    buffers[index].add(c, facts, overlapping, 0);
-                    buffer_of[c.interval] = Some(index);
-                }
+                Some((index, join)) => packing.join(index, c, facts, join, 0),
                 None => {
-                    buffer_of[c.interval] = Some(buffers.len());
-                    buffers.push(Buffer::new(c, pinned, facts));
+                    packing.open(c, pinned, facts);
                 }
             }
         }
-        buffers.into_iter().map(|b| b.members).collect()
+        packing.buffers.into_iter().map(|b| b.members).collect()
     }
 
     proptest! {

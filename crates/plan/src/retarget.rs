@@ -2,6 +2,8 @@
 //! and the pieces of it that accumulator if-phi coalescing reuses (§7.4): the Assign rule and
 //! the `dead_at` liveness walk.
 
+use std::cmp::Reverse;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::body::{Definition, StmtPath, definitions, first_yield, stmt_at, stmt_list};
@@ -22,6 +24,15 @@ use memreuse_ir::{
 pub struct Target {
     pub memref: MemRef,
     pub space: MemSpace,
+}
+
+/// Who checks that a retarget writes its target's bytes only where they are dead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Liveness {
+    /// The retarget, at every value it moves (Step 0).
+    Checked,
+    /// Its caller: the accumulator coalescer (§7.4), which counts the tile it moves out.
+    CheckedByCaller,
 }
 
 /// The current tile MemRef base of a variable.
@@ -109,7 +120,7 @@ impl<'f> Retargeter<'f> {
                             if self.refuse(f.iter_args[i], v, &target, stmt.span) {
                                 continue;
                             }
-                            self.retarget(v, &target, true);
+                            self.retarget(v, &target, Liveness::Checked);
                         }
                     }
                     self.visit(&f.body);
@@ -177,20 +188,20 @@ impl<'f> Retargeter<'f> {
         }
     }
 
-    /// `retarget(v, T)`; `check_liveness` is off only for the accumulator coalescer (§7.4).
-    pub fn retarget(&mut self, v: VarId, target: &Target, check_liveness: bool) -> bool {
+    /// `retarget(v, T)`.
+    pub fn retarget(&mut self, v: VarId, target: &Target, liveness: Liveness) -> bool {
         if base_of(self.vars, v) == Some(target.memref.base.as_str()) {
             return true;
         }
         if !self.on_stack.insert(v) {
             return false;
         }
-        let ok = self.retarget_by_definition(v, target, check_liveness);
+        let ok = self.retarget_by_definition(v, target, liveness);
         self.on_stack.remove(&v);
         ok
     }
 
-    fn retarget_by_definition(&mut self, v: VarId, target: &Target, check_liveness: bool) -> bool {
+    fn retarget_by_definition(&mut self, v: VarId, target: &Target, liveness: Liveness) -> bool {
         let Some(def) = self.defs.get(&v).cloned() else {
             return false;
         };
@@ -204,10 +215,10 @@ impl<'f> Retargeter<'f> {
                     .else_body
                     .as_deref()
                     .map(|e| first_yield(e).and_then(|y| y.get(index)));
-                let then_ok = self.retarget_value(then_value, target, check_liveness);
+                let then_ok = self.retarget_value(then_value, target, liveness);
                 let else_ok = match else_value {
                     None => true,
-                    Some(value) => self.retarget_value(value, target, check_liveness),
+                    Some(value) => self.retarget_value(value, target, liveness),
                 };
                 if then_ok && else_ok {
                     self.retype(v, target);
@@ -219,11 +230,11 @@ impl<'f> Retargeter<'f> {
                     return false;
                 };
                 let yielded = first_yield(&for_stmt.body).and_then(|y| y.get(index));
-                if !self.retarget_value(yielded, target, check_liveness) {
+                if !self.retarget_value(yielded, target, liveness) {
                     return false;
                 }
                 if let Some(init) = for_stmt.init_values.get(index).and_then(Expr::as_var)
-                    && !self.retarget(init, target, check_liveness)
+                    && !self.retarget(init, target, liveness)
                 {
                     return false;
                 }
@@ -240,14 +251,14 @@ impl<'f> Retargeter<'f> {
                 let Some(init) = for_stmt.init_values.get(index).and_then(Expr::as_var) else {
                     return false;
                 };
-                if !self.retarget(init, target, check_liveness) {
+                if !self.retarget(init, target, liveness) {
                     return false;
                 }
                 self.retype(v, target);
                 true
             }
             Definition::Assign(path) => {
-                let ok = self.retarget_assign(v, &path, target, check_liveness);
+                let ok = self.retarget_assign(v, &path, target, liveness);
                 if ok {
                     self.retype(v, target);
                 }
@@ -256,9 +267,14 @@ impl<'f> Retargeter<'f> {
         }
     }
 
-    fn retarget_value(&mut self, value: Option<&Expr>, target: &Target, live: bool) -> bool {
+    fn retarget_value(
+        &mut self,
+        value: Option<&Expr>,
+        target: &Target,
+        liveness: Liveness,
+    ) -> bool {
         match value.and_then(Expr::as_var) {
-            Some(v) => self.retarget(v, target, live),
+            Some(v) => self.retarget(v, target, liveness),
             None => false,
         }
     }
@@ -269,7 +285,7 @@ impl<'f> Retargeter<'f> {
         v: VarId,
         path: &StmtPath,
         target: &Target,
-        check_liveness: bool,
+        liveness: Liveness,
     ) -> bool {
         let StmtKind::Assign { value, .. } = &stmt_at(self.body, path).kind else {
             return false;
@@ -283,7 +299,7 @@ impl<'f> Retargeter<'f> {
         let arg_var = |k: usize| call.args.get(k).and_then(Expr::as_var);
         if let Some(k) = info.reuses_input {
             return match arg_var(k) {
-                Some(source) => self.retarget(source, target, check_liveness),
+                Some(source) => self.retarget(source, target, liveness),
                 None => false,
             };
         }
@@ -294,7 +310,7 @@ impl<'f> Retargeter<'f> {
             });
             return match arg_var(0) {
                 Some(source) if value.call_role() == Some(OpRole::SetValidShape) && same_base => {
-                    self.retarget(source, target, check_liveness)
+                    self.retarget(source, target, liveness)
                 }
                 _ => false,
             };
@@ -330,7 +346,7 @@ impl<'f> Retargeter<'f> {
                 return false;
             }
         }
-        !check_liveness || self.dead_at(path, &target.memref.base, None)
+        liveness == Liveness::CheckedByCaller || self.dead_at(path, &target.memref.base, None)
     }
 
     /// The base a read of `v` observes: an iter arg reads its init value, recursively.
@@ -489,7 +505,8 @@ impl CarryHazards {
             .iter()
             .filter_map(|(&v, &def)| {
                 let base = base_of(vars, v)?;
-                let last = walk.last.get(&v).copied().unwrap_or(def);
+                // Every loop has closed: each last read is at a step.
+                let last = walk.last.get(&v).and_then(|l| l.step()).unwrap_or(def);
                 Some((base.into(), v, def, last))
             })
             .collect();
@@ -510,11 +527,28 @@ impl CarryHazards {
     }
 }
 
+/// A tile's last effective read so far: at a step, or at the end of a loop still open (by
+/// its head: later than any step so far, and an outer loop's end later than an inner one's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum LastRead {
+    At(u32),
+    EndOfLoop(Reverse<u32>),
+}
+
+impl LastRead {
+    fn step(self) -> Option<u32> {
+        match self {
+            LastRead::At(step) => Some(step),
+            LastRead::EndOfLoop(_) => None,
+        }
+    }
+}
+
 struct HazardWalk<'f> {
     vars: &'f VarTable,
     step: u32,
     def: FxHashMap<VarId, u32>,
-    last: FxHashMap<VarId, u32>,
+    last: FxHashMap<VarId, LastRead>,
     /// Heads of the enclosing loops, outermost first.
     loops: Vec<u32>,
     heads: FxHashMap<VarId, u32>,
@@ -533,16 +567,15 @@ impl<'f> HazardWalk<'f> {
     }
 
     /// Reads inside loops begun after the definition count at the outermost such loop's end,
-    /// which is not known yet: they are recorded as `u32::MAX - loop index` and resolved by
-    /// `close_loop`.
+    /// which is not known yet: `close_loop` resolves them.
     fn read(&mut self, e: &Expr, step: u32) {
         e.for_each_var(&mut |v| {
             let Some(&def) = self.def.get(&v) else { return };
             let at = match self.loops.iter().find(|&&head| head > def) {
-                Some(&head) => u32::MAX - head,
-                None => step,
+                Some(&head) => LastRead::EndOfLoop(Reverse(head)),
+                None => LastRead::At(step),
             };
-            let last = self.last.entry(v).or_insert(def);
+            let last = self.last.entry(v).or_insert(LastRead::At(def));
             if at > *last {
                 *last = at;
             }
@@ -550,10 +583,10 @@ impl<'f> HazardWalk<'f> {
     }
 
     fn close_loop(&mut self, head: u32, end: u32) {
-        let marker = u32::MAX - head;
+        let open = LastRead::EndOfLoop(Reverse(head));
         for last in self.last.values_mut() {
-            if *last == marker {
-                *last = end;
+            if *last == open {
+                *last = LastRead::At(end);
             }
         }
     }

@@ -327,7 +327,7 @@ fn finish_packed(
     packing: Option<&(Reserved, MemberRows, Vec<SpacePacking>)>,
     config: &PlanConfig,
     own_buffer: &FxHashSet<VarId>,
-) -> Result<(FunctionPlan, Option<crate::address::Layout>), PlanError> {
+) -> Result<(FunctionPlan, Option<crate::address::Footprints>), PlanError> {
     let packed = packing.map(|(reserved, member_rows, packings)| Packed {
         reserved,
         member_rows,
@@ -485,7 +485,7 @@ impl SpaceFit {
     /// uses needs at least its footprint there.
     pub fn add_layout(
         fits: &mut Vec<SpaceFit>,
-        layout: &crate::address::Layout,
+        layout: &crate::address::Footprints,
         capacity_known: impl Fn(MemSpace) -> bool,
     ) {
         for space in layout.spaces() {
@@ -840,13 +840,24 @@ pub fn finish_deferring(
     // can leave a nested carry's iter arg off its init's buffer with nothing reused.
     let mut realigned = None;
     if control_flow && (reused || safe) {
-        let alignment = fixup::align_loop_carries(&f.body, &mut f.vars, safe, reused);
+        let rule = if safe {
+            fixup::CarryAlignment::Safe {
+                pypto_aligns: reused,
+            }
+        } else {
+            fixup::CarryAlignment::Pypto
+        };
+        let alignment = fixup::align_loop_carries(&f.body, &mut f.vars, rule);
         if !alignment.realigned.is_empty() {
             // The function as PyPTO aligns it, where the safe alignment differs somewhere.
             let mut pypto = f.clone();
             alignment.undo(&mut pypto.vars);
             if reused {
-                fixup::align_loop_carries(&pypto.body, &mut pypto.vars, false, true);
+                fixup::align_loop_carries(
+                    &pypto.body,
+                    &mut pypto.vars,
+                    fixup::CarryAlignment::Pypto,
+                );
             }
             let warnings = alignment
                 .realigned
@@ -985,7 +996,7 @@ pub fn address(
     lifetimes: &Lifetimes,
     reserved: Option<&Reserved>,
     config: &PlanConfig,
-) -> Result<(FunctionPlan, Option<crate::address::Layout>), PlanError> {
+) -> Result<(FunctionPlan, Option<crate::address::Footprints>), PlanError> {
     let f = &plan.function;
     let Some(reserved) = layout_reserved(f, lifetimes, reserved)? else {
         return Ok((plan, None));
@@ -993,7 +1004,7 @@ pub fn address(
     // Without a capacity to check or addresses to write, nothing reads the layout.
     let layout = config.capacity_aware().then(|| {
         let addressing = crate::address::allocate(f, &reserved);
-        crate::address::Layout::of(f, &addressing, &reserved)
+        crate::address::Footprints::of(f, &addressing, &reserved)
     });
     let overflow = layout.as_ref().and_then(|layout| {
         layout

@@ -432,6 +432,8 @@ struct Search<'a> {
     offset_limits: Vec<Vec<u64>>,
     nodes: u64,
     node_limit: u64,
+    /// The budget's deadline for this attempt, checked every [`CLOCK_INTERVAL`] nodes.
+    deadline: Option<Instant>,
 }
 
 impl<'a> Search<'a> {
@@ -488,6 +490,7 @@ impl<'a> Search<'a> {
             offset_limits: Vec::new(),
             nodes: 0,
             node_limit: 0,
+            deadline: None,
         }
     }
 
@@ -496,6 +499,7 @@ impl<'a> Search<'a> {
         let budget_left = budget.node_limit.saturating_sub(stats.nodes);
         let limited_by_budget = budget_left <= attempt_limit;
         self.node_limit = attempt_limit.min(budget_left);
+        self.deadline = budget.deadline;
         let mut buffers: Vec<u32> = (0..self.instance.len() as u32)
             .filter(|&b| self.instance.units[b as usize] > 0)
             .collect();
@@ -506,7 +510,7 @@ impl<'a> Search<'a> {
             .filter(|&boundary| self.cuts[boundary as usize] == 0 && self.space.decompose)
             .map(|boundary| boundary + 1)
             .collect();
-        let verdict = self.solve_split(&buffers, sections, &mut initial_cuts, 0, budget);
+        let verdict = self.solve_split(&buffers, sections, &mut initial_cuts, 0);
         stats.nodes += self.nodes;
         match verdict {
             Verdict::AttemptLimit if limited_by_budget => Verdict::OutOfBudget,
@@ -520,10 +524,9 @@ impl<'a> Search<'a> {
         buffers: &mut Vec<u32>,
         sections: (u32, u32),
         depth: usize,
-        budget: &Budget,
     ) -> Verdict {
         if self.sections_fit(sections) {
-            self.descend(buffers, sections, depth, (0, 0), None, budget)
+            self.descend(buffers, sections, depth, (0, 0), None)
         } else {
             Verdict::Infeasible
         }
@@ -538,13 +541,12 @@ impl<'a> Search<'a> {
         depth: usize,
         last: (u64, u32),
         parent: Option<&[Candidate]>,
-        budget: &Budget,
     ) -> Verdict {
         if self.nodes >= self.node_limit {
             return Verdict::AttemptLimit;
         }
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_INTERVAL) && budget.expired() {
+        if self.nodes.is_multiple_of(CLOCK_INTERVAL) && expired(self.deadline) {
             return Verdict::OutOfBudget;
         }
         if buffers.is_empty() {
@@ -604,10 +606,9 @@ impl<'a> Search<'a> {
                     depth + 1,
                     (offset, rank),
                     Some(&ordering),
-                    budget,
                 )
             } else {
-                self.solve_split(buffers, sections, &mut new_cuts, depth + 1, budget)
+                self.solve_split(buffers, sections, &mut new_cuts, depth + 1)
             };
             if matches!(outcome, Verdict::Found) {
                 verdict = outcome;
@@ -720,7 +721,6 @@ impl<'a> Search<'a> {
         sections: (u32, u32),
         cut_sections: &mut [u32],
         depth: usize,
-        budget: &Budget,
     ) -> Verdict {
         cut_sections.sort_unstable();
         let placements = self.placements.len();
@@ -743,7 +743,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let previous_ranks = self.rerank(&mut part);
-            let verdict = self.solve_partition(&mut part, range, depth, budget);
+            let verdict = self.solve_partition(&mut part, range, depth);
             for (b, rank) in previous_ranks {
                 self.rank[b as usize] = rank;
             }
@@ -918,6 +918,10 @@ impl<'a> Search<'a> {
     }
 }
 
+fn expired(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|deadline| Instant::now() >= deadline)
+}
+
 /// The time and node limits shared by every phase.
 pub(crate) struct Budget {
     pub deadline: Option<Instant>,
@@ -933,8 +937,7 @@ impl Budget {
     }
 
     pub fn expired(&self) -> bool {
-        self.deadline
-            .is_some_and(|deadline| Instant::now() >= deadline)
+        expired(self.deadline)
     }
 }
 

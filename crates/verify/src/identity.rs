@@ -100,7 +100,14 @@ impl Carries<'_> {
                             if let Some(member) = member {
                                 let context =
                                     || format!("loop carry {i}: iter arg '{}'", name(f, iter_arg));
-                                compare(f, iter_arg, member, context, || role.into(), span, out);
+                                out.extend(compare(
+                                    f,
+                                    iter_arg,
+                                    member,
+                                    context,
+                                    || role.into(),
+                                    span,
+                                ));
                             }
                         }
                     }
@@ -124,7 +131,7 @@ impl Carries<'_> {
                             if let Some(yielded) = value.as_var() {
                                 let context = || format!("if result '{}'", name(f, result));
                                 let role = || format!("the value its {arm} arm yields");
-                                compare(f, result, yielded, context, role, span, out);
+                                out.extend(compare(f, result, yielded, context, role, span));
                             }
                         }
                     }
@@ -144,8 +151,8 @@ impl Carries<'_> {
     }
 }
 
-/// Reports `member` unless it sits exactly where `anchor` does (sizes may differ). The message's
-/// `context` and `role` are made only for a report: most carries are in place.
+/// The finding of `member` unless it sits exactly where `anchor` does (sizes may differ). The
+/// message's `context` and `role` are made only for a finding: most carries are in place.
 fn compare(
     f: &Function,
     anchor: VarId,
@@ -153,16 +160,13 @@ fn compare(
     context: impl FnOnce() -> String,
     role: impl FnOnce() -> String,
     span: Span,
-    out: &mut Vec<Diagnostic>,
-) {
+) -> Option<Diagnostic> {
     let memref = |v: VarId| var(f, v).and_then(on_chip_memref);
-    let (Some(anchor_ref), Some(member_ref)) = (memref(anchor), memref(member)) else {
-        return;
-    };
+    let (anchor_ref, member_ref) = (memref(anchor)?, memref(member)?);
     if same_place(anchor_ref, member_ref) {
-        return;
+        return None;
     }
-    out.push(
+    Some(
         Diagnostic::error(
             codes::CARRY_NOT_IN_PLACE,
             format!(
@@ -179,7 +183,7 @@ fn compare(
             "the value moves into '{}' only if it is written there; insert a `tile.move` into that buffer before the yield",
             anchor_ref.base
         )),
-    );
+    )
 }
 
 fn same_place(a: &MemRef, b: &MemRef) -> bool {

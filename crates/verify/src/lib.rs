@@ -140,7 +140,7 @@ pub fn check_plan_separating(
             .any(|f| f.is_unsafe() && f.clobber.is_some_and(|c| is_pair(c.victim, c.writer)))
     };
     let mut values = values::Analysis::of(planned, opts);
-    if values.reports_clobber(&|v| name(v) == victim, &is_pair) == Some(true) {
+    if values.surely_reports_clobber(&|v| name(v) == victim, &is_pair) {
         return None;
     }
     let values = ValueFindings::of(values.findings());

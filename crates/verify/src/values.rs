@@ -214,16 +214,16 @@ impl<'f> Analysis<'f> {
         self.explained.extend(explained);
     }
 
-    /// Whether a reported finding ([`findings`]) names a clobber of a lost value `victim`
-    /// accepts by a writer `pair` accepts (with that value), decided from the regions of such
-    /// values alone. `None` where they do not decide it: a match so late among the lost values
-    /// that the findings reported before it, which the other regions' explanations decide,
-    /// might fill the [`MAX_REPORTED`] a function reports.
-    pub(super) fn reports_clobber(
+    /// Whether a reported finding ([`findings`]) surely names a clobber of a lost value
+    /// `victim` accepts by a writer `pair` accepts (with that value), decided from the regions
+    /// of such values alone. `false` too where they do not decide it: a match so late among
+    /// the lost values that the findings reported before it, which the other regions'
+    /// explanations decide, might fill the [`MAX_REPORTED`] a function reports.
+    pub(super) fn surely_reports_clobber(
         &mut self,
         victim: &dyn Fn(VarId) -> bool,
         pair: &dyn Fn(VarId, VarId) -> bool,
-    ) -> Option<bool> {
+    ) -> bool {
         // The reads that write over the value they read come first, in the facts' order.
         let aliased = self.facts.read_while_written();
         let clobber = |v: &ValueViolation| match v.cause {
@@ -231,16 +231,15 @@ impl<'f> Analysis<'f> {
             _ => false,
         };
         if aliased.iter().take(MAX_REPORTED).any(clobber) {
-            return Some(true);
+            return true;
         }
         let candidates: Vec<usize> = (0..self.lost.len())
             .filter(|&i| victim(self.lost[i].0))
             .collect();
         if candidates.is_empty() {
-            return Some(false);
+            return false;
         }
         self.explain_regions(|values| values.iter().any(|&v| victim(v)));
-        let mut undecided = false;
         for i in candidates {
             let value = self.lost[i].0;
             let Some(&(_, Some(Cause::Overwritten { writer, .. }), _)) = self.explained.get(&value)
@@ -252,11 +251,10 @@ impl<'f> Analysis<'f> {
             }
             // Reported when it is among the first: derived violations before it only move it up.
             if aliased.len() + i < MAX_REPORTED {
-                return Some(true);
+                return true;
             }
-            undecided = true;
         }
-        (!undecided).then_some(false)
+        false
     }
 
     /// The facts, the violations to report, and every name of a lost datum ([`analyse`]).

@@ -25,11 +25,11 @@ use std::time::{Duration, Instant};
 
 use memreuse::store::{CacheStore, Key, Kind};
 
-use crate::layout::{Layout, effective_uid, peer_uid};
 use crate::protocol::{
     Body, CacheValue, ErrorCode, ErrorReply, Hello, PROTOCOL_VERSION, Request, Response, from_hex,
     read_line, to_hex, to_line,
 };
+use crate::state_dir::{StatePaths, effective_uid, peer_uid};
 
 /// Longest request line the server reads: a client's writes come in batches of up to
 /// [`MAX_PUT_BYTES`] of values, hex-encoded.
@@ -163,26 +163,26 @@ impl Unasked {
     }
 }
 
-/// Serves `store` on `layout`'s cache socket. The caller holds `daemon.lock`, so a socket
+/// Serves `store` on `paths`'s cache socket. The caller holds `daemon.lock`, so a socket
 /// file there is a dead holder's: it is replaced.
 pub fn serve(
-    layout: &Layout,
+    paths: &StatePaths,
     store: Arc<dyn CacheStore + Send + Sync>,
     generation: u64,
 ) -> std::io::Result<CacheServer> {
-    serve_within(layout, store, generation, Limits::STANDARD)
+    serve_within(paths, store, generation, Limits::STANDARD)
 }
 
 fn serve_within(
-    layout: &Layout,
+    paths: &StatePaths,
     store: Arc<dyn CacheStore + Send + Sync>,
     generation: u64,
     limits: Limits,
 ) -> std::io::Result<CacheServer> {
     use std::os::unix::fs::PermissionsExt as _;
     // The socket's directory may be a per-user runtime directory no one made yet.
-    layout.prepare().map_err(std::io::Error::other)?;
-    let socket = layout.cache_socket.clone();
+    paths.prepare().map_err(std::io::Error::other)?;
+    let socket = paths.cache_socket.clone();
     match std::fs::remove_file(&socket) {
         Ok(()) => {}
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
@@ -411,17 +411,17 @@ mod tests {
     #[test]
     fn entries_a_reader_finds_or_writes_are_marked_with_the_holders_generation() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let layout = Layout::new(dir.path());
+        let paths = StatePaths::new(dir.path());
         let store = MemoryStore::default();
         let generation = store.next_generation().expect("a generation");
         let (found, missing, written) = (Key([1; 32]), Key([2; 32]), Key([3; 32]));
         store
             .write_batch(&[(Kind::Plan, found, b"plan".to_vec())])
             .expect("seeded");
-        let server = serve(&layout, Arc::new(store.clone()), generation).expect("serves");
+        let server = serve(&paths, Arc::new(store.clone()), generation).expect("serves");
         {
             let connection =
-                crate::client::connect_shared_cache(&layout).expect("connects to the holder");
+                crate::client::connect_shared_cache(&paths).expect("connects to the holder");
             let reader = crate::client::DaemonStore::shared(connection);
             assert!(reader.get(Kind::Plan, &found).expect("answers").is_some());
             assert!(reader.get(Kind::Plan, &missing).expect("answers").is_none());
@@ -450,8 +450,8 @@ mod tests {
         }
     }
 
-    fn connect_silent(layout: &Layout, partial: bool) -> UnixStream {
-        let mut stream = UnixStream::connect(&layout.cache_socket).expect("connects");
+    fn connect_silent(paths: &StatePaths, partial: bool) -> UnixStream {
+        let mut stream = UnixStream::connect(&paths.cache_socket).expect("connects");
         if partial {
             stream.write_all(b"{\"hello\":").expect("writes");
         }
@@ -461,18 +461,18 @@ mod tests {
     #[test]
     fn at_the_cap_the_oldest_connection_that_asked_nothing_makes_room() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let layout = Layout::new(dir.path());
+        let paths = StatePaths::new(dir.path());
         let limits = Limits {
             max_connections: 8,
             first_request_wait: Duration::from_secs(600),
         };
         let server =
-            serve_within(&layout, Arc::new(MemoryStore::default()), 0, limits).expect("serves");
+            serve_within(&paths, Arc::new(MemoryStore::default()), 0, limits).expect("serves");
         let mut silent: Vec<UnixStream> = (0..24)
-            .map(|i| connect_silent(&layout, i % 2 == 1))
+            .map(|i| connect_silent(&paths, i % 2 == 1))
             .collect();
         let connection =
-            crate::client::connect_shared_cache(&layout).expect("connects to the holder");
+            crate::client::connect_shared_cache(&paths).expect("connects to the holder");
         let reader = crate::client::DaemonStore::shared(connection);
         assert!(
             reader
@@ -491,20 +491,17 @@ mod tests {
     #[test]
     fn a_connection_without_a_first_request_in_time_is_closed() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let layout = Layout::new(dir.path());
+        let paths = StatePaths::new(dir.path());
         let limits = Limits {
             first_request_wait: Duration::from_millis(200),
             ..Limits::STANDARD
         };
         let server =
-            serve_within(&layout, Arc::new(MemoryStore::default()), 0, limits).expect("serves");
+            serve_within(&paths, Arc::new(MemoryStore::default()), 0, limits).expect("serves");
         let connection =
-            crate::client::connect_shared_cache(&layout).expect("connects to the holder");
+            crate::client::connect_shared_cache(&paths).expect("connects to the holder");
         let reader = crate::client::DaemonStore::shared(connection);
-        let (mut idle, mut slow) = (
-            connect_silent(&layout, false),
-            connect_silent(&layout, true),
-        );
+        let (mut idle, mut slow) = (connect_silent(&paths, false), connect_silent(&paths, true));
         assert!(
             closed_by_the_server(&mut idle),
             "an idle connection was kept"
@@ -527,11 +524,11 @@ mod tests {
     #[test]
     fn a_reader_that_asks_nothing_keeps_the_holder_only_for_the_idle_time() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let layout = Layout::new(dir.path());
+        let paths = StatePaths::new(dir.path());
         let store = MemoryStore::default();
-        let server = serve(&layout, Arc::new(store), 0).expect("serves");
+        let server = serve(&paths, Arc::new(store), 0).expect("serves");
         let connection =
-            crate::client::connect_shared_cache(&layout).expect("connects to the holder");
+            crate::client::connect_shared_cache(&paths).expect("connects to the holder");
         let reader = crate::client::DaemonStore::shared(connection);
         assert!(
             reader

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::layout::{
-    Layout, Untrusted, check_private_dir, effective_uid, lock_held, open_lock, peer_uid,
+use crate::state_dir::{
+    StatePaths, Untrusted, check_private_dir, effective_uid, lock_held, open_lock, peer_uid,
 };
 use memreuse::store::{Bytes, CacheStore, Key, Kind, LastUses, StoreError, StoreStats};
 
@@ -166,7 +166,7 @@ impl Client {
 pub struct Launch {
     pub exe: PathBuf,
     pub root: PathBuf,
-    pub layout: Layout,
+    pub paths: StatePaths,
     pub args: Vec<OsString>,
     /// How long to wait for it to answer.
     pub wait: Duration,
@@ -178,17 +178,17 @@ pub struct Connection {
     pub hello: Hello,
 }
 
-/// The daemon of `layout`, if one answers and is trusted ([`connect_trusted`]).
-pub fn connect(layout: &Layout) -> Option<Connection> {
-    connect_trusted(layout).ok().flatten()
+/// The daemon of `paths`, if one answers and is trusted ([`connect_trusted`]).
+pub fn connect(paths: &StatePaths) -> Option<Connection> {
+    connect_trusted(paths).ok().flatten()
 }
 
-/// The daemon of `layout`: `Ok(None)` when none answers, an error when what answers could
+/// The daemon of `paths`: `Ok(None)` when none answers, an error when what answers could
 /// be someone else's (the socket's directory is not private to this user, or the peer runs
 /// as another user). Nothing is sent before both are checked.
-pub fn connect_trusted(layout: &Layout) -> Result<Option<Connection>, ClientError> {
-    check_private_dir(&layout.socket_dir)?;
-    let mut client = match Client::connect(&layout.socket) {
+pub fn connect_trusted(paths: &StatePaths) -> Result<Option<Connection>, ClientError> {
+    check_private_dir(&paths.socket_dir)?;
+    let mut client = match Client::connect(&paths.socket) {
         Ok(client) => client,
         Err(ClientError::Io { .. }) => return Ok(None),
         Err(err) => return Err(err),
@@ -202,7 +202,7 @@ pub fn connect_trusted(layout: &Layout) -> Result<Option<Connection>, ClientErro
                 std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
             ) =>
         {
-            return Err(ClientError::Unresponsive(layout.socket.clone()));
+            return Err(ClientError::Unresponsive(paths.socket.clone()));
         }
         // A daemon on its way down, or not one at all.
         Err(_) => return Ok(None),
@@ -231,30 +231,30 @@ pub fn ensure(launch: &Launch, expected_build: &str) -> Result<Connection, Clien
             wanted = expected_build,
             "replacing a daemon of another build"
         );
-        terminate(&launch.layout, connection.hello.pid, launch.wait)?;
+        terminate(&launch.paths, connection.hello.pid, launch.wait)?;
         Ok(None)
     };
-    launch.layout.prepare()?;
-    if let Some(connection) = connect_trusted(&launch.layout)?
+    launch.paths.prepare()?;
+    if let Some(connection) = connect_trusted(&launch.paths)?
         && let Some(connection) = usable(connection)?
     {
         return Ok(connection);
     }
     let start_error =
         |what: &str, err: std::io::Error| ClientError::Start(format!("{what}: {err}"));
-    let spawn_lock = open_lock(&launch.layout.spawn_lock)
+    let spawn_lock = open_lock(&launch.paths.spawn_lock)
         .map_err(|e| start_error("cannot open spawn.lock", e))?;
     spawn_lock
         .lock()
         .map_err(|e| start_error("cannot lock spawn.lock", e))?;
     // Whoever held the spawn lock before us may have started one.
-    if let Some(connection) = connect_trusted(&launch.layout)?
+    if let Some(connection) = connect_trusted(&launch.paths)?
         && let Some(connection) = usable(connection)?
     {
         return Ok(connection);
     }
     wait_for_lock(launch)?;
-    if let Some(connection) = connect_trusted(&launch.layout)?
+    if let Some(connection) = connect_trusted(&launch.paths)?
         && let Some(connection) = usable(connection)?
     {
         return Ok(connection);
@@ -263,24 +263,24 @@ pub fn ensure(launch: &Launch, expected_build: &str) -> Result<Connection, Clien
     let deadline = Instant::now() + launch.wait;
     let mut pause = Duration::from_millis(2);
     loop {
-        if let Some(connection) = connect_trusted(&launch.layout)? {
+        if let Some(connection) = connect_trusted(&launch.paths)? {
             return Ok(connection);
         }
         if let Ok(Some(status)) = child.try_wait() {
             // It may have lost a race to a daemon started by other means.
-            if let Some(connection) = connect_trusted(&launch.layout)? {
+            if let Some(connection) = connect_trusted(&launch.paths)? {
                 return Ok(connection);
             }
             return Err(ClientError::Start(format!(
                 "memreused exited ({status}) before answering: {}",
-                tail(&launch.layout.stderr)
+                tail(&launch.paths.stderr)
             )));
         }
         if Instant::now() >= deadline {
             return Err(ClientError::Start(format!(
                 "memreused did not answer within {:?}: {}",
                 launch.wait,
-                tail(&launch.layout.stderr)
+                tail(&launch.paths.stderr)
             )));
         }
         std::thread::sleep(pause);
@@ -293,7 +293,7 @@ pub fn ensure(launch: &Launch, expected_build: &str) -> Result<Connection, Clien
 fn wait_for_lock(launch: &Launch) -> Result<(), ClientError> {
     let deadline = Instant::now() + launch.wait;
     loop {
-        match lock_held(&launch.layout) {
+        match lock_held(&launch.paths) {
             Ok(false) => return Ok(()),
             Ok(true) => {}
             Err(err) => {
@@ -302,13 +302,13 @@ fn wait_for_lock(launch: &Launch) -> Result<(), ClientError> {
                 )));
             }
         }
-        if UnixStream::connect(&launch.layout.socket).is_ok() {
+        if UnixStream::connect(&launch.paths.socket).is_ok() {
             return Ok(());
         }
         if Instant::now() >= deadline {
             return Err(ClientError::Start(format!(
                 "{} stayed locked for {:?} by a process that does not answer",
-                launch.layout.lock.display(),
+                launch.paths.lock.display(),
                 launch.wait
             )));
         }
@@ -322,18 +322,18 @@ fn spawn(launch: &Launch) -> Result<Child, ClientError> {
         .truncate(true)
         .write(true)
         .mode(0o600)
-        .open(&launch.layout.stderr)
+        .open(&launch.paths.stderr)
         .map_err(|e| {
             ClientError::Start(format!(
                 "cannot create {}: {e}",
-                launch.layout.stderr.display()
+                launch.paths.stderr.display()
             ))
         })?;
     Command::new(&launch.exe)
         .arg("--root")
         .arg(&launch.root)
         .arg("--state-dir")
-        .arg(&launch.layout.state_dir)
+        .arg(&launch.paths.state_dir)
         .args(&launch.args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -354,36 +354,36 @@ fn tail(path: &Path) -> String {
     lines.into_iter().rev().collect::<Vec<_>>().join("\n")
 }
 
-/// Stops the daemon of `layout` if one answers: asks it, then waits for it to release its
+/// Stops the daemon of `paths` if one answers: asks it, then waits for it to release its
 /// lock. Returns the pid of the daemon stopped.
-pub fn stop(layout: &Layout, wait: Duration) -> Result<Option<u32>, ClientError> {
-    let Some(mut connection) = connect_trusted(layout)? else {
+pub fn stop(paths: &StatePaths, wait: Duration) -> Result<Option<u32>, ClientError> {
+    let Some(mut connection) = connect_trusted(paths)? else {
         return Ok(None);
     };
     let pid = connection.hello.pid;
     // The daemon answers before it stops; a closed connection means the same.
     let _ = connection.client.request(&Request::Shutdown);
     drop(connection);
-    if wait_released(layout, pid, wait) {
+    if wait_released(paths, pid, wait) {
         return Ok(Some(pid));
     }
-    terminate(layout, pid, wait)?;
+    terminate(paths, pid, wait)?;
     Ok(Some(pid))
 }
 
 /// SIGTERM to `pid`, then SIGKILL if it still holds the lock after `wait`.
-fn terminate(layout: &Layout, pid: u32, wait: Duration) -> Result<(), ClientError> {
+fn terminate(paths: &StatePaths, pid: u32, wait: Duration) -> Result<(), ClientError> {
     let Ok(signalled) = libc::pid_t::try_from(pid) else {
         return Err(ClientError::Protocol(format!("bad pid {pid}")));
     };
     // SAFETY: kill only sends a signal; `pid` came from the daemon's own handshake.
     unsafe { libc::kill(signalled, libc::SIGTERM) };
-    if wait_released(layout, pid, wait) {
+    if wait_released(paths, pid, wait) {
         return Ok(());
     }
     // SAFETY: as above.
     unsafe { libc::kill(signalled, libc::SIGKILL) };
-    if wait_released(layout, pid, Duration::from_secs(5)) {
+    if wait_released(paths, pid, Duration::from_secs(5)) {
         return Ok(());
     }
     Err(ClientError::Start(format!(
@@ -395,12 +395,12 @@ fn terminate(layout: &Layout, pid: u32, wait: Duration) -> Result<(), ClientErro
 /// lock may be taken again at once by a daemon that a client started meanwhile: a lock held
 /// while `daemon.json` names another pid is that successor's (the stopping daemon removes
 /// its `daemon.json` before it releases the lock), and `pid` is gone.
-fn wait_released(layout: &Layout, pid: u32, wait: Duration) -> bool {
+fn wait_released(paths: &StatePaths, pid: u32, wait: Duration) -> bool {
     let deadline = Instant::now() + wait;
     loop {
-        match lock_held(layout) {
+        match lock_held(paths) {
             Ok(false) => return true,
-            Ok(true) if layout.read_info().is_some_and(|info| info.pid != pid) => return true,
+            Ok(true) if paths.read_info().is_some_and(|info| info.pid != pid) => return true,
             _ => {}
         }
         if Instant::now() >= deadline {
@@ -446,11 +446,11 @@ impl DaemonStore {
     }
 }
 
-/// The store a command working without the daemon serves on `layout`'s cache socket, if one
+/// The store a command working without the daemon serves on `paths`'s cache socket, if one
 /// does (and runs as this user).
-pub fn connect_shared_cache(layout: &Layout) -> Option<Connection> {
-    check_private_dir(&layout.socket_dir).ok()?;
-    let mut client = Client::connect(&layout.cache_socket).ok()?;
+pub fn connect_shared_cache(paths: &StatePaths) -> Option<Connection> {
+    check_private_dir(&paths.socket_dir).ok()?;
+    let mut client = Client::connect(&paths.cache_socket).ok()?;
     client.set_wait(HANDSHAKE_WAIT);
     let hello = client.hello().ok()?;
     client.set_wait(ANSWER_WAIT);
@@ -545,14 +545,14 @@ impl CacheStore for DaemonStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::{DaemonInfo, open_lock, write_atomically};
+    use crate::state_dir::{DaemonInfo, open_lock, write_atomically};
 
-    fn info_of(layout: &Layout, pid: u32) -> Vec<u8> {
+    fn info_of(paths: &StatePaths, pid: u32) -> Vec<u8> {
         let info = DaemonInfo {
             pid,
             instance: "test".into(),
-            socket: layout.socket.clone(),
-            root: layout.state_dir.clone(),
+            socket: paths.socket.clone(),
+            root: paths.state_dir.clone(),
             protocol: PROTOCOL_VERSION,
             build_id: "test".into(),
             started: 0,
@@ -567,23 +567,23 @@ mod tests {
     #[test]
     fn a_successor_holding_the_lock_means_the_stopped_daemon_is_gone() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let layout = Layout::new(dir.path());
-        layout.prepare().expect("state dir");
-        let lock = open_lock(&layout.lock).expect("lock file");
+        let paths = StatePaths::new(dir.path());
+        paths.prepare().expect("state dir");
+        let lock = open_lock(&paths.lock).expect("lock file");
         lock.try_lock().expect("the lock is free");
 
-        write_atomically(&layout.info, &info_of(&layout, 1001)).expect("info written");
+        write_atomically(&paths.info, &info_of(&paths, 1001)).expect("info written");
         assert!(
-            !wait_released(&layout, 1001, Duration::from_millis(100)),
+            !wait_released(&paths, 1001, Duration::from_millis(100)),
             "the stopping daemon itself still holds the lock"
         );
-        write_atomically(&layout.info, &info_of(&layout, 1002)).expect("info written");
+        write_atomically(&paths.info, &info_of(&paths, 1002)).expect("info written");
         assert!(
-            wait_released(&layout, 1001, Duration::from_secs(5)),
+            wait_released(&paths, 1001, Duration::from_secs(5)),
             "a successor holds the lock"
         );
         drop(lock);
-        std::fs::remove_file(&layout.info).expect("info removed");
-        assert!(wait_released(&layout, 1001, Duration::from_secs(5)));
+        std::fs::remove_file(&paths.info).expect("info removed");
+        assert!(wait_released(&paths, 1001, Duration::from_secs(5)));
     }
 }

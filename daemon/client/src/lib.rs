@@ -4,7 +4,7 @@
 //! no notify: the CLI links this crate, not the daemon's server (`memreuse-daemon`).
 //!
 //! - [`protocol`]: the wire types (plain data, shared with the CLI).
-//! - [`layout`]: the daemon's files in the state dir, `daemon.json`, the build id.
+//! - [`state_dir`]: the daemon's files in the state dir, `daemon.json`, the build id.
 //! - [`client`]: finding, starting, stopping and asking a daemon.
 //! - [`cache_server`]: a command's store, served to the commands beside it while it holds it.
 //! - [`answer`]: query and explain answers, shared with the CLI's in-process fallback.
@@ -14,6 +14,6 @@
 pub mod answer;
 pub mod cache_server;
 pub mod client;
-pub mod layout;
 pub mod protocol;
 pub mod settings;
+pub mod state_dir;

@@ -143,7 +143,7 @@ pub fn from_hex(text: &str) -> Option<Vec<u8>> {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Hello {
     pub protocol: u32,
-    /// Identifies the exact daemon executable ([`crate::layout::build_id`]).
+    /// Identifies the exact daemon executable ([`crate::state_dir::build_id`]).
     pub build_id: String,
     pub pid: u32,
     pub root: PathBuf,

@@ -20,7 +20,7 @@ pub fn is_init_mem_ref_dump(path: &Path) -> bool {
 
 /// What a `memreuse.toml` sets (an absent file sets nothing).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Settings {
+pub struct ProjectSettings {
     /// The configuration it gives, over [`PlanConfig::default`].
     pub config: PlanConfig,
     pub cache_max_size: Option<u64>,
@@ -28,7 +28,7 @@ pub struct Settings {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum SettingsError {
+pub enum ProjectSettingsError {
     #[error("cannot read {path}: {source}")]
     Read {
         path: PathBuf,
@@ -58,17 +58,19 @@ struct CacheSettings {
 }
 
 /// The `memreuse.toml` of the project at `root`; defaults when it has none.
-pub fn load(root: &Path) -> Result<Settings, SettingsError> {
+pub fn load(root: &Path) -> Result<ProjectSettings, ProjectSettingsError> {
     let path = root.join(FILE_NAME);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Settings::default()),
-        Err(source) => return Err(SettingsError::Read { path, source }),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(ProjectSettings::default());
+        }
+        Err(source) => return Err(ProjectSettingsError::Read { path, source }),
     };
-    parse(&text).map_err(|message| SettingsError::Invalid { path, message })
+    parse(&text).map_err(|message| ProjectSettingsError::Invalid { path, message })
 }
 
-fn parse(text: &str) -> Result<Settings, String> {
+fn parse(text: &str) -> Result<ProjectSettings, String> {
     let file: FileSettings = toml::from_str(text).map_err(|e| e.to_string())?;
     let mut config = PlanConfig::default();
     if let Some(name) = &file.backend {
@@ -98,7 +100,7 @@ fn parse(text: &str) -> Result<Settings, String> {
             ));
         }
     };
-    Ok(Settings {
+    Ok(ProjectSettings {
         config,
         cache_max_size,
         max_file_bytes: file.max_file_bytes,

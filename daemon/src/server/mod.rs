@@ -24,7 +24,7 @@
 //!   *starving*, and the writer holds its next change back (up to 2 s) until they finish, so a
 //!   storm of writes delays a read but cannot fail it. Results are written through the store by the planner; a stopped
 //!   planner's partial results are flushed too (they are content-keyed).
-//! - Trust (`layout`): the socket lives in a directory only its user can enter: the state dir
+//! - Trust (`state_dir`): the socket lives in a directory only its user can enter: the state dir
 //!   (0700) when `<state dir>/daemon.sock` fits a `sockaddr_un`, else
 //!   `$XDG_RUNTIME_DIR/memreuse/` or `<temp dir>/memreuse-<uid>/` (created 0700; a symlink, another
 //!   owner or a group/other bit is refused). Before it sends anything, the client checks that
@@ -69,8 +69,8 @@ use memreuse::db::Workspace;
 use memreuse::plan::Planner;
 use memreuse::store::{Cache, Reporter, SledStore, StoreEvent};
 
-use crate::layout::{DaemonInfo, Layout, open_lock, write_atomically};
 use crate::protocol::PROTOCOL_VERSION;
+use crate::state_dir::{DaemonInfo, StatePaths, open_lock, write_atomically};
 
 pub use read::MAX_FILE_BYTES;
 pub use shared::Overrides;
@@ -110,9 +110,9 @@ pub enum StartError {
     #[error("cannot watch the tree: {0}")]
     Watch(#[from] notify::Error),
     #[error("{0}")]
-    Untrusted(#[from] crate::layout::Untrusted),
+    Untrusted(#[from] crate::state_dir::Untrusted),
     #[error("{0}")]
-    Settings(#[from] crate::settings::SettingsError),
+    ProjectSettings(#[from] crate::settings::ProjectSettingsError),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> StartError {
@@ -122,9 +122,9 @@ fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> StartError {
 
 /// Runs the daemon until it is told to stop.
 pub fn run(options: Options) -> Result<(), StartError> {
-    let layout = Layout::new(&options.state_dir);
+    let paths = StatePaths::new(&options.state_dir);
     let settings = options.overrides.resolve(&options.root)?;
-    let lock = acquire(&layout, options.lock_wait)?;
+    let lock = acquire(&paths, options.lock_wait)?;
 
     // What the store does about damage goes to the log and to `status` (once `shared` is
     // there to hold it).
@@ -148,7 +148,7 @@ pub fn run(options: Options) -> Result<(), StartError> {
     let store = SledStore::open_or_rebuild(&options.state_dir.join("cache"), report)?;
     let cache = Arc::new(Cache::new(Box::new(store)));
 
-    let listener = bind(&layout)?;
+    let listener = bind(&paths)?;
     let started_unix = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -192,15 +192,15 @@ pub fn run(options: Options) -> Result<(), StartError> {
     let info = DaemonInfo {
         pid: std::process::id(),
         instance,
-        socket: layout.socket.clone(),
+        socket: paths.socket.clone(),
         root: options.root.clone(),
         protocol: PROTOCOL_VERSION,
         build_id: options.build_id.clone(),
         started: started_unix,
     };
     let info_bytes = serde_json::to_vec_pretty(&info).unwrap_or_default();
-    write_atomically(&layout.info, &info_bytes).map_err(io("cannot write daemon.json"))?;
-    tracing::info!(root = %options.root.display(), socket = %layout.socket.display(), "listening");
+    write_atomically(&paths.info, &info_bytes).map_err(io("cannot write daemon.json"))?;
+    tracing::info!(root = %options.root.display(), socket = %paths.socket.display(), "listening");
 
     let server = Arc::new(state::Server {
         shared: shared.clone(),
@@ -224,8 +224,8 @@ pub fn run(options: Options) -> Result<(), StartError> {
     if writer.join().is_err() {
         tracing::error!("the writer thread panicked");
     }
-    let _ = std::fs::remove_file(&layout.socket);
-    let _ = std::fs::remove_file(&layout.info);
+    let _ = std::fs::remove_file(&paths.socket);
+    let _ = std::fs::remove_file(&paths.info);
     // The store must be closed before the lock goes, or the next daemon finds sled locked:
     // wait for the last reads (which hold the store through `shared`) to let go.
     drop(server);
@@ -240,27 +240,27 @@ pub fn run(options: Options) -> Result<(), StartError> {
 }
 
 /// Takes `daemon.lock`, waiting up to `wait` for a CLI that works in-process to finish.
-fn acquire(layout: &Layout, wait: Duration) -> Result<File, StartError> {
-    layout.prepare()?;
+fn acquire(paths: &StatePaths, wait: Duration) -> Result<File, StartError> {
+    paths.prepare()?;
     let lock =
-        open_lock(&layout.lock).map_err(io(format!("cannot open {}", layout.lock.display())))?;
+        open_lock(&paths.lock).map_err(io(format!("cannot open {}", paths.lock.display())))?;
     let deadline = Instant::now() + wait;
     loop {
         match lock.try_lock() {
             Ok(()) => return Ok(lock),
             Err(std::fs::TryLockError::WouldBlock) => {}
             Err(std::fs::TryLockError::Error(err)) => {
-                return Err(io(format!("cannot lock {}", layout.lock.display()))(err));
+                return Err(io(format!("cannot lock {}", paths.lock.display()))(err));
             }
         }
         // A daemon that answers is a daemon: no point waiting for its lock.
-        if let Some(info) = layout.read_info()
+        if let Some(info) = paths.read_info()
             && std::os::unix::net::UnixStream::connect(&info.socket).is_ok()
         {
             return Err(StartError::AlreadyRunning(info.pid));
         }
         if Instant::now() >= deadline {
-            return Err(StartError::LockBusy(layout.lock.clone()));
+            return Err(StartError::LockBusy(paths.lock.clone()));
         }
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -269,10 +269,10 @@ fn acquire(layout: &Layout, wait: Duration) -> Result<File, StartError> {
 /// Listens on the socket with mode 0600 from the start (the umask covers the window before
 /// the chmod). A socket file left by a killed daemon is removed first: holding the lock, we
 /// know nobody listens on it.
-fn bind(layout: &Layout) -> Result<std::os::unix::net::UnixListener, StartError> {
+fn bind(paths: &StatePaths) -> Result<std::os::unix::net::UnixListener, StartError> {
     use std::os::unix::fs::PermissionsExt as _;
-    let what = format!("cannot listen on {}", layout.socket.display());
-    match std::fs::remove_file(&layout.socket) {
+    let what = format!("cannot listen on {}", paths.socket.display());
+    match std::fs::remove_file(&paths.socket) {
         Ok(()) => tracing::info!("removed a stale socket"),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
         Err(err) => return Err(io(what)(err)),
@@ -280,11 +280,11 @@ fn bind(layout: &Layout) -> Result<std::os::unix::net::UnixListener, StartError>
     // SAFETY: umask only swaps the process's file mode mask. The only other thread yet is
     // the log writer, whose file exists already.
     let old = unsafe { libc::umask(0o177) };
-    let bound = std::os::unix::net::UnixListener::bind(&layout.socket);
+    let bound = std::os::unix::net::UnixListener::bind(&paths.socket);
     // SAFETY: as above.
     unsafe { libc::umask(old) };
     let listener = bound.map_err(io(what.clone()))?;
-    std::fs::set_permissions(&layout.socket, std::fs::Permissions::from_mode(0o600))
+    std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600))
         .map_err(io(what.clone()))?;
     listener.set_nonblocking(true).map_err(io(what))?;
     Ok(listener)

@@ -75,7 +75,7 @@ impl Overrides {
     pub fn resolve(
         &self,
         root: &Path,
-    ) -> Result<(PlanConfig, u64), crate::settings::SettingsError> {
+    ) -> Result<(PlanConfig, u64), crate::settings::ProjectSettingsError> {
         let settings = crate::settings::load(root)?;
         let mut config = settings.config;
         if let Some(backend) = self.backend {

@@ -28,7 +28,8 @@ use tokio::net::{TcpListener, TcpStream};
 use super::shared::Shared;
 use super::state::{Endpoint, Server, Viewer};
 use crate::answer::explain_answer;
-use memreuse_viewer::{data, page};
+use memreuse_viewer::data::{self, PlanVariant};
+use memreuse_viewer::page;
 
 /// Longest request head read.
 const MAX_HEAD: usize = 16 * 1024;
@@ -391,12 +392,12 @@ async fn route(head: &Head, server: &Arc<Server>) -> Reply {
             let (path, name) = (path.to_string(), name.to_string());
             // The default plan is the daemon's own (memoized); the others are planned per
             // request, so the page asks for them after it has drawn.
-            let variants: Vec<&'static str> = match head.param("variants") {
-                Some(list) => data::VARIANTS
+            let variants: Vec<PlanVariant> = match head.param("variants") {
+                Some(list) => PlanVariant::ALL
                     .into_iter()
-                    .filter(|v| list.split(',').any(|w| w == *v))
+                    .filter(|v| list.split(',').any(|w| w == v.name()))
                     .collect(),
-                None => data::VARIANTS.to_vec(),
+                None => PlanVariant::ALL.to_vec(),
             };
             blocking(server, move |shared| {
                 function(shared, &path, &name, &variants)
@@ -408,9 +409,13 @@ async fn route(head: &Head, server: &Arc<Server>) -> Reply {
             let [Some(path), Some(name), Some(a), Some(b)] = params else {
                 return Reply::text(400, "api/explain needs path, name, a and b");
             };
-            let variant = head.param("variant").unwrap_or("pypto").to_string();
+            // A variant the page does not know asks for the default plan.
+            let variant = head
+                .param("variant")
+                .and_then(PlanVariant::from_name)
+                .unwrap_or(PlanVariant::Pypto);
             blocking(server, move |shared| {
-                explain(shared, &path, &name, &a, &b, &variant)
+                explain(shared, &path, &name, &a, &b, variant)
             })
             .await
         }
@@ -469,7 +474,7 @@ fn files(shared: &Shared) -> Reply {
     }
 }
 
-fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Reply {
+fn function(shared: &Shared, relative: &str, name: &str, wanted: &[PlanVariant]) -> Reply {
     let Some(path) = absolute(&shared.root, relative) else {
         return Reply::text(403, "the path must be relative to the root, without '..'");
     };
@@ -487,13 +492,13 @@ fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Rep
     let text = outcome.text.as_deref().unwrap_or("");
     let materialize = super::writer::materialize_aliases(&path);
     let current = shared.config();
-    let config = |variant: &str| data::variant_config(&current, variant, materialize);
-    let other_names: Vec<&str> = wanted
+    let config = |variant: PlanVariant| variant.config(&current, materialize);
+    let others: Vec<PlanVariant> = wanted
         .iter()
         .copied()
-        .filter(|v| *v != data::VARIANTS[0])
+        .filter(|&v| v != PlanVariant::Pypto)
         .collect();
-    let other_configs: Vec<_> = other_names.iter().map(|v| config(v)).collect();
+    let other_configs: Vec<_> = others.iter().map(|&v| config(v)).collect();
     let planned = data::plan_variants(
         &OsSystem,
         &path,
@@ -502,23 +507,20 @@ fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Rep
         &shared.cache,
         Some(name),
     );
-    let others: Vec<(&str, memreuse::db::FileOutcome)> = other_names
+    let others: Vec<(PlanVariant, memreuse::db::FileOutcome)> = others
         .into_iter()
         .zip(planned.outcomes)
         .filter_map(|(variant, outcome)| Some((variant, outcome?)))
         .collect();
     let mut variants = Vec::new();
-    if wanted.contains(&data::VARIANTS[0]) {
-        variants.push(data::Variant::new(
-            data::VARIANTS[0],
-            &outcome,
-            config(data::VARIANTS[0]),
-        ));
+    if wanted.contains(&PlanVariant::Pypto) {
+        let pypto = PlanVariant::Pypto;
+        variants.push(data::PlannedVariant::new(pypto, &outcome, config(pypto)));
     }
     variants.extend(
         others
             .iter()
-            .map(|(v, o)| data::Variant::new(v, o, config(v))),
+            .map(|&(v, ref o)| data::PlannedVariant::new(v, o, config(v))),
     );
     // The variants' workspace parsed the file: its functions are the page's source.
     let file = match other_configs.is_empty() {
@@ -531,7 +533,14 @@ fn function(shared: &Shared, relative: &str, name: &str, wanted: &[&str]) -> Rep
     }
 }
 
-fn explain(shared: &Shared, relative: &str, name: &str, a: &str, b: &str, variant: &str) -> Reply {
+fn explain(
+    shared: &Shared,
+    relative: &str,
+    name: &str,
+    a: &str,
+    b: &str,
+    variant: PlanVariant,
+) -> Reply {
     let Some(path) = absolute(&shared.root, relative) else {
         return Reply::text(403, "the path must be relative to the root, without '..'");
     };
@@ -543,7 +552,7 @@ fn explain(shared: &Shared, relative: &str, name: &str, a: &str, b: &str, varian
         Err(err) => return Reply::text(503, err.to_string()),
     };
     let materialize = super::writer::materialize_aliases(&path);
-    let config = data::variant_config(&shared.config(), variant, materialize);
+    let config = variant.config(&shared.config(), materialize);
     let answer = explain_answer(
         outcome.text.as_deref().unwrap_or(""),
         relative,

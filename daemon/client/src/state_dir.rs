@@ -4,7 +4,7 @@
 //! <state dir>/daemon.lock   held (flock) by the daemon for its whole life: the liveness test
 //!             spawn.lock    held by a client while it starts a daemon: exactly one starts
 //!             daemon.sock   the socket (mode 0600); elsewhere when this path is too long
-//!                           (see [`Layout::new`])
+//!                           (see [`StatePaths::new`])
 //!             daemon.json   pid, socket, protocol, build id, start time: written atomically
 //!                           once the socket listens
 //!             cache.sock    the store's socket while a command working without the daemon
@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug)]
-pub struct Layout {
+pub struct StatePaths {
     pub state_dir: PathBuf,
     pub lock: PathBuf,
     pub spawn_lock: PathBuf,
@@ -45,12 +45,12 @@ pub struct Layout {
 /// `sockaddr_un` holds 108 bytes on Linux, the terminating NUL included.
 const MAX_SOCKET_PATH: usize = 100;
 
-impl Layout {
+impl StatePaths {
     /// The socket is `<state dir>/daemon.sock` when that path fits in a `sockaddr_un`; a deep
     /// state dir uses `$XDG_RUNTIME_DIR/memreuse/<digest>.sock` instead, or without
     /// `XDG_RUNTIME_DIR` `<temp dir>/memreuse-<uid>/<digest>.sock`: always inside a directory
     /// only this user can enter, never a bare name in a shared directory.
-    pub fn new(state_dir: &Path) -> Layout {
+    pub fn new(state_dir: &Path) -> StatePaths {
         let socket = state_dir.join("daemon.sock");
         let (socket_dir, socket, cache_socket) = if socket.as_os_str().len() <= MAX_SOCKET_PATH {
             (
@@ -66,7 +66,7 @@ impl Layout {
             let cache_socket = dir.join(format!("{}.cache.sock", &digest[..16]));
             (dir, socket, cache_socket)
         };
-        Layout {
+        StatePaths {
             state_dir: state_dir.to_path_buf(),
             lock: state_dir.join("daemon.lock"),
             spawn_lock: state_dir.join("spawn.lock"),
@@ -227,8 +227,8 @@ pub fn open_lock(path: &Path) -> io::Result<File> {
 }
 
 /// Whether some process holds `daemon.lock` (a daemon, or a CLI working in-process).
-pub fn lock_held(layout: &Layout) -> io::Result<bool> {
-    let file = open_lock(&layout.lock)?;
+pub fn lock_held(paths: &StatePaths) -> io::Result<bool> {
+    let file = open_lock(&paths.lock)?;
     match file.try_lock() {
         Ok(()) => Ok(false),
         Err(std::fs::TryLockError::WouldBlock) => Ok(true),
@@ -277,16 +277,16 @@ mod tests {
 
     #[test]
     fn long_state_dirs_put_the_socket_elsewhere() {
-        let short = Layout::new(Path::new("/tmp/s"));
+        let short = StatePaths::new(Path::new("/tmp/s"));
         assert_eq!(short.socket, Path::new("/tmp/s/daemon.sock"));
         let deep = PathBuf::from(format!("/tmp/{}", "d".repeat(120)));
-        let long = Layout::new(&deep);
+        let long = StatePaths::new(&deep);
         assert!(
             long.socket.as_os_str().len() < 108,
             "{}",
             long.socket.display()
         );
-        assert_ne!(long.socket, Layout::new(&deep.join("x")).socket);
+        assert_ne!(long.socket, StatePaths::new(&deep.join("x")).socket);
         assert_eq!(long.socket.parent(), Some(long.socket_dir.as_path()));
         assert_ne!(
             long.socket_dir,
