@@ -15,7 +15,7 @@
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
 //! allocation (with the views and in-place results on it: one of those never moves alone,
 //! which would leave it off its source's base, `V006`, a finding no edit repairs). Each trial plans the function from the edited input (an `MR-R001` trial keeps
-//! the input, so it finishes from the input's packing, `plan::PackedInput`, which gives the
+//! the input, so it finishes from the input's packing, `plan::Planning::kept`, which gives the
 //! same plan: the packing is kept from the input's first plan ([`plan_checked`]), made at its
 //! first trial (a first plan the engine made), or kept from the trial of the edit that made
 //! the input; under `--planner dsa` a trial lays spaces out
@@ -24,7 +24,7 @@
 //! which the pair (by name) is still a finding, is undone; a trial whose function one undone
 //! this round already planned is undone unchecked (the checkers would see the same function),
 //! and a keep-own trial that keeps the same intervals apart as one undone this round is undone
-//! before it is finished (`PackedInput::kept_own`). A trial costs what deciding it takes: a
+//! before it is finished (`Planning::kept_own`). A trial costs what deciding it takes: a
 //! plan finished from a packing leaves the report rows only the report reads (space and
 //! lifetime rows, whether realigned-carry warnings stand) for the plan emitted (`Planned`),
 //! and the check of a trial that keeps its pair stops at the victim's region of the value
@@ -83,12 +83,13 @@ use crate::plan::isolate::{
     Place, Seats, detach, fresh_buffer, place_anchor, storage_place, storage_root,
 };
 use crate::plan::{
-    FunctionPlan, PackedInput, PlanConfig, PlanError, ReportToDo, plan_function_keeping,
-    plan_function_trial,
+    FunctionPlan, LayoutSearch, PlanConfig, PlanError, PlanOptions, Planning, ReportToDo,
+    plan_function,
 };
 use crate::verify::{
     Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
 };
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::ir::codes;
@@ -168,7 +169,7 @@ pub fn emitted_placement(
     config: &PlanConfig,
     (a, b): (&str, &str),
 ) -> Option<String> {
-    let pypto = crate::plan::plan_function(f, config).ok()?;
+    let pypto = plan_function(f, config, &PlanOptions::default()).ok()?;
     let emitted = plan_checked(f, config, &verify_options(config)).ok()?;
     let base = |planned: &Function, name: &str| {
         planned
@@ -239,24 +240,20 @@ fn plan_checked_editing(
     options: &VerifyOptions,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     let plan_input = PlanInput::of(input);
-    let keep_none = FxHashSet::default();
     // PyPTO's plan finished from a packing that is kept: the input's trials that keep a group
     // on its own allocation finish from it instead of packing the input again. Its report is
     // made whole only if it is the plan emitted, as a trial's.
     let (first, plans) = if InputPlans::packs(input, config) && !config.exact {
-        let packed = PackedInput::of(input.clone(), config).map(Arc::new);
-        let first = match &packed {
-            Ok(packed) => packed
-                .finish_deferring(config, &keep_none)
-                .map(|(plan, to_do)| Planned {
-                    plan,
-                    rest: Some((Arc::clone(packed), to_do)),
-                }),
-            Err(err) => Err(err.clone()),
-        };
-        (first, InputPlans::packed(packed))
+        let planning = Rc::new(Planning::kept(Arc::new(input.clone()), config));
+        let first = planning
+            .trial(&FxHashSet::default())
+            .map(|(plan, to_do)| Planned {
+                plan,
+                rest: Some((Rc::clone(&planning), to_do)),
+            });
+        (first, InputPlans::packed(planning))
     } else {
-        let first = plan_function_keeping(input, config, &keep_none).map(Planned::whole);
+        let first = plan_function(input, config, &PlanOptions::default()).map(Planned::whole);
         (first, InputPlans::planned())
     };
     let first = first.map(|plan| {
@@ -276,7 +273,7 @@ fn repair_checked(
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     if config.exact {
         let (plan, findings) = first.map_err(SafePlanError::Plan)?;
-        let mut plan = plan.complete(config);
+        let mut plan = plan.complete();
         let names = UserNames::of(input.vars.len(), &plan.function);
         plan.report
             .diagnostics
@@ -339,7 +336,11 @@ fn repair_checked(
                 // The repaired input laid out with the search too, kept where it passes both
                 // checkers as the trial's layout did.
                 let repaired = edited.as_ref().unwrap_or(input);
-                if let Ok(full) = plan_function_keeping(repaired, config, &own) {
+                let keeping = PlanOptions {
+                    own_buffer: &own,
+                    ..PlanOptions::default()
+                };
+                if let Ok(full) = plan_function(repaired, config, &keeping) {
                     let full_findings = check_plan(plan_input, &full.function, options);
                     if full_findings.iter().all(|f| !f.is_unsafe()) {
                         (plan, notes) = (Planned::whole(full), full_findings);
@@ -347,7 +348,7 @@ fn repair_checked(
                 }
             }
             // The plan emitted: its report is made whole.
-            let mut plan = plan.complete(config);
+            let mut plan = plan.complete();
             let names = UserNames::of(user_vars, &plan.function);
             // The gate every plan with findings passes: each is one the input itself carries.
             if !unsafe_findings.is_empty() {
@@ -573,7 +574,7 @@ fn plan_separating(
 struct InputPlans {
     /// Whether the input was planned before: the next plan packs it and keeps the packing.
     planned: bool,
-    packed: Option<Result<Arc<PackedInput>, PlanError>>,
+    packed: Option<Rc<Planning>>,
 }
 
 /// A trial's plan, whose report may lack the rows nothing but the report reads: most trials'
@@ -582,7 +583,7 @@ struct InputPlans {
 struct Planned {
     plan: FunctionPlan,
     /// The packing it was finished from and what its report still needs.
-    rest: Option<(Arc<PackedInput>, Option<ReportToDo>)>,
+    rest: Option<(Rc<Planning>, Option<ReportToDo>)>,
 }
 
 impl Planned {
@@ -591,9 +592,9 @@ impl Planned {
     }
 
     /// The plan with its report whole, as planning it in one go reports it.
-    fn complete(self, config: &PlanConfig) -> FunctionPlan {
+    fn complete(self) -> FunctionPlan {
         match self.rest {
-            Some((packed, to_do)) => packed.complete(self.plan, to_do, config),
+            Some((packed, to_do)) => packed.complete(self.plan, to_do),
             None => self.plan,
         }
     }
@@ -617,7 +618,7 @@ impl InputPlans {
     }
 
     /// For an input whose first plan was finished from `packed`, its packing.
-    fn packed(packed: Result<Arc<PackedInput>, PlanError>) -> InputPlans {
+    fn packed(packed: Rc<Planning>) -> InputPlans {
         InputPlans {
             planned: true,
             packed: Some(packed),
@@ -627,10 +628,7 @@ impl InputPlans {
     /// The intervals a plan of the input keeping the groups of `own` apart keeps on their own
     /// allocation, once the input is packed.
     fn kept_own(&self, own: &FxHashSet<VarId>) -> Option<Vec<usize>> {
-        match &self.packed {
-            Some(Ok(packed)) => Some(packed.kept_own(own)),
-            _ => None,
-        }
+        self.packed.as_ref()?.kept_own(own)
     }
 
     /// Whether trials of `input` finish from its packing: PyPTO's planner packs it.
@@ -638,7 +636,7 @@ impl InputPlans {
         config.planner == crate::plan::Planner::Pypto && crate::plan::is_planned(input)
     }
 
-    /// `input` planned as a trial ([`plan_function_trial`]). The first plan is made in one
+    /// `input` planned as a trial (the offset planner without its search). The first plan is made in one
     /// go: most inputs are planned once, and keeping their packing would cost a copy. A plan
     /// finished from the packing leaves the report rows only the report reads to be made if
     /// it is the plan emitted ([`Planned::complete`]).
@@ -649,19 +647,19 @@ impl InputPlans {
         own: &FxHashSet<VarId>,
     ) -> Result<Planned, PlanError> {
         if !InputPlans::packs(input, config) || !std::mem::replace(&mut self.planned, true) {
-            return plan_function_trial(input, config, own).map(Planned::whole);
+            let options = PlanOptions {
+                own_buffer: own,
+                search: LayoutSearch::Greedy,
+            };
+            return plan_function(input, config, &options).map(Planned::whole);
         }
-        let packed = match self
+        let packed = self
             .packed
-            .get_or_insert_with(|| PackedInput::of(input.clone(), config).map(Arc::new))
-        {
-            Ok(packed) => packed,
-            Err(err) => return Err(err.clone()),
-        };
-        let (plan, to_do) = packed.finish_deferring(config, own)?;
+            .get_or_insert_with(|| Rc::new(Planning::kept(Arc::new(input.clone()), config)));
+        let (plan, to_do) = packed.trial(own)?;
         Ok(Planned {
             plan,
-            rest: Some((Arc::clone(packed), to_do)),
+            rest: Some((Rc::clone(packed), to_do)),
         })
     }
 }
@@ -673,7 +671,7 @@ impl InputPlans {
 struct KeptThePair {
     functions: Vec<Function>,
     /// For the trials that kept one more group off the shared buffer: the intervals the
-    /// input's packing kept on their own ([`PackedInput::kept_own`]), which fix the function
+    /// input's packing kept on their own ([`Planning::kept_own`]), which fix the function
     /// before it is planned.
     kept_own: Vec<Vec<usize>>,
 }
@@ -1197,11 +1195,19 @@ fn unshared_findings(
         exact: false,
         ..*config
     };
-    let mut planned = plan_function_keeping(input, &unshared, &every_tile(input));
+    let plan_keeping_all = |f: &Function| {
+        let own_buffer = every_tile(f);
+        let options = PlanOptions {
+            own_buffer: &own_buffer,
+            ..PlanOptions::default()
+        };
+        plan_function(f, &unshared, &options)
+    };
+    let mut planned = plan_keeping_all(input);
     if matches!(&planned, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES) {
         let mut separated = input.clone();
         if !separate_shared_seeds(&mut separated).is_empty() {
-            planned = plan_function_keeping(&separated, &unshared, &every_tile(&separated));
+            planned = plan_keeping_all(&separated);
         }
     }
     let Ok(plan) = planned else {
