@@ -44,17 +44,9 @@ fn stage_called(code: &str) -> Option<&'static str> {
 #[test]
 fn only_the_pipeline_composes_the_stages() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dirs = [
-        "crates/plan/src",
-        "src",
-        "cli/src",
-        "daemon/src",
-        "daemon/client/src",
-        "viewer/src",
-        "python/src",
-    ];
     let allowed = [COMPOSITION, STAGES_MODULE];
-    let lines = product_code::product_code_lines(root, &dirs, &root.join(COMPOSITION));
+    let lines =
+        product_code::product_code_lines(root, product_code::PRODUCT_DIRS, &root.join(COMPOSITION));
     let offenders: Vec<String> = lines
         .iter()
         .filter(|line| {
