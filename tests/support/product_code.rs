@@ -12,6 +12,7 @@ pub const PRODUCT_DIRS: &[&str] = &[
     "crates/ir/src",
     "crates/plan/src",
     "crates/verify/src",
+    "crates/repair/src",
     "src",
     "cli/src",
     "daemon/src",

@@ -1,7 +1,7 @@
-//! Safe planning (ARCHITECTURE "Safe planning"): PyPTO's decision, checked; where the checker
-//! finds a tile written over bytes another still needs, the plan is repaired — one tile group
-//! at a time leaves the shared buffer for its own allocation — and checked again, until it
-//! passes. Each repair is a located warning that says what PyPTO decided and why it is unsafe.
+//! memreuse-repair, safe planning (ARCHITECTURE "Safe planning"): PyPTO's decision, checked;
+//! where the checker finds a tile written over bytes another still needs, the plan is
+//! repaired — one tile group at a time leaves the shared buffer for its own allocation — and
+//! checked again, until it passes. Each repair is a located warning that says what PyPTO decided and why it is unsafe.
 //!
 //! Unsafe means a read sees a wrong value: a liveness finding the value checker refutes is a
 //! note (`V008`, lifetimes overlap without a lost value), which asks for no repair and goes
@@ -71,10 +71,16 @@
 //! guaranteed: minimality. The loop is greedy — a later edit can make an earlier one
 //! unnecessary, and nothing searches for the fewest groups or bytes moved off.
 //!
-//! This module sits above `plan` and `verify` and shares nothing with the checker but its
-//! findings: the planner never calls the checker.
+//! This crate sits above `plan` and `verify` and shares nothing with the checker but its
+//! findings: the planner never calls the checker. Pure, as they are: no files, threads or
+//! clocks.
 
 use rustc_hash::FxHashSet;
+
+use memreuse_ir as ir;
+use memreuse_ir::diagnostics;
+use memreuse_plan as plan;
+use memreuse_verify as verify;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::walk::final_yield_values;
