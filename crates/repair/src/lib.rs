@@ -1,7 +1,8 @@
 //! memreuse-repair, safe planning (ARCHITECTURE "Safe planning"): PyPTO's decision, checked;
 //! where the checker finds a tile written over bytes another still needs, the plan is
 //! repaired — one tile group at a time leaves the shared buffer for its own allocation — and
-//! checked again, until it passes. Each repair is a located warning that says what PyPTO decided and why it is unsafe.
+//! checked again, until it passes. Each repair is a located warning that says what PyPTO
+//! decided and why it is unsafe.
 //!
 //! Unsafe means a read sees a wrong value: a liveness finding the value checker refutes is a
 //! note (`V008`, lifetimes overlap without a lost value), which asks for no repair and goes
@@ -286,7 +287,7 @@ fn repair_checked(
             .extend(findings.into_iter().map(|f| {
                 let unsafe_plan = f.is_unsafe();
                 let d = names.name(f.diagnostic);
-                if unsafe_plan { warning(d) } else { d }
+                if unsafe_plan { reported(d) } else { d }
             }));
         return Ok((plan, None));
     }
@@ -316,6 +317,12 @@ fn repair_checked(
     let mut from_trial = edited.is_some() || !own.is_empty();
     let mut applied = FxHashSet::default();
     let (original, user_vars) = (input, input.vars.len());
+    let check = Check {
+        plan_input,
+        user_vars,
+        config,
+        options,
+    };
     // The hazards of the input itself (module doc): the unshared plan's findings, computed once
     // a finding resists every edit, and the findings accepted as such.
     let mut unshared: Option<Vec<FindingKey>> = None;
@@ -377,107 +384,16 @@ fn repair_checked(
         let Some((finding, pair)) = open.iter().find_map(|f| Some((*f, f.clobber?))) else {
             return Err(unrepaired(findings, user_vars, &plan.function));
         };
-        let mut separated = None;
+        let round = Round {
+            input,
+            own: &own,
+            planned: &plan.function,
+            finding,
+            pair,
+        };
+        let separated = first_separating(&round, &mut plans, &applied, &check);
         let names = pair_names(&plan.function, pair);
-        let offsets = config.planner == crate::plan::Planner::Dsa;
-        let user_names = UserNames::of(user_vars, &plan.function);
-        let mut kept_the_pair = KeptThePair::default();
-        for (action, repair) in candidates(input, &own, &plan.function, finding, pair, offsets) {
-            // An edit is made once: a pair it did not keep apart stays a finding.
-            if applied.contains(&action) {
-                continue;
-            }
-            let repair = user_names.name(repair);
-            let mut trial_own = own.clone();
-            // Only an edit of the input copies it; keeping a group on its own buffer does not.
-            let (trial_input, repair) = match action {
-                Action::KeepOwn(v) => {
-                    trial_own.insert(v);
-                    // Keeping the same intervals apart as a trial that kept the pair would
-                    // plan its function again.
-                    let kept = plans.kept_own(&trial_own);
-                    if kept.is_some_and(|kept| kept_the_pair.kept_own.contains(&kept)) {
-                        continue;
-                    }
-                    (None, repair)
-                }
-                _ => {
-                    let mut trial_input = input.clone();
-                    let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own)
-                    else {
-                        continue;
-                    };
-                    (Some(trial_input), repair)
-                }
-            };
-            let mut trial_repairs = vec![repair];
-            // An edited input is packed once and kept: its later trials finish from it.
-            let mut trial_plans = InputPlans::planned();
-            let (planned, separated_input) = match &trial_input {
-                Some(trial_input) => plan_separating(
-                    trial_input,
-                    &mut trial_plans,
-                    config,
-                    &mut trial_own,
-                    &mut trial_repairs,
-                ),
-                None => plan_separating(
-                    input,
-                    &mut plans,
-                    config,
-                    &mut trial_own,
-                    &mut trial_repairs,
-                ),
-            };
-            // An edit the planner cannot plan from is no repair.
-            let Ok(trial) = planned else {
-                continue;
-            };
-            // A plan this round's trials made before, which kept the pair, keeps it again: the
-            // checkers see the same function.
-            if kept_the_pair.functions.contains(&trial.function) {
-                continue;
-            }
-            // Tiles the fixups insert get new ids in every plan; their names stay.
-            let Some(trial_findings) =
-                check_plan_separating(plan_input, &trial.function, options, names)
-            else {
-                // Finished from the input's packing with just one more group kept apart.
-                let keeps_one_more = trial_input.is_none()
-                    && separated_input.is_none()
-                    && trial_own.len() == own.len() + 1;
-                if keeps_one_more && let Some(kept) = plans.kept_own(&trial_own) {
-                    kept_the_pair.kept_own.push(kept);
-                }
-                kept_the_pair.functions.push(trial.plan.function);
-                continue;
-            };
-            // The seeds separated for the planner make another input, planned once.
-            if separated_input.is_some() {
-                trial_plans = InputPlans::planned();
-            }
-            let trial_input = separated_input.or(trial_input);
-            separated = Some((
-                action,
-                trial_input,
-                trial_plans,
-                trial_own,
-                trial_repairs,
-                trial,
-                trial_findings,
-            ));
-            break;
-        }
-        let Some((
-            action,
-            next_input,
-            next_plans,
-            next_own,
-            next_repairs,
-            next_plan,
-            next_findings,
-        )) = separated
-        else {
+        let Some(trial) = separated else {
             // No edit separates the pair: accepted only as a hazard the input itself carries.
             let unshared =
                 unshared.get_or_insert_with(|| unshared_findings(original, config, options));
@@ -490,14 +406,14 @@ fn repair_checked(
             }
             continue;
         };
-        applied.insert(action);
-        if next_input.is_some() {
-            edited = next_input;
-            plans = next_plans;
+        applied.insert(trial.action);
+        if trial.input.is_some() {
+            edited = trial.input;
+            plans = trial.plans;
         }
-        (own, plan, findings) = (next_own, next_plan, next_findings);
+        (own, plan, findings) = (trial.own, trial.plan, trial.findings);
         from_trial = true;
-        repairs.extend(next_repairs);
+        repairs.extend(trial.repairs);
     }
     Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
         codes::UNREPAIRED,
@@ -507,6 +423,146 @@ fn repair_checked(
         ),
         input.span,
     )]))
+}
+
+/// The trial that separated a round's pair: its edit, the input it leaves where it edited it
+/// (with that input's plans), the groups it keeps apart, its repairs, and its plan with the
+/// checkers' findings.
+struct Trial {
+    action: Action,
+    input: Option<Function>,
+    plans: InputPlans,
+    own: FxHashSet<VarId>,
+    repairs: Vec<Diagnostic>,
+    plan: Planned,
+    findings: Vec<Finding>,
+}
+
+/// One round of the repair: the input as repaired so far, the groups it keeps apart, its plan,
+/// and the finding whose pair of tiles the round separates.
+#[derive(Clone, Copy)]
+struct Round<'a> {
+    input: &'a Function,
+    own: &'a FxHashSet<VarId>,
+    planned: &'a Function,
+    finding: &'a Finding,
+    pair: Clobber,
+}
+
+/// What every trial is planned and checked with: the input as the checkers see it, how many
+/// of a plan's variables are the user's, and the configuration.
+#[derive(Clone, Copy)]
+struct Check<'a> {
+    plan_input: &'a PlanInput,
+    user_vars: usize,
+    config: &'a PlanConfig,
+    options: &'a VerifyOptions,
+}
+
+/// The first trial, in the order of [`candidates`], that separates the round's pair, with
+/// `plans` the plans of the round's input; an edit in `applied` is not made again (a pair it
+/// did not keep apart stays a finding).
+fn first_separating(
+    round: &Round<'_>,
+    plans: &mut InputPlans,
+    applied: &FxHashSet<Action>,
+    check: &Check<'_>,
+) -> Option<Trial> {
+    let Round {
+        input,
+        own,
+        planned,
+        finding,
+        pair,
+    } = *round;
+    let Check {
+        plan_input,
+        user_vars,
+        config,
+        options,
+    } = *check;
+    let names = pair_names(planned, pair);
+    let offsets = config.planner == crate::plan::Planner::Dsa;
+    let user_names = UserNames::of(user_vars, planned);
+    let mut kept_the_pair = KeptThePair::default();
+    for (action, repair) in candidates(input, own, planned, finding, pair, offsets) {
+        // An edit is made once: a pair it did not keep apart stays a finding.
+        if applied.contains(&action) {
+            continue;
+        }
+        let repair = user_names.name(repair);
+        let mut trial_own = own.clone();
+        // Only an edit of the input copies it; keeping a group on its own buffer does not.
+        let (trial_input, repair) = match action {
+            Action::KeepOwn(v) => {
+                trial_own.insert(v);
+                // Keeping the same intervals apart as a trial that kept the pair would
+                // plan its function again.
+                let kept = plans.kept_own(&trial_own);
+                if kept.is_some_and(|kept| kept_the_pair.kept_own.contains(&kept)) {
+                    continue;
+                }
+                (None, repair)
+            }
+            _ => {
+                let mut trial_input = input.clone();
+                let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own) else {
+                    continue;
+                };
+                (Some(trial_input), repair)
+            }
+        };
+        let mut trial_repairs = vec![repair];
+        // An edited input is packed once and kept: its later trials finish from it.
+        let mut trial_plans = InputPlans::planned();
+        let (planned, separated_input) = match &trial_input {
+            Some(trial_input) => plan_separating(
+                trial_input,
+                &mut trial_plans,
+                config,
+                &mut trial_own,
+                &mut trial_repairs,
+            ),
+            None => plan_separating(input, plans, config, &mut trial_own, &mut trial_repairs),
+        };
+        // An edit the planner cannot plan from is no repair.
+        let Ok(trial) = planned else {
+            continue;
+        };
+        // A plan this round's trials made before, which kept the pair, keeps it again: the
+        // checkers see the same function.
+        if kept_the_pair.functions.contains(&trial.function) {
+            continue;
+        }
+        // Tiles the fixups insert get new ids in every plan; their names stay.
+        let Some(trial_findings) =
+            check_plan_separating(plan_input, &trial.function, options, names)
+        else {
+            // Finished from the input's packing with just one more group kept apart.
+            let keeps_one_more = trial_input.is_none()
+                && separated_input.is_none()
+                && trial_own.len() == own.len() + 1;
+            if keeps_one_more && let Some(kept) = plans.kept_own(&trial_own) {
+                kept_the_pair.kept_own.push(kept);
+            }
+            kept_the_pair.functions.push(trial.plan.function);
+            continue;
+        };
+        // The seeds separated for the planner make another input, planned once.
+        if separated_input.is_some() {
+            trial_plans = InputPlans::planned();
+        }
+        return Some(Trial {
+            action,
+            input: separated_input.or(trial_input),
+            plans: trial_plans,
+            own: trial_own,
+            repairs: trial_repairs,
+            plan: trial,
+            findings: trial_findings,
+        });
+    }
+    None
 }
 
 /// Plans `input`; when the yield fixup refuses loop carries on one buffer (`MR-E006`, the
@@ -716,8 +772,7 @@ fn inits_packed_onto_another(
             refusal.message,
             name(grouped),
         );
-        let mut d = Diagnostic::error(codes::TILE_KEEPS_OWN_BUFFER, message, refusal.span);
-        d.severity = Severity::Warning;
+        let d = Diagnostic::warning(codes::TILE_KEEPS_OWN_BUFFER, message, refusal.span);
         out.push((grouped, d));
     }
     out
@@ -773,9 +828,7 @@ fn separate_shared_seeds(f: &mut Function) -> Vec<Diagnostic> {
             "PyPTO keeps {what} '{first_name}' and '{anchor_name}' on one buffer, '{}', because both start from '{}', so their writebacks overwrite each other (the seed's S2 rejects this); the repaired plan feeds '{anchor_name}' from '{}', a copy of '{}' in its own allocation '{}'",
             detached.shared_base, detached.seed, detached.copy, detached.seed, detached.new_base
         );
-        let mut d = Diagnostic::error(code, message, span);
-        d.severity = Severity::Warning;
-        repairs.push(d);
+        repairs.push(Diagnostic::warning(code, message, span));
     }
     repairs
 }
@@ -1079,7 +1132,9 @@ fn repair(code: &'static str, message: String, finding: &Finding) -> Diagnostic 
     d
 }
 
-fn warning(mut d: Diagnostic) -> Diagnostic {
+/// A checker's finding reported rather than repaired (`--exact`): the plan is emitted as it
+/// is, so a violation in it warns.
+fn reported(mut d: Diagnostic) -> Diagnostic {
     d.severity = Severity::Warning;
     d
 }
