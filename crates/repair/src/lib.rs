@@ -72,6 +72,11 @@
 //! guaranteed: minimality. The loop is greedy — a later edit can make an earlier one
 //! unnecessary, and nothing searches for the fewest groups or bytes moved off.
 //!
+//! The machine: a `Repair` holds the input as repaired so far, the groups kept apart, the
+//! repairs made and the plan they give; each `round` either finds nothing open (`Passed`, then
+//! `emit`) or separates one pair by the first `Trial` that does (`first_separating`), or
+//! accepts the pair as a hazard of the input; every edit (`Action`) is made at most once.
+//!
 //! This crate sits above `plan` and `verify` and shares nothing with the checker but its
 //! findings: the planner never calls the checker. Pure, as they are: no files, threads or
 //! clocks.
@@ -295,7 +300,7 @@ fn repair_checked(
     let mut edited: Option<Function> = None;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
-    let (mut plan, mut findings) = match first {
+    let (plan, findings) = match first {
         // PyPTO's yield fixup would write one carry over the other (rules §S2 rejects it).
         Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => {
             let (planned, separated) =
@@ -313,107 +318,29 @@ fn repair_checked(
         first => first,
     }
     .map_err(SafePlanError::Plan)?;
-    // Whether `plan` is a trial's, laid out without the offset planner's search.
-    let mut from_trial = edited.is_some() || !own.is_empty();
-    let mut applied = FxHashSet::default();
-    let (original, user_vars) = (input, input.vars.len());
     let check = Check {
         plan_input,
-        user_vars,
+        user_vars: input.vars.len(),
         config,
         options,
     };
-    // The hazards of the input itself (module doc): the unshared plan's findings, computed once
-    // a finding resists every edit, and the findings accepted as such.
-    let mut unshared: Option<Vec<FindingKey>> = None;
-    let mut inherent: Vec<FindingKey> = Vec::new();
-    // The trials of the input as repaired so far that keep one more group on its own
-    // allocation share its packing (`plans`: this plan is its first, or was finished from
-    // it); an edit of the input starts afresh, from the packing its trial made.
+    let mut repair = Repair {
+        original: input,
+        from_trial: edited.is_some() || !own.is_empty(),
+        edited,
+        plans,
+        own,
+        repairs,
+        plan,
+        findings,
+        applied: FxHashSet::default(),
+        unshared: None,
+        inherent: Vec::new(),
+    };
     for _ in 0..MAX_ROUNDS {
-        // Notes (lifetimes that overlap without a lost value) ask for no repair.
-        let open: Vec<&Finding> = findings
-            .iter()
-            .filter(|f| f.is_unsafe())
-            .filter(|f| key(&plan.function, f).is_none_or(|k| !inherent.contains(&k)))
-            .collect();
-        if open.is_empty() {
-            let (unsafe_findings, mut notes): (Vec<Finding>, Vec<Finding>) =
-                std::mem::take(&mut findings)
-                    .into_iter()
-                    .partition(Finding::is_unsafe);
-            if from_trial
-                && unsafe_findings.is_empty()
-                && config.planner == crate::plan::Planner::Dsa
-            {
-                // The repaired input laid out with the search too, kept where it passes both
-                // checkers as the trial's layout did.
-                let repaired = edited.as_ref().unwrap_or(input);
-                let keeping = PlanOptions {
-                    own_buffer: &own,
-                    ..PlanOptions::default()
-                };
-                if let Ok(full) = plan_function(repaired, config, &keeping) {
-                    let full_findings = check_plan(plan_input, &full.function, options);
-                    if full_findings.iter().all(|f| !f.is_unsafe()) {
-                        (plan, notes) = (Planned::whole(full), full_findings);
-                    }
-                }
-            }
-            // The plan emitted: its report is made whole.
-            let mut plan = plan.complete();
-            let names = UserNames::of(user_vars, &plan.function);
-            // The gate every plan with findings passes: each is one the input itself carries.
-            if !unsafe_findings.is_empty() {
-                let unshared =
-                    unshared.get_or_insert_with(|| unshared_findings(original, config, options));
-                let Some(hazards) =
-                    hazards_of(original, &plan.function, &unsafe_findings, unshared)
-                else {
-                    return Err(unrepaired(unsafe_findings, user_vars, &plan.function));
-                };
-                repairs.extend(hazards.into_iter().map(|d| names.name(d)));
-            }
-            repairs.extend(notes.into_iter().map(|f| names.name(f.diagnostic)));
-            plan.report.diagnostics.extend(repairs);
-            return Ok((plan, edited));
+        if repair.round(&check)? == Round::Passed {
+            return repair.emit(&check);
         }
-        let input = edited.as_ref().unwrap_or(input);
-        // The first finding that names two tiles, separated by the first edit that separates
-        // them (the others often follow from the same decision).
-        let Some((finding, pair)) = open.iter().find_map(|f| Some((*f, f.clobber?))) else {
-            return Err(unrepaired(findings, user_vars, &plan.function));
-        };
-        let round = Round {
-            input,
-            own: &own,
-            planned: &plan.function,
-            finding,
-            pair,
-        };
-        let separated = first_separating(&round, &mut plans, &applied, &check);
-        let names = pair_names(&plan.function, pair);
-        let Some(trial) = separated else {
-            // No edit separates the pair: accepted only as a hazard the input itself carries.
-            let unshared =
-                unshared.get_or_insert_with(|| unshared_findings(original, config, options));
-            if input_hazard(original, &plan.function, &findings, pair, unshared).is_none() {
-                return Err(unrepaired(findings, user_vars, &plan.function));
-            }
-            let pair_of = |f: &Finding| f.clobber.map(|c| pair_names(&plan.function, c));
-            for f in findings.iter().filter(|f| pair_of(f) == Some(names)) {
-                inherent.extend(key(&plan.function, f));
-            }
-            continue;
-        };
-        applied.insert(trial.action);
-        if trial.input.is_some() {
-            edited = trial.input;
-            plans = trial.plans;
-        }
-        (own, plan, findings) = (trial.own, trial.plan, trial.findings);
-        from_trial = true;
-        repairs.extend(trial.repairs);
     }
     Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
         codes::UNREPAIRED,
@@ -423,6 +350,145 @@ fn repair_checked(
         ),
         input.span,
     )]))
+}
+
+/// The repair between two rounds: the input as repaired so far, the groups kept apart, the
+/// repairs made, and the plan they give with the checkers' findings on it.
+struct Repair<'a> {
+    original: &'a Function,
+    /// The input as repaired so far, once an edit changed it.
+    edited: Option<Function>,
+    /// The plans of the input as repaired so far: the trials that keep one more group on its
+    /// own allocation share its packing (the plan is its first, or was finished from it); an
+    /// edit of the input starts afresh, from the packing its trial made.
+    plans: InputPlans,
+    own: FxHashSet<VarId>,
+    repairs: Vec<Diagnostic>,
+    plan: Planned,
+    findings: Vec<Finding>,
+    /// Whether `plan` is a trial's, laid out without the offset planner's search.
+    from_trial: bool,
+    /// The edits made: each is made once.
+    applied: FxHashSet<Action>,
+    /// The hazards of the input itself (module doc): the unshared plan's findings, computed
+    /// once a finding resists every edit, and the findings accepted as such.
+    unshared: Option<Vec<FindingKey>>,
+    inherent: Vec<FindingKey>,
+}
+
+/// What a round of the repair came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Round {
+    /// No finding is left open: the plan is the one to emit.
+    Passed,
+    /// The first open finding's pair was separated, or accepted as a hazard of the input.
+    Separated,
+}
+
+impl Repair<'_> {
+    /// Separates the pair of the first open finding that names two tiles, by the first edit
+    /// that separates it (the others often follow from the same decision), or accepts it as a
+    /// hazard the input itself carries; an error where neither can be.
+    fn round(&mut self, check: &Check<'_>) -> Result<Round, SafePlanError> {
+        let planned = &self.plan.function;
+        // Notes (lifetimes that overlap without a lost value) ask for no repair.
+        let open = self
+            .findings
+            .iter()
+            .filter(|f| f.is_unsafe())
+            .filter(|f| key(planned, f).is_none_or(|k| !self.inherent.contains(&k)));
+        let mut open = open.peekable();
+        if open.peek().is_none() {
+            return Ok(Round::Passed);
+        }
+        let Some((finding, pair)) = open.find_map(|f| Some((f, f.clobber?))) else {
+            let findings = std::mem::take(&mut self.findings);
+            return Err(unrepaired(findings, check.user_vars, planned));
+        };
+        let trials = Trials {
+            input: self.edited.as_ref().unwrap_or(self.original),
+            own: &self.own,
+            planned,
+            finding,
+            pair,
+        };
+        let Some(trial) = first_separating(&trials, &mut self.plans, &self.applied, check) else {
+            // No edit separates the pair: accepted only as a hazard the input itself carries.
+            let (original, config, options) = (self.original, check.config, check.options);
+            let unshared = self
+                .unshared
+                .get_or_insert_with(|| unshared_findings(original, config, options));
+            if input_hazard(original, planned, &self.findings, pair, unshared).is_none() {
+                let findings = std::mem::take(&mut self.findings);
+                return Err(unrepaired(findings, check.user_vars, &self.plan.function));
+            }
+            let names = pair_names(planned, pair);
+            let pair_of = |f: &Finding| f.clobber.map(|c| pair_names(planned, c));
+            for f in self.findings.iter().filter(|f| pair_of(f) == Some(names)) {
+                self.inherent.extend(key(planned, f));
+            }
+            return Ok(Round::Separated);
+        };
+        self.applied.insert(trial.action);
+        if trial.input.is_some() {
+            self.edited = trial.input;
+            self.plans = trial.plans;
+        }
+        (self.own, self.plan, self.findings) = (trial.own, trial.plan, trial.findings);
+        self.from_trial = true;
+        self.repairs.extend(trial.repairs);
+        Ok(Round::Separated)
+    }
+
+    /// The plan that passed, its report whole: with the repairs made, the hazards of the input
+    /// it still carries (the gate every plan with findings passes) and the notes.
+    fn emit(self, check: &Check<'_>) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
+        let Repair {
+            original,
+            edited,
+            own,
+            mut repairs,
+            mut plan,
+            findings,
+            from_trial,
+            mut unshared,
+            ..
+        } = self;
+        let (config, options) = (check.config, check.options);
+        let (unsafe_findings, mut notes): (Vec<Finding>, Vec<Finding>) =
+            findings.into_iter().partition(Finding::is_unsafe);
+        if from_trial && unsafe_findings.is_empty() && config.planner == crate::plan::Planner::Dsa {
+            // The repaired input laid out with the search too, kept where it passes both
+            // checkers as the trial's layout did.
+            let repaired = edited.as_ref().unwrap_or(original);
+            let keeping = PlanOptions {
+                own_buffer: &own,
+                ..PlanOptions::default()
+            };
+            if let Ok(full) = plan_function(repaired, config, &keeping) {
+                let full_findings = check_plan(check.plan_input, &full.function, options);
+                if full_findings.iter().all(|f| !f.is_unsafe()) {
+                    (plan, notes) = (Planned::whole(full), full_findings);
+                }
+            }
+        }
+        // The plan emitted: its report is made whole.
+        let mut plan = plan.complete();
+        let names = UserNames::of(check.user_vars, &plan.function);
+        // The gate every plan with findings passes: each is one the input itself carries.
+        if !unsafe_findings.is_empty() {
+            let unshared =
+                unshared.get_or_insert_with(|| unshared_findings(original, config, options));
+            let Some(hazards) = hazards_of(original, &plan.function, &unsafe_findings, unshared)
+            else {
+                return Err(unrepaired(unsafe_findings, check.user_vars, &plan.function));
+            };
+            repairs.extend(hazards.into_iter().map(|d| names.name(d)));
+        }
+        repairs.extend(notes.into_iter().map(|f| names.name(f.diagnostic)));
+        plan.report.diagnostics.extend(repairs);
+        Ok((plan, edited))
+    }
 }
 
 /// The trial that separated a round's pair: its edit, the input it leaves where it edited it
@@ -438,10 +504,10 @@ struct Trial {
     findings: Vec<Finding>,
 }
 
-/// One round of the repair: the input as repaired so far, the groups it keeps apart, its plan,
-/// and the finding whose pair of tiles the round separates.
+/// What one round's trials start from: the input as repaired so far, the groups it keeps
+/// apart, its plan, and the finding whose pair of tiles they separate.
 #[derive(Clone, Copy)]
-struct Round<'a> {
+struct Trials<'a> {
     input: &'a Function,
     own: &'a FxHashSet<VarId>,
     planned: &'a Function,
@@ -463,18 +529,18 @@ struct Check<'a> {
 /// `plans` the plans of the round's input; an edit in `applied` is not made again (a pair it
 /// did not keep apart stays a finding).
 fn first_separating(
-    round: &Round<'_>,
+    trials: &Trials<'_>,
     plans: &mut InputPlans,
     applied: &FxHashSet<Action>,
     check: &Check<'_>,
 ) -> Option<Trial> {
-    let Round {
+    let Trials {
         input,
         own,
         planned,
         finding,
         pair,
-    } = *round;
+    } = *trials;
     let Check {
         plan_input,
         user_vars,
