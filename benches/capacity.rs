@@ -10,7 +10,7 @@ use std::fmt::Write;
 use criterion::{Criterion, criterion_group, criterion_main};
 use memreuse::backend::Backend;
 use memreuse::ir::{Function, MemSpace, parse_program};
-use memreuse::plan::{PlanConfig, plan_function};
+use memreuse::plan::{PlanConfig, PlanOptions, plan_function};
 
 const TILES: usize = 10_000;
 const GROUPS: usize = 8;
@@ -135,7 +135,7 @@ fn bench_capacity(c: &mut Criterion) {
         ..PlanConfig::default()
     };
     // The workload is what it claims to be: every group was shed to depth 1, no fallback.
-    let plan = plan_function(&f, &config).expect("plans");
+    let plan = plan_function(&f, &config, &PlanOptions::default()).expect("plans");
     let report = &plan.report;
     let hints = report
         .diagnostics
@@ -163,7 +163,7 @@ fn bench_capacity(c: &mut Criterion) {
     let mut group = c.benchmark_group("capacity");
     group.sample_size(20);
     group.bench_function("plan_10000_tiles_8_groups_910b", |b| {
-        b.iter(|| plan_function(&f, &config).expect("plans"))
+        b.iter(|| plan_function(&f, &config, &PlanOptions::default()).expect("plans"))
     });
     group.finish();
 }

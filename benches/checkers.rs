@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use criterion::{Criterion, criterion_group, criterion_main};
 use memreuse::backend::Backend;
 use memreuse::ir::{Function, parse_program};
-use memreuse::plan::{PlanConfig, plan_function};
+use memreuse::plan::{PlanConfig, PlanOptions, plan_function};
 use memreuse::repair::plan_checked;
 use memreuse::verify::{VerifyOptions, check_liveness, check_values};
 
@@ -103,7 +103,7 @@ fn run(cases: &[Case], liveness: bool, values: bool) -> usize {
             ..VerifyOptions::default()
         };
         for f in &case.functions {
-            let Ok(planned) = plan_function(f, &case.config) else {
+            let Ok(planned) = plan_function(f, &case.config, &PlanOptions::default()) else {
                 continue;
             };
             if liveness {

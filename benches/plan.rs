@@ -2,12 +2,13 @@
 //! whose max-live tile count stays bounded (n = 1,000 … 64,000) and a dense family whose
 //! max-live grows with n. Parsing is outside the measurement. `plan_bounded_max_live` goes
 //! through `plan_function(&Function)`, so it includes cloning the input and dropping the plan;
-//! `plan_owned_bounded_max_live` times `plan_function_owned` alone (clone and drop untimed).
+//! `plan_owned_bounded_max_live` times `Planning::once` on an owned input alone (clone and drop untimed).
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use memreuse::ir::parse_program;
-use memreuse::plan::{PlanConfig, plan_function, plan_function_owned};
+use memreuse::plan::{PlanConfig, PlanOptions, Planning, plan_function};
 use memreuse_testgen::synth::{SynthConfig, program_text};
+use std::sync::Arc;
 
 fn function_of(tiles: usize, max_live: Option<usize>) -> memreuse::ir::Function {
     let text = program_text(
@@ -35,7 +36,7 @@ fn bench_plan(c: &mut Criterion) {
     for tiles in [1_000, 4_000, 16_000, 64_000] {
         let f = function_of(tiles, Some(8));
         bounded.bench_with_input(BenchmarkId::from_parameter(tiles), &f, |b, f| {
-            b.iter(|| plan_function(f, &config).expect("plans"))
+            b.iter(|| plan_function(f, &config, &PlanOptions::default()).expect("plans"))
         });
     }
     bounded.finish();
@@ -46,7 +47,11 @@ fn bench_plan(c: &mut Criterion) {
         owned.bench_with_input(BenchmarkId::from_parameter(tiles), &f, |b, f| {
             b.iter_batched(
                 || f.clone(),
-                |f| plan_function_owned(f, &config).expect("plans"),
+                |f| {
+                    Planning::once(Arc::new(f), &config)
+                        .plan(&PlanOptions::default())
+                        .expect("plans")
+                },
                 BatchSize::PerIteration,
             )
         });
@@ -57,7 +62,7 @@ fn bench_plan(c: &mut Criterion) {
     for tiles in [1_000, 4_000, 16_000, 64_000] {
         let f = function_of(tiles, None);
         dense.bench_with_input(BenchmarkId::from_parameter(tiles), &f, |b, f| {
-            b.iter(|| plan_function(f, &config).expect("plans"))
+            b.iter(|| plan_function(f, &config, &PlanOptions::default()).expect("plans"))
         });
     }
     dense.finish();

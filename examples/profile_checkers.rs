@@ -32,7 +32,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 use memreuse::backend::Backend;
 use memreuse::ir::{Function, parse_program};
-use memreuse::plan::{PlanConfig, plan_function};
+use memreuse::plan::{PlanConfig, PlanOptions, plan_function};
 use memreuse::repair::{SafePlanError, is_repair, plan_checked};
 use memreuse::verify::{PlanInput, VerifyOptions, check_liveness, check_plan, check_values};
 
@@ -93,7 +93,9 @@ fn main() {
                 backend: config.backend,
                 ..VerifyOptions::default()
             };
-            plan_function(f, config).ok().map(|p| (p.function, options))
+            plan_function(f, config, &PlanOptions::default())
+                .ok()
+                .map(|p| (p.function, options))
         })
         .collect();
     let rejected = planned
@@ -133,7 +135,7 @@ fn main() {
         }
         let start = Instant::now();
         for (f, config) in &inputs {
-            findings += usize::from(plan_function(f, config).is_ok());
+            findings += usize::from(plan_function(f, config, &PlanOptions::default()).is_ok());
         }
         times[0].push(start.elapsed());
         let start = Instant::now();
@@ -195,7 +197,7 @@ fn main() {
 #[inline(never)]
 fn plan_and_check(f: &Function, config: &PlanConfig, options: &VerifyOptions) -> usize {
     let plan_input = PlanInput::of(f);
-    match plan_function(f, config) {
+    match plan_function(f, config, &PlanOptions::default()) {
         Ok(plan) => check_plan(&plan_input, &plan.function, options).len(),
         Err(_) => 0,
     }

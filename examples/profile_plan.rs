@@ -6,17 +6,18 @@
 //! `cargo run --release --example profile_plan -- ratio [ROUNDS=10] [ref|owned]`
 //!
 //! `ref` times `plan_function(&f)` (clone and drop of the plan included), `owned` times
-//! `plan_function_owned` alone. Instruction counts: `valgrind --tool=callgrind
+//! `Planning::once` on an owned input alone. Instruction counts: `valgrind --tool=callgrind
 //! --toggle-collect='profile_plan::plan_by_ref'` (or `'profile_plan::plan_owned'`).
 //!
 //! `ratio` alternates the two sizes in one process (each round: the median of 100 plans of
 //! 1,000 tiles, then one plan of 64,000), so both see the same machine: on a shared machine
 //! memory-bound work slows down in phases that separate runs would catch in only one size.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use memreuse::ir::{Function, parse_program};
-use memreuse::plan::{FunctionPlan, PlanConfig, plan_function, plan_function_owned};
+use memreuse::plan::{FunctionPlan, PlanConfig, PlanOptions, Planning, plan_function};
 use memreuse_testgen::synth::{SynthConfig, program_text};
 
 fn main() {
@@ -104,10 +105,12 @@ fn time_plan(f: &Function, owned: bool) -> Duration {
 
 #[inline(never)]
 fn plan_by_ref(f: &Function, config: &PlanConfig) -> FunctionPlan {
-    plan_function(f, config).expect("plans")
+    plan_function(f, config, &PlanOptions::default()).expect("plans")
 }
 
 #[inline(never)]
 fn plan_owned(f: Function, config: &PlanConfig) -> FunctionPlan {
-    plan_function_owned(f, config).expect("plans")
+    Planning::once(Arc::new(f), config)
+        .plan(&PlanOptions::default())
+        .expect("plans")
 }

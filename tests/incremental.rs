@@ -9,7 +9,7 @@ use memreuse::db::{
     StageRetention, Workspace,
 };
 use memreuse::ir::{LineIndex, parse_program};
-use memreuse::plan::{PlanConfig, plan_function};
+use memreuse::plan::{PlanConfig, PlanOptions, plan_function};
 use memreuse::store::{Cache, CacheStore, Kind, MemoryStore, SledStore, StoreEvent, check};
 use memreuse::system::MemorySystem;
 use memreuse_testgen::tree_gen::{TreeConfig, generate};
@@ -197,7 +197,12 @@ fn spans_follow_their_function_without_replanning_it() {
     assert_eq!((a.line, a.col), (b.line + 2, b.col));
     // The truth: plan the shifted text directly.
     let program = parse_program(&shifted).expect("parses");
-    let direct = plan_function(&program.functions[0], &PlanConfig::default()).expect("plans");
+    let direct = plan_function(
+        &program.functions[0],
+        &PlanConfig::default(),
+        &PlanOptions::default(),
+    )
+    .expect("plans");
     let span = direct.report.inserted_moves[0].span;
     assert_eq!(LineIndex::new(&shifted).line_col(&shifted, span.start), a);
 }

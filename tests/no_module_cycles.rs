@@ -12,6 +12,7 @@ const CRATE_SOURCES: &[&str] = &[
     "crates/ir/src",
     "crates/plan/src",
     "crates/verify/src",
+    "crates/repair/src",
     "crates/solve/src",
     "crates/testgen/src",
     "crates/testsupport/src",

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use memreuse::backend::Backend;
 use memreuse::ir::{parse_program, print_function};
-use memreuse::plan::{PLANNER_VERSION, PlanConfig, Planner, Rules, plan_function};
+use memreuse::plan::{PLANNER_VERSION, PlanConfig, PlanOptions, Planner, Rules, plan_function};
 use memreuse::repair::{plan_checked, verify_options};
 
 /// Every `*.py` input below `dir` (not the `*.out.py` snapshots), sorted.
@@ -64,7 +64,7 @@ fn planner_output() -> String {
                         };
                         for function in &program.functions {
                             let _ = writeln!(out, "== {name} {config:?} {}", function.name);
-                            match plan_function(function, &config) {
+                            match plan_function(function, &config, &PlanOptions::default()) {
                                 Ok(plan) => {
                                     print_function(&plan.function, &mut out, 1);
                                     let _ = writeln!(out, "{:?}", plan.report);

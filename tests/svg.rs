@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use memreuse::backend::Backend;
 use memreuse::ir::{MemSpace, Name, parse_program};
 use memreuse::plan::{
-    BufferReport, LifetimeReport, LiveStep, PlanConfig, PlanReport, SpaceReport, plan_function,
+    BufferReport, LifetimeReport, LiveStep, PlanConfig, PlanOptions, PlanReport, SpaceReport,
+    plan_function,
 };
 use memreuse::svg::plan_svg;
 use roxmltree::{Document, Node};
@@ -43,7 +44,14 @@ fn reports(path: &Path, config: &PlanConfig) -> Vec<(String, PlanReport)> {
     program
         .functions
         .iter()
-        .filter_map(|f| Some((f.name.to_string(), plan_function(f, config).ok()?.report)))
+        .filter_map(|f| {
+            Some((
+                f.name.to_string(),
+                plan_function(f, config, &PlanOptions::default())
+                    .ok()?
+                    .report,
+            ))
+        })
         .collect()
 }
 

@@ -17,7 +17,9 @@
 //!      (the capacity)
 //! ```
 //!
-//! Each stage reads only the aspects of [`Settings`] it needs, and every stage result compares
+//! Each stage query runs its stage of `plan::pipeline` (which composes them, for the plain
+//! planner too) over `Stages`, the memoized results of the stages before it. Each stage reads
+//! only the aspects of [`Settings`] it needs, and every stage result compares
 //! by value (with the span table of its parse, see [`Located`]), so salsa backdates what comes
 //! out the same: a capacity change re-runs that space's capacity checks (`fitted`, `overflow`)
 //! and, where they come out the same, nothing after them but `plan` (which looks the plan up
@@ -68,12 +70,11 @@ use crate::ir::{
 use crate::plan::Rules as RuleSet;
 use crate::plan::address::Footprints;
 use crate::plan::layout::Reserved;
-use crate::plan::offsets::{
-    self, Bound, DisjointPairs, LayoutSearch, OffsetInput, Placement, SpaceLayout,
-};
+use crate::plan::offsets::{self, Bound, DisjointPairs, OffsetInput, Placement, SpaceLayout};
+use crate::plan::pipeline::{self, PackingRules};
 use crate::plan::{
-    FunctionPlan, MemberRows, Packed, PlanConfig, PlanError, PlanReport, Planner, Prepared,
-    SharingRules, SpaceCapacity, SpaceFit, SpacePacking,
+    FunctionPlan, LayoutSearch, MemberRows, PlanConfig, PlanError, PlanOptions, PlanReport,
+    Planner, Planning, Prepared, SpaceCapacity, SpacePacking,
 };
 use crate::repair::{Checked, SafePlanError};
 use crate::store::{
@@ -394,6 +395,124 @@ fn set_plan_capacity(db: &mut dyn Db, kept: Option<(usize, usize)>) {
     file_result::set_lru_capacity(db, files);
 }
 
+/// A function's stage results as the planner's stages read them ([`pipeline::StageResults`]):
+/// the memoized queries, and the aspects of [`Settings`] one by one, so each query depends
+/// only on what its stage reads.
+#[derive(Clone, Copy)]
+struct Stages<'db> {
+    db: &'db dyn Db,
+    item: FunctionItem<'db>,
+    addresses: Addresses,
+}
+
+/// Whether a plan gets addresses.
+#[derive(Clone, Copy)]
+enum Addresses {
+    /// As `--addresses` says.
+    Configured,
+    /// Always: the offset planner's fallback.
+    Always,
+}
+
+impl<'db> Stages<'db> {
+    fn of(db: &'db dyn Db, item: FunctionItem<'db>) -> Stages<'db> {
+        Stages {
+            db,
+            item,
+            addresses: Addresses::Configured,
+        }
+    }
+
+    fn space(&self, space: MemSpace) -> FunctionSpace<'db> {
+        FunctionSpace::new(self.db, self.item, space)
+    }
+}
+
+impl pipeline::StageResults for Stages<'_> {
+    fn materialize_aliases(&self) -> bool {
+        self.item.file(self.db).materialize_aliases(self.db)
+    }
+
+    fn backend(&self) -> Backend {
+        Settings::get(self.db).backend(self.db)
+    }
+
+    fn rules(&self) -> RuleSet {
+        Settings::get(self.db).rules(self.db)
+    }
+
+    fn exact(&self) -> bool {
+        Settings::get(self.db).exact(self.db)
+    }
+
+    fn planning_capacity(&self, space: MemSpace) -> Option<i64> {
+        space_capacity(self.db, Space::new(self.db, space)).planning
+    }
+
+    fn capacity_known(&self, space: MemSpace) -> bool {
+        capacity_known(self.db, Space::new(self.db, space))
+    }
+
+    fn capacity_aware(&self) -> bool {
+        capacity_aware(self.db, Settings::get(self.db))
+    }
+
+    fn assign_addresses(&self) -> bool {
+        match self.addresses {
+            Addresses::Configured => Settings::get(self.db).assign_addresses(self.db),
+            Addresses::Always => true,
+        }
+    }
+
+    fn prepared_function(&self) -> Option<Arc<Function>> {
+        Some(
+            prepared(self.db, self.item)
+                .as_ref()?
+                .value
+                .function
+                .clone(),
+        )
+    }
+
+    fn prepared_to_finish(&self) -> Option<Prepared> {
+        Some(prepared(self.db, self.item).as_ref()?.value.clone())
+    }
+
+    fn lifetimes(&self) -> Option<&Lifetimes> {
+        lifetimes(self.db, self.item).as_deref()
+    }
+
+    fn sharing_rules(&self) -> Option<Result<&PackingRules, PlanError>> {
+        let rules = sharing_rules(self.db, self.item).as_ref()?;
+        Some(rules.as_deref().map_err(Clone::clone))
+    }
+
+    fn member_rows(&self) -> Option<Cow<'_, MemberRows>> {
+        pipeline::member_rows(self).map(Cow::Owned)
+    }
+
+    fn packing(&self, space: MemSpace) -> Option<&Arc<SpacePacking>> {
+        Some(&packing(self.db, self.space(space)).as_ref()?.value)
+    }
+
+    fn fitted(&self, space: MemSpace) -> Option<&Arc<SpacePacking>> {
+        Some(&fitted(self.db, self.space(space)).as_ref()?.value)
+    }
+
+    /// The function's memoized layout, which is that of `planned` (its fixed plan).
+    fn layout(&self, _planned: &Function, _reserved: &Reserved) -> Option<Cow<'_, Footprints>> {
+        match layout(self.db, self.item) {
+            Some(Ok(Some(layout))) => Some(Cow::Borrowed(&**layout)),
+            _ => None,
+        }
+    }
+
+    /// The memoized overflow of `space` in the function's layout.
+    fn overflow(&self, space: MemSpace, _layout: &Footprints) -> Option<PlanError> {
+        overflow(self.db, self.space(space)).clone()
+    }
+}
+
 /// Stage 0: the function's IR. `None` when the file's cached manifest names a function its
 /// text does not define.
 ///
@@ -434,24 +553,7 @@ impl<T: PartialEq> PartialEq for Located<T> {
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located<Prepared>> {
     let source = source(db, item).as_ref()?;
-    let settings = Settings::get(db);
-    let materialize_aliases = item.file(db).materialize_aliases(db);
-    let config = PlanConfig {
-        materialize_aliases,
-        backend: if materialize_aliases {
-            settings.backend(db)
-        } else {
-            Backend::default()
-        },
-        exact: materialize_aliases && settings.exact(db),
-        rules: if materialize_aliases {
-            settings.rules(db)
-        } else {
-            RuleSet::default()
-        },
-        ..PlanConfig::default()
-    };
-    let value = crate::plan::prepare(source.function.clone(), &config);
+    let value = pipeline::prepared(&Stages::of(db, item), source.function.clone());
     hold(&value.function);
     Some(Located {
         value,
@@ -462,19 +564,9 @@ pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located
 /// Stage 2: lifetimes (rules §5), from the prepared function alone.
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn lifetimes<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Arc<Lifetimes>> {
-    let prepared = prepared(db, item).as_ref()?;
-    let lifetimes = Arc::new(crate::analysis::lifetimes::analyze(
-        &prepared.value.function,
-    ));
+    let lifetimes = Arc::new(pipeline::lifetimes(&Stages::of(db, item))?);
     hold(&lifetimes);
     Some(lifetimes)
-}
-
-/// The sharing rules and the reserved windows packing plans around.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Rules {
-    pub sharing: SharingRules,
-    pub reserved: Reserved,
 }
 
 /// Stage 3: forbid-alias sets, hazards, declared allocations and reserved windows (rules §6.1,
@@ -483,20 +575,11 @@ pub struct Rules {
 pub fn sharing_rules<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
-) -> Option<Result<Arc<Rules>, PlanError>> {
-    let f = &prepared(db, item).as_ref()?.value.function;
-    let lifetimes = lifetimes(db, item).as_ref()?;
-    let settings = Settings::get(db);
-    let config = PlanConfig {
-        backend: settings.backend(db),
-        rules: settings.rules(db),
-        ..PlanConfig::default()
-    };
-    let rules = SharingRules::of(f, lifetimes, &config).and_then(|sharing| {
-        let reserved = crate::plan::reserved_windows_if_called(f, lifetimes)?;
-        let rules = Arc::new(Rules { sharing, reserved });
+) -> Option<Result<Arc<PackingRules>, PlanError>> {
+    let rules = pipeline::sharing_rules(&Stages::of(db, item))?.map(|rules| {
+        let rules = Arc::new(rules);
         hold(&rules);
-        Ok(rules)
+        rules
     });
     Some(rules)
 }
@@ -556,32 +639,11 @@ pub fn packing<'db>(
     key: FunctionSpace<'db>,
 ) -> Option<Located<Arc<SpacePacking>>> {
     let item = key.item(db);
-    let space = key.space(db);
-    let prepared = prepared(db, item).as_ref()?;
-    let lifetimes = lifetimes(db, item).as_ref()?;
-    let Ok(rules) = sharing_rules(db, item).as_ref()? else {
-        return None;
-    };
-    let f = &prepared.value.function;
-    let in_space = intervals_in(lifetimes, space);
-    let facts = rules.sharing.facts(f, lifetimes);
-    let packing = crate::plan::pack_unbounded(
-        &facts,
-        &rules.reserved,
-        space,
-        &in_space,
-        capacity_known(db, Space::new(db, space)),
-    );
+    let packing = pipeline::packing(&Stages::of(db, item), key.space(db))?;
     Some(Located {
         value: Arc::new(packing),
-        table: prepared.table.clone(),
+        table: prepared(db, item).as_ref()?.table.clone(),
     })
-}
-
-fn intervals_in(lifetimes: &Lifetimes, space: MemSpace) -> Vec<usize> {
-    (0..lifetimes.intervals.len())
-        .filter(|&i| lifetimes.intervals[i].space == space)
-        .collect()
 }
 
 /// Stage 4b, the capacity check (rules §6.7–§6.8): the unlimited packing where it fits the
@@ -589,31 +651,10 @@ fn intervals_in(lifetimes: &Lifetimes, space: MemSpace) -> Vec<usize> {
 /// backdates), else the space packed again under the capacity. Not bounded, like `packing`.
 #[salsa::tracked(returns(ref))]
 pub fn fitted<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<Arc<SpacePacking>>> {
-    let unbounded = packing(db, key).as_ref()?;
-    let space = key.space(db);
-    let capacity = match space_capacity(db, Space::new(db, space)).planning {
-        Some(capacity) if !unbounded.value.fits(capacity) => capacity,
-        _ => return Some(unbounded.clone()),
-    };
-    let item = key.item(db);
-    let prepared = prepared(db, item).as_ref()?;
-    let lifetimes = lifetimes(db, item).as_ref()?;
-    let Ok(rules) = sharing_rules(db, item).as_ref()? else {
-        return None;
-    };
-    let f = &prepared.value.function;
-    let packing = crate::plan::pack_within(
-        f,
-        &rules.sharing.facts(f, lifetimes),
-        &rules.reserved,
-        space,
-        &intervals_in(lifetimes, space),
-        capacity,
-        Settings::get(db).rules(db),
-    );
+    let packing = pipeline::fitted(&Stages::of(db, key.item(db)), key.space(db))?;
     Some(Located {
-        value: Arc::new(packing),
-        table: prepared.table.clone(),
+        value: packing,
+        table: self::packing(db, key).as_ref()?.table.clone(),
     })
 }
 
@@ -623,58 +664,13 @@ pub fn fixed<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
 ) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
-    let prepared = prepared(db, item).as_ref()?;
-    let lifetimes = lifetimes(db, item).as_ref()?;
-    let settings = Settings::get(db);
-    let (backend, safe) = (settings.backend(db), !settings.exact(db));
-    let backend = (backend, settings.rules(db));
-    let keep_none = rustc_hash::FxHashSet::default();
-    let located = |plan: FunctionPlan| {
+    let table = prepared(db, item).as_ref()?.table.clone();
+    let fixed = pipeline::fixed(&Stages::of(db, item), &PlanOptions::default(), false)?;
+    Some(fixed.map(|(plan, _)| {
         let value = Arc::new(plan);
         hold(&value);
-        Located {
-            value,
-            table: prepared.table.clone(),
-        }
-    };
-    if lifetimes.intervals.is_empty() {
-        let plan = crate::plan::finish(
-            prepared.value.clone(),
-            lifetimes,
-            None,
-            backend,
-            safe,
-            &keep_none,
-        );
-        return Some(plan.map(located));
-    }
-    let rules = match sharing_rules(db, item).as_ref()? {
-        Ok(rules) => rules,
-        Err(err) => return Some(Err(err.clone())),
-    };
-    let mut spaces = Vec::new();
-    for (space, _) in crate::plan::spaces_of(lifetimes) {
-        spaces.push(
-            &*fitted(db, FunctionSpace::new(db, item, space))
-                .as_ref()?
-                .value,
-        );
-    }
-    let member_rows = MemberRows::of(lifetimes);
-    let packed = Packed {
-        reserved: &rules.reserved,
-        member_rows: &member_rows,
-        spaces,
-    };
-    let plan = crate::plan::finish(
-        prepared.value.clone(),
-        lifetimes,
-        Some(packed),
-        backend,
-        safe,
-        &keep_none,
-    );
-    Some(plan.map(located))
+        Located { value, table }
+    }))
 }
 
 /// Stage 6a: where AllocateMemoryAddr puts every base (rules §8) and each space's footprint,
@@ -690,34 +686,9 @@ pub fn layout<'db>(
         Err(err) => return Some(Err(err.clone())),
     };
     let f = &fixed.value.function;
-    let reserved = match layout_reserved(db, item, f)? {
-        Ok(Some(reserved)) => reserved,
-        Ok(None) => return Some(Ok(None)),
-        Err(err) => return Some(Err(err)),
-    };
-    let addressing = crate::plan::address::allocate(f, &reserved);
-    Some(Ok(Some(Arc::new(Footprints::of(
-        f,
-        &addressing,
-        &reserved,
-    )))))
-}
-
-/// The reserved windows a planned function's layout starts from (`plan::layout_reserved`).
-fn layout_reserved(
-    db: &dyn Db,
-    item: FunctionItem<'_>,
-    planned: &Function,
-) -> Option<Result<Option<Reserved>, PlanError>> {
-    let lifetimes = lifetimes(db, item).as_ref()?;
-    let packed = match lifetimes.intervals.is_empty() {
-        true => None,
-        false => match sharing_rules(db, item).as_ref()? {
-            Ok(rules) => Some(&rules.reserved),
-            Err(err) => return Some(Err(err.clone())),
-        },
-    };
-    Some(crate::plan::layout_reserved(planned, lifetimes, packed).map(|r| r.map(Cow::into_owned)))
+    let layout = pipeline::layout_reserved(&Stages::of(db, item), f)?
+        .map(|reserved| reserved.map(|reserved| Arc::new(pipeline::layout(f, &reserved))));
+    Some(layout)
 }
 
 /// Stage 6b, the overflow check of one space (rules §8): re-runs when that space's capacity
@@ -727,9 +698,7 @@ pub fn overflow<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<PlanErr
     let Some(Ok(Some(layout))) = layout(db, key.item(db)) else {
         return None;
     };
-    let space = key.space(db);
-    let capacity = space_capacity(db, Space::new(db, space)).planning?;
-    layout.overflow(space, capacity)
+    pipeline::overflow(&Stages::of(db, key.item(db)), key.space(db), layout)
 }
 
 /// Stage 6: PyPTO's plan with AllocateMemoryAddr's part (rules §8); reads `--addresses` and
@@ -739,8 +708,7 @@ pub fn addressed<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
 ) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
-    let assign_addresses = Settings::get(db).assign_addresses(db);
-    addressed_as(db, item, assign_addresses)
+    addressed_as(db, item, Addresses::Configured)
 }
 
 /// [`addressed`] with `--addresses` as given rather than as configured (the offset
@@ -748,7 +716,7 @@ pub fn addressed<'db>(
 fn addressed_as<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
-    assign_addresses: bool,
+    addresses: Addresses,
 ) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
     let source = source(db, item).as_ref()?;
     if !crate::plan::is_planned(&source.function) {
@@ -765,37 +733,13 @@ fn addressed_as<'db>(
         Ok(fixed) => fixed,
         Err(err) => return Some(Err(err.clone())),
     };
-    let unchanged = || {
-        Some(Ok(Located {
-            value: fixed.value.clone(),
-            table: fixed.table.clone(),
-        }))
+    let stages = Stages {
+        addresses,
+        ..Stages::of(db, item)
     };
-    let aware = capacity_aware(db, Settings::get(db));
-    // The reserved windows may be wrong even where nothing reads the layout.
-    let reserved = match layout_reserved(db, item, &fixed.value.function)? {
-        Err(err) => return Some(Err(err)),
-        Ok(None) => return unchanged(),
-        Ok(Some(reserved)) => reserved,
-    };
-    let overflow = match aware {
-        true => match layout(db, item).as_ref()? {
-            Ok(Some(layout)) => layout
-                .spaces()
-                .find_map(|space| overflow(db, FunctionSpace::new(db, item, space)).clone()),
-            Ok(None) => None,
-            Err(err) => return Some(Err(err.clone())),
-        },
-        false => None,
-    };
-    let addressed = crate::plan::apply_layout(
-        Cow::Borrowed(&*fixed.value),
-        &reserved,
-        overflow,
-        assign_addresses,
-    );
-    Some(addressed.map(|plan| Located {
-        value: match plan {
+    let addressed = pipeline::addressed(&stages, Cow::Borrowed(&*fixed.value))?;
+    Some(addressed.map(|addressed| Located {
+        value: match addressed.plan {
             Cow::Borrowed(_) => fixed.value.clone(),
             Cow::Owned(plan) => Arc::new(plan),
         },
@@ -912,7 +856,7 @@ pub fn offset_plan<'db>(
     item: FunctionItem<'db>,
 ) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
     let source = source(db, item).as_ref()?;
-    let pypto = match addressed_as(db, item, true)? {
+    let pypto = match addressed_as(db, item, Addresses::Always)? {
         Ok(plan) => Ok((*plan.value).clone()),
         Err(err) => Err(err),
     };
@@ -1084,7 +1028,7 @@ pub fn checked_plan<'db>(
     )))
 }
 
-/// PyPTO's plan of a function made in one go ([`crate::plan::plan_pypto_once`]), checked,
+/// PyPTO's plan of a function made in one go ([`Planning::plan_once`]), checked,
 /// and repaired (or, `--exact`, reported) from there where the checkers reject it: how a
 /// one-shot run plans, since it would only build each stage's memo to drop it (a cold run
 /// spent about a sixth of its time so, BENCHMARKS.md, issue 16). The plan is made on a copy
@@ -1102,7 +1046,7 @@ fn checked_plan_in_one_go(
     let input = PlanInput::of(&function);
     let config = file_config(db, *item.file(db));
     let anchorer = spans::Anchorer::new(&table);
-    let first = match crate::plan::plan_pypto_once((*function).clone(), &config) {
+    let first = match Planning::once(function.clone(), &config).plan_once() {
         Ok(once) => {
             let findings = check_plan(&input, &once.plan.function, options);
             if findings.is_empty() {
@@ -1136,35 +1080,17 @@ fn stage_capacities(db: &dyn Db, item: FunctionItem<'_>, function: &Function) ->
         // Left as it is: no capacity is read.
         return Capacities::Fitting(Vec::new());
     }
-    if !capacity_aware(db, Settings::get(db)) {
-        // No capacity-driven step ran: the plan holds while none can (every space's
-        // planning capacity unknown).
-        return Capacities::Fitting(SpaceFit::all_unknown());
-    }
-    let Some(lifetimes) = lifetimes(db, item) else {
-        return Capacities::Configured;
+    let layout = match capacity_aware(db, Settings::get(db)) {
+        false => None,
+        true => match layout(db, item) {
+            Some(Ok(layout)) => layout.as_deref(),
+            _ => return Capacities::Configured,
+        },
     };
-    let mut fits = Vec::new();
-    if !lifetimes.intervals.is_empty() {
-        for (space, _) in crate::plan::spaces_of(lifetimes) {
-            let fit = packing(db, FunctionSpace::new(db, item, space))
-                .as_ref()
-                .and_then(|packing| packing.value.fit());
-            let Some(fit) = fit else {
-                return Capacities::Configured;
-            };
-            fits.push(fit);
-        }
+    match pipeline::fits(&Stages::of(db, item), layout) {
+        Some(fits) => Capacities::Fitting(fits),
+        None => Capacities::Configured,
     }
-    let layout = match layout(db, item) {
-        Some(Ok(Some(layout))) => layout,
-        Some(Ok(None)) => return Capacities::Fitting(fits),
-        _ => return Capacities::Configured,
-    };
-    SpaceFit::add_layout(&mut fits, layout, |space| {
-        capacity_known(db, Space::new(db, space))
-    });
-    Capacities::Fitting(fits)
 }
 
 fn stale_manifest(db: &dyn Db, item: FunctionItem<'_>) -> Arc<Failure> {
@@ -1612,25 +1538,15 @@ pub fn explain(
     let item = *items.iter().find(|item| item.name(db) == function)?;
     let text = file.text(db).as_deref()?;
     let source = source(db, item).as_ref()?;
-    let prepared = prepared(db, item).as_ref()?;
-    let lifetimes = lifetimes(db, item).as_ref()?;
-    let rules = || match sharing_rules(db, item) {
-        Some(Ok(rules)) => Ok(Cow::Borrowed(&rules.sharing)),
-        Some(Err(err)) => Err(err.clone()),
-        None => unreachable_stage(),
-    };
-    let planning_capacity = |space| space_capacity(db, Space::new(db, space)).planning;
     let planned = || match addressed(db, item) {
         Some(Ok(plan)) => Ok(Cow::Owned(plan.value.function.clone())),
         Some(Err(err)) => Err(err.clone()),
-        None => unreachable_stage(),
+        // A later stage of a function whose earlier stages were made is made too.
+        None => Err(pipeline::missing()),
     };
     let stages = crate::plan::explain::Stages {
         function: &source.function,
-        prepared: &prepared.value.function,
-        lifetimes,
-        rules: &rules,
-        planning_capacity: &planning_capacity,
+        results: &Stages::of(db, item),
         planned: &planned,
     };
     let explained = crate::plan::explain::explain_stages(&stages, text, a, b).map(|mut out| {
@@ -1643,16 +1559,6 @@ pub fn explain(
         out
     });
     Some(explained)
-}
-
-/// A later stage of a function whose earlier stages were made is made too (each is `None`
-/// only when the function is not in its file, which the earlier stages already said).
-fn unreachable_stage<T>() -> Result<T, PlanError> {
-    Err(PlanError::new(
-        codes::STALE_MANIFEST,
-        "internal: a planning stage is missing",
-        Span::default(),
-    ))
 }
 
 /// The planned text of every function of a file, in order (`None` for a function whose

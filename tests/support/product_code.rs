@@ -6,6 +6,21 @@ use std::path::Path;
 #[path = "source_files.rs"]
 mod source_files;
 
+/// Every directory of product code (the crates' sources, not their tests).
+#[allow(dead_code)] // Some tests scan fewer directories.
+pub const PRODUCT_DIRS: &[&str] = &[
+    "crates/ir/src",
+    "crates/plan/src",
+    "crates/verify/src",
+    "crates/repair/src",
+    "src",
+    "cli/src",
+    "daemon/src",
+    "daemon/client/src",
+    "viewer/src",
+    "python/src",
+];
+
 /// One line of product code: where it is, and its code (without a `//` comment).
 pub struct CodeLine {
     /// `path:line`, the path relative to the repository.

@@ -134,6 +134,17 @@ impl PlanConfig {
     }
 }
 
+/// How hard the offset planner looks for a small layout of each space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutSearch {
+    /// The solver's greedy portfolio, then its search within its node budget (`offsets`).
+    Full,
+    /// The greedy portfolio alone. The search only lowers the peak, so a safe-planning trial,
+    /// which asks whether an edit keeps two tiles apart, does without it; it costs up to half
+    /// a second for a space of 200 groups, and a repair can take dozens of trials.
+    Greedy,
+}
+
 /// One space's capacity as packing sees it: the usable bytes (reported), and the bytes the
 /// capacity-driven steps plan against (`None` unless they run); `None` where unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

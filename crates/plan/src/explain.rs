@@ -4,13 +4,14 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::analysis::lifetimes::{self, Lifetimes};
+use std::sync::Arc;
+
 use crate::config::PlanConfig;
 use crate::pack::{Blocker, PipelineGate, pair_blocker};
-use crate::plan_function;
+use crate::pipeline::{StageResults, missing};
 use crate::report::PlanError;
-use crate::stages::SharingRules;
-use memreuse_ir::{Function, LineIndex, MemSpace, Type, VarId};
+use crate::{PlanOptions, Planning, plan_function};
+use memreuse_ir::{Function, LineIndex, Type, VarId};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExplainError {
@@ -33,47 +34,41 @@ pub fn explain(
     a: &str,
     b: &str,
 ) -> Result<String, ExplainError> {
-    let mut prepared = f.clone();
-    if config.materialize_aliases {
-        super::retarget::materialize_semantic_aliases(&mut prepared, config);
-    }
-    let lifetimes = lifetimes::analyze(&prepared);
+    let planning = Planning::kept(Arc::new(f.clone()), config);
     let stages = Stages {
         function: f,
-        prepared: &prepared,
-        lifetimes: &lifetimes,
-        rules: &|| SharingRules::of(&prepared, &lifetimes, config).map(Cow::Owned),
-        planning_capacity: &|space| config.planning_capacity(space),
-        planned: &|| plan_function(f, config).map(|plan| Cow::Owned(plan.function)),
+        results: &planning,
+        planned: &|| {
+            plan_function(f, config, &PlanOptions::default()).map(|plan| Cow::Owned(plan.function))
+        },
     };
     explain_stages(&stages, text, a, b)
 }
 
 /// What an explanation reads of the planning stages, from wherever they were made (a
-/// database reads its memoized ones): the function as parsed, after Step 0, its lifetimes,
-/// and on demand its sharing rules, a space's planning capacity and PyPTO's plan.
-pub struct Stages<'a> {
+/// database reads its memoized ones): the function as parsed, its stages (after Step 0, its
+/// lifetimes, and on demand its sharing rules and a space's planning capacity) and PyPTO's
+/// plan.
+pub struct Stages<'a, S: ?Sized> {
     pub function: &'a Function,
-    pub prepared: &'a Function,
-    pub lifetimes: &'a Lifetimes,
-    pub rules: &'a dyn Fn() -> Result<Cow<'a, SharingRules>, PlanError>,
-    pub planning_capacity: &'a dyn Fn(MemSpace) -> Option<i64>,
+    pub results: &'a S,
     pub planned: &'a dyn Fn() -> Result<Cow<'a, Function>, PlanError>,
 }
 
 /// [`explain`] over stages already made.
-pub fn explain_stages(
-    stages: &Stages<'_>,
+pub fn explain_stages<S: StageResults + ?Sized>(
+    stages: &Stages<'_, S>,
     text: &str,
     a: &str,
     b: &str,
 ) -> Result<String, ExplainError> {
     let Stages {
         function: f,
-        prepared,
-        lifetimes,
+        results,
         ..
     } = *stages;
+    let prepared = results.prepared_function().ok_or_else(missing)?;
+    let lifetimes = results.lifetimes().ok_or_else(missing)?;
     let find = |name: &str| -> Result<VarId, ExplainError> {
         prepared
             .vars
@@ -131,14 +126,14 @@ pub fn explain_stages(
             ib.space.name()
         );
     } else {
-        let rules = (stages.rules)()?;
-        let facts = rules.facts(prepared, lifetimes);
+        let rules = results.sharing_rules().ok_or_else(missing)??;
+        let facts = rules.sharing.facts(lifetimes);
         let in_space: Vec<_> = lifetimes
             .intervals
             .iter()
             .filter(|iv| iv.space == ia.space)
             .collect();
-        let capacity = (stages.planning_capacity)(ia.space);
+        let capacity = results.planning_capacity(ia.space);
         let gate = PipelineGate::new(ia.space, &in_space, capacity);
         let name_of = |g: usize| prepared.vars[lifetimes.intervals[g].rep].name.to_string();
         let blocker = pair_blocker(&facts, &gate, ga, gb);

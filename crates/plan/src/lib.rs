@@ -16,29 +16,27 @@ pub mod layout;
 mod occupancy;
 pub mod offsets;
 pub mod pack;
+pub mod pipeline;
 pub mod report;
 pub mod retarget;
 pub mod stages;
 mod timeline;
 
-use std::borrow::Cow;
+use std::sync::Arc;
 
-use rustc_hash::FxHashSet;
-
-use memreuse_ir::{Function, VarId};
-use offsets::LayoutSearch;
+use memreuse_ir::Function;
 
 pub use analysis::lifetimes::{LiveStep, live_bytes_at};
-pub use config::{PlanConfig, Planner, Rules, SpaceCapacity};
+pub use config::{LayoutSearch, PlanConfig, Planner, Rules, SpaceCapacity};
 pub use layout::align32;
+pub use pipeline::{OncePlan, PlanOptions, Planning};
 pub use report::{
     BufferReport, FunctionPlan, LifetimeReport, MemberRows, MoveReport, PlanError, PlanReport,
     SpaceReport,
 };
 pub use stages::{
-    GroupFit, OncePlan, Packed, PackedBuffer, PackedInput, Prepared, ReportToDo, SharingRules,
-    SpaceFit, SpacePacking, address, apply_layout, finish, is_planned, layout_reserved, pack_space,
-    pack_unbounded, pack_within, plan_pypto_once, prepare, reserved_windows_if_called, spaces_of,
+    GroupFit, Packed, PackedBuffer, Prepared, ReportToDo, SharingRules, SpaceFit, SpacePacking,
+    is_planned, spaces_of,
 };
 
 /// Changes whenever the planner's output can change for the same input: a digest of what the
@@ -46,62 +44,21 @@ pub use stages::{
 /// (which prints the new value when the output changed). Cache keys include it.
 pub const PLANNER_VERSION: &str = "9c0bebb0d0b1b2e3";
 
-/// Plans one function as `config.planner` says (PyPTO's MemoryReuse by default).
-pub fn plan_function(input: &Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
-    plan_with(
-        Cow::Borrowed(input),
-        config,
-        &FxHashSet::default(),
-        LayoutSearch::Full,
-    )
-}
-
-fn plan_with(
-    f: Cow<'_, Function>,
+/// Plans one function as `config.planner` says (PyPTO's MemoryReuse by default), with what
+/// `options` asks beyond the configuration.
+pub fn plan_function(
+    input: &Function,
     config: &PlanConfig,
-    own_buffer: &FxHashSet<VarId>,
-    search: LayoutSearch,
+    options: &PlanOptions<'_>,
 ) -> Result<FunctionPlan, PlanError> {
     match config.planner {
-        Planner::Pypto => stages::plan_pypto(f, config, own_buffer),
-        Planner::Dsa => offsets::plan_function(&f, config, own_buffer, search),
+        Planner::Pypto => Planning::once(Arc::new(input.clone()), config).plan(options),
+        Planner::Dsa => offsets::plan_function(input, config, options),
         Planner::None => Ok(FunctionPlan {
-            function: f.into_owned(),
+            function: input.clone(),
             report: PlanReport::default(),
         }),
     }
-}
-
-/// [`plan_function`] for a caller that no longer needs its input: the plan is made in place,
-/// without the clone (a fifth of planning a 1,000-tile function).
-pub fn plan_function_owned(f: Function, config: &PlanConfig) -> Result<FunctionPlan, PlanError> {
-    plan_with(
-        Cow::Owned(f),
-        config,
-        &FxHashSet::default(),
-        LayoutSearch::Full,
-    )
-}
-
-/// PyPTO's plan, except that the sharing groups of the tiles in `own_buffer` keep their own
-/// allocation instead of joining another group's buffer (the safe planner's repair).
-pub fn plan_function_keeping(
-    f: &Function,
-    config: &PlanConfig,
-    own_buffer: &FxHashSet<VarId>,
-) -> Result<FunctionPlan, PlanError> {
-    plan_with(Cow::Borrowed(f), config, own_buffer, LayoutSearch::Full)
-}
-
-/// [`plan_function_keeping`] for a safe-planning trial, which asks only whether an edit keeps
-/// two tiles apart: the offset planner lays each space out without its search (PyPTO's
-/// planner is unchanged). The repaired function is planned in full once the trials end.
-pub fn plan_function_trial(
-    f: &Function,
-    config: &PlanConfig,
-    own_buffer: &FxHashSet<VarId>,
-) -> Result<FunctionPlan, PlanError> {
-    plan_with(Cow::Borrowed(f), config, own_buffer, LayoutSearch::Greedy)
 }
 
 /// Plans every function of a program; the first planning error stops it, naming the function.
@@ -112,7 +69,8 @@ pub fn plan_program(
     let mut functions = Vec::with_capacity(program.functions.len());
     let mut reports = Vec::with_capacity(program.functions.len());
     for (index, function) in program.functions.iter().enumerate() {
-        let plan = plan_function(function, config).map_err(|e| (index, e))?;
+        let plan =
+            plan_function(function, config, &PlanOptions::default()).map_err(|e| (index, e))?;
         functions.push(plan.function);
         reports.push(plan.report);
     }

@@ -17,6 +17,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -24,15 +25,16 @@ use crate::address;
 use crate::analysis::lifetimes::{self, Lifetimes};
 use crate::capacity;
 use crate::cleanup::{self, hoist_allocs};
-use crate::config::{PlanConfig, Planner};
+use crate::config::{LayoutSearch, PlanConfig, Planner};
 use crate::fixup;
 use crate::layout::{self, Reserved, align32};
 use crate::pack::{Blocker, PipelineGate, ShareFacts, pair_blocker};
+use crate::pipeline::{PlanOptions, Planning};
 use crate::report::{
     BufferReport, FunctionPlan, PlanError, PlanReport, SpaceReport, lifetime_report, move_reports,
 };
 use crate::retarget;
-use crate::stages::{self, SharingRules, spaces_of};
+use crate::stages::{SharingRules, spaces_of};
 use memreuse_ir::codes as address_codes;
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{ExprKind, Function, FunctionType, MemSpace, Name, Span, Type, VarId, VarKind};
@@ -42,27 +44,15 @@ use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveOptions};
 /// and machine.
 const NODE_LIMIT: u64 = 200_000;
 
-/// How hard the offset planner looks for a small layout of each space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LayoutSearch {
-    /// The solver's greedy portfolio, then its search within `NODE_LIMIT` nodes.
-    Full,
-    /// The greedy portfolio alone. The search only lowers the peak, so a safe-planning trial,
-    /// which asks whether an edit keeps two tiles apart, does without it; it costs up to half
-    /// a second for a space of 200 groups, and a repair can take dozens of trials.
-    Greedy,
-}
-
 /// Plans `input` with the offset planner: PyPTO's plan (addressed, the groups in
 /// `own_buffer` kept off shared buffers as the safe planner asks) is the fallback, and
 /// [`OffsetInput`] and [`OffsetInput::place`] are the stages [`plan_offsets`] composes.
 pub(crate) fn plan_function(
     input: &Function,
     config: &PlanConfig,
-    own_buffer: &FxHashSet<VarId>,
-    search: LayoutSearch,
+    options: &PlanOptions<'_>,
 ) -> Result<FunctionPlan, PlanError> {
-    let pypto = stages::plan_pypto(Cow::Borrowed(input), &fallback_config(config), own_buffer);
+    let pypto = Planning::once(Arc::new(input.clone()), &fallback_config(config)).plan(options);
     let offset_input = || {
         let mut f = input.clone();
         if config.materialize_aliases {
@@ -75,7 +65,7 @@ pub(crate) fn plan_function(
             Bound::Capacity => config.planning_capacity(space),
             Bound::Unbounded => None,
         };
-        offsets.place(space, capacity, own_buffer, search)
+        offsets.place(space, capacity, options.own_buffer, options.search)
     };
     let capacities = Capacities {
         planning: &|space| config.planning_capacity(space),
@@ -361,10 +351,10 @@ impl OffsetInput {
             // A function without tiles has nothing to lay out.
             return DisjointPairs(Vec::new());
         };
-        let (f, lifetimes) = (&self.function, &self.lifetimes);
+        let lifetimes = &self.lifetimes;
         let intervals = &lifetimes.intervals;
         let in_space = self.in_space(space);
-        let facts = constraints.rules.facts(f, lifetimes);
+        let facts = constraints.rules.facts(lifetimes);
         let ivs: Vec<_> = in_space.iter().map(|&i| &intervals[i]).collect();
         let gate = PipelineGate::new(space, &ivs, capacity);
         let mut pairs = disjoint_pairs(&facts, &gate, &in_space);

@@ -19,23 +19,23 @@ use crate::analysis::forbid_alias::{ForbidMap, Hazard};
 use crate::analysis::lifetimes::{Interval, Lifetimes, overlaps};
 use memreuse_ir::{Function, MemSpace, Name, Type, VarId};
 
-/// Everything the gates of `can_share` consult, prepared once per function.
-pub struct ShareFacts<'a> {
-    pub lifetimes: &'a Lifetimes,
+/// What the gates of `can_share` consult of a function besides its lifetimes and the hazard,
+/// resolved to intervals once per function (the sharing rules keep it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShareIndex {
     /// For each interval, the intervals whose base one of its forbidden operands sits on.
-    pub forbids: Vec<Vec<usize>>,
-    pub hazard: Option<&'a Hazard>,
-    pub pinned: FxHashSet<usize>,
+    forbids: Vec<Vec<usize>>,
+    /// The intervals of declared (pinned) allocations.
+    pinned: FxHashSet<usize>,
 }
 
-impl<'a> ShareFacts<'a> {
+impl ShareIndex {
     pub fn new(
         f: &Function,
-        lifetimes: &'a Lifetimes,
+        lifetimes: &Lifetimes,
         forbid: &ForbidMap,
-        hazard: Option<&'a Hazard>,
         pinned_bases: &FxHashSet<Name>,
-    ) -> ShareFacts<'a> {
+    ) -> ShareIndex {
         // A forbidden operand resolves to its current base, which also covers views and iter
         // args (rules §6.2 gate 3: nothing in the space being packed is committed yet). A grouped
         // operand's group is the interval of its base; only the others need the base table.
@@ -77,11 +77,30 @@ impl<'a> ShareFacts<'a> {
                 .map(|(i, _)| i)
                 .collect()
         };
+        ShareIndex { forbids, pinned }
+    }
+}
+
+/// Everything the gates of `can_share` consult, for one function.
+pub struct ShareFacts<'a> {
+    pub lifetimes: &'a Lifetimes,
+    /// For each interval, the intervals whose base one of its forbidden operands sits on.
+    pub forbids: &'a [Vec<usize>],
+    pub hazard: Option<&'a Hazard>,
+    pub pinned: &'a FxHashSet<usize>,
+}
+
+impl<'a> ShareFacts<'a> {
+    pub fn new(
+        lifetimes: &'a Lifetimes,
+        index: &'a ShareIndex,
+        hazard: Option<&'a Hazard>,
+    ) -> ShareFacts<'a> {
         ShareFacts {
             lifetimes,
-            forbids,
+            forbids: &index.forbids,
             hazard,
-            pinned,
+            pinned: &index.pinned,
         }
     }
 
@@ -786,7 +805,7 @@ mod tests {
                 let Ok(rules) = crate::SharingRules::of(f, &lifetimes, &config) else {
                     continue;
                 };
-                let facts = rules.facts(f, &lifetimes);
+                let facts = rules.facts(&lifetimes);
                 for (space, in_space) in crate::spaces_of(&lifetimes) {
                     let ivs: Vec<&Interval> =
                         in_space.iter().map(|&i| &lifetimes.intervals[i]).collect();

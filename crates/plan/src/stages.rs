@@ -1,6 +1,7 @@
-//! PyPTO's MemoryReuse as stages the engine memoizes one by one: `prepare` (Step 0) →
-//! lifetimes (`analysis`) → [`SharingRules::of`] → [`pack_space`] per space → [`finish`]
-//! (fixups, cleanup) → [`address`] (AllocateMemoryAddr's check and addresses).
+//! PyPTO's MemoryReuse as stages: `prepare` (Step 0) → lifetimes (`analysis`) →
+//! [`SharingRules::of`] → [`pack_unbounded`] and [`pack_within`] per space → [`finish`]
+//! (fixups, cleanup) → [`apply_layout`] (AllocateMemoryAddr's check and addresses).
+//! [`crate::pipeline`] composes them.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -11,10 +12,10 @@ use crate::analysis::forbid_alias::{build_forbid_map, hazard_inputs};
 use crate::analysis::lifetimes::{self, Lifetimes, visit_assignments};
 use crate::capacity;
 use crate::cleanup::{self, hoist_allocs};
-use crate::config::{PlanConfig, Rules, SpaceCapacity};
+use crate::config::{PlanConfig, Rules};
 use crate::fixup;
 use crate::layout::{self, Reserved};
-use crate::pack::{Buffer, PipelineGate, ShareFacts};
+use crate::pack::{Buffer, PipelineGate, ShareFacts, ShareIndex};
 use crate::report::{
     BufferReport, FunctionPlan, MemberRows, PlanError, PlanReport, SpaceReport, lifetime_report,
     move_reports,
@@ -78,281 +79,6 @@ fn warn_of_bases_without_alloc(f: &Function, lifetimes: &Lifetimes, out: &mut Ve
     }
 }
 
-pub(crate) fn plan_pypto(
-    f: Cow<'_, Function>,
-    config: &PlanConfig,
-    own_buffer: &FxHashSet<VarId>,
-) -> Result<FunctionPlan, PlanError> {
-    if !is_planned(&f) {
-        return Ok(FunctionPlan {
-            function: f.into_owned(),
-            report: PlanReport::default(),
-        });
-    }
-    PackedInput::of(f.into_owned(), config)?.finish_owned(config, own_buffer)
-}
-
-/// PyPTO's plan of a function (`config.planner` is not read), made in place in one go,
-/// with the capacities it holds for: the engine's one-shot runs, which never ask for a stage
-/// twice, plan so rather than through their memoized stages. The same plan and fits as those
-/// stages make (`tests/engine_plans_as_the_planner.rs`), except that the report's spaces
-/// name no capacity: the engine's plans are kept without them.
-pub fn plan_pypto_once(f: Function, config: &PlanConfig) -> Result<OncePlan, PlanError> {
-    if !is_planned(&f) {
-        // Left as it is: no capacity is read.
-        let plan = FunctionPlan {
-            function: f,
-            report: PlanReport::default(),
-        };
-        return Ok(OncePlan {
-            plan,
-            fits: Some(Vec::new()),
-        });
-    }
-    let (input, fits) = PackedInput::with_fits(f, config)?;
-    let PackedInput {
-        prepared,
-        lifetimes,
-        packing,
-    } = input;
-    let keep_none = FxHashSet::default();
-    let (plan, layout) = finish_packed(prepared, &lifetimes, packing.as_ref(), config, &keep_none)?;
-    let fits = match config.capacity_aware() {
-        // No capacity-driven step ran: the plan holds while none can.
-        false => Some(SpaceFit::all_unknown()),
-        true => fits.map(|mut fits| {
-            if let Some(layout) = &layout {
-                let capacity_known = |space| config.space_capacity(space).planning.is_some();
-                SpaceFit::add_layout(&mut fits, layout, capacity_known);
-            }
-            fits
-        }),
-    };
-    Ok(OncePlan { plan, fits })
-}
-
-/// A plan [`plan_pypto_once`] made.
-#[derive(Clone, Debug)]
-pub struct OncePlan {
-    pub plan: FunctionPlan,
-    /// Where planning again makes the same plan: at every planning capacity at which each
-    /// fit holds ([`SpaceFit::holds`]); `None` where it holds at the configured capacities
-    /// alone (a space packed under its capacity, or a capacity loop that fell back).
-    pub fits: Option<Vec<SpaceFit>>,
-}
-
-/// Stages 1–4 of PyPTO's plan of one input — Step 0, lifetimes, sharing rules, every space
-/// packed — kept so that plans that differ only in the groups kept on their own allocation
-/// (the safe planner's repair trials) finish from one packing: `own_buffer` is read by
-/// [`finish`] alone. Only for a function the pass plans ([`is_planned`]).
-#[derive(Clone, Debug)]
-pub struct PackedInput {
-    prepared: Prepared,
-    lifetimes: Lifetimes,
-    /// The reserved windows, the member rows the space reports name, and each space's
-    /// packing; `None` for a function with no interval.
-    packing: Option<(Reserved, MemberRows, Vec<SpacePacking>)>,
-}
-
-impl PackedInput {
-    /// Packs `f` as PyPTO does (`config.planner` is not read); the error is the one planning
-    /// `f` returns, whatever the groups kept on their own.
-    pub fn of(f: Function, config: &PlanConfig) -> Result<PackedInput, PlanError> {
-        PackedInput::with_fits(f, config).map(|(input, _)| input)
-    }
-
-    /// [`PackedInput::of`], with the capacities at which every space packs the same
-    /// ([`pack_space`]): `None` where one was packed under its capacity.
-    fn with_fits(
-        f: Function,
-        config: &PlanConfig,
-    ) -> Result<(PackedInput, Option<Vec<SpaceFit>>), PlanError> {
-        let prepared = prepare(f, config);
-        let lifetimes = lifetimes::analyze(&prepared.function);
-        if lifetimes.intervals.is_empty() {
-            let input = PackedInput {
-                prepared,
-                lifetimes,
-                packing: None,
-            };
-            return Ok((input, Some(Vec::new())));
-        }
-        let rules = SharingRules::of(&prepared.function, &lifetimes, config)?;
-        let reserved = reserved_windows_if_called(&prepared.function, &lifetimes)?;
-        let facts = rules.facts(&prepared.function, &lifetimes);
-        let member_rows = MemberRows::of(&lifetimes);
-        let mut packings = Vec::new();
-        let mut fits = Some(Vec::new());
-        for (space, in_space) in spaces_of(&lifetimes) {
-            let (packing, fit) = pack_space(
-                &prepared.function,
-                &facts,
-                &reserved,
-                space,
-                &in_space,
-                config.space_capacity(space),
-                config.rules,
-            );
-            packings.push(packing);
-            // One space packed under its capacity holds the whole plan to the capacities.
-            match (&mut fits, fit) {
-                (Some(fits), Some(fit)) => fits.push(fit),
-                _ => fits = None,
-            }
-        }
-        drop(facts);
-        let input = PackedInput {
-            prepared,
-            lifetimes,
-            packing: Some((reserved, member_rows, packings)),
-        };
-        Ok((input, fits))
-    }
-
-    /// Stages 5 and 6: the plan, the groups of the tiles in `own_buffer` on their own
-    /// allocation. The packed input stays for the next.
-    pub fn finish(
-        &self,
-        config: &PlanConfig,
-        own_buffer: &FxHashSet<VarId>,
-    ) -> Result<FunctionPlan, PlanError> {
-        let packing = self.packing.as_ref();
-        finish_packed(
-            self.prepared.clone(),
-            &self.lifetimes,
-            packing,
-            config,
-            own_buffer,
-        )
-        .map(|(plan, _)| with_capacities(plan, config))
-    }
-
-    /// [`PackedInput::finish`] for a repair's trial, whose report is dropped unless its plan is
-    /// the one emitted: the report's rows only the report reads are left for
-    /// [`PackedInput::complete`] (`None`: the plan is whole). With `--addresses` the plan is
-    /// made whole at once (its function is addressed after it is finished).
-    pub fn finish_deferring(
-        &self,
-        config: &PlanConfig,
-        own_buffer: &FxHashSet<VarId>,
-    ) -> Result<(FunctionPlan, Option<ReportToDo>), PlanError> {
-        if config.assign_addresses {
-            return self.finish(config, own_buffer).map(|plan| (plan, None));
-        }
-        let packed = self.packed();
-        let (plan, to_do) = finish_deferring(
-            self.prepared.clone(),
-            &self.lifetimes,
-            packed.as_ref(),
-            (config.backend, config.rules),
-            !config.exact,
-            own_buffer,
-        )?;
-        let reserved = self.packing.as_ref().map(|(reserved, _, _)| reserved);
-        let (plan, _) = address(plan, &self.lifetimes, reserved, config)?;
-        Ok((plan, to_do))
-    }
-
-    /// Makes a plan [`PackedInput::finish_deferring`] finished with `config` whole: it is then
-    /// the plan [`PackedInput::finish`] makes.
-    pub fn complete(
-        &self,
-        plan: FunctionPlan,
-        to_do: Option<ReportToDo>,
-        config: &PlanConfig,
-    ) -> FunctionPlan {
-        let mut plan = plan;
-        if let (Some(to_do), Some(packed)) = (to_do, self.packed()) {
-            let rules = (config.backend, config.rules);
-            complete_report(
-                &mut plan,
-                to_do,
-                &self.lifetimes,
-                &packed,
-                rules,
-                !config.exact,
-            );
-        }
-        with_capacities(plan, config)
-    }
-
-    fn packed(&self) -> Option<Packed<'_>> {
-        self.packing
-            .as_ref()
-            .map(|(reserved, member_rows, packings)| Packed {
-                reserved,
-                member_rows,
-                spaces: packings.iter().collect(),
-            })
-    }
-
-    /// The intervals packed onto another's buffer that [`PackedInput::finish`] keeps on their
-    /// own allocation for `own_buffer`, in packing order: the only way `own_buffer` reaches the
-    /// plan's function (its report also names the groups kept), so two sets of groups with
-    /// the same intervals kept plan the same function.
-    pub fn kept_own(&self, own_buffer: &FxHashSet<VarId>) -> Vec<usize> {
-        let Some((_, _, packings)) = &self.packing else {
-            return Vec::new();
-        };
-        packings
-            .iter()
-            .flat_map(|packing| &packing.buffers)
-            .flat_map(|buffer| buffer.members.iter().skip(1))
-            .copied()
-            .filter(|&member| keeps_own_buffer(&self.lifetimes, own_buffer, member))
-            .collect()
-    }
-
-    /// [`PackedInput::finish`] for the last plan: the function is planned in place.
-    fn finish_owned(
-        self,
-        config: &PlanConfig,
-        own_buffer: &FxHashSet<VarId>,
-    ) -> Result<FunctionPlan, PlanError> {
-        let PackedInput {
-            prepared,
-            lifetimes,
-            packing,
-        } = self;
-        finish_packed(prepared, &lifetimes, packing.as_ref(), config, own_buffer)
-            .map(|(plan, _)| with_capacities(plan, config))
-    }
-}
-
-/// Stages 5 and 6 from a packing, with the layout the capacity check read (`None` where it
-/// read none); the report's spaces name no capacity ([`with_capacities`]).
-fn finish_packed(
-    prepared: Prepared,
-    lifetimes: &Lifetimes,
-    packing: Option<&(Reserved, MemberRows, Vec<SpacePacking>)>,
-    config: &PlanConfig,
-    own_buffer: &FxHashSet<VarId>,
-) -> Result<(FunctionPlan, Option<crate::address::Footprints>), PlanError> {
-    let packed = packing.map(|(reserved, member_rows, packings)| Packed {
-        reserved,
-        member_rows,
-        spaces: packings.iter().collect(),
-    });
-    let plan = finish(
-        prepared,
-        lifetimes,
-        packed,
-        (config.backend, config.rules),
-        !config.exact,
-        own_buffer,
-    )?;
-    let reserved = packing.map(|(reserved, _, _)| reserved);
-    address(plan, lifetimes, reserved, config)
-}
-
-/// `plan` with each space's configured capacity in its report.
-fn with_capacities(mut plan: FunctionPlan, config: &PlanConfig) -> FunctionPlan {
-    for space in &mut plan.report.spaces {
-        space.capacity = config.space_capacity(space.space).usable;
-    }
-    plan
-}
-
 /// Whether the pass plans a function at all: an orchestration function is left as it is.
 pub fn is_planned(f: &Function) -> bool {
     f.function_type() != FunctionType::Orchestration
@@ -368,7 +94,7 @@ pub struct Prepared {
 }
 
 /// Stage 1: Step 0 where the configuration asks for it (it reads the backend and `exact`).
-pub fn prepare(f: impl Into<Arc<Function>>, config: &PlanConfig) -> Prepared {
+pub(crate) fn prepare(f: impl Into<Arc<Function>>, config: &PlanConfig) -> Prepared {
     let mut function = f.into();
     let diagnostics = if config.materialize_aliases {
         let f = Arc::make_mut(&mut function);
@@ -530,58 +256,11 @@ pub struct PackedBuffer {
     pub pinned: bool,
 }
 
-/// Stage 4: packs the intervals of one space (rules §6.2–§6.8) under its capacity: the
-/// capacity check of [`pack_unbounded`]'s packing, and [`pack_within`] where that does not
-/// fit. It reads only this space's capacity, so a change to another space's leaves it alone.
-/// With the packing, the capacities at which it packs the same: the unlimited packing's
-/// [`SpacePacking::fit`] where that packing is kept, `None` where the space was packed again
-/// under its capacity.
-pub fn pack_space(
-    f: &Function,
-    facts: &ShareFacts<'_>,
-    reserved: &Reserved,
-    space: MemSpace,
-    in_space: &[usize],
-    capacity: SpaceCapacity,
-    rules: Rules,
-) -> (SpacePacking, Option<SpaceFit>) {
-    let reserved_start = reserved.start_of(space);
-    let (gate, buffers) = unbounded_buffers(facts, space, in_space, capacity.planning.is_some());
-    let fit = space_fit(space, &gate, capacity::footprint(&buffers, reserved_start));
-    let limit = capacity
-        .planning
-        .filter(|&limit| !fit.as_ref().is_some_and(|fit| fit.holds(Some(limit))));
-    let Some(limit) = limit else {
-        let packing = space_packing(
-            space,
-            reserved_start,
-            in_space,
-            buffers,
-            gate,
-            Vec::new(),
-            Vec::new(),
-        );
-        return (packing, fit);
-    };
-    // The capacity loop starts with a packing under the capacity's gate, which is this one
-    // when the capacity affords every pipeline group its requested depth (the buffers only
-    // overflow it): packing again would give the same buffers.
-    let bounded = bounded_gate(facts, space, in_space, limit);
-    let first = if bounded == gate {
-        buffers
-    } else {
-        crate::pack::pack(in_space, facts, &bounded)
-    };
-    let space_input = (space, in_space, limit, rules);
-    let packing = pack_within_from(f, facts, reserved, space_input, bounded, first);
-    (packing, None)
-}
-
 /// Stage 4a: packs one space as if its capacity were unlimited (`capacity_known`: every
 /// pipeline group at its requested depth) or unknown (the gate of an unknown capacity). Reads
 /// no capacity, so it stays memoized when one changes; [`SpacePacking::fits`] says whether
 /// a capacity keeps it.
-pub fn pack_unbounded(
+pub(crate) fn pack_unbounded(
     facts: &ShareFacts<'_>,
     reserved: &Reserved,
     space: MemSpace,
@@ -617,23 +296,9 @@ fn unbounded_buffers(
     (gate, buffers)
 }
 
-/// The pipeline gate the capacity loop starts from under a known `capacity`.
-fn bounded_gate(
-    facts: &ShareFacts<'_>,
-    space: MemSpace,
-    in_space: &[usize],
-    capacity: i64,
-) -> PipelineGate {
-    let ivs: Vec<_> = in_space
-        .iter()
-        .map(|&i| &facts.lifetimes.intervals[i])
-        .collect();
-    PipelineGate::new(space, &ivs, Some(capacity))
-}
-
 /// Stage 4b: packs one space under a known `capacity` (rules §6.7–§6.8): the capacity loop's
 /// subranges, shedding and fallback, and the hints of what it shed.
-pub fn pack_within(
+pub(crate) fn pack_within(
     f: &Function,
     facts: &ShareFacts<'_>,
     reserved: &Reserved,
@@ -642,22 +307,12 @@ pub fn pack_within(
     capacity: i64,
     rules: Rules,
 ) -> SpacePacking {
-    let gate = bounded_gate(facts, space, in_space, capacity);
+    let ivs: Vec<_> = in_space
+        .iter()
+        .map(|&i| &facts.lifetimes.intervals[i])
+        .collect();
+    let mut gate = PipelineGate::new(space, &ivs, Some(capacity));
     let first = crate::pack::pack(in_space, facts, &gate);
-    let space_input = (space, in_space, capacity, rules);
-    pack_within_from(f, facts, reserved, space_input, gate, first)
-}
-
-/// [`pack_within`] from the capacity loop's start: its gate and `first`, the packing under it.
-/// `space_input`: the space, its intervals, its capacity and the rule set.
-fn pack_within_from(
-    f: &Function,
-    facts: &ShareFacts<'_>,
-    reserved: &Reserved,
-    (space, in_space, capacity, rules): (MemSpace, &[usize], i64, Rules),
-    mut gate: PipelineGate,
-    first: Vec<Buffer>,
-) -> SpacePacking {
     let reserved_start = reserved.start_of(space);
     let input = capacity::SpaceInput {
         space,
@@ -731,7 +386,7 @@ pub struct Packed<'a> {
 /// fixups, where PyPTO's leave a wrong plan (loop carries aligned even without a reuse, nested
 /// carries written back, see [`fixup::YieldFixup::safe`]). The fixups follow `rule_set`
 /// (seed rules S1–S3).
-pub fn finish(
+pub(crate) fn finish(
     prepared: Prepared,
     lifetimes: &Lifetimes,
     packed: Option<Packed<'_>>,
@@ -773,7 +428,7 @@ pub struct ReportToDo {
 /// [`finish`] without the report rows only the report reads (`None`: the report is whole).
 /// [`complete_report`] makes them, from the same lifetimes and packing, on the function
 /// returned here (before addresses are written into it).
-pub fn finish_deferring(
+pub(crate) fn finish_deferring(
     prepared: Prepared,
     lifetimes: &Lifetimes,
     packed: Option<&Packed<'_>>,
@@ -882,7 +537,7 @@ pub fn finish_deferring(
 /// in rows of their own, the accumulator if-phi seeds on the accumulator's buffer), the
 /// lifetimes, and the warnings of carries aligned otherwise than PyPTO aligns them where that
 /// changes the plan.
-pub fn complete_report(
+pub(crate) fn complete_report(
     plan: &mut FunctionPlan,
     to_do: ReportToDo,
     lifetimes: &Lifetimes,
@@ -929,7 +584,11 @@ fn reserved_starts(packed: &Packed<'_>) -> Vec<(MemSpace, i64)> {
 
 /// Whether the interval `member`, packed onto another's buffer, keeps its own allocation: one
 /// of its tiles is in `own_buffer`.
-fn keeps_own_buffer(lifetimes: &Lifetimes, own_buffer: &FxHashSet<VarId>, member: usize) -> bool {
+pub(crate) fn keeps_own_buffer(
+    lifetimes: &Lifetimes,
+    own_buffer: &FxHashSet<VarId>,
+    member: usize,
+) -> bool {
     !own_buffer.is_empty()
         && lifetimes.intervals[member]
             .members
@@ -986,43 +645,9 @@ fn fix_control_flow(
     Ok((plan, coalesced))
 }
 
-/// Stage 6: AllocateMemoryAddr's part (rules §8): the overflow check and, with
-/// `assign_addresses`, the addresses; with the layout the check read (`None` where it read
-/// none). `reserved` is the windows packing planned around; `None` for a function with
-/// nothing to pack, whose windows are resolved only when it gets addresses (an overlap is an
-/// error, AUTO windows get their `base=`).
-pub fn address(
-    plan: FunctionPlan,
-    lifetimes: &Lifetimes,
-    reserved: Option<&Reserved>,
-    config: &PlanConfig,
-) -> Result<(FunctionPlan, Option<crate::address::Footprints>), PlanError> {
-    let f = &plan.function;
-    let Some(reserved) = layout_reserved(f, lifetimes, reserved)? else {
-        return Ok((plan, None));
-    };
-    // Without a capacity to check or addresses to write, nothing reads the layout.
-    let layout = config.capacity_aware().then(|| {
-        let addressing = crate::address::allocate(f, &reserved);
-        crate::address::Footprints::of(f, &addressing, &reserved)
-    });
-    let overflow = layout.as_ref().and_then(|layout| {
-        layout
-            .check(|space| config.space_capacity(space).usable)
-            .err()
-    });
-    let plan = apply_layout(
-        Cow::Owned(plan),
-        &reserved,
-        overflow,
-        config.assign_addresses,
-    )?;
-    Ok((plan.into_owned(), layout))
-}
-
 /// The reserved windows a function's layout starts from (see [`address`]); `None` for a
 /// function that gets no addresses.
-pub fn layout_reserved<'r>(
+pub(crate) fn layout_reserved<'r>(
     f: &Function,
     lifetimes: &Lifetimes,
     reserved: Option<&'r Reserved>,
@@ -1043,7 +668,7 @@ pub fn layout_reserved<'r>(
 /// PyPTO's MemoryReuse emits its plan (with §9.2's warning when the fallback failed) and the
 /// overflow surfaces only in the next pass, so the plan is emitted and the overflow becomes a
 /// warning that says which pass will fail.
-pub fn apply_layout<'a>(
+pub(crate) fn apply_layout<'a>(
     plan: Cow<'a, FunctionPlan>,
     reserved: &Reserved,
     overflow: Option<PlanError>,
@@ -1071,7 +696,7 @@ pub fn apply_layout<'a>(
 }
 
 /// The reserved windows (rules §2.5); their walk runs only when the analysis saw a call.
-pub fn reserved_windows_if_called(
+pub(crate) fn reserved_windows_if_called(
     f: &Function,
     lifetimes: &Lifetimes,
 ) -> Result<Reserved, PlanError> {
@@ -1083,12 +708,12 @@ pub fn reserved_windows_if_called(
 }
 
 /// What `can_share` consults besides lifetimes (rules §6.1): declared allocations (after the
-/// slot check), the 910B hazard, the forbid map. Both planners and `explain` prepare it alike.
+/// slot check), the 910B hazard, the forbid map, resolved to the function's intervals. Both
+/// planners and `explain` prepare it alike.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SharingRules {
-    pinned: FxHashSet<Name>,
     hazard: Option<crate::analysis::forbid_alias::Hazard>,
-    forbid: crate::analysis::forbid_alias::ForbidMap,
+    index: ShareIndex,
 }
 
 impl SharingRules {
@@ -1106,21 +731,17 @@ impl SharingRules {
             FxHashSet::default()
         };
         check_declared_slots(f, lifetimes, &pinned)?;
+        let forbid = build_forbid_map(f, lifetimes, config.backend, config.rules);
         Ok(SharingRules {
-            pinned,
             hazard: hazard_inputs(f, config.backend),
-            forbid: build_forbid_map(f, lifetimes, config.backend, config.rules),
+            index: ShareIndex::new(f, lifetimes, &forbid, &pinned),
         })
     }
 
-    pub fn facts<'a>(&'a self, f: &Function, lifetimes: &'a Lifetimes) -> ShareFacts<'a> {
-        ShareFacts::new(
-            f,
-            lifetimes,
-            &self.forbid,
-            self.hazard.as_ref(),
-            &self.pinned,
-        )
+    /// The facts of the function these rules were prepared for, whose lifetimes are
+    /// `lifetimes`.
+    pub fn facts<'a>(&'a self, lifetimes: &'a Lifetimes) -> ShareFacts<'a> {
+        ShareFacts::new(lifetimes, &self.index, self.hazard.as_ref())
     }
 }
 
@@ -1370,52 +991,5 @@ fn report_coalesced_seeds(
         report.buffers.retain(|b| !b.members.is_empty());
         let reserved_start = reserved_starts.iter().find(|&&(s, _)| s == space);
         lay_out_again(report, reserved_start.map_or(0, |&(_, start)| start));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use memreuse_ir::parse_program;
-
-    /// A plan finished from a kept packing is the plan made from scratch, whatever groups keep
-    /// their own allocation, however often the packing is reused, and when its report is made
-    /// whole after it is finished (the repair's trials rely on both); and keeping groups apart does change some of these plans, so the comparison is
-    /// not between identical plans only.
-    #[test]
-    fn a_plan_finished_from_a_kept_packing_is_the_plan_from_scratch() {
-        let mut changed = 0;
-        for text in [
-            include_str!("../../../tests/data/repair/r001_packed_tile_keeps_own_buffer.py"),
-            include_str!("../../../examples/kernels/flash_attention/31_after_InitMemRef.py"),
-            include_str!("../../../examples/kernels/nested_carries/31_after_InitMemRef.py"),
-        ] {
-            let program = parse_program(text).expect("parses");
-            let config = PlanConfig::default();
-            for f in program.functions.iter().filter(|f| is_planned(f)) {
-                let packed = PackedInput::of(f.clone(), &config).expect("packs");
-                let tiles: Vec<VarId> = f
-                    .vars
-                    .iter()
-                    .filter(|(_, v)| matches!(v.ty, Some(Type::Tile(_))))
-                    .map(|(id, _)| id)
-                    .collect();
-                let mut own_sets: Vec<FxHashSet<VarId>> = vec![FxHashSet::default()];
-                own_sets.extend(tiles.iter().take(12).map(|&v| [v].into_iter().collect()));
-                own_sets.push(tiles.iter().copied().collect());
-                let unchanged = crate::plan_function_keeping(f, &config, &own_sets[0]);
-                for own in &own_sets {
-                    let fresh = crate::plan_function_keeping(f, &config, own);
-                    assert_eq!(packed.finish(&config, own), fresh, "{}", f.name);
-                    // A trial's plan, its report made whole, is that plan too.
-                    let deferred = packed
-                        .finish_deferring(&config, own)
-                        .map(|(plan, to_do)| packed.complete(plan, to_do, &config));
-                    assert_eq!(deferred, fresh, "{} finished deferring", f.name);
-                    changed += usize::from(fresh != unchanged);
-                }
-            }
-        }
-        assert!(changed > 0, "no group kept apart changed a plan");
     }
 }

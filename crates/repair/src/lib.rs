@@ -1,7 +1,8 @@
-//! Safe planning (ARCHITECTURE "Safe planning"): PyPTO's decision, checked; where the checker
-//! finds a tile written over bytes another still needs, the plan is repaired — one tile group
-//! at a time leaves the shared buffer for its own allocation — and checked again, until it
-//! passes. Each repair is a located warning that says what PyPTO decided and why it is unsafe.
+//! memreuse-repair, safe planning (ARCHITECTURE "Safe planning"): PyPTO's decision, checked;
+//! where the checker finds a tile written over bytes another still needs, the plan is
+//! repaired — one tile group at a time leaves the shared buffer for its own allocation — and
+//! checked again, until it passes. Each repair is a located warning that says what PyPTO
+//! decided and why it is unsafe.
 //!
 //! Unsafe means a read sees a wrong value: a liveness finding the value checker refutes is a
 //! note (`V008`, lifetimes overlap without a lost value), which asks for no repair and goes
@@ -15,7 +16,7 @@
 //! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
 //! allocation (with the views and in-place results on it: one of those never moves alone,
 //! which would leave it off its source's base, `V006`, a finding no edit repairs). Each trial plans the function from the edited input (an `MR-R001` trial keeps
-//! the input, so it finishes from the input's packing, `plan::PackedInput`, which gives the
+//! the input, so it finishes from the input's packing, `plan::Planning::kept`, which gives the
 //! same plan: the packing is kept from the input's first plan ([`plan_checked`]), made at its
 //! first trial (a first plan the engine made), or kept from the trial of the edit that made
 //! the input; under `--planner dsa` a trial lays spaces out
@@ -24,7 +25,7 @@
 //! which the pair (by name) is still a finding, is undone; a trial whose function one undone
 //! this round already planned is undone unchecked (the checkers would see the same function),
 //! and a keep-own trial that keeps the same intervals apart as one undone this round is undone
-//! before it is finished (`PackedInput::kept_own`). A trial costs what deciding it takes: a
+//! before it is finished (`Planning::kept_own`). A trial costs what deciding it takes: a
 //! plan finished from a packing leaves the report rows only the report reads (space and
 //! lifetime rows, whether realigned-carry warnings stand) for the plan emitted (`Planned`),
 //! and the check of a trial that keeps its pair stops at the victim's region of the value
@@ -71,10 +72,21 @@
 //! guaranteed: minimality. The loop is greedy — a later edit can make an earlier one
 //! unnecessary, and nothing searches for the fewest groups or bytes moved off.
 //!
-//! This module sits above `plan` and `verify` and shares nothing with the checker but its
-//! findings: the planner never calls the checker.
+//! The machine: a `Repair` holds the input as repaired so far, the groups kept apart, the
+//! repairs made and the plan they give; each `round` either finds nothing open (`Passed`, then
+//! `emit`) or separates one pair by the first `Trial` that does (`first_separating`), or
+//! accepts the pair as a hazard of the input; every edit (`Action`) is made at most once.
+//!
+//! This crate sits above `plan` and `verify` and shares nothing with the checker but its
+//! findings: the planner never calls the checker. Pure, as they are: no files, threads or
+//! clocks.
 
 use rustc_hash::FxHashSet;
+
+use memreuse_ir as ir;
+use memreuse_ir::diagnostics;
+use memreuse_plan as plan;
+use memreuse_verify as verify;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::walk::final_yield_values;
@@ -83,12 +95,13 @@ use crate::plan::isolate::{
     Place, Seats, detach, fresh_buffer, place_anchor, storage_place, storage_root,
 };
 use crate::plan::{
-    FunctionPlan, PackedInput, PlanConfig, PlanError, ReportToDo, plan_function_keeping,
-    plan_function_trial,
+    FunctionPlan, LayoutSearch, PlanConfig, PlanError, PlanOptions, Planning, ReportToDo,
+    plan_function,
 };
 use crate::verify::{
     Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
 };
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::ir::codes;
@@ -168,7 +181,7 @@ pub fn emitted_placement(
     config: &PlanConfig,
     (a, b): (&str, &str),
 ) -> Option<String> {
-    let pypto = crate::plan::plan_function(f, config).ok()?;
+    let pypto = plan_function(f, config, &PlanOptions::default()).ok()?;
     let emitted = plan_checked(f, config, &verify_options(config)).ok()?;
     let base = |planned: &Function, name: &str| {
         planned
@@ -239,24 +252,20 @@ fn plan_checked_editing(
     options: &VerifyOptions,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     let plan_input = PlanInput::of(input);
-    let keep_none = FxHashSet::default();
     // PyPTO's plan finished from a packing that is kept: the input's trials that keep a group
     // on its own allocation finish from it instead of packing the input again. Its report is
     // made whole only if it is the plan emitted, as a trial's.
     let (first, plans) = if InputPlans::packs(input, config) && !config.exact {
-        let packed = PackedInput::of(input.clone(), config).map(Arc::new);
-        let first = match &packed {
-            Ok(packed) => packed
-                .finish_deferring(config, &keep_none)
-                .map(|(plan, to_do)| Planned {
-                    plan,
-                    rest: Some((Arc::clone(packed), to_do)),
-                }),
-            Err(err) => Err(err.clone()),
-        };
-        (first, InputPlans::packed(packed))
+        let planning = Rc::new(Planning::kept(Arc::new(input.clone()), config));
+        let first = planning
+            .trial(&FxHashSet::default())
+            .map(|(plan, to_do)| Planned {
+                plan,
+                rest: Some((Rc::clone(&planning), to_do)),
+            });
+        (first, InputPlans::packed(planning))
     } else {
-        let first = plan_function_keeping(input, config, &keep_none).map(Planned::whole);
+        let first = plan_function(input, config, &PlanOptions::default()).map(Planned::whole);
         (first, InputPlans::planned())
     };
     let first = first.map(|plan| {
@@ -276,14 +285,14 @@ fn repair_checked(
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
     if config.exact {
         let (plan, findings) = first.map_err(SafePlanError::Plan)?;
-        let mut plan = plan.complete(config);
+        let mut plan = plan.complete();
         let names = UserNames::of(input.vars.len(), &plan.function);
         plan.report
             .diagnostics
             .extend(findings.into_iter().map(|f| {
                 let unsafe_plan = f.is_unsafe();
                 let d = names.name(f.diagnostic);
-                if unsafe_plan { warning(d) } else { d }
+                if unsafe_plan { reported(d) } else { d }
             }));
         return Ok((plan, None));
     }
@@ -291,7 +300,7 @@ fn repair_checked(
     let mut edited: Option<Function> = None;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
-    let (mut plan, mut findings) = match first {
+    let (plan, findings) = match first {
         // PyPTO's yield fixup would write one carry over the other (rules §S2 rejects it).
         Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => {
             let (planned, separated) =
@@ -309,188 +318,29 @@ fn repair_checked(
         first => first,
     }
     .map_err(SafePlanError::Plan)?;
-    // Whether `plan` is a trial's, laid out without the offset planner's search.
-    let mut from_trial = edited.is_some() || !own.is_empty();
-    let mut applied = FxHashSet::default();
-    let (original, user_vars) = (input, input.vars.len());
-    // The hazards of the input itself (module doc): the unshared plan's findings, computed once
-    // a finding resists every edit, and the findings accepted as such.
-    let mut unshared: Option<Vec<FindingKey>> = None;
-    let mut inherent: Vec<FindingKey> = Vec::new();
-    // The trials of the input as repaired so far that keep one more group on its own
-    // allocation share its packing (`plans`: this plan is its first, or was finished from
-    // it); an edit of the input starts afresh, from the packing its trial made.
+    let check = Check {
+        plan_input,
+        user_vars: input.vars.len(),
+        config,
+        options,
+    };
+    let mut repair = Repair {
+        original: input,
+        from_trial: edited.is_some() || !own.is_empty(),
+        edited,
+        plans,
+        own,
+        repairs,
+        plan,
+        findings,
+        applied: FxHashSet::default(),
+        unshared: None,
+        inherent: Vec::new(),
+    };
     for _ in 0..MAX_ROUNDS {
-        // Notes (lifetimes that overlap without a lost value) ask for no repair.
-        let open: Vec<&Finding> = findings
-            .iter()
-            .filter(|f| f.is_unsafe())
-            .filter(|f| key(&plan.function, f).is_none_or(|k| !inherent.contains(&k)))
-            .collect();
-        if open.is_empty() {
-            let (unsafe_findings, mut notes): (Vec<Finding>, Vec<Finding>) =
-                std::mem::take(&mut findings)
-                    .into_iter()
-                    .partition(Finding::is_unsafe);
-            if from_trial
-                && unsafe_findings.is_empty()
-                && config.planner == crate::plan::Planner::Dsa
-            {
-                // The repaired input laid out with the search too, kept where it passes both
-                // checkers as the trial's layout did.
-                let repaired = edited.as_ref().unwrap_or(input);
-                if let Ok(full) = plan_function_keeping(repaired, config, &own) {
-                    let full_findings = check_plan(plan_input, &full.function, options);
-                    if full_findings.iter().all(|f| !f.is_unsafe()) {
-                        (plan, notes) = (Planned::whole(full), full_findings);
-                    }
-                }
-            }
-            // The plan emitted: its report is made whole.
-            let mut plan = plan.complete(config);
-            let names = UserNames::of(user_vars, &plan.function);
-            // The gate every plan with findings passes: each is one the input itself carries.
-            if !unsafe_findings.is_empty() {
-                let unshared =
-                    unshared.get_or_insert_with(|| unshared_findings(original, config, options));
-                let Some(hazards) =
-                    hazards_of(original, &plan.function, &unsafe_findings, unshared)
-                else {
-                    return Err(unrepaired(unsafe_findings, user_vars, &plan.function));
-                };
-                repairs.extend(hazards.into_iter().map(|d| names.name(d)));
-            }
-            repairs.extend(notes.into_iter().map(|f| names.name(f.diagnostic)));
-            plan.report.diagnostics.extend(repairs);
-            return Ok((plan, edited));
+        if repair.round(&check)? == Round::Passed {
+            return repair.emit(&check);
         }
-        let input = edited.as_ref().unwrap_or(input);
-        // The first finding that names two tiles, separated by the first edit that separates
-        // them (the others often follow from the same decision).
-        let Some((finding, pair)) = open.iter().find_map(|f| Some((*f, f.clobber?))) else {
-            return Err(unrepaired(findings, user_vars, &plan.function));
-        };
-        let mut separated = None;
-        let names = pair_names(&plan.function, pair);
-        let offsets = config.planner == crate::plan::Planner::Dsa;
-        let user_names = UserNames::of(user_vars, &plan.function);
-        let mut kept_the_pair = KeptThePair::default();
-        for (action, repair) in candidates(input, &own, &plan.function, finding, pair, offsets) {
-            // An edit is made once: a pair it did not keep apart stays a finding.
-            if applied.contains(&action) {
-                continue;
-            }
-            let repair = user_names.name(repair);
-            let mut trial_own = own.clone();
-            // Only an edit of the input copies it; keeping a group on its own buffer does not.
-            let (trial_input, repair) = match action {
-                Action::KeepOwn(v) => {
-                    trial_own.insert(v);
-                    // Keeping the same intervals apart as a trial that kept the pair would
-                    // plan its function again.
-                    let kept = plans.kept_own(&trial_own);
-                    if kept.is_some_and(|kept| kept_the_pair.kept_own.contains(&kept)) {
-                        continue;
-                    }
-                    (None, repair)
-                }
-                _ => {
-                    let mut trial_input = input.clone();
-                    let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own)
-                    else {
-                        continue;
-                    };
-                    (Some(trial_input), repair)
-                }
-            };
-            let mut trial_repairs = vec![repair];
-            // An edited input is packed once and kept: its later trials finish from it.
-            let mut trial_plans = InputPlans::planned();
-            let (planned, separated_input) = match &trial_input {
-                Some(trial_input) => plan_separating(
-                    trial_input,
-                    &mut trial_plans,
-                    config,
-                    &mut trial_own,
-                    &mut trial_repairs,
-                ),
-                None => plan_separating(
-                    input,
-                    &mut plans,
-                    config,
-                    &mut trial_own,
-                    &mut trial_repairs,
-                ),
-            };
-            // An edit the planner cannot plan from is no repair.
-            let Ok(trial) = planned else {
-                continue;
-            };
-            // A plan this round's trials made before, which kept the pair, keeps it again: the
-            // checkers see the same function.
-            if kept_the_pair.functions.contains(&trial.function) {
-                continue;
-            }
-            // Tiles the fixups insert get new ids in every plan; their names stay.
-            let Some(trial_findings) =
-                check_plan_separating(plan_input, &trial.function, options, names)
-            else {
-                // Finished from the input's packing with just one more group kept apart.
-                let keeps_one_more = trial_input.is_none()
-                    && separated_input.is_none()
-                    && trial_own.len() == own.len() + 1;
-                if keeps_one_more && let Some(kept) = plans.kept_own(&trial_own) {
-                    kept_the_pair.kept_own.push(kept);
-                }
-                kept_the_pair.functions.push(trial.plan.function);
-                continue;
-            };
-            // The seeds separated for the planner make another input, planned once.
-            if separated_input.is_some() {
-                trial_plans = InputPlans::planned();
-            }
-            let trial_input = separated_input.or(trial_input);
-            separated = Some((
-                action,
-                trial_input,
-                trial_plans,
-                trial_own,
-                trial_repairs,
-                trial,
-                trial_findings,
-            ));
-            break;
-        }
-        let Some((
-            action,
-            next_input,
-            next_plans,
-            next_own,
-            next_repairs,
-            next_plan,
-            next_findings,
-        )) = separated
-        else {
-            // No edit separates the pair: accepted only as a hazard the input itself carries.
-            let unshared =
-                unshared.get_or_insert_with(|| unshared_findings(original, config, options));
-            if input_hazard(original, &plan.function, &findings, pair, unshared).is_none() {
-                return Err(unrepaired(findings, user_vars, &plan.function));
-            }
-            let pair_of = |f: &Finding| f.clobber.map(|c| pair_names(&plan.function, c));
-            for f in findings.iter().filter(|f| pair_of(f) == Some(names)) {
-                inherent.extend(key(&plan.function, f));
-            }
-            continue;
-        };
-        applied.insert(action);
-        if next_input.is_some() {
-            edited = next_input;
-            plans = next_plans;
-        }
-        (own, plan, findings) = (next_own, next_plan, next_findings);
-        from_trial = true;
-        repairs.extend(next_repairs);
     }
     Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
         codes::UNREPAIRED,
@@ -500,6 +350,285 @@ fn repair_checked(
         ),
         input.span,
     )]))
+}
+
+/// The repair between two rounds: the input as repaired so far, the groups kept apart, the
+/// repairs made, and the plan they give with the checkers' findings on it.
+struct Repair<'a> {
+    original: &'a Function,
+    /// The input as repaired so far, once an edit changed it.
+    edited: Option<Function>,
+    /// The plans of the input as repaired so far: the trials that keep one more group on its
+    /// own allocation share its packing (the plan is its first, or was finished from it); an
+    /// edit of the input starts afresh, from the packing its trial made.
+    plans: InputPlans,
+    own: FxHashSet<VarId>,
+    repairs: Vec<Diagnostic>,
+    plan: Planned,
+    findings: Vec<Finding>,
+    /// Whether `plan` is a trial's, laid out without the offset planner's search.
+    from_trial: bool,
+    /// The edits made: each is made once.
+    applied: FxHashSet<Action>,
+    /// The hazards of the input itself (module doc): the unshared plan's findings, computed
+    /// once a finding resists every edit, and the findings accepted as such.
+    unshared: Option<Vec<FindingKey>>,
+    inherent: Vec<FindingKey>,
+}
+
+/// What a round of the repair came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Round {
+    /// No finding is left open: the plan is the one to emit.
+    Passed,
+    /// The first open finding's pair was separated, or accepted as a hazard of the input.
+    Separated,
+}
+
+impl Repair<'_> {
+    /// Separates the pair of the first open finding that names two tiles, by the first edit
+    /// that separates it (the others often follow from the same decision), or accepts it as a
+    /// hazard the input itself carries; an error where neither can be.
+    fn round(&mut self, check: &Check<'_>) -> Result<Round, SafePlanError> {
+        let planned = &self.plan.function;
+        // Notes (lifetimes that overlap without a lost value) ask for no repair.
+        let open = self
+            .findings
+            .iter()
+            .filter(|f| f.is_unsafe())
+            .filter(|f| key(planned, f).is_none_or(|k| !self.inherent.contains(&k)));
+        let mut open = open.peekable();
+        if open.peek().is_none() {
+            return Ok(Round::Passed);
+        }
+        let Some((finding, pair)) = open.find_map(|f| Some((f, f.clobber?))) else {
+            let findings = std::mem::take(&mut self.findings);
+            return Err(unrepaired(findings, check.user_vars, planned));
+        };
+        let trials = Trials {
+            input: self.edited.as_ref().unwrap_or(self.original),
+            own: &self.own,
+            planned,
+            finding,
+            pair,
+        };
+        let Some(trial) = first_separating(&trials, &mut self.plans, &self.applied, check) else {
+            // No edit separates the pair: accepted only as a hazard the input itself carries.
+            let (original, config, options) = (self.original, check.config, check.options);
+            let unshared = self
+                .unshared
+                .get_or_insert_with(|| unshared_findings(original, config, options));
+            if input_hazard(original, planned, &self.findings, pair, unshared).is_none() {
+                let findings = std::mem::take(&mut self.findings);
+                return Err(unrepaired(findings, check.user_vars, &self.plan.function));
+            }
+            let names = pair_names(planned, pair);
+            let pair_of = |f: &Finding| f.clobber.map(|c| pair_names(planned, c));
+            for f in self.findings.iter().filter(|f| pair_of(f) == Some(names)) {
+                self.inherent.extend(key(planned, f));
+            }
+            return Ok(Round::Separated);
+        };
+        self.applied.insert(trial.action);
+        if trial.input.is_some() {
+            self.edited = trial.input;
+            self.plans = trial.plans;
+        }
+        (self.own, self.plan, self.findings) = (trial.own, trial.plan, trial.findings);
+        self.from_trial = true;
+        self.repairs.extend(trial.repairs);
+        Ok(Round::Separated)
+    }
+
+    /// The plan that passed, its report whole: with the repairs made, the hazards of the input
+    /// it still carries (the gate every plan with findings passes) and the notes.
+    fn emit(self, check: &Check<'_>) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
+        let Repair {
+            original,
+            edited,
+            own,
+            mut repairs,
+            mut plan,
+            findings,
+            from_trial,
+            mut unshared,
+            ..
+        } = self;
+        let (config, options) = (check.config, check.options);
+        let (unsafe_findings, mut notes): (Vec<Finding>, Vec<Finding>) =
+            findings.into_iter().partition(Finding::is_unsafe);
+        if from_trial && unsafe_findings.is_empty() && config.planner == crate::plan::Planner::Dsa {
+            // The repaired input laid out with the search too, kept where it passes both
+            // checkers as the trial's layout did.
+            let repaired = edited.as_ref().unwrap_or(original);
+            let keeping = PlanOptions {
+                own_buffer: &own,
+                ..PlanOptions::default()
+            };
+            if let Ok(full) = plan_function(repaired, config, &keeping) {
+                let full_findings = check_plan(check.plan_input, &full.function, options);
+                if full_findings.iter().all(|f| !f.is_unsafe()) {
+                    (plan, notes) = (Planned::whole(full), full_findings);
+                }
+            }
+        }
+        // The plan emitted: its report is made whole.
+        let mut plan = plan.complete();
+        let names = UserNames::of(check.user_vars, &plan.function);
+        // The gate every plan with findings passes: each is one the input itself carries.
+        if !unsafe_findings.is_empty() {
+            let unshared =
+                unshared.get_or_insert_with(|| unshared_findings(original, config, options));
+            let Some(hazards) = hazards_of(original, &plan.function, &unsafe_findings, unshared)
+            else {
+                return Err(unrepaired(unsafe_findings, check.user_vars, &plan.function));
+            };
+            repairs.extend(hazards.into_iter().map(|d| names.name(d)));
+        }
+        repairs.extend(notes.into_iter().map(|f| names.name(f.diagnostic)));
+        plan.report.diagnostics.extend(repairs);
+        Ok((plan, edited))
+    }
+}
+
+/// The trial that separated a round's pair: its edit, the input it leaves where it edited it
+/// (with that input's plans), the groups it keeps apart, its repairs, and its plan with the
+/// checkers' findings.
+struct Trial {
+    action: Action,
+    input: Option<Function>,
+    plans: InputPlans,
+    own: FxHashSet<VarId>,
+    repairs: Vec<Diagnostic>,
+    plan: Planned,
+    findings: Vec<Finding>,
+}
+
+/// What one round's trials start from: the input as repaired so far, the groups it keeps
+/// apart, its plan, and the finding whose pair of tiles they separate.
+#[derive(Clone, Copy)]
+struct Trials<'a> {
+    input: &'a Function,
+    own: &'a FxHashSet<VarId>,
+    planned: &'a Function,
+    finding: &'a Finding,
+    pair: Clobber,
+}
+
+/// What every trial is planned and checked with: the input as the checkers see it, how many
+/// of a plan's variables are the user's, and the configuration.
+#[derive(Clone, Copy)]
+struct Check<'a> {
+    plan_input: &'a PlanInput,
+    user_vars: usize,
+    config: &'a PlanConfig,
+    options: &'a VerifyOptions,
+}
+
+/// The first trial, in the order of [`candidates`], that separates the round's pair, with
+/// `plans` the plans of the round's input; an edit in `applied` is not made again (a pair it
+/// did not keep apart stays a finding).
+fn first_separating(
+    trials: &Trials<'_>,
+    plans: &mut InputPlans,
+    applied: &FxHashSet<Action>,
+    check: &Check<'_>,
+) -> Option<Trial> {
+    let Trials {
+        input,
+        own,
+        planned,
+        finding,
+        pair,
+    } = *trials;
+    let Check {
+        plan_input,
+        user_vars,
+        config,
+        options,
+    } = *check;
+    let names = pair_names(planned, pair);
+    let offsets = config.planner == crate::plan::Planner::Dsa;
+    let user_names = UserNames::of(user_vars, planned);
+    let mut kept_the_pair = KeptThePair::default();
+    for (action, repair) in candidates(input, own, planned, finding, pair, offsets) {
+        // An edit is made once: a pair it did not keep apart stays a finding.
+        if applied.contains(&action) {
+            continue;
+        }
+        let repair = user_names.name(repair);
+        let mut trial_own = own.clone();
+        // Only an edit of the input copies it; keeping a group on its own buffer does not.
+        let (trial_input, repair) = match action {
+            Action::KeepOwn(v) => {
+                trial_own.insert(v);
+                // Keeping the same intervals apart as a trial that kept the pair would
+                // plan its function again.
+                let kept = plans.kept_own(&trial_own);
+                if kept.is_some_and(|kept| kept_the_pair.kept_own.contains(&kept)) {
+                    continue;
+                }
+                (None, repair)
+            }
+            _ => {
+                let mut trial_input = input.clone();
+                let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own) else {
+                    continue;
+                };
+                (Some(trial_input), repair)
+            }
+        };
+        let mut trial_repairs = vec![repair];
+        // An edited input is packed once and kept: its later trials finish from it.
+        let mut trial_plans = InputPlans::planned();
+        let (planned, separated_input) = match &trial_input {
+            Some(trial_input) => plan_separating(
+                trial_input,
+                &mut trial_plans,
+                config,
+                &mut trial_own,
+                &mut trial_repairs,
+            ),
+            None => plan_separating(input, plans, config, &mut trial_own, &mut trial_repairs),
+        };
+        // An edit the planner cannot plan from is no repair.
+        let Ok(trial) = planned else {
+            continue;
+        };
+        // A plan this round's trials made before, which kept the pair, keeps it again: the
+        // checkers see the same function.
+        if kept_the_pair.functions.contains(&trial.function) {
+            continue;
+        }
+        // Tiles the fixups insert get new ids in every plan; their names stay.
+        let Some(trial_findings) =
+            check_plan_separating(plan_input, &trial.function, options, names)
+        else {
+            // Finished from the input's packing with just one more group kept apart.
+            let keeps_one_more = trial_input.is_none()
+                && separated_input.is_none()
+                && trial_own.len() == own.len() + 1;
+            if keeps_one_more && let Some(kept) = plans.kept_own(&trial_own) {
+                kept_the_pair.kept_own.push(kept);
+            }
+            kept_the_pair.functions.push(trial.plan.function);
+            continue;
+        };
+        // The seeds separated for the planner make another input, planned once.
+        if separated_input.is_some() {
+            trial_plans = InputPlans::planned();
+        }
+        return Some(Trial {
+            action,
+            input: separated_input.or(trial_input),
+            plans: trial_plans,
+            own: trial_own,
+            repairs: trial_repairs,
+            plan: trial,
+            findings: trial_findings,
+        });
+    }
+    None
 }
 
 /// Plans `input`; when the yield fixup refuses loop carries on one buffer (`MR-E006`, the
@@ -573,7 +702,7 @@ fn plan_separating(
 struct InputPlans {
     /// Whether the input was planned before: the next plan packs it and keeps the packing.
     planned: bool,
-    packed: Option<Result<Arc<PackedInput>, PlanError>>,
+    packed: Option<Rc<Planning>>,
 }
 
 /// A trial's plan, whose report may lack the rows nothing but the report reads: most trials'
@@ -582,7 +711,7 @@ struct InputPlans {
 struct Planned {
     plan: FunctionPlan,
     /// The packing it was finished from and what its report still needs.
-    rest: Option<(Arc<PackedInput>, Option<ReportToDo>)>,
+    rest: Option<(Rc<Planning>, Option<ReportToDo>)>,
 }
 
 impl Planned {
@@ -591,9 +720,9 @@ impl Planned {
     }
 
     /// The plan with its report whole, as planning it in one go reports it.
-    fn complete(self, config: &PlanConfig) -> FunctionPlan {
+    fn complete(self) -> FunctionPlan {
         match self.rest {
-            Some((packed, to_do)) => packed.complete(self.plan, to_do, config),
+            Some((packed, to_do)) => packed.complete(self.plan, to_do),
             None => self.plan,
         }
     }
@@ -617,7 +746,7 @@ impl InputPlans {
     }
 
     /// For an input whose first plan was finished from `packed`, its packing.
-    fn packed(packed: Result<Arc<PackedInput>, PlanError>) -> InputPlans {
+    fn packed(packed: Rc<Planning>) -> InputPlans {
         InputPlans {
             planned: true,
             packed: Some(packed),
@@ -627,10 +756,7 @@ impl InputPlans {
     /// The intervals a plan of the input keeping the groups of `own` apart keeps on their own
     /// allocation, once the input is packed.
     fn kept_own(&self, own: &FxHashSet<VarId>) -> Option<Vec<usize>> {
-        match &self.packed {
-            Some(Ok(packed)) => Some(packed.kept_own(own)),
-            _ => None,
-        }
+        self.packed.as_ref()?.kept_own(own)
     }
 
     /// Whether trials of `input` finish from its packing: PyPTO's planner packs it.
@@ -638,7 +764,7 @@ impl InputPlans {
         config.planner == crate::plan::Planner::Pypto && crate::plan::is_planned(input)
     }
 
-    /// `input` planned as a trial ([`plan_function_trial`]). The first plan is made in one
+    /// `input` planned as a trial (the offset planner without its search). The first plan is made in one
     /// go: most inputs are planned once, and keeping their packing would cost a copy. A plan
     /// finished from the packing leaves the report rows only the report reads to be made if
     /// it is the plan emitted ([`Planned::complete`]).
@@ -649,19 +775,19 @@ impl InputPlans {
         own: &FxHashSet<VarId>,
     ) -> Result<Planned, PlanError> {
         if !InputPlans::packs(input, config) || !std::mem::replace(&mut self.planned, true) {
-            return plan_function_trial(input, config, own).map(Planned::whole);
+            let options = PlanOptions {
+                own_buffer: own,
+                search: LayoutSearch::Greedy,
+            };
+            return plan_function(input, config, &options).map(Planned::whole);
         }
-        let packed = match self
+        let packed = self
             .packed
-            .get_or_insert_with(|| PackedInput::of(input.clone(), config).map(Arc::new))
-        {
-            Ok(packed) => packed,
-            Err(err) => return Err(err.clone()),
-        };
-        let (plan, to_do) = packed.finish_deferring(config, own)?;
+            .get_or_insert_with(|| Rc::new(Planning::kept(Arc::new(input.clone()), config)));
+        let (plan, to_do) = packed.trial(own)?;
         Ok(Planned {
             plan,
-            rest: Some((Arc::clone(packed), to_do)),
+            rest: Some((Rc::clone(packed), to_do)),
         })
     }
 }
@@ -673,7 +799,7 @@ impl InputPlans {
 struct KeptThePair {
     functions: Vec<Function>,
     /// For the trials that kept one more group off the shared buffer: the intervals the
-    /// input's packing kept on their own ([`PackedInput::kept_own`]), which fix the function
+    /// input's packing kept on their own ([`Planning::kept_own`]), which fix the function
     /// before it is planned.
     kept_own: Vec<Vec<usize>>,
 }
@@ -712,8 +838,7 @@ fn inits_packed_onto_another(
             refusal.message,
             name(grouped),
         );
-        let mut d = Diagnostic::error(codes::TILE_KEEPS_OWN_BUFFER, message, refusal.span);
-        d.severity = Severity::Warning;
+        let d = Diagnostic::warning(codes::TILE_KEEPS_OWN_BUFFER, message, refusal.span);
         out.push((grouped, d));
     }
     out
@@ -769,9 +894,7 @@ fn separate_shared_seeds(f: &mut Function) -> Vec<Diagnostic> {
             "PyPTO keeps {what} '{first_name}' and '{anchor_name}' on one buffer, '{}', because both start from '{}', so their writebacks overwrite each other (the seed's S2 rejects this); the repaired plan feeds '{anchor_name}' from '{}', a copy of '{}' in its own allocation '{}'",
             detached.shared_base, detached.seed, detached.copy, detached.seed, detached.new_base
         );
-        let mut d = Diagnostic::error(code, message, span);
-        d.severity = Severity::Warning;
-        repairs.push(d);
+        repairs.push(Diagnostic::warning(code, message, span));
     }
     repairs
 }
@@ -1075,7 +1198,9 @@ fn repair(code: &'static str, message: String, finding: &Finding) -> Diagnostic 
     d
 }
 
-fn warning(mut d: Diagnostic) -> Diagnostic {
+/// A checker's finding reported rather than repaired (`--exact`): the plan is emitted as it
+/// is, so a violation in it warns.
+fn reported(mut d: Diagnostic) -> Diagnostic {
     d.severity = Severity::Warning;
     d
 }
@@ -1197,11 +1322,19 @@ fn unshared_findings(
         exact: false,
         ..*config
     };
-    let mut planned = plan_function_keeping(input, &unshared, &every_tile(input));
+    let plan_keeping_all = |f: &Function| {
+        let own_buffer = every_tile(f);
+        let options = PlanOptions {
+            own_buffer: &own_buffer,
+            ..PlanOptions::default()
+        };
+        plan_function(f, &unshared, &options)
+    };
+    let mut planned = plan_keeping_all(input);
     if matches!(&planned, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES) {
         let mut separated = input.clone();
         if !separate_shared_seeds(&mut separated).is_empty() {
-            planned = plan_function_keeping(&separated, &unshared, &every_tile(&separated));
+            planned = plan_keeping_all(&separated);
         }
     }
     let Ok(plan) = planned else {
