@@ -339,7 +339,9 @@ def explain(
     """
     display = path or _DEFAULT_PATH
     try:
-        answered, answer = _native.explain(text, display, function, first, second, backend or "none")
+        answered, answer = _native.explain(
+            text, display, function, (first, second), backend or "none"
+        )
     except RuntimeError as err:
         raise PlanError(str(err)) from None
     if not answered:

@@ -106,10 +106,10 @@ fn explain(
     text: String,
     display: String,
     function: String,
-    first: String,
-    second: String,
+    pair: (String, String),
     backend: String,
 ) -> PyResult<(bool, String)> {
+    let (first, second) = pair;
     let config =
         planning::config(&PlanFlags::pypto(&backend, &[]), &display).map_err(value_error)?;
     let answer = detached(py, || {

@@ -188,15 +188,16 @@ pub fn fitted<S: StageResults + ?Sized>(s: &S, space: MemSpace) -> Option<Arc<Sp
     let Ok(rules) = s.sharing_rules()? else {
         return None;
     };
-    let packing = stages::pack_within(
-        &f,
-        &rules.sharing.facts(lifetimes),
-        &rules.reserved,
+    let packing = stages::pack_within(&crate::capacity::SpaceInput {
         space,
-        rules.in_space(space),
+        intervals: rules.in_space(space),
+        facts: &rules.sharing.facts(lifetimes),
         capacity,
-        s.rules(),
-    );
+        reserved_start: rules.reserved.start_of(space),
+        function: &f,
+        function_span: address::head_of(&f),
+        rules: s.rules(),
+    });
     Some(Arc::new(packing))
 }
 

@@ -269,7 +269,6 @@ pub(crate) fn pack_unbounded(
 ) -> SpacePacking {
     let (gate, buffers) = unbounded_buffers(facts, space, in_space, capacity_known);
     space_packing(
-        space,
         reserved.start_of(space),
         in_space,
         buffers,
@@ -296,42 +295,29 @@ fn unbounded_buffers(
     (gate, buffers)
 }
 
-/// Stage 4b: packs one space under a known `capacity` (rules §6.7–§6.8): the capacity loop's
+/// Stage 4b: packs one space under a known capacity (rules §6.7–§6.8): the capacity loop's
 /// subranges, shedding and fallback, and the hints of what it shed.
-pub(crate) fn pack_within(
-    f: &Function,
-    facts: &ShareFacts<'_>,
-    reserved: &Reserved,
-    space: MemSpace,
-    in_space: &[usize],
-    capacity: i64,
-    rules: Rules,
-) -> SpacePacking {
-    let ivs: Vec<_> = in_space
+pub(crate) fn pack_within(input: &capacity::SpaceInput<'_>) -> SpacePacking {
+    let ivs: Vec<_> = input
+        .intervals
         .iter()
-        .map(|&i| &facts.lifetimes.intervals[i])
+        .map(|&i| &input.facts.lifetimes.intervals[i])
         .collect();
-    let mut gate = PipelineGate::new(space, &ivs, Some(capacity));
-    let first = crate::pack::pack(in_space, facts, &gate);
-    let reserved_start = reserved.start_of(space);
-    let input = capacity::SpaceInput {
-        space,
-        intervals: in_space,
-        facts,
-        capacity,
-        reserved_start,
-        function: f,
-        function_span: crate::address::head_of(f),
-        rules,
-    };
+    let mut gate = PipelineGate::new(input.space, &ivs, Some(input.capacity));
+    let first = crate::pack::pack(input.intervals, input.facts, &gate);
     let mut diagnostics = Vec::new();
-    let buffers = capacity::pack_within_capacity(&input, &mut gate, first, &mut diagnostics);
+    let buffers = capacity::pack_within_capacity(input, &mut gate, first, &mut diagnostics);
     let mut hints = Vec::new();
-    capacity::perf_hints(f, &gate, capacity, reserved_start, &mut hints);
+    capacity::perf_hints(
+        input.function,
+        &gate,
+        input.capacity,
+        input.reserved_start,
+        &mut hints,
+    );
     space_packing(
-        space,
-        reserved_start,
-        in_space,
+        input.reserved_start,
+        input.intervals,
         buffers,
         gate,
         diagnostics,
@@ -339,8 +325,8 @@ pub(crate) fn pack_within(
     )
 }
 
+/// The packing of the space `gate` gates.
 fn space_packing(
-    space: MemSpace,
     reserved_start: i64,
     in_space: &[usize],
     buffers: Vec<Buffer>,
@@ -349,7 +335,7 @@ fn space_packing(
     hints: Vec<Diagnostic>,
 ) -> SpacePacking {
     SpacePacking {
-        space,
+        space: gate.space,
         footprint: capacity::footprint(&buffers, reserved_start),
         buffers: buffers
             .into_iter()
