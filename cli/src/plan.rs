@@ -28,7 +28,7 @@ use memreuse::system::OsSystem;
 
 use crate::args::{BackendArg, PlannerArg, Toggle};
 use crate::exit::UsageError;
-use crate::inputs::{discover, prepare_out_dir, split_inputs, write_atomically};
+use crate::inputs::{InputFile, Inputs, discover, prepare_out_dir, split_inputs, write_atomically};
 use crate::sarif::{self, FileFindings};
 use crate::state;
 use crate::summary::{self, plural};
@@ -244,23 +244,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         args.emit = Emit::Json;
     }
     let started = Instant::now();
-    if args.emit == Emit::Html && args.out.is_none() {
-        bail!(UsageError(
-            "--emit html needs --out DIR (it writes DIR/index.html)".into()
-        ));
-    }
-    if args.no_lifetimes && args.emit != Emit::Json {
-        bail!(UsageError(
-            "--no-lifetimes applies to --emit json only".into()
-        ));
-    }
-    if !args.only.is_empty() && args.emit != Emit::Summary {
-        bail!(UsageError(
-            "--only filters the summary; it does not apply to --emit json, ir, svg, html or \
-             sarif"
-                .into()
-        ));
-    }
+    refuse_unused_options(&args)?;
     let named = split_inputs(&args.paths)?;
     if args.emit == Emit::Ir && named.functions.iter().any(Option::is_some) {
         bail!(UsageError(
@@ -381,79 +365,11 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     tracing::info!(elapsed = ?started.elapsed(), "planned");
 
     // Every input in order; a failed function fails only itself.
-    let mut planned = Vec::new();
-    let mut has_program = vec![false; named.paths.len()];
-    let mut missing_function = false;
-    let mut outcome_iter = sources.iter().zip(&outcomes);
-    let mut unreadable_iter = unreadable.into_iter().peekable();
-    for (index, file) in files.iter().enumerate() {
-        let display = file.path.display().to_string();
-        if let Some((_, err)) = unreadable_iter.next_if(|(i, _)| *i == index) {
-            has_program[file.argument] = true;
-            planned.push(PlannedFile {
-                display,
-                relative: &file.relative,
-                text: LazyText {
-                    loaded: Some(""),
-                    path: &file.path,
-                    read: std::cell::OnceCell::new(),
-                },
-                body: FileBody::Unreadable(err),
-            });
-            continue;
-        }
-        let Some((&source, outcome)) = outcome_iter.next() else {
-            bail!("planning {display} gave no result");
-        };
-        let text = LazyText {
-            loaded: outcome.text.as_deref(),
-            path: &outcome.path,
-            read: std::cell::OnceCell::new(),
-        };
-        let body = match &*outcome.status {
-            FileStatus::NeedsText => bail!("the text of {display} was not loaded"),
-            FileStatus::Unreadable(err) => FileBody::Unreadable(err.clone()),
-            FileStatus::NotAProgram => {
-                tracing::debug!(file = %outcome.path.display(), "skipping: no @pl.program");
-                continue;
-            }
-            FileStatus::ParseFailed(diagnostics) => FileBody::ParseFailed(diagnostics),
-            FileStatus::Planned { header, functions } => {
-                // `FILE::FUNCTION`: that function alone is shown.
-                let shown = match &named.functions[file.argument] {
-                    None => Some(0..functions.len()),
-                    Some(name) => functions
-                        .iter()
-                        .position(|f| f.name == name.as_str())
-                        .map(|i| i..i + 1),
-                };
-                let Some(shown) = shown else {
-                    let name = named.functions[file.argument]
-                        .as_deref()
-                        .unwrap_or_default();
-                    let names = functions.iter().map(|f| f.name.as_str());
-                    eprintln!("error: {}", no_such_function(name, &display, names));
-                    missing_function = true;
-                    has_program[file.argument] = true;
-                    continue;
-                };
-                FileBody::Program {
-                    header,
-                    file: source,
-                    outcome,
-                    first: shown.start,
-                    functions: &functions[shown],
-                }
-            }
-        };
-        has_program[file.argument] = true;
-        planned.push(PlannedFile {
-            display,
-            relative: &file.relative,
-            text,
-            body,
-        });
-    }
+    let InOrder {
+        planned,
+        has_program,
+        missing_function,
+    } = in_order(&files, &named, &sources, &outcomes, unreadable)?;
     let totals = report_failures(&planned);
     let mut empty = false;
     for (path, found) in named.paths.iter().zip(&has_program) {
@@ -471,104 +387,8 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     let mut stdout: Vec<u8> = Vec::new();
     let mut json_spool = None;
     match args.emit {
-        Emit::Ir => {
-            let mut written = Vec::new();
-            for p in &planned {
-                let FileBody::Program {
-                    header,
-                    file,
-                    functions,
-                    ..
-                } = &p.body
-                else {
-                    continue;
-                };
-                if p.failed() {
-                    eprintln!(
-                        "note: {} was not printed: some of its functions have no plan",
-                        p.display
-                    );
-                    continue;
-                }
-                let text = printed_program(&workspace, &p.display, header, *file, functions)?;
-                written.push((p.relative.to_path_buf(), text));
-                // The repairs (and, with --exact, the checkers' findings) go with the program.
-                let warnings = functions
-                    .iter()
-                    .filter_map(|f| f.result.as_ref().ok())
-                    .flat_map(|planned| &planned.report.summary().diagnostics)
-                    .filter(|d| d.severity == Severity::Warning);
-                let mut lines = None;
-                for d in warnings {
-                    let lines = lines.get_or_insert_with(|| LineIndex::new(p.text.get()));
-                    eprintln!("{}", d.one_line(&p.display, p.text.get(), lines));
-                }
-            }
-            match &args.out {
-                Some(dir) => {
-                    let targets: Vec<PathBuf> = written.iter().map(|(t, _)| t.clone()).collect();
-                    prepare_out_dir(dir, &files, &targets)?;
-                    for (target, text) in &written {
-                        write_atomically(&dir.join(target), text)?;
-                    }
-                }
-                None => {
-                    for (_, text) in &written {
-                        stdout.extend_from_slice(text.as_bytes());
-                    }
-                }
-            }
-        }
-        Emit::Svg => {
-            // (path under --out, document)
-            let mut svgs: Vec<(PathBuf, String)> = Vec::new();
-            for p in &planned {
-                // Real programs have functions without tiles (orchestration, `_spmd`
-                // wrappers): nothing to draw, so they neither get a picture nor count.
-                let mut tileless = Vec::new();
-                for function in p.functions() {
-                    let Ok(planned) = &function.result else {
-                        continue;
-                    };
-                    if planned.report.summary().spaces.iter().all(|s| s.tiles == 0) {
-                        tileless.push(function.name.as_str());
-                        continue;
-                    }
-                    let Some(report) = planned.report.detailed() else {
-                        bail!(
-                            "internal error: the report of '{}' lacks its detail",
-                            function.name
-                        );
-                    };
-                    let mut name = p.relative.as_os_str().to_owned();
-                    name.push(format!(".{}.svg", function.name));
-                    svgs.push((
-                        PathBuf::from(name),
-                        plan_svg(&function.name, report, p.text.get()),
-                    ));
-                }
-                if !tileless.is_empty() {
-                    eprintln!(
-                        "note: {}: {} without tiles not drawn: {}",
-                        p.display,
-                        plural(tileless.len(), "function"),
-                        crate::target::some_of(tileless)
-                    );
-                }
-            }
-            match (&args.out, svgs.as_slice()) {
-                (Some(dir), _) => {
-                    let targets: Vec<PathBuf> = svgs.iter().map(|(t, _)| t.clone()).collect();
-                    prepare_out_dir(dir, &files, &targets)?;
-                    for (target, svg) in &svgs {
-                        write_atomically(&dir.join(target), svg)?;
-                    }
-                }
-                (None, [(_, svg)]) => stdout.extend_from_slice(svg.as_bytes()),
-                (None, []) => {}
-                (None, _) => bail!(svg_usage_error()),
-            }
-        }
+        Emit::Ir => write_programs(&args, &files, &planned, &workspace, &mut stdout)?,
+        Emit::Svg => write_svgs(&args, &files, &planned, &mut stdout)?,
         Emit::Html => {
             if let Some(dir) = &args.out {
                 let page = html_page(
@@ -659,6 +479,243 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         ExitCode::from(crate::exit::ERRORS)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// `--emit ir`: each program whose every function has a plan, printed under `--out` (mirroring
+/// the inputs) or to `stdout`; each with its warnings on stderr.
+fn write_programs(
+    args: &PlanArgs,
+    files: &[InputFile],
+    planned: &[PlannedFile],
+    workspace: &ShardedWorkspace,
+    stdout: &mut Vec<u8>,
+) -> Result<()> {
+    let mut written = Vec::new();
+    for p in planned {
+        let FileBody::Program {
+            header,
+            file,
+            functions,
+            ..
+        } = &p.body
+        else {
+            continue;
+        };
+        if p.failed() {
+            eprintln!(
+                "note: {} was not printed: some of its functions have no plan",
+                p.display
+            );
+            continue;
+        }
+        let text = printed_program(workspace, &p.display, header, *file, functions)?;
+        written.push((p.relative.to_path_buf(), text));
+        // The repairs (and, with --exact, the checkers' findings) go with the program.
+        let warnings = functions
+            .iter()
+            .filter_map(|f| f.result.as_ref().ok())
+            .flat_map(|planned| &planned.report.summary().diagnostics)
+            .filter(|d| d.severity == Severity::Warning);
+        let mut lines = None;
+        for d in warnings {
+            let lines = lines.get_or_insert_with(|| LineIndex::new(p.text.get()));
+            eprintln!("{}", d.one_line(&p.display, p.text.get(), lines));
+        }
+    }
+    match &args.out {
+        Some(dir) => {
+            let targets: Vec<PathBuf> = written.iter().map(|(t, _)| t.clone()).collect();
+            prepare_out_dir(dir, files, &targets)?;
+            for (target, text) in &written {
+                write_atomically(&dir.join(target), text)?;
+            }
+        }
+        None => {
+            for (_, text) in &written {
+                stdout.extend_from_slice(text.as_bytes());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `--emit svg`: a picture per function with tiles, under `--out`, or to `stdout` when there
+/// is one.
+fn write_svgs(
+    args: &PlanArgs,
+    files: &[InputFile],
+    planned: &[PlannedFile],
+    stdout: &mut Vec<u8>,
+) -> Result<()> {
+    // (path under --out, document)
+    let mut svgs: Vec<(PathBuf, String)> = Vec::new();
+    for p in planned {
+        // Real programs have functions without tiles (orchestration, `_spmd`
+        // wrappers): nothing to draw, so they neither get a picture nor count.
+        let mut tileless = Vec::new();
+        for function in p.functions() {
+            let Ok(planned) = &function.result else {
+                continue;
+            };
+            if planned.report.summary().spaces.iter().all(|s| s.tiles == 0) {
+                tileless.push(function.name.as_str());
+                continue;
+            }
+            let Some(report) = planned.report.detailed() else {
+                bail!(
+                    "internal error: the report of '{}' lacks its detail",
+                    function.name
+                );
+            };
+            let mut name = p.relative.as_os_str().to_owned();
+            name.push(format!(".{}.svg", function.name));
+            svgs.push((
+                PathBuf::from(name),
+                plan_svg(&function.name, report, p.text.get()),
+            ));
+        }
+        if !tileless.is_empty() {
+            eprintln!(
+                "note: {}: {} without tiles not drawn: {}",
+                p.display,
+                plural(tileless.len(), "function"),
+                crate::target::some_of(tileless)
+            );
+        }
+    }
+    match (&args.out, svgs.as_slice()) {
+        (Some(dir), _) => {
+            let targets: Vec<PathBuf> = svgs.iter().map(|(t, _)| t.clone()).collect();
+            prepare_out_dir(dir, files, &targets)?;
+            for (target, svg) in &svgs {
+                write_atomically(&dir.join(target), svg)?;
+            }
+        }
+        (None, [(_, svg)]) => stdout.extend_from_slice(svg.as_bytes()),
+        (None, []) => {}
+        (None, _) => bail!(svg_usage_error()),
+    }
+    Ok(())
+}
+
+/// Refuses options the chosen output does not use.
+fn refuse_unused_options(args: &PlanArgs) -> Result<(), UsageError> {
+    if args.emit == Emit::Html && args.out.is_none() {
+        return Err(UsageError(
+            "--emit html needs --out DIR (it writes DIR/index.html)".into(),
+        ));
+    }
+    if args.no_lifetimes && args.emit != Emit::Json {
+        return Err(UsageError(
+            "--no-lifetimes applies to --emit json only".into(),
+        ));
+    }
+    if !args.only.is_empty() && args.emit != Emit::Summary {
+        return Err(UsageError(
+            "--only filters the summary; it does not apply to --emit json, ir, svg, html or \
+             sarif"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Every input in order with what became of it, for the outputs to show.
+struct InOrder<'a> {
+    planned: Vec<PlannedFile<'a>>,
+    /// Per argument, whether it held a program (or an unreadable file).
+    has_program: Vec<bool>,
+    /// A `FILE::FUNCTION` named a function its file does not define (said on stderr).
+    missing_function: bool,
+}
+
+/// The inputs `files` in order, each with its outcome (of `outcomes`, planned from `sources`)
+/// or the error that it could not be read (`unreadable`, by index in `files`).
+fn in_order<'a>(
+    files: &'a [InputFile],
+    named: &Inputs,
+    sources: &[ShardFile],
+    outcomes: &'a [FileOutcome],
+    unreadable: Vec<(usize, String)>,
+) -> Result<InOrder<'a>> {
+    let mut planned = Vec::new();
+    let mut has_program = vec![false; named.paths.len()];
+    let mut missing_function = false;
+    let mut outcome_iter = sources.iter().zip(outcomes);
+    let mut unreadable_iter = unreadable.into_iter().peekable();
+    for (index, file) in files.iter().enumerate() {
+        let display = file.path.display().to_string();
+        if let Some((_, err)) = unreadable_iter.next_if(|(i, _)| *i == index) {
+            has_program[file.argument] = true;
+            planned.push(PlannedFile {
+                display,
+                relative: &file.relative,
+                text: LazyText {
+                    loaded: Some(""),
+                    path: &file.path,
+                    read: std::cell::OnceCell::new(),
+                },
+                body: FileBody::Unreadable(err),
+            });
+            continue;
+        }
+        let Some((&source, outcome)) = outcome_iter.next() else {
+            bail!("planning {display} gave no result");
+        };
+        let text = LazyText {
+            loaded: outcome.text.as_deref(),
+            path: &outcome.path,
+            read: std::cell::OnceCell::new(),
+        };
+        let body = match &*outcome.status {
+            FileStatus::NeedsText => bail!("the text of {display} was not loaded"),
+            FileStatus::Unreadable(err) => FileBody::Unreadable(err.clone()),
+            FileStatus::NotAProgram => {
+                tracing::debug!(file = %outcome.path.display(), "skipping: no @pl.program");
+                continue;
+            }
+            FileStatus::ParseFailed(diagnostics) => FileBody::ParseFailed(diagnostics),
+            FileStatus::Planned { header, functions } => {
+                // `FILE::FUNCTION`: that function alone is shown.
+                let shown = match &named.functions[file.argument] {
+                    None => Some(0..functions.len()),
+                    Some(name) => functions
+                        .iter()
+                        .position(|f| f.name == name.as_str())
+                        .map(|i| i..i + 1),
+                };
+                let Some(shown) = shown else {
+                    let name = named.functions[file.argument]
+                        .as_deref()
+                        .unwrap_or_default();
+                    let names = functions.iter().map(|f| f.name.as_str());
+                    eprintln!("error: {}", no_such_function(name, &display, names));
+                    missing_function = true;
+                    has_program[file.argument] = true;
+                    continue;
+                };
+                FileBody::Program {
+                    header,
+                    file: source,
+                    outcome,
+                    first: shown.start,
+                    functions: &functions[shown],
+                }
+            }
+        };
+        has_program[file.argument] = true;
+        planned.push(PlannedFile {
+            display,
+            relative: &file.relative,
+            text,
+            body,
+        });
+    }
+    Ok(InOrder {
+        planned,
+        has_program,
+        missing_function,
     })
 }
 
