@@ -35,8 +35,9 @@ struct Tally {
     /// them with no repair (PyPTO's plan loses nothing else).
     plans_with_input_hazards: usize,
     input_hazards_alone: usize,
-    /// Programs with a `tile.fillpad_inplace`, and with an accumulator `if` (one arm seeds the
-    /// accumulator with `tile.matmul`, the other accumulates into a tile from before the `if`).
+    /// Programs with a `tile.fillpad_inplace`, and with an accumulator `if` (one arm
+    /// initialises the accumulator with `tile.matmul`, the other accumulates into a tile from
+    /// before the `if`).
     programs_padding_in_place: usize,
     programs_with_accumulator_ifs: usize,
 }
@@ -151,7 +152,7 @@ fn random_programs_get_plans_both_checkers_pass() {
 }
 
 /// Whether `text` has an `if` one of whose arms accumulates with `tile.matmul_acc` while the
-/// other seeds with `tile.matmul` (the arms' last assignments before their yields).
+/// other initialises with `tile.matmul` (the arms' last assignments before their yields).
 fn accumulator_if(text: &str) -> bool {
     let lines: Vec<&str> = text.lines().collect();
     lines.windows(4).any(|w| {

@@ -357,7 +357,7 @@ pub fn function_document(
                 let edited = function
                     .filter(|_| repaired)
                     .and_then(|f| numbered_function(f, config));
-                // The tiles repairs add (copies of seeds) are typed where they were added.
+                // The tiles repairs add (copies of inits) are typed where they were added.
                 if let Some(edited) = &edited {
                     for (name, ty) in tile_types(edited, &line_of) {
                         types.entry(name).or_insert(ty);

@@ -90,7 +90,7 @@ code_table! {
     ACC_TO_ACC_MOVE = "MR-E003", Error, Plan,
         fix "Report it with the input: the planner reached a state it must not.";
     /// Internal: an accumulator seed across a peeled if-phi refused its retarget.
-    ACC_SEED_REFUSED = "MR-E004", Error, Plan,
+    ACC_INIT_REFUSED = "MR-E004", Error, Plan,
         fix "Report it with the input: the planner reached a state it must not.";
     /// Internal: a sharing-group member rebased outside its reuse target.
     REBASE_OUT_OF_RANGE = "MR-E005", Error, Plan,

@@ -218,7 +218,7 @@ pub enum CarryAlignment {
     /// PyPTO's: each carry on its init's MemRef as printed.
     Pypto,
     /// The safe planner's: an init printed without a type (an `if` result, an outer iter
-    /// arg) counts as sitting where its seed sits, and an `if` result already sits where its
+    /// arg) counts as sitting where its own init sits, and an `if` result already sits where its
     /// arms' yield fixup will put it (on its then arm's value) when a later loop is aligned
     /// to it; PyPTO aligns such a loop to the result's stale buffer. `pypto_aligns`: whether
     /// PyPTO aligns carries at all here (only after a reuse), which decides how a carry
@@ -280,7 +280,7 @@ pub enum Realign {
     /// PyPTO aligns carries only after a reuse, and nothing was reused.
     WithoutReuse,
     /// The init is an `if` result (or printed without a type): it sits where its yield fixup
-    /// (or its seed) puts it, not on its stale MemRef.
+    /// (or its own init) puts it, not on its stale MemRef.
     ToWhereTheInitSits,
 }
 
@@ -407,9 +407,9 @@ fn place_if_results(i: &memreuse_ir::IfStmt, vars: &mut VarTable) {
         tile_target(vars, first_yield(arm?)?.get(k)?.as_var()?)
     };
     for (k, &result) in i.return_vars.iter().enumerate() {
-        let seed = yielded(vars, Some(&i.then_body), k)
+        let init = yielded(vars, Some(&i.then_body), k)
             .or_else(|| yielded(vars, i.else_body.as_deref(), k));
-        if let Some(target) = seed
+        if let Some(target) = init
             && is_placed_tile(vars, result)
             && !placed_at(vars, result, &target.memref)
         {
@@ -419,13 +419,13 @@ fn place_if_results(i: &memreuse_ir::IfStmt, vars: &mut VarTable) {
 }
 
 /// rules §7.4: an if-phi whose one arm accumulates in place on an Acc buffer gets its other
-/// arm's seed retargeted onto that buffer, so no Acc→Acc move is ever needed.
-/// Returns the seeds it moved.
+/// arm's init retargeted onto that buffer, so no Acc→Acc move is ever needed.
+/// Returns the inits it moved.
 pub fn coalesce_accumulator_if_phis(
     f: &mut Function,
     backend: Backend,
 ) -> Result<Vec<VarId>, PlanError> {
-    // Only an arm yielding an Acc tile can be coalesced, and coalescing moves a seed onto an
+    // Only an arm yielding an Acc tile can be coalesced, and coalescing moves an init onto an
     // existing Acc buffer: without such an arm nothing changes, so nothing is set up.
     if !has_acc_if_phi(&f.body, &f.vars) {
         return Ok(Vec::new());
@@ -524,7 +524,7 @@ fn coalesce_one(
         let (Some(a), Some(b)) = (then_value.as_var(), else_value.as_var()) else {
             continue;
         };
-        let (accumulator, seed) = match (
+        let (accumulator, init) = match (
             in_place_accumulator(retargeter, a),
             in_place_accumulator(retargeter, b),
         ) {
@@ -532,43 +532,43 @@ fn coalesce_one(
             (false, true) => (b, a),
             _ => continue,
         };
-        let (Some(acc), Some(seed_target)) = (
+        let (Some(acc), Some(init_target)) = (
             retargeter.target_of(accumulator),
-            retargeter.target_of(seed),
+            retargeter.target_of(init),
         ) else {
             continue;
         };
-        if acc.space != MemSpace::Acc || same_place(&seed_target.memref, &acc.memref) {
+        if acc.space != MemSpace::Acc || same_place(&init_target.memref, &acc.memref) {
             continue;
         }
         // Sibling subranges of one arena (seed S4) share a base but are different buffers:
-        // the seed's own reads of its subrange do not keep the accumulator's bytes live.
-        let sibling = (seed_target.memref.base == acc.memref.base).then_some(seed);
-        let Some(Definition::Assign(seed_path)) = retargeter.definition(seed).cloned() else {
+        // the init's own reads of its subrange do not keep the accumulator's bytes live.
+        let sibling = (init_target.memref.base == acc.memref.base).then_some(init);
+        let Some(Definition::Assign(init_path)) = retargeter.definition(init).cloned() else {
             continue;
         };
-        let seed_is_call = matches!(
-            &crate::analysis::body::stmt_at(retargeter.body(), &seed_path).kind,
+        let init_is_call = matches!(
+            &crate::analysis::body::stmt_at(retargeter.body(), &init_path).kind,
             StmtKind::Assign { value, .. } if value.as_call().is_some()
         );
-        if !seed_is_call || !inside(&seed_path, &if_path) {
+        if !init_is_call || !inside(&init_path, &if_path) {
             continue;
         }
-        if !retargeter.dead_at_except(&seed_path, &acc.memref.base, Some(&if_path), sibling) {
+        if !retargeter.dead_at_except(&init_path, &acc.memref.base, Some(&if_path), sibling) {
             continue;
         }
-        if !retargeter.retarget_assign(seed, &seed_path, &acc, Liveness::CheckedByCaller) {
-            let name = retargeter.vars[seed].name.clone();
+        if !retargeter.retarget_assign(init, &init_path, &acc, Liveness::CheckedByCaller) {
+            let name = retargeter.vars[init].name.clone();
             return Err(PlanError::new(
-                codes::ACC_SEED_REFUSED,
+                codes::ACC_INIT_REFUSED,
                 format!(
                     "Internal error: cannot coalesce L0C accumulator across a peeled if-phi — seed producer '{name}' refused retarget onto the accumulator buffer, which would force an illegal Acc->Acc tile.move."
                 ),
-                retargeter.vars[seed].span,
+                retargeter.vars[init].span,
             ));
         }
-        retargeter.retype(seed, &acc);
-        moved.push(seed);
+        retargeter.retype(init, &acc);
+        moved.push(init);
     }
     Ok(())
 }

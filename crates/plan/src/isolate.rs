@@ -1,8 +1,9 @@
 //! Input edits of the safe planner (ARCHITECTURE "Safe planning"): a loop carry or an `if`
-//! result that PyPTO keeps on its seed's buffer, where the seed is still needed, gets a buffer of
-//! its own ([`detach`]); a tile the input put on a buffer it must not use moves to a fresh one
-//! ([`fresh_buffer`]). Both only add allocations, variables and `tile.move`s: every `VarId` of
-//! the input stays valid. [`Seats`] says where a carry or `if` result sits (with its seed).
+//! result that PyPTO keeps on its init's buffer (the loop's init value, the value the `if`'s
+//! then arm yields), where the init is still needed, gets a buffer of its own ([`detach`]); a
+//! tile the input put on a buffer it must not use moves to a fresh one ([`fresh_buffer`]).
+//! Both only add allocations, variables and `tile.move`s: every `VarId` of the input stays
+//! valid. [`Seats`] says where a carry or `if` result sits (with its init).
 
 use rustc_hash::FxHashMap;
 
@@ -24,34 +25,34 @@ pub enum Place {
 /// What [`detach`] did, for the repair's report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Detached {
-    /// The value whose buffer the place leaves: the loop's init value, or what the `if`'s
-    /// then arm yields.
-    pub seed: Name,
+    /// The place's init, whose buffer the place leaves: the loop's init value, or what the
+    /// `if`'s then arm yields.
+    pub init: Name,
     /// The buffer both sat on.
     pub shared_base: Name,
     /// The place's new allocation.
     pub new_base: Name,
-    /// The copy of the seed that now feeds the place.
+    /// The copy of the init that now feeds the place.
     pub copy: Name,
     /// The copy's variable: its sharing group is the place's new allocation.
     pub copy_var: VarId,
 }
 
-/// Gives `place` its own allocation. A loop carry is seeded by a `tile.move` of its init
+/// Gives `place` its own allocation. A loop carry is fed by a `tile.move` of its init
 /// value into a fresh `tile.alloc`, right before the loop; an `if` result by a `tile.move`
 /// of its then arm's value, right before that arm's yield. Every tile that must sit where
 /// the place sits (a carry's iter arg and result, the values yielded into it, in-place
-/// results and views of them, on the seed's base) moves with it. `None` when the place is
-/// not fed from a tile on its own buffer, when the seed itself must stay where the place is, or
+/// results and views of them, on the init's base) moves with it. `None` when the place is
+/// not fed from a tile on its own buffer, when the init itself must stay where the place is, or
 /// when its space has no copy into itself (Acc).
 pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
-    let (anchor, seed) = find_place(&f.body, place)?;
+    let (anchor, init) = find_place(&f.body, place)?;
     // The place's own MemRef; a return var printed without a type has none, and then the
-    // seed's stands for it.
+    // init's stands for it.
     let typed = if tile_memref(f, anchor).is_some() {
         anchor
     } else {
-        seed
+        init
     };
     let shared_base = tile_memref(f, typed)?.base.clone();
     let space = tile_space(f, typed)?;
@@ -59,37 +60,37 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
     if !tile_move_exists(space, space) {
         return None;
     }
-    if tile_memref(f, seed).is_some_and(|m| m.base != shared_base) {
+    if tile_memref(f, init).is_some_and(|m| m.base != shared_base) {
         return None;
     }
     let alloc_size = alloc_size(f, &shared_base)?;
     let mut places = Places::new(f, &shared_base);
-    places.walk(&f.body, &[(anchor, seed)]);
+    places.walk(&f.body, &[(anchor, init)]);
     let mut family = places.component(anchor);
     // Carries that start from one tile and yield one value are one place; the carry leaves
     // with a copy of that value too, made before the yield.
     let mut yield_copy = None;
-    if family.contains(&seed)
+    if family.contains(&init)
         && let Place::Carry(_) = place
         && let Some(yielded) = yielded_value(&f.body, anchor)
     {
         let mut places = Places::new(f, &shared_base);
-        places.walk(&f.body, &[(anchor, seed), (anchor, yielded)]);
+        places.walk(&f.body, &[(anchor, init), (anchor, yielded)]);
         let without_yield = places.component(anchor);
         if !without_yield.contains(&yielded) {
             family = without_yield;
             yield_copy = Some(yielded);
         }
     }
-    if family.contains(&seed) {
-        // Still one place with the seed through links the yield fixup realises with a
+    if family.contains(&init) {
+        // Still one place with the init through links the yield fixup realises with a
         // `tile.move` anyway: only the tiles bound to the place leave, and the fixup copies
         // the rest in and out.
         let mut places = Places::new(f, &shared_base).binding_only();
-        places.walk(&f.body, &[(anchor, seed)]);
+        places.walk(&f.body, &[(anchor, init)]);
         family = places.component(anchor);
         yield_copy = None;
-        if family.contains(&seed) {
+        if family.contains(&init) {
             return None;
         }
     }
@@ -111,21 +112,21 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
         Place::Carry(_) => "carry",
         Place::IfResult(_) => "phi",
     };
-    let copy_name: Name = fresh_name(f, &format!("{}_{suffix}", f.vars[seed].name)).into();
+    let copy_name: Name = fresh_name(f, &format!("{}_{suffix}", f.vars[init].name)).into();
     let mut copy_ty = f.vars[typed].ty.clone();
     if let Some(Type::Tile(tile)) = &mut copy_ty
         && let Some(memref) = &mut tile.memref
     {
         memref.base = new_base.clone();
     }
-    let seed_span = f.vars[seed].span;
+    let init_span = f.vars[init].span;
     let copy = f.vars.push(Var {
         name: copy_name.clone(),
         kind: VarKind::Local,
         ty: copy_ty,
-        span: seed_span,
+        span: init_span,
     });
-    let copy_stmt = Stmt::tile_move(copy, seed, space, seed_span);
+    let copy_stmt = Stmt::tile_move(copy, init, space, init_span);
     if let Some(yielded) = yield_copy {
         let name: Name = fresh_name(f, &format!("{}_carry", f.vars[yielded].name)).into();
         let span = f.vars[yielded].span;
@@ -142,7 +143,7 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
     insert_copy(&mut f.body, place, copy, &mut Some(copy_stmt));
     crate::cleanup::hoist_allocs(f, &[(alloc, alloc_size, space)]);
     Some(Detached {
-        seed: f.vars[seed].name.clone(),
+        init: f.vars[init].name.clone(),
         shared_base,
         new_base,
         copy: copy_name,
@@ -201,14 +202,14 @@ fn feed_yield(body: &mut [Stmt], iter_arg: VarId, copy: VarId, copy_stmt: &mut O
     }
 }
 
-/// The variable that sits on `place` (a loop's iter arg, an `if` result) and the seed that
+/// The variable that sits on `place` (a loop's iter arg, an `if` result) and the init that
 /// feeds it (the loop's init value, the value the `if`'s then arm yields), when both are
 /// variables.
 pub fn place_anchor(body: &[Stmt], place: Place) -> Option<(VarId, VarId)> {
     find_place(body, place)
 }
 
-/// The variable that sits on the place and the seed that feeds it.
+/// The variable that sits on the place and the init that feeds it.
 fn find_place(body: &[Stmt], place: Place) -> Option<(VarId, VarId)> {
     for stmt in body {
         let found = match &stmt.kind {
@@ -490,7 +491,7 @@ impl Seats {
         None
     }
 
-    /// The tile an assignment defines that `v` sits with: `v` itself, or the seed its carry or
+    /// The tile an assignment defines that `v` sits with: `v` itself, or the init its carry or
     /// `if` result starts from (a sharing group is made of those).
     pub fn defined(&self, v: VarId) -> VarId {
         let mut at = v;

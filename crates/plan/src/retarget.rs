@@ -366,7 +366,7 @@ impl<'f> Retargeter<'f> {
         self.dead_at_except(def, base, stop_at, None)
     }
 
-    /// [`Self::dead_at`], not counting the tile `except` (a seed that already sits in another
+    /// [`Self::dead_at`], not counting the tile `except` (an init that already sits in another
     /// subrange of `base`, seed S4: it is the tile being moved onto the bytes in question).
     pub fn dead_at_except(
         &self,

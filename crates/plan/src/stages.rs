@@ -402,8 +402,8 @@ pub(crate) fn finish(
 pub struct ReportToDo {
     /// Per space packed: the intervals kept on their own allocation.
     kept_own: Vec<Vec<usize>>,
-    /// The accumulator if-phi seeds rules §7.4 moved, as they were moved: name, space, base.
-    coalesced: Vec<CoalescedSeed>,
+    /// The accumulator if-phi inits rules §7.4 moved, as they were moved: name, space, base.
+    coalesced: Vec<CoalescedInit>,
     /// Where carries are aligned otherwise than PyPTO aligns them: the function as PyPTO
     /// aligns it, and the warnings, which stand where the plans differ.
     realigned: Option<(Function, Vec<Diagnostic>)>,
@@ -520,7 +520,7 @@ pub(crate) fn finish_deferring(
 
 /// The rows [`finish_deferring`] left out of `plan`'s report, made from the lifetimes and
 /// packing it was finished from: each space's buffers (the groups kept on their own allocation
-/// in rows of their own, the accumulator if-phi seeds on the accumulator's buffer), the
+/// in rows of their own, the accumulator if-phi inits on the accumulator's buffer), the
 /// lifetimes, and the warnings of carries aligned otherwise than PyPTO aligns them where that
 /// changes the plan.
 pub(crate) fn complete_report(
@@ -540,7 +540,7 @@ pub(crate) fn complete_report(
         spaces.push(space_report);
     }
     let reserved_starts = reserved_starts(packed);
-    report_coalesced_seeds(&mut spaces, &to_do.coalesced, &reserved_starts);
+    report_coalesced_inits(&mut spaces, &to_do.coalesced, &reserved_starts);
     let report = &mut plan.report;
     report.spaces = spaces;
     report.lifetimes = lifetime_report(lifetimes);
@@ -583,18 +583,18 @@ pub(crate) fn keeps_own_buffer(
 }
 
 /// The control-flow fixups after the carries are aligned: accumulator if-phis, identity
-/// copies, the yield fixup, hoisted allocs, dead allocs (rules §7.4–§7.6); with the seeds the
-/// accumulator if-phis moved (their report rows, [`report_coalesced_seeds`]).
+/// copies, the yield fixup, hoisted allocs, dead allocs (rules §7.4–§7.6); with the inits the
+/// accumulator if-phis moved (their report rows, [`report_coalesced_inits`]).
 fn fix_control_flow(
     mut f: Function,
     mut report: PlanReport,
     (lifetimes, backend, safe, rule_set): (&Lifetimes, Backend, bool, Rules),
-) -> Result<(FunctionPlan, Vec<CoalescedSeed>), PlanError> {
+) -> Result<(FunctionPlan, Vec<CoalescedInit>), PlanError> {
     let control_flow = lifetimes.shape.control_flow;
     let mut coalesced = Vec::new();
     if control_flow {
-        let seeds = fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
-        coalesced = coalesced_seed_rows(&f, &seeds);
+        let inits = fixup::coalesce_accumulator_if_phis(&mut f, backend)?;
+        coalesced = coalesced_init_rows(&f, &inits);
     }
     // Identity-copy normalisation acts only from a bare rename, and the fixups add none. Its
     // run before the yield fixup is seed rule S3's.
@@ -934,33 +934,33 @@ fn lay_out_again(report: &mut SpaceReport, reserved_start: i64) {
     report.bytes_after = report.buffers.iter().map(|b| b.size).sum();
 }
 
-/// A seed rules §7.4 moved onto an accumulator's buffer, as the report lists it: its name,
+/// An init rules §7.4 moved onto an accumulator's buffer, as the report lists it: its name,
 /// space and base right after the move.
-type CoalescedSeed = (Name, MemSpace, Name);
+type CoalescedInit = (Name, MemSpace, Name);
 
-/// The seeds rules §7.4 moved onto an accumulator's buffer, as the report lists them.
-fn coalesced_seed_rows(f: &Function, seeds: &[VarId]) -> Vec<CoalescedSeed> {
-    seeds
+/// The inits rules §7.4 moved onto an accumulator's buffer, as the report lists them.
+fn coalesced_init_rows(f: &Function, inits: &[VarId]) -> Vec<CoalescedInit> {
+    inits
         .iter()
-        .filter_map(|&seed| {
-            let Some(Type::Tile(tile)) = &f.vars[seed].ty else {
+        .filter_map(|&init| {
+            let Some(Type::Tile(tile)) = &f.vars[init].ty else {
                 return None;
             };
             let (memref, space) = (tile.memref.as_ref()?, tile.space?);
-            Some((f.vars[seed].name.clone(), space, memref.base.clone()))
+            Some((f.vars[init].name.clone(), space, memref.base.clone()))
         })
         .collect()
 }
 
-/// The space reports after rules §7.4 moved accumulator if-phi seeds onto the accumulator's
-/// buffer: each seed is listed in that buffer's row, a row left with no member goes (its alloc
+/// The space reports after rules §7.4 moved accumulator if-phi inits onto the accumulator's
+/// buffer: each init is listed in that buffer's row, a row left with no member goes (its alloc
 /// is removed), and the rows are laid out again.
-fn report_coalesced_seeds(
+fn report_coalesced_inits(
     spaces: &mut [SpaceReport],
-    seeds: &[(Name, MemSpace, Name)],
+    inits: &[(Name, MemSpace, Name)],
     reserved_starts: &[(MemSpace, i64)],
 ) {
-    for (name, space, base) in seeds {
+    for (name, space, base) in inits {
         let space = *space;
         let Some(report) = spaces.iter_mut().find(|r| r.space == space) else {
             continue;

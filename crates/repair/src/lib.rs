@@ -12,8 +12,8 @@
 //! location, then code) is separated by the first edit of `candidates` that separates it —
 //! `MR-R001` keep a group off the shared buffer (writer, then victim), `MR-R002`/`MR-R005`
 //! detach the loop carry or `if` result that sits on the victim's buffer (the one whose
-//! storage the writer is — an in-place result or view of it — first, then seeded from the
-//! victim first, then outer before inner), `MR-R004` move an upstream retarget to a fresh
+//! storage the writer is — an in-place result or view of it — first, then one whose init is
+//! the victim, then outer before inner), `MR-R004` move an upstream retarget to a fresh
 //! allocation (with the views and in-place results on it: one of those never moves alone,
 //! which would leave it off its source's base, `V006`, a finding no edit repairs). Each trial plans the function from the edited input (an `MR-R001` trial keeps
 //! the input, so it finishes from the input's packing, `plan::Planning::kept`, which gives the
@@ -134,7 +134,7 @@ const MAX_ROUNDS: usize = 64;
 enum Action {
     /// The sharing group of this tile keeps its own allocation.
     KeepOwn(VarId),
-    /// The loop carry or `if` result leaves its seed's buffer.
+    /// The loop carry or `if` result leaves its init's buffer.
     Detach(Place),
     /// This tile (and its views) moves to a fresh allocation: the input put it on a buffer
     /// it must not use (an upstream Step 0 retarget).
@@ -614,7 +614,7 @@ fn first_separating(
             kept_the_pair.functions.push(trial.plan.function);
             continue;
         };
-        // The seeds separated for the planner make another input, planned once.
+        // The inits separated for the planner make another input, planned once.
         if separated_input.is_some() {
             trial_plans = InputPlans::planned();
         }
@@ -632,11 +632,11 @@ fn first_separating(
 }
 
 /// Plans `input`; when the yield fixup refuses loop carries on one buffer (`MR-E006`, the
-/// seed's S2), separates them first and adds those repairs to `repairs`: carries the input
-/// seeds from one tile get their own allocations (the input so edited is returned), and a
-/// carry whose init the packer put on another carry's init's buffer keeps that init on its own
-/// allocation (the refused loop's inits in carry order: the first whose keeping changes the
-/// plan, since the one that kept the buffer changes nothing).
+/// seed's S2), separates them first and adds those repairs to `repairs`: carries that start
+/// from one tile in the input get their own allocations (the input so edited is returned),
+/// and a carry whose init the packer put on another carry's init's buffer keeps that init on
+/// its own allocation (the refused loop's inits in carry order: the first whose keeping
+/// changes the plan, since the one that kept the buffer changes nothing).
 fn plan_separating(
     input: &Function,
     plans: &mut InputPlans,
@@ -651,7 +651,7 @@ fn plan_separating(
     }
     let mut edited = None;
     let mut separated_input = input.clone();
-    let separated = separate_shared_seeds(&mut separated_input);
+    let separated = separate_shared_inits(&mut separated_input);
     let mut separated_plans = InputPlans::default();
     if !separated.is_empty() {
         repairs.extend(separated);
@@ -875,11 +875,11 @@ fn loop_carries_at(
 }
 
 /// Run when the yield fixup refuses carries on one buffer (`MR-E006`, seed S2): loop carries
-/// seeded from one tile, and `if` results whose then arm yields one tile while the else arm
+/// whose init is one tile, and `if` results whose then arm yields one tile while the else arm
 /// yields two, sit on one buffer in PyPTO's plan. Every one but the first gets its own.
-fn separate_shared_seeds(f: &mut Function) -> Vec<Diagnostic> {
+fn separate_shared_inits(f: &mut Function) -> Vec<Diagnostic> {
     let mut shared = Vec::new();
-    shared_seeds(f, &f.body, &mut shared);
+    shared_inits(f, &f.body, &mut shared);
     let mut repairs = Vec::new();
     for (place, first, span) in shared {
         let (anchor, code, what) = match place {
@@ -892,31 +892,31 @@ fn separate_shared_seeds(f: &mut Function) -> Vec<Diagnostic> {
         };
         let message = format!(
             "PyPTO keeps {what} '{first_name}' and '{anchor_name}' on one buffer, '{}', because both start from '{}', so their writebacks overwrite each other (the seed's S2 rejects this); the repaired plan feeds '{anchor_name}' from '{}', a copy of '{}' in its own allocation '{}'",
-            detached.shared_base, detached.seed, detached.copy, detached.seed, detached.new_base
+            detached.shared_base, detached.init, detached.copy, detached.init, detached.new_base
         );
         repairs.push(Diagnostic::warning(code, message, span));
     }
     repairs
 }
 
-fn shared_seeds(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate::ir::Span)>) {
+fn shared_inits(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate::ir::Span)>) {
     let var = |e: &crate::ir::Expr| e.as_var();
     for stmt in body {
         match &stmt.kind {
             StmtKind::For(l) => {
                 for j in 1..l.iter_args.len().min(l.init_values.len()) {
-                    let Some(seed) = var(&l.init_values[j]) else {
+                    let Some(init) = var(&l.init_values[j]) else {
                         continue;
                     };
                     let first = (0..j).find(|&i| {
                         var(&l.init_values[i])
-                            .is_some_and(|s| base(f, s).is_some() && base(f, s) == base(f, seed))
+                            .is_some_and(|s| base(f, s).is_some() && base(f, s) == base(f, init))
                     });
                     if let Some(i) = first {
                         out.push((Place::Carry(l.iter_args[j]), l.iter_args[i], stmt.span));
                     }
                 }
-                shared_seeds(f, &l.body, out);
+                shared_inits(f, &l.body, out);
             }
             StmtKind::If(i) => {
                 let values = |arm: &[Stmt]| final_yield_values(arm).map(<[Expr]>::to_vec);
@@ -924,9 +924,9 @@ fn shared_seeds(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate:
                 let else_values = i.else_body.as_deref().and_then(values);
                 if let (Some(t), Some(e)) = (then_values, else_values) {
                     for j in 1..t.len().min(i.return_vars.len()) {
-                        let Some(seed) = var(&t[j]) else { continue };
+                        let Some(init) = var(&t[j]) else { continue };
                         let first = (0..j).find(|&k| {
-                            var(&t[k]) == Some(seed)
+                            var(&t[k]) == Some(init)
                                 && e.get(k).and_then(var) != e.get(j).and_then(var)
                         });
                         if let Some(k) = first {
@@ -938,12 +938,12 @@ fn shared_seeds(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate:
                         }
                     }
                 }
-                shared_seeds(f, &i.then_body, out);
+                shared_inits(f, &i.then_body, out);
                 if let Some(e) = &i.else_body {
-                    shared_seeds(f, e, out);
+                    shared_inits(f, e, out);
                 }
             }
-            StmtKind::With(w) => shared_seeds(f, &w.body, out),
+            StmtKind::With(w) => shared_inits(f, &w.body, out),
             _ => {}
         }
     }
@@ -982,7 +982,7 @@ fn apply(
 /// goes back to its own (the writer first); else a loop carry or `if` result that sits on the
 /// victim's buffer gets one of its own — the one whose storage the writer is (an in-place
 /// result or view of an `if` result, a carry or a loop result) or one enclosing the write,
-/// one seeded from the victim first, then outer before inner; else the writer, if the input
+/// one whose init is the victim first, then outer before inner; else the writer, if the input
 /// already put it there, moves to a fresh allocation with the tile whose view or in-place
 /// result it is (an assignment's value: a carry's or an `if` result's storage moves with its
 /// place, above). The warnings' `{copy}` and `{new_base}` are named by [`apply`], when
@@ -998,7 +998,7 @@ fn candidates(
     let Clobber { victim, writer } = pair;
     let name = |v: VarId| planned.vars[v].name.to_string();
     let (planned_seats, input_seats) = (Seats::of(&planned.body), Seats::of(&input.body));
-    // A carry or `if` result printed without a type sits where its seed sits.
+    // A carry or `if` result printed without a type sits where its init sits.
     let seat_base = |seats: &Seats, f: &Function, v: VarId| base(f, seats.with_memref(&f.vars, v)?);
     let planned_base = |v: VarId| seat_base(&planned_seats, planned, v);
     let input_base = |v: VarId| {
@@ -1049,25 +1049,25 @@ fn candidates(
     // The carry or `if` result the writer is the storage of (an in-place result of an `if`
     // result, a view of an iter arg): it leaves with the place, never alone.
     if let Some(place) = storage_place(planned, writer)
-        && let Some((anchor, seed)) = place_anchor(&planned.body, place)
+        && let Some((anchor, init)) = place_anchor(&planned.body, place)
     {
-        places.push((0, place, anchor, seed));
+        places.push((0, place, anchor, init));
     }
     enclosing_places(&planned.body, writer, 0, &mut Vec::new(), &mut places);
-    // A place seeded from the victim itself first, then outermost first.
+    // A place whose init is the victim itself first, then outermost first.
     let mut places: Vec<_> = places
         .into_iter()
-        .filter(|&(_, _, anchor, seed)| {
-            // An untyped return var sits where its seed sits.
+        .filter(|&(_, _, anchor, init)| {
+            // An untyped return var sits where its init sits.
             planned_base(anchor)
-                .or_else(|| planned_base(seed))
+                .or_else(|| planned_base(init))
                 .as_deref()
                 == Some(victim_base.as_str())
-                && planned_base(seed).as_deref() == Some(victim_base.as_str())
+                && planned_base(init).as_deref() == Some(victim_base.as_str())
                 && anchor.index() < input.vars.len()
         })
         .collect();
-    places.sort_by_key(|&(depth, _, anchor, seed)| (seed != victim, depth, anchor.index()));
+    places.sort_by_key(|&(depth, _, anchor, init)| (init != victim, depth, anchor.index()));
     // The writer's own place may enclose it too: each place is tried once.
     let mut tried = Vec::new();
     places.retain(|&(_, place, _, _)| {
@@ -1075,8 +1075,8 @@ fn candidates(
         tried.push(place);
         first
     });
-    for (_, place, anchor, seed) in places {
-        let (code, what, seed_role) = match place {
+    for (_, place, anchor, init) in places {
+        let (code, what, init_role) = match place {
             Place::Carry(_) => (codes::CARRY_GETS_OWN_BUFFER, "loop carry", "its init value"),
             Place::IfResult(_) => (
                 codes::IF_RESULT_GETS_OWN_BUFFER,
@@ -1085,10 +1085,10 @@ fn candidates(
             ),
         };
         let message = format!(
-            "PyPTO keeps {what} '{}' on '{victim_base}', the buffer of {seed_role} '{}', which is unsafe: {why}; the repaired plan feeds it from '{{copy}}', a copy of '{}' in its own allocation '{{new_base}}'",
+            "PyPTO keeps {what} '{}' on '{victim_base}', the buffer of {init_role} '{}', which is unsafe: {why}; the repaired plan feeds it from '{{copy}}', a copy of '{}' in its own allocation '{{new_base}}'",
             name(anchor),
-            name(seed),
-            name(seed),
+            name(init),
+            name(init),
         );
         out.push((Action::Detach(place), repair(code, message, finding)));
     }
@@ -1119,7 +1119,7 @@ fn candidates(
 }
 
 /// The places of every loop and `if` enclosing `v`'s definition, with their depth, the
-/// variable on the place and its seed.
+/// variable on the place and its init.
 fn enclosing_places(
     body: &[Stmt],
     v: VarId,
@@ -1306,9 +1306,10 @@ fn key(planned: &Function, finding: &Finding) -> Option<FindingKey> {
 /// The findings on the input planned with no reuse at all: every sharing group keeps its own
 /// allocation and Step 0 retargets nothing, so tiles share only what the input and PyPTO's
 /// mandatory placements make them share (in-place results, views, loop carries in place,
-/// accumulator if-phis coalesced, rules §7.4). Loop carries the input seeds from one tile,
-/// which the yield fixup refuses (`MR-E006`), are first separated as the repair separates them
-/// (their copies keep their own allocations too). Empty when that plan cannot be made.
+/// accumulator if-phis coalesced, rules §7.4). Loop carries that start from one tile in the
+/// input, which the yield fixup refuses (`MR-E006`), are first separated as the repair
+/// separates them (their copies keep their own allocations too). Empty when that plan cannot
+/// be made.
 fn unshared_findings(
     input: &Function,
     config: &PlanConfig,
@@ -1333,7 +1334,7 @@ fn unshared_findings(
     let mut planned = plan_keeping_all(input);
     if matches!(&planned, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES) {
         let mut separated = input.clone();
-        if !separate_shared_seeds(&mut separated).is_empty() {
+        if !separate_shared_inits(&mut separated).is_empty() {
             planned = plan_keeping_all(&separated);
         }
     }

@@ -51,13 +51,14 @@ pub enum Shapes {
     PyptoSafe,
     /// Also the shapes of `tests/data/verify_upstream/`, on which PyPTO's plan can lose a
     /// value: loop inits read inside or after their loop (sometimes through a view of a live
-    /// tile), nested loops seeded by the enclosing iter arg whose result the outer loop yields,
-    /// `if`s whose then arm yields a pre-if value, and tuple items nobody reads. And the shapes
-    /// the repairs must carry along or leave to the input: `tile.fillpad_inplace` of a carry's
-    /// next value, an arm's value, an `if` result or a loop result (its output reuses input 0),
-    /// and accumulator `if`s (one arm seeds with `tile.matmul`, the other accumulates into a
-    /// pre-if Acc tile with `tile.matmul_acc`), whose pre-if tile is now and then read later:
-    /// the input then overwrites it itself, which no plan can undo (`MR-W004`).
+    /// tile), nested loops initialised by the enclosing iter arg whose result the outer loop
+    /// yields, `if`s whose then arm yields a pre-if value, and tuple items nobody reads. And the
+    /// shapes the repairs must carry along or leave to the input: `tile.fillpad_inplace` of a
+    /// carry's next value, an arm's value, an `if` result or a loop result (its output reuses
+    /// input 0), and accumulator `if`s (one arm initialises with `tile.matmul`, the other
+    /// accumulates into a pre-if Acc tile with `tile.matmul_acc`), whose pre-if tile is now and
+    /// then read later: the input then overwrites it itself, which no plan can undo
+    /// (`MR-W004`).
     WithUpstreamHazards,
 }
 
@@ -959,7 +960,7 @@ impl<'a> FunctionGen<'a> {
     }
 
     /// `for i, (c, ...) in pl.range(n, init_values=(...))` carrying one or two tiles, each
-    /// seeded by a tile of its own (see [`FunctionGen::loop_seed`]).
+    /// initialised by a tile of its own (see [`FunctionGen::fresh_loop_init`]).
     fn carry_loop(&mut self) {
         let carries = if self.rng.percent(30) { 2 } else { 1 };
         let (inits, live_inits): (Vec<Tile>, Vec<bool>) =
@@ -1041,11 +1042,11 @@ impl<'a> FunctionGen<'a> {
         }
     }
 
-    /// A loop init: a tile of its own ([`FunctionGen::loop_seed`]), or, among the hazard
+    /// A loop init: a tile of its own ([`FunctionGen::fresh_loop_init`]), or, among the hazard
     /// shapes, a live tile or a view of one (then `true`).
     fn loop_init(&mut self) -> (Tile, bool) {
         if !self.hazard(40) {
-            return (self.loop_seed(), false);
+            return (self.fresh_loop_init(), false);
         }
         let src = self.operand();
         if src.rows < 2 || !self.hazard(40) {
@@ -1069,7 +1070,7 @@ impl<'a> FunctionGen<'a> {
         (view, true)
     }
 
-    /// A two-trip loop nested in a carry loop and seeded by its iter arg `outer`; the outer
+    /// A two-trip loop nested in a carry loop and initialised by its iter arg `outer`; the outer
     /// loop yields its result (`tests/data/verify_upstream/nested_carry_without_step0.py`).
     fn nested_carry(&mut self, outer: &Tile) -> Tile {
         let loop_var = self.fresh_name("j");
@@ -1107,11 +1108,11 @@ impl<'a> FunctionGen<'a> {
     /// its init's buffer (rules §3.1) and each iteration's value is written back there (§4, §7.5),
     /// so PyPTO's frontend never reads an init (or a tile sharing its bytes) once the loop begins.
     /// A copy of an operand or a zero tile, like real kernels' accumulators. A nested loop is
-    /// therefore never seeded by the enclosing iter arg either: PyPTO's frontend does that, but
-    /// without Step 0 PyPTO's plan loses such a carry
+    /// therefore never initialised by the enclosing iter arg either: PyPTO's frontend does
+    /// that, but without Step 0 PyPTO's plan loses such a carry
     /// (`tests/data/verify_upstream/nested_carry_without_step0.py`), and the generated programs
     /// are planned both ways.
-    fn loop_seed(&mut self) -> Tile {
+    fn fresh_loop_init(&mut self) -> Tile {
         let src = self.operand();
         let (rows, cols, dtype) = (src.rows, src.cols, src.dtype);
         let (one, zero) = if dtype.is_float() {
@@ -1229,14 +1230,15 @@ impl<'a> FunctionGen<'a> {
         }
     }
 
-    /// An accumulator `if` (rules §7.4), as real kernels write a K loop: one arm seeds the
-    /// accumulator with `tile.matmul`, the other accumulates with `tile.matmul_acc` into an Acc
-    /// tile from before the `if` (its result on that tile's MemRef), and both yield one result,
-    /// which sits on the then arm's value (rules §3.1) and is moved to Vec. Either the
+    /// An accumulator `if` (rules §7.4), as real kernels write a K loop: one arm initialises
+    /// the accumulator with `tile.matmul`, the other accumulates with `tile.matmul_acc` into an
+    /// Acc tile from before the `if` (its result on that tile's MemRef), and both yield one
+    /// result, which sits on the then arm's value (rules §3.1) and is moved to Vec. Either the
     /// accumulator is a pre-if `tile.matmul` result, which is now and then read again after the
-    /// `if`, or it is the iter arg of a loop around the `if` (`if k == 0` seeds), whose init is
-    /// now and then read after the loop. PyPTO coalesces the seed onto the accumulator's buffer
-    /// (§7.4), and a later read of the pre-if value then reads the seed.
+    /// `if`, or it is the iter arg of a loop around the `if` (`if k == 0` initialises it), whose
+    /// init is now and then read after the loop. PyPTO coalesces the `tile.matmul` arm's value
+    /// onto the accumulator's buffer (§7.4), and a later read of the pre-if value then reads
+    /// that value.
     fn acc_if_phi(&mut self) {
         let (m, k, n) = (
             self.rng.pick(CUBE_DIMS),
@@ -1248,7 +1250,7 @@ impl<'a> FunctionGen<'a> {
         let layout = (m, n, DType::Fp32, Space::Acc);
         let product = format!("pl.tile.matmul({}, {})", lhs.name, rhs.name);
         let pre = self.define("acc", layout, Placement::Fresh, &product);
-        let seed_first = self.rng.percent(50);
+        let init_first = self.rng.percent(50);
         // The accumulator `if`, in the current block: yields its result.
         let accumulate_if = |g: &mut Self, accumulator: &Tile, condition: &str| -> Tile {
             g.start_line();
@@ -1259,12 +1261,12 @@ impl<'a> FunctionGen<'a> {
                     g.start_line();
                     g.body.push_str("else:\n");
                 }
-                let seeds = (branch == 0) == seed_first;
+                let inits = (branch == 0) == init_first;
                 g.block(|g| {
                     if g.rng.percent(50) {
                         g.random_statements(2);
                     }
-                    let value = if seeds {
+                    let value = if inits {
                         g.define("acc", layout, Placement::Fresh, &product)
                     } else {
                         let rhs = format!(
