@@ -200,8 +200,9 @@ impl<'a> LazyText<'a> {
 struct TextSource<'a> {
     loaded: Option<&'a str>,
     path: &'a Path,
-    /// The digest of the text planned; `None` for a file that was not.
-    digest: Option<&'a [u8; 32]>,
+    /// The digest of the text planned where the workspace let it go; `None` where it held
+    /// none (a stamp vouched for the file, as it does for the text read again).
+    released: Option<&'a [u8; 32]>,
 }
 
 impl<'a> TextSource<'a> {
@@ -217,24 +218,34 @@ impl<'a> TextSource<'a> {
     /// The file's text, with a warning where it cannot be read or is not the text planned
     /// (the places shown in it would be wrong).
     fn read_again(self) -> String {
+        let (text, warning) = self.read_checked();
+        if let Some(warning) = warning {
+            eprintln!("warning: {warning}");
+        }
+        text
+    }
+
+    fn read_checked(self) -> (String, Option<String>) {
         let path = self.path.display();
         match std::fs::read_to_string(self.path) {
             Ok(text) => {
-                if self
-                    .digest
-                    .is_some_and(|d| blake3::hash(text.as_bytes()).as_bytes() != d)
-                {
-                    eprintln!(
-                        "warning: {path} changed while it was planned: the places shown in it \
-                         may be wrong (run again)"
-                    );
-                }
-                text
+                let changed = self
+                    .released
+                    .is_some_and(|d| blake3::hash(text.as_bytes()).as_bytes() != d);
+                let warning = changed.then(|| {
+                    format!(
+                        "{path} changed while it was planned: the places shown in it may be \
+                         wrong (run again)"
+                    )
+                });
+                (text, warning)
             }
-            Err(err) => {
-                eprintln!("warning: cannot read {path} again to show its places: {err}");
-                String::new()
-            }
+            Err(err) => (
+                String::new(),
+                Some(format!(
+                    "cannot read {path} again to show its places: {err}"
+                )),
+            ),
         }
     }
 }
@@ -707,7 +718,7 @@ fn in_order<'a>(
                 text: LazyText::new(TextSource {
                     loaded: Some(""),
                     path: &file.path,
-                    digest: None,
+                    released: None,
                 }),
                 body: FileBody::Unreadable(err),
             });
@@ -719,7 +730,7 @@ fn in_order<'a>(
         let text = LazyText::new(TextSource {
             loaded: outcome.text.as_deref(),
             path: &outcome.path,
-            digest: Some(&outcome.digest),
+            released: outcome.released.as_ref(),
         });
         let body = match &*outcome.status {
             FileStatus::NeedsText => bail!("the text of {display} was not loaded"),
@@ -1438,4 +1449,35 @@ fn print_summary(
     out.write_all(summary::wrapped("", &footer, 2).as_bytes())?;
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TextSource;
+
+    #[test]
+    fn a_text_read_again_is_checked_against_the_text_planned() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("k.py");
+        std::fs::write(&path, "planned").expect("written");
+        let planned = *blake3::hash(b"planned").as_bytes();
+        let source = |released| TextSource {
+            loaded: None,
+            path: &path,
+            released,
+        };
+        assert_eq!(
+            source(Some(&planned)).read_checked(),
+            ("planned".into(), None)
+        );
+        std::fs::write(&path, "edited").expect("written");
+        let (text, warning) = source(Some(&planned)).read_checked();
+        assert_eq!(text, "edited");
+        assert!(warning.is_some_and(|w| w.contains("changed while it was planned")));
+        // A stamp vouched for a file whose text was never held.
+        assert_eq!(source(None).read_checked(), ("edited".into(), None));
+        std::fs::remove_file(&path).expect("removed");
+        let (text, warning) = source(None).read_checked();
+        assert!(text.is_empty() && warning.is_some_and(|w| w.contains("cannot read")));
+    }
 }

@@ -32,11 +32,11 @@ impl FailureKind {
 pub struct FileOutcome {
     pub file: SourceFile,
     pub path: PathBuf,
-    /// `None` when a stamp made reading the file unnecessary, or once the outcome no longer
-    /// needs it ([`super::Texts::Released`]).
+    /// `None` when a stamp made reading the file unnecessary, or once the outcome let it go.
     pub text: Option<Arc<str>>,
-    /// The blake3 digest of the text planned: a text read again for this outcome must have it.
-    pub digest: [u8; 32],
+    /// The blake3 digest of the text planned, where the outcome let it go
+    /// ([`super::Texts::Released`]): a text read again for the outcome must have it.
+    pub released: Option<[u8; 32]>,
     /// Shared with the database's memo (`file_result`): a run's outcomes do not copy every
     /// report.
     pub status: Arc<FileStatus>,

@@ -455,7 +455,7 @@ impl Workspace {
             file,
             path: file.path(&self.db).clone(),
             text: file.text(&self.db).clone(),
-            digest: file.digest(&self.db),
+            released: None,
             status: Arc::new(status),
         })
     }
@@ -592,7 +592,7 @@ impl Workspace {
                     file,
                     path: file.path(&self.db).clone(),
                     text: file.text(&self.db).clone(),
-                    digest: file.digest(&self.db),
+                    released: None,
                     status,
                 };
                 if let OutcomeDetail::Detailed { lifetimes } = self.detail
@@ -621,6 +621,7 @@ impl Workspace {
                 OutcomeDetail::Detailed { .. } => made_here(outcome),
             };
             if complete && outcome.text.take().is_some() {
+                outcome.released = Some(outcome.file.digest(&self.db));
                 outcome.file.set_text(&mut self.db).to(None);
             }
         }
@@ -849,7 +850,7 @@ impl Snapshot {
             file,
             path: file.path(&self.db).clone(),
             text: file.text(&self.db).clone(),
-            digest: file.digest(&self.db),
+            released: None,
             status: file_result(&self.db, file).clone(),
         }))
         .map_err(|_| Cancelled)
