@@ -1266,7 +1266,10 @@ fn print_summary(
         if !file_shown(p) {
             continue;
         }
-        // Only diagnostics need line numbers; most files have none.
+        // Only diagnostics need line numbers; most files have none. A text read again is
+        // dropped with its file, not kept to the end.
+        let text = std::cell::OnceCell::new();
+        let text = || text.get_or_init(|| p.text.source.text());
         let lines = std::cell::OnceCell::new();
         match &p.body {
             FileBody::Unreadable(_) => writeln!(out, "{}  error: cannot be read", p.display)?,
@@ -1348,8 +1351,8 @@ fn print_summary(
                 if !shown.diagnostic(d) {
                     continue;
                 }
-                let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
-                let at = lines.line_col(p.text.get(), d.span.start);
+                let lines = lines.get_or_init(|| LineIndex::new(text()));
+                let at = lines.line_col(text(), d.span.start);
                 let shown = summary::diagnostic(
                     at.line as usize,
                     at.col as usize,
