@@ -475,11 +475,12 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         }
         // A file's detail is read from the store as its turn comes, so that no more than one
         // file's is in memory; while this run holds the store, the document goes to a spool
-        // file, copied to stdout once the store is closed.
+        // file, copied to stdout once the store is closed, unless no reader can hold the
+        // output up.
         Emit::Json => {
             let spool = match &lock {
-                Some((dir, _)) => Some(Spool::create(dir)?),
-                None => None,
+                Some((dir, _)) if !stdout_never_waits() => Some(Spool::create(dir)?),
+                _ => None,
             };
             let lifetimes = !args.no_lifetimes;
             match &spool {
@@ -867,6 +868,29 @@ fn printed_program(
             anyhow::anyhow!("the cache lost the planned text of {display}; run with --no-cache")
         }
     })
+}
+
+/// Whether standard output takes bytes without waiting for a reader: a regular file or a
+/// device other than a terminal (`> plan.json`, `/dev/null`).
+fn stdout_never_waits() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd as _;
+        use std::os::unix::fs::FileTypeExt as _;
+        let stdout = std::io::stdout();
+        if stdout.is_terminal() {
+            return false;
+        }
+        let Ok(fd) = stdout.as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        std::fs::File::from(fd).metadata().is_ok_and(|meta| {
+            let kind = meta.file_type();
+            kind.is_file() || kind.is_char_device()
+        })
+    }
+    #[cfg(not(unix))]
+    false
 }
 
 /// Where `--emit json` waits while this run holds the store: a slow reader of the output

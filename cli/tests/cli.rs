@@ -443,6 +443,35 @@ fn manifest_served_runs_print_what_cold_runs_print() {
     assert_eq!(warm_svgs, cold_svgs);
 }
 
+/// JSON written straight to a file while the run holds the store (no reader can hold a file
+/// up) is the document a pipe gets through the spool, cold and warm.
+#[test]
+fn json_into_a_file_is_the_document_a_pipe_gets() {
+    // Each way its own store, so that both runs of a round are cold or both warm.
+    let (state, piped_state) = (
+        tempfile::tempdir().expect("temp dir"),
+        tempfile::tempdir().expect("temp dir"),
+    );
+    let out = tempfile::tempdir().expect("temp dir");
+    let json = ["plan", "examples/kernels", "--emit", "json"];
+    for round in ["cold", "warm"] {
+        let path = out.path().join(format!("{round}.json"));
+        let file = std::fs::File::create(&path).expect("created");
+        let into_file = Command::new(env!("CARGO_BIN_EXE_memreuse"))
+            .args(json)
+            .current_dir(repo())
+            .env("MEMREUSE_STATE_DIR", state.path())
+            .stdout(file)
+            .output()
+            .expect("the binary runs");
+        assert!(into_file.status.success(), "{}", text(&into_file.stderr));
+        let piped = memreuse_with_state(&json, &repo(), piped_state.path());
+        let written = std::fs::read_to_string(&path).expect("written");
+        assert!(written.contains("\"schema\""), "{round}: {written}");
+        assert_eq!(written, text(&piped.stdout), "{round}");
+    }
+}
+
 /// `--no-lifetimes` leaves out each function's `lifetimes` and nothing else, cold or served
 /// from file manifests; it is refused beside any other output.
 #[test]
