@@ -1094,9 +1094,10 @@ fn candidates(
     }
     // The packer may have moved both onto a third buffer: what counts is that the input put
     // them on one. A view, alias or in-place result moves with the tile whose storage it is.
-    let root = storage_root(input, writer);
+    // The storage root walks the whole input: found only for a pair the input put on one base.
     if let Some(writer_base) = input_base(writer)
         && Some(&writer_base) == input_base(victim).as_ref()
+        && let root = storage_root(input, writer)
         && root != victim
         && storage_place(input, writer).is_none()
     {
