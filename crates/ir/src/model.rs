@@ -222,6 +222,18 @@ impl VarTable {
             .enumerate()
             .map(|(i, v)| (VarId(i as u32), &**v))
     }
+    /// `wanted` when no variable has that name, else the first of `wanted_1`, `wanted_2`, ...
+    /// that none has.
+    pub fn unused_name(&self, wanted: &str) -> String {
+        let taken = |name: &str| self.vars.iter().any(|v| v.name == name);
+        if !taken(wanted) {
+            return wanted.to_string();
+        }
+        (1..)
+            .map(|n| format!("{wanted}_{n}"))
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| wanted.to_string())
+    }
     /// Puts tile `id` on `memref` (in `space`, when given), keeping the rest of its type; does
     /// nothing to a variable that is not a tile. A variable still shared with a copy of the
     /// table gets a new type, so its old MemRef is not copied only to be replaced.

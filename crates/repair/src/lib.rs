@@ -91,9 +91,8 @@ use memreuse_verify as verify;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::walk::final_yield_values;
 use crate::ir::{Expr, Function, Stmt, StmtKind, Type, VarId};
-use crate::plan::isolate::{
-    Place, Seats, detach, fresh_buffer, place_anchor, storage_place, storage_root,
-};
+use crate::isolate::{Place, detach, fresh_buffer, place_anchor, storage_place, storage_root};
+use crate::plan::seats::Seats;
 use crate::plan::{
     FunctionPlan, LayoutSearch, PlanConfig, PlanError, PlanOptions, Planning, ReportToDo,
     plan_function,
@@ -105,6 +104,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::ir::codes;
+
+mod isolate;
 
 /// Whether a diagnostic of a plan's report is one of its repairs.
 pub fn is_repair(d: &Diagnostic) -> bool {
