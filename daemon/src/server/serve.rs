@@ -180,27 +180,21 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             stale_ok,
             color,
         } => {
-            answer_about(
-                shared,
-                path,
-                stale_ok,
-                Body::Query,
-                move |shared, path, display| {
-                    let backend = shared.config().backend.name();
-                    let planner = shared.planner.name();
-                    let (outcome, _) = shared.read(|snapshot, files| {
-                        files
-                            .get(path)
-                            .map(|&f| snapshot.detailed_outcome(f, function.as_deref()))
-                            .transpose()
-                    })?;
-                    Ok(outcome.map(|outcome| {
-                        let function = function.as_deref();
-                        query_answer(&outcome, display, function, (backend, planner), color)
-                    }))
-                },
-            )
-            .await
+            let answer = move |shared: &Shared, path: &Path, display: &str| {
+                let backend = shared.config().backend.name();
+                let planner = shared.planner.name();
+                let (outcome, _) = shared.read(|snapshot, files| {
+                    files
+                        .get(path)
+                        .map(|&f| snapshot.detailed_outcome(f, function.as_deref()))
+                        .transpose()
+                })?;
+                Ok(outcome.map(|outcome| {
+                    let function = function.as_deref();
+                    query_answer(&outcome, display, function, (backend, planner), color)
+                }))
+            };
+            answer_about(shared, path, stale_ok, Body::Query, answer).await
         }
         Request::Explain {
             path,
@@ -210,53 +204,47 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             stale_ok,
             color,
         } => {
-            answer_about(
-                shared,
-                path,
-                stale_ok,
-                Body::Explain,
-                move |shared, path, display| {
-                    // From the database's memoized stages; what they cannot answer (no such
-                    // function, a parse error, the offset planner) is worded from the text.
-                    let (read, _) = shared.read(|snapshot, files| {
-                        let Some(&file) = files.get(path) else {
-                            return Ok(None);
+            let answer = move |shared: &Shared, path: &Path, display: &str| {
+                // From the database's memoized stages; what they cannot answer (no such
+                // function, a parse error, the offset planner) is worded from the text.
+                let (read, _) = shared.read(|snapshot, files| {
+                    let Some(&file) = files.get(path) else {
+                        return Ok(None);
+                    };
+                    Ok(Some(
+                        match snapshot.explain(file, &function, (&first, &second))? {
+                            Some(explained) => Ok(explained),
+                            None => Err(snapshot.outcome(file)?),
+                        },
+                    ))
+                })?;
+                Ok(read.map(|read| match read {
+                    Ok(Ok(text)) => crate::protocol::Answer {
+                        text,
+                        ..Default::default()
+                    },
+                    Ok(Err(err)) => crate::protocol::Answer {
+                        diagnostics: format!("error: {err}\n"),
+                        failed: true,
+                        ..Default::default()
+                    },
+                    Err(outcome) => {
+                        let config = memreuse::plan::PlanConfig {
+                            materialize_aliases: super::writer::materialize_aliases(path),
+                            ..shared.config()
                         };
-                        Ok(Some(
-                            match snapshot.explain(file, &function, (&first, &second))? {
-                                Some(explained) => Ok(explained),
-                                None => Err(snapshot.outcome(file)?),
-                            },
-                        ))
-                    })?;
-                    Ok(read.map(|read| match read {
-                        Ok(Ok(text)) => crate::protocol::Answer {
-                            text,
-                            ..Default::default()
-                        },
-                        Ok(Err(err)) => crate::protocol::Answer {
-                            diagnostics: format!("error: {err}\n"),
-                            failed: true,
-                            ..Default::default()
-                        },
-                        Err(outcome) => {
-                            let config = memreuse::plan::PlanConfig {
-                                materialize_aliases: super::writer::materialize_aliases(path),
-                                ..shared.config()
-                            };
-                            explain_answer(
-                                outcome.text.as_deref().unwrap_or(""),
-                                display,
-                                &function,
-                                &config,
-                                (&first, &second),
-                                color,
-                            )
-                        }
-                    }))
-                },
-            )
-            .await
+                        explain_answer(
+                            outcome.text.as_deref().unwrap_or(""),
+                            display,
+                            &function,
+                            &config,
+                            (&first, &second),
+                            color,
+                        )
+                    }
+                }))
+            };
+            answer_about(shared, path, stale_ok, Body::Explain, answer).await
         }
     }
 }
