@@ -107,7 +107,7 @@ use crate::ir::codes;
 
 mod isolate;
 mod message;
-use message::{Made, RepairText, UserNames, Who};
+use message::{Made, Placed, RepairText, UserNames, Who};
 
 /// Whether a diagnostic of a plan's report is one of its repairs.
 pub fn is_repair(d: &Diagnostic) -> bool {
@@ -1023,16 +1023,16 @@ fn candidates(
         // overlap another's.
         let overlapping = offsets && now == own_base;
         if (now != own_base || overlapping) && !own.contains(&grouped) {
-            let text = if overlapping {
-                RepairText::Overlaps { tile, other, kept }
+            let placed = if overlapping {
+                Placed::Overlapping
             } else {
-                RepairText::SharesBuffer {
-                    tile,
-                    other,
-                    now,
-                    kept,
-                    own_base,
-                }
+                Placed::OnBuffer { now, own_base }
+            };
+            let text = RepairText::KeepsOwn {
+                tile,
+                other,
+                kept,
+                placed,
             };
             out.push((Action::KeepOwn(grouped), text));
         }

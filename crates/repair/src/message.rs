@@ -11,21 +11,12 @@ use crate::verify::Finding;
 
 /// What a repair's warning says, before it is worded.
 pub(crate) enum RepairText {
-    /// The offset planner placed `tile` over bytes of `other`; `kept` keeps clear of every
-    /// other allocation.
-    Overlaps {
+    /// `tile` was placed on bytes of `other`; `kept` keeps its own.
+    KeepsOwn {
         tile: VarId,
         other: VarId,
         kept: Who,
-    },
-    /// PyPTO put `tile` on `now`, the buffer of `other`; `kept` keeps its own allocation
-    /// `own_base`.
-    SharesBuffer {
-        tile: VarId,
-        other: VarId,
-        now: String,
-        kept: Who,
-        own_base: String,
+        placed: Placed,
     },
     /// PyPTO keeps the loop carry or `if` result `anchor` on `base`, the buffer of its
     /// `init`; the repaired plan feeds it from a copy of the init in an allocation of its own.
@@ -43,6 +34,16 @@ pub(crate) enum RepairText {
         base: String,
         moved: Who,
     },
+}
+
+/// How a plan placed a tile on another's bytes.
+pub(crate) enum Placed {
+    /// The offset planner overlapped their allocations; the repaired plan keeps the tile
+    /// clear of every other allocation.
+    Overlapping,
+    /// PyPTO put the tile on `now`, the other's buffer; the repaired plan keeps it on its own
+    /// allocation `own_base`.
+    OnBuffer { now: String, own_base: String },
 }
 
 /// A tile a repair moves, named with the tile the finding is about when that is another.
@@ -72,9 +73,7 @@ pub(crate) struct Made {
 impl RepairText {
     pub fn code(&self) -> &'static str {
         match self {
-            RepairText::Overlaps { .. } | RepairText::SharesBuffer { .. } => {
-                codes::TILE_KEEPS_OWN_BUFFER
-            }
+            RepairText::KeepsOwn { .. } => codes::TILE_KEEPS_OWN_BUFFER,
             RepairText::Detaches {
                 place: Place::Carry(_),
                 ..
@@ -122,25 +121,22 @@ impl RepairText {
             made.new_base.as_deref().unwrap_or_default(),
         );
         match self {
-            RepairText::Overlaps { tile, other, kept } => {
-                let (tile, other, why) = (n.tile(*tile), n.tile(*other), n.text(why));
-                let kept = n.who(kept);
-                format!(
-                    "the offset planner places {tile} over bytes of {other}, which is unsafe: {why}; the repaired plan keeps {kept} clear of every other allocation"
-                )
-            }
-            RepairText::SharesBuffer {
+            RepairText::KeepsOwn {
                 tile,
                 other,
-                now,
                 kept,
-                own_base,
+                placed,
             } => {
                 let (tile, other, why) = (n.tile(*tile), n.tile(*other), n.text(why));
                 let kept = n.who(kept);
-                format!(
-                    "PyPTO puts {tile} on '{now}', the buffer of {other}, which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'"
-                )
+                match placed {
+                    Placed::Overlapping => format!(
+                        "the offset planner places {tile} over bytes of {other}, which is unsafe: {why}; the repaired plan keeps {kept} clear of every other allocation"
+                    ),
+                    Placed::OnBuffer { now, own_base } => format!(
+                        "PyPTO puts {tile} on '{now}', the buffer of {other}, which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'"
+                    ),
+                }
             }
             RepairText::Detaches {
                 place,
@@ -228,17 +224,17 @@ impl Naming<'_> {
 /// input holds only the user's names. Made once per plan: a round names every candidate's
 /// repair against one plan.
 pub(crate) struct UserNames {
-    copies: Vec<Copy>,
+    copies: Vec<InsertedCopy>,
 }
 
 /// An inserted copy: its variable, as quoted in a text, and as the user is told of it.
-struct Copy {
+struct InsertedCopy {
     var: VarId,
     quoted: String,
     said: String,
 }
 
-impl Copy {
+impl InsertedCopy {
     /// Says the copy where `text` first quotes it; whether it did.
     fn say_in(&self, text: &mut String) -> bool {
         let says = text.contains(self.quoted.as_str()) && !text.contains(self.said.as_str());
@@ -282,7 +278,7 @@ impl UserNames {
             } else {
                 format!("{quoted} (a copy memreuse inserted)")
             };
-            Copy {
+            InsertedCopy {
                 var: copy,
                 quoted,
                 said,
