@@ -316,40 +316,9 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         true => None,
         false => Some(state::state_dir_for(state_dir, &root)?),
     };
-    // Opening the store (a warm run's largest step) overlaps the walk of the inputs.
-    let (files, opened) = std::thread::scope(|scope| {
-        let opening = state
-            .as_deref()
-            .map(|dir| scope.spawn(move || state::open_or_degrade(dir)));
-        let files = discover(&named.paths);
-        let opened = opening.map_or_else(state::InProcessCache::without, |opening| {
-            opening
-                .join()
-                .unwrap_or_else(|_| state::InProcessCache::without())
-        });
-        (files, opened)
-    });
+    let (files, opened) = discover_and_open(&args, &named.paths, state.as_deref());
     let (lock, store, server) = (opened.held, opened.store, opened.server);
-    let usage = match &files {
-        Err(_) => None,
-        Ok(files) if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 => {
-            Some(UsageError(
-                "--emit ir over several files needs --out DIR (the outputs mirror the inputs \
-                 below DIR)"
-                    .into(),
-            ))
-        }
-        Ok(files) if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 => {
-            Some(svg_usage_error())
-        }
-        Ok(_) => None,
-    };
-    let refused = match (files, usage) {
-        (Ok(files), None) => Ok(files),
-        (Err(err), _) => Err(err),
-        (Ok(_), Some(usage)) => Err(usage.into()),
-    };
-    let files = match refused {
+    let files = match files {
         Ok(files) => files,
         Err(err) => {
             state::InProcessCache::close(server, store);
@@ -358,74 +327,21 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         }
     };
     tracing::info!(elapsed = ?started.elapsed(), files = files.len(), "found files, opened the cache");
-    let config = crate::settings::plan_config(&root, args.backend, &args.capacity)?;
-    let config = PlanConfig {
-        assign_addresses: args.addresses,
-        exact: args.exact,
-        planner: args.planner.into(),
-        rules: args.rules.map_or(config.rules, Into::into),
-        ..config
-    };
-    if config.backend == Backend::None && files.iter().any(|f| is_compiled_dump(&f.path)) {
-        eprintln!(
-            "hint: planning PyPTO's dumps without a backend: PyPTO plans with its backend's \
-             capacities and rules, so the plans can differ from PyPTO's; pass --backend \
-             910b|950, or put `backend = \"910b\"` in memreuse.toml at the tree's root"
-        );
-    }
+    let config = plan_config(&args, &root, &files)?;
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    // One shard a thread: each plans its files on its own, as one thread does. Pictures,
-    // JSON and `-v`'s buffer members show the reports' detail: made while each plan is at
-    // hand (a one-shot run keeps none), or for a plan from the store read from its detail
-    // entry (JSON reads it file by file as it is written).
+    // One shard a thread: each plans its files on its own, as one thread does.
     let shards = jobs.min(files.len());
-    let outcome_detail = match args.emit {
-        Emit::Json => OutcomeDetail::Detailed {
-            lifetimes: !args.no_lifetimes,
-        },
-        Emit::Svg => OutcomeDetail::Detailed { lifetimes: true },
-        Emit::Summary if verbose => OutcomeDetail::Detailed { lifetimes: true },
-        _ => OutcomeDetail::Summary,
-    };
-    // Only `--emit ir` prints planned programs; the others free the texts file by file and
-    // read an input again where they show its places.
-    let texts = match args.emit {
-        Emit::Ir => Texts::Kept,
-        _ => Texts::Released,
-    };
-    let handout = Handout {
-        detail: outcome_detail,
-        texts,
-    };
-    let mut workspace = ShardedWorkspace::new(Arc::new(opened.cache), config, shards, handout);
-    let inputs: Vec<(PathBuf, bool)> = files
-        .iter()
-        .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
-        .collect();
-    // Only the summary and SARIF can do without input texts (they locate diagnostics
-    // lazily).
-    let trust_stamps = matches!(args.emit, Emit::Summary | Emit::Sarif);
-    let loaded = workspace.load(&OsSystem, &inputs, jobs, trust_stamps);
-    let mut sources = Vec::with_capacity(inputs.len());
-    let mut unreadable = Vec::new();
-    for (index, loaded) in loaded.into_iter().enumerate() {
-        match loaded {
-            Ok(source) => sources.push(source),
-            Err(err) => unreadable.push((index, err.to_string())),
-        }
-    }
+    let mut workspace = ShardedWorkspace::new(
+        Arc::new(opened.cache),
+        config,
+        shards,
+        handout(&args, verbose),
+    );
+    let (sources, unreadable) = load(&mut workspace, &args, &files, jobs);
     tracing::info!(elapsed = ?started.elapsed(), "read files");
-    let bar = progress_bar(sources.len());
-    let mut outcomes = workspace.plan(&OsSystem, &sources, &|| bar.inc(1));
-    bar.finish_and_clear();
-    // The plans served from the store get their detail from its detail entries.
-    if args.emit == Emit::Svg || (verbose && args.emit == Emit::Summary) {
-        for (&source, outcome) in sources.iter().zip(&mut outcomes) {
-            workspace.add_report_detail(source, outcome);
-        }
-    }
+    let outcomes = plan_all(&mut workspace, &sources, args.emit, verbose);
     tracing::info!(elapsed = ?started.elapsed(), "planned");
 
     // Every input in order; a failed function fails only itself.
@@ -435,16 +351,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         missing_function,
     } = in_order(&files, &named, &sources, &outcomes, unreadable)?;
     let totals = report_failures(&planned);
-    let mut empty = false;
-    for (path, found) in named.paths.iter().zip(&has_program) {
-        if !found && !args.allow_empty {
-            eprintln!(
-                "error: {} holds no @pl.program (pass --allow-empty to accept that)",
-                path.display()
-            );
-            empty = true;
-        }
-    }
+    let empty = !args.allow_empty && refuse_empty(&named.paths, &has_program);
 
     // Standard output is written only once the cache is flushed and closed and its lock
     // released: a slow reader of the output must not keep a daemon from starting.
@@ -455,12 +362,8 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         Emit::Svg => write_svgs(&args, &files, &planned, &mut stdout)?,
         Emit::Html => {
             if let Some(dir) = &args.out {
-                let page = html_page(
-                    &planned,
-                    &config,
-                    args.materialize_aliases,
-                    workspace.cache(),
-                );
+                let aliases = args.materialize_aliases;
+                let page = html_page(&planned, &config, aliases, workspace.cache());
                 let target = PathBuf::from("index.html");
                 prepare_out_dir(dir, &files, std::slice::from_ref(&target))?;
                 write_atomically(&dir.join(&target), &page)?;
@@ -545,6 +448,150 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The input files below `paths`, walked while the store opens (a warm run's largest step),
+/// and the store with its lock (or none: `state` is `None` without the cache). The files are
+/// an error when the output they ask for needs `--out`.
+fn discover_and_open(
+    args: &PlanArgs,
+    paths: &[PathBuf],
+    state: Option<&Path>,
+) -> (Result<Vec<InputFile>>, state::InProcessCache) {
+    let (files, opened) = std::thread::scope(|scope| {
+        let opening = state.map(|dir| scope.spawn(move || state::open_or_degrade(dir)));
+        let files = discover(paths);
+        let opened = opening.map_or_else(state::InProcessCache::without, |opening| {
+            opening
+                .join()
+                .unwrap_or_else(|_| state::InProcessCache::without())
+        });
+        (files, opened)
+    });
+    let usage = match &files {
+        Err(_) => None,
+        Ok(files) if args.emit == Emit::Ir && args.out.is_none() && files.len() > 1 => {
+            Some(UsageError(
+                "--emit ir over several files needs --out DIR (the outputs mirror the inputs \
+                 below DIR)"
+                    .into(),
+            ))
+        }
+        Ok(files) if args.emit == Emit::Svg && args.out.is_none() && files.len() > 1 => {
+            Some(svg_usage_error())
+        }
+        Ok(_) => None,
+    };
+    let files = match (files, usage) {
+        (Ok(files), None) => Ok(files),
+        (Err(err), _) => Err(err),
+        (Ok(_), Some(usage)) => Err(usage.into()),
+    };
+    (files, opened)
+}
+
+/// The configuration from memreuse.toml at `root` and the options; a hint on stderr when
+/// PyPTO's dumps are planned without a backend.
+fn plan_config(args: &PlanArgs, root: &Path, files: &[InputFile]) -> Result<PlanConfig> {
+    let config = crate::settings::plan_config(root, args.backend, &args.capacity)?;
+    let config = PlanConfig {
+        assign_addresses: args.addresses,
+        exact: args.exact,
+        planner: args.planner.into(),
+        rules: args.rules.map_or(config.rules, Into::into),
+        ..config
+    };
+    if config.backend == Backend::None && files.iter().any(|f| is_compiled_dump(&f.path)) {
+        eprintln!(
+            "hint: planning PyPTO's dumps without a backend: PyPTO plans with its backend's \
+             capacities and rules, so the plans can differ from PyPTO's; pass --backend \
+             910b|950, or put `backend = \"910b\"` in memreuse.toml at the tree's root"
+        );
+    }
+    Ok(config)
+}
+
+/// What the outcomes keep of each report and of the texts. Pictures, JSON and `-v`'s buffer
+/// members show the reports' detail: made while each plan is at hand (a one-shot run keeps
+/// none), or for a plan from the store read from its detail entry (JSON reads it file by file
+/// as it is written).
+fn handout(args: &PlanArgs, verbose: bool) -> Handout {
+    let detail = match args.emit {
+        Emit::Json => OutcomeDetail::Detailed {
+            lifetimes: !args.no_lifetimes,
+        },
+        Emit::Svg => OutcomeDetail::Detailed { lifetimes: true },
+        Emit::Summary if verbose => OutcomeDetail::Detailed { lifetimes: true },
+        _ => OutcomeDetail::Summary,
+    };
+    // Only `--emit ir` prints planned programs; the others free the texts file by file and
+    // read an input again where they show its places.
+    let texts = match args.emit {
+        Emit::Ir => Texts::Kept,
+        _ => Texts::Released,
+    };
+    Handout { detail, texts }
+}
+
+/// Reads `files` into `workspace` on `jobs` threads: the files read, and the index and error
+/// of each that could not be.
+fn load(
+    workspace: &mut ShardedWorkspace,
+    args: &PlanArgs,
+    files: &[InputFile],
+    jobs: usize,
+) -> (Vec<ShardFile>, Vec<(usize, String)>) {
+    let inputs: Vec<(PathBuf, bool)> = files
+        .iter()
+        .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
+        .collect();
+    // Only the summary and SARIF can do without input texts (they locate diagnostics
+    // lazily).
+    let trust_stamps = matches!(args.emit, Emit::Summary | Emit::Sarif);
+    let loaded = workspace.load(&OsSystem, &inputs, jobs, trust_stamps);
+    let mut sources = Vec::with_capacity(inputs.len());
+    let mut unreadable = Vec::new();
+    for (index, loaded) in loaded.into_iter().enumerate() {
+        match loaded {
+            Ok(source) => sources.push(source),
+            Err(err) => unreadable.push((index, err.to_string())),
+        }
+    }
+    (sources, unreadable)
+}
+
+/// Plans the files read, with a progress bar; the outcomes keep what `emit` shows.
+fn plan_all(
+    workspace: &mut ShardedWorkspace,
+    sources: &[ShardFile],
+    emit: Emit,
+    verbose: bool,
+) -> Vec<FileOutcome> {
+    let bar = progress_bar(sources.len());
+    let mut outcomes = workspace.plan(&OsSystem, sources, &|| bar.inc(1));
+    bar.finish_and_clear();
+    // The plans served from the store get their detail from its detail entries.
+    if emit == Emit::Svg || (verbose && emit == Emit::Summary) {
+        for (&source, outcome) in sources.iter().zip(&mut outcomes) {
+            workspace.add_report_detail(source, outcome);
+        }
+    }
+    outcomes
+}
+
+/// Says which of `paths` hold no program (`has_program`, in order); whether any.
+fn refuse_empty(paths: &[PathBuf], has_program: &[bool]) -> bool {
+    let mut empty = false;
+    for (path, found) in paths.iter().zip(has_program) {
+        if !found {
+            eprintln!(
+                "error: {} holds no @pl.program (pass --allow-empty to accept that)",
+                path.display()
+            );
+            empty = true;
+        }
+    }
+    empty
 }
 
 /// `--emit ir`: each program whose every function has a plan, printed under `--out` (mirroring
@@ -1251,7 +1298,6 @@ fn print_summary(
     planner: Planner,
 ) -> Result<()> {
     let detail = shown.detail;
-    let members = detail == Detail::Members;
     let width = summary::name_width(
         planned
             .iter()
@@ -1261,40 +1307,115 @@ fn print_summary(
     if planned.iter().any(file_shown) {
         out.write_all(summary::header(width).as_bytes())?;
     }
-    // The totals count every function, shown or not (`-q` shows only problems).
-    let (mut repairs, mut input_hazards, mut overlap_notes) = (0, 0, 0);
-    let (mut hints, mut other_warnings) = (0, 0);
-    let mut bytes = (0i64, 0i64);
-    for function in planned.iter().flat_map(|p| p.functions()) {
-        let Ok(planned) = &function.result else {
-            continue;
-        };
-        let report = planned.report.summary();
-        for s in &report.spaces {
-            bytes.0 += s.bytes_before;
-            bytes.1 += s.bytes_after;
-        }
-        for d in &report.diagnostics {
-            match d.severity {
-                _ if is_repair(d) => repairs += 1,
-                _ if is_input_hazard(d) => input_hazards += 1,
-                Severity::Note => overlap_notes += 1,
-                Severity::Hint => hints += 1,
-                Severity::Warning => other_warnings += 1,
-                Severity::Error => {}
-            }
-        }
-    }
-    let mut row = String::new();
+    let counts = Counts::of(planned);
+    let mut rows = Rows {
+        out,
+        row: String::new(),
+        width,
+        shown,
+    };
     for p in planned {
         if !file_shown(p) {
             continue;
         }
-        // Only diagnostics need line numbers; most files have none. A text read again is
-        // dropped with its file, not kept to the end.
-        let text = std::cell::OnceCell::new();
-        let text = || text.get_or_init(|| p.text.source.text());
-        let lines = std::cell::OnceCell::new();
+        rows.file(p)?;
+    }
+    let out = rows.out;
+    if detail != Detail::Problems && shown.only.is_empty() {
+        out.write_all(summary::legend().as_bytes())?;
+    }
+    if counts.bytes.0 > 0 {
+        writeln!(
+            out,
+            "in all: {} -> {} of tile buffers",
+            summary::human_bytes(counts.bytes.0.max(0) as u64),
+            summary::human_bytes(counts.bytes.1.max(0) as u64)
+        )?;
+    }
+    let footer = footer(totals, &counts, planner);
+    out.write_all(summary::wrapped("", &footer, 2).as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// What the summary's last lines count: every function, shown or not (`-q` shows only
+/// problems).
+#[derive(Default)]
+struct Counts {
+    repairs: usize,
+    input_hazards: usize,
+    overlap_notes: usize,
+    hints: usize,
+    other_warnings: usize,
+    /// Tile buffer bytes before and after.
+    bytes: (i64, i64),
+}
+
+impl Counts {
+    fn of(planned: &[PlannedFile]) -> Counts {
+        let mut counts = Counts::default();
+        for function in planned.iter().flat_map(|p| p.functions()) {
+            let Ok(planned) = &function.result else {
+                continue;
+            };
+            let report = planned.report.summary();
+            for s in &report.spaces {
+                counts.bytes.0 += s.bytes_before;
+                counts.bytes.1 += s.bytes_after;
+            }
+            for d in &report.diagnostics {
+                match d.severity {
+                    _ if is_repair(d) => counts.repairs += 1,
+                    _ if is_input_hazard(d) => counts.input_hazards += 1,
+                    Severity::Note => counts.overlap_notes += 1,
+                    Severity::Hint => counts.hints += 1,
+                    Severity::Warning => counts.other_warnings += 1,
+                    Severity::Error => {}
+                }
+            }
+        }
+        counts
+    }
+}
+
+/// Where a file's diagnostics are, worked out when the first needs it: only diagnostics need
+/// line numbers, and most files have none. A text read again goes with its file, not kept
+/// to the end of the run.
+struct Places<'a> {
+    source: TextSource<'a>,
+    text: std::cell::OnceCell<Cow<'a, str>>,
+    lines: std::cell::OnceCell<LineIndex>,
+}
+
+impl<'a> Places<'a> {
+    fn of(source: TextSource<'a>) -> Places<'a> {
+        Places {
+            source,
+            text: std::cell::OnceCell::new(),
+            lines: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn line_col(&self, offset: u32) -> memreuse::ir::LineCol {
+        let text = self.text.get_or_init(|| self.source.text());
+        let lines = self.lines.get_or_init(|| LineIndex::new(text));
+        lines.line_col(text, offset)
+    }
+}
+
+/// The summary's rows: a line per file, and under it the rows of each function shown.
+struct Rows<'o, 's> {
+    out: &'o mut Vec<u8>,
+    /// One row, reused.
+    row: String,
+    /// The function column's.
+    width: usize,
+    shown: Shown<'s>,
+}
+
+impl Rows<'_, '_> {
+    fn file(&mut self, p: &PlannedFile) -> Result<()> {
+        let out = &mut *self.out;
         match &p.body {
             FileBody::Unreadable(_) => writeln!(out, "{}  error: cannot be read", p.display)?,
             FileBody::ParseFailed(diagnostics) => writeln!(
@@ -1305,146 +1426,146 @@ fn print_summary(
             )?,
             FileBody::Program { .. } => writeln!(out, "{}", p.display)?,
         }
+        let places = Places::of(p.text.source);
         for function in p.functions() {
-            if !shown.function(function) {
-                continue;
-            }
-            let planned = match &function.result {
-                Ok(planned) => planned,
-                Err((kind, diagnostics)) => {
-                    let what = match kind {
-                        FailureKind::Plan => "the planner refused it",
-                        FailureKind::Verify => "its plan failed verification",
-                    };
-                    row.clear();
-                    summary::name_cell(&mut row, &function.name, width);
-                    writeln!(
-                        out,
-                        "{row} error: no plan, {what} ({}, above)",
-                        plural(diagnostics.len(), "error"),
-                    )?;
-                    continue;
-                }
-            };
-            let report = planned.report.summary();
-            for (i, s) in report.spaces.iter().enumerate() {
-                let figures = summary::SpaceRow {
-                    space: s.space.name(),
-                    tiles: s.tiles as i64,
-                    buffers: (s.buffers_before as i64, s.buffers_after as i64),
-                    bytes: (s.bytes_before, s.bytes_after),
-                    lower_bound: s.lower_bound,
-                    footprint: s.footprint,
-                    capacity: s.capacity,
-                };
-                let name = summary::row_name(&function.name, width, i == 0);
-                summary::row(&mut row, name, width, &figures);
-                out.write_all(row.as_bytes())?;
-                if let Some(pypto) = s.pypto_footprint {
-                    let ratio = |x: i64| x as f64 / s.lower_bound.max(1) as f64;
-                    writeln!(
-                        out,
-                        "{:<width$}   footprint / lower bound: {:.3} (PyPTO's packing: {pypto} B, {:.3})",
-                        "",
-                        ratio(s.footprint),
-                        ratio(pypto)
-                    )?;
-                }
-                if members {
-                    for buffer in &s.buffers {
-                        let names: Vec<&str> = buffer.members.iter().map(|m| m.as_str()).collect();
-                        let first = format!(
-                            "{0}{0}{0}{1} ({2}):",
-                            summary::INDENT,
-                            buffer.base.as_str(),
-                            summary::human_bytes(buffer.size.max(0) as u64),
-                        );
-                        let listed =
-                            summary::wrapped(&first, &names.join(", "), 4 * summary::INDENT.len());
-                        out.write_all(listed.as_bytes())?;
-                    }
-                }
-            }
-            // Performance hints are many on real kernels: one line a function unless `-v`.
-            let function_hints = report
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Hint)
-                .count();
-            for d in &report.diagnostics {
-                if !shown.diagnostic(d) {
-                    continue;
-                }
-                let lines = lines.get_or_init(|| LineIndex::new(text()));
-                let at = lines.line_col(text(), d.span.start);
-                let shown = summary::diagnostic(
-                    at.line as usize,
-                    at.col as usize,
-                    d.severity.name(),
-                    d.code,
-                    &d.message,
-                );
-                out.write_all(shown.as_bytes())?;
-            }
-            if function_hints > 0 && !members && shown.only.is_empty() {
-                writeln!(
-                    out,
-                    "{0}{0}{1} (PH-MR-…; `-v` lists them)",
-                    summary::INDENT,
-                    plural(function_hints, "performance hint"),
-                )?;
+            if self.shown.function(function) {
+                self.function(function, &places)?;
             }
         }
+        Ok(())
     }
-    if detail != Detail::Problems && shown.only.is_empty() {
-        out.write_all(summary::legend().as_bytes())?;
+
+    /// A function's rows (one per memory space, or its error), then its diagnostics.
+    fn function(&mut self, function: &FunctionOutcome, places: &Places) -> Result<()> {
+        let (out, row, width, shown) = (&mut *self.out, &mut self.row, self.width, self.shown);
+        let members = shown.detail == Detail::Members;
+        let planned = match &function.result {
+            Ok(planned) => planned,
+            Err((kind, diagnostics)) => {
+                let what = match kind {
+                    FailureKind::Plan => "the planner refused it",
+                    FailureKind::Verify => "its plan failed verification",
+                };
+                row.clear();
+                summary::name_cell(row, &function.name, width);
+                writeln!(
+                    out,
+                    "{row} error: no plan, {what} ({}, above)",
+                    plural(diagnostics.len(), "error"),
+                )?;
+                return Ok(());
+            }
+        };
+        let report = planned.report.summary();
+        for (i, s) in report.spaces.iter().enumerate() {
+            let figures = summary::SpaceRow {
+                space: s.space.name(),
+                tiles: s.tiles as i64,
+                buffers: (s.buffers_before as i64, s.buffers_after as i64),
+                bytes: (s.bytes_before, s.bytes_after),
+                lower_bound: s.lower_bound,
+                footprint: s.footprint,
+                capacity: s.capacity,
+            };
+            let name = summary::row_name(&function.name, width, i == 0);
+            summary::row(row, name, width, &figures);
+            out.write_all(row.as_bytes())?;
+            if let Some(pypto) = s.pypto_footprint {
+                let ratio = |x: i64| x as f64 / s.lower_bound.max(1) as f64;
+                writeln!(
+                    out,
+                    "{:<width$}   footprint / lower bound: {:.3} (PyPTO's packing: {pypto} B, {:.3})",
+                    "",
+                    ratio(s.footprint),
+                    ratio(pypto)
+                )?;
+            }
+            if members {
+                for buffer in &s.buffers {
+                    let names: Vec<&str> = buffer.members.iter().map(|m| m.as_str()).collect();
+                    let first = format!(
+                        "{0}{0}{0}{1} ({2}):",
+                        summary::INDENT,
+                        buffer.base.as_str(),
+                        summary::human_bytes(buffer.size.max(0) as u64),
+                    );
+                    let listed =
+                        summary::wrapped(&first, &names.join(", "), 4 * summary::INDENT.len());
+                    out.write_all(listed.as_bytes())?;
+                }
+            }
+        }
+        // Performance hints are many on real kernels: one line a function unless `-v`.
+        let function_hints = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Hint)
+            .count();
+        for d in &report.diagnostics {
+            if !shown.diagnostic(d) {
+                continue;
+            }
+            let at = places.line_col(d.span.start);
+            let shown = summary::diagnostic(
+                at.line as usize,
+                at.col as usize,
+                d.severity.name(),
+                d.code,
+                &d.message,
+            );
+            out.write_all(shown.as_bytes())?;
+        }
+        if function_hints > 0 && !members && shown.only.is_empty() {
+            writeln!(
+                out,
+                "{0}{0}{1} (PH-MR-…; `-v` lists them)",
+                summary::INDENT,
+                plural(function_hints, "performance hint"),
+            )?;
+        }
+        Ok(())
     }
-    if bytes.0 > 0 {
-        writeln!(
-            out,
-            "in all: {} -> {} of tile buffers",
-            summary::human_bytes(bytes.0.max(0) as u64),
-            summary::human_bytes(bytes.1.max(0) as u64)
-        )?;
-    }
+}
+
+/// The summary's last line: what was planned, what the plans say, and the errors.
+fn footer(totals: &Totals, counts: &Counts, planner: Planner) -> String {
     let mut footer = format!(
         "{}, {}",
         plural(totals.files, "file"),
         plural(totals.functions, "function")
     );
-    if repairs > 0 {
+    if counts.repairs > 0 {
         footer.push_str(&format!(
             ", {} of {} (warnings MR-R…)",
-            plural(repairs, "repair"),
+            plural(counts.repairs, "repair"),
             match planner {
                 Planner::Dsa => "the offset planner's plan",
                 Planner::Pypto | Planner::None => "PyPTO's plan",
             }
         ));
     }
-    if overlap_notes > 0 {
-        footer.push_str(&format!(
-            ", {} (notes V008: lifetimes overlap, no value lost)",
-            plural(overlap_notes, "kept overlap")
-        ));
-    }
-    if input_hazards > 0 {
-        footer.push_str(&format!(
-            ", {} no plan can remove (warnings MR-W004: fix the kernel)",
-            plural(input_hazards, "input hazard")
-        ));
-    }
-    if other_warnings > 0 {
-        footer.push_str(&format!(
-            ", {} (capacity, unallocated bases, --exact findings)",
-            plural(other_warnings, "other warning")
-        ));
-    }
-    if hints > 0 {
-        footer.push_str(&format!(
-            ", {} (PH-MR-…)",
-            plural(hints, "performance hint")
-        ));
+    let counted = [
+        (
+            counts.overlap_notes,
+            "kept overlap",
+            "(notes V008: lifetimes overlap, no value lost)",
+        ),
+        (
+            counts.input_hazards,
+            "input hazard",
+            "no plan can remove (warnings MR-W004: fix the kernel)",
+        ),
+        (
+            counts.other_warnings,
+            "other warning",
+            "(capacity, unallocated bases, --exact findings)",
+        ),
+        (counts.hints, "performance hint", "(PH-MR-…)"),
+    ];
+    for (count, noun, what) in counted {
+        if count > 0 {
+            footer.push_str(&format!(", {} {what}", plural(count, noun)));
+        }
     }
     if totals.failed() {
         let errors: Vec<String> = [
@@ -1473,9 +1594,7 @@ fn print_summary(
         .collect();
         footer.push_str(&format!("; errors: {}", errors.join(", ")));
     }
-    out.write_all(summary::wrapped("", &footer, 2).as_bytes())?;
-    out.flush()?;
-    Ok(())
+    footer
 }
 
 #[cfg(test)]

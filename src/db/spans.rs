@@ -5,7 +5,7 @@
 
 use std::cell::OnceCell;
 
-use crate::ir::{Expr, ExprKind, Function, Span, Stmt, StmtKind};
+use crate::ir::{Expr, Function, Span, Stmt, StmtKind};
 use crate::store::Anchor;
 
 /// Every span of a function in a fixed structural order: the function, its parameters, its
@@ -69,43 +69,7 @@ fn exprs(items: &[Expr], out: &mut Vec<Span>) {
 }
 
 fn expr(e: &Expr, out: &mut Vec<Span>) {
-    out.push(e.span);
-    match &e.kind {
-        ExprKind::Call(_, call) => {
-            exprs(&call.args, out);
-            for k in &call.kwargs {
-                out.push(k.span);
-                expr(&k.value, out);
-            }
-        }
-        ExprKind::List(items) | ExprKind::Tuple(items) => exprs(items, out),
-        ExprKind::Dict(entries) => {
-            for (k, v) in entries {
-                expr(k, out);
-                expr(v, out);
-            }
-        }
-        ExprKind::Index { base, index } => {
-            expr(base, out);
-            expr(index, out);
-        }
-        ExprKind::Binary { lhs, rhs, .. } => {
-            expr(lhs, out);
-            expr(rhs, out);
-        }
-        ExprKind::Unary { operand, .. } => expr(operand, out),
-        ExprKind::Var(_)
-        | ExprKind::Symbol(_)
-        | ExprKind::Int(_)
-        | ExprKind::Float(_)
-        | ExprKind::Str { .. }
-        | ExprKind::Bool(_)
-        | ExprKind::None
-        | ExprKind::Const { .. }
-        | ExprKind::DType(_)
-        | ExprKind::Space(_)
-        | ExprKind::Path(_) => {}
-    }
+    e.walk(&mut |node| out.push(node.span()));
 }
 
 /// Turns spans of one function into anchors over its span table. The index is built on the

@@ -163,12 +163,9 @@ impl Cache {
         let digests = self.digests(config);
         let fitting = fitting_plan_key(&digests.any_capacity, canonical);
         let holds = |plan: &CachedPlan| plan.capacities.hold(|s| config.planning_capacity(s));
-        let found = self
-            .lookup(Kind::Plan, &fitting, codec::decode_plan, holds)
-            .or_else(|| {
-                let configured = plan_key(&digests.exact, canonical);
-                self.lookup(Kind::Plan, &configured, codec::decode_plan, |_| true)
-            });
+        let configured = || plan_key(&digests.exact, canonical);
+        let found =
+            self.lookup_fitting(Kind::Plan, &fitting, configured, codec::decode_plan, holds);
         self.count(&self.plan_hits, &self.plan_misses, found)
     }
 
@@ -185,12 +182,14 @@ impl Cache {
                 .iter()
                 .all(|f| f.capacities.hold(planning))
         };
-        let found = self
-            .lookup(Kind::File, &fitting, codec::decode_manifest, holds)
-            .or_else(|| {
-                let configured = file_key(&digests.exact, text);
-                self.lookup(Kind::File, &configured, codec::decode_manifest, |_| true)
-            });
+        let configured = || file_key(&digests.exact, text);
+        let found = self.lookup_fitting(
+            Kind::File,
+            &fitting,
+            configured,
+            codec::decode_manifest,
+            holds,
+        );
         self.count(&self.file_hits, &self.file_misses, found)
     }
 
@@ -220,6 +219,20 @@ impl Cache {
     }
 
     /// The value stored under `key`, if it decodes and is `accept`ed (then it is in use).
+    /// The value stored under `fitting` (for any capacities) where it `holds` at this
+    /// configuration's, else the one stored under the `configured` key (for exactly it).
+    fn lookup_fitting<T>(
+        &self,
+        kind: Kind,
+        fitting: &Key,
+        configured: impl FnOnce() -> Key,
+        decode: fn(&[u8]) -> Result<T, DecodeError>,
+        holds: impl FnOnce(&T) -> bool,
+    ) -> Option<T> {
+        self.lookup(kind, fitting, decode, holds)
+            .or_else(|| self.lookup(kind, &configured(), decode, |_| true))
+    }
+
     fn lookup<T>(
         &self,
         kind: Kind,

@@ -222,6 +222,18 @@ impl VarTable {
             .enumerate()
             .map(|(i, v)| (VarId(i as u32), &**v))
     }
+    /// `wanted` when no variable has that name, else the first of `wanted_1`, `wanted_2`, ...
+    /// that none has.
+    pub fn unused_name(&self, wanted: &str) -> String {
+        let taken = |name: &str| self.vars.iter().any(|v| v.name == name);
+        if !taken(wanted) {
+            return wanted.to_string();
+        }
+        (1..)
+            .map(|n| format!("{wanted}_{n}"))
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| wanted.to_string())
+    }
     /// Puts tile `id` on `memref` (in `space`, when given), keeping the rest of its type; does
     /// nothing to a variable that is not a tile. A variable still shared with a copy of the
     /// table gets a new type, so its old MemRef is not copied only to be replaced.
@@ -756,103 +768,6 @@ impl Expr {
             } => operand.as_const_int(),
             ExprKind::Call(_, c) if c.callee == "pl.const" => c.args.first()?.as_const_int(),
             _ => None,
-        }
-    }
-
-    /// Calls `f` on every variable referenced anywhere inside this expression.
-    pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
-        self.for_each_var_use(&mut |v, _| f(v));
-    }
-
-    /// Calls `f` on every variable referenced anywhere inside this expression, with the span
-    /// of the reference, in source order.
-    pub fn for_each_var_use(&self, f: &mut impl FnMut(VarId, Span)) {
-        match &self.kind {
-            ExprKind::Var(v) => f(*v, self.span),
-            ExprKind::Call(_, c) => {
-                for a in &c.args {
-                    a.for_each_var_use(f);
-                }
-                for k in &c.kwargs {
-                    k.value.for_each_var_use(f);
-                }
-            }
-            ExprKind::List(items) | ExprKind::Tuple(items) => {
-                for e in items {
-                    e.for_each_var_use(f);
-                }
-            }
-            ExprKind::Dict(entries) => {
-                for (k, v) in entries {
-                    k.for_each_var_use(f);
-                    v.for_each_var_use(f);
-                }
-            }
-            ExprKind::Index { base, index } => {
-                base.for_each_var_use(f);
-                index.for_each_var_use(f);
-            }
-            ExprKind::Binary { lhs, rhs, .. } => {
-                lhs.for_each_var_use(f);
-                rhs.for_each_var_use(f);
-            }
-            ExprKind::Unary { operand, .. } => operand.for_each_var_use(f),
-            ExprKind::Symbol(_)
-            | ExprKind::Int(_)
-            | ExprKind::Float(_)
-            | ExprKind::Str { .. }
-            | ExprKind::Bool(_)
-            | ExprKind::None
-            | ExprKind::Const { .. }
-            | ExprKind::DType(_)
-            | ExprKind::Space(_)
-            | ExprKind::Path(_) => {}
-        }
-    }
-
-    /// Rewrites every variable reference inside this expression through `f`.
-    pub fn map_vars(&mut self, f: &mut impl FnMut(VarId) -> VarId) {
-        match &mut self.kind {
-            ExprKind::Var(v) => *v = f(*v),
-            ExprKind::Call(_, c) => {
-                let c = Arc::make_mut(c);
-                for a in &mut c.args {
-                    a.map_vars(f);
-                }
-                for k in &mut c.kwargs {
-                    k.value.map_vars(f);
-                }
-            }
-            ExprKind::List(items) | ExprKind::Tuple(items) => {
-                for e in items {
-                    e.map_vars(f);
-                }
-            }
-            ExprKind::Dict(entries) => {
-                for (k, v) in entries {
-                    k.map_vars(f);
-                    v.map_vars(f);
-                }
-            }
-            ExprKind::Index { base, index } => {
-                base.map_vars(f);
-                index.map_vars(f);
-            }
-            ExprKind::Binary { lhs, rhs, .. } => {
-                lhs.map_vars(f);
-                rhs.map_vars(f);
-            }
-            ExprKind::Unary { operand, .. } => operand.map_vars(f),
-            ExprKind::Symbol(_)
-            | ExprKind::Int(_)
-            | ExprKind::Float(_)
-            | ExprKind::Str { .. }
-            | ExprKind::Bool(_)
-            | ExprKind::None
-            | ExprKind::Const { .. }
-            | ExprKind::DType(_)
-            | ExprKind::Space(_)
-            | ExprKind::Path(_) => {}
         }
     }
 }

@@ -333,20 +333,7 @@ impl<'a> Parser<'a> {
     // ---- program and functions -----------------------------------------------------------
 
     fn program(&mut self, preamble: String) -> PResult<Program> {
-        let start = self.expect(Tok::At)?.span();
-        let (path, path_span) = self.dotted()?;
-        if path != "pl.program" {
-            return Err(Box::new(Diagnostic::error(
-                codes::SYNTAX,
-                format!("expected `@pl.program`, found `@{path}`"),
-                path_span,
-            )));
-        }
-        let decorator = self.decorator_kwargs()?;
-        self.expect(Tok::Newline)?;
-        self.expect_keyword("class")?;
-        let name = self.expect_name()?;
-        let name = CompactString::from(self.text_of(name));
+        let (start, decorator, name) = self.decorated("pl.program", "class")?;
         if self.eat(Tok::LParen) {
             self.expect(Tok::RParen)?;
         }
@@ -400,26 +387,46 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// `@decorator(k=v, ...)`, then `keyword name` on the next line: the header of the
+    /// program class and of each function. Returns where the `@` is, the decorator's keyword
+    /// arguments and the name.
+    fn decorated(
+        &mut self,
+        decorator: &str,
+        keyword: &str,
+    ) -> PResult<(Span, Vec<Kwarg>, CompactString)> {
+        let start = self.expect(Tok::At)?.span();
+        let (path, path_span) = self.dotted()?;
+        if path != decorator {
+            return Err(Box::new(Diagnostic::error(
+                codes::SYNTAX,
+                format!("expected `@{decorator}`, found `@{path}`"),
+                path_span,
+            )));
+        }
+        let kwargs = self.decorator_kwargs()?;
+        self.expect(Tok::Newline)?;
+        self.expect_keyword(keyword)?;
+        let name = self.expect_name()?;
+        Ok((start, kwargs, CompactString::from(self.text_of(name))))
+    }
+
     /// `(k=v, ...)` after a decorator name; empty when the decorator is bare.
     fn decorator_kwargs(&mut self) -> PResult<Vec<Kwarg>> {
-        let mut kwargs = Vec::new();
         if !self.eat(Tok::LParen) {
-            return Ok(kwargs);
+            return Ok(Vec::new());
         }
         let saved = std::mem::replace(&mut self.names_are_dims, true);
-        while self.peek() != Tok::RParen {
-            let name = self.expect_name()?;
-            self.expect(Tok::Assign)?;
-            let value = self.expr()?;
-            kwargs.push(Kwarg {
-                name: self.text_of(name).into(),
+        let kwargs = self.separated(Tok::RParen, |p| {
+            let name = p.expect_name()?;
+            p.expect(Tok::Assign)?;
+            let value = p.expr()?;
+            Ok(Kwarg {
+                name: p.text_of(name).into(),
                 span: name.span().to(value.span),
                 value,
-            });
-            if !self.eat(Tok::Comma) {
-                break;
-            }
-        }
+            })
+        })?;
         self.names_are_dims = saved;
         self.expect(Tok::RParen)?;
         Ok(kwargs)
@@ -432,20 +439,7 @@ impl<'a> Parser<'a> {
 
         // Comments between functions are not part of any statement.
         self.comments_before(self.token().start);
-        let start = self.expect(Tok::At)?.span();
-        let (path, path_span) = self.dotted()?;
-        if path != "pl.function" {
-            return Err(Box::new(Diagnostic::error(
-                codes::SYNTAX,
-                format!("expected `@pl.function`, found `@{path}`"),
-                path_span,
-            )));
-        }
-        let decorator = self.decorator_kwargs()?;
-        self.expect(Tok::Newline)?;
-        self.expect_keyword("def")?;
-        let name = self.expect_name()?;
-        let name = CompactString::from(self.text_of(name));
+        let (start, decorator, name) = self.decorated("pl.function", "def")?;
         self.expect(Tok::LParen)?;
         let mut has_self = false;
         if self.at_keyword("self") && self.peek_at(1) != Tok::Colon {
@@ -455,13 +449,7 @@ impl<'a> Parser<'a> {
                 return Err(self.expected("',' or ')'"));
             }
         }
-        let mut params = Vec::new();
-        while self.peek() != Tok::RParen {
-            params.push(self.param()?);
-            if !self.eat(Tok::Comma) {
-                break;
-            }
-        }
+        let params = self.separated(Tok::RParen, Self::param)?;
         self.expect(Tok::RParen)?;
         let ret = if self.eat(Tok::Arrow) {
             Some(self.return_type()?)
@@ -531,13 +519,7 @@ impl<'a> Parser<'a> {
         if self.at_keyword("tuple") && self.peek_at(1) == Tok::LBracket {
             self.bump();
             self.bump();
-            let mut types = Vec::new();
-            while self.peek() != Tok::RBracket {
-                types.push(self.ty()?);
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
+            let types = self.separated(Tok::RBracket, Self::ty)?;
             self.expect(Tok::RBracket)?;
             Ok(ReturnType::Tuple(types))
         } else {
@@ -695,21 +677,16 @@ impl<'a> Parser<'a> {
     /// A type constructor the planner does not model, kept with its subscript as written.
     fn opaque_type(&mut self, constructor: Cow<'a, str>) -> PResult<Type> {
         let args = if self.eat(Tok::LBracket) {
-            let mut args = Vec::new();
-            while self.peek() != Tok::RBracket {
-                let item = self.peek_dotted();
-                let arg = if item == "pl.MemRef" {
-                    TypeArg::MemRef(self.memref()?)
+            let args = self.separated(Tok::RBracket, |p| {
+                let item = p.peek_dotted();
+                Ok(if item == "pl.MemRef" {
+                    TypeArg::MemRef(p.memref()?)
                 } else if is_type_constructor(&item) {
-                    TypeArg::Type(self.ty_inner()?)
+                    TypeArg::Type(p.ty_inner()?)
                 } else {
-                    TypeArg::Expr(self.expr()?)
-                };
-                args.push(arg);
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
+                    TypeArg::Expr(p.expr()?)
+                })
+            })?;
             self.expect(Tok::RBracket)?;
             Some(args)
         } else {
@@ -791,18 +768,13 @@ impl<'a> Parser<'a> {
             "pl.MemRefType" => Type::MemRefType,
             "pl.Tuple" => {
                 self.expect(Tok::LBracket)?;
-                let mut items = Vec::new();
-                if self.peek() == Tok::LParen && self.peek_at(1) == Tok::RParen {
+                let items = if self.peek() == Tok::LParen && self.peek_at(1) == Tok::RParen {
                     self.bump();
                     self.bump();
+                    Vec::new()
                 } else {
-                    while self.peek() != Tok::RBracket {
-                        items.push(self.ty_inner()?);
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
+                    self.separated(Tok::RBracket, Self::ty_inner)?
+                };
                 self.expect(Tok::RBracket)?;
                 Type::Tuple(items)
             }
@@ -1255,12 +1227,7 @@ impl<'a> Parser<'a> {
         let mut iter_arg_names = Vec::new();
         if loop_var.is_none() || self.eat(Tok::Comma) {
             self.expect(Tok::LParen)?;
-            while self.peek() != Tok::RParen {
-                iter_arg_names.push(self.expect_name()?);
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
+            iter_arg_names = self.separated(Tok::RParen, Self::expect_name)?;
             self.expect(Tok::RParen)?;
         }
         self.expect_keyword("in")?;
@@ -1629,16 +1596,11 @@ impl<'a> Parser<'a> {
             }
             Tok::LBrace => {
                 self.bump();
-                let mut entries = Vec::new();
-                while self.peek() != Tok::RBrace {
-                    let key = self.expr()?;
-                    self.expect(Tok::Colon)?;
-                    let value = self.expr()?;
-                    entries.push((key, value));
-                    if !self.eat(Tok::Comma) {
-                        break;
-                    }
-                }
+                let entries = self.separated(Tok::RBrace, |p| {
+                    let key = p.expr()?;
+                    p.expect(Tok::Colon)?;
+                    Ok((key, p.expr()?))
+                })?;
                 let end = self.expect(Tok::RBrace)?.span();
                 Ok(Expr::new(ExprKind::Dict(entries), token.span().to(end)))
             }
@@ -1677,6 +1639,23 @@ impl<'a> Parser<'a> {
 
     fn eat_close(&mut self, close: Tok) -> Option<Span> {
         (self.peek() == close).then(|| self.bump().span())
+    }
+
+    /// Comma-separated items up to `close` (trailing comma allowed), each read by `item`;
+    /// `close` itself is left to the caller.
+    fn separated<T>(
+        &mut self,
+        close: Tok,
+        mut item: impl FnMut(&mut Self) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        let mut items = Vec::new();
+        while self.peek() != close {
+            items.push(item(self)?);
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        Ok(items)
     }
 
     /// Comma-separated expressions up to `close` (trailing comma allowed), pushed onto

@@ -1,7 +1,9 @@
-//! The one walk over statements that passes which only visit use, and the statements every
-//! pass asks about (the yield that ends a block).
+//! The one walk over statements that passes which only visit use, the one walk over an
+//! expression's nodes (and the variables it reads), and the statements every pass asks about
+//! (the yield that ends a block).
 
-use crate::model::{Expr, Stmt, StmtKind};
+use crate::model::{Expr, ExprKind, Kwarg, Stmt, StmtKind, VarId};
+use crate::span::Span;
 
 impl Stmt {
     /// The blocks this statement holds, in source order: a loop's body, an `if`'s arms, a
@@ -104,5 +106,90 @@ class P:
             kinds,
             ["=", "for", "=", "if", "=", "=", "with", "=", "return"]
         );
+    }
+}
+
+/// A node of an expression tree, as [`Expr::walk`] meets it.
+#[derive(Clone, Copy, Debug)]
+pub enum ExprNode<'e> {
+    Expr(&'e Expr),
+    Kwarg(&'e Kwarg),
+}
+
+impl ExprNode<'_> {
+    pub fn span(self) -> Span {
+        match self {
+            ExprNode::Expr(e) => e.span,
+            ExprNode::Kwarg(k) => k.span,
+        }
+    }
+}
+
+impl Expr {
+    /// Calls `f` on every variable referenced anywhere inside this expression.
+    pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
+        self.for_each_var_use(&mut |v, _| f(v));
+    }
+
+    /// Calls `f` on every variable referenced anywhere inside this expression, with the span
+    /// of the reference, in source order.
+    pub fn for_each_var_use(&self, f: &mut impl FnMut(VarId, Span)) {
+        self.walk(&mut |node| {
+            if let ExprNode::Expr(Expr {
+                kind: ExprKind::Var(v),
+                span,
+            }) = node
+            {
+                f(*v, *span);
+            }
+        });
+    }
+
+    /// Calls `f` on this expression and on every node inside it in source order, each before
+    /// what it holds: a call's keyword argument comes before its value.
+    pub fn walk<'e>(&'e self, f: &mut impl FnMut(ExprNode<'e>)) {
+        f(ExprNode::Expr(self));
+        match &self.kind {
+            ExprKind::Call(_, c) => {
+                for a in &c.args {
+                    a.walk(f);
+                }
+                for k in &c.kwargs {
+                    f(ExprNode::Kwarg(k));
+                    k.value.walk(f);
+                }
+            }
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
+                for e in items {
+                    e.walk(f);
+                }
+            }
+            ExprKind::Dict(entries) => {
+                for (k, v) in entries {
+                    k.walk(f);
+                    v.walk(f);
+                }
+            }
+            ExprKind::Index { base, index } => {
+                base.walk(f);
+                index.walk(f);
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                lhs.walk(f);
+                rhs.walk(f);
+            }
+            ExprKind::Unary { operand, .. } => operand.walk(f),
+            ExprKind::Var(_)
+            | ExprKind::Symbol(_)
+            | ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Str { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::None
+            | ExprKind::Const { .. }
+            | ExprKind::DType(_)
+            | ExprKind::Space(_)
+            | ExprKind::Path(_) => {}
+        }
     }
 }

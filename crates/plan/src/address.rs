@@ -12,8 +12,8 @@ use crate::layout::{Reserved, lay_out};
 use crate::report::PlanError;
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{
-    BinOp, Expr, ExprKind, Function, Kwarg, MemSpace, Name, Span, Stmt, StmtKind, Type, VarId,
-    VarKind,
+    BinOp, Expr, ExprKind, Function, Kwarg, MemRefExtent, MemSpace, Name, Span, Stmt, StmtKind,
+    Type, VarId, VarKind,
 };
 
 use memreuse_ir::codes;
@@ -221,6 +221,30 @@ pub fn head_of(f: &Function) -> Span {
 /// onto automatic `reserve_buffer` calls.
 pub fn apply(f: &mut Function, addressing: &Addressing, reserved: &Reserved) {
     let pinned: Vec<Name> = pinned_sizes(f).keys().map(|&k| Name::from(k)).collect();
+    for_each_local_extent(f, |base, _, extent| {
+        let Some(&(_, address)) = addressing.bases.get(base) else {
+            return;
+        };
+        extent.offset = if extent.offset.as_const_int().is_some() || pinned.contains(base) {
+            offset_from(address, &extent.offset)
+        } else {
+            int64(address, extent.offset.span)
+        };
+    });
+    let mut automatic = reserved
+        .windows
+        .iter()
+        .filter(|w| w.automatic)
+        .map(|w| w.base);
+    write_reserve_bases(&mut f.body, &mut automatic);
+}
+
+/// Calls `visit` on the extent of every tile MemRef that a local variable of `f` has, with
+/// the MemRef's base and the tile's space, to rewrite it.
+pub(crate) fn for_each_local_extent(
+    f: &mut Function,
+    mut visit: impl FnMut(&Name, Option<MemSpace>, &mut MemRefExtent),
+) {
     for index in 0..f.vars.len() {
         let var = &mut f.vars[VarId(index as u32)];
         if var.kind == VarKind::Param {
@@ -229,35 +253,28 @@ pub fn apply(f: &mut Function, addressing: &Addressing, reserved: &Reserved) {
         let Some(Type::Tile(tile)) = &mut var.ty else {
             continue;
         };
-        let Some(memref) = &mut tile.memref else {
-            continue;
-        };
-        let Some(&(_, address)) = addressing.bases.get(&memref.base) else {
-            continue;
-        };
-        let Some(extent) = &mut memref.extent else {
-            continue;
-        };
-        let span = extent.offset.span;
-        extent.offset = match extent.offset.as_const_int() {
-            Some(offset) => int64(address + offset, span),
-            None if pinned.contains(&memref.base) => Expr::new(
-                ExprKind::Binary {
-                    op: BinOp::Add,
-                    lhs: Box::new(int64(address, span)),
-                    rhs: Box::new(extent.offset.clone()),
-                },
-                span,
-            ),
-            None => int64(address, span),
-        };
+        if let Some(memref) = &mut tile.memref
+            && let Some(extent) = &mut memref.extent
+        {
+            visit(&memref.base, tile.space, extent);
+        }
     }
-    let mut automatic = reserved
-        .windows
-        .iter()
-        .filter(|w| w.automatic)
-        .map(|w| w.base);
-    write_reserve_bases(&mut f.body, &mut automatic);
+}
+
+/// `offset` bytes past `address`: one constant when `offset` is one, else the sum.
+pub(crate) fn offset_from(address: i64, offset: &Expr) -> Expr {
+    let span = offset.span;
+    match offset.as_const_int() {
+        Some(offset) => int64(address + offset, span),
+        None => Expr::new(
+            ExprKind::Binary {
+                op: BinOp::Add,
+                lhs: Box::new(int64(address, span)),
+                rhs: Box::new(offset.clone()),
+            },
+            span,
+        ),
+    }
 }
 
 fn int64(value: i64, span: Span) -> Expr {

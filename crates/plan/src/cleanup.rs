@@ -211,7 +211,7 @@ fn is_membership(key: &Expr) -> bool {
 }
 
 /// Scratch allocations of the yield fixup go to the body head with the other allocs.
-pub(crate) fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) {
+pub fn hoist_allocs(f: &mut Function, allocs: &[(VarId, i64, MemSpace)]) {
     if allocs.is_empty() {
         return;
     }

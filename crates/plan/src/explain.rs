@@ -6,12 +6,13 @@ use std::fmt::Write as _;
 
 use std::sync::Arc;
 
+use crate::analysis::lifetimes::Lifetimes;
 use crate::config::PlanConfig;
 use crate::pack::{Blocker, PipelineGate, pair_blocker};
 use crate::pipeline::{StageResults, missing};
 use crate::report::PlanError;
 use crate::{PlanOptions, Planning, plan_function};
-use memreuse_ir::{Function, LineIndex, Type, VarId};
+use memreuse_ir::{Function, LineIndex, Type, VarId, VarTable};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExplainError {
@@ -135,37 +136,9 @@ pub fn explain_stages<S: StageResults + ?Sized>(
             .collect();
         let capacity = results.planning_capacity(ia.space);
         let gate = PipelineGate::new(ia.space, &in_space, capacity);
-        let name_of = |g: usize| prepared.vars[lifetimes.intervals[g].rep].name.to_string();
         let blocker = pair_blocker(&facts, &gate, ga, gb);
         separable = blocker.is_none();
-        let verdict = match blocker {
-            None => "no gate keeps them apart: lifetimes are disjoint (touching is allowed: \
-                     inputs are read before outputs are written) and no op, hazard or pipeline \
-                     rule forbids it"
-                .to_string(),
-            Some(Blocker::Pinned(g)) => format!(
-                "kept apart: '{}' is a declared (pinned) allocation, never shared",
-                lifetimes.intervals[g].base
-            ),
-            Some(Blocker::Lifetime) => {
-                "kept apart by the lifetime gate: their groups are live at the same time".into()
-            }
-            Some(Blocker::Hazard { writer, load }) => format!(
-                "kept apart by the Ascend910B split-AIV hazard: '{}' reads a tpop value at the statement where load-derived '{}' dies",
-                name_of(writer),
-                name_of(load)
-            ),
-            Some(Blocker::ForbidAlias { writer, operand }) => format!(
-                "kept apart by the no-alias gate: the op defining '{}' must not write over its operand on '{}'",
-                name_of(writer),
-                lifetimes.intervals[operand].base
-            ),
-            Some(Blocker::PipelineStage) => {
-                "kept apart by the pipeline-stage gate: different stages of one pipeline group"
-                    .into()
-            }
-        };
-        let _ = writeln!(out, "{verdict}");
+        let _ = writeln!(out, "{}", verdict(blocker, lifetimes, &prepared.vars));
     }
     let planned = (stages.planned)()?;
     let base = |name: &str| {
@@ -195,4 +168,36 @@ pub fn explain_stages<S: StageResults + ?Sized>(
         _ => {}
     }
     Ok(out)
+}
+
+/// Why the packer may or may not put two groups on one buffer, in words (`blocker` is what
+/// keeps them apart).
+fn verdict(blocker: Option<Blocker>, lifetimes: &Lifetimes, vars: &VarTable) -> String {
+    let name_of = |g: usize| vars[lifetimes.intervals[g].rep].name.to_string();
+    match blocker {
+        None => "no gate keeps them apart: lifetimes are disjoint (touching is allowed: \
+                     inputs are read before outputs are written) and no op, hazard or pipeline \
+                     rule forbids it"
+            .to_string(),
+        Some(Blocker::Pinned(g)) => format!(
+            "kept apart: '{}' is a declared (pinned) allocation, never shared",
+            lifetimes.intervals[g].base
+        ),
+        Some(Blocker::Lifetime) => {
+            "kept apart by the lifetime gate: their groups are live at the same time".into()
+        }
+        Some(Blocker::Hazard { writer, load }) => format!(
+            "kept apart by the Ascend910B split-AIV hazard: '{}' reads a tpop value at the statement where load-derived '{}' dies",
+            name_of(writer),
+            name_of(load)
+        ),
+        Some(Blocker::ForbidAlias { writer, operand }) => format!(
+            "kept apart by the no-alias gate: the op defining '{}' must not write over its operand on '{}'",
+            name_of(writer),
+            lifetimes.intervals[operand].base
+        ),
+        Some(Blocker::PipelineStage) => {
+            "kept apart by the pipeline-stage gate: different stages of one pipeline group".into()
+        }
+    }
 }

@@ -7,9 +7,9 @@ use rustc_hash::FxHashMap;
 use crate::analysis::body::{Definition, StmtPath, first_yield};
 use crate::analysis::lifetimes::Lifetimes;
 use crate::config::Rules;
-use crate::isolate::Seats;
 use crate::report::PlanError;
 use crate::retarget::{Liveness, Retargeter, Target, base_of, reanchor_views, retype};
+use crate::seats::Seats;
 use memreuse_ir::backend::Backend;
 use memreuse_ir::ops::op_info;
 use memreuse_ir::{
@@ -1076,18 +1076,7 @@ impl<'v> YieldFixup<'v> {
                     && self.vars.iter().any(|(_, v)| v.name == *stem)
             })
             .map_or(name, |(stem, _)| stem);
-        self.fresh_name(&format!("{stem}_mv"))
-    }
-
-    fn fresh_name(&self, wanted: &str) -> String {
-        let taken = |name: &str| self.vars.iter().any(|(_, v)| v.name == name);
-        if !taken(wanted) {
-            return wanted.to_string();
-        }
-        (1..)
-            .map(|n| format!("{wanted}_{n}"))
-            .find(|n| !taken(n))
-            .unwrap_or_else(|| wanted.to_string())
+        self.vars.unused_name(&format!("{stem}_mv"))
     }
 
     fn move_stmt(&mut self, destination: VarId, source: VarId) -> Stmt {

@@ -11,7 +11,6 @@ pub mod cleanup;
 pub mod config;
 pub mod explain;
 pub mod fixup;
-pub mod isolate;
 pub mod layout;
 mod occupancy;
 pub mod offsets;
@@ -19,6 +18,7 @@ pub mod pack;
 pub mod pipeline;
 pub mod report;
 pub mod retarget;
+pub mod seats;
 pub mod stages;
 mod timeline;
 

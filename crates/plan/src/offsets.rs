@@ -37,7 +37,7 @@ use crate::retarget;
 use crate::stages::{SharingRules, spaces_of};
 use memreuse_ir::codes as address_codes;
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
-use memreuse_ir::{ExprKind, Function, FunctionType, MemSpace, Name, Span, Type, VarId, VarKind};
+use memreuse_ir::{Function, FunctionType, MemSpace, Name, Type, VarId};
 use memreuse_solve::{self as dsa, Buffer as DsaBuffer, Problem, SolveOptions};
 
 /// Search nodes per space: a budget instead of a deadline keeps the plan the same on every run
@@ -603,25 +603,12 @@ pub(super) fn apply_addresses(
     reserved: &Reserved,
 ) {
     let mut extra: BTreeMap<Name, i64> = BTreeMap::new();
-    for index in 0..f.vars.len() {
-        let var = &mut f.vars[VarId(index as u32)];
-        if var.kind == VarKind::Param {
-            continue;
-        }
-        let Some(Type::Tile(tile)) = &mut var.ty else {
-            continue;
-        };
-        let (Some(memref), Some(space)) = (&mut tile.memref, tile.space) else {
-            continue;
-        };
-        if space == MemSpace::Ddr {
-            continue;
-        }
-        let Some(extent) = &mut memref.extent else {
-            continue;
+    address::for_each_local_extent(f, |base, space, extent| {
+        let Some(space) = space.filter(|&s| s != MemSpace::Ddr) else {
+            return;
         };
         let size = extent.size.as_const_int().unwrap_or(0);
-        let base_address = match addresses.get(&memref.base).or(extra.get(&memref.base)) {
+        let base_address = match addresses.get(base).or(extra.get(base)) {
             Some(&a) => a,
             None => {
                 let end = footprints
@@ -629,35 +616,12 @@ pub(super) fn apply_addresses(
                     .or_insert_with(|| reserved.start_of(space));
                 let at = *end;
                 *end = align32(at + size);
-                extra.insert(memref.base.clone(), at);
+                extra.insert(base.clone(), at);
                 at
             }
         };
-        let span: Span = extent.offset.span;
-        extent.offset = match extent.offset.as_const_int() {
-            Some(offset) => memreuse_ir::Expr::new(
-                ExprKind::Const {
-                    value: base_address + offset,
-                    dtype: memreuse_ir::DType::Int64,
-                },
-                span,
-            ),
-            None => memreuse_ir::Expr::new(
-                ExprKind::Binary {
-                    op: memreuse_ir::BinOp::Add,
-                    lhs: Box::new(memreuse_ir::Expr::new(
-                        ExprKind::Const {
-                            value: base_address,
-                            dtype: memreuse_ir::DType::Int64,
-                        },
-                        span,
-                    )),
-                    rhs: Box::new(extent.offset.clone()),
-                },
-                span,
-            ),
-        };
-    }
+        extent.offset = address::offset_from(base_address, &extent.offset);
+    });
 }
 
 /// The report of one space under the offset planner: one buffer per base.

@@ -91,9 +91,8 @@ use memreuse_verify as verify;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::walk::final_yield_values;
 use crate::ir::{Expr, Function, Stmt, StmtKind, Type, VarId};
-use crate::plan::isolate::{
-    Place, Seats, detach, fresh_buffer, place_anchor, storage_place, storage_root,
-};
+use crate::isolate::{Place, detach, fresh_buffer, place_anchor, storage_place, storage_root};
+use crate::plan::seats::Seats;
 use crate::plan::{
     FunctionPlan, LayoutSearch, PlanConfig, PlanError, PlanOptions, Planning, ReportToDo,
     plan_function,
@@ -105,6 +104,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::ir::codes;
+
+mod isolate;
+mod message;
+use message::{Made, Placed, RepairText, UserNames, Who};
 
 /// Whether a diagnostic of a plan's report is one of its repairs.
 pub fn is_repair(d: &Diagnostic) -> bool {
@@ -551,15 +554,14 @@ fn first_separating(
     let offsets = config.planner == crate::plan::Planner::Dsa;
     let user_names = UserNames::of(user_vars, planned);
     let mut kept_the_pair = KeptThePair::default();
-    for (action, repair) in candidates(input, own, planned, finding, pair, offsets) {
+    for (action, text) in candidates(input, own, planned, pair, offsets) {
         // An edit is made once: a pair it did not keep apart stays a finding.
         if applied.contains(&action) {
             continue;
         }
-        let repair = user_names.name(repair);
         let mut trial_own = own.clone();
         // Only an edit of the input copies it; keeping a group on its own buffer does not.
-        let (trial_input, repair) = match action {
+        let (trial_input, made) = match action {
             Action::KeepOwn(v) => {
                 trial_own.insert(v);
                 // Keeping the same intervals apart as a trial that kept the pair would
@@ -568,17 +570,17 @@ fn first_separating(
                 if kept.is_some_and(|kept| kept_the_pair.kept_own.contains(&kept)) {
                     continue;
                 }
-                (None, repair)
+                (None, Made::default())
             }
             _ => {
                 let mut trial_input = input.clone();
-                let Some(repair) = apply(action, repair, &mut trial_input, &mut trial_own) else {
+                let Some(made) = apply(action, &mut trial_input, &mut trial_own) else {
                     continue;
                 };
-                (Some(trial_input), repair)
+                (Some(trial_input), made)
             }
         };
-        let mut trial_repairs = vec![repair];
+        let mut trial_repairs = vec![text.warning(&made, finding, planned, &user_names)];
         // An edited input is packed once and kept: its later trials finish from it.
         let mut trial_plans = InputPlans::planned();
         let (planned, separated_input) = match &trial_input {
@@ -949,33 +951,31 @@ fn shared_inits(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate:
     }
 }
 
-/// Applies an edit of the input (`Detach` or `Fresh`); `None` when it does not apply.
-fn apply(
-    action: Action,
-    mut repair: Diagnostic,
-    input: &mut Function,
-    own: &mut FxHashSet<VarId>,
-) -> Option<Diagnostic> {
+/// Applies an edit of the input (`Detach` or `Fresh`); what it made, for its warning, or
+/// `None` when it does not apply.
+fn apply(action: Action, input: &mut Function, own: &mut FxHashSet<VarId>) -> Option<Made> {
     match action {
         // Not an edit of the input: the caller tells the packer to keep the group apart.
-        Action::KeepOwn(_) => {}
+        Action::KeepOwn(_) => Some(Made::default()),
         Action::Detach(place) => {
             let detached = detach(input, place)?;
             // The new allocation is the place's alone: the packer, whose lifetimes called the
             // shared buffer safe, must not put it back beside the value it protects.
             own.insert(detached.copy_var);
-            repair.message = repair
-                .message
-                .replace("{copy}", &detached.copy)
-                .replace("{new_base}", &detached.new_base);
+            Some(Made {
+                copy: Some(detached.copy),
+                new_base: Some(detached.new_base),
+            })
         }
         Action::Fresh(tile) => {
             let fresh = fresh_buffer(input, tile)?;
             own.insert(tile);
-            repair.message = repair.message.replace("{new_base}", &fresh);
+            Some(Made {
+                copy: None,
+                new_base: Some(fresh),
+            })
         }
     }
-    Some(repair)
 }
 
 /// The ways to separate the pair, best first: a tile the packer moved onto the other's buffer
@@ -985,18 +985,16 @@ fn apply(
 /// one whose init is the victim first, then outer before inner; else the writer, if the input
 /// already put it there, moves to a fresh allocation with the tile whose view or in-place
 /// result it is (an assignment's value: a carry's or an `if` result's storage moves with its
-/// place, above). The warnings' `{copy}` and `{new_base}` are named by [`apply`], when
-/// the edit makes them.
+/// place, above). Each comes with what its warning says, worded once [`apply`] has made the
+/// copy and allocation it names.
 fn candidates(
     input: &Function,
     own: &FxHashSet<VarId>,
     planned: &Function,
-    finding: &Finding,
     pair: Clobber,
     offsets: bool,
-) -> Vec<(Action, Diagnostic)> {
+) -> Vec<(Action, RepairText)> {
     let Clobber { victim, writer } = pair;
-    let name = |v: VarId| planned.vars[v].name.to_string();
     let (planned_seats, input_seats) = (Seats::of(&planned.body), Seats::of(&input.body));
     // A carry or `if` result printed without a type sits where its init sits.
     let seat_base = |seats: &Seats, f: &Function, v: VarId| base(f, seats.with_memref(&f.vars, v)?);
@@ -1006,7 +1004,6 @@ fn candidates(
             .then(|| seat_base(&input_seats, input, v))
             .flatten()
     };
-    let why = finding.diagnostic.message.as_str();
     let mut out = Vec::new();
     for (tile, other) in [(writer, victim), (victim, writer)] {
         let (Some(now), Some(own_base)) = (planned_base(tile), input_base(tile)) else {
@@ -1015,31 +1012,29 @@ fn candidates(
         // A carry or `if` result keeps its own buffer through the tile it sits with.
         let grouped = input_seats.defined(tile);
         let kept = if grouped == tile {
-            format!("'{}'", name(tile))
+            Who::Tile(tile)
         } else {
-            format!("'{}', which '{}' sits with,", name(grouped), name(tile))
+            Who::SitsWith {
+                group: grouped,
+                tile,
+            }
         };
         // The offset planner keeps every group on its own allocation, at an address that may
         // overlap another's.
         let overlapping = offsets && now == own_base;
         if (now != own_base || overlapping) && !own.contains(&grouped) {
-            let message = if overlapping {
-                format!(
-                    "the offset planner places '{}' over bytes of '{}', which is unsafe: {why}; the repaired plan keeps {kept} clear of every other allocation",
-                    name(tile),
-                    name(other),
-                )
+            let placed = if overlapping {
+                Placed::Overlapping
             } else {
-                format!(
-                    "PyPTO puts '{}' on '{now}', the buffer of '{}', which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'",
-                    name(tile),
-                    name(other),
-                )
+                Placed::OnBuffer { now, own_base }
             };
-            out.push((
-                Action::KeepOwn(grouped),
-                repair(codes::TILE_KEEPS_OWN_BUFFER, message, finding),
-            ));
+            let text = RepairText::KeepsOwn {
+                tile,
+                other,
+                kept,
+                placed,
+            };
+            out.push((Action::KeepOwn(grouped), text));
         }
     }
     let Some(victim_base) = planned_base(victim) else {
@@ -1076,21 +1071,13 @@ fn candidates(
         first
     });
     for (_, place, anchor, init) in places {
-        let (code, what, init_role) = match place {
-            Place::Carry(_) => (codes::CARRY_GETS_OWN_BUFFER, "loop carry", "its init value"),
-            Place::IfResult(_) => (
-                codes::IF_RESULT_GETS_OWN_BUFFER,
-                "if result",
-                "the value its then arm yields",
-            ),
+        let text = RepairText::Detaches {
+            place,
+            anchor,
+            init,
+            base: victim_base.clone(),
         };
-        let message = format!(
-            "PyPTO keeps {what} '{}' on '{victim_base}', the buffer of {init_role} '{}', which is unsafe: {why}; the repaired plan feeds it from '{{copy}}', a copy of '{}' in its own allocation '{{new_base}}'",
-            name(anchor),
-            name(init),
-            name(init),
-        );
-        out.push((Action::Detach(place), repair(code, message, finding)));
+        out.push((Action::Detach(place), text));
     }
     // The packer may have moved both onto a third buffer: what counts is that the input put
     // them on one. A view, alias or in-place result moves with the tile whose storage it is.
@@ -1102,19 +1089,17 @@ fn candidates(
         && storage_place(input, writer).is_none()
     {
         let moved = if root == writer {
-            format!("'{}'", name(writer))
+            Who::Tile(writer)
         } else {
-            format!("'{}', whose storage '{}' is,", name(root), name(writer))
+            Who::StorageOf { root, tile: writer }
         };
-        let message = format!(
-            "the input puts '{}' on '{writer_base}', the buffer of '{}' (an upstream Step 0 retarget), which is unsafe: {why}; the repaired plan gives {moved} its own allocation '{{new_base}}'",
-            name(writer),
-            name(victim),
-        );
-        out.push((
-            Action::Fresh(root),
-            repair(codes::TILE_GETS_FRESH_BUFFER, message, finding),
-        ));
+        let text = RepairText::Fresh {
+            writer,
+            victim,
+            base: writer_base,
+            moved,
+        };
+        out.push((Action::Fresh(root), text));
     }
     out
 }
@@ -1190,15 +1175,6 @@ fn base(f: &Function, v: VarId) -> Option<String> {
     }
 }
 
-/// A repair's warning, located where the finding is, with the finding's places (where the
-/// lost value is defined, written over and read) as notes.
-fn repair(code: &'static str, message: String, finding: &Finding) -> Diagnostic {
-    let mut d = Diagnostic::warning(code, message, finding.diagnostic.span);
-    d.hint = finding.diagnostic.hint.clone();
-    d.related = finding.diagnostic.related.clone();
-    d
-}
-
 /// A checker's finding reported rather than repaired (`--exact`): the plan is emitted as it
 /// is, so a violation in it warns.
 fn reported(mut d: Diagnostic) -> Diagnostic {
@@ -1214,71 +1190,6 @@ fn unrepaired(findings: Vec<Finding>, user_vars: usize, planned: &Function) -> S
             .map(|f| names.name(f.diagnostic))
             .collect(),
     )
-}
-
-/// How the diagnostics about one plan name the tiles the user did not write (a `tile.move`
-/// the fixups or a repair inserted: a variable numbered past the input's `user_vars`): each
-/// is said to be a copy of the user's tile it copies, where a text first names it, since the
-/// input holds only the user's names. Made once per plan: a round names every candidate's
-/// repair against one plan.
-struct UserNames {
-    /// Each inserted copy as quoted in a text, and as the user is told of it.
-    copies: Vec<(String, String)>,
-}
-
-impl UserNames {
-    fn of(user_vars: usize, planned: &Function) -> UserNames {
-        let mut copies: Vec<(VarId, VarId)> = Vec::new();
-        crate::plan::analysis::lifetimes::visit_assignments(&planned.body, &mut |target, value| {
-            if target.index() >= user_vars
-                && let Some(call) = value.as_call()
-                && crate::ir::ops::op_role(call.op()) == crate::ir::ops::OpRole::Move
-                && let Some(source) = call.args.first().and_then(crate::ir::Expr::as_var)
-            {
-                copies.push((target, source));
-            }
-        });
-        // A copy of a copy is named by the tile at the start of the chain.
-        let original = |mut v: VarId| {
-            for _ in 0..copies.len() {
-                match copies.iter().find(|&&(copy, _)| copy == v) {
-                    Some(&(_, source)) => v = source,
-                    None => break,
-                }
-            }
-            v
-        };
-        let said = |&(copy, _): &(VarId, VarId)| {
-            let quoted = format!("'{}'", planned.vars[copy].name);
-            let source = original(copy);
-            let said = if source.index() < user_vars {
-                format!(
-                    "{quoted} (a copy memreuse inserted for '{}')",
-                    planned.vars[source].name
-                )
-            } else {
-                format!("{quoted} (a copy memreuse inserted)")
-            };
-            (quoted, said)
-        };
-        UserNames {
-            copies: copies.iter().map(said).collect(),
-        }
-    }
-
-    fn name(&self, mut d: Diagnostic) -> Diagnostic {
-        for (quoted, said) in &self.copies {
-            let texts = std::iter::once(&mut d.message)
-                .chain(d.hint.as_mut())
-                .chain(d.related.iter_mut().map(|r| &mut r.message));
-            for text in texts {
-                if text.contains(quoted.as_str()) && !text.contains(said.as_str()) {
-                    *text = text.replacen(quoted.as_str(), said, 1);
-                }
-            }
-        }
-        d
-    }
 }
 
 /// What identifies a finding across two plans of one input: its code, its two tiles' names and

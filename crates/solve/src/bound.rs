@@ -37,13 +37,7 @@ pub fn max_live_bytes(problem: &Problem) -> LiveBytesPeak {
             live_bytes = live_bytes.saturating_sub(size);
         }
     }
-    let live = problem
-        .buffers
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.lower <= instant && instant < b.upper)
-        .map(|(index, _)| index)
-        .collect();
+    let live = problem.live_at(instant);
     LiveBytesPeak {
         bytes: best,
         instant,

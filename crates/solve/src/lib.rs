@@ -372,13 +372,7 @@ fn instant_of_peak(problem: &Problem, offsets: &[u64]) -> (u64, Vec<usize>) {
         return (0, Vec::new());
     };
     let instant = problem.buffers[topmost].lower;
-    let live = problem
-        .buffers
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.lower <= instant && instant < b.upper)
-        .map(|(index, _)| index)
-        .collect();
+    let live = problem.live_at(instant);
     (instant, live)
 }
 

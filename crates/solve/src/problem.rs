@@ -82,6 +82,16 @@ impl Problem {
         self
     }
 
+    /// The buffers live at `instant`, by index.
+    pub fn live_at(&self, instant: u64) -> Vec<usize> {
+        self.buffers
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.lower <= instant && instant < b.upper)
+            .map(|(index, _)| index)
+            .collect()
+    }
+
     /// Checks the invariants every planner relies on.
     pub fn validate(&self) -> Result<(), ProblemError> {
         if self.alignment == 0 {

@@ -182,7 +182,7 @@ pub(super) struct Analysis<'f> {
 
 impl<'f> Analysis<'f> {
     pub(super) fn of(f: &'f Function, opts: &VerifyOptions) -> Analysis<'f> {
-        let facts = Facts::of(f, opts.addressed_in(f), opts.backend.is_a5());
+        let facts = Facts::of(f, opts);
         let mut fast = Interp::new(f, &facts, None);
         fast.run();
         let mut lost: Vec<(VarId, Span)> = Vec::new();
@@ -726,8 +726,16 @@ impl Facts {
     }
 }
 
+/// Which bytes a definition's MemRef covers: its own, or (a view or alias, which takes its
+/// source's value) only those within its source's.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Covers {
+    Own,
+    WithinSource,
+}
+
 impl Facts {
-    fn of(f: &Function, addressed: bool, a5_target: bool) -> Facts {
+    fn of(f: &Function, opts: &VerifyOptions) -> Facts {
         let mut facts = Facts {
             places: vec![None; f.vars.len()],
             region_names: Vec::new(),
@@ -748,8 +756,8 @@ impl Facts {
         };
         let mut builder = FactsBuilder {
             f,
-            addressed,
-            a5_target,
+            addressed: opts.addressed_in(f),
+            a5_target: opts.backend.is_a5(),
             facts: &mut facts,
             // Regions are mostly the allocs at the top level: room for one per statement
             // there, so the table does not grow (and rehash every name) on the way.
@@ -764,7 +772,7 @@ impl Facts {
             work: 0,
         };
         for p in &f.params {
-            builder.define(p.var, None, p.span, false, None);
+            builder.define(p.var, None, p.span, Covers::Own, None);
             if builder.facts.places[p.var.index()].is_some() {
                 builder.facts.params.push(p.var);
             }
@@ -915,9 +923,9 @@ impl<'a> FactsBuilder<'a> {
                         },
                         _ => Effect::Write,
                     };
-                    let (source, view) = match effect {
-                        Effect::Rename(source) => (source, true),
-                        _ => (None, false),
+                    let (source, covers) = match effect {
+                        Effect::Rename(source) => (source, Covers::WithinSource),
+                        _ => (None, Covers::Own),
                     };
                     match effect {
                         Effect::Rename(Some(source)) | Effect::InPlace(source) => {
@@ -934,7 +942,7 @@ impl<'a> FactsBuilder<'a> {
                         }
                         _ => None,
                     };
-                    self.define(*target, source, stmt.span, view, slice);
+                    self.define(*target, source, stmt.span, covers, slice);
                 }
                 StmtKind::Yield { values } => {
                     last_yield = Some((values.iter().map(Expr::as_var).collect(), stmt.span));
@@ -955,12 +963,12 @@ impl<'a> FactsBuilder<'a> {
                     });
                     for (i, &iter_arg) in for_stmt.iter_args.iter().enumerate() {
                         let init = for_stmt.init_values.get(i).and_then(Expr::as_var);
-                        self.define(iter_arg, init, stmt.span, false, None);
+                        self.define(iter_arg, init, stmt.span, Covers::Own, None);
                     }
                     self.stmts(&for_stmt.body);
                     for (i, &result) in for_stmt.return_vars.iter().enumerate() {
                         let iter_arg = for_stmt.iter_args.get(i).copied();
-                        self.define(result, iter_arg, stmt.span, false, None);
+                        self.define(result, iter_arg, stmt.span, Covers::Own, None);
                     }
                     self.close_loop(stmt, for_stmt);
                     self.close(stmt);
@@ -978,7 +986,7 @@ impl<'a> FactsBuilder<'a> {
                             Some((values, at)) => (values.get(i).copied().flatten(), *at),
                             None => (None, stmt.span),
                         };
-                        self.define(result, source, at, false, None);
+                        self.define(result, source, at, Covers::Own, None);
                     }
                     self.close(stmt);
                 }
@@ -1139,7 +1147,7 @@ impl<'a> FactsBuilder<'a> {
         v: VarId,
         source: Option<VarId>,
         at: Span,
-        view: bool,
+        covers: Covers,
         slice: Option<&Call>,
     ) {
         let Some(slot) = self.facts.defs.get_mut(v.index()) else {
@@ -1218,7 +1226,7 @@ impl<'a> FactsBuilder<'a> {
             .or_else(|| offset.and_then(|o| self.scalars.eval(o)));
         let data = tile.and_then(data_bytes);
         let place = match (start.zip(size), source_place) {
-            (Some((start, size)), Some(src)) if view => {
+            (Some((start, size)), Some(src)) if covers == Covers::WithinSource => {
                 let end = start.saturating_add(size);
                 let clipped = (start.max(src.start), end.min(src.end));
                 let (start, end) = if clipped.0 < clipped.1 {
@@ -1236,7 +1244,9 @@ impl<'a> FactsBuilder<'a> {
             (Some((start, size)), _) => tile_place(region, start, size, data, space),
             (None, source_place) => {
                 if let (Some(offset), Some(size)) = (offset, size) {
-                    let within = source_place.and(source).filter(|_| view);
+                    let within = source_place
+                        .and(source)
+                        .filter(|_| covers == Covers::WithinSource);
                     self.depend_on_iteration(v, std::slice::from_ref(offset), || Moving::Offset {
                         offset: offset.clone(),
                         size,
@@ -2540,7 +2550,7 @@ mod tests {
     fn one_focused_pass_explains_as_one_per_region() {
         let mut several_regions = 0;
         for f in damaged(0..80) {
-            let facts = Facts::of(&f, false, false);
+            let facts = Facts::of(&f, &VerifyOptions::default());
             let mut fast = Interp::new(&f, &facts, None);
             fast.run();
             let mut lost: Vec<(VarId, Span)> = Vec::new();

@@ -180,33 +180,21 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             stale_ok,
             color,
         } => {
-            let unconfirmed = match admit(shared, &path, stale_ok).await {
-                Ok(unconfirmed) => unconfirmed,
-                Err(body) => return body,
-            };
-            let shared = shared.clone();
-            blocking(move || {
-                let display = display(&shared.root, &path);
+            let answer = move |shared: &Shared, path: &Path, display: &str| {
                 let backend = shared.config().backend.name();
                 let planner = shared.planner.name();
                 let (outcome, _) = shared.read(|snapshot, files| {
                     files
-                        .get(&path)
+                        .get(path)
                         .map(|&f| snapshot.detailed_outcome(f, function.as_deref()))
                         .transpose()
                 })?;
-                let Some(outcome) = outcome else {
-                    return Ok(untracked(&shared, &path, &display));
-                };
-                let function = function.as_deref();
-                let mut answer =
-                    query_answer(&outcome, &display, function, (backend, planner), color);
-                if let Some(note) = unconfirmed {
-                    answer.diagnostics.insert_str(0, &note);
-                }
-                Ok(Body::Query(answer))
-            })
-            .await
+                Ok(outcome.map(|outcome| {
+                    let function = function.as_deref();
+                    query_answer(&outcome, display, function, (backend, planner), color)
+                }))
+            };
+            answer_about(shared, path, stale_ok, Body::Query, answer).await
         }
         Request::Explain {
             path,
@@ -216,17 +204,11 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             stale_ok,
             color,
         } => {
-            let unconfirmed = match admit(shared, &path, stale_ok).await {
-                Ok(unconfirmed) => unconfirmed,
-                Err(body) => return body,
-            };
-            let shared = shared.clone();
-            blocking(move || {
-                let display = display(&shared.root, &path);
+            let answer = move |shared: &Shared, path: &Path, display: &str| {
                 // From the database's memoized stages; what they cannot answer (no such
                 // function, a parse error, the offset planner) is worded from the text.
                 let (read, _) = shared.read(|snapshot, files| {
-                    let Some(&file) = files.get(&path) else {
+                    let Some(&file) = files.get(path) else {
                         return Ok(None);
                     };
                     Ok(Some(
@@ -236,49 +218,73 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                         },
                     ))
                 })?;
-                let mut answer = match read {
-                    None => {
-                        return Ok(match untracked(&shared, &path, &display) {
-                            Body::Query(answer) => Body::Explain(answer),
-                            other => other,
-                        });
-                    }
-                    Some(Ok(Ok(text))) => crate::protocol::Answer {
+                Ok(read.map(|read| match read {
+                    Ok(Ok(text)) => crate::protocol::Answer {
                         text,
                         ..Default::default()
                     },
-                    Some(Ok(Err(err))) => crate::protocol::Answer {
+                    Ok(Err(err)) => crate::protocol::Answer {
                         diagnostics: format!("error: {err}\n"),
                         failed: true,
                         ..Default::default()
                     },
-                    Some(Err(outcome)) => {
+                    Err(outcome) => {
                         let config = memreuse::plan::PlanConfig {
-                            materialize_aliases: super::writer::materialize_aliases(&path),
+                            materialize_aliases: super::writer::materialize_aliases(path),
                             ..shared.config()
                         };
                         explain_answer(
                             outcome.text.as_deref().unwrap_or(""),
-                            &display,
+                            display,
                             &function,
                             &config,
                             (&first, &second),
                             color,
                         )
                     }
-                };
-                if let Some(note) = unconfirmed {
-                    answer.diagnostics.insert_str(0, &note);
-                }
-                Ok(Body::Explain(answer))
-            })
-            .await
+                }))
+            };
+            answer_about(shared, path, stale_ok, Body::Explain, answer).await
         }
     }
 }
 
 /// The answer for a path the daemon has no file for: why it was not read, or that it is
 /// not a kernel file.
+/// Answers a question about the file at `path` once [`admit`] lets it through: `answer` runs
+/// on the blocking pool with the file's display name, and gives `None` for a file the daemon
+/// does not track. The freshness note, when there is one, goes before the answer's
+/// diagnostics; `wrap` makes the reply.
+async fn answer_about(
+    shared: &Arc<Shared>,
+    path: PathBuf,
+    stale_ok: bool,
+    wrap: fn(crate::protocol::Answer) -> Body,
+    answer: impl FnOnce(&Shared, &Path, &str) -> Result<Option<crate::protocol::Answer>, ReadError>
+    + Send
+    + 'static,
+) -> Body {
+    let unconfirmed = match admit(shared, &path, stale_ok).await {
+        Ok(unconfirmed) => unconfirmed,
+        Err(body) => return body,
+    };
+    let shared = shared.clone();
+    blocking(move || {
+        let display = display(&shared.root, &path);
+        let Some(mut answer) = answer(&shared, &path, &display)? else {
+            return Ok(match untracked(&shared, &path, &display) {
+                Body::Query(answer) => wrap(answer),
+                other => other,
+            });
+        };
+        if let Some(note) = unconfirmed {
+            answer.diagnostics.insert_str(0, &note);
+        }
+        Ok(wrap(answer))
+    })
+    .await
+}
+
 fn untracked(shared: &Shared, path: &Path, display: &str) -> Body {
     if let Some(why) = shared.refused().get(path) {
         return Body::Query(crate::protocol::Answer {

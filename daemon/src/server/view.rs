@@ -181,7 +181,7 @@ async fn connection(
         let head = match read {
             Ok(Some(Ok(head))) => head,
             Ok(Some(Err(reply))) => {
-                let _ = write_reply(&mut stream, &reply, false, true).await;
+                let _ = write_reply(&mut stream, &reply, Content::Whole, Connection::Close).await;
                 return;
             }
             // The peer closed, or sent no complete head in time.
@@ -190,7 +190,7 @@ async fn connection(
         registered.asked();
         server.touch();
         if let Some(reply) = refuse(&head, &endpoint) {
-            let _ = write_reply(&mut stream, &reply, head.method == "HEAD", true).await;
+            let _ = write_reply(&mut stream, &reply, Content::of(&head), Connection::Close).await;
             return;
         }
         if head.path == "/api/events" {
@@ -198,11 +198,15 @@ async fn connection(
             return;
         }
         let reply = route(&head, server).await;
-        let close = head.close || head.has_body;
-        if write_reply(&mut stream, &reply, head.method == "HEAD", close)
+        let connection = if head.close || head.has_body {
+            Connection::Close
+        } else {
+            Connection::KeepAlive
+        };
+        if write_reply(&mut stream, &reply, Content::of(&head), connection)
             .await
             .is_err()
-            || close
+            || connection == Connection::Close
         {
             return;
         }
@@ -337,11 +341,35 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// What a reply carries: its body, or its head alone (the answer to `HEAD`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Content {
+    Whole,
+    HeadOnly,
+}
+
+impl Content {
+    fn of(head: &Head) -> Content {
+        if head.method == "HEAD" {
+            Content::HeadOnly
+        } else {
+            Content::Whole
+        }
+    }
+}
+
+/// Whether the connection stays open for another request after a reply.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Connection {
+    KeepAlive,
+    Close,
+}
+
 async fn write_reply(
     stream: &mut TcpStream,
     reply: &Reply,
-    head_only: bool,
-    close: bool,
+    content: Content,
+    connection: Connection,
 ) -> std::io::Result<()> {
     let reason = match reply.status {
         200 => "OK",
@@ -360,10 +388,13 @@ async fn write_reply(
         reply.content_type,
         reply.body.len(),
         COMMON_HEADERS,
-        if close { "Connection: close\r\n" } else { "" },
+        match connection {
+            Connection::Close => "Connection: close\r\n",
+            Connection::KeepAlive => "",
+        },
     )
     .into_bytes();
-    if !head_only {
+    if content == Content::Whole {
         out.extend_from_slice(&reply.body);
     }
     stream.write_all(&out).await?;
@@ -575,7 +606,7 @@ async fn events(mut stream: TcpStream, server: &Arc<Server>) {
     if viewer.streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
         viewer.streams.fetch_sub(1, Ordering::SeqCst);
         let reply = Reply::text(503, "too many open viewer pages");
-        let _ = write_reply(&mut stream, &reply, false, true).await;
+        let _ = write_reply(&mut stream, &reply, Content::Whole, Connection::Close).await;
         return;
     }
     server.busy.fetch_add(1, Ordering::SeqCst);

@@ -3,16 +3,16 @@
 //! then arm yields), where the init is still needed, gets a buffer of its own ([`detach`]); a
 //! tile the input put on a buffer it must not use moves to a fresh one ([`fresh_buffer`]).
 //! Both only add allocations, variables and `tile.move`s: every `VarId` of the input stays
-//! valid. [`Seats`] says where a carry or `if` result sits (with its init).
+//! valid.
 
 use rustc_hash::FxHashMap;
 
-use crate::analysis::body::first_yield;
+use crate::plan::analysis::body::first_yield;
 use memreuse_ir::ops::{op_info, tile_move_exists};
 use memreuse_ir::walk::final_yield_values;
 use memreuse_ir::{
     Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
-    VarKind, VarTable,
+    VarKind,
 };
 
 /// A place several tiles share: a loop carry (named by its iter arg) or an `if` result.
@@ -94,25 +94,15 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
             return None;
         }
     }
-    let new_base: Name = fresh_base(f, space).into();
-    for &v in &family {
-        if let Some(Type::Tile(tile)) = &mut f.vars[v].ty
-            && let Some(memref) = &mut tile.memref
-        {
-            memref.base = new_base.clone();
-        }
-    }
-    let alloc = f.vars.push(Var {
-        name: new_base.clone(),
-        kind: VarKind::Local,
-        ty: Some(Type::Ptr),
-        span: Span::default(),
-    });
+    let (new_base, alloc) = rebase(f, space, &family);
     let suffix = match place {
         Place::Carry(_) => "carry",
         Place::IfResult(_) => "phi",
     };
-    let copy_name: Name = fresh_name(f, &format!("{}_{suffix}", f.vars[init].name)).into();
+    let copy_name: Name = f
+        .vars
+        .unused_name(&format!("{}_{suffix}", f.vars[init].name))
+        .into();
     let mut copy_ty = f.vars[typed].ty.clone();
     if let Some(Type::Tile(tile)) = &mut copy_ty
         && let Some(memref) = &mut tile.memref
@@ -128,7 +118,10 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
     });
     let copy_stmt = Stmt::tile_move(copy, init, space, init_span);
     if let Some(yielded) = yield_copy {
-        let name: Name = fresh_name(f, &format!("{}_carry", f.vars[yielded].name)).into();
+        let name: Name = f
+            .vars
+            .unused_name(&format!("{}_carry", f.vars[yielded].name))
+            .into();
         let span = f.vars[yielded].span;
         let ty = f.vars[copy].ty.clone();
         let yielded_copy = f.vars.push(Var {
@@ -141,7 +134,7 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
         feed_yield(&mut f.body, anchor, yielded_copy, &mut Some(stmt));
     }
     insert_copy(&mut f.body, place, copy, &mut Some(copy_stmt));
-    crate::cleanup::hoist_allocs(f, &[(alloc, alloc_size, space)]);
+    crate::plan::cleanup::hoist_allocs(f, &[(alloc, alloc_size, space)]);
     Some(Detached {
         init: f.vars[init].name.clone(),
         shared_base,
@@ -318,7 +311,7 @@ fn storage_source(value: &Expr) -> Option<VarId> {
 /// view, a bare alias or an in-place result of. It cannot move without it.
 fn storage_source_on_base(f: &Function, tile: VarId) -> Option<VarId> {
     let mut source = None;
-    crate::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
+    crate::plan::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
         if target == tile {
             source = storage_source(value);
         }
@@ -347,7 +340,7 @@ pub fn storage_place(f: &Function, tile: VarId) -> Option<Place> {
 /// any chain of those; `tile` itself when it is none.
 pub fn storage_root(f: &Function, tile: VarId) -> VarId {
     let mut sources: FxHashMap<VarId, VarId> = FxHashMap::default();
-    crate::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
+    crate::plan::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
         if let Some(source) = storage_source(value)
             && same_base(f, source, target)
         {
@@ -402,7 +395,7 @@ pub fn fresh_buffer(f: &mut Function, tile: VarId) -> Option<Name> {
         return None;
     }
     let mut moved = vec![tile];
-    crate::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
+    crate::plan::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
         let source = storage_source(value);
         if source.is_some_and(|s| moved.contains(&s))
             && tile_memref(f, target).is_some_and(|m| m.base == base)
@@ -410,99 +403,9 @@ pub fn fresh_buffer(f: &mut Function, tile: VarId) -> Option<Name> {
             moved.push(target);
         }
     });
-    let new_base: Name = fresh_base(f, space).into();
-    for &v in &moved {
-        if let Some(Type::Tile(t)) = &mut f.vars[v].ty
-            && let Some(memref) = &mut t.memref
-        {
-            memref.base = new_base.clone();
-        }
-    }
-    let alloc = f.vars.push(Var {
-        name: new_base.clone(),
-        kind: VarKind::Local,
-        ty: Some(Type::Ptr),
-        span: Span::default(),
-    });
-    crate::cleanup::hoist_allocs(f, &[(alloc, size, space)]);
+    let (new_base, alloc) = rebase(f, space, &moved);
+    crate::plan::cleanup::hoist_allocs(f, &[(alloc, size, space)]);
     Some(new_base)
-}
-
-/// Where carries and `if` results sit: an `if` result where its then arm's value sits (the
-/// else arm's when the then arm yields no variable), an iter arg where its init sits, a loop
-/// result where its iter arg sits. Read for the variables printed without a type, and to find
-/// the tile whose sharing group a carry or result sits in.
-pub struct Seats(FxHashMap<VarId, VarId>);
-
-impl Seats {
-    pub fn of(body: &[Stmt]) -> Seats {
-        let mut seats = FxHashMap::default();
-        Self::walk(body, &mut seats);
-        Seats(seats)
-    }
-
-    fn walk(body: &[Stmt], seats: &mut FxHashMap<VarId, VarId>) {
-        for stmt in body {
-            match &stmt.kind {
-                StmtKind::For(l) => {
-                    for (i, &arg) in l.iter_args.iter().enumerate() {
-                        if let Some(init) = l.init_values.get(i).and_then(|e| e.as_var()) {
-                            seats.insert(arg, init);
-                        }
-                        if let Some(&result) = l.return_vars.get(i) {
-                            seats.insert(result, arg);
-                        }
-                    }
-                    Self::walk(&l.body, seats);
-                }
-                StmtKind::If(i) => {
-                    let yielded = |arm: &[Stmt], k: usize| {
-                        final_yield_values(arm)?.get(k).and_then(|e| e.as_var())
-                    };
-                    for (k, &result) in i.return_vars.iter().enumerate() {
-                        let value = yielded(&i.then_body, k)
-                            .or_else(|| i.else_body.as_deref().and_then(|e| yielded(e, k)));
-                        if let Some(value) = value {
-                            seats.insert(result, value);
-                        }
-                    }
-                    Self::walk(&i.then_body, seats);
-                    if let Some(e) = &i.else_body {
-                        Self::walk(e, seats);
-                    }
-                }
-                StmtKind::With(w) => Self::walk(&w.body, seats),
-                _ => {}
-            }
-        }
-    }
-
-    /// `v` when it has a tile MemRef, else the nearest variable with one it sits with.
-    pub fn with_memref(&self, vars: &VarTable, v: VarId) -> Option<VarId> {
-        let mut at = v;
-        // A chain of carries is as long as the nesting; a cycle ends it.
-        for _ in 0..64 {
-            let has_memref = matches!(vars.get(at).and_then(|var| var.ty.as_ref()), Some(Type::Tile(t)) if t.memref.is_some());
-            if has_memref {
-                return Some(at);
-            }
-            at = *self.0.get(&at)?;
-        }
-        None
-    }
-
-    /// The tile an assignment defines that `v` sits with: `v` itself, or the init its carry or
-    /// `if` result starts from (a sharing group is made of those).
-    pub fn defined(&self, v: VarId) -> VarId {
-        let mut at = v;
-        for _ in 0..64 {
-            match self.0.get(&at) {
-                Some(&seat) => at = seat,
-                None => return at,
-            }
-        }
-        v
-    }
 }
 
 /// Which tiles on one base must sit in one place: views, aliases and in-place results with
@@ -675,6 +578,26 @@ fn alloc_size(f: &Function, base: &str) -> Option<i64> {
 }
 
 /// `mem_<space>_<N>` with `N` above every number in use.
+/// Puts `tiles` on a fresh base in `space`, declared by a new variable; returns the base and
+/// that variable.
+fn rebase(f: &mut Function, space: MemSpace, tiles: &[VarId]) -> (Name, VarId) {
+    let new_base: Name = fresh_base(f, space).into();
+    for &v in tiles {
+        if let Some(Type::Tile(tile)) = &mut f.vars[v].ty
+            && let Some(memref) = &mut tile.memref
+        {
+            memref.base = new_base.clone();
+        }
+    }
+    let alloc = f.vars.push(Var {
+        name: new_base.clone(),
+        kind: VarKind::Local,
+        ty: Some(Type::Ptr),
+        span: Span::default(),
+    });
+    (new_base, alloc)
+}
+
 fn fresh_base(f: &Function, space: MemSpace) -> String {
     let number = |name: &str| -> Option<u32> {
         let rest = name.strip_prefix("mem_")?;
@@ -692,15 +615,4 @@ fn fresh_base(f: &Function, space: MemSpace) -> String {
         .max()
         .map_or(0, |n| n + 1);
     format!("mem_{}_{next}", space.name().to_lowercase())
-}
-
-fn fresh_name(f: &Function, wanted: &str) -> String {
-    let taken = |name: &str| f.vars.iter().any(|(_, v)| v.name == name);
-    if !taken(wanted) {
-        return wanted.to_string();
-    }
-    (1..)
-        .map(|n| format!("{wanted}_{n}"))
-        .find(|n| !taken(n))
-        .unwrap_or_else(|| wanted.to_string())
 }
