@@ -118,6 +118,14 @@ const YIELD: &str = "pl.yield_";
 /// `pl . const ( INT , pl . DTYPE )`
 const PLAIN_CONST_TOKENS: usize = 10;
 
+/// One token of a fixed spelling the fast paths look for.
+#[derive(Clone, Copy)]
+enum Spelled {
+    Is(Tok),
+    /// A name spelled so.
+    Word(&'static [u8]),
+}
+
 /// Ops whose result takes its source's MemRef (rules §3.1 rules 1 and 3), so a tile they define
 /// may legitimately have none when the source has none.
 fn is_aliasing_view(op: &str) -> bool {
@@ -584,20 +592,27 @@ impl<'a> Parser<'a> {
         let bytes = self.text.as_bytes();
         let text = |t: &Token| &bytes[t.start as usize..t.end as usize];
         let kind_at = |i: usize| tokens.get(i).map_or(Tok::Eof, |t| t.kind);
-        let word_at = |i: usize, word: &[u8]| {
-            tokens
-                .get(i)
-                .is_some_and(|t| t.kind == Tok::Name && text(t) == word)
+        // Whether the tokens from `at` on are spelled as `spelling` says, token by token.
+        let spelled = |at: usize, spelling: &[Spelled]| {
+            spelling.iter().enumerate().all(|(i, spelled)| {
+                tokens.get(at + i).is_some_and(|t| match *spelled {
+                    Spelled::Is(kind) => t.kind == kind,
+                    Spelled::Word(word) => t.kind == Tok::Name && text(t) == word,
+                })
+            })
         };
-        if !(word_at(0, b"pl")
-            && kind_at(1) == Tok::Dot
-            && word_at(2, b"Tile")
-            && kind_at(3) == Tok::LBracket
-            && kind_at(4) == Tok::LBracket)
-        {
+        use Spelled::{Is, Word};
+        let tile_and_shape = [
+            Word(b"pl"),
+            Is(Tok::Dot),
+            Word(b"Tile"),
+            Is(Tok::LBracket),
+            Is(Tok::LBracket),
+        ];
+        if !spelled(0, &tile_and_shape) {
             return None;
         }
-        let mut at = 5;
+        let mut at = tile_and_shape.len();
         let mut shape: smallvec::SmallVec<[Expr; 4]> = smallvec::SmallVec::new();
         loop {
             let dim = tokens.get(at).filter(|t| t.kind == Tok::Int)?;
@@ -610,40 +625,42 @@ impl<'a> Parser<'a> {
             }
         }
         // `, pl.DTYPE, pl.MemRef(BASE, `
-        if !(kind_at(at) == Tok::Comma
-            && word_at(at + 1, b"pl")
-            && kind_at(at + 2) == Tok::Dot
-            && kind_at(at + 3) == Tok::Name
-            && kind_at(at + 4) == Tok::Comma)
-        {
+        let dtype_and_memref = [
+            Is(Tok::Comma),
+            Word(b"pl"),
+            Is(Tok::Dot),
+            Is(Tok::Name),
+            Is(Tok::Comma),
+            Word(b"pl"),
+            Is(Tok::Dot),
+            Word(b"MemRef"),
+            Is(Tok::LParen),
+            Is(Tok::Name),
+            Is(Tok::Comma),
+        ];
+        if !spelled(at, &dtype_and_memref) {
             return None;
         }
         let dtype = DType::from_name(self.text_of(tokens[at + 3]))?;
         let memref_start = at + 5;
-        if !(word_at(memref_start, b"pl")
-            && kind_at(memref_start + 1) == Tok::Dot
-            && word_at(memref_start + 2, b"MemRef")
-            && kind_at(memref_start + 3) == Tok::LParen
-            && kind_at(memref_start + 4) == Tok::Name
-            && kind_at(memref_start + 5) == Tok::Comma)
-        {
-            return None;
-        }
         let base = tokens[memref_start + 4];
         // `pl.const(N, pl.DTYPE), SIZE), pl.Mem.SPACE]`
-        let offset_at = memref_start + 6;
+        let offset_at = at + dtype_and_memref.len();
         let size_at = offset_at + PLAIN_CONST_TOKENS + 1;
         let space_at = size_at + 2;
-        if !(kind_at(offset_at + PLAIN_CONST_TOKENS) == Tok::Comma
-            && kind_at(size_at) == Tok::Int
-            && kind_at(size_at + 1) == Tok::RParen
-            && kind_at(space_at) == Tok::Comma
-            && word_at(space_at + 1, b"pl")
-            && kind_at(space_at + 2) == Tok::Dot
-            && word_at(space_at + 3, b"Mem")
-            && kind_at(space_at + 4) == Tok::Dot
-            && kind_at(space_at + 5) == Tok::Name
-            && kind_at(space_at + 6) == Tok::RBracket)
+        let size_and_space = [
+            Is(Tok::Int),
+            Is(Tok::RParen),
+            Is(Tok::Comma),
+            Word(b"pl"),
+            Is(Tok::Dot),
+            Word(b"Mem"),
+            Is(Tok::Dot),
+            Is(Tok::Name),
+            Is(Tok::RBracket),
+        ];
+        if kind_at(offset_at + PLAIN_CONST_TOKENS) != Tok::Comma
+            || !spelled(size_at, &size_and_space)
         {
             return None;
         }
