@@ -55,10 +55,8 @@ mod source_file;
 pub mod spans;
 mod workspace;
 
-use std::any::Any;
 use std::borrow::Cow;
-use std::cell::RefCell;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::analysis::lifetimes::Lifetimes;
 use crate::backend::Backend;
@@ -97,9 +95,6 @@ use crate::ir::codes;
 #[salsa::db]
 pub trait Db: salsa::Database {
     fn cache(&self) -> &Cache;
-    /// The number of the current planning run (bumped by each `Workspace::plan`), which
-    /// tells results computed now from results memoized earlier.
-    fn run(&self) -> u64;
     /// Whether stage results are kept for later questions: `false` in a one-shot run, which
     /// plans each function in one go ([`checked_plan`]) and asks for its stages only to
     /// repair it or explain it. The plans are the same either way.
@@ -140,57 +135,22 @@ impl Settings {
     }
 }
 
-/// One `@pl.function` of a file. Identified by its name; `ir` compares by canonical digest,
+/// One `@pl.function` of a file. Identified by its name; `digest` is its canonical IR's,
 /// which is what makes it location-independent, and `spans` says where the function sits.
 #[salsa::tracked]
 pub struct FunctionItem<'db> {
     pub file: SourceFile,
     #[returns(ref)]
     pub name: Name,
+    /// blake3 of the function's canonical bytes.
     #[tracked]
-    #[returns(ref)]
-    pub ir: FnIr,
+    #[returns(copy)]
+    pub digest: [u8; 32],
     /// The function's span table in the current text, which anchors resolve against; empty
     /// when the file's manifest came from the cache (its reports are located already).
     #[tracked]
     #[returns(ref)]
     pub spans: Arc<SpanTable>,
-}
-
-/// A function's IR, equal to another exactly when their canonical bytes are.
-#[derive(Clone, Debug)]
-pub struct FnIr {
-    /// blake3 of the canonical bytes.
-    pub digest: [u8; 32],
-    /// The parsed function, with the span table of that parse, until `plan` takes it:
-    /// planning is its only use, and keeping every function of a large tree for the whole
-    /// run cost more than a gigabyte. `None` from then on, and when the file's manifest came
-    /// from the cache; a plan that runs again parses for its function.
-    function: Arc<Mutex<Option<ParsedFunction>>>,
-}
-
-type ParsedFunction = (Arc<Function>, Arc<SpanTable>);
-
-impl FnIr {
-    fn new(digest: [u8; 32], function: Option<ParsedFunction>) -> FnIr {
-        FnIr {
-            digest,
-            function: Arc::new(Mutex::new(function)),
-        }
-    }
-
-    fn take_function(&self) -> Option<ParsedFunction> {
-        self.function
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .take()
-    }
-}
-
-impl PartialEq for FnIr {
-    fn eq(&self, other: &FnIr) -> bool {
-        self.digest == other.digest
-    }
 }
 
 /// A file parsed, spans and all.
@@ -203,19 +163,19 @@ pub enum Parsed {
     Failed(Vec<Diagnostic>),
     Program {
         header: ProgramHeader,
-        functions: Vec<Arc<Function>>,
+        /// Each function with the span table of this parse.
+        functions: Vec<Source>,
     },
 }
 
-/// The parse of a file for what needs it besides `file_items`, which parses for itself so
-/// that no memo keeps the functions: diagnostics, and a plan whose function was taken.
-#[salsa::tracked(returns(ref), no_eq, lru = 64)]
+/// The parse of a file: what `file_items` makes the items of (their digests and spans),
+/// where [`parsed_function`] finds each function, and its diagnostics. Not compared (every
+/// edit moves something). Bounded to the files being planned ([`StageRetention`]): it holds
+/// whole functions, and keeping every parsed function of a large tree cost more than a
+/// gigabyte; a function asked for after its file's parse was evicted parses the file again.
+#[salsa::tracked(returns(ref), no_eq, lru = 8)]
 pub fn parse_file(db: &dyn Db, file: SourceFile) -> Parsed {
-    parse_text(file.text(db).as_deref())
-}
-
-fn parse_text(text: Option<&str>) -> Parsed {
-    let Some(text) = text else {
+    let Some(text) = file.text(db).as_deref() else {
         return Parsed::NeedsText;
     };
     if !ir::has_program(text) {
@@ -225,8 +185,23 @@ fn parse_text(text: Option<&str>) -> Parsed {
         Err(err) => Parsed::Failed(err.diagnostics),
         Ok(program) => Parsed::Program {
             header: ProgramHeader::of(&program),
-            functions: program.functions.into_iter().map(Arc::new).collect(),
+            functions: program
+                .functions
+                .into_iter()
+                .map(|function| Source {
+                    table: Arc::new(spans::span_table(&function)),
+                    function: Arc::new(function),
+                })
+                .collect(),
         },
+    }
+}
+
+/// The function named `name` in the parse of `file`.
+fn parsed<'db>(db: &'db dyn Db, file: SourceFile, name: &Name) -> Option<&'db Source> {
+    match parse_file(db, file) {
+        Parsed::Program { functions, .. } => functions.iter().find(|f| f.function.name == *name),
+        _ => None,
     }
 }
 
@@ -280,33 +255,38 @@ pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
         let items = manifest
             .functions
             .iter()
-            .map(|f| {
-                let ir = FnIr::new(f.digest, None);
-                FunctionItem::new(db, file, f.name.clone(), ir, Arc::default())
-            })
+            .map(|f| FunctionItem::new(db, file, f.name.clone(), f.digest, no_spans()))
             .collect();
         return FileItems::Program {
             header: manifest.header.clone(),
             items,
         };
     }
-    match parse_text(file.text(db).as_deref()) {
+    match parse_file(db, file) {
         Parsed::NeedsText => FileItems::NeedsText,
         Parsed::NotAProgram => FileItems::NotAProgram,
         Parsed::Failed(_) => FileItems::Failed,
         Parsed::Program { header, functions } => {
             let mut items = Vec::with_capacity(functions.len());
-            for function in functions {
+            for Source { function, table } in functions {
                 db.unwind_if_revision_cancelled();
-                let digest = *blake3::hash(&canonical_function_bytes(&function)).as_bytes();
-                let table = Arc::new(spans::span_table(&function));
+                let digest = *blake3::hash(&canonical_function_bytes(function)).as_bytes();
                 let name = function.name.clone();
-                let ir = FnIr::new(digest, Some((function, table.clone())));
-                items.push(FunctionItem::new(db, file, name, ir, table));
+                items.push(FunctionItem::new(db, file, name, digest, table.clone()));
             }
-            FileItems::Program { header, items }
+            FileItems::Program {
+                header: header.clone(),
+                items,
+            }
         }
     }
+}
+
+/// The span table of an item whose file's manifest came from the cache: one for all, so that
+/// a warm run of 20,000 functions neither allocates nor frees one per function.
+fn no_spans() -> Arc<SpanTable> {
+    static EMPTY: std::sync::LazyLock<Arc<SpanTable>> = std::sync::LazyLock::new(Arc::default);
+    EMPTY.clone()
 }
 
 /// A plan that could not be made or did not verify, with anchored diagnostics.
@@ -323,12 +303,12 @@ pub struct PlanOutcome {
     /// The plan; a plan computed in this process reports no space capacities (see
     /// `fill_in_capacities`), one from the store does.
     pub result: Result<Arc<CachedPlan>, Arc<Failure>>,
-    /// The run ([`Db::run`]) that computed the plan; `None` when it came from the store.
-    pub computed_in: Option<u64>,
+    /// Whether this database computed the plan (`false`: it came from the store).
+    pub computed: bool,
 }
 
-/// A function as parsed, with the span table of that parse: the first parse of its file, or a
-/// parse again when that one was taken or came from the cache. Equal only at the same place.
+/// A function as parsed, with the span table of that parse. Equal only at the same place:
+/// see [`source`] and [`parsed_function`] for where that matters and where it is relaxed.
 #[derive(Clone, Debug)]
 pub struct Source {
     pub function: Arc<Function>,
@@ -341,38 +321,13 @@ impl PartialEq for Source {
     }
 }
 
-thread_local! {
-    /// The large stage results this thread built since [`hold_stage_results`] turned holding
-    /// on; `None` while it is off.
-    static HELD: RefCell<Option<Vec<Arc<dyn Any + Send + Sync>>>> = const { RefCell::new(None) };
-}
-
-/// Drops the stage results this thread holds, then holds (`true`) or no longer holds
-/// (`false`) a reference to every large one it builds. A planning thread of a batch holds
-/// them, so that once eviction drops the memos' references the last one is its own and it
-/// frees, in parallel with the other threads, what it allocated: the thread that evicts
-/// read every node from another core's cache and freed it into another thread's arena, and
-/// the threads waited for it (two threads ran about 1.1x faster holding).
-pub(crate) fn hold_stage_results(hold: bool) {
-    let held = HELD.with(|held| std::mem::replace(&mut *held.borrow_mut(), hold.then(Vec::new)));
-    drop(held);
-}
-
-/// Holds `result` while this thread holds what it builds ([`hold_stage_results`]).
-fn hold<T: Send + Sync + 'static>(result: &Arc<T>) {
-    HELD.with(|held| {
-        if let Some(held) = held.borrow_mut().as_mut() {
-            held.push(result.clone());
-        }
-    });
-}
-
-/// Sets how many functions' results each stage that holds whole functions keeps (at least
-/// one: salsa reads 0 as unbounded). The attribute `lru = 64` is the default
-/// ([`StageRetention::Recent`]).
-fn set_stage_capacity(db: &mut dyn Db, functions: usize) {
+/// Sets how many functions' results each stage that holds whole functions keeps, and how
+/// many files' parses are kept (each at least one: salsa reads 0 as unbounded). The
+/// attributes (`lru = 64`, `lru = 8`) are the defaults ([`StageRetention::Recent`]).
+fn set_stage_capacity(db: &mut dyn Db, functions: usize, files: usize) {
     let functions = functions.max(1);
-    parse_file::set_lru_capacity(db, functions);
+    parse_file::set_lru_capacity(db, files.max(1));
+    parsed_function::set_lru_capacity(db, functions);
     source::set_lru_capacity(db, functions);
     prepared::set_lru_capacity(db, functions);
     lifetimes::set_lru_capacity(db, functions);
@@ -513,25 +468,39 @@ impl pipeline::StageResults for Stages<'_> {
     }
 }
 
-/// Stage 0: the function's IR. `None` when the file's cached manifest names a function its
-/// text does not define.
+/// A function in the current parse of its file, equal to another with the same IR wherever
+/// it sits: the firewall between the parse, which every edit of the file replaces, and
+/// [`source`]. A comment above the function re-runs this query and nothing after it.
+#[salsa::tracked(returns(ref), lru = 64)]
+fn parsed_function<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<SameIr> {
+    parsed(db, *item.file(db), item.name(db))
+        .cloned()
+        .map(SameIr)
+}
+
+/// A [`Source`] compared by its function alone (`Function` ignores spans).
+#[derive(Clone, Debug)]
+struct SameIr(Source);
+
+impl PartialEq for SameIr {
+    fn eq(&self, other: &SameIr) -> bool {
+        *self.0.function == *other.0.function
+    }
+}
+
+/// Stage 0: the function the stages plan, with the span table of its parse. `None` when the
+/// file's cached manifest names a function its text does not define.
 ///
+/// It re-runs only when [`parsed_function`] changes, so it keeps the parse that every stage
+/// after it was made from (their spans belong to its table) until the function's IR changes.
 /// Every stage keeps the results of 64 functions (`lru`, enforced after each batch of files
 /// `Workspace::plan` plans): the stages hold whole functions, and an unbounded memo would keep
 /// every function of a large tree (see BENCHMARKS.md for the daemon's memory).
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn source<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Source> {
-    let (function, table) = match item.ir(db).take_function() {
-        Some(parsed) => parsed,
-        None => {
-            let function = reparse(db, *item.file(db), item.name(db))?;
-            let table = Arc::new(spans::span_table(&function));
-            (function, table)
-        }
-    };
-    hold(&function);
-    hold(&table);
-    Some(Source { function, table })
+    parsed_function(db, item)
+        .as_ref()
+        .map(|parsed| parsed.0.clone())
 }
 
 /// A stage result with the span table of the parse it came from: the spans inside it (in
@@ -554,7 +523,6 @@ impl<T: PartialEq> PartialEq for Located<T> {
 pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located<Prepared>> {
     let source = source(db, item).as_ref()?;
     let value = pipeline::prepared(&Stages::of(db, item), source.function.clone());
-    hold(&value.function);
     Some(Located {
         value,
         table: source.table.clone(),
@@ -564,9 +532,7 @@ pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located
 /// Stage 2: lifetimes (rules §5), from the prepared function alone.
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn lifetimes<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Arc<Lifetimes>> {
-    let lifetimes = Arc::new(pipeline::lifetimes(&Stages::of(db, item))?);
-    hold(&lifetimes);
-    Some(lifetimes)
+    Some(Arc::new(pipeline::lifetimes(&Stages::of(db, item))?))
 }
 
 /// Stage 3: forbid-alias sets, hazards, declared allocations and reserved windows (rules §6.1,
@@ -576,12 +542,7 @@ pub fn sharing_rules<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
 ) -> Option<Result<Arc<PackingRules>, PlanError>> {
-    let rules = pipeline::sharing_rules(&Stages::of(db, item))?.map(|rules| {
-        let rules = Arc::new(rules);
-        hold(&rules);
-        rules
-    });
-    Some(rules)
+    Some(pipeline::sharing_rules(&Stages::of(db, item))?.map(Arc::new))
 }
 
 /// A memory space, as a query argument.
@@ -666,10 +627,9 @@ pub fn fixed<'db>(
 ) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
     let table = prepared(db, item).as_ref()?.table.clone();
     let fixed = pipeline::fixed(&Stages::of(db, item), &PlanOptions::default(), false)?;
-    Some(fixed.map(|(plan, _)| {
-        let value = Arc::new(plan);
-        hold(&value);
-        Located { value, table }
+    Some(fixed.map(|(plan, _)| Located {
+        value: Arc::new(plan),
+        table,
     }))
 }
 
@@ -901,11 +861,11 @@ pub fn offset_plan<'db>(
 pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
     let file = *item.file(db);
     let config = file_config(db, file);
-    let ir = item.ir(db);
-    if let Some(cached) = db.cache().get_plan_for(&config, &ir.digest) {
+    let digest = item.digest(db);
+    if let Some(cached) = db.cache().get_plan_for(&config, &digest) {
         return PlanOutcome {
             result: Ok(Arc::new(cached)),
-            computed_in: None,
+            computed: false,
         };
     }
     let result = match checked_plan(db, item) {
@@ -927,11 +887,11 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
     {
         let mut stored = CachedPlan::clone(plan);
         fill_in_capacities(db, &mut stored.report);
-        db.cache().put_plan_for(&config, &ir.digest, &stored);
+        db.cache().put_plan_for(&config, &digest, &stored);
     }
     PlanOutcome {
         result,
-        computed_in: Some(db.run()),
+        computed: true,
     }
 }
 
@@ -965,15 +925,12 @@ pub fn checked_plan<'db>(
         assign_addresses: planner == Planner::Pypto && settings.assign_addresses(db),
         ..PlanConfig::default()
     });
-    if planner == Planner::Pypto
-        && !db.keeps_stages()
-        && let Some(plan) = checked_plan_in_one_go(db, item, &options)
-    {
-        return plan;
-    }
     let Some(source) = source(db, item).as_ref() else {
         return Err(stale_manifest(db, item));
     };
+    if planner == Planner::Pypto && !db.keeps_stages() {
+        return checked_plan_in_one_go(db, item, source, &options);
+    }
     let anchorer = spans::Anchorer::new(&source.table);
     let full_config = || file_config(db, *item.file(db));
     let planned = match planner {
@@ -1035,17 +992,16 @@ pub fn checked_plan<'db>(
 /// of the input, which a repair starts from: without it, the stages parsed the file again
 /// and planned and checked the function again (a cold tree of corpus functions, most files
 /// with one to repair, spent about a fifth of its time in that second parse, issue 35).
-/// `None` where the stages have to: the function is not at hand (its file's manifest came
-/// from the cache).
 fn checked_plan_in_one_go(
     db: &dyn Db,
     item: FunctionItem<'_>,
+    source: &Source,
     options: &VerifyOptions,
-) -> Option<Result<Arc<CachedPlan>, Arc<Failure>>> {
-    let (function, table) = item.ir(db).take_function()?;
-    let input = PlanInput::of(&function);
+) -> Result<Arc<CachedPlan>, Arc<Failure>> {
+    let function = &source.function;
+    let input = PlanInput::of(function);
     let config = file_config(db, *item.file(db));
-    let anchorer = spans::Anchorer::new(&table);
+    let anchorer = spans::Anchorer::new(&source.table);
     let first = match Planning::once(function.clone(), &config).plan_once() {
         Ok(once) => {
             let findings = check_plan(&input, &once.plan.function, options);
@@ -1053,7 +1009,7 @@ fn checked_plan_in_one_go(
                 let capacities = once
                     .fits
                     .map_or(Capacities::Configured, Capacities::Fitting);
-                return Some(Ok(Arc::new(cached_plan(&once.plan, &anchorer, capacities))));
+                return Ok(Arc::new(cached_plan(&once.plan, &anchorer, capacities)));
             }
             Ok(Checked {
                 plan: once.plan,
@@ -1063,10 +1019,9 @@ fn checked_plan_in_one_go(
         Err(err) => Err(err),
     };
     // As `checked_plan` repairs the stages' plan (or their error), which is this one.
-    let repaired = crate::repair::plan_checked_from(&function, &input, first, &config, options)
+    crate::repair::plan_checked_from(function, &input, first, &config, options)
         .map(|planned| Arc::new(cached_plan(&planned, &anchorer, Capacities::Configured)))
-        .map_err(|err| safe_plan_failure(err, &anchorer));
-    Some(repaired)
+        .map_err(|err| safe_plan_failure(err, &anchorer))
 }
 
 /// For which capacities the stages' plan of a function (PyPTO's, as `addressed` made it)
@@ -1107,13 +1062,6 @@ fn stale_manifest(db: &dyn Db, item: FunctionItem<'_>) -> Arc<Failure> {
         )],
         anchors: vec![Anchor::Nowhere],
     })
-}
-
-fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> {
-    match parse_file(db, file) {
-        Parsed::Program { functions, .. } => functions.iter().find(|f| f.name == *name).cloned(),
-        _ => None,
-    }
 }
 
 /// A plan printed, digested and with its report's spans anchored (in the table of the parse
@@ -1237,7 +1185,7 @@ fn file_status_of(db: &dyn Db, file: SourceFile, only: Option<&str>) -> FileStat
                         planned_digest: f.planned_digest,
                         planned_text: None,
                     }),
-                    computed_in: None,
+                    computed: false,
                 }
             })
             .collect();
@@ -1279,7 +1227,7 @@ fn file_status_of(db: &dyn Db, file: SourceFile, only: Option<&str>) -> FileStat
                 }
                 entries.push(ManifestEntry {
                     name: item.name(db).clone(),
-                    digest: item.ir(db).digest,
+                    digest: item.digest(db),
                     planned_digest: plan.planned_digest,
                     report: without_detail(&report),
                     capacities: plan.capacities.clone(),
@@ -1309,7 +1257,7 @@ fn file_status_of(db: &dyn Db, file: SourceFile, only: Option<&str>) -> FileStat
         functions.push(FunctionOutcome {
             name: item.name(db).clone(),
             result,
-            computed_in: outcome.computed_in,
+            computed: outcome.computed,
         });
     }
     if entries.len() == items.len() && db.cache().is_enabled() {
@@ -1406,12 +1354,10 @@ pub fn add_report_detail(
         };
         // A served plan's entry is read, not memoized by `plan`: the memo would keep every
         // plan of a tree whose detail is asked for file by file (`--emit json`).
-        let served = function
-            .computed_in
-            .is_none()
+        let served = (!function.computed)
             .then(|| {
                 let config = file_config(db, outcome.file);
-                db.cache().get_plan_for(&config, &item.ir(db).digest)
+                db.cache().get_plan_for(&config, &item.digest(db))
             })
             .flatten()
             .map(Arc::new);
@@ -1436,13 +1382,11 @@ pub fn add_report_detail(
             let statements = &full.anchors[located.min(full.anchors.len())..];
             if !statements.is_empty() {
                 // A manifest-served item has no span table: the detail needs a parse.
-                let parsed;
                 let mut table = &**item.spans(db);
                 if table.0.is_empty()
-                    && let Some(function) = reparse(db, outcome.file, item.name(db))
+                    && let Some(reparsed) = parsed(db, outcome.file, item.name(db))
                 {
-                    parsed = spans::span_table(&function);
-                    table = &parsed;
+                    table = &reparsed.table;
                 }
                 report.statement_spans = statements
                     .iter()

@@ -13,7 +13,7 @@
 //! computing. Inputs are only set between runs, when no clone is alive.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use salsa::{Durability, Setter as _};
@@ -34,7 +34,6 @@ pub const STAMP_MIN_AGE_NS: i128 = 1_000_000_000;
 pub struct PlanDatabase {
     storage: salsa::Storage<Self>,
     cache: Arc<Cache>,
-    run: Arc<AtomicU64>,
     /// How long stage results are kept (set through [`Workspace::set_stage_retention`]).
     retention: StageRetention,
 }
@@ -46,9 +45,6 @@ impl salsa::Database for PlanDatabase {}
 impl Db for PlanDatabase {
     fn cache(&self) -> &Cache {
         &self.cache
-    }
-    fn run(&self) -> u64 {
-        self.run.load(Ordering::Relaxed)
     }
     fn keeps_stages(&self) -> bool {
         self.retention == StageRetention::Recent
@@ -97,6 +93,14 @@ impl StageRetention {
     fn functions(self) -> usize {
         match self {
             StageRetention::Recent => 64,
+            StageRetention::OneShot => 1,
+        }
+    }
+
+    /// Files whose parse is kept ([`super::parse_file`]): those being planned.
+    fn files(self) -> usize {
+        match self {
+            StageRetention::Recent => 8,
             StageRetention::OneShot => 1,
         }
     }
@@ -163,7 +167,6 @@ impl Workspace {
         let db = PlanDatabase {
             storage: salsa::Storage::new(callback),
             cache,
-            run: Arc::default(),
             retention: StageRetention::Recent,
         };
         let settings = Settings::builder(
@@ -196,7 +199,7 @@ impl Workspace {
     /// new workspace).
     pub fn set_stage_retention(&mut self, retention: StageRetention) {
         if retention != self.db.retention {
-            super::set_stage_capacity(&mut self.db, retention.functions());
+            super::set_stage_capacity(&mut self.db, retention.functions(), retention.files());
             let plans = (retention == StageRetention::OneShot).then_some((1, 1));
             super::set_plan_capacity(&mut self.db, plans);
             self.db.retention = retention;
@@ -394,7 +397,6 @@ impl Workspace {
         jobs: usize,
         progress: &(dyn Fn() + Sync),
     ) -> Vec<FileOutcome> {
-        self.db.run.fetch_add(1, Ordering::Relaxed);
         let mut outcomes = self.plan_in_batches(files, jobs, progress);
         let missing: Vec<usize> = (0..outcomes.len())
             .filter(|&i| matches!(*outcomes[i].status, FileStatus::NeedsText))
@@ -429,7 +431,6 @@ impl Workspace {
     /// plans it but without the file's other functions ([`super::function_status`]); `None`
     /// when the file has no such function.
     pub fn plan_function(&mut self, file: SourceFile, name: &str) -> Option<FileOutcome> {
-        self.db.run.fetch_add(1, Ordering::Relaxed);
         let status = super::function_status(&self.db, file, name)?;
         Some(FileOutcome {
             file,
@@ -444,10 +445,9 @@ impl Workspace {
     /// function's stage results until it ends.
     ///
     /// On several threads the planning threads live for the whole call, each handed a clone
-    /// of the database per batch (eviction needs every clone dropped), and each frees the
-    /// results it built once they are evicted ([`super::hold_stage_results`]). Started per
-    /// batch, the threads began every batch with empty allocator caches: a cold two-thread
-    /// run took about 1.2x the time and the CPU.
+    /// of the database per batch (eviction needs every clone dropped). Started per batch,
+    /// the threads began every batch with empty allocator caches: a cold two-thread run took
+    /// about 1.2x the time and the CPU.
     fn plan_in_batches(
         &mut self,
         files: &[SourceFile],
@@ -478,8 +478,6 @@ impl Workspace {
                     let finished = finished.clone();
                     scope.spawn(move || {
                         for job in jobs {
-                            // Frees the last batch's results, evicted by now.
-                            super::hold_stage_results(true);
                             // Reports the batch done even when planning panics, so that the
                             // caller does not wait forever; the scope re-raises the panic.
                             let _done = Finished(&finished);
@@ -491,7 +489,6 @@ impl Workspace {
                                 progress();
                             }
                         }
-                        super::hold_stage_results(false);
                     });
                     send
                 })
@@ -581,10 +578,9 @@ impl Workspace {
             .collect()
     }
 
-    /// Whether a function's plan was computed by the last [`Workspace::plan`] (not taken
-    /// from the store or memoized by an earlier run).
+    /// Whether a function's plan was computed by this workspace (not taken from the store).
     pub fn is_fresh(&self, function: &FunctionOutcome) -> bool {
-        function.computed_in == Some(self.db.run())
+        function.computed
     }
 
     /// The planned text of each function of `file` (`None` where planning failed), reading
@@ -608,7 +604,9 @@ impl Workspace {
     /// none when it is not a program that parses.
     pub fn parsed_functions(&self, file: SourceFile) -> Vec<Arc<crate::ir::Function>> {
         match super::parse_file(&self.db, file) {
-            super::Parsed::Program { functions, .. } => functions.clone(),
+            super::Parsed::Program { functions, .. } => {
+                functions.iter().map(|f| f.function.clone()).collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -721,7 +719,7 @@ impl Workspace {
 /// Whether a plan of `outcome` was made by this workspace, not served from the store.
 fn made_here(outcome: &FileOutcome) -> bool {
     match &*outcome.status {
-        FileStatus::Planned { functions, .. } => functions.iter().any(|f| f.computed_in.is_some()),
+        FileStatus::Planned { functions, .. } => functions.iter().any(|f| f.computed),
         _ => false,
     }
 }
