@@ -438,8 +438,11 @@ impl pipeline::StageResults for Stages<'_> {
     }
 
     fn sharing_rules(&self) -> Option<Result<&PackingRules, PlanError>> {
-        let rules = sharing_rules(self.db, self.item).as_ref()?;
-        Some(rules.as_deref().map_err(Clone::clone))
+        match sharing_rules(self.db, self.item) {
+            Ok(rules) => Some(Ok(rules)),
+            Err(Stop::Gone) => None,
+            Err(Stop::Refused(err)) => Some(Err(err.clone())),
+        }
     }
 
     fn member_rows(&self) -> Option<Cow<'_, MemberRows>> {
@@ -457,7 +460,7 @@ impl pipeline::StageResults for Stages<'_> {
     /// The function's memoized layout, which is that of `planned` (its fixed plan).
     fn layout(&self, _planned: &Function, _reserved: &Reserved) -> Option<Cow<'_, Footprints>> {
         match layout(self.db, self.item) {
-            Some(Ok(Some(layout))) => Some(Cow::Borrowed(&**layout)),
+            Ok(Some(layout)) => Some(Cow::Borrowed(&**layout)),
             _ => None,
         }
     }
@@ -503,6 +506,39 @@ pub fn source<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Source> {
         .map(|parsed| parsed.0.clone())
 }
 
+/// Why a fallible stage has no result: the function is gone from its file's text (its
+/// file's cached manifest names a function the text does not define), or a stage refused it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    Gone,
+    Refused(PlanError),
+}
+
+impl From<PlanError> for Stop {
+    fn from(err: PlanError) -> Stop {
+        Stop::Refused(err)
+    }
+}
+
+/// The result of a stage that can refuse a function.
+pub type Staged<T> = Result<T, Stop>;
+
+/// A stage of `plan::pipeline`'s answer (`None`: a stage before it has none, its function is
+/// gone) as a [`Staged`].
+fn staged<T>(answer: Option<Result<T, PlanError>>) -> Staged<T> {
+    Ok(answer.ok_or(Stop::Gone)??)
+}
+
+/// A memoized stage result that is there, or why not (`None`: its function is gone).
+fn there<T>(result: &Option<T>) -> Staged<&T> {
+    result.as_ref().ok_or(Stop::Gone)
+}
+
+/// A memoized fallible stage result, or why there is none.
+fn ok<T>(result: &Staged<T>) -> Staged<&T> {
+    result.as_ref().map_err(Clone::clone)
+}
+
 /// A stage result with the span table of the parse it came from: the spans inside it (in
 /// diagnostics, in the function) belong to that parse, so it equals another only at the same
 /// place, and every stage downstream anchors against the right table.
@@ -538,11 +574,8 @@ pub fn lifetimes<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Arc<Li
 /// Stage 3: forbid-alias sets, hazards, declared allocations and reserved windows (rules §6.1,
 /// §2.5); reads the backend and the rule set (seed rule S5).
 #[salsa::tracked(returns(ref), lru = 64)]
-pub fn sharing_rules<'db>(
-    db: &'db dyn Db,
-    item: FunctionItem<'db>,
-) -> Option<Result<Arc<PackingRules>, PlanError>> {
-    Some(pipeline::sharing_rules(&Stages::of(db, item))?.map(Arc::new))
+pub fn sharing_rules<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Staged<Arc<PackingRules>> {
+    staged(pipeline::sharing_rules(&Stages::of(db, item))).map(Arc::new)
 }
 
 /// A memory space, as a query argument.
@@ -621,41 +654,35 @@ pub fn fitted<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<A
 
 /// Stage 5: the packings applied (rules §7); reads the backend and `exact` (the safe fixups).
 #[salsa::tracked(returns(ref), lru = 64)]
-pub fn fixed<'db>(
-    db: &'db dyn Db,
-    item: FunctionItem<'db>,
-) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
-    let table = prepared(db, item).as_ref()?.table.clone();
-    let fixed = pipeline::fixed(&Stages::of(db, item), &PlanOptions::default(), false)?;
-    Some(fixed.map(|(plan, _)| Located {
+pub fn fixed<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Staged<Located<Arc<FunctionPlan>>> {
+    let table = there(prepared(db, item))?.table.clone();
+    let (plan, _) = staged(pipeline::fixed(
+        &Stages::of(db, item),
+        &PlanOptions::default(),
+        false,
+    ))?;
+    Ok(Located {
         value: Arc::new(plan),
         table,
-    }))
+    })
 }
 
 /// Stage 6a: where AllocateMemoryAddr puts every base (rules §8) and each space's footprint,
-/// which reads no capacity; `None` for a function that gets no addresses. Not bounded: it is
-/// small, and the overflow checks read it after every capacity change.
+/// which reads no capacity; `Ok(None)` for a function that gets no addresses. Not bounded: it
+/// is small, and the overflow checks read it after every capacity change.
 #[salsa::tracked(returns(ref))]
-pub fn layout<'db>(
-    db: &'db dyn Db,
-    item: FunctionItem<'db>,
-) -> Option<Result<Option<Arc<Footprints>>, PlanError>> {
-    let fixed = match fixed(db, item).as_ref()? {
-        Ok(fixed) => fixed,
-        Err(err) => return Some(Err(err.clone())),
-    };
-    let f = &fixed.value.function;
-    let layout = pipeline::layout_reserved(&Stages::of(db, item), f)?
-        .map(|reserved| reserved.map(|reserved| Arc::new(pipeline::layout(f, &reserved))));
-    Some(layout)
+pub fn layout<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Staged<Option<Arc<Footprints>>> {
+    let f = &ok(fixed(db, item))?.value.function;
+    let stages = Stages::of(db, item);
+    let reserved = staged(pipeline::layout_reserved(&stages, f))?;
+    Ok(reserved.map(|reserved| Arc::new(pipeline::layout(f, &reserved))))
 }
 
 /// Stage 6b, the overflow check of one space (rules §8): re-runs when that space's capacity
 /// changes and, while the verdict stays, backdates.
 #[salsa::tracked(returns(ref))]
 pub fn overflow<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<PlanError> {
-    let Some(Ok(Some(layout))) = layout(db, key.item(db)) else {
+    let Ok(Some(layout)) = layout(db, key.item(db)) else {
         return None;
     };
     pipeline::overflow(&Stages::of(db, key.item(db)), key.space(db), layout)
@@ -667,7 +694,7 @@ pub fn overflow<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<PlanErr
 pub fn addressed<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
-) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
+) -> Staged<Located<Arc<FunctionPlan>>> {
     addressed_as(db, item, Addresses::Configured)
 }
 
@@ -677,34 +704,31 @@ fn addressed_as<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
     addresses: Addresses,
-) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
-    let source = source(db, item).as_ref()?;
+) -> Staged<Located<Arc<FunctionPlan>>> {
+    let source = there(source(db, item))?;
     if !crate::plan::is_planned(&source.function) {
         let plan = FunctionPlan {
             function: (*source.function).clone(),
             report: PlanReport::default(),
         };
-        return Some(Ok(Located {
+        return Ok(Located {
             value: Arc::new(plan),
             table: source.table.clone(),
-        }));
+        });
     }
-    let fixed = match fixed(db, item).as_ref()? {
-        Ok(fixed) => fixed,
-        Err(err) => return Some(Err(err.clone())),
-    };
+    let fixed = ok(fixed(db, item))?;
     let stages = Stages {
         addresses,
         ..Stages::of(db, item)
     };
-    let addressed = pipeline::addressed(&stages, Cow::Borrowed(&*fixed.value))?;
-    Some(addressed.map(|addressed| Located {
+    let addressed = staged(pipeline::addressed(&stages, Cow::Borrowed(&*fixed.value)))?;
+    Ok(Located {
         value: match addressed.plan {
             Cow::Borrowed(_) => fixed.value.clone(),
             Cow::Owned(plan) => Arc::new(plan),
         },
         table: fixed.table.clone(),
-    }))
+    })
 }
 
 /// The offset planner's stage 1: the prepared function after its post-steps, with its
@@ -713,8 +737,8 @@ fn addressed_as<'db>(
 pub fn offset_input<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
-) -> Option<Result<Located<Arc<OffsetInput>>, PlanError>> {
-    let prepared = prepared(db, item).as_ref()?;
+) -> Staged<Located<Arc<OffsetInput>>> {
+    let prepared = there(prepared(db, item))?;
     let settings = Settings::get(db);
     let config = PlanConfig {
         backend: settings.backend(db),
@@ -722,69 +746,45 @@ pub fn offset_input<'db>(
         rules: settings.rules(db),
         ..PlanConfig::default()
     };
-    let input = OffsetInput::of((*prepared.value.function).clone(), &config);
-    Some(input.map(|input| Located {
+    let input = OffsetInput::of((*prepared.value.function).clone(), &config)?;
+    Ok(Located {
         value: Arc::new(input),
         table: prepared.table.clone(),
-    }))
+    })
 }
 
 /// The offset planner's stage 2a, which pairs of one space's buffers must not share bytes:
 /// they depend on the space's capacity (how deep its pipeline groups go), so this re-runs
 /// when it changes and, where the pairs stay, backdates. Not bounded: it is small.
 #[salsa::tracked(returns(ref))]
-pub fn offset_pairs<'db>(
-    db: &'db dyn Db,
-    key: FunctionSpace<'db>,
-) -> Option<Result<Arc<DisjointPairs>, PlanError>> {
-    let input = match offset_input(db, key.item(db)).as_ref()? {
-        Ok(input) => input,
-        Err(err) => return Some(Err(err.clone())),
-    };
+pub fn offset_pairs<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Staged<Arc<DisjointPairs>> {
+    let input = ok(offset_input(db, key.item(db)))?;
     let space = key.space(db);
     let capacity = space_capacity(db, Space::new(db, space)).planning;
     let keep_none = rustc_hash::FxHashSet::default();
     let pairs = input.value.disjoint_pairs(space, capacity, &keep_none);
-    Some(Ok(Arc::new(pairs)))
+    Ok(Arc::new(pairs))
 }
 
 /// Stage 2b, the solver's layout of the space (with its search), which reads no capacity.
 /// Not bounded: a layout is small.
 #[salsa::tracked(returns(ref))]
-pub fn offset_solution<'db>(
-    db: &'db dyn Db,
-    key: FunctionSpace<'db>,
-) -> Option<Result<Arc<SpaceLayout>, PlanError>> {
-    let pairs = match offset_pairs(db, key).as_ref()? {
-        Ok(pairs) => pairs,
-        Err(err) => return Some(Err(err.clone())),
-    };
-    let input = match offset_input(db, key.item(db)).as_ref()? {
-        Ok(input) => input,
-        Err(err) => return Some(Err(err.clone())),
-    };
+pub fn offset_solution<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Staged<Arc<SpaceLayout>> {
+    let pairs = ok(offset_pairs(db, key))?;
+    let input = ok(offset_input(db, key.item(db)))?;
     let layout = input.value.solve(key.space(db), pairs, LayoutSearch::Full);
-    Some(Ok(Arc::new(layout)))
+    Ok(Arc::new(layout))
 }
 
 /// Stage 2c, the layout held to the space's planning capacity: re-runs, cheaply, when it
-/// changes.
+/// changes; `Ok(None)` where nothing fits it.
 #[salsa::tracked(returns(ref))]
-pub fn offset_layout<'db>(
-    db: &'db dyn Db,
-    key: FunctionSpace<'db>,
-) -> Option<Result<Option<Placement>, PlanError>> {
-    let layout = match offset_solution(db, key).as_ref()? {
-        Ok(layout) => layout,
-        Err(err) => return Some(Err(err.clone())),
-    };
-    let input = match offset_input(db, key.item(db)).as_ref()? {
-        Ok(input) => input,
-        Err(err) => return Some(Err(err.clone())),
-    };
+pub fn offset_layout<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Staged<Option<Placement>> {
+    let layout = ok(offset_solution(db, key))?;
+    let input = ok(offset_input(db, key.item(db)))?;
     let space = key.space(db);
     let capacity = space_capacity(db, Space::new(db, space)).planning;
-    Some(input.value.check_capacity(space, layout, capacity))
+    Ok(input.value.check_capacity(space, layout, capacity)?)
 }
 
 /// One space laid out by the solver with no capacity: the layout where nothing fits it.
@@ -793,17 +793,13 @@ pub fn offset_layout<'db>(
 pub fn offset_layout_unbounded<'db>(
     db: &'db dyn Db,
     key: FunctionSpace<'db>,
-) -> Option<Result<Option<Placement>, PlanError>> {
-    let input = match offset_input(db, key.item(db)).as_ref()? {
-        Ok(input) => input,
-        Err(err) => return Some(Err(err.clone())),
-    };
+) -> Staged<Option<Placement>> {
+    let input = ok(offset_input(db, key.item(db)))?;
     let keep_none = rustc_hash::FxHashSet::default();
-    Some(
-        input
-            .value
-            .place(key.space(db), None, &keep_none, LayoutSearch::Full),
-    )
+    let placed = input
+        .value
+        .place(key.space(db), None, &keep_none, LayoutSearch::Full)?;
+    Ok(placed)
 }
 
 /// The offset planner's plan (`--planner dsa`) from the memoized stages: PyPTO's addressed
@@ -814,23 +810,26 @@ pub fn offset_layout_unbounded<'db>(
 pub fn offset_plan<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
-) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
-    let source = source(db, item).as_ref()?;
-    let pypto = match addressed_as(db, item, Addresses::Always)? {
+) -> Staged<Located<Arc<FunctionPlan>>> {
+    let source = there(source(db, item))?;
+    let pypto = match addressed_as(db, item, Addresses::Always) {
         Ok(plan) => Ok((*plan.value).clone()),
-        Err(err) => Err(err),
+        Err(Stop::Refused(err)) => Err(err),
+        Err(Stop::Gone) => return Err(Stop::Gone),
     };
     // Where a stage has no function (a stale manifest), the plan has none either; the error
     // handed to `plan_offsets` then is never seen.
     let gone = std::cell::Cell::new(false);
-    let missing = || {
-        gone.set(true);
-        PlanError::new(codes::STALE_MANIFEST, String::new(), Span::default())
+    let refused = |stop: &Stop| match stop {
+        Stop::Refused(err) => err.clone(),
+        Stop::Gone => {
+            gone.set(true);
+            PlanError::new(codes::STALE_MANIFEST, String::new(), Span::default())
+        }
     };
     let offset_input = || match offset_input(db, item) {
-        Some(Ok(input)) => Ok(Cow::Borrowed(&*input.value)),
-        Some(Err(err)) => Err(err.clone()),
-        None => Err(missing()),
+        Ok(input) => Ok(Cow::Borrowed(&*input.value)),
+        Err(stop) => Err(refused(stop)),
     };
     let place = |_: &OffsetInput, space, bound| {
         let key = FunctionSpace::new(db, item, space);
@@ -838,7 +837,7 @@ pub fn offset_plan<'db>(
             Bound::Capacity => offset_layout(db, key),
             Bound::Unbounded => offset_layout_unbounded(db, key),
         };
-        placed.clone().unwrap_or_else(|| Err(missing()))
+        placed.clone().map_err(|stop| refused(&stop))
     };
     let capacities = offsets::Capacities {
         planning: &|space| space_capacity(db, Space::new(db, space)).planning,
@@ -846,13 +845,13 @@ pub fn offset_plan<'db>(
     };
     let plan = offsets::plan_offsets(&source.function, pypto, offset_input, place, capacities);
     if gone.get() {
-        return None;
+        return Err(Stop::Gone);
     }
     // As the PyPTO stages' plans, it leaves the report's capacities to `fill_in_capacities`.
-    Some(plan.map(|plan| Located {
-        value: Arc::new(plan),
+    Ok(Located {
+        value: Arc::new(plan?),
         table: source.table.clone(),
-    }))
+    })
 }
 
 /// Plans one function: from the store when its key is there, else by planning and verifying
@@ -949,9 +948,6 @@ pub fn checked_plan<'db>(
                 Planner::Dsa => offset_plan(db, item),
                 _ => addressed(db, item),
             };
-            let Some(first) = first else {
-                return Err(stale_manifest(db, item));
-            };
             let first = match first {
                 Ok(plan) => {
                     let findings = check_plan(&input, &plan.value.function, &options);
@@ -968,7 +964,8 @@ pub fn checked_plan<'db>(
                         findings,
                     })
                 }
-                Err(err) => Err(err.clone()),
+                Err(Stop::Refused(err)) => Err(err.clone()),
+                Err(Stop::Gone) => return Err(stale_manifest(db, item)),
             };
             // Repair (or, `--exact`, report) with the whole configuration, from the findings
             // just made.
@@ -1038,8 +1035,8 @@ fn stage_capacities(db: &dyn Db, item: FunctionItem<'_>, function: &Function) ->
     let layout = match capacity_aware(db, Settings::get(db)) {
         false => None,
         true => match layout(db, item) {
-            Some(Ok(layout)) => layout.as_deref(),
-            _ => return Capacities::Configured,
+            Ok(layout) => layout.as_deref(),
+            Err(_) => return Capacities::Configured,
         },
     };
     match pipeline::fits(&Stages::of(db, item), layout) {
@@ -1483,10 +1480,10 @@ pub fn explain(
     let text = file.text(db).as_deref()?;
     let source = source(db, item).as_ref()?;
     let planned = || match addressed(db, item) {
-        Some(Ok(plan)) => Ok(Cow::Owned(plan.value.function.clone())),
-        Some(Err(err)) => Err(err.clone()),
+        Ok(plan) => Ok(Cow::Owned(plan.value.function.clone())),
+        Err(Stop::Refused(err)) => Err(err.clone()),
         // A later stage of a function whose earlier stages were made is made too.
-        None => Err(pipeline::missing()),
+        Err(Stop::Gone) => Err(pipeline::missing()),
     };
     let stages = crate::plan::explain::Stages {
         function: &source.function,
