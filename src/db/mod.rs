@@ -1,21 +1,61 @@
 //! The incremental database (ARCHITECTURE.md, The pipeline): salsa inputs for files and
-//! settings, and queries memoized per function and per planning stage, so an edit inside one
-//! function re-plans that function only and a configuration change re-runs only the stages that
-//! read what changed.
+//! settings, and queries memoized per file, per function and per planning stage, so an edit
+//! inside one function re-plans that function only and a configuration change re-runs only
+//! the stages that read what changed.
+//!
+//! # Contents
+//!
+//! Inputs: [`SourceFile`] (a file's path, digest, text and whether Step 0 materializes its
+//! aliases) and [`Settings`] (the configuration, one field per aspect). Keys:
+//! [`FunctionItem`] (a function of a file, tracked: name, canonical digest, span table),
+//! [`Space`] and [`FunctionSpace`] (interned).
+//!
+//! Per file:
+//! - [`manifest`]: the store's manifest of this text, if any (a warm run stops here);
+//! - [`parse_file`]: the parse, each function with its span table (`no_eq`, bounded);
+//! - [`file_items`]: the functions as [`FunctionItem`]s, from the manifest or the parse;
+//! - [`file_diagnostics`]: why the file did not parse;
+//! - [`file_result`]: every function's plan with its report located (`no_eq`).
+//!
+//! Per function, the plan:
+//! - [`plan`]: from the store, else [`checked_plan`], queued for the store (`no_eq`);
+//! - [`checked_plan`]: PyPTO's plan (or the offset planner's) checked by both checkers,
+//!   repaired where they reject it, printed, anchored (`no_eq`; a one-shot run plans in one
+//!   go here instead of through the stages).
+//!
+//! Per function, the stages (`plan::pipeline`'s, over `Stages`); each is `Option<T>` (`None`:
+//! a stale manifest named a function the text lacks) or, where a stage can refuse the
+//! function, [`Staged<T>`]:
+//! - `parsed_function` (the function in the file's parse, compared by IR: the firewall),
+//!   [`source`] (the function the stages plan), [`prepared`] (Step 0), [`lifetimes`],
+//!   [`sharing_rules`], [`packing`] and [`fitted`] per space, [`fixed`], [`layout`],
+//!   [`overflow`] per space, [`addressed`];
+//! - the offset planner's (`--planner dsa`): [`offset_input`], per space [`offset_pairs`],
+//!   [`offset_solution`], [`offset_layout`] and [`offset_layout_unbounded`], [`offset_plan`].
+//!
+//! Of the configuration: [`space_capacity`], [`capacity_known`], [`capacity_aware`].
+//!
+//! Not queries: [`add_report_detail`], [`explain`], [`planned_texts`], [`function_status`]
+//! read the queries above for the CLI's and the daemon's questions; [`Workspace`] and
+//! [`ShardedWorkspace`] drive them.
 //!
 //! ```text
-//! SourceFile ─► file_items ─► FunctionItem { name | ir | spans } ─► plan (store) ─► file_result
-//!      │            ▲ manifest                    │                    ▲   (+ capacities)
-//!      └─► parse_file (a parse again)             ▼                    │
-//!   source ─► prepared ─► lifetimes ─► sharing_rules ─► packing(fn, space) ─► fitted(fn, space)
-//!   (parse)   (Step 0)                  (backend)       (capacity known?)     (the capacity)
-//!      ─► fixed ─► layout ─► overflow(fn, space) ─► addressed ─► checked_plan ──┘
-//!      (backend)             (the capacity)         (--addresses)  (checkers, repairs, print)
+//! SourceFile ─► parse_file ─► file_items ─► FunctionItem { name | digest | spans }
+//!      └─► manifest ─┘  (or from it)               │
+//!   plan (store) ◄─ checked_plan ◄─ addressed ◄─ … ◄─ source ◄─ parsed_function ◄─ parse_file
+//!      └─► file_result (+ capacities, spans)
+//!   parsed_function ─► source ─► prepared ─► lifetimes ─► sharing_rules ─► packing(fn, space)
+//!   (compared by IR) (the parse)  (Step 0)                 (backend)       (capacity known?)
+//!      ─► fitted(fn, space) ─► fixed ─► layout ─► overflow(fn, space) ─► addressed
+//!         (the capacity)       (backend)          (the capacity)         (--addresses)
+//!      ─► checked_plan (checkers, repairs, print)
 //!   --planner dsa: prepared ─► offset_input ─► offset_pairs ─► offset_solution ─►
 //!                              (post-steps)    (the capacity)     (the solver)
 //!      offset_layout(fn, space) ─► offset_plan (+ PyPTO's plan, addressed) ─► checked_plan
 //!      (the capacity)
 //! ```
+//!
+//! # Recomputation
 //!
 //! Each stage query runs its stage of `plan::pipeline` (which composes them, for the plain
 //! planner too) over `Stages`, the memoized results of the stages before it. Each stage reads
@@ -25,26 +65,35 @@
 //! and, where they come out the same, nothing after them but `plan` (which looks the plan up
 //! for these capacities) and `file_result` (which fills them into the report); a backend
 //! change keeps the parse and the lifetimes; `--addresses` re-runs addressing and the
-//! checkers. The stages that hold whole functions keep 64 functions' results (`lru`), or
-//! only the file being planned (`StageRetention`, for one-shot runs); `Workspace::plan`
-//! enforces the bound after every batch of files. A one-shot run keeps the plans
-//! (`plan`, `checked_plan`) and outcomes (`file_result`) only while their file is planned
-//! too; the daemon keeps them all. The capacity checks' inputs (`packing`, `layout`) are
-//! small and not bounded.
+//! checkers.
 //!
 //! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
-//! by its name, whose `ir` field compares by the function's canonical digest. Whitespace,
-//! comments or reordering leave every `ir` equal, so no `plan` re-executes; an edit inside a
-//! function changes only its own `ir`. Where a function sits is its `spans` field, which only
-//! `file_result` reads (and only for plans that carry a span); everything else
-//! location-dependent (`parse_file`, `file_diagnostics`, `file_result`) is `no_eq` and sits
-//! outside the plan chain: plans carry [`Anchor`](crate::store::Anchor)s, not spans.
+//! by its name, whose `digest` field is the function's canonical digest, and
+//! `parsed_function` compares the function by its IR. Whitespace, comments or reordering
+//! re-run the parse, `file_items` and `parsed_function`, and nothing after them: no `plan`
+//! re-executes; an edit inside a function changes only its own digest and stages. Where a
+//! function sits is its item's `spans` field, which only `file_result` reads (and only for
+//! plans that carry a span); everything else location-dependent (`parse_file`,
+//! `file_diagnostics`, `file_result`) is `no_eq` and sits outside the plan chain: plans carry
+//! [`Anchor`](crate::store::Anchor)s, not spans.
 //!
-//! The cache ([`Cache`]) is a side channel: `plan` and `manifest` consult it before
-//! computing (`plan` before `checked_plan`). That is sound because a cached value is exactly
-//! what the computation would return for the same key: a plan stored for any capacities
-//! (`checked_plan` says for which, `stage_capacities`) is found only where its condition
-//! holds, which is where the stages would make it again.
+//! # Memory
+//!
+//! The queries that hold whole functions are bounded (`lru`): each stage keeps 64 functions'
+//! results and the parse 8 files', or, in a one-shot run ([`StageRetention::OneShot`]),
+//! only the function and the file being planned; `Workspace::plan` enforces the bounds
+//! after every batch of files. A one-shot run keeps the plans (`plan`, `checked_plan`) and
+//! outcomes (`file_result`) only while their file is planned too; the daemon keeps them all.
+//! The capacity checks' inputs (`packing`, `layout`) are small and not bounded.
+//!
+//! # The cache
+//!
+//! The cache ([`Cache`]) is the one thing the queries read that salsa does not track:
+//! `plan` and `manifest` consult it before computing (`plan` before `checked_plan`). That is
+//! sound because a cached value is exactly what the computation would return for the same
+//! key: a plan stored for any capacities (`checked_plan` says for which, `stage_capacities`)
+//! is found only where its condition holds, which is where the stages would make it again.
+//! Whether a plan came from it is recorded ([`PlanOutcome::computed`]), nothing else of it.
 //!
 //! This module knows salsa but not files: text arrives through [`Workspace`] (from a
 //! [`System`](crate::system::System)).
@@ -308,7 +357,7 @@ pub struct PlanOutcome {
 }
 
 /// A function as parsed, with the span table of that parse. Equal only at the same place:
-/// see [`source`] and [`parsed_function`] for where that matters and where it is relaxed.
+/// see [`source`] and `parsed_function` for where that matters and where it is relaxed.
 #[derive(Clone, Debug)]
 pub struct Source {
     pub function: Arc<Function>,
