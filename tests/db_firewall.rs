@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use expect_test::{Expect, expect};
 use memreuse::backend::Backend;
-use memreuse::db::{StageRetention, Workspace};
+use memreuse::db::{OutcomeDetail, StageRetention, Workspace};
 use memreuse::ir::MemSpace;
 use memreuse::plan::PlanConfig;
 use memreuse::store::{Cache, MemoryStore};
@@ -908,4 +908,31 @@ fn a_one_shot_workspace_keeps_no_stage_after_its_file() {
         capacity_known(Vec)
         capacity_aware()"#]]
     .assert_eq(&explain_after_planning_two_files(StageRetention::OneShot));
+}
+
+/// A one-shot run parses each file once, whether it shows a summary or the detail
+/// (`--emit json`): the parse is the one query the items and the plans read the functions
+/// from.
+#[test]
+fn a_one_shot_run_parses_each_file_once() {
+    for detail in [
+        OutcomeDetail::Summary,
+        OutcomeDetail::Detailed { lifetimes: true },
+    ] {
+        let mut ws = Workspace::with_log(Arc::new(Cache::disabled()), PlanConfig::default());
+        ws.set_stage_retention(StageRetention::OneShot);
+        ws.set_outcome_detail(detail);
+        let a = ws.set_file(Path::new("a.py"), ORIGINAL, false);
+        let b = ws.set_file(Path::new("b.py"), FOUR_SPACES, false);
+        ws.plan(&MemorySystem::default(), &[a, b], 1, &|| {});
+        let parses: Vec<String> = ws
+            .executed()
+            .into_iter()
+            .filter(|query| query.starts_with("parse_file"))
+            .collect();
+        expect![[r#"
+            parse_file(a.py)
+            parse_file(b.py)"#]]
+        .assert_eq(&parses.join("\n"));
+    }
 }
