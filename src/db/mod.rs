@@ -266,8 +266,10 @@ fn file_config(db: &dyn Db, file: SourceFile) -> PlanConfig {
 /// planning.
 ///
 /// Compared by value, so that a configuration change with no manifest before or after (a
-/// capacity change of a planned tree) does not make `file_items` parse the file again.
-#[salsa::tracked(returns(ref))]
+/// capacity change of a planned tree) does not make `file_items` parse the file again. Kept
+/// as long as the file's outcome is ([`set_plan_capacity`]): a one-shot run frees each file's
+/// manifest after its outcome is made, not 20,000 functions' reports at its end.
+#[salsa::tracked(returns(ref), lru = 0)]
 pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
     if !db.cache().is_enabled()
         || file
@@ -388,7 +390,7 @@ fn set_stage_capacity(db: &mut dyn Db, functions: usize, files: usize) {
 }
 
 /// Sets how many functions' plans (`plan`, `checked_plan`) and how many files' outcomes
-/// (`file_result`) are kept; `None` keeps them all. Eviction drops only the memo: an outcome
+/// (`file_result`) and manifests are kept; `None` keeps them all. Eviction drops only the memo: an outcome
 /// handed out keeps what it holds.
 fn set_plan_capacity(db: &mut dyn Db, kept: Option<(usize, usize)>) {
     let (functions, files) = kept.map_or((0, 0), |(functions, files)| {
@@ -397,6 +399,7 @@ fn set_plan_capacity(db: &mut dyn Db, kept: Option<(usize, usize)>) {
     plan::set_lru_capacity(db, functions);
     checked_plan::set_lru_capacity(db, functions);
     file_result::set_lru_capacity(db, files);
+    manifest::set_lru_capacity(db, files);
 }
 
 /// A function's stage results as the planner's stages read them ([`pipeline::StageResults`]):
@@ -973,12 +976,16 @@ pub fn checked_plan<'db>(
         assign_addresses: planner == Planner::Pypto && settings.assign_addresses(db),
         ..PlanConfig::default()
     });
+    if planner == Planner::Pypto && !db.keeps_stages() {
+        // Straight from the parse: `source` would only be memoized to be evicted.
+        let Some(source) = parsed(db, *item.file(db), item.name(db)) else {
+            return Err(stale_manifest(db, item));
+        };
+        return checked_plan_in_one_go(db, item, source, &options);
+    }
     let Some(source) = source(db, item).as_ref() else {
         return Err(stale_manifest(db, item));
     };
-    if planner == Planner::Pypto && !db.keeps_stages() {
-        return checked_plan_in_one_go(db, item, source, &options);
-    }
     let anchorer = spans::Anchorer::new(&source.table);
     let full_config = || file_config(db, *item.file(db));
     let planned = match planner {
