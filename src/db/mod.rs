@@ -41,9 +41,8 @@
 //!
 //! ```text
 //! SourceFile ─► parse_file ─► file_items ─► FunctionItem { name | digest | spans }
-//!      └─► manifest ─┘  (or from it)               │
-//!   plan (store) ◄─ checked_plan ◄─ addressed ◄─ … ◄─ source ◄─ parsed_function ◄─ parse_file
-//!      └─► file_result (+ capacities, spans)
+//!      └─► manifest ─┘ (or from it)                  │ per function
+//!   file_result (+ capacities, spans) ◄─ plan (store) ◄─ checked_plan ◄─ the stages:
 //!   parsed_function ─► source ─► prepared ─► lifetimes ─► sharing_rules ─► packing(fn, space)
 //!   (compared by IR) (the parse)  (Step 0)                 (backend)       (capacity known?)
 //!      ─► fitted(fn, space) ─► fixed ─► layout ─► overflow(fn, space) ─► addressed
@@ -390,8 +389,8 @@ fn set_stage_capacity(db: &mut dyn Db, functions: usize, files: usize) {
 }
 
 /// Sets how many functions' plans (`plan`, `checked_plan`) and how many files' outcomes
-/// (`file_result`) and manifests are kept; `None` keeps them all. Eviction drops only the memo: an outcome
-/// handed out keeps what it holds.
+/// (`file_result`) and manifests are kept; `None` keeps them all. Eviction drops only the
+/// memo: an outcome handed out keeps what it holds.
 fn set_plan_capacity(db: &mut dyn Db, kept: Option<(usize, usize)>) {
     let (functions, files) = kept.map_or((0, 0), |(functions, files)| {
         (functions.max(1), files.max(1))

@@ -54,24 +54,26 @@ impl Db for PlanDatabase {
 /// The executed queries, for firewall tests: `query(argument)` in execution order.
 pub type ExecutionLog = Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>>;
 
-/// How long a workspace keeps each function's stage results (its parse, Step 0, lifetimes,
-/// sharing rules, fixed and addressed plans), and whether it keeps the plans.
+/// How long a workspace keeps each function's stage results (Step 0, lifetimes, sharing
+/// rules, fixed and addressed plans) and each file's parse, and whether it keeps the plans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StageRetention {
-    /// The 64 functions planned last, evicted after every batch of 8 files a thread: an edit
-    /// or a configuration change re-plans them from their stages (the daemon).
+    /// The 64 functions planned last (and 8 files' parses), evicted after every batch of 8
+    /// files a thread: an edit or a configuration change re-plans them from their stages
+    /// (the daemon).
     Recent,
     /// For a one-shot run, which never asks for a stage again: each stage keeps one
-    /// function's results. On one thread they are evicted after every function, while still
-    /// in the processor's caches: freed 64 functions later, the same frees missed the caches
-    /// and a cold `memreuse plan --jobs 1` took about a fifth longer (BENCHMARKS.md, issue
-    /// 16). On several, after every batch of 8 files a thread, as for `Recent`: eviction
-    /// waits for every thread, and smaller batches made two-thread runs slower.
+    /// function's results, the parse one file's. On one thread they are evicted after every
+    /// function, while still in the processor's caches: freed 64 functions later, the same
+    /// frees missed the caches and a cold `memreuse plan --jobs 1` took about a fifth longer
+    /// (BENCHMARKS.md, issue 16). On several, after every batch of 8 files a thread, as for
+    /// `Recent`: eviction waits for every thread, and smaller batches made two-thread runs
+    /// slower.
     ///
-    /// On one thread the plans, and each file's outcome, are kept only while their file is
-    /// planned: the run holds no more than the outcomes it was handed, with the detail it
-    /// asked for ([`OutcomeDetail`]); a cold summary of a 20,000-function tree kept 150 MB
-    /// of plans and planned texts to the end. A plan asked for later is made again.
+    /// On one thread the plans, and each file's outcome and manifest, are kept only while
+    /// their file is planned: the run holds no more than the outcomes it was handed, with
+    /// the detail it asked for ([`OutcomeDetail`]); a cold summary of a 20,000-function tree
+    /// kept 150 MB of plans and planned texts to the end. A plan asked for later is made again.
     OneShot,
 }
 
