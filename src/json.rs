@@ -148,19 +148,119 @@ pub fn write_plan_document<W: std::io::Write>(
 /// One file's entry of the document's `files` (a [`FileJson`], or a value that serializes as
 /// one) printed pretty and indented for its place there, for [`write_plan_document`].
 pub fn file_entry(file: &impl Serialize) -> Result<Vec<u8>, serde_json::Error> {
-    const INDENT: &[u8] = b"\n    ";
-    let printed = serde_json::to_vec_pretty(file)?;
-    // The pretty printer puts newlines only between tokens (a string's are escaped).
-    let newlines = memchr::memchr_iter(b'\n', &printed).count();
-    let mut indented = Vec::with_capacity(printed.len() + newlines * (INDENT.len() - 1));
-    let mut rest = &printed[..];
-    while let Some(at) = memchr::memchr(b'\n', rest) {
-        indented.extend_from_slice(&rest[..at]);
-        indented.extend_from_slice(INDENT);
-        rest = &rest[at + 1..];
+    // An entry is as long as its file, often longer: fewer copies as it grows.
+    let mut printed = Vec::with_capacity(1 << 16);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut printed, Nested::default());
+    file.serialize(&mut serializer)?;
+    Ok(printed)
+}
+
+/// serde_json's pretty layout (two spaces a level) for a value printed two levels deep,
+/// where the document's `files` holds it: printed in place, not indented afterwards (which
+/// copied every entry once more).
+#[derive(Default)]
+struct Nested {
+    /// Levels inside the entry.
+    depth: usize,
+    /// Whether the array or object just closed held anything.
+    has_value: bool,
+}
+
+impl Nested {
+    const ENTRY_DEPTH: usize = 2;
+
+    fn new_line<W: ?Sized + std::io::Write>(&self, out: &mut W) -> std::io::Result<()> {
+        // One write for the line break and its indent, as deep as an entry goes.
+        const INDENTED: &[u8; 41] = b"\n                                        ";
+        let width = 2 * (Self::ENTRY_DEPTH + self.depth);
+        match INDENTED.get(..=width) {
+            Some(line) => out.write_all(line),
+            None => {
+                out.write_all(INDENTED)?;
+                (INDENTED.len() - 1..width).try_for_each(|_| out.write_all(b" "))
+            }
+        }
     }
-    indented.extend_from_slice(rest);
-    Ok(indented)
+
+    fn open<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        out.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.new_line(out)?;
+        }
+        out.write_all(bracket)
+    }
+
+    fn item<W: ?Sized + std::io::Write>(&self, out: &mut W, first: bool) -> std::io::Result<()> {
+        if !first {
+            out.write_all(b",")?;
+        }
+        self.new_line(out)
+    }
+}
+
+impl serde_json::ser::Formatter for Nested {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.open(out, b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.close(out, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(out, first)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.open(out, b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.close(out, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(out, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        out.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 /// An array of what the closure's iterator yields, made when printed.
@@ -464,6 +564,20 @@ mod tests {
     use super::*;
     use crate::diagnostics::Related;
     use crate::ir::Span;
+
+    /// An entry is printed as serde_json prints it pretty, every line indented two levels,
+    /// at any depth and with empty arrays and objects.
+    #[test]
+    fn an_entry_is_the_pretty_print_indented_for_its_place() {
+        let mut deep = serde_json::json!({"leaf": [], "empty": {}, "n": 1});
+        for level in 0..30 {
+            deep = serde_json::json!({"level": level, "inner": [deep, "s\n", null, {}]});
+        }
+        let pretty = serde_json::to_string_pretty(&deep).expect("printable");
+        let expected = pretty.replace('\n', "\n    ");
+        let printed = file_entry(&deep).expect("printable");
+        assert_eq!(String::from_utf8(printed).expect("utf-8"), expected);
+    }
 
     /// The streamed document is the value's, printed pretty, byte for byte.
     #[test]

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use memreuse::db::{
-    FileOutcome, FileStatus, FunctionOutcome, OutcomeDetail, ShardFile, ShardedWorkspace,
-    StageRetention, Workspace,
+    FileOutcome, FileStatus, FunctionOutcome, Handout, OutcomeDetail, ShardFile, ShardedWorkspace,
+    StageRetention, Texts, Workspace,
 };
 use memreuse::ir::{LineIndex, parse_program};
 use memreuse::plan::{PlanConfig, PlanOptions, plan_function};
@@ -234,7 +234,11 @@ fn a_run_split_between_shards_plans_as_one_workspace_does() {
         let store = MemoryStore::default();
         for (round, fresh_and_cached) in [("cold", (24, 0)), ("warm", (0, 24))] {
             let cache = Arc::new(Cache::new(Box::new(store.clone())));
-            let mut ws = ShardedWorkspace::new(cache, PlanConfig::default(), 3, detail);
+            let handout = Handout {
+                detail,
+                texts: Texts::Kept,
+            };
+            let mut ws = ShardedWorkspace::new(cache, PlanConfig::default(), 3, handout);
             let loaded = ws.load(&system, &paths, 2, false);
             assert!(
                 loaded[2].is_err(),
@@ -291,6 +295,47 @@ fn a_one_shot_run_that_takes_only_outcomes_keeps_no_plan() {
             .map(|f| f.result.as_ref().ok().and_then(|p| p.planned_text.clone()))
             .collect();
         assert_eq!(texts, handed, "{retention:?}");
+    }
+}
+
+#[test]
+fn a_one_shot_run_that_releases_texts_keeps_none_past_complete_outcomes() {
+    let files = tree();
+    let store = MemoryStore::default();
+    // Cold, every outcome is complete; warm, a detailed outcome is completed later from the
+    // file's stored detail, which may need the text.
+    for (round, detail, released) in [
+        ("cold", OutcomeDetail::Detailed { lifetimes: true }, true),
+        ("warm", OutcomeDetail::Detailed { lifetimes: true }, false),
+        ("warm", OutcomeDetail::Summary, true),
+    ] {
+        let mut ws = Workspace::new(
+            Arc::new(Cache::new(Box::new(store.clone()))),
+            PlanConfig::default(),
+        );
+        ws.set_stage_retention(StageRetention::OneShot);
+        ws.set_outcome_detail(detail);
+        ws.set_texts(Texts::Released);
+        let sources: Vec<_> = files
+            .iter()
+            .map(|(p, t)| ws.set_file(p, t, false))
+            .collect();
+        let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
+        ws.flush().expect("flushes");
+        for ((path, text), outcome) in files.iter().zip(&outcomes) {
+            let what = format!("{round} {detail:?} {}", path.display());
+            let digest = *blake3::hash(text.as_bytes()).as_bytes();
+            assert_eq!(outcome.released, released.then_some(digest), "{what}");
+            assert_eq!(outcome.text.is_none(), released, "{what}");
+            assert_eq!(ws.text_of(path).is_none(), released, "{what}");
+            let FileStatus::Planned { functions, .. } = &*outcome.status else {
+                continue;
+            };
+            for function in functions {
+                let planned = function.result.as_ref().ok();
+                assert!(planned.is_none_or(|p| p.planned_text.is_none()), "{what}");
+            }
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! `memreuse plan`: plan (or just re-print) kernel files and report what was decided.
 
+use std::borrow::Cow;
 use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,8 +12,8 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{
-    FailureKind, FileOutcome, FileStatus, FunctionOutcome, OutcomeDetail, ShardFile,
-    ShardedWorkspace, UnprintedProgram, planned_program,
+    FailureKind, FileOutcome, FileStatus, FunctionOutcome, Handout, OutcomeDetail, ShardFile,
+    ShardedWorkspace, Texts, UnprintedProgram, planned_program,
 };
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
@@ -174,18 +175,77 @@ impl PlannedFile<'_> {
 
 /// A file's text: loaded by the workspace, or read on first use (for output only).
 struct LazyText<'a> {
-    loaded: Option<&'a str>,
-    path: &'a Path,
+    source: TextSource<'a>,
     read: std::cell::OnceCell<String>,
 }
 
-impl LazyText<'_> {
+impl<'a> LazyText<'a> {
+    fn new(source: TextSource<'a>) -> LazyText<'a> {
+        LazyText {
+            source,
+            read: std::cell::OnceCell::new(),
+        }
+    }
+
     fn get(&self) -> &str {
-        match self.loaded {
+        match self.source.loaded {
             Some(text) => text,
-            None => self
-                .read
-                .get_or_init(|| std::fs::read_to_string(self.path).unwrap_or_default()),
+            None => self.read.get_or_init(|| self.source.read_again()),
+        }
+    }
+}
+
+/// Where a file's text is: held, or in the file, which must still be what was planned.
+#[derive(Clone, Copy)]
+struct TextSource<'a> {
+    loaded: Option<&'a str>,
+    path: &'a Path,
+    /// The digest of the text planned where the workspace let it go; `None` where it held
+    /// none (a stamp vouched for the file, as it does for the text read again).
+    released: Option<&'a [u8; 32]>,
+}
+
+impl<'a> TextSource<'a> {
+    /// The text, read again if it is not held (a caller on any thread holds it only while
+    /// it shows the file: a run does not keep every input).
+    fn text(self) -> Cow<'a, str> {
+        match self.loaded {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(self.read_again()),
+        }
+    }
+
+    /// The file's text, with a warning where it cannot be read or is not the text planned
+    /// (the places shown in it would be wrong).
+    fn read_again(self) -> String {
+        let (text, warning) = self.read_checked();
+        if let Some(warning) = warning {
+            eprintln!("warning: {warning}");
+        }
+        text
+    }
+
+    fn read_checked(self) -> (String, Option<String>) {
+        let path = self.path.display();
+        match std::fs::read_to_string(self.path) {
+            Ok(text) => {
+                let changed = self
+                    .released
+                    .is_some_and(|d| blake3::hash(text.as_bytes()).as_bytes() != d);
+                let warning = changed.then(|| {
+                    format!(
+                        "{path} changed while it was planned: the places shown in it may be \
+                         wrong (run again)"
+                    )
+                });
+                (text, warning)
+            }
+            Err(err) => (
+                String::new(),
+                Some(format!(
+                    "cannot read {path} again to show its places: {err}"
+                )),
+            ),
         }
     }
 }
@@ -329,8 +389,17 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         Emit::Summary if verbose => OutcomeDetail::Detailed { lifetimes: true },
         _ => OutcomeDetail::Summary,
     };
-    let mut workspace =
-        ShardedWorkspace::new(Arc::new(opened.cache), config, shards, outcome_detail);
+    // Only `--emit ir` prints planned programs; the others free the texts file by file and
+    // read an input again where they show its places.
+    let texts = match args.emit {
+        Emit::Ir => Texts::Kept,
+        _ => Texts::Released,
+    };
+    let handout = Handout {
+        detail: outcome_detail,
+        texts,
+    };
+    let mut workspace = ShardedWorkspace::new(Arc::new(opened.cache), config, shards, handout);
     let inputs: Vec<(PathBuf, bool)> = files
         .iter()
         .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
@@ -351,11 +420,6 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     let bar = progress_bar(sources.len());
     let mut outcomes = workspace.plan(&OsSystem, &sources, &|| bar.inc(1));
     bar.finish_and_clear();
-    if args.emit != Emit::Ir {
-        outcomes
-            .iter_mut()
-            .for_each(FileOutcome::drop_planned_texts);
-    }
     // The plans served from the store get their detail from its detail entries.
     if args.emit == Emit::Svg || (verbose && args.emit == Emit::Summary) {
         for (&source, outcome) in sources.iter().zip(&mut outcomes) {
@@ -647,11 +711,11 @@ fn in_order<'a>(
             planned.push(PlannedFile {
                 display,
                 relative: &file.relative,
-                text: LazyText {
+                text: LazyText::new(TextSource {
                     loaded: Some(""),
                     path: &file.path,
-                    read: std::cell::OnceCell::new(),
-                },
+                    released: None,
+                }),
                 body: FileBody::Unreadable(err),
             });
             continue;
@@ -659,11 +723,11 @@ fn in_order<'a>(
         let Some((&source, outcome)) = outcome_iter.next() else {
             bail!("planning {display} gave no result");
         };
-        let text = LazyText {
+        let text = LazyText::new(TextSource {
             loaded: outcome.text.as_deref(),
             path: &outcome.path,
-            read: std::cell::OnceCell::new(),
-        };
+            released: outcome.released.as_ref(),
+        });
         let body = match &*outcome.status {
             FileStatus::NeedsText => bail!("the text of {display} was not loaded"),
             FileStatus::Unreadable(err) => FileBody::Unreadable(err.clone()),
@@ -863,7 +927,7 @@ fn write_json(
             programs.push((*file, *outcome));
             shown.push(ShownProgram {
                 display: &p.display,
-                text: p.text.get(),
+                text: p.text.source,
                 functions: *first..*first + functions.len(),
             });
         }
@@ -878,7 +942,7 @@ fn write_json(
         };
         file_entry(&JsonFile {
             display: program.display,
-            text: program.text,
+            text: &program.text.text(),
             body,
             lifetimes,
         })
@@ -918,7 +982,7 @@ fn write_json(
 /// What the document shows of one program file, for the threads that print it.
 struct ShownProgram<'a> {
     display: &'a str,
-    text: &'a str,
+    text: TextSource<'a>,
     /// The functions shown (one for `FILE::FUNCTION`).
     functions: std::ops::Range<usize>,
 }
@@ -1198,7 +1262,10 @@ fn print_summary(
         if !file_shown(p) {
             continue;
         }
-        // Only diagnostics need line numbers; most files have none.
+        // Only diagnostics need line numbers; most files have none. A text read again is
+        // dropped with its file, not kept to the end.
+        let text = std::cell::OnceCell::new();
+        let text = || text.get_or_init(|| p.text.source.text());
         let lines = std::cell::OnceCell::new();
         match &p.body {
             FileBody::Unreadable(_) => writeln!(out, "{}  error: cannot be read", p.display)?,
@@ -1280,8 +1347,8 @@ fn print_summary(
                 if !shown.diagnostic(d) {
                     continue;
                 }
-                let lines = lines.get_or_init(|| LineIndex::new(p.text.get()));
-                let at = lines.line_col(p.text.get(), d.span.start);
+                let lines = lines.get_or_init(|| LineIndex::new(text()));
+                let at = lines.line_col(text(), d.span.start);
                 let shown = summary::diagnostic(
                     at.line as usize,
                     at.col as usize,
@@ -1381,4 +1448,35 @@ fn print_summary(
     out.write_all(summary::wrapped("", &footer, 2).as_bytes())?;
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TextSource;
+
+    #[test]
+    fn a_text_read_again_is_checked_against_the_text_planned() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("k.py");
+        std::fs::write(&path, "planned").expect("written");
+        let planned = *blake3::hash(b"planned").as_bytes();
+        let source = |released| TextSource {
+            loaded: None,
+            path: &path,
+            released,
+        };
+        assert_eq!(
+            source(Some(&planned)).read_checked(),
+            ("planned".into(), None)
+        );
+        std::fs::write(&path, "edited").expect("written");
+        let (text, warning) = source(Some(&planned)).read_checked();
+        assert_eq!(text, "edited");
+        assert!(warning.is_some_and(|w| w.contains("changed while it was planned")));
+        // A stamp vouched for a file whose text was never held.
+        assert_eq!(source(None).read_checked(), ("edited".into(), None));
+        std::fs::remove_file(&path).expect("removed");
+        let (text, warning) = source(None).read_checked();
+        assert!(text.is_empty() && warning.is_some_and(|w| w.contains("cannot read")));
+    }
 }

@@ -134,9 +134,11 @@ pub use outcome::{
     FailureKind, FileOutcome, FileStatus, FunctionOutcome, Planned, Report, UnprintedProgram,
     planned_program,
 };
-pub use sharded::{ShardFile, ShardedWorkspace};
+pub use sharded::{Handout, ShardFile, ShardedWorkspace};
 pub use source_file::SourceFile;
-pub use workspace::{Cancelled, OutcomeDetail, Snapshot, StageRetention, Workspace, parallel_map};
+pub use workspace::{
+    Cancelled, OutcomeDetail, Snapshot, StageRetention, Texts, Workspace, parallel_map,
+};
 
 use crate::ir::codes;
 

@@ -32,8 +32,11 @@ impl FailureKind {
 pub struct FileOutcome {
     pub file: SourceFile,
     pub path: PathBuf,
-    /// `None` when a stamp made reading the file unnecessary.
+    /// `None` when a stamp made reading the file unnecessary, or once the outcome let it go.
     pub text: Option<Arc<str>>,
+    /// The blake3 digest of the text planned, where the outcome let it go
+    /// ([`super::Texts::Released`]): a text read again for the outcome must have it.
+    pub released: Option<[u8; 32]>,
     /// Shared with the database's memo (`file_result`): a run's outcomes do not copy every
     /// report.
     pub status: Arc<FileStatus>,
@@ -42,7 +45,7 @@ pub struct FileOutcome {
 impl FileOutcome {
     /// Drops the planned texts, for a caller that prints none: without the memo that shared
     /// them (a one-shot run, [`super::StageRetention::OneShot`]) the texts are freed.
-    pub fn drop_planned_texts(&mut self) {
+    pub(crate) fn drop_planned_texts(&mut self) {
         if let FileStatus::Planned { functions, .. } = &*self.status
             && functions
                 .iter()

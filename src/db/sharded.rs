@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::outcome::{FileOutcome, FileStatus, FunctionOutcome};
 use super::source_file::SourceFile;
-use super::workspace::{OutcomeDetail, StageRetention, Workspace};
+use super::workspace::{OutcomeDetail, StageRetention, Texts, Workspace};
 use crate::plan::PlanConfig;
 use crate::store::{Cache, StoreError};
 use crate::system::System;
@@ -26,6 +26,13 @@ pub struct ShardFile {
     file: SourceFile,
 }
 
+/// What the outcomes of a [`ShardedWorkspace`] carry.
+#[derive(Clone, Copy, Debug)]
+pub struct Handout {
+    pub detail: OutcomeDetail,
+    pub texts: Texts,
+}
+
 /// Workspaces over one cache, each holding some of a one-shot run's files
 /// ([`StageRetention::OneShot`]).
 pub struct ShardedWorkspace {
@@ -33,19 +40,20 @@ pub struct ShardedWorkspace {
 }
 
 impl ShardedWorkspace {
-    /// `shards` workspaces (at least one) of `config` over `cache`, handing out outcomes with
-    /// `detail`.
+    /// `shards` workspaces (at least one) of `config` over `cache`, handing out outcomes as
+    /// `handout` says.
     pub fn new(
         cache: Arc<Cache>,
         config: PlanConfig,
         shards: usize,
-        detail: OutcomeDetail,
+        handout: Handout,
     ) -> ShardedWorkspace {
         let shards = (0..shards.max(1))
             .map(|_| {
                 let mut workspace = Workspace::new(cache.clone(), config);
                 workspace.set_stage_retention(StageRetention::OneShot);
-                workspace.set_outcome_detail(detail);
+                workspace.set_outcome_detail(handout.detail);
+                workspace.set_texts(handout.texts);
                 workspace
             })
             .collect();

@@ -90,6 +90,19 @@ pub enum OutcomeDetail {
     Detailed { lifetimes: bool },
 }
 
+/// What the outcomes [`Workspace::plan`] hands out keep of the texts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Texts {
+    /// The input text and each function's planned text (what `--emit ir` prints).
+    Kept,
+    /// Neither, for a one-shot caller that prints no program: a file's planned texts are
+    /// freed as its outcome is made, and its input text too once that outcome is complete
+    /// (no detail is left to make from it). A caller that needs the input text reads the
+    /// file again, which must still have [`FileOutcome::digest`]. Held to the end of a cold
+    /// run, the two were two fifths of its peak memory.
+    Released,
+}
+
 impl StageRetention {
     /// Functions whose results each stage keeps.
     fn functions(self) -> usize {
@@ -144,6 +157,7 @@ pub struct Workspace {
     read: std::collections::HashMap<SourceFile, (FileMeta, i128)>,
     log: Option<ExecutionLog>,
     detail: OutcomeDetail,
+    texts: Texts,
 }
 
 impl Workspace {
@@ -188,6 +202,7 @@ impl Workspace {
             read: Default::default(),
             log,
             detail: OutcomeDetail::Summary,
+            texts: Texts::Kept,
         }
     }
 
@@ -195,6 +210,11 @@ impl Workspace {
     /// ([`OutcomeDetail::Summary`] in a new workspace).
     pub fn set_outcome_detail(&mut self, detail: OutcomeDetail) {
         self.detail = detail;
+    }
+
+    /// Sets what outcomes keep of the texts ([`Texts::Kept`] in a new workspace).
+    pub fn set_texts(&mut self, texts: Texts) {
+        self.texts = texts;
     }
 
     /// Sets how long each function's stage results are kept ([`StageRetention::Recent`] in a
@@ -438,6 +458,7 @@ impl Workspace {
             file,
             path: file.path(&self.db).clone(),
             text: file.text(&self.db).clone(),
+            released: None,
             status: Arc::new(status),
         })
     }
@@ -467,7 +488,8 @@ impl Workspace {
                         self.plan_each_function_evicting(file);
                     }
                 }
-                outcomes.extend(self.collect_outcomes(batch, Some(progress)));
+                let collected = self.collect_outcomes(batch, Some(progress));
+                outcomes.extend(self.release_texts(collected));
                 self.db.trigger_lru_eviction();
             }
             return outcomes;
@@ -513,7 +535,8 @@ impl Workspace {
                 if batch_done.iter().take(handed).count() < handed || handed == 0 {
                     break;
                 }
-                outcomes.extend(self.collect_outcomes(batch, None));
+                let collected = self.collect_outcomes(batch, None);
+                outcomes.extend(self.release_texts(collected));
                 self.db.trigger_lru_eviction();
             }
         });
@@ -568,6 +591,7 @@ impl Workspace {
                     file,
                     path: file.path(&self.db).clone(),
                     text: file.text(&self.db).clone(),
+                    released: None,
                     status,
                 };
                 if let OutcomeDetail::Detailed { lifetimes } = self.detail
@@ -575,9 +599,32 @@ impl Workspace {
                 {
                     super::add_report_detail(&self.db, &mut outcome, None, lifetimes);
                 }
+                if self.texts == Texts::Released {
+                    outcome.drop_planned_texts();
+                }
                 outcome
             })
             .collect()
+    }
+
+    /// `outcomes` without their input texts where [`Texts::Released`] lets them go: those
+    /// complete for what was asked ([`OutcomeDetail`]), whose files' texts the database
+    /// lets go too.
+    fn release_texts(&mut self, mut outcomes: Vec<FileOutcome>) -> Vec<FileOutcome> {
+        if self.texts == Texts::Kept {
+            return outcomes;
+        }
+        for outcome in &mut outcomes {
+            let complete = match self.detail {
+                OutcomeDetail::Summary => true,
+                OutcomeDetail::Detailed { .. } => made_here(outcome),
+            };
+            if complete && outcome.text.take().is_some() {
+                outcome.released = Some(outcome.file.digest(&self.db));
+                outcome.file.set_text(&mut self.db).to(None);
+            }
+        }
+        outcomes
     }
 
     /// Whether a function's plan was computed by this workspace (not taken from the store).
@@ -803,6 +850,7 @@ impl Snapshot {
             file,
             path: file.path(&self.db).clone(),
             text: file.text(&self.db).clone(),
+            released: None,
             status: file_result(&self.db, file).clone(),
         }))
         .map_err(|_| Cancelled)
