@@ -1,7 +1,10 @@
 //! Firewall tests in the rust-analyzer style: after an edit or a configuration change,
-//! snapshot which queries re-execute. Per function, `plan(...)` is the store layer (a plan
-//! fetched from the cache or computed), `checked_plan` runs both checkers (and repairs),
-//! and the stages before it are `source` (the parse), `prepared` (Step 0), `lifetimes`,
+//! snapshot which queries re-execute. Per file, `parse_file` parses (once per change of its
+//! text). Per function, `plan(...)` is the store layer (a plan fetched from the cache or
+//! computed), `checked_plan` runs both checkers (and repairs), `parsed_function` finds the
+//! function in its file's parse (it re-runs after any edit of the file, and only a change of
+//! the function's IR gets past it), and the stages are `source` (the function as the stages
+//! plan it), `prepared` (Step 0), `lifetimes`,
 //! `sharing_rules`, `packing(function, space)` (as if the capacity were unlimited),
 //! `fitted(function, space)` (its capacity check), `fixed` (rules §7), `layout`,
 //! `overflow(function, space)` (§8's capacity check) and `addressed`; the offset planner's
@@ -17,7 +20,7 @@ use std::sync::Arc;
 
 use expect_test::{Expect, expect};
 use memreuse::backend::Backend;
-use memreuse::db::{StageRetention, Workspace};
+use memreuse::db::{OutcomeDetail, StageRetention, Workspace};
 use memreuse::ir::MemSpace;
 use memreuse::plan::PlanConfig;
 use memreuse::store::{Cache, MemoryStore};
@@ -153,9 +156,11 @@ fn cold_run_plans_every_function() {
         file_result(k.py)
         file_items(k.py)
         manifest(k.py)
+        parse_file(k.py)
         plan(k.py::add_kernel)
         checked_plan(k.py::add_kernel)
         source(k.py::add_kernel)
+        parsed_function(k.py::add_kernel)
         addressed(k.py::add_kernel)
         fixed(k.py::add_kernel)
         prepared(k.py::add_kernel)
@@ -169,6 +174,7 @@ fn cold_run_plans_every_function() {
         plan(k.py::scale_kernel)
         checked_plan(k.py::scale_kernel)
         source(k.py::scale_kernel)
+        parsed_function(k.py::scale_kernel)
         addressed(k.py::scale_kernel)
         fixed(k.py::scale_kernel)
         prepared(k.py::scale_kernel)
@@ -179,6 +185,7 @@ fn cold_run_plans_every_function() {
         plan(k.py::main)
         checked_plan(k.py::main)
         source(k.py::main)
+        parsed_function(k.py::main)
         addressed(k.py::main)"#]]
     .assert_eq(&ws.executed().join("\n"));
 }
@@ -188,8 +195,11 @@ fn edit_inside_one_function_replans_only_it() {
     Fixture::new().check(
         edit_inside_scale_kernel,
         expect![[r#"
+            parse_file(k.py)
             file_items(k.py)
+            parsed_function(k.py::add_kernel)
             plan(k.py::scale_kernel)
+            parsed_function(k.py::scale_kernel)
             source(k.py::scale_kernel)
             checked_plan(k.py::scale_kernel)
             addressed(k.py::scale_kernel)
@@ -199,7 +209,8 @@ fn edit_inside_one_function_replans_only_it() {
             sharing_rules(k.py::scale_kernel)
             packing(k.py::scale_kernel, Vec)
             fitted(k.py::scale_kernel, Vec)
-            file_result(k.py)"#]],
+            file_result(k.py)
+            parsed_function(k.py::main)"#]],
     );
 }
 
@@ -212,7 +223,12 @@ fn comment_and_whitespace_above_a_function_replan_nothing() {
                 "\n    # scales the sum\n\n    @pl.function(type=pl.FunctionType.InCore)\n    def scale_kernel",
             )
         },
-        expect!["file_items(k.py)"],
+        expect![[r#"
+            parse_file(k.py)
+            file_items(k.py)
+            parsed_function(k.py::add_kernel)
+            parsed_function(k.py::scale_kernel)
+            parsed_function(k.py::main)"#]],
     );
 }
 
@@ -221,8 +237,12 @@ fn reordering_functions_replans_nothing() {
     Fixture::new().check(
         swap_the_kernels,
         expect![[r#"
+            parse_file(k.py)
             file_items(k.py)
-            file_result(k.py)"#]],
+            file_result(k.py)
+            parsed_function(k.py::scale_kernel)
+            parsed_function(k.py::add_kernel)
+            parsed_function(k.py::main)"#]],
     );
 }
 
@@ -231,18 +251,22 @@ fn renaming_a_function_replans_only_it() {
     Fixture::new().check(
         |t| t.replace("def scale_kernel(", "def scale_rows("),
         expect![[r#"
+            parse_file(k.py)
             file_items(k.py)
             file_result(k.py)
+            parsed_function(k.py::add_kernel)
             plan(k.py::scale_rows)
             checked_plan(k.py::scale_rows)
             source(k.py::scale_rows)
+            parsed_function(k.py::scale_rows)
             addressed(k.py::scale_rows)
             fixed(k.py::scale_rows)
             prepared(k.py::scale_rows)
             lifetimes(k.py::scale_rows)
             sharing_rules(k.py::scale_rows)
             fitted(k.py::scale_rows, Vec)
-            packing(k.py::scale_rows, Vec)"#]],
+            packing(k.py::scale_rows, Vec)
+            parsed_function(k.py::main)"#]],
     );
 }
 
@@ -250,7 +274,15 @@ fn renaming_a_function_replans_only_it() {
 fn an_edit_reverted_before_the_next_run_replans_nothing() {
     let mut fixture = Fixture::new();
     fixture.set(&edit_inside_scale_kernel(ORIGINAL));
-    fixture.check(|_| ORIGINAL.to_string(), expect!["file_items(k.py)"]);
+    fixture.check(
+        |_| ORIGINAL.to_string(),
+        expect![[r#"
+        parse_file(k.py)
+        file_items(k.py)
+        parsed_function(k.py::add_kernel)
+        parsed_function(k.py::scale_kernel)
+        parsed_function(k.py::main)"#]],
+    );
 }
 
 #[test]
@@ -311,8 +343,11 @@ fn with_a_cache_an_edit_inside_one_function_replans_only_it() {
         edit_inside_scale_kernel,
         expect![[r#"
             manifest(k.py)
+            parse_file(k.py)
             file_items(k.py)
+            parsed_function(k.py::add_kernel)
             plan(k.py::scale_kernel)
+            parsed_function(k.py::scale_kernel)
             source(k.py::scale_kernel)
             checked_plan(k.py::scale_kernel)
             addressed(k.py::scale_kernel)
@@ -322,7 +357,8 @@ fn with_a_cache_an_edit_inside_one_function_replans_only_it() {
             sharing_rules(k.py::scale_kernel)
             packing(k.py::scale_kernel, Vec)
             fitted(k.py::scale_kernel, Vec)
-            file_result(k.py)"#]],
+            file_result(k.py)
+            parsed_function(k.py::main)"#]],
     );
 }
 
@@ -332,8 +368,12 @@ fn with_a_cache_comments_above_a_function_replan_nothing() {
         |t| t.replace("    @pl.function(type=pl.FunctionType.InCore)\n    def scale_kernel", "\n    # scales\n    @pl.function(type=pl.FunctionType.InCore)\n    def scale_kernel"),
         expect![[r#"
             manifest(k.py)
+            parse_file(k.py)
             file_items(k.py)
-            file_result(k.py)"#]],
+            file_result(k.py)
+            parsed_function(k.py::add_kernel)
+            parsed_function(k.py::scale_kernel)
+            parsed_function(k.py::main)"#]],
     );
 }
 
@@ -343,8 +383,12 @@ fn with_a_cache_reordering_replans_nothing() {
         swap_the_kernels,
         expect![[r#"
             manifest(k.py)
+            parse_file(k.py)
             file_items(k.py)
-            file_result(k.py)"#]],
+            file_result(k.py)
+            parsed_function(k.py::scale_kernel)
+            parsed_function(k.py::add_kernel)
+            parsed_function(k.py::main)"#]],
     );
 }
 
@@ -354,8 +398,11 @@ fn an_edit_reverted_after_it_was_planned_replans_only_that_function() {
     fixture.check(
         edit_inside_scale_kernel,
         expect![[r#"
+            parse_file(k.py)
             file_items(k.py)
+            parsed_function(k.py::add_kernel)
             plan(k.py::scale_kernel)
+            parsed_function(k.py::scale_kernel)
             source(k.py::scale_kernel)
             checked_plan(k.py::scale_kernel)
             addressed(k.py::scale_kernel)
@@ -365,13 +412,17 @@ fn an_edit_reverted_after_it_was_planned_replans_only_that_function() {
             sharing_rules(k.py::scale_kernel)
             packing(k.py::scale_kernel, Vec)
             fitted(k.py::scale_kernel, Vec)
-            file_result(k.py)"#]],
+            file_result(k.py)
+            parsed_function(k.py::main)"#]],
     );
     fixture.check(
         |_| ORIGINAL.to_string(),
         expect![[r#"
+            parse_file(k.py)
             file_items(k.py)
+            parsed_function(k.py::add_kernel)
             plan(k.py::scale_kernel)
+            parsed_function(k.py::scale_kernel)
             source(k.py::scale_kernel)
             checked_plan(k.py::scale_kernel)
             addressed(k.py::scale_kernel)
@@ -381,7 +432,8 @@ fn an_edit_reverted_after_it_was_planned_replans_only_that_function() {
             sharing_rules(k.py::scale_kernel)
             packing(k.py::scale_kernel, Vec)
             fitted(k.py::scale_kernel, Vec)
-            file_result(k.py)"#]],
+            file_result(k.py)
+            parsed_function(k.py::main)"#]],
     );
 }
 
@@ -392,8 +444,11 @@ fn with_a_cache_an_edit_reverted_after_it_was_planned_is_served_from_it() {
         edit_inside_scale_kernel,
         expect![[r#"
             manifest(k.py)
+            parse_file(k.py)
             file_items(k.py)
+            parsed_function(k.py::add_kernel)
             plan(k.py::scale_kernel)
+            parsed_function(k.py::scale_kernel)
             source(k.py::scale_kernel)
             checked_plan(k.py::scale_kernel)
             addressed(k.py::scale_kernel)
@@ -403,7 +458,8 @@ fn with_a_cache_an_edit_reverted_after_it_was_planned_is_served_from_it() {
             sharing_rules(k.py::scale_kernel)
             packing(k.py::scale_kernel, Vec)
             fitted(k.py::scale_kernel, Vec)
-            file_result(k.py)"#]],
+            file_result(k.py)
+            parsed_function(k.py::main)"#]],
     );
     fixture.check(
         |_| ORIGINAL.to_string(),
@@ -470,11 +526,13 @@ fn with_a_cache_a_capacity_change_serves_unedited_functions_from_plans_for_any_c
         file_result(k.py)
         file_items(k.py)
         manifest(k.py)
+        parse_file(k.py)
         plan(k.py::add_kernel)
         space_capacity(Vec)
         plan(k.py::scale_kernel)
         checked_plan(k.py::scale_kernel)
         source(k.py::scale_kernel)
+        parsed_function(k.py::scale_kernel)
         addressed(k.py::scale_kernel)
         fixed(k.py::scale_kernel)
         prepared(k.py::scale_kernel)
@@ -681,8 +739,10 @@ fn with_the_offset_planner_an_edit_runs_its_stages_and_pypto_s() {
     fixture.check(
         |t| t.replace("acc_0", "acc_zero"),
         expect![[r#"
+            parse_file(k.py)
             file_items(k.py)
             plan(k.py::matmul_kloop)
+            parsed_function(k.py::matmul_kloop)
             source(k.py::matmul_kloop)
             checked_plan(k.py::matmul_kloop)
             offset_plan(k.py::matmul_kloop)
@@ -836,6 +896,7 @@ fn a_workspace_keeps_recent_functions_stages() {
 fn a_one_shot_workspace_keeps_no_stage_after_its_file() {
     expect![[r#"
         source(a.py::add_kernel)
+        parsed_function(a.py::add_kernel)
         parse_file(a.py)
         prepared(a.py::add_kernel)
         lifetimes(a.py::add_kernel)
@@ -847,4 +908,31 @@ fn a_one_shot_workspace_keeps_no_stage_after_its_file() {
         capacity_known(Vec)
         capacity_aware()"#]]
     .assert_eq(&explain_after_planning_two_files(StageRetention::OneShot));
+}
+
+/// A one-shot run parses each file once, whether it shows a summary or the detail
+/// (`--emit json`): the parse is the one query the items and the plans read the functions
+/// from.
+#[test]
+fn a_one_shot_run_parses_each_file_once() {
+    for detail in [
+        OutcomeDetail::Summary,
+        OutcomeDetail::Detailed { lifetimes: true },
+    ] {
+        let mut ws = Workspace::with_log(Arc::new(Cache::disabled()), PlanConfig::default());
+        ws.set_stage_retention(StageRetention::OneShot);
+        ws.set_outcome_detail(detail);
+        let a = ws.set_file(Path::new("a.py"), ORIGINAL, false);
+        let b = ws.set_file(Path::new("b.py"), FOUR_SPACES, false);
+        ws.plan(&MemorySystem::default(), &[a, b], 1, &|| {});
+        let parses: Vec<String> = ws
+            .executed()
+            .into_iter()
+            .filter(|query| query.starts_with("parse_file"))
+            .collect();
+        expect![[r#"
+            parse_file(a.py)
+            parse_file(b.py)"#]]
+        .assert_eq(&parses.join("\n"));
+    }
 }

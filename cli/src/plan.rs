@@ -439,10 +439,6 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     }
     std::io::stdout().lock().write_all(&stdout)?;
     let failed = empty || missing_function || totals.failed();
-    // Everything is printed and durable. Freeing the memo tables one node at a time takes
-    // longer than the OS takes to reclaim them (0.7 s after a 20,000-function run), and the
-    // store's flusher thread would make its drop wait for its next tick.
-    std::mem::forget(workspace);
     Ok(if failed {
         ExitCode::from(crate::exit::ERRORS)
     } else {

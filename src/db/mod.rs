@@ -1,21 +1,60 @@
 //! The incremental database (ARCHITECTURE.md, The pipeline): salsa inputs for files and
-//! settings, and queries memoized per function and per planning stage, so an edit inside one
-//! function re-plans that function only and a configuration change re-runs only the stages that
-//! read what changed.
+//! settings, and queries memoized per file, per function and per planning stage, so an edit
+//! inside one function re-plans that function only and a configuration change re-runs only
+//! the stages that read what changed.
+//!
+//! # Contents
+//!
+//! Inputs: [`SourceFile`] (a file's path, digest, text and whether Step 0 materializes its
+//! aliases) and [`Settings`] (the configuration, one field per aspect). Keys:
+//! [`FunctionItem`] (a function of a file, tracked: name, canonical digest, span table),
+//! [`Space`] and [`FunctionSpace`] (interned).
+//!
+//! Per file:
+//! - [`manifest`]: the store's manifest of this text, if any (a warm run stops here);
+//! - [`parse_file`]: the parse, each function with its span table (`no_eq`, bounded);
+//! - [`file_items`]: the functions as [`FunctionItem`]s, from the manifest or the parse;
+//! - [`file_diagnostics`]: why the file did not parse;
+//! - [`file_result`]: every function's plan with its report located (`no_eq`).
+//!
+//! Per function, the plan:
+//! - [`plan`]: from the store, else [`checked_plan`], queued for the store (`no_eq`);
+//! - [`checked_plan`]: PyPTO's plan (or the offset planner's) checked by both checkers,
+//!   repaired where they reject it, printed, anchored (`no_eq`; a one-shot run plans in one
+//!   go here instead of through the stages).
+//!
+//! Per function, the stages (`plan::pipeline`'s, over `Stages`); each is `Option<T>` (`None`:
+//! a stale manifest named a function the text lacks) or, where a stage can refuse the
+//! function, [`Staged<T>`]:
+//! - `parsed_function` (the function in the file's parse, compared by IR: the firewall),
+//!   [`source`] (the function the stages plan), [`prepared`] (Step 0), [`lifetimes`],
+//!   [`sharing_rules`], [`packing`] and [`fitted`] per space, [`fixed`], [`layout`],
+//!   [`overflow`] per space, [`addressed`];
+//! - the offset planner's (`--planner dsa`): [`offset_input`], per space [`offset_pairs`],
+//!   [`offset_solution`], [`offset_layout`] and [`offset_layout_unbounded`], [`offset_plan`].
+//!
+//! Of the configuration: [`space_capacity`], [`capacity_known`], [`capacity_aware`].
+//!
+//! Not queries: [`add_report_detail`], [`explain`], [`planned_texts`], [`function_status`]
+//! read the queries above for the CLI's and the daemon's questions; [`Workspace`] and
+//! [`ShardedWorkspace`] drive them.
 //!
 //! ```text
-//! SourceFile ─► file_items ─► FunctionItem { name | ir | spans } ─► plan (store) ─► file_result
-//!      │            ▲ manifest                    │                    ▲   (+ capacities)
-//!      └─► parse_file (a parse again)             ▼                    │
-//!   source ─► prepared ─► lifetimes ─► sharing_rules ─► packing(fn, space) ─► fitted(fn, space)
-//!   (parse)   (Step 0)                  (backend)       (capacity known?)     (the capacity)
-//!      ─► fixed ─► layout ─► overflow(fn, space) ─► addressed ─► checked_plan ──┘
-//!      (backend)             (the capacity)         (--addresses)  (checkers, repairs, print)
+//! SourceFile ─► parse_file ─► file_items ─► FunctionItem { name | digest | spans }
+//!      └─► manifest ─┘ (or from it)                  │ per function
+//!   file_result (+ capacities, spans) ◄─ plan (store) ◄─ checked_plan ◄─ the stages:
+//!   parsed_function ─► source ─► prepared ─► lifetimes ─► sharing_rules ─► packing(fn, space)
+//!   (compared by IR) (the parse)  (Step 0)                 (backend)       (capacity known?)
+//!      ─► fitted(fn, space) ─► fixed ─► layout ─► overflow(fn, space) ─► addressed
+//!         (the capacity)       (backend)          (the capacity)         (--addresses)
+//!      ─► checked_plan (checkers, repairs, print)
 //!   --planner dsa: prepared ─► offset_input ─► offset_pairs ─► offset_solution ─►
 //!                              (post-steps)    (the capacity)     (the solver)
 //!      offset_layout(fn, space) ─► offset_plan (+ PyPTO's plan, addressed) ─► checked_plan
 //!      (the capacity)
 //! ```
+//!
+//! # Recomputation
 //!
 //! Each stage query runs its stage of `plan::pipeline` (which composes them, for the plain
 //! planner too) over `Stages`, the memoized results of the stages before it. Each stage reads
@@ -25,26 +64,35 @@
 //! and, where they come out the same, nothing after them but `plan` (which looks the plan up
 //! for these capacities) and `file_result` (which fills them into the report); a backend
 //! change keeps the parse and the lifetimes; `--addresses` re-runs addressing and the
-//! checkers. The stages that hold whole functions keep 64 functions' results (`lru`), or
-//! only the file being planned (`StageRetention`, for one-shot runs); `Workspace::plan`
-//! enforces the bound after every batch of files. A one-shot run keeps the plans
-//! (`plan`, `checked_plan`) and outcomes (`file_result`) only while their file is planned
-//! too; the daemon keeps them all. The capacity checks' inputs (`packing`, `layout`) are
-//! small and not bounded.
+//! checkers.
 //!
 //! The firewall: `file_items` creates one tracked [`FunctionItem`] per function, identified
-//! by its name, whose `ir` field compares by the function's canonical digest. Whitespace,
-//! comments or reordering leave every `ir` equal, so no `plan` re-executes; an edit inside a
-//! function changes only its own `ir`. Where a function sits is its `spans` field, which only
-//! `file_result` reads (and only for plans that carry a span); everything else
-//! location-dependent (`parse_file`, `file_diagnostics`, `file_result`) is `no_eq` and sits
-//! outside the plan chain: plans carry [`Anchor`](crate::store::Anchor)s, not spans.
+//! by its name, whose `digest` field is the function's canonical digest, and
+//! `parsed_function` compares the function by its IR. Whitespace, comments or reordering
+//! re-run the parse, `file_items` and `parsed_function`, and nothing after them: no `plan`
+//! re-executes; an edit inside a function changes only its own digest and stages. Where a
+//! function sits is its item's `spans` field, which only `file_result` reads (and only for
+//! plans that carry a span); everything else location-dependent (`parse_file`,
+//! `file_diagnostics`, `file_result`) is `no_eq` and sits outside the plan chain: plans carry
+//! [`Anchor`](crate::store::Anchor)s, not spans.
 //!
-//! The cache ([`Cache`]) is a side channel: `plan` and `manifest` consult it before
-//! computing (`plan` before `checked_plan`). That is sound because a cached value is exactly
-//! what the computation would return for the same key: a plan stored for any capacities
-//! (`checked_plan` says for which, `stage_capacities`) is found only where its condition
-//! holds, which is where the stages would make it again.
+//! # Memory
+//!
+//! The queries that hold whole functions are bounded (`lru`): each stage keeps 64 functions'
+//! results and the parse 8 files', or, in a one-shot run ([`StageRetention::OneShot`]),
+//! only the function and the file being planned; `Workspace::plan` enforces the bounds
+//! after every batch of files. A one-shot run keeps the plans (`plan`, `checked_plan`) and
+//! outcomes (`file_result`) only while their file is planned too; the daemon keeps them all.
+//! The capacity checks' inputs (`packing`, `layout`) are small and not bounded.
+//!
+//! # The cache
+//!
+//! The cache ([`Cache`]) is the one thing the queries read that salsa does not track:
+//! `plan` and `manifest` consult it before computing (`plan` before `checked_plan`). That is
+//! sound because a cached value is exactly what the computation would return for the same
+//! key: a plan stored for any capacities (`checked_plan` says for which, `stage_capacities`)
+//! is found only where its condition holds, which is where the stages would make it again.
+//! Whether a plan came from it is recorded ([`PlanOutcome::computed`]), nothing else of it.
 //!
 //! This module knows salsa but not files: text arrives through [`Workspace`] (from a
 //! [`System`](crate::system::System)).
@@ -55,10 +103,8 @@ mod source_file;
 pub mod spans;
 mod workspace;
 
-use std::any::Any;
 use std::borrow::Cow;
-use std::cell::RefCell;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::analysis::lifetimes::Lifetimes;
 use crate::backend::Backend;
@@ -99,9 +145,6 @@ use crate::ir::codes;
 #[salsa::db]
 pub trait Db: salsa::Database {
     fn cache(&self) -> &Cache;
-    /// The number of the current planning run (bumped by each `Workspace::plan`), which
-    /// tells results computed now from results memoized earlier.
-    fn run(&self) -> u64;
     /// Whether stage results are kept for later questions: `false` in a one-shot run, which
     /// plans each function in one go ([`checked_plan`]) and asks for its stages only to
     /// repair it or explain it. The plans are the same either way.
@@ -142,57 +185,22 @@ impl Settings {
     }
 }
 
-/// One `@pl.function` of a file. Identified by its name; `ir` compares by canonical digest,
+/// One `@pl.function` of a file. Identified by its name; `digest` is its canonical IR's,
 /// which is what makes it location-independent, and `spans` says where the function sits.
 #[salsa::tracked]
 pub struct FunctionItem<'db> {
     pub file: SourceFile,
     #[returns(ref)]
     pub name: Name,
+    /// blake3 of the function's canonical bytes.
     #[tracked]
-    #[returns(ref)]
-    pub ir: FnIr,
+    #[returns(copy)]
+    pub digest: [u8; 32],
     /// The function's span table in the current text, which anchors resolve against; empty
     /// when the file's manifest came from the cache (its reports are located already).
     #[tracked]
     #[returns(ref)]
     pub spans: Arc<SpanTable>,
-}
-
-/// A function's IR, equal to another exactly when their canonical bytes are.
-#[derive(Clone, Debug)]
-pub struct FnIr {
-    /// blake3 of the canonical bytes.
-    pub digest: [u8; 32],
-    /// The parsed function, with the span table of that parse, until `plan` takes it:
-    /// planning is its only use, and keeping every function of a large tree for the whole
-    /// run cost more than a gigabyte. `None` from then on, and when the file's manifest came
-    /// from the cache; a plan that runs again parses for its function.
-    function: Arc<Mutex<Option<ParsedFunction>>>,
-}
-
-type ParsedFunction = (Arc<Function>, Arc<SpanTable>);
-
-impl FnIr {
-    fn new(digest: [u8; 32], function: Option<ParsedFunction>) -> FnIr {
-        FnIr {
-            digest,
-            function: Arc::new(Mutex::new(function)),
-        }
-    }
-
-    fn take_function(&self) -> Option<ParsedFunction> {
-        self.function
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .take()
-    }
-}
-
-impl PartialEq for FnIr {
-    fn eq(&self, other: &FnIr) -> bool {
-        self.digest == other.digest
-    }
 }
 
 /// A file parsed, spans and all.
@@ -205,19 +213,19 @@ pub enum Parsed {
     Failed(Vec<Diagnostic>),
     Program {
         header: ProgramHeader,
-        functions: Vec<Arc<Function>>,
+        /// Each function with the span table of this parse.
+        functions: Vec<Source>,
     },
 }
 
-/// The parse of a file for what needs it besides `file_items`, which parses for itself so
-/// that no memo keeps the functions: diagnostics, and a plan whose function was taken.
-#[salsa::tracked(returns(ref), no_eq, lru = 64)]
+/// The parse of a file: what `file_items` makes the items of (their digests and spans),
+/// where [`parsed_function`] finds each function, and its diagnostics. Not compared (every
+/// edit moves something). Bounded to the files being planned ([`StageRetention`]): it holds
+/// whole functions, and keeping every parsed function of a large tree cost more than a
+/// gigabyte; a function asked for after its file's parse was evicted parses the file again.
+#[salsa::tracked(returns(ref), no_eq, lru = 8)]
 pub fn parse_file(db: &dyn Db, file: SourceFile) -> Parsed {
-    parse_text(file.text(db).as_deref())
-}
-
-fn parse_text(text: Option<&str>) -> Parsed {
-    let Some(text) = text else {
+    let Some(text) = file.text(db).as_deref() else {
         return Parsed::NeedsText;
     };
     if !ir::has_program(text) {
@@ -227,8 +235,23 @@ fn parse_text(text: Option<&str>) -> Parsed {
         Err(err) => Parsed::Failed(err.diagnostics),
         Ok(program) => Parsed::Program {
             header: ProgramHeader::of(&program),
-            functions: program.functions.into_iter().map(Arc::new).collect(),
+            functions: program
+                .functions
+                .into_iter()
+                .map(|function| Source {
+                    table: Arc::new(spans::span_table(&function)),
+                    function: Arc::new(function),
+                })
+                .collect(),
         },
+    }
+}
+
+/// The function named `name` in the parse of `file`.
+fn parsed<'db>(db: &'db dyn Db, file: SourceFile, name: &Name) -> Option<&'db Source> {
+    match parse_file(db, file) {
+        Parsed::Program { functions, .. } => functions.iter().find(|f| f.function.name == *name),
+        _ => None,
     }
 }
 
@@ -244,8 +267,10 @@ fn file_config(db: &dyn Db, file: SourceFile) -> PlanConfig {
 /// planning.
 ///
 /// Compared by value, so that a configuration change with no manifest before or after (a
-/// capacity change of a planned tree) does not make `file_items` parse the file again.
-#[salsa::tracked(returns(ref))]
+/// capacity change of a planned tree) does not make `file_items` parse the file again. Kept
+/// as long as the file's outcome is ([`set_plan_capacity`]): a one-shot run frees each file's
+/// manifest after its outcome is made, not 20,000 functions' reports at its end.
+#[salsa::tracked(returns(ref), lru = 0)]
 pub fn manifest(db: &dyn Db, file: SourceFile) -> Option<Arc<FileManifest>> {
     if !db.cache().is_enabled()
         || file
@@ -282,33 +307,38 @@ pub fn file_items<'db>(db: &'db dyn Db, file: SourceFile) -> FileItems<'db> {
         let items = manifest
             .functions
             .iter()
-            .map(|f| {
-                let ir = FnIr::new(f.digest, None);
-                FunctionItem::new(db, file, f.name.clone(), ir, Arc::default())
-            })
+            .map(|f| FunctionItem::new(db, file, f.name.clone(), f.digest, no_spans()))
             .collect();
         return FileItems::Program {
             header: manifest.header.clone(),
             items,
         };
     }
-    match parse_text(file.text(db).as_deref()) {
+    match parse_file(db, file) {
         Parsed::NeedsText => FileItems::NeedsText,
         Parsed::NotAProgram => FileItems::NotAProgram,
         Parsed::Failed(_) => FileItems::Failed,
         Parsed::Program { header, functions } => {
             let mut items = Vec::with_capacity(functions.len());
-            for function in functions {
+            for Source { function, table } in functions {
                 db.unwind_if_revision_cancelled();
-                let digest = *blake3::hash(&canonical_function_bytes(&function)).as_bytes();
-                let table = Arc::new(spans::span_table(&function));
+                let digest = *blake3::hash(&canonical_function_bytes(function)).as_bytes();
                 let name = function.name.clone();
-                let ir = FnIr::new(digest, Some((function, table.clone())));
-                items.push(FunctionItem::new(db, file, name, ir, table));
+                items.push(FunctionItem::new(db, file, name, digest, table.clone()));
             }
-            FileItems::Program { header, items }
+            FileItems::Program {
+                header: header.clone(),
+                items,
+            }
         }
     }
+}
+
+/// The span table of an item whose file's manifest came from the cache: one for all, so that
+/// a warm run of 20,000 functions neither allocates nor frees one per function.
+fn no_spans() -> Arc<SpanTable> {
+    static EMPTY: std::sync::LazyLock<Arc<SpanTable>> = std::sync::LazyLock::new(Arc::default);
+    EMPTY.clone()
 }
 
 /// A plan that could not be made or did not verify, with anchored diagnostics.
@@ -325,12 +355,12 @@ pub struct PlanOutcome {
     /// The plan; a plan computed in this process reports no space capacities (see
     /// `fill_in_capacities`), one from the store does.
     pub result: Result<Arc<CachedPlan>, Arc<Failure>>,
-    /// The run ([`Db::run`]) that computed the plan; `None` when it came from the store.
-    pub computed_in: Option<u64>,
+    /// Whether this database computed the plan (`false`: it came from the store).
+    pub computed: bool,
 }
 
-/// A function as parsed, with the span table of that parse: the first parse of its file, or a
-/// parse again when that one was taken or came from the cache. Equal only at the same place.
+/// A function as parsed, with the span table of that parse. Equal only at the same place:
+/// see [`source`] and `parsed_function` for where that matters and where it is relaxed.
 #[derive(Clone, Debug)]
 pub struct Source {
     pub function: Arc<Function>,
@@ -343,38 +373,13 @@ impl PartialEq for Source {
     }
 }
 
-thread_local! {
-    /// The large stage results this thread built since [`hold_stage_results`] turned holding
-    /// on; `None` while it is off.
-    static HELD: RefCell<Option<Vec<Arc<dyn Any + Send + Sync>>>> = const { RefCell::new(None) };
-}
-
-/// Drops the stage results this thread holds, then holds (`true`) or no longer holds
-/// (`false`) a reference to every large one it builds. A planning thread of a batch holds
-/// them, so that once eviction drops the memos' references the last one is its own and it
-/// frees, in parallel with the other threads, what it allocated: the thread that evicts
-/// read every node from another core's cache and freed it into another thread's arena, and
-/// the threads waited for it (two threads ran about 1.1x faster holding).
-pub(crate) fn hold_stage_results(hold: bool) {
-    let held = HELD.with(|held| std::mem::replace(&mut *held.borrow_mut(), hold.then(Vec::new)));
-    drop(held);
-}
-
-/// Holds `result` while this thread holds what it builds ([`hold_stage_results`]).
-fn hold<T: Send + Sync + 'static>(result: &Arc<T>) {
-    HELD.with(|held| {
-        if let Some(held) = held.borrow_mut().as_mut() {
-            held.push(result.clone());
-        }
-    });
-}
-
-/// Sets how many functions' results each stage that holds whole functions keeps (at least
-/// one: salsa reads 0 as unbounded). The attribute `lru = 64` is the default
-/// ([`StageRetention::Recent`]).
-fn set_stage_capacity(db: &mut dyn Db, functions: usize) {
+/// Sets how many functions' results each stage that holds whole functions keeps, and how
+/// many files' parses are kept (each at least one: salsa reads 0 as unbounded). The
+/// attributes (`lru = 64`, `lru = 8`) are the defaults ([`StageRetention::Recent`]).
+fn set_stage_capacity(db: &mut dyn Db, functions: usize, files: usize) {
     let functions = functions.max(1);
-    parse_file::set_lru_capacity(db, functions);
+    parse_file::set_lru_capacity(db, files.max(1));
+    parsed_function::set_lru_capacity(db, functions);
     source::set_lru_capacity(db, functions);
     prepared::set_lru_capacity(db, functions);
     lifetimes::set_lru_capacity(db, functions);
@@ -386,8 +391,8 @@ fn set_stage_capacity(db: &mut dyn Db, functions: usize) {
 }
 
 /// Sets how many functions' plans (`plan`, `checked_plan`) and how many files' outcomes
-/// (`file_result`) are kept; `None` keeps them all. Eviction drops only the memo: an outcome
-/// handed out keeps what it holds.
+/// (`file_result`) and manifests are kept; `None` keeps them all. Eviction drops only the
+/// memo: an outcome handed out keeps what it holds.
 fn set_plan_capacity(db: &mut dyn Db, kept: Option<(usize, usize)>) {
     let (functions, files) = kept.map_or((0, 0), |(functions, files)| {
         (functions.max(1), files.max(1))
@@ -395,6 +400,7 @@ fn set_plan_capacity(db: &mut dyn Db, kept: Option<(usize, usize)>) {
     plan::set_lru_capacity(db, functions);
     checked_plan::set_lru_capacity(db, functions);
     file_result::set_lru_capacity(db, files);
+    manifest::set_lru_capacity(db, files);
 }
 
 /// A function's stage results as the planner's stages read them ([`pipeline::StageResults`]):
@@ -485,8 +491,11 @@ impl pipeline::StageResults for Stages<'_> {
     }
 
     fn sharing_rules(&self) -> Option<Result<&PackingRules, PlanError>> {
-        let rules = sharing_rules(self.db, self.item).as_ref()?;
-        Some(rules.as_deref().map_err(Clone::clone))
+        match sharing_rules(self.db, self.item) {
+            Ok(rules) => Some(Ok(rules)),
+            Err(Stop::Gone) => None,
+            Err(Stop::Refused(err)) => Some(Err(err.clone())),
+        }
     }
 
     fn member_rows(&self) -> Option<Cow<'_, MemberRows>> {
@@ -504,7 +513,7 @@ impl pipeline::StageResults for Stages<'_> {
     /// The function's memoized layout, which is that of `planned` (its fixed plan).
     fn layout(&self, _planned: &Function, _reserved: &Reserved) -> Option<Cow<'_, Footprints>> {
         match layout(self.db, self.item) {
-            Some(Ok(Some(layout))) => Some(Cow::Borrowed(&**layout)),
+            Ok(Some(layout)) => Some(Cow::Borrowed(&**layout)),
             _ => None,
         }
     }
@@ -515,25 +524,72 @@ impl pipeline::StageResults for Stages<'_> {
     }
 }
 
-/// Stage 0: the function's IR. `None` when the file's cached manifest names a function its
-/// text does not define.
+/// A function in the current parse of its file, equal to another with the same IR wherever
+/// it sits: the firewall between the parse, which every edit of the file replaces, and
+/// [`source`]. A comment above the function re-runs this query and nothing after it.
+#[salsa::tracked(returns(ref), lru = 64)]
+fn parsed_function<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<SameIr> {
+    parsed(db, *item.file(db), item.name(db))
+        .cloned()
+        .map(SameIr)
+}
+
+/// A [`Source`] compared by its function alone (`Function` ignores spans).
+#[derive(Clone, Debug)]
+struct SameIr(Source);
+
+impl PartialEq for SameIr {
+    fn eq(&self, other: &SameIr) -> bool {
+        *self.0.function == *other.0.function
+    }
+}
+
+/// Stage 0: the function the stages plan, with the span table of its parse. `None` when the
+/// file's cached manifest names a function its text does not define.
 ///
+/// It re-runs only when [`parsed_function`] changes, so it keeps the parse that every stage
+/// after it was made from (their spans belong to its table) until the function's IR changes.
 /// Every stage keeps the results of 64 functions (`lru`, enforced after each batch of files
 /// `Workspace::plan` plans): the stages hold whole functions, and an unbounded memo would keep
 /// every function of a large tree (see BENCHMARKS.md for the daemon's memory).
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn source<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Source> {
-    let (function, table) = match item.ir(db).take_function() {
-        Some(parsed) => parsed,
-        None => {
-            let function = reparse(db, *item.file(db), item.name(db))?;
-            let table = Arc::new(spans::span_table(&function));
-            (function, table)
-        }
-    };
-    hold(&function);
-    hold(&table);
-    Some(Source { function, table })
+    parsed_function(db, item)
+        .as_ref()
+        .map(|parsed| parsed.0.clone())
+}
+
+/// Why a fallible stage has no result: the function is gone from its file's text (its
+/// file's cached manifest names a function the text does not define), or a stage refused it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    Gone,
+    Refused(PlanError),
+}
+
+impl From<PlanError> for Stop {
+    fn from(err: PlanError) -> Stop {
+        Stop::Refused(err)
+    }
+}
+
+/// The result of a stage that can refuse a function.
+pub type Staged<T> = Result<T, Stop>;
+
+/// A stage of `plan::pipeline`'s answer (`None`: a stage before it has none, its function is
+/// gone) as a [`Staged`].
+fn staged<T>(answer: Option<Result<T, PlanError>>) -> Staged<T> {
+    Ok(answer.ok_or(Stop::Gone)??)
+}
+
+/// A memoized stage result that is there, or why not (`None`: its function is gone).
+fn there<T>(result: &Option<T>) -> Staged<&T> {
+    result.as_ref().ok_or(Stop::Gone)
+}
+
+/// A memoized fallible stage result, or why there is none.
+fn ok<T>(result: &Staged<T>) -> Staged<&T> {
+    result.as_ref().map_err(Clone::clone)
 }
 
 /// A stage result with the span table of the parse it came from: the spans inside it (in
@@ -556,7 +612,6 @@ impl<T: PartialEq> PartialEq for Located<T> {
 pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located<Prepared>> {
     let source = source(db, item).as_ref()?;
     let value = pipeline::prepared(&Stages::of(db, item), source.function.clone());
-    hold(&value.function);
     Some(Located {
         value,
         table: source.table.clone(),
@@ -566,24 +621,14 @@ pub fn prepared<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Located
 /// Stage 2: lifetimes (rules §5), from the prepared function alone.
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn lifetimes<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Option<Arc<Lifetimes>> {
-    let lifetimes = Arc::new(pipeline::lifetimes(&Stages::of(db, item))?);
-    hold(&lifetimes);
-    Some(lifetimes)
+    Some(Arc::new(pipeline::lifetimes(&Stages::of(db, item))?))
 }
 
 /// Stage 3: forbid-alias sets, hazards, declared allocations and reserved windows (rules §6.1,
 /// §2.5); reads the backend and the rule set (seed rule S5).
 #[salsa::tracked(returns(ref), lru = 64)]
-pub fn sharing_rules<'db>(
-    db: &'db dyn Db,
-    item: FunctionItem<'db>,
-) -> Option<Result<Arc<PackingRules>, PlanError>> {
-    let rules = pipeline::sharing_rules(&Stages::of(db, item))?.map(|rules| {
-        let rules = Arc::new(rules);
-        hold(&rules);
-        rules
-    });
-    Some(rules)
+pub fn sharing_rules<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Staged<Arc<PackingRules>> {
+    staged(pipeline::sharing_rules(&Stages::of(db, item))).map(Arc::new)
 }
 
 /// A memory space, as a query argument.
@@ -662,42 +707,35 @@ pub fn fitted<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<Located<A
 
 /// Stage 5: the packings applied (rules §7); reads the backend and `exact` (the safe fixups).
 #[salsa::tracked(returns(ref), lru = 64)]
-pub fn fixed<'db>(
-    db: &'db dyn Db,
-    item: FunctionItem<'db>,
-) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
-    let table = prepared(db, item).as_ref()?.table.clone();
-    let fixed = pipeline::fixed(&Stages::of(db, item), &PlanOptions::default(), false)?;
-    Some(fixed.map(|(plan, _)| {
-        let value = Arc::new(plan);
-        hold(&value);
-        Located { value, table }
-    }))
+pub fn fixed<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Staged<Located<Arc<FunctionPlan>>> {
+    let table = there(prepared(db, item))?.table.clone();
+    let (plan, _) = staged(pipeline::fixed(
+        &Stages::of(db, item),
+        &PlanOptions::default(),
+        false,
+    ))?;
+    Ok(Located {
+        value: Arc::new(plan),
+        table,
+    })
 }
 
 /// Stage 6a: where AllocateMemoryAddr puts every base (rules §8) and each space's footprint,
-/// which reads no capacity; `None` for a function that gets no addresses. Not bounded: it is
-/// small, and the overflow checks read it after every capacity change.
+/// which reads no capacity; `Ok(None)` for a function that gets no addresses. Not bounded: it
+/// is small, and the overflow checks read it after every capacity change.
 #[salsa::tracked(returns(ref))]
-pub fn layout<'db>(
-    db: &'db dyn Db,
-    item: FunctionItem<'db>,
-) -> Option<Result<Option<Arc<Footprints>>, PlanError>> {
-    let fixed = match fixed(db, item).as_ref()? {
-        Ok(fixed) => fixed,
-        Err(err) => return Some(Err(err.clone())),
-    };
-    let f = &fixed.value.function;
-    let layout = pipeline::layout_reserved(&Stages::of(db, item), f)?
-        .map(|reserved| reserved.map(|reserved| Arc::new(pipeline::layout(f, &reserved))));
-    Some(layout)
+pub fn layout<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> Staged<Option<Arc<Footprints>>> {
+    let f = &ok(fixed(db, item))?.value.function;
+    let stages = Stages::of(db, item);
+    let reserved = staged(pipeline::layout_reserved(&stages, f))?;
+    Ok(reserved.map(|reserved| Arc::new(pipeline::layout(f, &reserved))))
 }
 
 /// Stage 6b, the overflow check of one space (rules §8): re-runs when that space's capacity
 /// changes and, while the verdict stays, backdates.
 #[salsa::tracked(returns(ref))]
 pub fn overflow<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<PlanError> {
-    let Some(Ok(Some(layout))) = layout(db, key.item(db)) else {
+    let Ok(Some(layout)) = layout(db, key.item(db)) else {
         return None;
     };
     pipeline::overflow(&Stages::of(db, key.item(db)), key.space(db), layout)
@@ -709,7 +747,7 @@ pub fn overflow<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Option<PlanErr
 pub fn addressed<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
-) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
+) -> Staged<Located<Arc<FunctionPlan>>> {
     addressed_as(db, item, Addresses::Configured)
 }
 
@@ -719,34 +757,31 @@ fn addressed_as<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
     addresses: Addresses,
-) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
-    let source = source(db, item).as_ref()?;
+) -> Staged<Located<Arc<FunctionPlan>>> {
+    let source = there(source(db, item))?;
     if !crate::plan::is_planned(&source.function) {
         let plan = FunctionPlan {
             function: (*source.function).clone(),
             report: PlanReport::default(),
         };
-        return Some(Ok(Located {
+        return Ok(Located {
             value: Arc::new(plan),
             table: source.table.clone(),
-        }));
+        });
     }
-    let fixed = match fixed(db, item).as_ref()? {
-        Ok(fixed) => fixed,
-        Err(err) => return Some(Err(err.clone())),
-    };
+    let fixed = ok(fixed(db, item))?;
     let stages = Stages {
         addresses,
         ..Stages::of(db, item)
     };
-    let addressed = pipeline::addressed(&stages, Cow::Borrowed(&*fixed.value))?;
-    Some(addressed.map(|addressed| Located {
+    let addressed = staged(pipeline::addressed(&stages, Cow::Borrowed(&*fixed.value)))?;
+    Ok(Located {
         value: match addressed.plan {
             Cow::Borrowed(_) => fixed.value.clone(),
             Cow::Owned(plan) => Arc::new(plan),
         },
         table: fixed.table.clone(),
-    }))
+    })
 }
 
 /// The offset planner's stage 1: the prepared function after its post-steps, with its
@@ -755,8 +790,8 @@ fn addressed_as<'db>(
 pub fn offset_input<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
-) -> Option<Result<Located<Arc<OffsetInput>>, PlanError>> {
-    let prepared = prepared(db, item).as_ref()?;
+) -> Staged<Located<Arc<OffsetInput>>> {
+    let prepared = there(prepared(db, item))?;
     let settings = Settings::get(db);
     let config = PlanConfig {
         backend: settings.backend(db),
@@ -764,69 +799,45 @@ pub fn offset_input<'db>(
         rules: settings.rules(db),
         ..PlanConfig::default()
     };
-    let input = OffsetInput::of((*prepared.value.function).clone(), &config);
-    Some(input.map(|input| Located {
+    let input = OffsetInput::of((*prepared.value.function).clone(), &config)?;
+    Ok(Located {
         value: Arc::new(input),
         table: prepared.table.clone(),
-    }))
+    })
 }
 
 /// The offset planner's stage 2a, which pairs of one space's buffers must not share bytes:
 /// they depend on the space's capacity (how deep its pipeline groups go), so this re-runs
 /// when it changes and, where the pairs stay, backdates. Not bounded: it is small.
 #[salsa::tracked(returns(ref))]
-pub fn offset_pairs<'db>(
-    db: &'db dyn Db,
-    key: FunctionSpace<'db>,
-) -> Option<Result<Arc<DisjointPairs>, PlanError>> {
-    let input = match offset_input(db, key.item(db)).as_ref()? {
-        Ok(input) => input,
-        Err(err) => return Some(Err(err.clone())),
-    };
+pub fn offset_pairs<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Staged<Arc<DisjointPairs>> {
+    let input = ok(offset_input(db, key.item(db)))?;
     let space = key.space(db);
     let capacity = space_capacity(db, Space::new(db, space)).planning;
     let keep_none = rustc_hash::FxHashSet::default();
     let pairs = input.value.disjoint_pairs(space, capacity, &keep_none);
-    Some(Ok(Arc::new(pairs)))
+    Ok(Arc::new(pairs))
 }
 
 /// Stage 2b, the solver's layout of the space (with its search), which reads no capacity.
 /// Not bounded: a layout is small.
 #[salsa::tracked(returns(ref))]
-pub fn offset_solution<'db>(
-    db: &'db dyn Db,
-    key: FunctionSpace<'db>,
-) -> Option<Result<Arc<SpaceLayout>, PlanError>> {
-    let pairs = match offset_pairs(db, key).as_ref()? {
-        Ok(pairs) => pairs,
-        Err(err) => return Some(Err(err.clone())),
-    };
-    let input = match offset_input(db, key.item(db)).as_ref()? {
-        Ok(input) => input,
-        Err(err) => return Some(Err(err.clone())),
-    };
+pub fn offset_solution<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Staged<Arc<SpaceLayout>> {
+    let pairs = ok(offset_pairs(db, key))?;
+    let input = ok(offset_input(db, key.item(db)))?;
     let layout = input.value.solve(key.space(db), pairs, LayoutSearch::Full);
-    Some(Ok(Arc::new(layout)))
+    Ok(Arc::new(layout))
 }
 
 /// Stage 2c, the layout held to the space's planning capacity: re-runs, cheaply, when it
-/// changes.
+/// changes; `Ok(None)` where nothing fits it.
 #[salsa::tracked(returns(ref))]
-pub fn offset_layout<'db>(
-    db: &'db dyn Db,
-    key: FunctionSpace<'db>,
-) -> Option<Result<Option<Placement>, PlanError>> {
-    let layout = match offset_solution(db, key).as_ref()? {
-        Ok(layout) => layout,
-        Err(err) => return Some(Err(err.clone())),
-    };
-    let input = match offset_input(db, key.item(db)).as_ref()? {
-        Ok(input) => input,
-        Err(err) => return Some(Err(err.clone())),
-    };
+pub fn offset_layout<'db>(db: &'db dyn Db, key: FunctionSpace<'db>) -> Staged<Option<Placement>> {
+    let layout = ok(offset_solution(db, key))?;
+    let input = ok(offset_input(db, key.item(db)))?;
     let space = key.space(db);
     let capacity = space_capacity(db, Space::new(db, space)).planning;
-    Some(input.value.check_capacity(space, layout, capacity))
+    Ok(input.value.check_capacity(space, layout, capacity)?)
 }
 
 /// One space laid out by the solver with no capacity: the layout where nothing fits it.
@@ -835,17 +846,13 @@ pub fn offset_layout<'db>(
 pub fn offset_layout_unbounded<'db>(
     db: &'db dyn Db,
     key: FunctionSpace<'db>,
-) -> Option<Result<Option<Placement>, PlanError>> {
-    let input = match offset_input(db, key.item(db)).as_ref()? {
-        Ok(input) => input,
-        Err(err) => return Some(Err(err.clone())),
-    };
+) -> Staged<Option<Placement>> {
+    let input = ok(offset_input(db, key.item(db)))?;
     let keep_none = rustc_hash::FxHashSet::default();
-    Some(
-        input
-            .value
-            .place(key.space(db), None, &keep_none, LayoutSearch::Full),
-    )
+    let placed = input
+        .value
+        .place(key.space(db), None, &keep_none, LayoutSearch::Full)?;
+    Ok(placed)
 }
 
 /// The offset planner's plan (`--planner dsa`) from the memoized stages: PyPTO's addressed
@@ -856,23 +863,26 @@ pub fn offset_layout_unbounded<'db>(
 pub fn offset_plan<'db>(
     db: &'db dyn Db,
     item: FunctionItem<'db>,
-) -> Option<Result<Located<Arc<FunctionPlan>>, PlanError>> {
-    let source = source(db, item).as_ref()?;
-    let pypto = match addressed_as(db, item, Addresses::Always)? {
+) -> Staged<Located<Arc<FunctionPlan>>> {
+    let source = there(source(db, item))?;
+    let pypto = match addressed_as(db, item, Addresses::Always) {
         Ok(plan) => Ok((*plan.value).clone()),
-        Err(err) => Err(err),
+        Err(Stop::Refused(err)) => Err(err),
+        Err(Stop::Gone) => return Err(Stop::Gone),
     };
     // Where a stage has no function (a stale manifest), the plan has none either; the error
     // handed to `plan_offsets` then is never seen.
     let gone = std::cell::Cell::new(false);
-    let missing = || {
-        gone.set(true);
-        PlanError::new(codes::STALE_MANIFEST, String::new(), Span::default())
+    let refused = |stop: &Stop| match stop {
+        Stop::Refused(err) => err.clone(),
+        Stop::Gone => {
+            gone.set(true);
+            PlanError::new(codes::STALE_MANIFEST, String::new(), Span::default())
+        }
     };
     let offset_input = || match offset_input(db, item) {
-        Some(Ok(input)) => Ok(Cow::Borrowed(&*input.value)),
-        Some(Err(err)) => Err(err.clone()),
-        None => Err(missing()),
+        Ok(input) => Ok(Cow::Borrowed(&*input.value)),
+        Err(stop) => Err(refused(stop)),
     };
     let place = |_: &OffsetInput, space, bound| {
         let key = FunctionSpace::new(db, item, space);
@@ -880,7 +890,7 @@ pub fn offset_plan<'db>(
             Bound::Capacity => offset_layout(db, key),
             Bound::Unbounded => offset_layout_unbounded(db, key),
         };
-        placed.clone().unwrap_or_else(|| Err(missing()))
+        placed.clone().map_err(|stop| refused(&stop))
     };
     let capacities = offsets::Capacities {
         planning: &|space| space_capacity(db, Space::new(db, space)).planning,
@@ -888,13 +898,13 @@ pub fn offset_plan<'db>(
     };
     let plan = offsets::plan_offsets(&source.function, pypto, offset_input, place, capacities);
     if gone.get() {
-        return None;
+        return Err(Stop::Gone);
     }
     // As the PyPTO stages' plans, it leaves the report's capacities to `fill_in_capacities`.
-    Some(plan.map(|plan| Located {
-        value: Arc::new(plan),
+    Ok(Located {
+        value: Arc::new(plan?),
         table: source.table.clone(),
-    }))
+    })
 }
 
 /// Plans one function: from the store when its key is there, else by planning and verifying
@@ -903,11 +913,11 @@ pub fn offset_plan<'db>(
 pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
     let file = *item.file(db);
     let config = file_config(db, file);
-    let ir = item.ir(db);
-    if let Some(cached) = db.cache().get_plan_for(&config, &ir.digest) {
+    let digest = item.digest(db);
+    if let Some(cached) = db.cache().get_plan_for(&config, &digest) {
         return PlanOutcome {
             result: Ok(Arc::new(cached)),
-            computed_in: None,
+            computed: false,
         };
     }
     let result = match checked_plan(db, item) {
@@ -929,11 +939,11 @@ pub fn plan<'db>(db: &'db dyn Db, item: FunctionItem<'db>) -> PlanOutcome {
     {
         let mut stored = CachedPlan::clone(plan);
         fill_in_capacities(db, &mut stored.report);
-        db.cache().put_plan_for(&config, &ir.digest, &stored);
+        db.cache().put_plan_for(&config, &digest, &stored);
     }
     PlanOutcome {
         result,
-        computed_in: Some(db.run()),
+        computed: true,
     }
 }
 
@@ -967,11 +977,12 @@ pub fn checked_plan<'db>(
         assign_addresses: planner == Planner::Pypto && settings.assign_addresses(db),
         ..PlanConfig::default()
     });
-    if planner == Planner::Pypto
-        && !db.keeps_stages()
-        && let Some(plan) = checked_plan_in_one_go(db, item, &options)
-    {
-        return plan;
+    if planner == Planner::Pypto && !db.keeps_stages() {
+        // Straight from the parse: `source` would only be memoized to be evicted.
+        let Some(source) = parsed(db, *item.file(db), item.name(db)) else {
+            return Err(stale_manifest(db, item));
+        };
+        return checked_plan_in_one_go(db, item, source, &options);
     }
     let Some(source) = source(db, item).as_ref() else {
         return Err(stale_manifest(db, item));
@@ -994,9 +1005,6 @@ pub fn checked_plan<'db>(
                 Planner::Dsa => offset_plan(db, item),
                 _ => addressed(db, item),
             };
-            let Some(first) = first else {
-                return Err(stale_manifest(db, item));
-            };
             let first = match first {
                 Ok(plan) => {
                     let findings = check_plan(&input, &plan.value.function, &options);
@@ -1013,7 +1021,8 @@ pub fn checked_plan<'db>(
                         findings,
                     })
                 }
-                Err(err) => Err(err.clone()),
+                Err(Stop::Refused(err)) => Err(err.clone()),
+                Err(Stop::Gone) => return Err(stale_manifest(db, item)),
             };
             // Repair (or, `--exact`, report) with the whole configuration, from the findings
             // just made.
@@ -1037,17 +1046,16 @@ pub fn checked_plan<'db>(
 /// of the input, which a repair starts from: without it, the stages parsed the file again
 /// and planned and checked the function again (a cold tree of corpus functions, most files
 /// with one to repair, spent about a fifth of its time in that second parse, issue 35).
-/// `None` where the stages have to: the function is not at hand (its file's manifest came
-/// from the cache).
 fn checked_plan_in_one_go(
     db: &dyn Db,
     item: FunctionItem<'_>,
+    source: &Source,
     options: &VerifyOptions,
-) -> Option<Result<Arc<CachedPlan>, Arc<Failure>>> {
-    let (function, table) = item.ir(db).take_function()?;
-    let input = PlanInput::of(&function);
+) -> Result<Arc<CachedPlan>, Arc<Failure>> {
+    let function = &source.function;
+    let input = PlanInput::of(function);
     let config = file_config(db, *item.file(db));
-    let anchorer = spans::Anchorer::new(&table);
+    let anchorer = spans::Anchorer::new(&source.table);
     let first = match Planning::once(function.clone(), &config).plan_once() {
         Ok(once) => {
             let findings = check_plan(&input, &once.plan.function, options);
@@ -1055,7 +1063,7 @@ fn checked_plan_in_one_go(
                 let capacities = once
                     .fits
                     .map_or(Capacities::Configured, Capacities::Fitting);
-                return Some(Ok(Arc::new(cached_plan(&once.plan, &anchorer, capacities))));
+                return Ok(Arc::new(cached_plan(&once.plan, &anchorer, capacities)));
             }
             Ok(Checked {
                 plan: once.plan,
@@ -1065,10 +1073,9 @@ fn checked_plan_in_one_go(
         Err(err) => Err(err),
     };
     // As `checked_plan` repairs the stages' plan (or their error), which is this one.
-    let repaired = crate::repair::plan_checked_from(&function, &input, first, &config, options)
+    crate::repair::plan_checked_from(function, &input, first, &config, options)
         .map(|planned| Arc::new(cached_plan(&planned, &anchorer, Capacities::Configured)))
-        .map_err(|err| safe_plan_failure(err, &anchorer));
-    Some(repaired)
+        .map_err(|err| safe_plan_failure(err, &anchorer))
 }
 
 /// For which capacities the stages' plan of a function (PyPTO's, as `addressed` made it)
@@ -1085,8 +1092,8 @@ fn stage_capacities(db: &dyn Db, item: FunctionItem<'_>, function: &Function) ->
     let layout = match capacity_aware(db, Settings::get(db)) {
         false => None,
         true => match layout(db, item) {
-            Some(Ok(layout)) => layout.as_deref(),
-            _ => return Capacities::Configured,
+            Ok(layout) => layout.as_deref(),
+            Err(_) => return Capacities::Configured,
         },
     };
     match pipeline::fits(&Stages::of(db, item), layout) {
@@ -1109,13 +1116,6 @@ fn stale_manifest(db: &dyn Db, item: FunctionItem<'_>) -> Arc<Failure> {
         )],
         anchors: vec![Anchor::Nowhere],
     })
-}
-
-fn reparse(db: &dyn Db, file: SourceFile, name: &Name) -> Option<Arc<Function>> {
-    match parse_file(db, file) {
-        Parsed::Program { functions, .. } => functions.iter().find(|f| f.name == *name).cloned(),
-        _ => None,
-    }
 }
 
 /// A plan printed, digested and with its report's spans anchored (in the table of the parse
@@ -1239,7 +1239,7 @@ fn file_status_of(db: &dyn Db, file: SourceFile, only: Option<&str>) -> FileStat
                         planned_digest: f.planned_digest,
                         planned_text: None,
                     }),
-                    computed_in: None,
+                    computed: false,
                 }
             })
             .collect();
@@ -1281,7 +1281,7 @@ fn file_status_of(db: &dyn Db, file: SourceFile, only: Option<&str>) -> FileStat
                 }
                 entries.push(ManifestEntry {
                     name: item.name(db).clone(),
-                    digest: item.ir(db).digest,
+                    digest: item.digest(db),
                     planned_digest: plan.planned_digest,
                     report: without_detail(&report),
                     capacities: plan.capacities.clone(),
@@ -1311,7 +1311,7 @@ fn file_status_of(db: &dyn Db, file: SourceFile, only: Option<&str>) -> FileStat
         functions.push(FunctionOutcome {
             name: item.name(db).clone(),
             result,
-            computed_in: outcome.computed_in,
+            computed: outcome.computed,
         });
     }
     if entries.len() == items.len() && db.cache().is_enabled() {
@@ -1408,12 +1408,10 @@ pub fn add_report_detail(
         };
         // A served plan's entry is read, not memoized by `plan`: the memo would keep every
         // plan of a tree whose detail is asked for file by file (`--emit json`).
-        let served = function
-            .computed_in
-            .is_none()
+        let served = (!function.computed)
             .then(|| {
                 let config = file_config(db, outcome.file);
-                db.cache().get_plan_for(&config, &item.ir(db).digest)
+                db.cache().get_plan_for(&config, &item.digest(db))
             })
             .flatten()
             .map(Arc::new);
@@ -1438,13 +1436,11 @@ pub fn add_report_detail(
             let statements = &full.anchors[located.min(full.anchors.len())..];
             if !statements.is_empty() {
                 // A manifest-served item has no span table: the detail needs a parse.
-                let parsed;
                 let mut table = &**item.spans(db);
                 if table.0.is_empty()
-                    && let Some(function) = reparse(db, outcome.file, item.name(db))
+                    && let Some(reparsed) = parsed(db, outcome.file, item.name(db))
                 {
-                    parsed = spans::span_table(&function);
-                    table = &parsed;
+                    table = &reparsed.table;
                 }
                 report.statement_spans = statements
                     .iter()
@@ -1541,10 +1537,10 @@ pub fn explain(
     let text = file.text(db).as_deref()?;
     let source = source(db, item).as_ref()?;
     let planned = || match addressed(db, item) {
-        Some(Ok(plan)) => Ok(Cow::Owned(plan.value.function.clone())),
-        Some(Err(err)) => Err(err.clone()),
+        Ok(plan) => Ok(Cow::Owned(plan.value.function.clone())),
+        Err(Stop::Refused(err)) => Err(err.clone()),
         // A later stage of a function whose earlier stages were made is made too.
-        None => Err(pipeline::missing()),
+        Err(Stop::Gone) => Err(pipeline::missing()),
     };
     let stages = crate::plan::explain::Stages {
         function: &source.function,

@@ -78,8 +78,8 @@ pub struct FunctionOutcome {
     pub name: Name,
     /// The plan with its report located in this file, or the located failure.
     pub result: Result<Planned, (FailureKind, Vec<Diagnostic>)>,
-    /// The run that planned it; `None` when it came from the cache.
-    pub computed_in: Option<u64>,
+    /// Whether the workspace planned it (`false`: it came from the cache).
+    pub computed: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -109,8 +109,7 @@ impl ShardedWorkspace {
     }
 
     /// [`Workspace::plan`] of each shard's files, each shard on a thread of its own; the
-    /// outcomes in the order of `files`. Every shard plans, with files or none, so that all
-    /// count the same runs (see [`ShardedWorkspace::is_fresh`]).
+    /// outcomes in the order of `files`.
     pub fn plan(
         &mut self,
         system: &dyn System,
@@ -212,10 +211,9 @@ impl ShardedWorkspace {
         self.shards[file.shard].planned_texts(file.file)
     }
 
-    /// Whether a function's plan was computed by the last [`ShardedWorkspace::plan`]: every
-    /// shard counts the same runs, so any shard can tell.
+    /// Whether a function's plan was computed by this workspace (not taken from the store).
     pub fn is_fresh(&self, function: &FunctionOutcome) -> bool {
-        self.shards[0].is_fresh(function)
+        function.computed
     }
 
     /// [`Workspace::record_stamps`] of the outcomes of `files`, in the same order.

@@ -13,7 +13,7 @@
 //! computing. Inputs are only set between runs, when no clone is alive.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use salsa::{Durability, Setter as _};
@@ -34,7 +34,6 @@ pub const STAMP_MIN_AGE_NS: i128 = 1_000_000_000;
 pub struct PlanDatabase {
     storage: salsa::Storage<Self>,
     cache: Arc<Cache>,
-    run: Arc<AtomicU64>,
     /// How long stage results are kept (set through [`Workspace::set_stage_retention`]).
     retention: StageRetention,
 }
@@ -47,9 +46,6 @@ impl Db for PlanDatabase {
     fn cache(&self) -> &Cache {
         &self.cache
     }
-    fn run(&self) -> u64 {
-        self.run.load(Ordering::Relaxed)
-    }
     fn keeps_stages(&self) -> bool {
         self.retention == StageRetention::Recent
     }
@@ -58,24 +54,26 @@ impl Db for PlanDatabase {
 /// The executed queries, for firewall tests: `query(argument)` in execution order.
 pub type ExecutionLog = Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>>;
 
-/// How long a workspace keeps each function's stage results (its parse, Step 0, lifetimes,
-/// sharing rules, fixed and addressed plans), and whether it keeps the plans.
+/// How long a workspace keeps each function's stage results (Step 0, lifetimes, sharing
+/// rules, fixed and addressed plans) and each file's parse, and whether it keeps the plans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StageRetention {
-    /// The 64 functions planned last, evicted after every batch of 8 files a thread: an edit
-    /// or a configuration change re-plans them from their stages (the daemon).
+    /// The 64 functions planned last (and 8 files' parses), evicted after every batch of 8
+    /// files a thread: an edit or a configuration change re-plans them from their stages
+    /// (the daemon).
     Recent,
     /// For a one-shot run, which never asks for a stage again: each stage keeps one
-    /// function's results. On one thread they are evicted after every function, while still
-    /// in the processor's caches: freed 64 functions later, the same frees missed the caches
-    /// and a cold `memreuse plan --jobs 1` took about a fifth longer (BENCHMARKS.md, issue
-    /// 16). On several, after every batch of 8 files a thread, as for `Recent`: eviction
-    /// waits for every thread, and smaller batches made two-thread runs slower.
+    /// function's results, the parse one file's. On one thread they are evicted after every
+    /// function, while still in the processor's caches: freed 64 functions later, the same
+    /// frees missed the caches and a cold `memreuse plan --jobs 1` took about a fifth longer
+    /// (BENCHMARKS.md, issue 16). On several, after every batch of 8 files a thread, as for
+    /// `Recent`: eviction waits for every thread, and smaller batches made two-thread runs
+    /// slower.
     ///
-    /// On one thread the plans, and each file's outcome, are kept only while their file is
-    /// planned: the run holds no more than the outcomes it was handed, with the detail it
-    /// asked for ([`OutcomeDetail`]); a cold summary of a 20,000-function tree kept 150 MB
-    /// of plans and planned texts to the end. A plan asked for later is made again.
+    /// On one thread the plans, and each file's outcome and manifest, are kept only while
+    /// their file is planned: the run holds no more than the outcomes it was handed, with
+    /// the detail it asked for ([`OutcomeDetail`]); a cold summary of a 20,000-function tree
+    /// kept 150 MB of plans and planned texts to the end. A plan asked for later is made again.
     OneShot,
 }
 
@@ -110,6 +108,14 @@ impl StageRetention {
     fn functions(self) -> usize {
         match self {
             StageRetention::Recent => 64,
+            StageRetention::OneShot => 1,
+        }
+    }
+
+    /// Files whose parse is kept ([`super::parse_file`]): those being planned.
+    fn files(self) -> usize {
+        match self {
+            StageRetention::Recent => 8,
             StageRetention::OneShot => 1,
         }
     }
@@ -177,7 +183,6 @@ impl Workspace {
         let db = PlanDatabase {
             storage: salsa::Storage::new(callback),
             cache,
-            run: Arc::default(),
             retention: StageRetention::Recent,
         };
         let settings = Settings::builder(
@@ -216,7 +221,7 @@ impl Workspace {
     /// new workspace).
     pub fn set_stage_retention(&mut self, retention: StageRetention) {
         if retention != self.db.retention {
-            super::set_stage_capacity(&mut self.db, retention.functions());
+            super::set_stage_capacity(&mut self.db, retention.functions(), retention.files());
             let plans = (retention == StageRetention::OneShot).then_some((1, 1));
             super::set_plan_capacity(&mut self.db, plans);
             self.db.retention = retention;
@@ -414,7 +419,6 @@ impl Workspace {
         jobs: usize,
         progress: &(dyn Fn() + Sync),
     ) -> Vec<FileOutcome> {
-        self.db.run.fetch_add(1, Ordering::Relaxed);
         let mut outcomes = self.plan_in_batches(files, jobs, progress);
         let missing: Vec<usize> = (0..outcomes.len())
             .filter(|&i| matches!(*outcomes[i].status, FileStatus::NeedsText))
@@ -449,7 +453,6 @@ impl Workspace {
     /// plans it but without the file's other functions ([`super::function_status`]); `None`
     /// when the file has no such function.
     pub fn plan_function(&mut self, file: SourceFile, name: &str) -> Option<FileOutcome> {
-        self.db.run.fetch_add(1, Ordering::Relaxed);
         let status = super::function_status(&self.db, file, name)?;
         Some(FileOutcome {
             file,
@@ -465,10 +468,9 @@ impl Workspace {
     /// function's stage results until it ends.
     ///
     /// On several threads the planning threads live for the whole call, each handed a clone
-    /// of the database per batch (eviction needs every clone dropped), and each frees the
-    /// results it built once they are evicted ([`super::hold_stage_results`]). Started per
-    /// batch, the threads began every batch with empty allocator caches: a cold two-thread
-    /// run took about 1.2x the time and the CPU.
+    /// of the database per batch (eviction needs every clone dropped). Started per batch,
+    /// the threads began every batch with empty allocator caches: a cold two-thread run took
+    /// about 1.2x the time and the CPU.
     fn plan_in_batches(
         &mut self,
         files: &[SourceFile],
@@ -500,8 +502,6 @@ impl Workspace {
                     let finished = finished.clone();
                     scope.spawn(move || {
                         for job in jobs {
-                            // Frees the last batch's results, evicted by now.
-                            super::hold_stage_results(true);
                             // Reports the batch done even when planning panics, so that the
                             // caller does not wait forever; the scope re-raises the panic.
                             let _done = Finished(&finished);
@@ -513,7 +513,6 @@ impl Workspace {
                                 progress();
                             }
                         }
-                        super::hold_stage_results(false);
                     });
                     send
                 })
@@ -628,10 +627,9 @@ impl Workspace {
         outcomes
     }
 
-    /// Whether a function's plan was computed by the last [`Workspace::plan`] (not taken
-    /// from the store or memoized by an earlier run).
+    /// Whether a function's plan was computed by this workspace (not taken from the store).
     pub fn is_fresh(&self, function: &FunctionOutcome) -> bool {
-        function.computed_in == Some(self.db.run())
+        function.computed
     }
 
     /// The planned text of each function of `file` (`None` where planning failed), reading
@@ -655,7 +653,9 @@ impl Workspace {
     /// none when it is not a program that parses.
     pub fn parsed_functions(&self, file: SourceFile) -> Vec<Arc<crate::ir::Function>> {
         match super::parse_file(&self.db, file) {
-            super::Parsed::Program { functions, .. } => functions.clone(),
+            super::Parsed::Program { functions, .. } => {
+                functions.iter().map(|f| f.function.clone()).collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -768,7 +768,7 @@ impl Workspace {
 /// Whether a plan of `outcome` was made by this workspace, not served from the store.
 fn made_here(outcome: &FileOutcome) -> bool {
     match &*outcome.status {
-        FileStatus::Planned { functions, .. } => functions.iter().any(|f| f.computed_in.is_some()),
+        FileStatus::Planned { functions, .. } => functions.iter().any(|f| f.computed),
         _ => false,
     }
 }

@@ -203,9 +203,7 @@ impl Drop for Project {
         }
         if std::env::var_os("MEMREUSE_TEST_KEEP").is_some() {
             eprintln!("kept {}", self.root.display());
-            let kept = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
-            // Leaked on purpose: a TempDir removes its directory when dropped.
-            std::mem::forget(kept);
+            self.dir.disable_cleanup(true);
         }
     }
 }

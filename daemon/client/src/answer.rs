@@ -92,7 +92,7 @@ pub fn query_answer(
                     name: &f.name,
                     digest: planned.planned_digest,
                     report,
-                    cached: f.computed_in.is_none(),
+                    cached: !f.computed,
                 }))
             }
             Err((kind, diagnostics)) => {
