@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use memreuse::db::{
-    FileOutcome, FileStatus, FunctionOutcome, Handout, OutcomeDetail, ShardFile, ShardedWorkspace,
-    StageRetention, Texts, Workspace,
+    FileOutcome, FileStatus, FunctionOutcome, Handout, LoadInputs, OutcomeDetail, ShardFile,
+    ShardedWorkspace, StageRetention, Stamps, Texts, Workspace,
 };
 use memreuse::ir::{LineIndex, parse_program};
 use memreuse::plan::{PlanConfig, PlanOptions, plan_function};
@@ -239,7 +239,12 @@ fn a_run_split_between_shards_plans_as_one_workspace_does() {
                 texts: Texts::Kept,
             };
             let mut ws = ShardedWorkspace::new(cache, PlanConfig::default(), 3, handout);
-            let loaded = ws.load(&system, &paths, 2, false);
+            let inputs = LoadInputs {
+                paths: &paths,
+                jobs: 2,
+                stamps: Stamps::Ignored,
+            };
+            let loaded = ws.load(&system, inputs);
             assert!(
                 loaded[2].is_err(),
                 "{detail:?} {round}: the missing input is its error, in its place"

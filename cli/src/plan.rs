@@ -12,8 +12,8 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{
-    FailureKind, FileOutcome, FileStatus, FunctionOutcome, Handout, OutcomeDetail, ShardFile,
-    ShardedWorkspace, Texts, UnprintedProgram, planned_program,
+    FailureKind, FileOutcome, FileStatus, FunctionOutcome, Handout, LoadInputs, OutcomeDetail,
+    ShardFile, ShardedWorkspace, Stamps, Texts, UnprintedProgram, planned_program,
 };
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
@@ -543,8 +543,18 @@ fn load(
         .collect();
     // Only the summary and SARIF can do without input texts (they locate diagnostics
     // lazily).
-    let trust_stamps = matches!(args.emit, Emit::Summary | Emit::Sarif);
-    let loaded = workspace.load(&OsSystem, &inputs, jobs, trust_stamps);
+    let stamps = match args.emit {
+        Emit::Summary | Emit::Sarif => Stamps::Trusted,
+        _ => Stamps::Ignored,
+    };
+    let loaded = workspace.load(
+        &OsSystem,
+        LoadInputs {
+            paths: &inputs,
+            jobs,
+            stamps,
+        },
+    );
     let mut sources = Vec::with_capacity(inputs.len());
     let mut unreadable = Vec::new();
     for (index, loaded) in loaded.into_iter().enumerate() {

@@ -137,7 +137,8 @@ pub use outcome::{
 pub use sharded::{Handout, ShardFile, ShardedWorkspace};
 pub use source_file::SourceFile;
 pub use workspace::{
-    Cancelled, OutcomeDetail, Snapshot, StageRetention, Texts, Workspace, parallel_map,
+    Cancelled, LoadInputs, OutcomeDetail, Snapshot, StageRetention, Stamps, Texts, Workspace,
+    parallel_map,
 };
 
 use crate::ir::codes;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::outcome::{FileOutcome, FileStatus, FunctionOutcome};
 use super::source_file::SourceFile;
-use super::workspace::{OutcomeDetail, StageRetention, Texts, Workspace};
+use super::workspace::{LoadInputs, OutcomeDetail, StageRetention, Texts, Workspace};
 use crate::plan::PlanConfig;
 use crate::store::{Cache, StoreError};
 use crate::system::System;
@@ -72,17 +72,24 @@ impl ShardedWorkspace {
     pub fn load(
         &mut self,
         system: &dyn System,
-        paths: &[(PathBuf, bool)],
-        jobs: usize,
-        trust_stamps: bool,
+        inputs: LoadInputs,
     ) -> Vec<Result<ShardFile, std::io::Error>> {
         let count = self.shards.len();
-        let jobs_each = (jobs / count).max(1);
         let load = |shard: usize, workspace: &mut Workspace| {
-            let mine: Vec<(PathBuf, bool)> =
-                paths.iter().skip(shard).step_by(count).cloned().collect();
+            let mine: Vec<(PathBuf, bool)> = inputs
+                .paths
+                .iter()
+                .skip(shard)
+                .step_by(count)
+                .cloned()
+                .collect();
+            let share = LoadInputs {
+                paths: &mine,
+                jobs: (inputs.jobs / count).max(1),
+                stamps: inputs.stamps,
+            };
             workspace
-                .load(system, &mine, jobs_each, trust_stamps)
+                .load(system, share)
                 .into_iter()
                 .map(move |file| file.map(|file| ShardFile { shard, file }))
         };
@@ -103,7 +110,7 @@ impl ShardedWorkspace {
                     .collect()
             }),
         };
-        (0..paths.len())
+        (0..inputs.paths.len())
             .filter_map(|index| loaded[index % count].next())
             .collect()
     }

@@ -90,6 +90,24 @@ pub enum OutcomeDetail {
     Detailed { lifetimes: bool },
 }
 
+/// Whether [`Workspace::load`] may leave unread a file whose metadata matches its recorded
+/// stamp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stamps {
+    Trusted,
+    Ignored,
+}
+
+/// What [`Workspace::load`] reads.
+#[derive(Clone, Copy, Debug)]
+pub struct LoadInputs<'a> {
+    /// Each path, with whether Step 0 materializes its aliases.
+    pub paths: &'a [(PathBuf, bool)],
+    /// Threads to read on.
+    pub jobs: usize,
+    pub stamps: Stamps,
+}
+
 /// What the outcomes [`Workspace::plan`] hands out keep of the texts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Texts {
@@ -335,16 +353,20 @@ impl Workspace {
         file.text(&self.db).as_deref().map(str::to_string)
     }
 
-    /// Loads `paths` through `system` on `jobs` threads. With `trust_stamps`, a file whose
-    /// metadata matches its recorded stamp is not read (its text stays unloaded until
-    /// something needs it). A file that cannot be read is returned as its error.
+    /// Loads `inputs` through `system`. Where stamps are trusted, a file whose metadata
+    /// matches its recorded stamp is not read (its text stays unloaded until something needs
+    /// it). A file that cannot be read is returned as its error.
     pub fn load(
         &mut self,
         system: &dyn System,
-        paths: &[(PathBuf, bool)],
-        jobs: usize,
-        trust_stamps: bool,
+        inputs: LoadInputs,
     ) -> Vec<Result<SourceFile, std::io::Error>> {
+        let LoadInputs {
+            paths,
+            jobs,
+            stamps,
+        } = inputs;
+        let trust_stamps = stamps == Stamps::Trusted;
         let cache = &*self.db.cache;
         let contents = parallel_map(paths, jobs, |(path, _)| -> std::io::Result<Content> {
             let meta = system.metadata(path)?;
