@@ -601,14 +601,20 @@ impl<'a> Parser<'a> {
                 })
             })
         };
-        use Spelled::{Is, Word};
-        let tile_and_shape = [
-            Word(b"pl"),
-            Is(Tok::Dot),
-            Word(b"Tile"),
-            Is(Tok::LBracket),
-            Is(Tok::LBracket),
-        ];
+        // The spellings, token by token, as they read.
+        const PL: Spelled = Spelled::Word(b"pl");
+        const DOT: Spelled = Spelled::Is(Tok::Dot);
+        const COMMA: Spelled = Spelled::Is(Tok::Comma);
+        const NAME: Spelled = Spelled::Is(Tok::Name);
+        const INT: Spelled = Spelled::Is(Tok::Int);
+        const LBRACKET: Spelled = Spelled::Is(Tok::LBracket);
+        const RBRACKET: Spelled = Spelled::Is(Tok::RBracket);
+        const LPAREN: Spelled = Spelled::Is(Tok::LParen);
+        const RPAREN: Spelled = Spelled::Is(Tok::RParen);
+        const TILE: Spelled = Spelled::Word(b"Tile");
+        const MEMREF: Spelled = Spelled::Word(b"MemRef");
+        const MEM: Spelled = Spelled::Word(b"Mem");
+        let tile_and_shape = [PL, DOT, TILE, LBRACKET, LBRACKET];
         if !spelled(0, &tile_and_shape) {
             return None;
         }
@@ -626,17 +632,7 @@ impl<'a> Parser<'a> {
         }
         // `, pl.DTYPE, pl.MemRef(BASE, `
         let dtype_and_memref = [
-            Is(Tok::Comma),
-            Word(b"pl"),
-            Is(Tok::Dot),
-            Is(Tok::Name),
-            Is(Tok::Comma),
-            Word(b"pl"),
-            Is(Tok::Dot),
-            Word(b"MemRef"),
-            Is(Tok::LParen),
-            Is(Tok::Name),
-            Is(Tok::Comma),
+            COMMA, PL, DOT, NAME, COMMA, PL, DOT, MEMREF, LPAREN, NAME, COMMA,
         ];
         if !spelled(at, &dtype_and_memref) {
             return None;
@@ -648,17 +644,7 @@ impl<'a> Parser<'a> {
         let offset_at = at + dtype_and_memref.len();
         let size_at = offset_at + PLAIN_CONST_TOKENS + 1;
         let space_at = size_at + 2;
-        let size_and_space = [
-            Is(Tok::Int),
-            Is(Tok::RParen),
-            Is(Tok::Comma),
-            Word(b"pl"),
-            Is(Tok::Dot),
-            Word(b"Mem"),
-            Is(Tok::Dot),
-            Is(Tok::Name),
-            Is(Tok::RBracket),
-        ];
+        let size_and_space = [INT, RPAREN, COMMA, PL, DOT, MEM, DOT, NAME, RBRACKET];
         if kind_at(offset_at + PLAIN_CONST_TOKENS) != Tok::Comma
             || !spelled(size_at, &size_and_space)
         {
