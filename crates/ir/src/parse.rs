@@ -706,12 +706,9 @@ impl<'a> Parser<'a> {
     fn known_type(&mut self, path: &str) -> PResult<Option<Type>> {
         let ty = match path {
             "pl.Tile" => {
-                self.expect(Tok::LBracket)?;
-                let shape = self.shape()?.into();
-                self.expect(Tok::Comma)?;
-                let dtype = self.dtype()?;
+                let (shape, dtype) = self.shape_and_dtype()?;
                 let mut tile = TileType {
-                    shape,
+                    shape: shape.into(),
                     dtype,
                     memref: None,
                     space: None,
@@ -741,12 +738,9 @@ impl<'a> Parser<'a> {
                 Type::Tile(tile)
             }
             "pl.Tensor" => {
-                self.expect(Tok::LBracket)?;
-                let shape = self.shape()?.into();
-                self.expect(Tok::Comma)?;
-                let dtype = self.dtype()?;
+                let (shape, dtype) = self.shape_and_dtype()?;
                 let mut tensor = TensorType {
-                    shape,
+                    shape: shape.into(),
                     dtype,
                     extras: Vec::new(),
                     memref: None,
@@ -784,6 +778,14 @@ impl<'a> Parser<'a> {
             _ => return Ok(None),
         };
         Ok(Some(ty))
+    }
+
+    /// `[SHAPE, DTYPE`: how a tile or tensor type begins.
+    fn shape_and_dtype(&mut self) -> PResult<(Vec<Expr>, DType)> {
+        self.expect(Tok::LBracket)?;
+        let shape = self.shape()?;
+        self.expect(Tok::Comma)?;
+        Ok((shape, self.dtype()?))
     }
 
     fn shape(&mut self) -> PResult<Vec<Expr>> {
