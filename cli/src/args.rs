@@ -77,7 +77,7 @@ impl Toggle {
         match self {
             Toggle::On => true,
             Toggle::Off => false,
-            Toggle::Auto => memreuse_daemon_client::settings::is_init_mem_ref_dump(path),
+            Toggle::Auto => memreuse_project::is_init_mem_ref_dump(path),
         }
     }
 }

@@ -10,7 +10,7 @@ use memreuse::plan::PlanConfig;
 
 use crate::args::BackendArg;
 
-pub use memreuse_daemon_client::settings::{FILE_NAME, parse_capacity, parse_size};
+pub use memreuse_project::{FILE_NAME, parse_capacity, parse_size};
 
 /// The cache's size cap when memreuse.toml sets none.
 pub const DEFAULT_CACHE_CAP: u64 = 1 << 30;
@@ -18,7 +18,7 @@ pub const DEFAULT_CACHE_CAP: u64 = 1 << 30;
 /// The cache's size cap: the `[cache] max-size` of the `memreuse.toml` at `root`, else
 /// [`DEFAULT_CACHE_CAP`].
 pub fn cache_cap(root: &Path) -> Result<u64> {
-    Ok(memreuse_daemon_client::settings::load(root)?
+    Ok(memreuse_project::load(root)?
         .cache_max_size
         .unwrap_or(DEFAULT_CACHE_CAP))
 }
@@ -63,7 +63,7 @@ pub fn plan_config(
     backend_flag: Option<BackendArg>,
     capacity_flags: &[(MemSpace, i64)],
 ) -> Result<PlanConfig> {
-    let mut config = memreuse_daemon_client::settings::load(root)?.config;
+    let mut config = memreuse_project::load(root)?.config;
     if let Some(backend) = backend_flag {
         config.backend = backend.into();
     }

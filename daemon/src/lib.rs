@@ -5,6 +5,6 @@
 //! This crate and its client are the only ones that know sockets; only this one knows tokio
 //! and notify.
 
-pub use memreuse_daemon_client::{answer, cache_server, client, protocol, settings, state_dir};
+pub use memreuse_daemon_client::{answer, cache_server, client, protocol, state_dir};
 
 pub mod server;

@@ -27,7 +27,7 @@ struct Args {
     #[arg(long)]
     backend: Option<String>,
     /// A memory space's capacity, `SPACE=BYTES` (repeatable; over memreuse.toml's).
-    #[arg(long, value_name = "SPACE=BYTES", value_parser = memreuse_daemon::settings::parse_capacity)]
+    #[arg(long, value_name = "SPACE=BYTES", value_parser = memreuse_project::parse_capacity)]
     capacity: Vec<(MemSpace, i64)>,
     /// `pypto`, or `none` to only re-print.
     #[arg(long, default_value = "pypto")]

@@ -15,7 +15,7 @@ use memreuse::plan::{PlanConfig, Planner};
 use memreuse::repair;
 use memreuse::system::OsSystem;
 use memreuse::verify::{Addressing, VerifyOptions, verify_program};
-use memreuse_daemon_client::settings::{is_init_mem_ref_dump, parse_capacity};
+use memreuse_project::{is_init_mem_ref_dump, parse_capacity};
 use memreuse_viewer::data::plan_text;
 use memreuse_viewer::page::{PageFile, static_page_of};
 use serde_json::{Value, json};

@@ -112,7 +112,7 @@ pub enum StartError {
     #[error("{0}")]
     Untrusted(#[from] crate::state_dir::Untrusted),
     #[error("{0}")]
-    ProjectSettings(#[from] crate::settings::ProjectSettingsError),
+    ProjectSettings(#[from] memreuse_project::ProjectSettingsError),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> StartError {

@@ -75,8 +75,8 @@ impl Overrides {
     pub fn resolve(
         &self,
         root: &Path,
-    ) -> Result<(PlanConfig, u64), crate::settings::ProjectSettingsError> {
-        let settings = crate::settings::load(root)?;
+    ) -> Result<(PlanConfig, u64), memreuse_project::ProjectSettingsError> {
+        let settings = memreuse_project::load(root)?;
         let mut config = settings.config;
         if let Some(backend) = self.backend {
             config.backend = backend;

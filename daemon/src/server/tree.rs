@@ -47,7 +47,7 @@ impl Tree {
 
     /// The root's `memreuse.toml`.
     pub fn settings_path(&self) -> PathBuf {
-        self.root.join(crate::settings::FILE_NAME)
+        self.root.join(memreuse_project::FILE_NAME)
     }
 
     pub fn root(&self) -> &Path {
