@@ -11,7 +11,7 @@ use memreuse::backend::Backend;
 use memreuse::ir::MemSpace;
 use memreuse::plan::Planner;
 use memreuse_daemon::server::{self, Options, Overrides, StartError};
-use memreuse_daemon::state_dir::build_id;
+use memreuse_daemon_client::state_dir::build_id;
 
 /// Serves memreuse plans of one kernel tree, keeping them up to date as files change.
 #[derive(Parser)]
@@ -85,7 +85,7 @@ fn run(args: Args) -> Result<()> {
         .root
         .canonicalize()
         .with_context(|| format!("cannot open the root {}", args.root.display()))?;
-    memreuse_daemon::state_dir::prepare_private_dir(&args.state_dir)?;
+    memreuse_daemon_client::state_dir::prepare_private_dir(&args.state_dir)?;
     let state_dir = args.state_dir.canonicalize()?;
     let build_id = match args.build_id {
         Some(id) => id,

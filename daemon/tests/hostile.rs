@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use memreuse_daemon::protocol::{Answer, Body, Hello, PROTOCOL_VERSION, Response};
+use memreuse_daemon_client::protocol::{Answer, Body, Hello, PROTOCOL_VERSION, Response};
 use memreuse_test_support::{Project, cli_beside, is_root, kernels, plan_digests, text};
 use serde_json::Value;
 
@@ -33,7 +33,8 @@ fn forged(root: &Path, line: &str) -> Vec<u8> {
     let body = if line.contains("\"hello\"") {
         Body::Hello(Hello {
             protocol: PROTOCOL_VERSION,
-            build_id: memreuse_daemon::state_dir::build_id(Path::new(DAEMON)).expect("build id"),
+            build_id: memreuse_daemon_client::state_dir::build_id(Path::new(DAEMON))
+                .expect("build id"),
             pid: std::process::id(),
             root: root.to_path_buf(),
         })
@@ -49,7 +50,7 @@ fn forged(root: &Path, line: &str) -> Vec<u8> {
         revision: 1,
         body,
     };
-    memreuse_daemon::protocol::to_line(&response)
+    memreuse_daemon_client::protocol::to_line(&response)
 }
 
 /// Serves forged answers on `listener` until the process ends; counts connections.

@@ -69,8 +69,8 @@ use memreuse::db::Workspace;
 use memreuse::plan::Planner;
 use memreuse::store::{Cache, Reporter, SledStore, StoreEvent};
 
-use crate::protocol::PROTOCOL_VERSION;
-use crate::state_dir::{DaemonInfo, StatePaths, open_lock, write_atomically};
+use memreuse_daemon_client::protocol::PROTOCOL_VERSION;
+use memreuse_daemon_client::state_dir::{DaemonInfo, StatePaths, open_lock, write_atomically};
 
 pub use read::MAX_FILE_BYTES;
 pub use shared::Overrides;
@@ -110,7 +110,7 @@ pub enum StartError {
     #[error("cannot watch the tree: {0}")]
     Watch(#[from] notify::Error),
     #[error("{0}")]
-    Untrusted(#[from] crate::state_dir::Untrusted),
+    Untrusted(#[from] memreuse_daemon_client::state_dir::Untrusted),
     #[error("{0}")]
     ProjectSettings(#[from] memreuse_project::ProjectSettingsError),
 }

@@ -11,8 +11,8 @@ use tokio::net::{UnixListener, UnixStream};
 
 use super::shared::{ReadError, Shared};
 use super::state::Server;
-use crate::answer::{explain_answer, query_answer};
-use crate::protocol::{
+use memreuse_daemon_client::answer::{explain_answer, query_answer};
+use memreuse_daemon_client::protocol::{
     Body, CacheFigures, CacheValue, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE,
     PROTOCOL_VERSION, Progress, Request, Response, SettingsStatus, SpaceCapacity, Status, from_hex,
     to_hex,
@@ -126,7 +126,9 @@ async fn connection(stream: UnixStream, server: Arc<Server>) {
             revision: server.shared.revision(),
             body,
         };
-        let written = write.write_all(&crate::protocol::to_line(&response)).await;
+        let written = write
+            .write_all(&memreuse_daemon_client::protocol::to_line(&response))
+            .await;
         server.busy.fetch_sub(1, Ordering::SeqCst);
         if stop {
             server.stop.notify_one();
@@ -162,7 +164,7 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
             "the daemon plans every file it watches and writes its cache itself".into(),
         ),
         Request::View => match server.view.start(server).await {
-            Ok(endpoint) => Body::View(crate::protocol::ViewUrl {
+            Ok(endpoint) => Body::View(memreuse_daemon_client::protocol::ViewUrl {
                 url: endpoint.url(),
             }),
             Err(err) => error(
@@ -219,11 +221,11 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                     ))
                 })?;
                 Ok(read.map(|read| match read {
-                    Ok(Ok(text)) => crate::protocol::Answer {
+                    Ok(Ok(text)) => memreuse_daemon_client::protocol::Answer {
                         text,
                         ..Default::default()
                     },
-                    Ok(Err(err)) => crate::protocol::Answer {
+                    Ok(Err(err)) => memreuse_daemon_client::protocol::Answer {
                         diagnostics: format!("error: {err}\n"),
                         failed: true,
                         ..Default::default()
@@ -259,8 +261,12 @@ async fn answer_about(
     shared: &Arc<Shared>,
     path: PathBuf,
     stale_ok: bool,
-    wrap: fn(crate::protocol::Answer) -> Body,
-    answer: impl FnOnce(&Shared, &Path, &str) -> Result<Option<crate::protocol::Answer>, ReadError>
+    wrap: fn(memreuse_daemon_client::protocol::Answer) -> Body,
+    answer: impl FnOnce(
+        &Shared,
+        &Path,
+        &str,
+    ) -> Result<Option<memreuse_daemon_client::protocol::Answer>, ReadError>
     + Send
     + 'static,
 ) -> Body {
@@ -287,7 +293,7 @@ async fn answer_about(
 
 fn untracked(shared: &Shared, path: &Path, display: &str) -> Body {
     if let Some(why) = shared.refused().get(path) {
-        return Body::Query(crate::protocol::Answer {
+        return Body::Query(memreuse_daemon_client::protocol::Answer {
             // Worded as `memreuse plan` words a file it cannot read.
             diagnostics: format!("error: cannot read {display}: {why}\n"),
             failed: true,

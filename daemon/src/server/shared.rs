@@ -15,7 +15,7 @@ use tokio::sync::oneshot;
 
 use super::read::Refusals;
 use super::tree::Tree;
-use crate::protocol::Rescan;
+use memreuse_daemon_client::protocol::Rescan;
 
 /// The files of one revision, by absolute path.
 pub type Files = Arc<BTreeMap<PathBuf, SourceFile>>;

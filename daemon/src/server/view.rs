@@ -27,7 +27,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 use super::shared::Shared;
 use super::state::{Endpoint, Server, Viewer};
-use crate::answer::explain_answer;
+use memreuse_daemon_client::answer::explain_answer;
 use memreuse_viewer::data::{self, PlanVariant};
 use memreuse_viewer::page;
 
@@ -78,7 +78,7 @@ fn random_token() -> std::io::Result<String> {
     if n != bytes.len() as isize {
         return Err(std::io::Error::last_os_error());
     }
-    Ok(crate::protocol::to_hex(&bytes))
+    Ok(memreuse_daemon_client::protocol::to_hex(&bytes))
 }
 
 async fn accept(listener: TcpListener, server: Arc<Server>, endpoint: Arc<Endpoint>) {
@@ -290,7 +290,7 @@ fn percent_decode(text: &str, plus_is_space: bool) -> String {
         match bytes[i] {
             b'%' if i + 2 < bytes.len() => {
                 let digits = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match digits.and_then(crate::protocol::from_hex) {
+                match digits.and_then(memreuse_daemon_client::protocol::from_hex) {
                     Some(byte) => {
                         out.extend(byte);
                         i += 3;

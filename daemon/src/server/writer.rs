@@ -16,7 +16,7 @@ use memreuse::plan::PlanConfig;
 
 use super::read::{Read, read_kernel};
 use super::shared::{Files, Shared};
-use crate::protocol::Rescan;
+use memreuse_daemon_client::protocol::Rescan;
 
 /// What the watcher saw between two batches.
 #[derive(Debug, Default)]
