@@ -2,9 +2,11 @@
 
 use std::borrow::Cow;
 use std::io::{IsTerminal as _, Write as _};
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::thread::available_parallelism;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
@@ -307,9 +309,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     refuse_unused_options(&args)?;
     let named = split_inputs(&args.paths)?;
     if args.emit == Emit::Ir && named.functions.iter().any(Option::is_some) {
-        bail!(UsageError(
-            "--emit ir prints whole programs: name the file without ::FUNCTION".into()
-        ));
+        bail!(UsageError(IR_OF_A_FUNCTION.into()));
     }
     let root = crate::settings::root_of(&named.paths)?;
     let state = match args.no_cache {
@@ -328,9 +328,9 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     };
     tracing::info!(elapsed = ?started.elapsed(), files = files.len(), "found files, opened the cache");
     let config = plan_config(&args, &root, &files)?;
-    let jobs = args.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| available_parallelism().map_or(1, NonZeroUsize::get));
     // One shard a thread: each plans its files on its own, as one thread does.
     let shards = jobs.min(files.len());
     let mut workspace = ShardedWorkspace::new(
@@ -376,26 +376,9 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
             };
             print_summary(&mut stdout, &planned, &totals, shown, config.planner)?
         }
-        // A file's detail is read from the store as its turn comes, so that no more than one
-        // file's is in memory; while this run holds the store, the document goes to a spool
-        // file, copied to stdout once the store is closed, unless no reader can hold the
-        // output up.
         Emit::Json => {
-            let spool = match &lock {
-                Some((dir, _)) if !stdout_never_waits() => Some(Spool::create(dir)?),
-                _ => None,
-            };
-            let lifetimes = !args.no_lifetimes;
-            match &spool {
-                Some(spool) => {
-                    write_json(&spool.file, &mut workspace, &planned, &config, lifetimes)?
-                }
-                None => {
-                    let out = std::io::stdout().lock();
-                    write_json(out, &mut workspace, &planned, &config, lifetimes)?
-                }
-            }
-            json_spool = spool;
+            let held = lock.as_ref().map(|(dir, _)| dir.as_path());
+            json_spool = emit_json(&args, held, &mut workspace, &planned, &config)?;
         }
         Emit::Sarif => {
             let files: Vec<FileFindings> = planned.iter().map(file_findings).collect();
@@ -407,15 +390,7 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
     let functions: Vec<&FunctionOutcome> = planned.iter().flat_map(|p| p.functions()).collect();
     let fresh = functions.iter().filter(|f| workspace.is_fresh(f)).count();
     workspace.record_stamps(&sources, &outcomes);
-    // Results are durable before success is reported; a cache that cannot be written costs
-    // the next run its hits, not this run its answer.
-    let written = match workspace.flush() {
-        Ok(written) => written,
-        Err(err) => {
-            eprintln!("warning: cannot write the cache: {err}");
-            0
-        }
-    };
+    let written = flush_or_warn(&workspace);
     tracing::info!(elapsed = ?started.elapsed(), written, "flushed the cache");
     if let Some((dir, _lock)) = &lock {
         let last = state::LastRun {
@@ -443,6 +418,47 @@ pub fn run(mut args: PlanArgs, state_dir: Option<&Path>, detail: Detail) -> Resu
         ExitCode::from(crate::exit::ERRORS)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+const IR_OF_A_FUNCTION: &str = "--emit ir prints whole programs: name the file without ::FUNCTION";
+
+/// `--emit json`. A file's detail is read from the store as its turn comes, so that no more
+/// than one file's is in memory; while this run holds the store (in `held`), the document
+/// goes to a spool file, handed back to be copied to stdout once the store is closed, unless
+/// no reader can hold the output up.
+fn emit_json(
+    args: &PlanArgs,
+    held: Option<&Path>,
+    workspace: &mut ShardedWorkspace,
+    planned: &[PlannedFile],
+    config: &PlanConfig,
+) -> Result<Option<Spool>> {
+    let spool = match held {
+        Some(dir) if !stdout_never_waits() => Some(Spool::create(dir)?),
+        _ => None,
+    };
+    let lifetimes = !args.no_lifetimes;
+    match &spool {
+        Some(spool) => write_json(&spool.file, workspace, planned, config, lifetimes)?,
+        None => write_json(
+            std::io::stdout().lock(),
+            workspace,
+            planned,
+            config,
+            lifetimes,
+        )?,
+    }
+    Ok(spool)
+}
+
+/// Writes the cache's queued results and makes them durable, before success is reported: a
+/// cache that cannot be written costs the next run its hits, not this run its answer. How
+/// many values were written.
+fn flush_or_warn(workspace: &ShardedWorkspace) -> usize {
+    workspace.flush().unwrap_or_else(|err| {
+        eprintln!("warning: cannot write the cache: {err}");
+        0
     })
 }
 
