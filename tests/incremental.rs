@@ -26,13 +26,24 @@ fn tree() -> Vec<(PathBuf, String)> {
 
 /// One "process": a fresh workspace over `store`, planning `files`, flushed at the end.
 fn run(store: &MemoryStore, files: &[(PathBuf, String)]) -> (Workspace, Vec<FileOutcome>) {
+    run_set_up(store, files, 2, |_| {})
+}
+
+/// [`run`] on `jobs` threads, the workspace first set up by `set_up`.
+fn run_set_up(
+    store: &MemoryStore,
+    files: &[(PathBuf, String)],
+    jobs: usize,
+    set_up: impl FnOnce(&mut Workspace),
+) -> (Workspace, Vec<FileOutcome>) {
     let cache = Cache::new(Box::new(store.clone()));
     let mut ws = Workspace::new(Arc::new(cache), PlanConfig::default());
+    set_up(&mut ws);
     let sources: Vec<_> = files
         .iter()
         .map(|(path, text)| ws.set_file(path, text, false))
         .collect();
-    let outcomes = ws.plan(&MemorySystem::default(), &sources, 2, &|| {});
+    let outcomes = ws.plan(&MemorySystem::default(), &sources, jobs, &|| {});
     ws.flush().expect("memory stores do not fail");
     (ws, outcomes)
 }
@@ -314,19 +325,11 @@ fn a_one_shot_run_that_releases_texts_keeps_none_past_complete_outcomes() {
         ("warm", OutcomeDetail::Detailed { lifetimes: true }, false),
         ("warm", OutcomeDetail::Summary, true),
     ] {
-        let mut ws = Workspace::new(
-            Arc::new(Cache::new(Box::new(store.clone()))),
-            PlanConfig::default(),
-        );
-        ws.set_stage_retention(StageRetention::OneShot);
-        ws.set_outcome_detail(detail);
-        ws.set_texts(Texts::Released);
-        let sources: Vec<_> = files
-            .iter()
-            .map(|(p, t)| ws.set_file(p, t, false))
-            .collect();
-        let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
-        ws.flush().expect("flushes");
+        let (ws, outcomes) = run_set_up(&store, &files, 1, |ws| {
+            ws.set_stage_retention(StageRetention::OneShot);
+            ws.set_outcome_detail(detail);
+            ws.set_texts(Texts::Released);
+        });
         for ((path, text), outcome) in files.iter().zip(&outcomes) {
             let what = format!("{round} {detail:?} {}", path.display());
             let digest = *blake3::hash(text.as_bytes()).as_bytes();
