@@ -222,6 +222,19 @@ impl VarTable {
             .enumerate()
             .map(|(i, v)| (VarId(i as u32), &**v))
     }
+    /// One past the largest `N` of a `mem_SPACE_N` base among the variables' names and their
+    /// MemRefs' bases (0 when there is none): the number of an allocation no tile uses yet.
+    pub fn next_base_number(&self) -> u32 {
+        let number = |name: &str| -> Option<u32> {
+            let (_, number) = name.strip_prefix("mem_")?.rsplit_once('_')?;
+            number.parse().ok()
+        };
+        let names = self.iter().filter_map(|(_, v)| number(&v.name));
+        let bases = self
+            .iter()
+            .filter_map(|(_, v)| number(&v.ty.as_ref()?.memref()?.base));
+        names.chain(bases).max().map_or(0, |n| n + 1)
+    }
     /// `wanted` when no variable has that name, else the first of `wanted_1`, `wanted_2`, ...
     /// that none has.
     pub fn unused_name(&self, wanted: &str) -> String {

@@ -666,15 +666,9 @@ impl<'v> YieldFixup<'v> {
     /// A base number no variable name or MemRef base uses yet.
     fn fresh_base_number(&mut self) -> u32 {
         let vars = &*self.vars;
-        let next = *self.next_base_number.get_or_insert_with(|| {
-            vars.iter()
-                .filter_map(|(_, var)| base_number(&var.name))
-                .chain(vars.iter().filter_map(|(_, var)| {
-                    var.ty.as_ref()?.memref().and_then(|m| base_number(&m.base))
-                }))
-                .max()
-                .map_or(0, |n| n + 1)
-        });
+        let next = *self
+            .next_base_number
+            .get_or_insert_with(|| vars.next_base_number());
         self.next_base_number = Some(next + 1);
         next
     }
@@ -1136,12 +1130,6 @@ pub fn nested_writeback_warning(
 }
 
 /// The number `N` of a base named `mem_<space>_<N>`.
-fn base_number(name: &str) -> Option<u32> {
-    let rest = name.strip_prefix("mem_")?;
-    let (_, number) = rest.rsplit_once('_')?;
-    number.parse().ok()
-}
-
 /// Whether two tiles' MemRefs share a base and their constant byte ranges intersect (a
 /// symbolic offset counts as intersecting).
 fn byte_ranges_overlap(vars: &VarTable, a: VarId, b: VarId) -> bool {

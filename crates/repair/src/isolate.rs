@@ -599,20 +599,6 @@ fn rebase(f: &mut Function, space: MemSpace, tiles: &[VarId]) -> (Name, VarId) {
 }
 
 fn fresh_base(f: &Function, space: MemSpace) -> String {
-    let number = |name: &str| -> Option<u32> {
-        let rest = name.strip_prefix("mem_")?;
-        rest.rsplit_once('_')?.1.parse().ok()
-    };
-    let next = f
-        .vars
-        .iter()
-        .filter_map(|(_, v)| number(&v.name))
-        .chain(
-            f.vars
-                .iter()
-                .filter_map(|(_, v)| number(&v.ty.as_ref()?.memref()?.base)),
-        )
-        .max()
-        .map_or(0, |n| n + 1);
+    let next = f.vars.next_base_number();
     format!("mem_{}_{next}", space.name().to_lowercase())
 }
