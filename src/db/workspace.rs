@@ -116,7 +116,7 @@ pub enum Texts {
     /// Neither, for a one-shot caller that prints no program: a file's planned texts are
     /// freed as its outcome is made, and its input text too once that outcome is complete
     /// (no detail is left to make from it). A caller that needs the input text reads the
-    /// file again, which must still have [`FileOutcome::digest`]. Held to the end of a cold
+    /// file again, which must still have [`FileOutcome::released`]. Held to the end of a cold
     /// run, the two were two fifths of its peak memory.
     Released,
 }
