@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use memreuse::backend::Backend;
-use memreuse::ir::MemSpace;
-use memreuse::plan::{PlanConfig, Rules};
+use memreuse_ir::MemSpace;
+use memreuse_ir::backend::Backend;
+use memreuse_plan::{PlanConfig, Rules};
 
 pub const FILE_NAME: &str = "memreuse.toml";
 
