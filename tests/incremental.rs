@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use memreuse::db::{
-    FileOutcome, FileStatus, FunctionOutcome, Handout, LoadInputs, OutcomeDetail, ShardFile,
-    ShardedWorkspace, StageRetention, Stamps, Texts, Workspace,
+    FileOutcome, FileStatus, FunctionOutcome, Handout, LoadInputs, OutcomeDetail, OutcomeText,
+    ShardFile, ShardedWorkspace, StageRetention, Stamps, Texts, Workspace,
 };
 use memreuse::ir::{LineIndex, parse_program};
 use memreuse::plan::{PlanConfig, PlanOptions, plan_function};
@@ -333,8 +333,12 @@ fn a_one_shot_run_that_releases_texts_keeps_none_past_complete_outcomes() {
         for ((path, text), outcome) in files.iter().zip(&outcomes) {
             let what = format!("{round} {detail:?} {}", path.display());
             let digest = *blake3::hash(text.as_bytes()).as_bytes();
-            assert_eq!(outcome.released, released.then_some(digest), "{what}");
-            assert_eq!(outcome.text.is_none(), released, "{what}");
+            let expected = if released {
+                OutcomeText::Released(digest)
+            } else {
+                OutcomeText::Held(text.as_str().into())
+            };
+            assert_eq!(outcome.text, expected, "{what}");
             assert_eq!(ws.text_of(path).is_none(), released, "{what}");
             let FileStatus::Planned { functions, .. } = &*outcome.status else {
                 continue;

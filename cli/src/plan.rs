@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{
     FailureKind, FileOutcome, FileStatus, FunctionOutcome, Handout, LoadInputs, OutcomeDetail,
-    ShardFile, ShardedWorkspace, Stamps, Texts, UnprintedProgram, planned_program,
+    OutcomeText, ShardFile, ShardedWorkspace, Stamps, Texts, UnprintedProgram, planned_program,
 };
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
@@ -190,65 +190,82 @@ impl<'a> LazyText<'a> {
     }
 
     fn get(&self) -> &str {
-        match self.source.loaded {
-            Some(text) => text,
-            None => self.read.get_or_init(|| self.source.read_again()),
+        match self.source {
+            TextSource::Held(text) => text,
+            TextSource::InFile { path, planned } => {
+                self.read.get_or_init(|| read_again(path, planned))
+            }
         }
     }
 }
 
 /// Where a file's text is: held, or in the file, which must still be what was planned.
 #[derive(Clone, Copy)]
-struct TextSource<'a> {
-    loaded: Option<&'a str>,
-    path: &'a Path,
-    /// The digest of the text planned where the workspace let it go; `None` where it held
-    /// none (a stamp vouched for the file, as it does for the text read again).
-    released: Option<&'a [u8; 32]>,
+enum TextSource<'a> {
+    Held(&'a str),
+    InFile {
+        path: &'a Path,
+        /// The digest of the text planned where the workspace let it go; `None` where it
+        /// held none (a stamp vouched for the file, as it does for the text read again).
+        planned: Option<&'a [u8; 32]>,
+    },
 }
 
 impl<'a> TextSource<'a> {
+    fn of(outcome: &'a FileOutcome) -> TextSource<'a> {
+        let path = &outcome.path;
+        match &outcome.text {
+            OutcomeText::Held(text) => TextSource::Held(text),
+            OutcomeText::Released(digest) => TextSource::InFile {
+                path,
+                planned: Some(digest),
+            },
+            OutcomeText::Unread => TextSource::InFile {
+                path,
+                planned: None,
+            },
+        }
+    }
+
     /// The text, read again if it is not held (a caller on any thread holds it only while
     /// it shows the file: a run does not keep every input).
     fn text(self) -> Cow<'a, str> {
-        match self.loaded {
-            Some(text) => Cow::Borrowed(text),
-            None => Cow::Owned(self.read_again()),
+        match self {
+            TextSource::Held(text) => Cow::Borrowed(text),
+            TextSource::InFile { path, planned } => Cow::Owned(read_again(path, planned)),
         }
     }
+}
 
-    /// The file's text, with a warning where it cannot be read or is not the text planned
-    /// (the places shown in it would be wrong).
-    fn read_again(self) -> String {
-        let (text, warning) = self.read_checked();
-        if let Some(warning) = warning {
-            eprintln!("warning: {warning}");
-        }
-        text
+/// A file's text read again, with a warning where it cannot be read or is not the text
+/// planned (the places shown in it would be wrong).
+fn read_again(path: &Path, planned: Option<&[u8; 32]>) -> String {
+    let (text, warning) = read_checked(path, planned);
+    if let Some(warning) = warning {
+        eprintln!("warning: {warning}");
     }
+    text
+}
 
-    fn read_checked(self) -> (String, Option<String>) {
-        let path = self.path.display();
-        match std::fs::read_to_string(self.path) {
-            Ok(text) => {
-                let changed = self
-                    .released
-                    .is_some_and(|d| blake3::hash(text.as_bytes()).as_bytes() != d);
-                let warning = changed.then(|| {
-                    format!(
-                        "{path} changed while it was planned: the places shown in it may be \
-                         wrong (run again)"
-                    )
-                });
-                (text, warning)
-            }
-            Err(err) => (
-                String::new(),
-                Some(format!(
-                    "cannot read {path} again to show its places: {err}"
-                )),
-            ),
+fn read_checked(path: &Path, planned: Option<&[u8; 32]>) -> (String, Option<String>) {
+    let shown = path.display();
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let changed = planned.is_some_and(|d| blake3::hash(text.as_bytes()).as_bytes() != d);
+            let warning = changed.then(|| {
+                format!(
+                    "{shown} changed while it was planned: the places shown in it may be wrong \
+                     (run again)"
+                )
+            });
+            (text, warning)
         }
+        Err(err) => (
+            String::new(),
+            Some(format!(
+                "cannot read {shown} again to show its places: {err}"
+            )),
+        ),
     }
 }
 
@@ -785,11 +802,7 @@ fn in_order<'a>(
             planned.push(PlannedFile {
                 display,
                 relative: &file.relative,
-                text: LazyText::new(TextSource {
-                    loaded: Some(""),
-                    path: &file.path,
-                    released: None,
-                }),
+                text: LazyText::new(TextSource::Held("")),
                 body: FileBody::Unreadable(err),
             });
             continue;
@@ -797,11 +810,7 @@ fn in_order<'a>(
         let Some((&source, outcome)) = outcome_iter.next() else {
             bail!("planning {display} gave no result");
         };
-        let text = LazyText::new(TextSource {
-            loaded: outcome.text.as_deref(),
-            path: &outcome.path,
-            released: outcome.released.as_ref(),
-        });
+        let text = LazyText::new(TextSource::of(outcome));
         let body = match &*outcome.status {
             FileStatus::NeedsText => bail!("the text of {display} was not loaded"),
             FileStatus::Unreadable(err) => FileBody::Unreadable(err.clone()),
@@ -1621,7 +1630,7 @@ fn footer(totals: &Totals, counts: &Counts, planner: Planner) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::TextSource;
+    use super::read_checked;
 
     #[test]
     fn a_text_read_again_is_checked_against_the_text_planned() {
@@ -1629,23 +1638,18 @@ mod tests {
         let path = dir.path().join("k.py");
         std::fs::write(&path, "planned").expect("written");
         let planned = *blake3::hash(b"planned").as_bytes();
-        let source = |released| TextSource {
-            loaded: None,
-            path: &path,
-            released,
-        };
         assert_eq!(
-            source(Some(&planned)).read_checked(),
+            read_checked(&path, Some(&planned)),
             ("planned".into(), None)
         );
         std::fs::write(&path, "edited").expect("written");
-        let (text, warning) = source(Some(&planned)).read_checked();
+        let (text, warning) = read_checked(&path, Some(&planned));
         assert_eq!(text, "edited");
         assert!(warning.is_some_and(|w| w.contains("changed while it was planned")));
         // A stamp vouched for a file whose text was never held.
-        assert_eq!(source(None).read_checked(), ("edited".into(), None));
+        assert_eq!(read_checked(&path, None), ("edited".into(), None));
         std::fs::remove_file(&path).expect("removed");
-        let (text, warning) = source(None).read_checked();
+        let (text, warning) = read_checked(&path, None);
         assert!(text.is_empty() && warning.is_some_and(|w| w.contains("cannot read")));
     }
 }

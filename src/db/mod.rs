@@ -131,8 +131,8 @@ use crate::verify::{PlanInput, VerifyOptions, check_plan};
 use spans::SpanTable;
 
 pub use outcome::{
-    FailureKind, FileOutcome, FileStatus, FunctionOutcome, Planned, Report, UnprintedProgram,
-    planned_program,
+    FailureKind, FileOutcome, FileStatus, FunctionOutcome, OutcomeText, Planned, Report,
+    UnprintedProgram, planned_program,
 };
 pub use sharded::{Handout, ShardFile, ShardedWorkspace};
 pub use source_file::SourceFile;

@@ -32,14 +32,35 @@ impl FailureKind {
 pub struct FileOutcome {
     pub file: SourceFile,
     pub path: PathBuf,
-    /// `None` when a stamp made reading the file unnecessary, or once the outcome let it go.
-    pub text: Option<Arc<str>>,
-    /// The blake3 digest of the text planned, where the outcome let it go
-    /// ([`super::Texts::Released`]): a text read again for the outcome must have it.
-    pub released: Option<[u8; 32]>,
+    pub text: OutcomeText,
     /// Shared with the database's memo (`file_result`): a run's outcomes do not copy every
     /// report.
     pub status: Arc<FileStatus>,
+}
+
+/// The text a file's outcome was planned from, as the outcome holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutcomeText {
+    Held(Arc<str>),
+    /// Let go once the outcome was complete ([`super::Texts::Released`]): a text read again
+    /// for the outcome must have this blake3 digest.
+    Released([u8; 32]),
+    /// Never read: a stamp vouched for the file.
+    Unread,
+}
+
+impl OutcomeText {
+    /// The text as the database holds it: [`OutcomeText::Unread`] where it holds none.
+    pub(crate) fn of(text: &Option<Arc<str>>) -> OutcomeText {
+        text.clone().map_or(OutcomeText::Unread, OutcomeText::Held)
+    }
+
+    pub fn held(&self) -> Option<&str> {
+        match self {
+            OutcomeText::Held(text) => Some(text),
+            OutcomeText::Released(_) | OutcomeText::Unread => None,
+        }
+    }
 }
 
 impl FileOutcome {

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, mpsc};
 
 use salsa::{Durability, Setter as _};
 
-use super::outcome::{FileOutcome, FileStatus, FunctionOutcome};
+use super::outcome::{FileOutcome, FileStatus, FunctionOutcome, OutcomeText};
 use super::source_file::SourceFile;
 use super::{Db, FileItems, Settings, file_items, file_result};
 use crate::ir::MemSpace;
@@ -116,7 +116,7 @@ pub enum Texts {
     /// Neither, for a one-shot caller that prints no program: a file's planned texts are
     /// freed as its outcome is made, and its input text too once that outcome is complete
     /// (no detail is left to make from it). A caller that needs the input text reads the
-    /// file again, which must still have [`FileOutcome::released`]. Held to the end of a cold
+    /// file again, which must still have the digest of [`OutcomeText::Released`]. Held to the end of a cold
     /// run, the two were two fifths of its peak memory.
     Released,
 }
@@ -479,8 +479,7 @@ impl Workspace {
         Some(FileOutcome {
             file,
             path: file.path(&self.db).clone(),
-            text: file.text(&self.db).clone(),
-            released: None,
+            text: OutcomeText::of(file.text(&self.db)),
             status: Arc::new(status),
         })
     }
@@ -612,8 +611,7 @@ impl Workspace {
                 let mut outcome = FileOutcome {
                     file,
                     path: file.path(&self.db).clone(),
-                    text: file.text(&self.db).clone(),
-                    released: None,
+                    text: OutcomeText::of(file.text(&self.db)),
                     status,
                 };
                 if let OutcomeDetail::Detailed { lifetimes } = self.detail
@@ -641,8 +639,8 @@ impl Workspace {
                 OutcomeDetail::Summary => true,
                 OutcomeDetail::Detailed { .. } => made_here(outcome),
             };
-            if complete && outcome.text.take().is_some() {
-                outcome.released = Some(outcome.file.digest(&self.db));
+            if complete && let OutcomeText::Held(_) = outcome.text {
+                outcome.text = OutcomeText::Released(outcome.file.digest(&self.db));
                 outcome.file.set_text(&mut self.db).to(None);
             }
         }
@@ -871,8 +869,7 @@ impl Snapshot {
         salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| FileOutcome {
             file,
             path: file.path(&self.db).clone(),
-            text: file.text(&self.db).clone(),
-            released: None,
+            text: OutcomeText::of(file.text(&self.db)),
             status: file_result(&self.db, file).clone(),
         }))
         .map_err(|_| Cancelled)

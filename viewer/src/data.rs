@@ -122,7 +122,7 @@ pub fn plan_variants(
 /// The figures of one file for the page's list: per function its status and, per memory
 /// space, footprint, lower bound and capacity; repairs and errors counted.
 pub fn file_entry(display: &str, outcome: &FileOutcome) -> Value {
-    let text = outcome.text.as_deref().unwrap_or("");
+    let text = outcome.text.held().unwrap_or("");
     let (status, diagnostics, functions): (&str, Vec<Value>, Vec<Value>) = match &*outcome.status {
         FileStatus::NeedsText => (
             "failed",
@@ -237,7 +237,7 @@ impl<'a> PlannedVariant<'a> {
         outcome: &'a FileOutcome,
         config: PlanConfig,
     ) -> PlannedVariant<'a> {
-        let lines = LineIndex::new(outcome.text.as_deref().unwrap_or(""));
+        let lines = LineIndex::new(outcome.text.held().unwrap_or(""));
         PlannedVariant {
             variant,
             outcome,
@@ -260,7 +260,7 @@ pub struct PlannedFile<'a> {
 impl<'a> PlannedFile<'a> {
     /// The file shown as `display`, planned as `outcome` (the default variant's).
     pub fn new(display: &'a str, outcome: &'a FileOutcome) -> PlannedFile<'a> {
-        let text = outcome.text.as_deref().unwrap_or("");
+        let text = outcome.text.held().unwrap_or("");
         let functions = ir::parse_program(text)
             .map(|p| p.functions.into_iter().map(Arc::new).collect())
             .unwrap_or_default();
@@ -273,7 +273,7 @@ impl<'a> PlannedFile<'a> {
         outcome: &'a FileOutcome,
         functions: Vec<Arc<Function>>,
     ) -> PlannedFile<'a> {
-        let text = outcome.text.as_deref().unwrap_or("");
+        let text = outcome.text.held().unwrap_or("");
         PlannedFile {
             display,
             outcome,
@@ -333,7 +333,7 @@ pub fn function_document(
             FileStatus::Planned { functions, .. } => functions.iter().find(|f| f.name == name),
             _ => None,
         };
-        let (variant_text, variant_lines) = match variant_outcome.text.as_deref() {
+        let (variant_text, variant_lines) = match variant_outcome.text.held() {
             Some(own) => (own, own_lines),
             None => (*text, lines),
         };

@@ -21,7 +21,7 @@ pub fn query_answer(
     (backend, planner): (&str, &str),
     color: bool,
 ) -> Answer {
-    let text = outcome.text.as_deref().unwrap_or("");
+    let text = outcome.text.held().unwrap_or("");
     let mut answer = Answer::default();
     let document = |error: Option<FileError>, functions: Vec<FunctionEntry>| {
         let file = FileReport {

@@ -236,7 +236,7 @@ async fn respond(request: Request, server: &Arc<Server>) -> Body {
                             ..shared.config()
                         };
                         explain_answer(
-                            outcome.text.as_deref().unwrap_or(""),
+                            outcome.text.held().unwrap_or(""),
                             display,
                             &function,
                             &config,

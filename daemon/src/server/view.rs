@@ -520,7 +520,7 @@ fn function(shared: &Shared, relative: &str, name: &str, wanted: &[PlanVariant])
         Ok((None, _)) => return Reply::text(404, format!("{relative} is not a watched file")),
         Err(err) => return Reply::text(503, err.to_string()),
     };
-    let text = outcome.text.as_deref().unwrap_or("");
+    let text = outcome.text.held().unwrap_or("");
     let materialize = super::writer::materialize_aliases(&path);
     let current = shared.config();
     let config = |variant: PlanVariant| variant.config(&current, materialize);
@@ -585,7 +585,7 @@ fn explain(
     let materialize = super::writer::materialize_aliases(&path);
     let config = variant.config(&shared.config(), materialize);
     let answer = explain_answer(
-        outcome.text.as_deref().unwrap_or(""),
+        outcome.text.held().unwrap_or(""),
         relative,
         name,
         &config,
