@@ -74,7 +74,7 @@
 //! function sits is its item's `spans` field, which only `file_result` reads (and only for
 //! plans that carry a span); everything else location-dependent (`parse_file`,
 //! `file_diagnostics`, `file_result`) is `no_eq` and sits outside the plan chain: plans carry
-//! [`Anchor`](crate::store::Anchor)s, not spans.
+//! [`Anchor`]s, not spans.
 //!
 //! # Memory
 //!
@@ -1206,7 +1206,7 @@ fn file_status(db: &dyn Db, file: SourceFile) -> FileStatus {
     file_status_of(db, file, None)
 }
 
-/// [`file_status`], of the function named `only` alone when given (`None` when the file has
+/// `file_status`, of the function named `only` alone when given (`None` when the file has
 /// no such function): the viewer asks for one function's plans under other configurations,
 /// and planning the file's other functions for it took seconds on large real dumps.
 pub fn function_status(db: &dyn Db, file: SourceFile, only: &str) -> Option<FileStatus> {

@@ -109,8 +109,8 @@ pub struct Planned {
     /// blake3 of the planned function's canonical bytes.
     pub planned_digest: [u8; 32],
     /// The planned function as printed in its program; `None` when the plan was served
-    /// from a file manifest (see [`Workspace::planned_texts`]) or dropped
-    /// ([`FileOutcome::drop_planned_texts`]).
+    /// from a file manifest (see [`super::Workspace::planned_texts`]) or dropped
+    /// (`FileOutcome::drop_planned_texts`).
     pub planned_text: Option<Arc<str>>,
 }
 
@@ -121,7 +121,7 @@ pub enum Report {
     /// without the per-buffer and per-variable detail (`spaces[].buffers`, `removed_allocs`,
     /// `lifetimes`, `statement_spans` are empty): a file manifest carries no more, and
     /// statement places are located only when asked for (see
-    /// [`Workspace::add_report_detail`]).
+    /// [`super::Workspace::add_report_detail`]).
     Summary(PlanReport),
     /// The complete report.
     Detailed(PlanReport),

@@ -864,7 +864,7 @@ impl Workspace {
 
 impl Snapshot {
     /// The outcome of `file` at this snapshot's revision (memoized results are reused).
-    /// Reports served from a manifest lack their detail (see [`Planned::report`]).
+    /// Reports served from a manifest lack their detail (see [`super::Planned::report`]).
     pub fn outcome(&self, file: SourceFile) -> Result<FileOutcome, Cancelled> {
         salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| FileOutcome {
             file,
