@@ -406,7 +406,7 @@ pub struct Pruned {
 
 /// Lookups that found a value or not, since the cache was created. (Plans served from a
 /// file manifest never look up their own entry.)
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counters {
     pub plan_hits: u64,
     pub plan_misses: u64,

@@ -805,21 +805,15 @@ impl<'a> Parser<'a> {
         path.strip_prefix("pl.")
             .and_then(DType::from_name)
             .ok_or_else(|| {
-                Box::new(
-                    Diagnostic::error(
-                        codes::UNKNOWN_DTYPE,
-                        format!("unknown dtype `{path}`"),
-                        span,
-                    )
-                    .with_hint(format!(
-                        "known dtypes: {}",
-                        DType::ALL
-                            .iter()
-                            .map(|d| format!("pl.{}", d.name()))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )),
-                )
+                let known = DType::ALL.iter().map(|d| format!("pl.{}", d.name()));
+                let message = format!("unknown dtype `{path}`");
+                Box::new(unknown_name(
+                    codes::UNKNOWN_DTYPE,
+                    message,
+                    span,
+                    "dtypes",
+                    known,
+                ))
             })
     }
 
@@ -1978,19 +1972,21 @@ fn space_of_path(path: &str) -> Option<MemSpace> {
 }
 
 fn unknown_space(path: &str, span: Span) -> Diagnostic {
-    Diagnostic::error(
-        codes::UNKNOWN_MEMORY_SPACE,
-        format!("unknown memory space `{path}`"),
-        span,
-    )
-    .with_hint(format!(
-        "known spaces: {}",
-        MemSpace::ALL
-            .iter()
-            .map(|s| format!("pl.Mem.{}", s.name()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    ))
+    let known = MemSpace::ALL.iter().map(|s| format!("pl.Mem.{}", s.name()));
+    let message = format!("unknown memory space `{path}`");
+    unknown_name(codes::UNKNOWN_MEMORY_SPACE, message, span, "spaces", known)
+}
+
+/// A name that is none of the `known` ones, which the hint lists.
+fn unknown_name(
+    code: &'static str,
+    message: String,
+    span: Span,
+    kind: &str,
+    known: impl Iterator<Item = String>,
+) -> Diagnostic {
+    let known = known.collect::<Vec<_>>().join(", ");
+    Diagnostic::error(code, message, span).with_hint(format!("known {kind}: {known}"))
 }
 
 /// The value of a string literal token and its quote style.

@@ -209,7 +209,8 @@ pub struct Status {
     pub watches: usize,
     pub watch_limit: Option<u64>,
     pub rescans: Vec<Rescan>,
-    pub cache: CacheFigures,
+    /// Lookups in the persistent store since the daemon started.
+    pub cache: memreuse::store::Counters,
     pub store_entries: u64,
     pub store_bytes: u64,
     /// Resident memory of the daemon, in bytes.
@@ -254,17 +255,6 @@ pub struct Rescan {
     /// Seconds since the daemon started.
     pub at_seconds: f64,
     pub reason: String,
-}
-
-/// Lookups in the persistent store since the daemon started.
-#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct CacheFigures {
-    pub plan_hits: u64,
-    pub plan_misses: u64,
-    pub file_hits: u64,
-    pub file_misses: u64,
-    pub rejected: u64,
-    pub errors: u64,
 }
 
 #[derive(Debug, thiserror::Error)]

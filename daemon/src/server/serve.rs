@@ -13,9 +13,8 @@ use super::shared::{ReadError, Shared};
 use super::state::Server;
 use memreuse_daemon_client::answer::{explain_answer, query_answer};
 use memreuse_daemon_client::protocol::{
-    Body, CacheFigures, CacheValue, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE,
-    PROTOCOL_VERSION, Progress, Request, Response, SettingsStatus, SpaceCapacity, Status, from_hex,
-    to_hex,
+    Body, CacheValue, ErrorCode, ErrorReply, Hello, MAX_REQUEST_LINE, PROTOCOL_VERSION, Progress,
+    Request, Response, SettingsStatus, SpaceCapacity, Status, from_hex, to_hex,
 };
 
 /// How long a query waits for its freshness cookie to come back through the watcher.
@@ -448,14 +447,7 @@ fn status(shared: &Shared, viewer_url: Option<String>) -> Status {
         watches: shared.watches.load(Ordering::Relaxed),
         watch_limit: watch_limit(),
         rescans: figures.rescans.clone(),
-        cache: CacheFigures {
-            plan_hits: c.plan_hits,
-            plan_misses: c.plan_misses,
-            file_hits: c.file_hits,
-            file_misses: c.file_misses,
-            rejected: c.rejected,
-            errors: c.errors,
-        },
+        cache: c,
         store_entries,
         store_bytes,
         rss_bytes: rss_bytes(),
