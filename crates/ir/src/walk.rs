@@ -51,6 +51,33 @@ pub fn for_each_stmt_mut(block: &mut [Stmt], visit: &mut impl FnMut(&mut Stmt)) 
     }
 }
 
+/// The first statement, in [`for_each_stmt`]'s order, that `is` accepts.
+pub fn find_stmt<'a>(block: &'a [Stmt], is: &impl Fn(&Stmt) -> bool) -> Option<&'a Stmt> {
+    block.iter().find_map(|stmt| {
+        if is(stmt) {
+            return Some(stmt);
+        }
+        stmt.blocks().find_map(|inner| find_stmt(inner, is))
+    })
+}
+
+/// The block that holds the first statement [`find_stmt`] finds, and its index there: for an
+/// edit that inserts next to it.
+pub fn block_holding_mut<'a>(
+    block: &'a mut Vec<Stmt>,
+    is: &impl Fn(&Stmt) -> bool,
+) -> Option<(&'a mut Vec<Stmt>, usize)> {
+    let holds = |stmt: &Stmt| stmt.blocks().any(|inner| find_stmt(inner, is).is_some());
+    let k = block.iter().position(|stmt| is(stmt) || holds(stmt))?;
+    if is(&block[k]) {
+        return Some((block, k));
+    }
+    block[k]
+        .blocks_mut()
+        .find(|inner| find_stmt(inner, is).is_some())
+        .and_then(|inner| block_holding_mut(inner, is))
+}
+
 /// The `pl.yield_` that ends `block`, and the values it yields: only a block's final
 /// statement hands values to the loop or `if` around it.
 pub fn final_yield(block: &[Stmt]) -> Option<(&Stmt, &[Expr])> {
@@ -87,6 +114,21 @@ class P:
                 v = 5
         return a
 ";
+
+    #[test]
+    fn the_first_statement_found_is_first_in_source_order_and_its_block_is_the_one_to_edit() {
+        let mut program = parse_program(PROGRAM).expect("parses");
+        let assigns = |s: &Stmt| matches!(s.kind, StmtKind::Assign { .. });
+        let body = &mut program.functions[0].body;
+        assert!(find_stmt(body, &assigns).is_some_and(|s| std::ptr::eq(s, &body[0])));
+        // The first `if` sits inside the loop, second in its body.
+        let is_if = |s: &Stmt| matches!(s.kind, StmtKind::If(_));
+        let (block, k) = block_holding_mut(body, &is_if).expect("found");
+        assert_eq!(k, 1);
+        block.remove(k);
+        assert!(find_stmt(body, &is_if).is_none());
+        assert!(block_holding_mut(body, &is_if).is_none());
+    }
 
     #[test]
     fn the_walk_visits_every_statement_in_source_order() {

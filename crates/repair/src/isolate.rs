@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 use crate::plan::analysis::body::first_yield;
 use memreuse_ir::ops::{op_info, tile_move_exists};
-use memreuse_ir::walk::final_yield_values;
+use memreuse_ir::walk::{block_holding_mut, final_yield_values, find_stmt};
 use memreuse_ir::{
     Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
     VarKind,
@@ -20,6 +20,32 @@ use memreuse_ir::{
 pub enum Place {
     Carry(VarId),
     IfResult(VarId),
+}
+
+impl Place {
+    /// Where `stmt` defines the place: the index of its iter arg in the loop, or of its
+    /// result in the `if`.
+    fn index_in(self, stmt: &Stmt) -> Option<usize> {
+        match (self, &stmt.kind) {
+            (Place::Carry(arg), StmtKind::For(f)) => f.iter_args.iter().position(|&a| a == arg),
+            (Place::IfResult(r), StmtKind::If(i)) => i.return_vars.iter().position(|&v| v == r),
+            _ => None,
+        }
+    }
+
+    /// The statement that defines the place (the loop, the `if`), and the place's index in it.
+    fn defined_in(self, body: &[Stmt]) -> Option<(&Stmt, usize)> {
+        let stmt = find_stmt(body, &|s| self.index_in(s).is_some())?;
+        Some((stmt, self.index_in(stmt)?))
+    }
+
+    /// [`Place::defined_in`], to change: the block that holds the statement, its index there,
+    /// and the place's index in it.
+    fn defined_in_mut(self, body: &mut Vec<Stmt>) -> Option<(&mut Vec<Stmt>, usize, usize)> {
+        let (block, k) = block_holding_mut(body, &|s| self.index_in(s).is_some())?;
+        let i = self.index_in(&block[k])?;
+        Some((block, k, i))
+    }
 }
 
 /// What [`detach`] did, for the repair's report.
@@ -131,9 +157,9 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
             span,
         });
         let stmt = Stmt::tile_move(yielded_copy, yielded, space, span);
-        feed_yield(&mut f.body, anchor, yielded_copy, &mut Some(stmt));
+        feed_yield(&mut f.body, anchor, yielded_copy, stmt);
     }
-    insert_copy(&mut f.body, place, copy, &mut Some(copy_stmt));
+    insert_copy(&mut f.body, place, copy, copy_stmt);
     crate::plan::cleanup::hoist_allocs(f, &[(alloc, alloc_size, space)]);
     Some(Detached {
         init: f.vars[init].name.clone(),
@@ -146,52 +172,27 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
 
 /// What the loop of `iter_arg` yields for it, when that is a variable.
 fn yielded_value(body: &[Stmt], iter_arg: VarId) -> Option<VarId> {
-    body.iter().find_map(|stmt| match &stmt.kind {
-        StmtKind::For(f) => match f.iter_args.iter().position(|&a| a == iter_arg) {
-            Some(i) => final_yield_values(&f.body)?.get(i)?.as_var(),
-            None => yielded_value(&f.body, iter_arg),
-        },
-        StmtKind::If(i) => yielded_value(&i.then_body, iter_arg).or_else(|| {
-            i.else_body
-                .as_deref()
-                .and_then(|e| yielded_value(e, iter_arg))
-        }),
-        StmtKind::With(w) => yielded_value(&w.body, iter_arg),
-        _ => None,
-    })
+    let (stmt, i) = Place::Carry(iter_arg).defined_in(body)?;
+    let StmtKind::For(f) = &stmt.kind else {
+        return None;
+    };
+    final_yield_values(&f.body)?.get(i)?.as_var()
 }
 
 /// Makes the loop of `iter_arg` yield `copy` for it, computed by `copy_stmt` before the yield.
-fn feed_yield(body: &mut [Stmt], iter_arg: VarId, copy: VarId, copy_stmt: &mut Option<Stmt>) {
-    for stmt in body.iter_mut() {
-        match &mut stmt.kind {
-            StmtKind::For(f) => {
-                if let Some(i) = f.iter_args.iter().position(|&a| a == iter_arg) {
-                    let at = f.body.len().saturating_sub(1);
-                    if let Some(StmtKind::Yield { values }) = f.body.last_mut().map(|s| &mut s.kind)
-                        && let Some(value) = values.get_mut(i)
-                    {
-                        *value = Expr::new(ExprKind::Var(copy), value.span);
-                        if let Some(stmt) = copy_stmt.take() {
-                            f.body.insert(at, stmt);
-                        }
-                    }
-                    return;
-                }
-                feed_yield(&mut f.body, iter_arg, copy, copy_stmt);
-            }
-            StmtKind::If(i) => {
-                feed_yield(&mut i.then_body, iter_arg, copy, copy_stmt);
-                if let Some(e) = &mut i.else_body {
-                    feed_yield(e, iter_arg, copy, copy_stmt);
-                }
-            }
-            StmtKind::With(w) => feed_yield(&mut w.body, iter_arg, copy, copy_stmt),
-            _ => {}
-        }
-        if copy_stmt.is_none() {
-            return;
-        }
+fn feed_yield(body: &mut Vec<Stmt>, iter_arg: VarId, copy: VarId, copy_stmt: Stmt) {
+    let Some((block, k, i)) = Place::Carry(iter_arg).defined_in_mut(body) else {
+        return;
+    };
+    let StmtKind::For(f) = &mut block[k].kind else {
+        return;
+    };
+    let at = f.body.len().saturating_sub(1);
+    if let Some(StmtKind::Yield { values }) = f.body.last_mut().map(|s| &mut s.kind)
+        && let Some(value) = values.get_mut(i)
+    {
+        *value = Expr::new(ExprKind::Var(copy), value.span);
+        f.body.insert(at, copy_stmt);
     }
 }
 
@@ -204,89 +205,38 @@ pub fn place_anchor(body: &[Stmt], place: Place) -> Option<(VarId, VarId)> {
 
 /// The variable that sits on the place and the init that feeds it.
 fn find_place(body: &[Stmt], place: Place) -> Option<(VarId, VarId)> {
-    for stmt in body {
-        let found = match &stmt.kind {
-            StmtKind::For(f) => {
-                let own = match place {
-                    Place::Carry(arg) => f.iter_args.iter().position(|&a| a == arg),
-                    Place::IfResult(_) => None,
-                };
-                match own {
-                    Some(i) => return Some((f.iter_args[i], f.init_values.get(i)?.as_var()?)),
-                    None => find_place(&f.body, place),
-                }
-            }
-            StmtKind::If(i) => {
-                let own = match place {
-                    Place::IfResult(r) => i.return_vars.iter().position(|&v| v == r),
-                    Place::Carry(_) => None,
-                };
-                match own {
-                    Some(k) => {
-                        let value = final_yield_values(&i.then_body)?.get(k)?.as_var()?;
-                        return Some((i.return_vars[k], value));
-                    }
-                    None => find_place(&i.then_body, place)
-                        .or_else(|| i.else_body.as_deref().and_then(|e| find_place(e, place))),
-                }
-            }
-            StmtKind::With(w) => find_place(&w.body, place),
-            _ => None,
-        };
-        if found.is_some() {
-            return found;
+    let (stmt, i) = place.defined_in(body)?;
+    match &stmt.kind {
+        StmtKind::For(f) => Some((f.iter_args[i], f.init_values.get(i)?.as_var()?)),
+        StmtKind::If(s) => {
+            let value = final_yield_values(&s.then_body)?.get(i)?.as_var()?;
+            Some((s.return_vars[i], value))
         }
+        _ => None,
     }
-    None
 }
 
 /// Feeds the place from `copy`, computed by `copy_stmt` right before the loop or the yield.
-fn insert_copy(body: &mut Vec<Stmt>, place: Place, copy: VarId, copy_stmt: &mut Option<Stmt>) {
-    let mut before = None;
-    for (k, stmt) in body.iter_mut().enumerate() {
-        match &mut stmt.kind {
-            StmtKind::For(f) => {
-                if let Place::Carry(arg) = place
-                    && let Some(i) = f.iter_args.iter().position(|&a| a == arg)
-                {
-                    let span = f.init_values[i].span;
-                    f.init_values[i] = Expr::new(ExprKind::Var(copy), span);
-                    before = Some(k);
-                    break;
-                }
-                insert_copy(&mut f.body, place, copy, copy_stmt);
-            }
-            StmtKind::If(i) => {
-                if let Place::IfResult(r) = place
-                    && let Some(index) = i.return_vars.iter().position(|&v| v == r)
-                {
-                    let arm = &mut i.then_body;
-                    let at = arm.len() - 1;
-                    if let StmtKind::Yield { values } = &mut arm[at].kind {
-                        let span = values[index].span;
-                        values[index] = Expr::new(ExprKind::Var(copy), span);
-                    }
-                    if let Some(stmt) = copy_stmt.take() {
-                        arm.insert(at, stmt);
-                    }
-                    return;
-                }
-                insert_copy(&mut i.then_body, place, copy, copy_stmt);
-                if let Some(e) = &mut i.else_body {
-                    insert_copy(e, place, copy, copy_stmt);
-                }
-            }
-            StmtKind::With(w) => insert_copy(&mut w.body, place, copy, copy_stmt),
-            _ => {}
+fn insert_copy(body: &mut Vec<Stmt>, place: Place, copy: VarId, copy_stmt: Stmt) {
+    let Some((block, k, i)) = place.defined_in_mut(body) else {
+        return;
+    };
+    match &mut block[k].kind {
+        StmtKind::For(f) => {
+            let span = f.init_values[i].span;
+            f.init_values[i] = Expr::new(ExprKind::Var(copy), span);
+            block.insert(k, copy_stmt);
         }
-        if copy_stmt.is_none() {
-            return;
+        StmtKind::If(s) => {
+            let arm = &mut s.then_body;
+            let at = arm.len().saturating_sub(1);
+            if let Some(StmtKind::Yield { values }) = arm.get_mut(at).map(|s| &mut s.kind) {
+                let span = values[i].span;
+                values[i] = Expr::new(ExprKind::Var(copy), span);
+            }
+            arm.insert(at, copy_stmt);
         }
-    }
-    if let Some(k) = before
-        && let Some(stmt) = copy_stmt.take()
-    {
-        body.insert(k, stmt);
+        _ => {}
     }
 }
 
@@ -360,26 +310,19 @@ pub fn storage_root(f: &Function, tile: VarId) -> VarId {
 
 /// The place `v` names when it is an `if` result, a loop's iter arg or a loop result.
 fn place_of(body: &[Stmt], v: VarId) -> Option<Place> {
-    body.iter().find_map(|stmt| match &stmt.kind {
+    let names = |stmt: &Stmt| match &stmt.kind {
+        StmtKind::For(l) => l.iter_args.contains(&v) || l.return_vars.contains(&v),
+        StmtKind::If(i) => i.return_vars.contains(&v),
+        _ => false,
+    };
+    match &find_stmt(body, &names)?.kind {
+        StmtKind::For(l) if l.iter_args.contains(&v) => Some(Place::Carry(v)),
         StmtKind::For(l) => {
-            if l.iter_args.contains(&v) {
-                return Some(Place::Carry(v));
-            }
-            if let Some(i) = l.return_vars.iter().position(|&r| r == v) {
-                return l.iter_args.get(i).map(|&arg| Place::Carry(arg));
-            }
-            place_of(&l.body, v)
+            let i = l.return_vars.iter().position(|&r| r == v)?;
+            l.iter_args.get(i).map(|&arg| Place::Carry(arg))
         }
-        StmtKind::If(i) => {
-            if i.return_vars.contains(&v) {
-                return Some(Place::IfResult(v));
-            }
-            place_of(&i.then_body, v)
-                .or_else(|| i.else_body.as_deref().and_then(|e| place_of(e, v)))
-        }
-        StmtKind::With(w) => place_of(&w.body, v),
-        _ => None,
-    })
+        _ => Some(Place::IfResult(v)),
+    }
 }
 
 /// Moves `tile` and the views, aliases and in-place results derived from it on its base to a

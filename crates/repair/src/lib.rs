@@ -89,7 +89,7 @@ use memreuse_plan as plan;
 use memreuse_verify as verify;
 
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::ir::walk::final_yield_values;
+use crate::ir::walk::{final_yield_values, find_stmt, for_each_stmt};
 use crate::ir::{Expr, Function, Stmt, StmtKind, Type, VarId};
 use crate::isolate::{Place, detach, fresh_buffer, place_anchor, storage_place, storage_root};
 use crate::plan::seats::Seats;
@@ -853,27 +853,22 @@ fn loop_carries_at(
     body: &[Stmt],
     span: crate::ir::Span,
 ) -> Option<Vec<(VarId, VarId)>> {
-    body.iter().find_map(|stmt| match &stmt.kind {
+    let defines = |stmt: &Stmt| match &stmt.kind {
         StmtKind::For(l) => l
             .iter_args
             .iter()
-            .any(|&arg| f.vars[arg].span.range() == span.range())
-            .then(|| {
-                l.iter_args
-                    .iter()
-                    .zip(&l.init_values)
-                    .filter_map(|(&a, init)| Some((a, init.as_var()?)))
-                    .collect()
-            })
-            .or_else(|| loop_carries_at(f, &l.body, span)),
-        StmtKind::If(i) => loop_carries_at(f, &i.then_body, span).or_else(|| {
-            i.else_body
-                .as_deref()
-                .and_then(|e| loop_carries_at(f, e, span))
-        }),
-        StmtKind::With(w) => loop_carries_at(f, &w.body, span),
-        _ => None,
-    })
+            .any(|&arg| f.vars[arg].span.range() == span.range()),
+        _ => false,
+    };
+    let StmtKind::For(l) = &find_stmt(body, &defines)?.kind else {
+        return None;
+    };
+    let carries = l.iter_args.iter().zip(&l.init_values);
+    Some(
+        carries
+            .filter_map(|(&a, init)| Some((a, init.as_var()?)))
+            .collect(),
+    )
 }
 
 /// Run when the yield fixup refuses carries on one buffer (`MR-E006`, seed S2): loop carries
@@ -903,52 +898,41 @@ fn separate_shared_inits(f: &mut Function) -> Vec<Diagnostic> {
 
 fn shared_inits(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate::ir::Span)>) {
     let var = |e: &crate::ir::Expr| e.as_var();
-    for stmt in body {
-        match &stmt.kind {
-            StmtKind::For(l) => {
-                for j in 1..l.iter_args.len().min(l.init_values.len()) {
-                    let Some(init) = var(&l.init_values[j]) else {
-                        continue;
-                    };
-                    let first = (0..j).find(|&i| {
-                        var(&l.init_values[i])
-                            .is_some_and(|s| base(f, s).is_some() && base(f, s) == base(f, init))
-                    });
-                    if let Some(i) = first {
-                        out.push((Place::Carry(l.iter_args[j]), l.iter_args[i], stmt.span));
-                    }
-                }
-                shared_inits(f, &l.body, out);
-            }
-            StmtKind::If(i) => {
-                let values = |arm: &[Stmt]| final_yield_values(arm).map(<[Expr]>::to_vec);
-                let then_values = values(&i.then_body);
-                let else_values = i.else_body.as_deref().and_then(values);
-                if let (Some(t), Some(e)) = (then_values, else_values) {
-                    for j in 1..t.len().min(i.return_vars.len()) {
-                        let Some(init) = var(&t[j]) else { continue };
-                        let first = (0..j).find(|&k| {
-                            var(&t[k]) == Some(init)
-                                && e.get(k).and_then(var) != e.get(j).and_then(var)
-                        });
-                        if let Some(k) = first {
-                            out.push((
-                                Place::IfResult(i.return_vars[j]),
-                                i.return_vars[k],
-                                stmt.span,
-                            ));
-                        }
-                    }
-                }
-                shared_inits(f, &i.then_body, out);
-                if let Some(e) = &i.else_body {
-                    shared_inits(f, e, out);
+    for_each_stmt(body, &mut |stmt| match &stmt.kind {
+        StmtKind::For(l) => {
+            for j in 1..l.iter_args.len().min(l.init_values.len()) {
+                let Some(init) = var(&l.init_values[j]) else {
+                    continue;
+                };
+                let first = (0..j).find(|&i| {
+                    var(&l.init_values[i])
+                        .is_some_and(|s| base(f, s).is_some() && base(f, s) == base(f, init))
+                });
+                if let Some(i) = first {
+                    out.push((Place::Carry(l.iter_args[j]), l.iter_args[i], stmt.span));
                 }
             }
-            StmtKind::With(w) => shared_inits(f, &w.body, out),
-            _ => {}
         }
-    }
+        StmtKind::If(i) => {
+            let values = |arm: &[Stmt]| final_yield_values(arm).map(<[Expr]>::to_vec);
+            let then_values = values(&i.then_body);
+            let else_values = i.else_body.as_deref().and_then(values);
+            let Some((t, e)) = then_values.zip(else_values) else {
+                return;
+            };
+            for j in 1..t.len().min(i.return_vars.len()) {
+                let Some(init) = var(&t[j]) else { continue };
+                let first = (0..j).find(|&k| {
+                    var(&t[k]) == Some(init) && e.get(k).and_then(var) != e.get(j).and_then(var)
+                });
+                if let Some(k) = first {
+                    let place = Place::IfResult(i.return_vars[j]);
+                    out.push((place, i.return_vars[k], stmt.span));
+                }
+            }
+        }
+        _ => {}
+    });
 }
 
 /// Applies an edit of the input (`Detach` or `Fresh`); what it made, for its warning, or
@@ -1500,51 +1484,31 @@ fn in_place_over(body: &[Stmt], victim: VarId) -> Vec<InPlace> {
 /// Adds to `carried` the iter args of the loops whose init is one of them (outer loops first,
 /// so nested carries follow).
 fn carried_from(body: &[Stmt], carried: &mut Vec<VarId>) {
-    for stmt in body {
-        match &stmt.kind {
-            StmtKind::For(l) => {
-                for (&arg, init) in l.iter_args.iter().zip(&l.init_values) {
-                    if init.as_var().is_some_and(|i| carried.contains(&i)) {
-                        carried.push(arg);
-                    }
-                }
-                carried_from(&l.body, carried);
-            }
-            StmtKind::If(i) => {
-                carried_from(&i.then_body, carried);
-                if let Some(e) = &i.else_body {
-                    carried_from(e, carried);
+    for_each_stmt(body, &mut |stmt| {
+        if let StmtKind::For(l) = &stmt.kind {
+            for (&arg, init) in l.iter_args.iter().zip(&l.init_values) {
+                if init.as_var().is_some_and(|i| carried.contains(&i)) {
+                    carried.push(arg);
                 }
             }
-            StmtKind::With(w) => carried_from(&w.body, carried),
-            _ => {}
         }
-    }
+    });
 }
 
 /// The result of an `if` whose one arm yields `a` for it and the other `b`.
 fn shared_if_result(body: &[Stmt], a: VarId, b: VarId) -> Option<VarId> {
     let yielded = |arm: &[Stmt]| final_yield_values(arm).map(<[Expr]>::to_vec);
-    body.iter().find_map(|stmt| match &stmt.kind {
-        StmtKind::If(i) => {
-            let both = yielded(&i.then_body).zip(i.else_body.as_deref().and_then(yielded));
-            let here = both.and_then(|(t, e)| {
-                (0..i.return_vars.len()).find_map(|k| {
-                    let arms = (t.get(k)?.as_var()?, e.get(k)?.as_var()?);
-                    (arms == (a, b) || arms == (b, a)).then_some(i.return_vars[k])
-                })
-            });
-            here.or_else(|| shared_if_result(&i.then_body, a, b))
-                .or_else(|| {
-                    i.else_body
-                        .as_deref()
-                        .and_then(|e| shared_if_result(e, a, b))
-                })
-        }
-        StmtKind::For(l) => shared_if_result(&l.body, a, b),
-        StmtKind::With(w) => shared_if_result(&w.body, a, b),
-        _ => None,
-    })
+    let of_if = |stmt: &Stmt| {
+        let StmtKind::If(i) = &stmt.kind else {
+            return None;
+        };
+        let (t, e) = yielded(&i.then_body).zip(i.else_body.as_deref().and_then(yielded))?;
+        (0..i.return_vars.len()).find_map(|k| {
+            let arms = (t.get(k)?.as_var()?, e.get(k)?.as_var()?);
+            (arms == (a, b) || arms == (b, a)).then_some(i.return_vars[k])
+        })
+    };
+    find_stmt(body, &|stmt| of_if(stmt).is_some()).and_then(of_if)
 }
 
 /// [`plan_checked`] over every function of a program; the first failure stops it, naming
