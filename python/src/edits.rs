@@ -83,26 +83,12 @@ fn shape<'f>(f: &'f Function, other: &HashSet<&str>) -> Shape<'f> {
 
 /// The names of every assignment of `f`, at any depth.
 fn assigned_names(f: &Function) -> HashSet<&str> {
-    fn collect<'f>(f: &'f Function, body: &'f [Stmt], names: &mut HashSet<&'f str>) {
-        for stmt in body {
-            match &stmt.kind {
-                StmtKind::Assign { target, .. } => {
-                    names.insert(f.vars[*target].name.as_str());
-                }
-                StmtKind::For(l) => collect(f, &l.body, names),
-                StmtKind::If(i) => {
-                    collect(f, &i.then_body, names);
-                    if let Some(e) = &i.else_body {
-                        collect(f, e, names);
-                    }
-                }
-                StmtKind::With(w) => collect(f, &w.body, names),
-                _ => {}
-            }
-        }
-    }
     let mut names = HashSet::new();
-    collect(f, &f.body, &mut names);
+    ir::walk::for_each_stmt(&f.body, &mut |stmt| {
+        if let StmtKind::Assign { target, .. } = &stmt.kind {
+            names.insert(f.vars[*target].name.as_str());
+        }
+    });
     names
 }
 

@@ -5,6 +5,7 @@
 
 use std::cell::OnceCell;
 
+use crate::ir::walk::for_each_stmt;
 use crate::ir::{Expr, Function, Span, Stmt, StmtKind};
 use crate::store::Anchor;
 
@@ -31,8 +32,10 @@ pub fn span_table(f: &Function) -> SpanTable {
     SpanTable(out)
 }
 
+/// Each statement's span, then its expressions' (not its blocks'), then its blocks'
+/// statements: the walk's order.
 fn stmts(body: &[Stmt], out: &mut Vec<Span>) {
-    for stmt in body {
+    for_each_stmt(body, &mut |stmt| {
         out.push(stmt.span);
         match &stmt.kind {
             StmtKind::Assign { value, .. } | StmtKind::Eval(value) => expr(value, out),
@@ -44,22 +47,12 @@ fn stmts(body: &[Stmt], out: &mut Vec<Span>) {
                     out.push(k.span);
                     expr(&k.value, out);
                 }
-                stmts(&f.body, out);
             }
-            StmtKind::If(i) => {
-                expr(&i.cond, out);
-                stmts(&i.then_body, out);
-                if let Some(else_body) = &i.else_body {
-                    stmts(else_body, out);
-                }
-            }
-            StmtKind::With(w) => {
-                expr(&w.context, out);
-                stmts(&w.body, out);
-            }
+            StmtKind::If(i) => expr(&i.cond, out),
+            StmtKind::With(w) => expr(&w.context, out),
             StmtKind::Pass => {}
         }
-    }
+    });
 }
 
 fn exprs(items: &[Expr], out: &mut Vec<Span>) {

@@ -3,6 +3,7 @@
 //! (`capacity::footprint`): both place 32-byte aligned slots from the reserved end.
 
 use memreuse_ir::ops::{OpRole, op_role};
+use memreuse_ir::walk::for_each_stmt_mut;
 use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
@@ -12,8 +13,8 @@ use crate::layout::{Reserved, lay_out};
 use crate::report::PlanError;
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{
-    BinOp, Expr, ExprKind, Function, Kwarg, MemRefExtent, MemSpace, Name, Span, Stmt, StmtKind,
-    Type, VarId, VarKind,
+    BinOp, Call, Expr, ExprKind, Function, Kwarg, MemRefExtent, MemSpace, Name, Span, Stmt,
+    StmtKind, Type, VarId, VarKind,
 };
 
 use memreuse_ir::codes;
@@ -289,44 +290,31 @@ fn int64(value: i64, span: Span) -> Expr {
 
 /// The automatic windows, in program order, get their resolved base as `base=`.
 fn write_reserve_bases(stmts: &mut [Stmt], bases: &mut impl Iterator<Item = i64>) {
-    for stmt in stmts {
-        match &mut stmt.kind {
-            StmtKind::Eval(e) | StmtKind::Assign { value: e, .. } => {
-                let ExprKind::Call(_, call) = &mut e.kind else {
-                    continue;
-                };
-                if op_role(call.op()) != OpRole::ReserveBuffer {
-                    continue;
-                }
-                let explicit = call
-                    .kwarg("base")
-                    .and_then(Expr::as_const_int)
-                    .is_some_and(|b| b >= 0);
-                if explicit {
-                    continue;
-                }
-                let Some(base) = bases.next() else { return };
-                let span = e.span;
-                let value = Expr::new(ExprKind::Int(base), span);
-                let call = std::sync::Arc::make_mut(call);
-                match call.kwargs.iter_mut().find(|k| k.name == "base") {
-                    Some(kwarg) => kwarg.value = value,
-                    None => call.kwargs.push(Kwarg {
-                        name: "base".into(),
-                        value,
-                        span,
-                    }),
-                }
-            }
-            StmtKind::For(f) => write_reserve_bases(&mut f.body, bases),
-            StmtKind::If(i) => {
-                write_reserve_bases(&mut i.then_body, bases);
-                if let Some(e) = &mut i.else_body {
-                    write_reserve_bases(e, bases);
-                }
-            }
-            StmtKind::With(w) => write_reserve_bases(&mut w.body, bases),
-            StmtKind::Yield { .. } | StmtKind::Return { .. } | StmtKind::Pass => {}
+    for_each_stmt_mut(stmts, &mut |stmt| {
+        let (StmtKind::Eval(e) | StmtKind::Assign { value: e, .. }) = &mut stmt.kind else {
+            return;
+        };
+        let ExprKind::Call(_, call) = &mut e.kind else {
+            return;
+        };
+        let explicit = |call: &Call| {
+            let base = call.kwarg("base").and_then(Expr::as_const_int);
+            base.is_some_and(|b| b >= 0)
+        };
+        if op_role(call.op()) != OpRole::ReserveBuffer || explicit(call) {
+            return;
         }
-    }
+        let Some(base) = bases.next() else { return };
+        let span = e.span;
+        let value = Expr::new(ExprKind::Int(base), span);
+        let call = std::sync::Arc::make_mut(call);
+        match call.kwargs.iter_mut().find(|k| k.name == "base") {
+            Some(kwarg) => kwarg.value = value,
+            None => call.kwargs.push(Kwarg {
+                name: "base".into(),
+                value,
+                span,
+            }),
+        }
+    });
 }

@@ -12,6 +12,7 @@ use crate::retarget::{Liveness, Retargeter, Target, base_of, reanchor_views, ret
 use crate::seats::Seats;
 use memreuse_ir::backend::Backend;
 use memreuse_ir::ops::op_info;
+use memreuse_ir::walk::{find_stmt, for_each_stmt};
 use memreuse_ir::{
     Expr, ExprKind, Function, MemRef, MemRefExtent, MemSpace, Name, Span, Stmt, StmtKind, TileType,
     Type, Var, VarId, VarKind, VarTable,
@@ -453,21 +454,13 @@ fn has_acc_if_phi(stmts: &[Stmt], vars: &VarTable) -> bool {
             )
         })
     };
-    stmts.iter().any(|stmt| match &stmt.kind {
-        StmtKind::If(i) => {
-            let acc_phi = i.else_body.as_deref().is_some_and(|else_body| {
-                !i.return_vars.is_empty() && (yields_acc(&i.then_body) || yields_acc(else_body))
-            });
-            acc_phi
-                || has_acc_if_phi(&i.then_body, vars)
-                || i.else_body
-                    .as_deref()
-                    .is_some_and(|e| has_acc_if_phi(e, vars))
-        }
-        StmtKind::For(f) => has_acc_if_phi(&f.body, vars),
-        StmtKind::With(w) => has_acc_if_phi(&w.body, vars),
+    let acc_phi = |stmt: &Stmt| match &stmt.kind {
+        StmtKind::If(i) => i.else_body.as_deref().is_some_and(|else_body| {
+            !i.return_vars.is_empty() && (yields_acc(&i.then_body) || yields_acc(else_body))
+        }),
         _ => false,
-    })
+    };
+    find_stmt(stmts, &acc_phi).is_some()
 }
 
 /// Calls `visit` on every `if`, pre-order (before descending into its branches).
@@ -705,34 +698,7 @@ impl<'v> YieldFixup<'v> {
         let Some(values) = first_yield(&f.body).map(<[Expr]>::to_vec) else {
             return Ok(());
         };
-        let carries = values.len().min(f.iter_args.len());
-        // (carry index, yielded var, init var) for every carry whose init is a plain tile.
-        let mut candidates = Vec::new();
-        for (i, value) in values.iter().enumerate().take(carries) {
-            // The seed's swap (`pl.yield_(prev, cur)`) yields iter args themselves: a yielded
-            // value is matched as "variable or iter arg", like the if arms of S1 (seed S2; the
-            // snapshot matches variables only).
-            // The safe planner matches iter args under the snapshot too: a carry yielding
-            // another iter arg gets no writeback there, and its next iteration reads the
-            // init's buffer, which holds the wrong value.
-            let yielded = match self.rules {
-                Rules::Seed => value.as_var().filter(|&v| is_placed_tile(self.vars, v)),
-                Rules::Snapshot if self.safe => {
-                    value.as_var().filter(|&v| is_placed_tile(self.vars, v))
-                }
-                Rules::Snapshot => self.plain_tile(value),
-            };
-            let init = f.init_values.get(i).and_then(|e| {
-                self.plain_tile(e).or_else(|| {
-                    e.as_var()
-                        .filter(|&v| self.safe && is_placed_tile(self.vars, v))
-                })
-            });
-            let (Some(init), Some(yielded)) = (init, yielded) else {
-                continue;
-            };
-            candidates.push((i, yielded, init));
-        }
+        let candidates = self.carry_candidates(f, &values);
         let needs_move: Vec<bool> = candidates
             .iter()
             .map(|&(_, y, init)| {
@@ -743,36 +709,7 @@ impl<'v> YieldFixup<'v> {
             self.retype_carries(f, &values);
             return Ok(());
         }
-        // Seed S2: carries on overlapping buffers have no safe writeback order; the snapshot
-        // writes them back in carry order regardless, the safe planner refuses them as the
-        // seed does (its repair then gives the carries buffers of their own).
-        let pairs = if self.rules.seed() || self.safe {
-            candidates.len()
-        } else {
-            0
-        };
-        for a in 0..pairs {
-            for b in a + 1..candidates.len() {
-                if !(needs_move[a] || needs_move[b]) {
-                    continue;
-                }
-                let (ia, ib) = (candidates[a].2, candidates[b].2);
-                if byte_ranges_overlap(self.vars, ia, ib) {
-                    let name = |i: usize| self.vars[f.iter_args[candidates[i].0]].name.clone();
-                    return Err(PlanError::new(
-                        codes::OVERLAPPING_CARRIES,
-                        format!(
-                            "loop carries '{}' and '{}' start on overlapping buffers ('{}'), so no order of their writebacks keeps both values",
-                            name(a),
-                            name(b),
-                            base_of(self.vars, ia).unwrap_or_default()
-                        ),
-                        self.vars[f.iter_args[candidates[b].0]].span,
-                    )
-                    .with_hint("seed each loop carry from its own tile"));
-                }
-            }
-        }
+        self.reject_overlapping_carries(f, &candidates, &needs_move)?;
         let moving: Vec<(usize, VarId, VarId)> = candidates
             .iter()
             .zip(&needs_move)
@@ -824,6 +761,83 @@ impl<'v> YieldFixup<'v> {
         }
         insert_before_yield(&mut f.body, stmts, &new_values);
         self.retype_carries(f, &new_values);
+        Ok(())
+    }
+
+    /// (carry index, yielded var, init var) for every carry whose init is a plain tile.
+    fn carry_candidates(
+        &self,
+        f: &memreuse_ir::ForStmt,
+        values: &[Expr],
+    ) -> Vec<(usize, VarId, VarId)> {
+        let carries = values.len().min(f.iter_args.len());
+        let mut candidates = Vec::new();
+        for (i, value) in values.iter().enumerate().take(carries) {
+            // The seed's swap (`pl.yield_(prev, cur)`) yields iter args themselves: a yielded
+            // value is matched as "variable or iter arg", like the if arms of S1 (seed S2; the
+            // snapshot matches variables only).
+            // The safe planner matches iter args under the snapshot too: a carry yielding
+            // another iter arg gets no writeback there, and its next iteration reads the
+            // init's buffer, which holds the wrong value.
+            let yielded = match self.rules {
+                Rules::Seed => value.as_var().filter(|&v| is_placed_tile(self.vars, v)),
+                Rules::Snapshot if self.safe => {
+                    value.as_var().filter(|&v| is_placed_tile(self.vars, v))
+                }
+                Rules::Snapshot => self.plain_tile(value),
+            };
+            let init = f.init_values.get(i).and_then(|e| {
+                self.plain_tile(e).or_else(|| {
+                    e.as_var()
+                        .filter(|&v| self.safe && is_placed_tile(self.vars, v))
+                })
+            });
+            let (Some(init), Some(yielded)) = (init, yielded) else {
+                continue;
+            };
+            candidates.push((i, yielded, init));
+        }
+        candidates
+    }
+
+    /// Seed S2's refusal of carries that start on overlapping buffers, among `candidates`
+    /// where one of the pair needs a move.
+    fn reject_overlapping_carries(
+        &self,
+        f: &memreuse_ir::ForStmt,
+        candidates: &[(usize, VarId, VarId)],
+        needs_move: &[bool],
+    ) -> Result<(), PlanError> {
+        // Seed S2: carries on overlapping buffers have no safe writeback order; the snapshot
+        // writes them back in carry order regardless, the safe planner refuses them as the
+        // seed does (its repair then gives the carries buffers of their own).
+        let pairs = if self.rules.seed() || self.safe {
+            candidates.len()
+        } else {
+            0
+        };
+        for a in 0..pairs {
+            for b in a + 1..candidates.len() {
+                if !(needs_move[a] || needs_move[b]) {
+                    continue;
+                }
+                let (ia, ib) = (candidates[a].2, candidates[b].2);
+                if byte_ranges_overlap(self.vars, ia, ib) {
+                    let name = |i: usize| self.vars[f.iter_args[candidates[i].0]].name.clone();
+                    return Err(PlanError::new(
+                        codes::OVERLAPPING_CARRIES,
+                        format!(
+                            "loop carries '{}' and '{}' start on overlapping buffers ('{}'), so no order of their writebacks keeps both values",
+                            name(a),
+                            name(b),
+                            base_of(self.vars, ia).unwrap_or_default()
+                        ),
+                        self.vars[f.iter_args[candidates[b].0]].span,
+                    )
+                    .with_hint("seed each loop carry from its own tile"));
+                }
+            }
+        }
         Ok(())
     }
 
@@ -1184,41 +1198,31 @@ fn normalize_in(
     vars: &mut VarTable,
     original_base: &mut FxHashMap<VarId, Option<String>>,
 ) {
-    for stmt in stmts {
-        match &stmt.kind {
-            StmtKind::Assign { target, value } => {
-                let x = *target;
-                if let Some(y) = value.as_var() {
-                    let both_tiles = is_placed_tile(vars, x) && is_placed_tile(vars, y);
-                    if both_tiles && base_of(vars, x) != base_of(vars, y) {
-                        original_base.insert(x, base_of(vars, x).map(str::to_string));
-                        vars[x].ty = vars[y].ty.clone();
-                    }
-                } else if !original_base.is_empty() // only a renamed source moves its op
-                    && let Some(k) = value
-                        .call_op()
-                        .and_then(op_info)
-                        .and_then(|info| info.reuses_input)
-                    && let Some(call) = value.as_call()
-                    && let Some(source) = call.args.get(k).and_then(Expr::as_var)
-                    && let Some(old_source_base) = original_base.get(&source).cloned()
-                    && base_of(vars, x).map(str::to_string) == old_source_base
-                    && base_of(vars, source) != base_of(vars, x)
-                    && let Some(target) = tile_target(vars, source)
-                {
-                    original_base.insert(x, base_of(vars, x).map(str::to_string));
-                    retype(vars, x, &target);
-                }
+    for_each_stmt(stmts, &mut |stmt| {
+        let StmtKind::Assign { target, value } = &stmt.kind else {
+            return;
+        };
+        let x = *target;
+        if let Some(y) = value.as_var() {
+            let both_tiles = is_placed_tile(vars, x) && is_placed_tile(vars, y);
+            if both_tiles && base_of(vars, x) != base_of(vars, y) {
+                original_base.insert(x, base_of(vars, x).map(str::to_string));
+                vars[x].ty = vars[y].ty.clone();
             }
-            StmtKind::For(f) => normalize_in(&f.body, vars, original_base),
-            StmtKind::If(i) => {
-                normalize_in(&i.then_body, vars, original_base);
-                if let Some(e) = &i.else_body {
-                    normalize_in(e, vars, original_base);
-                }
-            }
-            StmtKind::With(w) => normalize_in(&w.body, vars, original_base),
-            _ => {}
+        } else if !original_base.is_empty() // only a renamed source moves its op
+            && let Some(k) = value
+                .call_op()
+                .and_then(op_info)
+                .and_then(|info| info.reuses_input)
+            && let Some(call) = value.as_call()
+            && let Some(source) = call.args.get(k).and_then(Expr::as_var)
+            && let Some(old_source_base) = original_base.get(&source).cloned()
+            && base_of(vars, x).map(str::to_string) == old_source_base
+            && base_of(vars, source) != base_of(vars, x)
+            && let Some(target) = tile_target(vars, source)
+        {
+            original_base.insert(x, base_of(vars, x).map(str::to_string));
+            retype(vars, x, &target);
         }
-    }
+    });
 }

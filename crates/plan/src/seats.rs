@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
-use memreuse_ir::walk::final_yield_values;
+use memreuse_ir::walk::{final_yield_values, for_each_stmt};
 use memreuse_ir::{Stmt, StmtKind, Type, VarId, VarTable};
 
 /// Where carries and `if` results sit: an `if` result where its then arm's value sits (the
@@ -21,39 +21,31 @@ impl Seats {
     }
 
     fn walk(body: &[Stmt], seats: &mut FxHashMap<VarId, VarId>) {
-        for stmt in body {
-            match &stmt.kind {
-                StmtKind::For(l) => {
-                    for (i, &arg) in l.iter_args.iter().enumerate() {
-                        if let Some(init) = l.init_values.get(i).and_then(|e| e.as_var()) {
-                            seats.insert(arg, init);
-                        }
-                        if let Some(&result) = l.return_vars.get(i) {
-                            seats.insert(result, arg);
-                        }
+        for_each_stmt(body, &mut |stmt| match &stmt.kind {
+            StmtKind::For(l) => {
+                for (i, &arg) in l.iter_args.iter().enumerate() {
+                    if let Some(init) = l.init_values.get(i).and_then(|e| e.as_var()) {
+                        seats.insert(arg, init);
                     }
-                    Self::walk(&l.body, seats);
-                }
-                StmtKind::If(i) => {
-                    let yielded = |arm: &[Stmt], k: usize| {
-                        final_yield_values(arm)?.get(k).and_then(|e| e.as_var())
-                    };
-                    for (k, &result) in i.return_vars.iter().enumerate() {
-                        let value = yielded(&i.then_body, k)
-                            .or_else(|| i.else_body.as_deref().and_then(|e| yielded(e, k)));
-                        if let Some(value) = value {
-                            seats.insert(result, value);
-                        }
-                    }
-                    Self::walk(&i.then_body, seats);
-                    if let Some(e) = &i.else_body {
-                        Self::walk(e, seats);
+                    if let Some(&result) = l.return_vars.get(i) {
+                        seats.insert(result, arg);
                     }
                 }
-                StmtKind::With(w) => Self::walk(&w.body, seats),
-                _ => {}
             }
-        }
+            StmtKind::If(i) => {
+                let yielded = |arm: &[Stmt], k: usize| {
+                    final_yield_values(arm)?.get(k).and_then(|e| e.as_var())
+                };
+                for (k, &result) in i.return_vars.iter().enumerate() {
+                    let value = yielded(&i.then_body, k)
+                        .or_else(|| i.else_body.as_deref().and_then(|e| yielded(e, k)));
+                    if let Some(value) = value {
+                        seats.insert(result, value);
+                    }
+                }
+            }
+            _ => {}
+        });
     }
 
     /// `v` when it has a tile MemRef, else the nearest variable with one it sits with.
