@@ -204,22 +204,10 @@ pub fn plan_offsets<'a>(
         };
         addresses.extend(space_addresses);
         footprints.insert(space, footprint);
-        let intervals = &lifetimes.intervals;
-        let live = lifetimes.live_bytes(&in_space);
-        report.spaces.push(SpaceReport {
-            space,
-            capacity: None,
-            tiles: in_space.iter().map(|&i| intervals[i].members.len()).sum(),
-            buffers_before: in_space.len(),
-            buffers_after: in_space.len(),
-            bytes_before: in_space.iter().map(|&i| intervals[i].size).sum(),
-            bytes_after: in_space.iter().map(|&i| intervals[i].size).sum(),
-            lower_bound: crate::analysis::lifetimes::peak(&live),
-            live,
-            footprint,
-            pypto_footprint,
-            buffers: buffers_report(f, lifetimes, &in_space, &addresses),
-        });
+        let buffers = buffers_report(f, lifetimes, &in_space, &addresses);
+        let footprints = (footprint, pypto_footprint);
+        let space_report = space_report(space, lifetimes, &in_space, footprints, buffers);
+        report.spaces.push(space_report);
     }
     let reserved = reserved.clone();
     let moves = offsets.moves.clone();
@@ -233,6 +221,34 @@ pub fn plan_offsets<'a>(
         function: f,
         report,
     })
+}
+
+/// The report of `space`, whose buffers (each interval of `in_space` one, none shared) the
+/// offset planner laid out in `footprint` bytes, against PyPTO's `pypto_footprint`.
+fn space_report(
+    space: MemSpace,
+    lifetimes: &Lifetimes,
+    in_space: &[usize],
+    (footprint, pypto_footprint): (i64, Option<i64>),
+    buffers: Vec<BufferReport>,
+) -> SpaceReport {
+    let intervals = &lifetimes.intervals;
+    let live = lifetimes.live_bytes(in_space);
+    let bytes: i64 = in_space.iter().map(|&i| intervals[i].size).sum();
+    SpaceReport {
+        space,
+        capacity: None,
+        tiles: in_space.iter().map(|&i| intervals[i].members.len()).sum(),
+        buffers_before: in_space.len(),
+        buffers_after: in_space.len(),
+        bytes_before: bytes,
+        bytes_after: bytes,
+        lower_bound: crate::analysis::lifetimes::peak(&live),
+        live,
+        footprint,
+        pypto_footprint,
+        buffers,
+    }
 }
 
 /// What the offset planner lays out: the function after Step 0 and the control-flow
