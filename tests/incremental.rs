@@ -36,7 +36,17 @@ fn run_set_up(
     jobs: usize,
     set_up: impl FnOnce(&mut Workspace),
 ) -> (Workspace, Vec<FileOutcome>) {
-    let cache = Cache::new(Box::new(store.clone()));
+    run_over(Cache::new(Box::new(store.clone())), files, jobs, set_up)
+}
+
+/// `files` planned over `cache` on `jobs` threads, the workspace first set up by `set_up`,
+/// flushed at the end.
+fn run_over(
+    cache: Cache,
+    files: &[(PathBuf, String)],
+    jobs: usize,
+    set_up: impl FnOnce(&mut Workspace),
+) -> (Workspace, Vec<FileOutcome>) {
     let mut ws = Workspace::new(Arc::new(cache), PlanConfig::default());
     set_up(&mut ws);
     let sources: Vec<_> = files
@@ -44,7 +54,7 @@ fn run_set_up(
         .map(|(path, text)| ws.set_file(path, text, false))
         .collect();
     let outcomes = ws.plan(&MemorySystem::default(), &sources, jobs, &|| {});
-    ws.flush().expect("memory stores do not fail");
+    ws.flush().expect("flushes");
     (ws, outcomes)
 }
 
@@ -351,22 +361,24 @@ fn a_one_shot_run_that_releases_texts_keeps_none_past_complete_outcomes() {
     }
 }
 
+/// `files` planned over the sled store at `path`.
+fn run_in_sled(
+    path: &Path,
+    files: &[(PathBuf, String)],
+    jobs: usize,
+) -> (Workspace, Vec<FileOutcome>) {
+    let store = SledStore::open(path).expect("opens");
+    run_over(Cache::new(Box::new(store)), files, jobs, |_| {})
+}
+
 #[test]
 fn a_sled_store_survives_a_restart() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("cache");
     let files = tree();
     let plan_with = |files: &[(PathBuf, String)]| {
-        let store = SledStore::open(&path).expect("opens");
-        let mut ws = Workspace::new(Arc::new(Cache::new(Box::new(store))), PlanConfig::default());
-        let sources: Vec<_> = files
-            .iter()
-            .map(|(p, t)| ws.set_file(p, t, false))
-            .collect();
-        let outcomes = ws.plan(&MemorySystem::default(), &sources, 2, &|| {});
-        ws.flush().expect("flushes");
-        let counts = counts(&ws, &outcomes);
-        (counts, rendered(&ws, &outcomes))
+        let (ws, outcomes) = run_in_sled(&path, files, 2);
+        (counts(&ws, &outcomes), rendered(&ws, &outcomes))
     };
     let (cold_counts, cold) = plan_with(&files);
     let (warm_counts, warm) = plan_with(&files);
@@ -380,14 +392,7 @@ fn corrupted_bytes_on_disk_never_come_back_as_values() {
     let path = dir.path().join("cache");
     let files = tree();
     let expected = {
-        let store = SledStore::open(&path).expect("opens");
-        let mut ws = Workspace::new(Arc::new(Cache::new(Box::new(store))), PlanConfig::default());
-        let sources: Vec<_> = files
-            .iter()
-            .map(|(p, t)| ws.set_file(p, t, false))
-            .collect();
-        let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
-        ws.flush().expect("flushes");
+        let (ws, outcomes) = run_in_sled(&path, &files, 1);
         rendered(&ws, &outcomes)
     };
     // Flip bytes all over sled's largest file.
@@ -405,13 +410,7 @@ fn corrupted_bytes_on_disk_never_come_back_as_values() {
     std::fs::write(&largest.1, bytes).expect("writable");
     let store = SledStore::open_or_rebuild(&path, Arc::new(|_: &StoreEvent| {}))
         .expect("opens or rebuilds");
-    let cache = Cache::new(Box::new(store));
-    let mut ws = Workspace::new(Arc::new(cache), PlanConfig::default());
-    let sources: Vec<_> = files
-        .iter()
-        .map(|(p, t)| ws.set_file(p, t, false))
-        .collect();
-    let outcomes = ws.plan(&MemorySystem::default(), &sources, 1, &|| {});
+    let (ws, outcomes) = run_over(Cache::new(Box::new(store)), &files, 1, |_| {});
     // Whatever survived or was rejected, the results are the true ones.
     assert_eq!(rendered(&ws, &outcomes), expected);
 }

@@ -9,29 +9,6 @@ use memreuse::ir::{
 use proptest::prelude::*;
 use proptest::sample::select;
 
-const BIN_OPS: [BinOp; 20] = [
-    BinOp::Add,
-    BinOp::Sub,
-    BinOp::Mul,
-    BinOp::Div,
-    BinOp::FloorDiv,
-    BinOp::Mod,
-    BinOp::Pow,
-    BinOp::Eq,
-    BinOp::Ne,
-    BinOp::Lt,
-    BinOp::Le,
-    BinOp::Gt,
-    BinOp::Ge,
-    BinOp::And,
-    BinOp::Or,
-    BinOp::BitAnd,
-    BinOp::BitOr,
-    BinOp::BitXor,
-    BinOp::Shl,
-    BinOp::Shr,
-];
-
 fn ex(kind: ExprKind) -> Expr {
     Expr::new(kind, Span::default())
 }
@@ -47,7 +24,7 @@ fn leaf() -> impl Strategy<Value = Expr> {
 fn operator_tree() -> impl Strategy<Value = Expr> {
     leaf().prop_recursive(6, 48, 2, |inner| {
         prop_oneof![
-            (select(BIN_OPS.to_vec()), inner.clone(), inner.clone()).prop_map(|(op, lhs, rhs)| {
+            (select(BinOp::ALL), inner.clone(), inner.clone()).prop_map(|(op, lhs, rhs)| {
                 ex(ExprKind::Binary {
                     op,
                     lhs: Box::new(lhs),

@@ -132,28 +132,6 @@ mod generated_expressions {
 
     use super::parse;
 
-    const BIN_OPS: [BinOp; 20] = [
-        BinOp::Add,
-        BinOp::Sub,
-        BinOp::Mul,
-        BinOp::Div,
-        BinOp::FloorDiv,
-        BinOp::Mod,
-        BinOp::Pow,
-        BinOp::Eq,
-        BinOp::Ne,
-        BinOp::Lt,
-        BinOp::Le,
-        BinOp::Gt,
-        BinOp::Ge,
-        BinOp::And,
-        BinOp::Or,
-        BinOp::BitAnd,
-        BinOp::BitOr,
-        BinOp::BitXor,
-        BinOp::Shl,
-        BinOp::Shr,
-    ];
     const PARAMS: [&str; 3] = ["a", "b", "c"];
 
     fn ex(kind: ExprKind) -> Expr {
@@ -170,13 +148,13 @@ mod generated_expressions {
         ];
         leaf.prop_recursive(6, 48, 2, |inner| {
             prop_oneof![
-                (select(BIN_OPS.to_vec()), inner.clone(), inner.clone()).prop_map(
-                    |(op, lhs, rhs)| ex(ExprKind::Binary {
+                (select(BinOp::ALL), inner.clone(), inner.clone()).prop_map(|(op, lhs, rhs)| ex(
+                    ExprKind::Binary {
                         op,
                         lhs: Box::new(lhs),
                         rhs: Box::new(rhs),
-                    })
-                ),
+                    }
+                )),
                 (
                     select(vec![UnaryOp::Neg, UnaryOp::Not, UnaryOp::Invert]),
                     inner

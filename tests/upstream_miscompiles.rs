@@ -14,6 +14,7 @@ use memreuse::backend::Backend;
 use memreuse::ir::{LineIndex, Program, parse_program, print_program};
 use memreuse::plan::{PlanConfig, plan_program};
 use memreuse::verify::{VerifyOptions, verify_program};
+use memreuse_test_support::with_notes;
 
 fn cases() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/verify_upstream");
@@ -46,14 +47,8 @@ fn verdict(planned: &Program, backend: Backend, file: &str, text: &str) -> Strin
     let lines = LineIndex::new(text);
     let mut out = String::new();
     for (_, d) in diagnostics {
-        out.push_str(&d.one_line(file, text, &lines));
-        out.push('\n');
-        for note in d.related_lines(file, text, &lines) {
-            out.push_str(&format!("    {note}\n"));
-        }
-        if let Some(hint) = &d.hint {
-            out.push_str(&format!("    hint: {hint}\n"));
-        }
+        let first = d.one_line(file, text, &lines);
+        out.push_str(&with_notes(&first, &d, file, text, &lines));
     }
     out
 }

@@ -9,6 +9,7 @@ use std::path::Path;
 use expect_test::expect_file;
 use memreuse::ir::{Expr, ExprKind, StmtKind, Type, parse_program};
 use memreuse::verify::{Backend, VerifyOptions, verify_function, verify_program};
+use memreuse_test_support::with_notes;
 
 fn options(text: &str) -> VerifyOptions {
     let mut opts = VerifyOptions::default();
@@ -33,17 +34,12 @@ fn run(file: &str, text: &str) -> String {
     }
     let mut out = String::new();
     for (function, d) in diagnostics {
-        out.push_str(&format!(
-            "{} (in {})\n",
+        let first = format!(
+            "{} (in {})",
             d.one_line(file, text, &lines),
             program.functions[function].name
-        ));
-        for note in d.related_lines(file, text, &lines) {
-            out.push_str(&format!("    {note}\n"));
-        }
-        if let Some(hint) = &d.hint {
-            out.push_str(&format!("    hint: {hint}\n"));
-        }
+        );
+        out.push_str(&with_notes(&first, &d, file, text, &lines));
     }
     out
 }

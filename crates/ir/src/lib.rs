@@ -22,7 +22,7 @@ pub mod span;
 pub mod walk;
 
 pub use model::*;
-pub use named::{DType, MemSpace};
+pub use named::{BinOp, DType, MemSpace};
 pub use parse::{ParseError, has_program, parse_program};
 pub use print::{
     ProgramHeader, canonical_function_bytes, print_function, print_program, printed_size_hint,

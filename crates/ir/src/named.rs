@@ -1,5 +1,5 @@
-//! The enums PyPTO spells by name in the IR: element types and memory spaces. Below the model
-//! and the op table, which both speak of them.
+//! The enums PyPTO spells by name in the IR: element types, memory spaces and binary operators
+//! (by their symbols). Below the model and the op table, which both speak of them.
 
 macro_rules! named_enum {
     ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),* $(,)? }) => {
@@ -76,3 +76,12 @@ impl MemSpace {
         )
     }
 }
+
+named_enum!(
+    /// Binary operators, named by their Python symbols.
+    BinOp {
+        Add = "+", Sub = "-", Mul = "*", Div = "/", FloorDiv = "//", Mod = "%", Pow = "**",
+        Eq = "==", Ne = "!=", Lt = "<", Le = "<=", Gt = ">", Ge = ">=", And = "and", Or = "or",
+        BitAnd = "&", BitOr = "|", BitXor = "^", Shl = "<<", Shr = ">>",
+    }
+);

@@ -15,7 +15,7 @@ use super::model::*;
 use super::span::Span;
 use crate::codes;
 use crate::diagnostics::Diagnostic;
-use crate::named::{DType, MemSpace};
+use crate::named::{BinOp, DType, MemSpace};
 use crate::ops::{op_info, op_role};
 use crate::walk::for_each_stmt;
 

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use super::model::*;
-use crate::named::{DType, MemSpace};
+use crate::named::{BinOp, DType, MemSpace};
 
 /// Prints a whole file: the preamble verbatim, the `@pl.program` class, and its functions
 /// separated as the program's [`FunctionSpacing`] says. The text ends with a single `\n`.
@@ -617,7 +617,7 @@ fn write_expr(out: &mut String, vars: &VarTable, expr: &Expr) {
             };
             write_operand(out, vars, lhs, lhs_min);
             out.push(' ');
-            out.push_str(op.symbol());
+            out.push_str(op.name());
             out.push(' ');
             write_operand(out, vars, rhs, rhs_min);
         }

@@ -6,8 +6,29 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use memreuse_ir::LineIndex;
+use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_testgen::tree_gen::{TreeConfig, generate};
 use serde_json::Value;
+
+/// A diagnostic as snapshots show it: `first` (its located line), then a line per note and
+/// its hint, indented.
+pub fn with_notes(
+    first: &str,
+    d: &Diagnostic,
+    file: &str,
+    text: &str,
+    lines: &LineIndex,
+) -> String {
+    let mut out = format!("{first}\n");
+    for note in d.related_lines(file, text, lines) {
+        out.push_str(&format!("    {note}\n"));
+    }
+    if let Some(hint) = &d.hint {
+        out.push_str(&format!("    hint: {hint}\n"));
+    }
+    out
+}
 
 /// A process's output as text, for messages and comparisons.
 pub fn text(bytes: &[u8]) -> String {
