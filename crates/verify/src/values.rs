@@ -884,66 +884,7 @@ impl<'a> FactsBuilder<'a> {
             self.gather_reads(first + i, stmt);
             self.work += 1;
             match &stmt.kind {
-                StmtKind::Assign { target, value } => {
-                    self.note_scalar(*target, value);
-                    let effect = match &value.kind {
-                        ExprKind::Var(src) => Effect::Rename(Some(*src)),
-                        ExprKind::Call(_, call) => {
-                            let info = value.call_info();
-                            let is_tuple = var(self.f, *target)
-                                .is_some_and(|v| matches!(v.ty, Some(Type::Tuple(_))));
-                            let input = info
-                                .and_then(|info| info.reuses_input)
-                                .and_then(|k| call.args.get(k))
-                                .and_then(Expr::as_var);
-                            self.record_must_not_alias(*target, value, call, stmt.span);
-                            if info.is_some_and(|info| info.view) {
-                                Effect::Rename(call.args.first().and_then(Expr::as_var))
-                            } else if is_tuple {
-                                if let Some(slot) = self.call_tuples.get_mut(target.index()) {
-                                    *slot = true;
-                                }
-                                Effect::WriteItems
-                            } else if let Some(input) = input {
-                                Effect::InPlace(input)
-                            } else {
-                                Effect::Write
-                            }
-                        }
-                        ExprKind::Index { base, .. } => match base.as_var() {
-                            Some(tuple) if self.call_tuples.get(tuple.index()) == Some(&true) => {
-                                self.facts
-                                    .tuple_items
-                                    .entry(tuple)
-                                    .or_default()
-                                    .push(*target);
-                                Effect::Item
-                            }
-                            _ => Effect::Rename(None),
-                        },
-                        _ => Effect::Write,
-                    };
-                    let (source, covers) = match effect {
-                        Effect::Rename(source) => (source, Covers::WithinSource),
-                        _ => (None, Covers::Own),
-                    };
-                    match effect {
-                        Effect::Rename(Some(source)) | Effect::InPlace(source) => {
-                            self.same_datum(*target, source);
-                        }
-                        _ => {}
-                    }
-                    if let Some(slot) = self.facts.effects.get_mut(target.index()) {
-                        *slot = effect;
-                    }
-                    let slice = match &value.kind {
-                        ExprKind::Call(_, call) if value.call_role() == Some(OpRole::Slice) => {
-                            Some(&**call)
-                        }
-                        _ => None,
-                    };
-                    self.define(*target, source, stmt.span, covers, slice);
-                }
+                StmtKind::Assign { target, value } => self.assign(*target, value, stmt.span),
                 StmtKind::Yield { values } => {
                     last_yield = Some((values.iter().map(Expr::as_var).collect(), stmt.span));
                 }
@@ -999,6 +940,67 @@ impl<'a> FactsBuilder<'a> {
             }
         }
         last_yield
+    }
+
+    /// An assignment's effect on its target's data (a rename, an in-place write, a write, a
+    /// tuple or one of its items), and where its target is defined.
+    fn assign(&mut self, target: VarId, value: &'a Expr, at: Span) {
+        self.note_scalar(target, value);
+        let effect = match &value.kind {
+            ExprKind::Var(src) => Effect::Rename(Some(*src)),
+            ExprKind::Call(_, call) => {
+                let info = value.call_info();
+                let is_tuple =
+                    var(self.f, target).is_some_and(|v| matches!(v.ty, Some(Type::Tuple(_))));
+                let input = info
+                    .and_then(|info| info.reuses_input)
+                    .and_then(|k| call.args.get(k))
+                    .and_then(Expr::as_var);
+                self.record_must_not_alias(target, value, call, at);
+                if info.is_some_and(|info| info.view) {
+                    Effect::Rename(call.args.first().and_then(Expr::as_var))
+                } else if is_tuple {
+                    if let Some(slot) = self.call_tuples.get_mut(target.index()) {
+                        *slot = true;
+                    }
+                    Effect::WriteItems
+                } else if let Some(input) = input {
+                    Effect::InPlace(input)
+                } else {
+                    Effect::Write
+                }
+            }
+            ExprKind::Index { base, .. } => match base.as_var() {
+                Some(tuple) if self.call_tuples.get(tuple.index()) == Some(&true) => {
+                    self.facts
+                        .tuple_items
+                        .entry(tuple)
+                        .or_default()
+                        .push(target);
+                    Effect::Item
+                }
+                _ => Effect::Rename(None),
+            },
+            _ => Effect::Write,
+        };
+        let (source, covers) = match effect {
+            Effect::Rename(source) => (source, Covers::WithinSource),
+            _ => (None, Covers::Own),
+        };
+        match effect {
+            Effect::Rename(Some(source)) | Effect::InPlace(source) => {
+                self.same_datum(target, source);
+            }
+            _ => {}
+        }
+        if let Some(slot) = self.facts.effects.get_mut(target.index()) {
+            *slot = effect;
+        }
+        let slice = match &value.kind {
+            ExprKind::Call(_, call) if value.call_role() == Some(OpRole::Slice) => Some(&**call),
+            _ => None,
+        };
+        self.define(target, source, at, covers, slice);
     }
 
     /// A scalar assignment: its value where it is known on every path and iteration, and
@@ -1171,20 +1173,7 @@ impl<'a> FactsBuilder<'a> {
         } else {
             memref.base.as_str()
         };
-        // Consecutive tiles mostly share a base: compare with the last one before hashing.
-        let region = match self.last_region {
-            Some((name, region)) if name == region_name => region,
-            _ => {
-                let next = self.regions.len() as u32;
-                let names = &mut self.facts.region_names;
-                let region = *self.regions.entry(region_name).or_insert_with(|| {
-                    names.push(region_name.to_string());
-                    next
-                });
-                self.last_region = Some((region_name, region));
-                region
-            }
-        };
+        let region = self.region(region_name);
         if let Some(open) = self.open.last_mut() {
             open.push(region);
         }
@@ -1267,6 +1256,24 @@ impl<'a> FactsBuilder<'a> {
             }
         };
         self.facts.places[v.index()] = Some(place);
+    }
+
+    /// The number of the region named `name`, numbered as first met.
+    fn region(&mut self, name: &'a str) -> u32 {
+        // Consecutive tiles mostly share a base: compare with the last one before hashing.
+        if let Some((last, region)) = self.last_region
+            && last == name
+        {
+            return region;
+        }
+        let next = self.regions.len() as u32;
+        let names = &mut self.facts.region_names;
+        let region = *self.regions.entry(name).or_insert_with(|| {
+            names.push(name.to_string());
+            next
+        });
+        self.last_region = Some((name, region));
+        region
     }
 
     /// The offsets of a `tile.slice` of `source` and where they place its window, from the
