@@ -294,7 +294,7 @@ fn repair_checked(
             .diagnostics
             .extend(findings.into_iter().map(|f| {
                 let unsafe_plan = f.is_unsafe();
-                let d = names.name(f.diagnostic);
+                let d = names.word(&plan.function, &f);
                 if unsafe_plan { reported(d) } else { d }
             }));
         return Ok((plan, None));
@@ -486,9 +486,10 @@ impl Repair<'_> {
             else {
                 return Err(unrepaired(unsafe_findings, check.user_vars, &plan.function));
             };
-            repairs.extend(hazards.into_iter().map(|d| names.name(d)));
+            // The input's hazards name the input's tiles, never a copy.
+            repairs.extend(hazards);
         }
-        repairs.extend(notes.into_iter().map(|f| names.name(f.diagnostic)));
+        repairs.extend(notes.iter().map(|f| names.word(&plan.function, f)));
         plan.report.diagnostics.extend(repairs);
         Ok((plan, edited))
     }
@@ -1171,7 +1172,7 @@ fn unrepaired(findings: Vec<Finding>, user_vars: usize, planned: &Function) -> S
     SafePlanError::Unrepaired(
         findings
             .into_iter()
-            .map(|f| names.name(f.diagnostic))
+            .map(|f| names.word(planned, &f))
             .collect(),
     )
 }

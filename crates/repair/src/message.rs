@@ -1,13 +1,14 @@
 //! How a repair's warning is worded. A candidate edit holds what its warning says as data
 //! ([`RepairText`]: the tiles by variable, the buffers by name); the text is made once the
 //! edit has named the copy and allocation it makes, and a copy the planner inserted is said
-//! to be one ([`UserNames`]) where the text first names it.
+//! to be one ([`UserNames`]) where the text first names it. The checkers' findings it quotes
+//! keep their tiles as variables too (`verify::Worded`), so they are said the same way.
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Related};
 use crate::ir::codes;
 use crate::ir::{Function, Name, VarId};
 use crate::isolate::Place;
-use crate::verify::Finding;
+use crate::verify::{Finding, Text};
 
 /// What a repair's warning says, before it is worded.
 pub(crate) enum RepairText {
@@ -96,26 +97,25 @@ impl RepairText {
         planned: &Function,
         names: &UserNames,
     ) -> Diagnostic {
-        let message = self.message(made, &finding.diagnostic.message, planned, names);
-        let mut d = Diagnostic::warning(self.code(), message, finding.diagnostic.span);
-        d.hint = finding.diagnostic.hint.clone();
-        d.related = finding.diagnostic.related.clone();
-        names.say_in(
-            d.hint
-                .iter_mut()
-                .chain(d.related.iter_mut().map(|r| &mut r.message)),
-        );
+        let worded = &finding.worded;
+        let message = self.message(made, &worded.message, planned, names);
+        let mut d = Diagnostic::warning(self.code(), message, worded.span);
+        d.hint = worded.hint.as_ref().map(|hint| names.say(planned, hint));
+        d.related = worded
+            .related
+            .iter()
+            .map(|(span, message)| Related {
+                span: *span,
+                message: names.say(planned, message),
+            })
+            .collect();
         d
     }
 
     /// The message; `why` is the finding's. Each part is named in the order the text reads,
     /// so that a copy is said to be one where the text first names it.
-    fn message(&self, made: &Made, why: &str, planned: &Function, names: &UserNames) -> String {
-        let mut n = Naming {
-            planned,
-            names,
-            said: Vec::new(),
-        };
+    fn message(&self, made: &Made, why: &Text, planned: &Function, names: &UserNames) -> String {
+        let mut n = names.naming(planned);
         let (copy, new_base) = (
             made.copy.as_deref().unwrap_or_default(),
             made.new_base.as_deref().unwrap_or_default(),
@@ -205,16 +205,9 @@ impl Naming<'_> {
         }
     }
 
-    /// A text made elsewhere (a finding's), with the copies it quotes said where it first
-    /// quotes them.
-    fn text(&mut self, text: &str) -> String {
-        let mut text = text.to_string();
-        for (k, copy) in self.names.copies.iter().enumerate() {
-            if !self.said.contains(&k) && copy.say_in(&mut text) {
-                self.said.push(k);
-            }
-        }
-        text
+    /// A finding's text, with the copies it names said where it first names them.
+    fn text(&mut self, text: &Text) -> String {
+        text.render(&mut |v| self.tile(v))
     }
 }
 
@@ -227,22 +220,10 @@ pub(crate) struct UserNames {
     copies: Vec<InsertedCopy>,
 }
 
-/// An inserted copy: its variable, as quoted in a text, and as the user is told of it.
+/// An inserted copy: its variable, and as the user is told of it.
 struct InsertedCopy {
     var: VarId,
-    quoted: String,
     said: String,
-}
-
-impl InsertedCopy {
-    /// Says the copy where `text` first quotes it; whether it did.
-    fn say_in(&self, text: &mut String) -> bool {
-        let says = text.contains(self.quoted.as_str()) && !text.contains(self.said.as_str());
-        if says {
-            *text = text.replacen(self.quoted.as_str(), &self.said, 1);
-        }
-        says
-    }
 }
 
 impl UserNames {
@@ -278,34 +259,32 @@ impl UserNames {
             } else {
                 format!("{quoted} (a copy memreuse inserted)")
             };
-            InsertedCopy {
-                var: copy,
-                quoted,
-                said,
-            }
+            InsertedCopy { var: copy, said }
         };
         UserNames {
             copies: copies.iter().map(said).collect(),
         }
     }
 
-    /// `d` as the user is told of it: its texts were made elsewhere (a checker's finding), so
-    /// each copy is said where each text first quotes it.
-    pub fn name(&self, mut d: Diagnostic) -> Diagnostic {
-        self.say_in(
-            std::iter::once(&mut d.message)
-                .chain(d.hint.as_mut())
-                .chain(d.related.iter_mut().map(|r| &mut r.message)),
-        );
-        d
+    /// `finding` as the user is told of it: each of its texts says a copy to be one where it
+    /// first names it.
+    pub fn word(&self, planned: &Function, finding: &Finding) -> Diagnostic {
+        finding.worded.said(&mut || {
+            let mut naming = self.naming(planned);
+            Box::new(move |v| naming.tile(v))
+        })
     }
 
-    /// Says each copy where each of `texts` (made elsewhere) first quotes it.
-    fn say_in<'t>(&self, texts: impl Iterator<Item = &'t mut String>) {
-        for text in texts {
-            for copy in &self.copies {
-                copy.say_in(text);
-            }
+    fn naming<'n>(&'n self, planned: &'n Function) -> Naming<'n> {
+        Naming {
+            planned,
+            names: self,
+            said: Vec::new(),
         }
+    }
+
+    /// One text as the user is told of it.
+    fn say(&self, planned: &Function, text: &Text) -> String {
+        self.naming(planned).text(text)
     }
 }

@@ -4,8 +4,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::liveness::{Bytes, Liveness, TileFact, var};
 use crate::options::VerifyOptions;
+use crate::text::{Text, Tile, Worded, text};
 use memreuse_ir::codes;
-use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::{Expr, Function, MemSpace, Name, Stmt, StmtKind, Type};
 
 /// The on-chip bases tiles of `f` sit on that no alloc of `f` defines.
@@ -28,7 +28,7 @@ pub(super) fn check(
     live: &Liveness,
     opts: &VerifyOptions,
     allocless: &FxHashSet<Name>,
-) -> Vec<Diagnostic> {
+) -> Vec<Worded> {
     let allocs = allocs_of(f);
     let mut out = Vec::new();
     let mut missing: FxHashMap<&Name, Vec<&TileFact>> = FxHashMap::default();
@@ -46,25 +46,29 @@ pub(super) fn check(
     let mut missing: Vec<_> = missing.into_iter().collect();
     missing.sort_by_key(|(_, tiles)| tiles[0].def);
     for (base, tiles) in missing {
-        let mut names: Vec<String> = tiles
-            .iter()
-            .take(4)
-            .map(|t| format!("'{}'", name(f, t)))
-            .collect();
-        if tiles.len() > names.len() {
-            names.push(format!("{} more", tiles.len() - names.len()));
+        let shown = tiles.len().min(4);
+        let mut subject = Text::from(if shown == 1 { "tile " } else { "tiles " });
+        for (k, tile) in tiles[..shown].iter().enumerate() {
+            if k > 0 {
+                subject = subject.then(", ");
+            }
+            subject = subject.then(text![Tile(tile.var)]);
         }
-        let subject = match names.as_slice() {
-            [one] => format!("tile {one} is"),
-            _ => format!("tiles {} are", names.join(", ")),
+        if tiles.len() > shown {
+            subject = subject.then(format!(", {} more", tiles.len() - shown));
+        }
+        let verb = if shown == 1 && tiles.len() == 1 {
+            " is"
+        } else {
+            " are"
         };
         out.push(
-            Diagnostic::error(
+            Worded::error(
                 codes::MEMREF_WITHOUT_ALLOC,
-                format!(
-                    "{subject} placed on '{base}', which no `tile.alloc` in function '{}' defines",
+                subject.then(format!(
+                    "{verb} placed on '{base}', which no `tile.alloc` in function '{}' defines",
                     f.name
-                ),
+                )),
                 tiles[0].site,
             )
             .with_hint("an alloc was removed while a tile still uses its base; keep the alloc or move the tile"),
@@ -98,13 +102,13 @@ pub(super) fn check(
                 format!("'{}', which has {alloc_size} bytes", tile.base)
             };
             out.push(
-                Diagnostic::error(
+                Worded::error(
                     codes::MEMREF_OUTSIDE_ALLOC,
-                    format!(
-                        "tile '{}' covers {}, outside {place}",
-                        name(f, tile),
-                        tile.bytes
-                    ),
+                    text![
+                        "tile ",
+                        Tile(tile.var),
+                        format!(" covers {}, outside {place}", tile.bytes)
+                    ],
                     tile.site,
                 )
                 .with_hint(
@@ -114,10 +118,6 @@ pub(super) fn check(
         }
     }
     out
-}
-
-pub(super) fn name<'f>(f: &'f Function, tile: &TileFact) -> &'f str {
-    var(f, tile.var).map_or("?", |v| v.name.as_str())
 }
 
 /// [`collect_allocs`] over the whole body.

@@ -5,8 +5,8 @@ use rustc_hash::FxHashMap;
 use super::liveness::{Bytes, Liveness, on_chip_memref, var};
 use crate::finding::{Clobber, Finding};
 use crate::options::VerifyOptions;
+use crate::text::{Tile, Worded, text};
 use memreuse_ir::codes;
-use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::ops::OpRole;
 use memreuse_ir::{Call, Expr, ExprKind, Function, Span, Stmt, StmtKind, Type, VarId};
 
@@ -149,7 +149,7 @@ impl<'f> Walker<'f> {
             if !same_region || !bytes.intersects(output.bytes) {
                 continue;
             }
-            let (out_name, arg_name) = (self.name(target), self.name(operand));
+            let (out, arg) = (Tile(target), Tile(operand));
             let op = forbidden.op;
             let why = match reason {
                 Reason::NotInPlaceSafe => format!("`{op}` is not in-place safe"),
@@ -158,21 +158,25 @@ impl<'f> Walker<'f> {
                     format!("a widening `{op}` must not write over its source")
                 }
             };
-            self.out.push(Finding {
-                clobber: Some(Clobber {
-                    victim: operand,
-                    writer: target,
-                }),
-                diagnostic: Diagnostic::error(
-                    codes::FORBIDDEN_ALIAS,
+            let worded = Worded::error(
+                codes::FORBIDDEN_ALIAS,
+                text![
+                    out,
                     format!(
-                        "'{out_name}' covers {} of '{base}', which overlap its operand '{arg_name}' ({bytes}): {why}",
+                        " covers {} of '{base}', which overlap its operand ",
                         output.bytes
                     ),
-                    span,
-                )
-                .with_hint(format!("give '{out_name}' a buffer that '{arg_name}' does not use")),
-            });
+                    arg,
+                    format!(" ({bytes}): {why}"),
+                ],
+                span,
+            )
+            .with_hint(text!["give ", out, " a buffer that ", arg, " does not use"]);
+            let clobber = Clobber {
+                victim: operand,
+                writer: target,
+            };
+            self.out.push(Finding::new(worded, self.f, Some(clobber)));
         }
     }
 
@@ -186,9 +190,5 @@ impl<'f> Walker<'f> {
             memref.base.as_str(),
             Bytes::of(memref).unwrap_or(Bytes::Unknown),
         ))
-    }
-
-    fn name(&self, v: VarId) -> &'f str {
-        var(self.f, v).map_or("?", |v| v.name.as_str())
     }
 }

@@ -4,12 +4,12 @@
 //! checked only when their value is read somewhere.
 
 use super::liveness::{LinkKind, Liveness, on_chip_memref, var};
+use crate::text::{Text, Tile, Worded, text};
 use memreuse_ir::codes;
-use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::walk::final_yield;
 use memreuse_ir::{Expr, Function, MemRef, Span, Stmt, StmtKind, VarId};
 
-pub(super) fn check(f: &Function, live: &Liveness) -> Vec<Diagnostic> {
+pub(super) fn check(f: &Function, live: &Liveness) -> Vec<Worded> {
     let mut out = Vec::new();
     let mut read = vec![false; live.tiles.len()];
     for tile in live.tiles.iter().filter(|t| !t.reads.is_empty()) {
@@ -34,20 +34,27 @@ pub(super) fn check(f: &Function, live: &Liveness) -> Vec<Diagnostic> {
             LinkKind::InPlace => "written in place over",
             LinkKind::Alias => "an alias of",
         };
-        let (tile_name, source_name) = (name(f, tile.var), name(f, source.var));
+        let (t, s) = (Tile(tile.var), Tile(source.var));
         out.push(
-            Diagnostic::error(
+            Worded::error(
                 codes::DETACHED_VIEW,
-                format!(
-                    "'{tile_name}' is {what} '{source_name}' but sits on '{}' while '{source_name}' sits on '{}'",
-                    tile.base, source.base
-                ),
+                text![
+                    t,
+                    format!(" is {what} "),
+                    s,
+                    format!(" but sits on '{}' while ", tile.base),
+                    s,
+                    format!(" sits on '{}'", source.base),
+                ],
                 tile.site,
             )
-            .with_hint(format!(
-                "'{tile_name}' shares its source's bytes, so its MemRef must name '{}'",
-                source.base
-            )),
+            .with_hint(text![
+                t,
+                format!(
+                    " shares its source's bytes, so its MemRef must name '{}'",
+                    source.base
+                )
+            ]),
         );
     }
     out
@@ -69,7 +76,7 @@ impl Carries<'_> {
             .is_some_and(|t| self.read_values[t.value as usize])
     }
 
-    fn stmts(&self, body: &[Stmt], out: &mut Vec<Diagnostic>) {
+    fn stmts(&self, body: &[Stmt], out: &mut Vec<Worded>) {
         let f = self.f;
         for stmt in body {
             match &stmt.kind {
@@ -99,7 +106,7 @@ impl Carries<'_> {
                         for (member, role, span) in members {
                             if let Some(member) = member {
                                 let context =
-                                    || format!("loop carry {i}: iter arg '{}'", name(f, iter_arg));
+                                    || text![format!("loop carry {i}: iter arg "), Tile(iter_arg)];
                                 out.extend(compare(
                                     f,
                                     iter_arg,
@@ -129,7 +136,7 @@ impl Carries<'_> {
                                 continue;
                             }
                             if let Some(yielded) = value.as_var() {
-                                let context = || format!("if result '{}'", name(f, result));
+                                let context = || text!["if result ", Tile(result)];
                                 let role = || format!("the value its {arm} arm yields");
                                 out.extend(compare(f, result, yielded, context, role, span));
                             }
@@ -157,26 +164,23 @@ fn compare(
     f: &Function,
     anchor: VarId,
     member: VarId,
-    context: impl FnOnce() -> String,
+    context: impl FnOnce() -> Text,
     role: impl FnOnce() -> String,
     span: Span,
-) -> Option<Diagnostic> {
+) -> Option<Worded> {
     let memref = |v: VarId| var(f, v).and_then(on_chip_memref);
     let (anchor_ref, member_ref) = (memref(anchor)?, memref(member)?);
     if same_place(anchor_ref, member_ref) {
         return None;
     }
     Some(
-        Diagnostic::error(
+        Worded::error(
             codes::CARRY_NOT_IN_PLACE,
-            format!(
-                "{} sits at {} but {}, '{}', sits at {}",
-                context(),
-                place(anchor_ref),
-                role(),
-                name(f, member),
-                place(member_ref)
-            ),
+            context().then(text![
+                format!(" sits at {} but {}, ", place(anchor_ref), role()),
+                Tile(member),
+                format!(", sits at {}", place(member_ref)),
+            ]),
             span,
         )
         .with_hint(format!(
@@ -200,8 +204,4 @@ fn place(m: &MemRef) -> String {
         Some(offset) => format!("'{}' offset {offset}", m.base),
         None => format!("'{}' at a symbolic offset", m.base),
     }
-}
-
-fn name(f: &Function, v: VarId) -> &str {
-    var(f, v).map_or("?", |v| v.name.as_str())
 }

@@ -72,6 +72,7 @@ mod liveness;
 mod options;
 mod overlap;
 mod scalars;
+mod text;
 pub mod values;
 
 use liveness::Liveness;
@@ -82,6 +83,7 @@ use rustc_hash::FxHashSet;
 pub use finding::{Clobber, Finding, is_violation};
 use memreuse_ir::codes;
 pub use options::{Addressing, Backend, VerifyOptions};
+pub use text::{Text, Worded};
 
 /// Checks one planned function with both checkers; an empty result means the plan is sound.
 /// Without the input it was planned from, every tile must sit on a base some alloc defines.
@@ -143,17 +145,19 @@ pub fn check_plan_separating(
     if values.surely_reports_clobber(&|v| name(v) == victim, &is_pair) {
         return None;
     }
-    let values = ValueFindings::of(values.findings());
+    let values = ValueFindings::of(planned, values.findings());
     if names_pair(&values.findings) {
         return None;
     }
-    let findings = ordered(liveness_findings(planned, opts, &input.allocless), values);
+    let liveness = liveness_findings(planned, opts, &input.allocless);
+    let findings = ordered(planned, liveness, values);
     (!names_pair(&findings)).then_some(findings)
 }
 
 /// Both checkers, ordered by location and code.
 fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -> Vec<Finding> {
     ordered(
+        f,
         liveness_findings(f, opts, allocless),
         value_findings(f, opts),
     )
@@ -163,11 +167,11 @@ fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -
 /// among equals). Unsafe means a read sees a wrong value: a finding of the liveness checker
 /// about shared bytes (`V003`–`V005`) that the value checker refutes — no value it names is
 /// lost, or none at all where it names none — is a note (`V008`).
-fn ordered(liveness: Vec<Finding>, values: ValueFindings) -> Vec<Finding> {
+fn ordered(f: &Function, liveness: Vec<Finding>, values: ValueFindings) -> Vec<Finding> {
     let judged: Vec<Finding> = liveness
         .iter()
         .cloned()
-        .map(|finding| values.judge(finding))
+        .map(|finding| values.judge(f, finding))
         .collect();
     // Where values are lost but none through a tile the liveness checker names (a carry that
     // does not receive its init, say), its findings stand: they are the same plan's fault.
@@ -200,13 +204,16 @@ struct ValueFindings {
 }
 
 impl ValueFindings {
-    fn of((found, lost): (Vec<values::LocatedViolation>, Vec<VarId>)) -> ValueFindings {
+    fn of(
+        f: &Function,
+        (found, lost): (Vec<values::LocatedViolation>, Vec<VarId>),
+    ) -> ValueFindings {
         ValueFindings {
             findings: found
                 .into_iter()
-                .map(|(diagnostic, clobber)| Finding {
-                    diagnostic,
-                    clobber: clobber.map(|(victim, writer)| Clobber { victim, writer }),
+                .map(|(worded, clobber)| {
+                    let clobber = clobber.map(|(victim, writer)| Clobber { victim, writer });
+                    Finding::new(worded, f, clobber)
                 })
                 .collect(),
             lost: lost.into_iter().collect(),
@@ -214,7 +221,7 @@ impl ValueFindings {
     }
 
     /// `finding` of the liveness checker as it stands once the value checker has spoken.
-    fn judge(&self, finding: Finding) -> Finding {
+    fn judge(&self, f: &Function, finding: Finding) -> Finding {
         let about_shared_bytes = is_about_shared_bytes(&finding);
         let confirmed = match finding.clobber {
             Some(clobber) => self.lost.contains(&clobber.victim),
@@ -223,27 +230,26 @@ impl ValueFindings {
         if !about_shared_bytes || confirmed {
             return finding;
         }
-        let d = finding.diagnostic;
-        let mut note = Diagnostic::note(
+        let worded = finding.worded;
+        let mut note = Worded::note(
             codes::OVERLAP_WITHOUT_LOSS,
-            format!(
-                "{}; yet no read sees a wrong value: each takes bytes the write left intact on its iteration and path",
-                d.message
+            worded.message.then(
+                "; yet no read sees a wrong value: each takes bytes the write left intact on its iteration and path",
             ),
-            d.span,
+            worded.span,
         )
         .with_hint(
             "the value checker follows the bytes every read takes (iteration by iteration where \
              a loop variable places a view or picks an arm) and each finds its value: the \
              overlap breaks the lifetime rule, not the data, so the plan is kept",
         );
-        note.related = d.related;
-        Finding::from(note)
+        note.related = worded.related;
+        Finding::new(note, f, None)
     }
 }
 
 fn value_findings(f: &Function, opts: &VerifyOptions) -> ValueFindings {
-    ValueFindings::of(values::findings(f, opts))
+    ValueFindings::of(f, values::findings(f, opts))
 }
 
 /// The liveness checker alone: `V001`–`V006`.
@@ -268,11 +274,12 @@ fn liveness_findings(
     let liveness = Liveness::of(f);
     let mut out: Vec<Finding> = allocs::check(f, &liveness, opts, allocless)
         .into_iter()
-        .map(Finding::from)
+        .map(|worded| Finding::new(worded, f, None))
         .collect();
     out.extend(overlap::check(f, &liveness, opts.addressed()));
     out.extend(forbid::check(f, &liveness, opts));
-    out.extend(identity::check(f, &liveness).into_iter().map(Finding::from));
+    let identity = identity::check(f, &liveness).into_iter();
+    out.extend(identity.map(|worded| Finding::new(worded, f, None)));
     out
 }
 

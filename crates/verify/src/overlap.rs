@@ -1,11 +1,10 @@
 //! `V003`: no tile is written over bytes that another tile still needs.
 
-use super::allocs::name;
 use super::liveness::{Liveness, TileFact};
 use crate::finding::{Clobber, Finding};
+use crate::text::{Tile, Worded, text};
 use memreuse_ir::Function;
 use memreuse_ir::codes;
-use memreuse_ir::diagnostics::{Diagnostic, Related};
 use rustc_hash::FxHashMap;
 
 /// A broken plan can have a conflict for nearly every pair of tiles; past this many findings
@@ -77,45 +76,50 @@ pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Findi
                         continue;
                     };
                     if out.len() == MAX_REPORTED {
-                        out.push(Finding::from(Diagnostic::error(
+                        let more = Worded::error(
                             codes::CO_LIVE_OVERLAP,
                             format!(
                                 "more co-live tiles share bytes in function '{}'; only the first {MAX_REPORTED} are reported",
                                 f.name
                             ),
                             f.span,
-                        )));
+                        );
+                        out.push(Finding::new(more, f, None));
                         return out;
                     }
-                    let (v_name, w_name) = (name(f, victim), name(f, writer));
-                    let mut diagnostic = Diagnostic::error(
+                    let (v, w) = (Tile(victim.var), Tile(writer.var));
+                    let mut worded = Worded::error(
                         codes::CO_LIVE_OVERLAP,
-                        format!(
-                            "tiles '{v_name}' and '{w_name}' share bytes of '{}' while both are live: '{w_name}' ({}) is written here, and '{v_name}' ({}) is read again after it",
-                            writer.base, writer.bytes, victim.bytes,
-                        ),
+                        text![
+                            "tiles ",
+                            v,
+                            " and ",
+                            w,
+                            format!(" share bytes of '{}' while both are live: ", writer.base),
+                            w,
+                            format!(" ({}) is written here, and ", writer.bytes),
+                            v,
+                            format!(" ({}) is read again after it", victim.bytes),
+                        ],
                         writer.site,
                     )
-                    .with_hint(format!(
-                        "'{w_name}' may take bytes of '{v_name}' only from the last read of '{v_name}' on"
-                    ));
-                    diagnostic.related = vec![
-                        Related {
-                            span: victim.site,
-                            message: format!("'{v_name}' is defined here"),
-                        },
-                        Related {
-                            span: read,
-                            message: format!("'{v_name}' is read here after '{w_name}' is written"),
-                        },
+                    .with_hint(text![
+                        w,
+                        " may take bytes of ",
+                        v,
+                        " only from the last read of ",
+                        v,
+                        " on"
+                    ]);
+                    worded.related = vec![
+                        (victim.site, text![v, " is defined here"]),
+                        (read, text![v, " is read here after ", w, " is written"]),
                     ];
-                    out.push(Finding {
-                        clobber: Some(Clobber {
-                            victim: victim.var,
-                            writer: writer.var,
-                        }),
-                        diagnostic,
-                    });
+                    let clobber = Clobber {
+                        victim: victim.var,
+                        writer: writer.var,
+                    };
+                    out.push(Finding::new(worded, f, Some(clobber)));
                 }
             }
         }

@@ -61,7 +61,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::liveness::{on_chip_memref, var};
-use memreuse_ir::diagnostics::{Diagnostic, Related};
+use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_ir::ops::OpRole;
 use memreuse_ir::{
     Call, Expr, ExprKind, ForStmt, Function, LoopKind, MemSpace, Span, Stmt, StmtKind, TileType,
@@ -70,6 +70,7 @@ use memreuse_ir::{
 
 use crate::options::VerifyOptions;
 use crate::scalars::{Scalars, range_values};
+use crate::text::{Text, Tile, Worded, text};
 use memreuse_ir::codes;
 
 /// A broken plan can lose most of its values; past this many the rest are summarised.
@@ -157,7 +158,7 @@ pub fn check(f: &Function, opts: &VerifyOptions) -> Vec<ValueViolation> {
 type Explained = (Span, Option<Cause>, (i64, i64));
 
 /// A violation as a diagnostic, with the two tiles a repair has to separate for a clobber.
-pub(super) type LocatedViolation = (Diagnostic, Option<(VarId, VarId)>);
+pub(super) type LocatedViolation = (Worded, Option<(VarId, VarId)>);
 
 /// The facts, the violations to report, and every name of a datum some read found missing (a
 /// value lost only because another was is not reported, but it is lost).
@@ -397,11 +398,12 @@ pub(super) fn findings(f: &Function, opts: &VerifyOptions) -> (Vec<LocatedViolat
 }
 
 pub(super) fn diagnostics(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    findings(f, opts).0.into_iter().map(|(d, _)| d).collect()
+    let found = findings(f, opts).0.into_iter();
+    found.map(|(worded, _)| worded.by_name(f)).collect()
 }
 
-fn more_lost(f: &Function, violations: usize) -> Diagnostic {
-    Diagnostic::error(
+fn more_lost(f: &Function, violations: usize) -> Worded {
+    Worded::error(
         codes::VALUE_LOST,
         format!(
             "{} more values in function '{}' are read where they are not; only the first {MAX_REPORTED} are reported",
@@ -412,15 +414,14 @@ fn more_lost(f: &Function, violations: usize) -> Diagnostic {
     )
 }
 
-fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
-    let name = |id: VarId| var(f, id).map_or("?", |v| v.name.as_str());
+fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Worded {
     // Point at the defined name itself when the parser recorded it, else at its statement.
     let def = |id: VarId| {
         let name = var(f, id).map(|v| v.span).filter(|s| s.start < s.end);
         name.or_else(|| facts.defs.get(id.index()).copied().flatten())
             .unwrap_or(f.span)
     };
-    let lost = name(v.lost);
+    let lost = Tile(v.lost);
     let place = facts.places[v.lost.index()].map_or_else(String::new, |p| {
         let p = match v.bytes {
             Some((start, end)) => Place { start, end, ..p },
@@ -432,59 +433,87 @@ fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
             facts.region_names[p.region as usize]
         )
     });
+    // A tile the finding may not know, said in its place.
+    let tile_or = |v: Option<VarId>, instead: &str| match v {
+        Some(v) => text![Tile(v)],
+        None => Text::from(format!("'{instead}'")),
+    };
     let (message, hint, cause) = match v.cause {
-        Some(Cause::Overwritten { writer, at }) => (
-            format!(
-                "'{lost}' is read here, but its bytes{place} were overwritten by '{}'",
-                name(writer)
-            ),
-            format!(
-                "'{}' must not share bytes with '{lost}' while '{lost}' is still read; give one of them its own buffer",
-                name(writer)
-            ),
-            Some(Related {
-                span: at,
-                message: format!("'{}' is written over '{lost}' here", name(writer)),
-            }),
-        ),
+        Some(Cause::Overwritten { writer, at }) => {
+            let writer = Tile(writer);
+            (
+                text![
+                    lost,
+                    format!(" is read here, but its bytes{place} were overwritten by "),
+                    writer
+                ],
+                text![
+                    writer,
+                    " must not share bytes with ",
+                    lost,
+                    " while ",
+                    lost,
+                    " is still read; give one of them its own buffer"
+                ],
+                Some((at, text![writer, " is written over ", lost, " here"])),
+            )
+        }
         Some(Cause::CarryNotInPlace {
             iter_arg,
             yielded,
             at,
         }) => {
-            let yielded = yielded.map_or("a value", name);
-            let iter_arg = name(iter_arg);
+            let iter_arg = Tile(iter_arg);
             (
-                format!(
-                    "'{lost}' is read here, but its bytes{place} do not receive the value the loop carries into '{iter_arg}'"
-                ),
-                format!(
-                    "the loop yields '{yielded}' for '{iter_arg}' from other bytes; compute it in the iter arg's buffer or `tile.move` it there before the yield"
-                ),
-                Some(Related {
-                    span: at,
-                    message: format!("the back edge carries '{yielded}' into '{iter_arg}' here"),
-                }),
+                text![
+                    lost,
+                    format!(
+                        " is read here, but its bytes{place} do not receive the value the loop carries into "
+                    ),
+                    iter_arg
+                ],
+                text!["the loop yields "]
+                    .then(tile_or(yielded, "a value"))
+                    .then(text![
+                        " for ",
+                        iter_arg,
+                        " from other bytes; compute it in the iter arg's buffer or `tile.move` it there before the yield"
+                    ]),
+                Some((
+                    at,
+                    text!["the back edge carries "]
+                        .then(tile_or(yielded, "a value"))
+                        .then(text![" into ", iter_arg, " here"]),
+                )),
             )
         }
         Some(Cause::RenameNotInPlace { target, source, at }) => {
-            let source = source.map_or("its source", name);
-            let target = name(target);
+            let target = Tile(target);
+            let source = || tile_or(source, "its source");
             (
-                format!(
-                    "'{lost}' is read here, but its bytes{place} do not hold it: '{target}' takes the value of '{source}', which sits elsewhere"
-                ),
-                format!(
-                    "'{target}' shares its data with '{source}', so it must sit on the bytes '{source}' sits on"
-                ),
-                Some(Related {
-                    span: at,
-                    message: format!("'{target}' takes the value of '{source}' here"),
-                }),
+                text![
+                    lost,
+                    format!(" is read here, but its bytes{place} do not hold it: "),
+                    target,
+                    " takes the value of "
+                ]
+                .then(source())
+                .then(", which sits elsewhere"),
+                text![target, " shares its data with "]
+                    .then(source())
+                    .then(", so it must sit on the bytes ")
+                    .then(source())
+                    .then(" sits on"),
+                Some((
+                    at,
+                    text![target, " takes the value of "]
+                        .then(source())
+                        .then(" here"),
+                )),
             )
         }
         Some(Cause::ReadWhileWritten { writer, at, why }) => {
-            let writer = name(writer);
+            let writer = Tile(writer);
             let why = match why {
                 MustNotAlias::NotInPlaceSafe { op } => format!("`{op}` is not in-place safe"),
                 MustNotAlias::ForbiddenArgument { op, arg } => {
@@ -495,31 +524,41 @@ fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Diagnostic {
                 }
             };
             (
-                format!(
-                    "'{lost}' is read here by the op that writes '{writer}' over its bytes{place}, so the op reads values it is overwriting: {why}"
-                ),
-                format!("give '{writer}' a buffer that '{lost}' does not use"),
-                Some(Related {
-                    span: at,
-                    message: format!(
-                        "'{writer}' is written over '{lost}' here, while the op reads it"
-                    ),
-                }),
+                text![
+                    lost,
+                    " is read here by the op that writes ",
+                    writer,
+                    format!(
+                        " over its bytes{place}, so the op reads values it is overwriting: {why}"
+                    )
+                ],
+                text!["give ", writer, " a buffer that ", lost, " does not use"],
+                Some((
+                    at,
+                    text![
+                        writer,
+                        " is written over ",
+                        lost,
+                        " here, while the op reads it"
+                    ],
+                )),
             )
         }
         None => (
-            format!("'{lost}' is read here, but nothing placed it on its bytes{place}"),
-            format!("'{lost}' must be written where its MemRef says it sits"),
+            text![
+                lost,
+                format!(" is read here, but nothing placed it on its bytes{place}")
+            ],
+            text![lost, " must be written where its MemRef says it sits"],
             None,
         ),
     };
-    let mut d = Diagnostic::error(codes::VALUE_LOST, message, v.read).with_hint(hint);
-    d.related.push(Related {
-        span: def(v.lost),
-        message: format!("'{lost}' is defined here"),
-    });
-    d.related.extend(cause);
-    d
+    let mut worded = Worded::error(codes::VALUE_LOST, message, v.read).with_hint(hint);
+    worded
+        .related
+        .push((def(v.lost), text![lost, " is defined here"]));
+    worded.related.extend(cause);
+    worded
 }
 
 /// Where a tile sits: a byte range of one region. A symbolic offset with no source to take its

@@ -1,0 +1,151 @@
+//! A finding's words with the tiles they name kept as variables. The checker says each tile
+//! by its name; a reader that knows more of the plan's tiles (the repair, which inserted the
+//! copies among them) says them its own way from the same words, never by editing a text.
+
+use memreuse_ir::diagnostics::{Diagnostic, Related, Severity};
+use memreuse_ir::{Function, Span, VarId};
+
+/// One text: words and the tiles they name, in reading order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Text(Vec<Part>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    Words(String),
+    Tile(VarId),
+}
+
+/// A tile a text names.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tile(pub VarId);
+
+impl From<&str> for Part {
+    fn from(words: &str) -> Part {
+        Part::Words(words.to_string())
+    }
+}
+
+impl From<String> for Part {
+    fn from(words: String) -> Part {
+        Part::Words(words)
+    }
+}
+
+impl From<Tile> for Part {
+    fn from(Tile(v): Tile) -> Part {
+        Part::Tile(v)
+    }
+}
+
+/// A [`Text`] of its parts: strings (words) and [`Tile`]s.
+macro_rules! text {
+    ($($part:expr),* $(,)?) => {
+        $crate::text::Text::of(vec![$($crate::text::Part::from($part)),*])
+    };
+}
+pub(crate) use text;
+
+impl Text {
+    pub(crate) fn of(parts: Vec<Part>) -> Text {
+        Text(parts)
+    }
+
+    /// The text with `more` after it.
+    pub(crate) fn then(mut self, more: impl Into<Text>) -> Text {
+        self.0.extend(more.into().0);
+        self
+    }
+
+    /// The text, each tile said by `say` in reading order.
+    pub fn render(&self, say: &mut dyn FnMut(VarId) -> String) -> String {
+        let mut out = String::new();
+        for part in &self.0 {
+            match part {
+                Part::Words(words) => out.push_str(words),
+                Part::Tile(v) => out.push_str(&say(*v)),
+            }
+        }
+        out
+    }
+}
+
+impl From<&str> for Text {
+    fn from(words: &str) -> Text {
+        Text(vec![Part::from(words)])
+    }
+}
+
+impl From<String> for Text {
+    fn from(words: String) -> Text {
+        Text(vec![Part::from(words)])
+    }
+}
+
+/// A checker's finding as words: a [`Diagnostic`] whose texts keep their tiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Worded {
+    pub severity: Severity,
+    pub code: &'static str,
+    pub span: Span,
+    pub message: Text,
+    pub hint: Option<Text>,
+    /// Other places and what happens there.
+    pub related: Vec<(Span, Text)>,
+}
+
+impl Worded {
+    pub(crate) fn error(code: &'static str, message: impl Into<Text>, span: Span) -> Worded {
+        Worded::new(Severity::Error, code, message.into(), span)
+    }
+
+    pub(crate) fn note(code: &'static str, message: impl Into<Text>, span: Span) -> Worded {
+        Worded::new(Severity::Note, code, message.into(), span)
+    }
+
+    fn new(severity: Severity, code: &'static str, message: Text, span: Span) -> Worded {
+        Worded {
+            severity,
+            code,
+            span,
+            message,
+            hint: None,
+            related: Vec::new(),
+        }
+    }
+
+    pub(crate) fn with_hint(mut self, hint: impl Into<Text>) -> Worded {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// The diagnostic as the checker says it: each tile quoted by its name in `f`.
+    pub fn by_name(&self, f: &Function) -> Diagnostic {
+        self.said(&mut || {
+            Box::new(|v: VarId| format!("'{}'", f.vars.get(v).map_or("?", |v| v.name.as_str())))
+        })
+    }
+
+    /// The diagnostic with each text's tiles said by a sayer `text` makes for it: a reader
+    /// that says a tile one way the first time a text names it starts afresh in each.
+    pub fn said<'s>(
+        &self,
+        text: &mut dyn FnMut() -> Box<dyn FnMut(VarId) -> String + 's>,
+    ) -> Diagnostic {
+        let mut render = |t: &Text| t.render(&mut *text());
+        Diagnostic {
+            severity: self.severity,
+            code: self.code,
+            message: render(&self.message),
+            span: self.span,
+            hint: self.hint.as_ref().map(&mut render),
+            related: self
+                .related
+                .iter()
+                .map(|(span, message)| Related {
+                    span: *span,
+                    message: render(message),
+                })
+                .collect(),
+        }
+    }
+}
