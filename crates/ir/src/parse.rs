@@ -1308,15 +1308,7 @@ impl<'a> Parser<'a> {
             inherited.push(ty.clone());
             iter_args.push(self.define(name, VarKind::IterArg, ty));
         }
-        self.yield_frames.push(YieldFrame {
-            inherited,
-            names: Vec::new(),
-            vars: Vec::new(),
-        });
-        let body = self.block();
-        let frame = self.yield_frames.pop();
-        let body = body?;
-        let return_vars = self.bind_return_vars(frame);
+        let (body, return_vars) = self.yielding(inherited, Self::block)?;
         let span = start.to(self.prev().span());
         let kind = StmtKind::For(Box::new(ForStmt {
             loop_var,
@@ -1331,29 +1323,34 @@ impl<'a> Parser<'a> {
         Ok(Stmt::new(kind, span))
     }
 
-    /// Return variables become visible after their statement.
-    fn bind_return_vars(&mut self, frame: Option<YieldFrame<'a>>) -> Vec<VarId> {
+    /// What `parse` parses, the body of a statement whose yields define its return
+    /// variables (typed as `inherited` says), and those variables, visible after it.
+    fn yielding<T>(
+        &mut self,
+        inherited: Vec<Option<Type>>,
+        parse: impl FnOnce(&mut Self) -> PResult<T>,
+    ) -> PResult<(T, Vec<VarId>)> {
+        self.yield_frames.push(YieldFrame {
+            inherited,
+            names: Vec::new(),
+            vars: Vec::new(),
+        });
+        let parsed = parse(self);
+        let frame = self.yield_frames.pop();
+        let parsed = parsed?;
         let Some(frame) = frame else {
-            return Vec::new();
+            return Ok((parsed, Vec::new()));
         };
         for (name, var) in frame.names.iter().zip(&frame.vars) {
             self.scope.insert(name, *var);
         }
-        frame.vars
+        Ok((parsed, frame.vars))
     }
 
     fn if_stmt(&mut self) -> PResult<Stmt> {
         let start = self.bump().span();
         let cond = self.expr()?;
-        self.yield_frames.push(YieldFrame {
-            inherited: Vec::new(),
-            names: Vec::new(),
-            vars: Vec::new(),
-        });
-        let branches = self.if_branches();
-        let frame = self.yield_frames.pop();
-        let (then_body, else_body) = branches?;
-        let return_vars = self.bind_return_vars(frame);
+        let ((then_body, else_body), return_vars) = self.yielding(Vec::new(), Self::if_branches)?;
         let span = start.to(self.prev().span());
         let kind = StmtKind::If(Box::new(IfStmt {
             cond,
