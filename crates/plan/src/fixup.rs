@@ -1125,7 +1125,7 @@ pub fn nested_writeback_warning(
 ) -> memreuse_ir::diagnostics::Diagnostic {
     let name = |v: VarId| vars[v].name.as_str();
     let base = |v: VarId| base_of(vars, v).unwrap_or_default();
-    let mut d = memreuse_ir::diagnostics::Diagnostic::error(
+    memreuse_ir::diagnostics::Diagnostic::warning(
         codes::NESTED_CARRY_WRITTEN_BACK,
         format!(
             "PyPTO yields '{}' on '{}' for loop carry '{}', which sits on '{}' (its init is an enclosing loop's iter arg, so PyPTO's yield fixup writes nothing back), which is unsafe: the next iteration and the loop's result read '{}' without that value; the repaired plan moves '{}' there first ('{}')",
@@ -1138,12 +1138,9 @@ pub fn nested_writeback_warning(
             name(moved),
         ),
         vars[yielded].span,
-    );
-    d.severity = memreuse_ir::diagnostics::Severity::Warning;
-    d
+    )
 }
 
-/// The number `N` of a base named `mem_<space>_<N>`.
 /// Whether two tiles' MemRefs share a base and their constant byte ranges intersect (a
 /// symbolic offset counts as intersecting).
 fn byte_ranges_overlap(vars: &VarTable, a: VarId, b: VarId) -> bool {
