@@ -15,11 +15,23 @@ pub struct SpaceRow<'a> {
     pub capacity: Option<i64>,
 }
 
-const SPACE: usize = 5;
-const TILES: usize = 5;
-const BUFFERS: usize = 10;
-const BYTES: usize = 22;
-const SIZE: usize = 9;
+/// The widths of the figures' columns; a size's (LOWER BOUND two wider, FOOTPRINT,
+/// CAPACITY) is `size`.
+struct Widths {
+    space: usize,
+    tiles: usize,
+    buffers: usize,
+    bytes: usize,
+    size: usize,
+}
+
+const WIDTH: Widths = Widths {
+    space: 5,
+    tiles: 5,
+    buffers: 10,
+    bytes: 22,
+    size: 9,
+};
 
 /// The narrowest the summary is made: its rows need 80 columns with every function's name
 /// on a line of its own.
@@ -49,7 +61,8 @@ pub fn columns() -> usize {
 }
 
 /// The columns after FUNCTION, each with the space before it.
-const FIGURES: usize = SPACE + TILES + BUFFERS + BYTES + SIZE + 2 + SIZE + SIZE + 7;
+const FIGURES: usize =
+    WIDTH.space + WIDTH.tiles + WIDTH.buffers + WIDTH.bytes + 3 * WIDTH.size + 2 + 7;
 
 /// Rows name functions indented under their file's line.
 pub const INDENT: &str = "  ";
@@ -153,13 +166,13 @@ pub fn header(width: usize) -> String {
     } else {
         cell(&mut line, FUNCTION, width, Align::Left);
     }
-    cell(&mut line, "SPACE", SPACE, Align::Left);
-    cell(&mut line, "TILES", TILES, Align::Right);
-    cell(&mut line, "BUFFERS", BUFFERS, Align::Right);
-    cell(&mut line, "BYTES", BYTES, Align::Right);
-    cell(&mut line, "LOWER BOUND", SIZE + 2, Align::Right);
-    cell(&mut line, "FOOTPRINT", SIZE, Align::Right);
-    cell(&mut line, "CAPACITY", SIZE, Align::Right);
+    cell(&mut line, "SPACE", WIDTH.space, Align::Left);
+    cell(&mut line, "TILES", WIDTH.tiles, Align::Right);
+    cell(&mut line, "BUFFERS", WIDTH.buffers, Align::Right);
+    cell(&mut line, "BYTES", WIDTH.bytes, Align::Right);
+    cell(&mut line, "LOWER BOUND", WIDTH.size + 2, Align::Right);
+    cell(&mut line, "FOOTPRINT", WIDTH.size, Align::Right);
+    cell(&mut line, "CAPACITY", WIDTH.size, Align::Right);
     line.push('\n');
     line
 }
@@ -179,23 +192,23 @@ pub fn legend() -> String {
 pub fn row(line: &mut String, name: &str, width: usize, figures: &SpaceRow) {
     line.clear();
     name_cell(line, name, width);
-    cell(line, figures.space, SPACE, Align::Left);
-    right_cell(line, TILES, |l| number_into(l, figures.tiles));
+    cell(line, figures.space, WIDTH.space, Align::Left);
+    right_cell(line, WIDTH.tiles, |l| number_into(l, figures.tiles));
     let (before, after) = figures.buffers;
-    right_cell(line, BUFFERS, |l| {
+    right_cell(line, WIDTH.buffers, |l| {
         number_into(l, before);
         l.push_str(" -> ");
         number_into(l, after);
     });
     let (before, after) = figures.bytes;
-    right_cell(line, BYTES, |l| {
+    right_cell(line, WIDTH.bytes, |l| {
         size_into(l, before);
         l.push_str(" -> ");
         size_into(l, after);
     });
-    right_cell(line, SIZE + 2, |l| size_into(l, figures.lower_bound));
-    right_cell(line, SIZE, |l| size_into(l, figures.footprint));
-    right_cell(line, SIZE, |l| match figures.capacity {
+    right_cell(line, WIDTH.size + 2, |l| size_into(l, figures.lower_bound));
+    right_cell(line, WIDTH.size, |l| size_into(l, figures.footprint));
+    right_cell(line, WIDTH.size, |l| match figures.capacity {
         Some(capacity) => size_into(l, capacity),
         None => l.push_str("unknown"),
     });
