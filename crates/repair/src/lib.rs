@@ -98,7 +98,8 @@ use crate::plan::{
     plan_function,
 };
 use crate::verify::{
-    Addressing, Clobber, Finding, PlanInput, VerifyOptions, check_plan, check_plan_separating,
+    Addressing, Clobber, Finding, PlanInput, VerifyOptions, Worded, check_plan,
+    check_plan_separating,
 };
 use std::rc::Rc;
 use std::sync::Arc;
@@ -290,13 +291,20 @@ fn repair_checked(
         let (plan, findings) = first.map_err(SafePlanError::Plan)?;
         let mut plan = plan.complete();
         let names = UserNames::of(input.vars.len(), &plan.function);
-        plan.report
-            .diagnostics
-            .extend(findings.into_iter().map(|f| {
-                let unsafe_plan = f.is_unsafe();
-                let d = names.word(&plan.function, &f);
-                if unsafe_plan { reported(d) } else { d }
-            }));
+        plan.report.diagnostics.extend(findings.iter().map(|f| {
+            // `--exact` emits PyPTO's plan whatever the checkers find: what makes it
+            // unsafe is a warning.
+            let severity = if f.is_unsafe() {
+                Severity::Warning
+            } else {
+                f.worded.severity
+            };
+            let worded = Worded {
+                severity,
+                ..f.worded.clone()
+            };
+            names.word(&plan.function, &worded)
+        }));
         return Ok((plan, None));
     }
     // The input as repaired so far, once an edit changed it.
@@ -489,7 +497,7 @@ impl Repair<'_> {
             // The input's hazards name the input's tiles, never a copy.
             repairs.extend(hazards);
         }
-        repairs.extend(notes.iter().map(|f| names.word(&plan.function, f)));
+        repairs.extend(notes.iter().map(|f| names.word(&plan.function, &f.worded)));
         plan.report.diagnostics.extend(repairs);
         Ok((plan, edited))
     }
@@ -1160,19 +1168,13 @@ fn base(f: &Function, v: VarId) -> Option<String> {
     }
 }
 
-/// A checker's finding reported rather than repaired (`--exact`): the plan is emitted as it
-/// is, so a violation in it warns.
-fn reported(mut d: Diagnostic) -> Diagnostic {
-    d.severity = Severity::Warning;
-    d
-}
-
+/// The error for findings no edit repairs, each as the user is told of it.
 fn unrepaired(findings: Vec<Finding>, user_vars: usize, planned: &Function) -> SafePlanError {
     let names = UserNames::of(user_vars, planned);
     SafePlanError::Unrepaired(
         findings
             .into_iter()
-            .map(|f| names.word(planned, &f))
+            .map(|f| names.word(planned, &f.worded))
             .collect(),
     )
 }

@@ -8,7 +8,7 @@ use crate::diagnostics::{Diagnostic, Related};
 use crate::ir::codes;
 use crate::ir::{Function, Name, VarId};
 use crate::isolate::Place;
-use crate::verify::{Finding, Text};
+use crate::verify::{Finding, Text, Worded};
 
 /// What a repair's warning says, before it is worded.
 pub(crate) enum RepairText {
@@ -266,10 +266,10 @@ impl UserNames {
         }
     }
 
-    /// `finding` as the user is told of it: each of its texts says a copy to be one where it
+    /// A finding as the user is told of it: each of its texts says a copy to be one where it
     /// first names it.
-    pub fn word(&self, planned: &Function, finding: &Finding) -> Diagnostic {
-        finding.worded.said(&mut || {
+    pub fn word(&self, planned: &Function, finding: &Worded) -> Diagnostic {
+        finding.said(&mut || {
             let mut naming = self.naming(planned);
             Box::new(move |v| naming.tile(v))
         })
