@@ -124,7 +124,7 @@ pub fn write_plan_document<W: std::io::Write>(
     mut out: W,
     backend: &str,
     planner: &str,
-    files: impl Iterator<Item = Vec<u8>>,
+    files: impl Iterator<Item = impl AsRef<[u8]>>,
 ) -> std::io::Result<W> {
     let string = |s: &str| serde_json::to_string(s).map_err(std::io::Error::other);
     write!(
@@ -138,11 +138,30 @@ pub fn write_plan_document<W: std::io::Write>(
     let mut any = false;
     for entry in files {
         out.write_all(if any { b",\n    " } else { b"\n    " })?;
-        out.write_all(&entry)?;
+        out.write_all(entry.as_ref())?;
         any = true;
     }
     out.write_all(if any { b"\n  ]\n}" } else { b"]\n}" })?;
     Ok(out)
+}
+
+/// What a file's entry depends on beside its report and its text (the store's
+/// `variant`, [`crate::store::json_key`]): the layout, by schema and version of this tool,
+/// and the options.
+pub fn entry_variant(lifetimes: bool) -> Vec<u8> {
+    format!("schema {SCHEMA_VERSION}, {TOOL}, lifetimes {lifetimes}").into_bytes()
+}
+
+/// The start of the entry [`file_entry`] prints for the file at `path`, up to and including
+/// the path (its first field): what is left of the entry after it serves the same text
+/// planned at another path (the store keeps entries so).
+pub fn entry_head(path: &str) -> Result<Vec<u8>, serde_json::Error> {
+    let mut head = Vec::with_capacity(path.len() + 20);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut head, Nested::default());
+    // Left open: the fields after the path are the rest.
+    let mut map = (&mut serializer).serialize_map(None)?;
+    map.serialize_entry("path", path)?;
+    Ok(head)
 }
 
 /// One file's entry of the document's `files` (a [`FileJson`], or a value that serializes as
@@ -577,6 +596,35 @@ mod tests {
         let expected = pretty.replace('\n', "\n    ");
         let printed = file_entry(&deep).expect("printable");
         assert_eq!(String::from_utf8(printed).expect("utf-8"), expected);
+    }
+
+    /// An entry starts with the head of its path, whatever the path holds, and a head and
+    /// the rest of another path's entry are the entry.
+    #[test]
+    fn an_entry_is_its_paths_head_and_the_rest() {
+        let paths = ["a.py", "dir/b \"q\"\\.py", "ü\n\t.py", ""];
+        let entry = |path| {
+            let file = FileReport {
+                path,
+                text: "",
+                functions: Vec::new(),
+                error: None,
+            };
+            file_entry(&FileJson::new(&file)).expect("printable")
+        };
+        let rest = |path| {
+            let (entry, head) = (entry(path), entry_head(path).expect("printable"));
+            assert!(entry.starts_with(&head), "{path:?}");
+            entry[head.len()..].to_vec()
+        };
+        for path in paths {
+            for other in paths {
+                let mut spliced = entry_head(path).expect("printable");
+                spliced.extend(rest(other));
+                assert_eq!(spliced, entry(path), "{path:?} after {other:?}");
+            }
+        }
+        assert_ne!(entry_variant(true), entry_variant(false));
     }
 
     /// The streamed document is the value's, printed pretty, byte for byte.
