@@ -124,7 +124,7 @@ pub fn write_plan_document<W: std::io::Write>(
     mut out: W,
     backend: &str,
     planner: &str,
-    files: impl Iterator<Item = Vec<u8>>,
+    files: impl Iterator<Item = impl AsRef<[u8]>>,
 ) -> std::io::Result<W> {
     let string = |s: &str| serde_json::to_string(s).map_err(std::io::Error::other);
     write!(
@@ -138,11 +138,36 @@ pub fn write_plan_document<W: std::io::Write>(
     let mut any = false;
     for entry in files {
         out.write_all(if any { b",\n    " } else { b"\n    " })?;
-        out.write_all(&entry)?;
+        out.write_all(entry.as_ref())?;
         any = true;
     }
     out.write_all(if any { b"\n  ]\n}" } else { b"]\n}" })?;
     Ok(out)
+}
+
+/// What a file's entry depends on beside its report and its text (the store's
+/// `variant`, [`crate::store::json_key`]): the layout, by schema and version of this tool,
+/// and the options.
+pub fn entry_variant(lifetimes: bool) -> Vec<u8> {
+    format!("schema {SCHEMA_VERSION}, layout {ENTRY_LAYOUT}, {TOOL}, lifetimes {lifetimes}")
+        .into_bytes()
+}
+
+/// Bumped whenever a file's entry prints differently from the same report and text (a
+/// field, its order, the indentation), so that the store serves no entry of the layout
+/// before; a test pins the layout's bytes.
+const ENTRY_LAYOUT: u32 = 1;
+
+/// The start of the entry [`file_entry`] prints for the file at `path`, up to and including
+/// the path (its first field): what is left of the entry after it serves the same text
+/// planned at another path (the store keeps entries so).
+pub fn entry_head(path: &str) -> Result<Vec<u8>, serde_json::Error> {
+    let mut head = Vec::with_capacity(path.len() + 20);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut head, Nested::default());
+    // Left open: the fields after the path are the rest.
+    let mut map = (&mut serializer).serialize_map(None)?;
+    map.serialize_entry("path", path)?;
+    Ok(head)
 }
 
 /// One file's entry of the document's `files` (a [`FileJson`], or a value that serializes as
@@ -577,6 +602,123 @@ mod tests {
         let expected = pretty.replace('\n', "\n    ");
         let printed = file_entry(&deep).expect("printable");
         assert_eq!(String::from_utf8(printed).expect("utf-8"), expected);
+    }
+
+    /// An entry starts with the head of its path, whatever the path holds, and a head and
+    /// the rest of another path's entry are the entry.
+    #[test]
+    fn an_entry_is_its_paths_head_and_the_rest() {
+        let paths = ["a.py", "dir/b \"q\"\\.py", "ü\n\t.py", ""];
+        let entry = |path| {
+            let file = FileReport {
+                path,
+                text: "",
+                functions: Vec::new(),
+                error: None,
+            };
+            file_entry(&FileJson::new(&file)).expect("printable")
+        };
+        let rest = |path| {
+            let (entry, head) = (entry(path), entry_head(path).expect("printable"));
+            assert!(entry.starts_with(&head), "{path:?}");
+            entry[head.len()..].to_vec()
+        };
+        for path in paths {
+            for other in paths {
+                let mut spliced = entry_head(path).expect("printable");
+                spliced.extend(rest(other));
+                assert_eq!(spliced, entry(path), "{path:?} after {other:?}");
+            }
+        }
+        assert_ne!(entry_variant(true), entry_variant(false));
+    }
+
+    /// The bytes of an entry with every kind of field, which the store keeps: a change to
+    /// them must bump [`ENTRY_LAYOUT`] (and this digest), or a warm run would serve entries
+    /// of the layout before.
+    #[test]
+    fn the_entry_layout_is_pinned() {
+        use crate::ir::MemSpace;
+        use crate::plan::{LifetimeReport, MoveReport};
+        let text = "def k():\n    a = 1\n    b = a\n";
+        let mut kept = Diagnostic::note(codes::OVERLAP_WITHOUT_LOSS, "kept", Span::new(13, 18));
+        kept.related.push(Related {
+            span: Span::new(4, 5),
+            message: "there".into(),
+        });
+        let report = PlanReport {
+            spaces: vec![SpaceReport {
+                space: MemSpace::Vec,
+                capacity: Some(4096),
+                tiles: 2,
+                buffers_before: 2,
+                buffers_after: 1,
+                bytes_before: 2048,
+                bytes_after: 1024,
+                lower_bound: 1024,
+                footprint: 1024,
+                pypto_footprint: Some(2048),
+                buffers: vec![BufferReport {
+                    base: "mem_vec_0".into(),
+                    size: 1024,
+                    offset: 0,
+                    pinned: true,
+                    members: vec!["a".into(), "b".into()],
+                }],
+                live: Vec::new(),
+            }],
+            removed_allocs: vec!["mem_vec_1".into()],
+            inserted_moves: vec![MoveReport {
+                destination: "b_mv".into(),
+                source: "b".into(),
+                span: Span::new(22, 27),
+            }],
+            lifetimes: vec![LifetimeReport {
+                var: "a".into(),
+                space: MemSpace::Vec,
+                size: 1024,
+                def: 0,
+                last: 1,
+            }],
+            diagnostics: vec![
+                kept,
+                Diagnostic::warning(codes::TILE_KEEPS_OWN_BUFFER, "repaired", Span::new(22, 27))
+                    .with_hint("why"),
+            ],
+            statement_spans: vec![Span::new(13, 18), Span::new(22, 27)],
+        };
+        let failure = [Diagnostic::error(
+            codes::UNREADABLE,
+            "refused",
+            Span::new(0, 3),
+        )];
+        let file = FileReport {
+            path: "k.py",
+            text,
+            functions: vec![
+                FunctionEntry::Planned(FunctionReport {
+                    name: "k",
+                    digest: [7; 32],
+                    report: &report,
+                    cached: true,
+                }),
+                FunctionEntry::Failed(FailedFunction {
+                    name: "f",
+                    failure: "plan",
+                    diagnostics: &failure,
+                }),
+            ],
+            error: None,
+        };
+        let mut printed = file_entry(&FileJson::new(&file)).expect("printable");
+        printed.extend(file_entry(&FileJson::new(&file).without_lifetimes()).expect("printable"));
+        let digest = blake3::hash(&printed).to_hex();
+        assert_eq!(
+            digest.as_str(),
+            "2ad62e3eafa96b2a1e3d93fd8a835adb25d19ba23c4d02103b7a4c469c35f39e",
+            "an entry prints differently: bump ENTRY_LAYOUT and pin the new digest\n{}",
+            String::from_utf8_lossy(&printed)
+        );
     }
 
     /// The streamed document is the value's, printed pretty, byte for byte.

@@ -493,7 +493,7 @@ fn detail_without_lifetimes_serves_only_runs_without_them() {
     let parses_showing = |lifetimes: bool| {
         parses_showing_detail(&store, &files, |ws, outcomes| {
             for outcome in outcomes {
-                ws.detailed(outcome, lifetimes);
+                ws.detailed(&MemorySystem::default(), outcome, lifetimes);
             }
         })
     };
@@ -546,4 +546,120 @@ fn one_function_is_planned_alone_as_in_its_file() {
     let mut alone = Workspace::new(Arc::new(Cache::disabled()), PlanConfig::default());
     let file = alone.set_file(path, text, false);
     assert!(alone.plan_function(file, "no_such_function").is_none());
+}
+
+/// A [`MemorySystem`] whose files have metadata (so that stamps vouch for them), counting
+/// the texts read.
+struct StampedSystem {
+    files: MemorySystem,
+    reads: std::sync::atomic::AtomicUsize,
+}
+
+impl StampedSystem {
+    fn of(files: &[(PathBuf, String)]) -> StampedSystem {
+        let system = MemorySystem::default();
+        for (path, text) in files {
+            system.write(path, text);
+        }
+        StampedSystem {
+            files: system,
+            reads: Default::default(),
+        }
+    }
+
+    fn reads(&self) -> usize {
+        self.reads.swap(0, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl memreuse::system::System for StampedSystem {
+    fn read_to_string(&self, path: &Path) -> std::io::Result<String> {
+        self.reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.files.read_to_string(path)
+    }
+
+    fn metadata(&self, path: &Path) -> std::io::Result<Option<memreuse::system::FileMeta>> {
+        let len = self.files.read_to_string(path)?.len() as u64;
+        Ok(Some(memreuse::system::FileMeta {
+            len,
+            modified_ns: 1,
+            changed_ns: 1,
+            inode: len,
+        }))
+    }
+
+    fn now_ns(&self) -> i128 {
+        i128::from(u64::MAX)
+    }
+}
+
+/// A warm run that shows the detail of files its stamps vouched for reads each file only
+/// where the store lacks its detail (to parse it for statement places), gets the detail a
+/// run with every text gets, and lets the text go again; once the detail is stored, it reads
+/// nothing.
+#[test]
+fn a_stamped_file_is_read_for_its_detail_only_where_the_store_lacks_it() {
+    let store = MemoryStore::default();
+    let files = tree();
+    let (cold_ws, cold) = run(&store, &files);
+    let expected = render(&cold, |_, o| cold_ws.add_report_detail(o, None));
+    let system = StampedSystem::of(&files);
+    let paths: Vec<(PathBuf, bool)> = files.iter().map(|(p, _)| (p.clone(), false)).collect();
+    // (files read to plan, files read to show the detail)
+    let warm = |store: &MemoryStore| {
+        let cache = Arc::new(Cache::new(Box::new(store.clone())));
+        let mut ws = Workspace::new(cache, PlanConfig::default());
+        ws.set_stage_retention(StageRetention::OneShot);
+        ws.set_texts(Texts::Released);
+        let inputs = LoadInputs {
+            paths: &paths,
+            jobs: 1,
+            stamps: Stamps::Trusted,
+        };
+        let sources: Vec<_> = ws
+            .load(&system, inputs)
+            .into_iter()
+            .map(|f| f.expect("loads"))
+            .collect();
+        let outcomes = ws.plan(&system, &sources, 1, &|| {});
+        ws.record_stamps(&outcomes);
+        let planned = system.reads();
+        let detailed: Vec<FileOutcome> = outcomes
+            .iter()
+            .map(|o| ws.detailed(&system, o, true))
+            .collect();
+        assert_eq!(render(&detailed, |_, _| {}), expected);
+        assert!(paths.iter().all(|(p, _)| ws.text_of(p).is_none()), "let go");
+        ws.flush().expect("memory stores do not fail");
+        (planned, system.reads())
+    };
+    let n = files.len();
+    assert_eq!(warm(&store), (n, n), "no stamps, no detail stored");
+    let without_detail = MemoryStore::default();
+    for (kind, key) in store.keys() {
+        if kind != Kind::Detail
+            && let Some(value) = store.get(kind, &key).expect("reads")
+        {
+            without_detail.overwrite(kind, key, value.to_vec());
+        }
+    }
+    assert_eq!(warm(&store), (0, 0), "stamps and detail stored");
+    // A run that completes the reports without reading the texts (`plan -v`, which shows no
+    // places) stores no detail: its statement places would be missing.
+    let cache = Arc::new(Cache::new(Box::new(without_detail.clone())));
+    let mut ws = Workspace::new(cache, PlanConfig::default());
+    let inputs = LoadInputs {
+        paths: &paths,
+        jobs: 1,
+        stamps: Stamps::Trusted,
+    };
+    let sources: Vec<_> = ws.load(&system, inputs).into_iter().flatten().collect();
+    for mut outcome in ws.plan(&system, &sources, 1, &|| {}) {
+        ws.add_report_detail(&mut outcome, None);
+    }
+    ws.flush().expect("memory stores do not fail");
+    assert_eq!(system.reads(), 0);
+    assert_eq!(kinds(&without_detail, Kind::Detail), 0);
+    assert_eq!(warm(&without_detail), (0, n), "stamps, no detail stored");
 }

@@ -14,13 +14,14 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use memreuse::backend::Backend;
 use memreuse::db::{
-    FailureKind, FileOutcome, FileStatus, FunctionOutcome, Handout, LoadInputs, OutcomeDetail,
-    OutcomeText, ShardFile, ShardedWorkspace, Stamps, Texts, UnprintedProgram, planned_program,
+    DetailWanted, FailureKind, FileOutcome, FileStatus, FunctionOutcome, Handout, LoadInputs,
+    OutcomeDetail, OutcomeText, ShardFile, ShardedWorkspace, Stamps, Texts, UnprintedProgram,
+    planned_program,
 };
 use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, ProgramHeader};
 use memreuse::json::{
-    FileError, FileJson, FileReport, FunctionEntry, file_entry, function_entries,
+    FileError, FileJson, FileReport, FunctionEntry, entry_head, file_entry, function_entries,
     write_plan_document,
 };
 use memreuse::plan::{PlanConfig, Planner};
@@ -574,10 +575,10 @@ fn load(
         .iter()
         .map(|f| (f.path.clone(), args.materialize_aliases.applies_to(&f.path)))
         .collect();
-    // Only the summary and SARIF can do without input texts (they locate diagnostics
-    // lazily).
+    // The summary, SARIF and JSON can do without input texts (they locate diagnostics
+    // lazily; JSON reads a file whose entry and detail the store does not hold).
     let stamps = match args.emit {
-        Emit::Summary | Emit::Sarif => Stamps::Trusted,
+        Emit::Summary | Emit::Sarif | Emit::Json => Stamps::Trusted,
         _ => Stamps::Ignored,
     };
     let loaded = workspace.load(
@@ -1010,7 +1011,9 @@ impl Spool {
 }
 
 /// Writes the plan document to `out`, each file's report detailed and printed in its turn
-/// (ahead, on the planning threads) and dropped once written.
+/// (ahead, on the planning threads) and dropped once written. A file whose every plan the
+/// store served gets the entry an earlier run stored for its text, or stores the one printed
+/// for the next run: a warm run copies its entries instead of printing them.
 fn write_json(
     out: impl std::io::Write,
     workspace: &mut ShardedWorkspace,
@@ -1019,63 +1022,148 @@ fn write_json(
     lifetimes: bool,
 ) -> Result<()> {
     let out = std::io::BufWriter::with_capacity(1 << 16, out);
+    let cache = workspace.cache().clone();
     let mut programs: Vec<(ShardFile, &FileOutcome)> = Vec::new();
-    let mut shown: Vec<ShownProgram> = Vec::new();
+    let mut stored_under = Vec::new();
     for p in planned {
         if let FileBody::Program {
             file,
             outcome,
-            first,
             functions,
             ..
         } = &p.body
         {
             programs.push((*file, *outcome));
+            // The document shows the whole file (not one `FILE::FUNCTION`).
+            let whole = match &*outcome.status {
+                FileStatus::Planned { functions: all, .. } => all.len() == functions.len(),
+                _ => false,
+            };
+            stored_under.push((cache.is_enabled() && whole).then(|| workspace.stored_under(*file)));
+        }
+    }
+    let mut shown: Vec<ShownProgram> = Vec::new();
+    let programs_planned = planned
+        .iter()
+        .filter(|p| matches!(p.body, FileBody::Program { .. }));
+    for (p, stored) in programs_planned.zip(&stored_under) {
+        if let FileBody::Program {
+            first, functions, ..
+        } = &p.body
+        {
+            let mut text = p.text.source;
+            // A file a stamp vouched for is read again: it must still be the text planned.
+            if let TextSource::InFile {
+                planned: None,
+                path,
+            } = text
+            {
+                let planned = stored.as_ref().map(|(_, digest)| digest);
+                text = TextSource::InFile { path, planned };
+            }
             shown.push(ShownProgram {
                 display: &p.display,
-                text: p.text.source,
+                text,
                 functions: *first..*first + functions.len(),
+                stored: stored.as_ref(),
             });
         }
     }
+    let variant = memreuse::json::entry_variant(lifetimes);
+    let served = |index: usize| {
+        let (_, outcome) = programs[index];
+        match &*outcome.status {
+            FileStatus::Planned { functions, .. } => functions.iter().all(|f| !f.computed),
+            _ => false,
+        }
+    };
+    // Only entries read back take from the pool and give back to it: it holds no more
+    // buffers than there are entries on their way.
+    let pool = std::sync::Mutex::new(Vec::new());
+    let printed = |bytes| Entry { bytes, pool: None };
+    let copied = std::sync::atomic::AtomicUsize::new(0);
+    let ready = |index: usize| {
+        let program = &shown[index];
+        let (config, digest) = program.stored?;
+        if !served(index) {
+            return None;
+        }
+        let head = match entry_head(program.display) {
+            Ok(head) => head,
+            Err(err) => return Some(Err(err)),
+        };
+        let bytes = pool.lock().ok()?.pop().unwrap_or_default();
+        let mut entry = Entry {
+            bytes,
+            pool: Some(&pool),
+        };
+        entry.bytes.extend_from_slice(&head);
+        if !cache.get_json_for(config, digest, &variant, &mut entry.bytes) {
+            return None;
+        }
+        copied.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some(Ok(entry))
+    };
     let (backend, planner) = (config.backend.name(), config.planner.name());
     let print = |index: usize, outcome: FileOutcome, fresh: Vec<bool>| {
         let program = &shown[index];
+        let store = program.stored.filter(|_| fresh.iter().all(|&fresh| !fresh));
         let body = JsonBody::Program {
             outcome,
             fresh,
             shown: program.functions.clone(),
         };
-        file_entry(&JsonFile {
+        let entry = file_entry(&JsonFile {
             display: program.display,
             text: &program.text.text(),
             body,
             lifetimes,
-        })
+        })?;
+        if let Some((config, digest)) = store {
+            let head = entry_head(program.display)?;
+            if let Some(rest) = entry.strip_prefix(head.as_slice()) {
+                cache.put_json_for(config, digest, &variant, rest);
+            }
+        }
+        Ok(printed(entry))
     };
-    let (written, failure) = workspace.detailed_in_order(&programs, lifetimes, print, |printed| {
+    let detailed = |made: &mut dyn Iterator<Item = Result<Entry, serde_json::Error>>| {
         let mut failure = None;
         let entries = planned.iter().map_while(|p| {
             let entry = match &p.body {
-                FileBody::Program { .. } => printed.next()?,
+                FileBody::Program { .. } => made.next()?,
                 FileBody::Unreadable(err) => file_entry(&JsonFile {
                     display: &p.display,
                     text: "",
                     body: JsonBody::Unreadable(err),
                     lifetimes,
-                }),
+                })
+                .map(printed),
                 FileBody::ParseFailed(diagnostics) => file_entry(&JsonFile {
                     display: &p.display,
                     text: p.text.get(),
                     body: JsonBody::ParseFailed(diagnostics),
                     lifetimes,
-                }),
+                })
+                .map(printed),
             };
             entry.map_err(|err| failure = Some(err)).ok()
         });
         let written = write_plan_document(out, backend, planner, entries);
         (written, failure)
-    });
+    };
+    let wanted = DetailWanted {
+        outcomes: &programs,
+        lifetimes,
+        system: &OsSystem,
+    };
+    let (written, failure) = workspace.detailed_in_order(wanted, ready, print, detailed);
+    let copied = copied.into_inner();
+    tracing::info!(
+        programs = programs.len(),
+        copied,
+        "entries copied from the store"
+    );
     if let Some(err) = failure {
         bail!("cannot print the plan document: {err}");
     }
@@ -1085,12 +1173,39 @@ fn write_json(
     Ok(())
 }
 
+/// A file's entry of the document; one read back from the store gives its memory back to
+/// `pool` once written, for the next one to be read into (fresh memory for each one cost a
+/// warm run a fifth of its time, in page faults).
+struct Entry<'p> {
+    bytes: Vec<u8>,
+    pool: Option<&'p std::sync::Mutex<Vec<Vec<u8>>>>,
+}
+
+impl AsRef<[u8]> for Entry<'_> {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+impl Drop for Entry<'_> {
+    fn drop(&mut self) {
+        if let Some(Ok(mut pool)) = self.pool.map(|pool| pool.lock()) {
+            let mut bytes = std::mem::take(&mut self.bytes);
+            bytes.clear();
+            pool.push(bytes);
+        }
+    }
+}
+
 /// What the document shows of one program file, for the threads that print it.
 struct ShownProgram<'a> {
     display: &'a str,
     text: TextSource<'a>,
     /// The functions shown (one for `FILE::FUNCTION`).
     functions: std::ops::Range<usize>,
+    /// The configuration and text digest its entry is stored under; `None` without the
+    /// store, or for one function of the file.
+    stored: Option<&'a (PlanConfig, [u8; 32])>,
 }
 
 /// One file as JSON sees it: every function, planned or failed, or why there are none.

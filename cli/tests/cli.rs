@@ -444,7 +444,8 @@ fn manifest_served_runs_print_what_cold_runs_print() {
 }
 
 /// JSON written straight to a file while the run holds the store (no reader can hold a file
-/// up) is the document a pipe gets through the spool, cold and warm.
+/// up) is the document a pipe gets through the spool, cold and warm; the first warm run
+/// stores the entries of the files the store served, and the next copies them, to the byte.
 #[test]
 fn json_into_a_file_is_the_document_a_pipe_gets() {
     // Each way its own store, so that both runs of a round are cold or both warm.
@@ -454,22 +455,38 @@ fn json_into_a_file_is_the_document_a_pipe_gets() {
     );
     let out = tempfile::tempdir().expect("temp dir");
     let json = ["plan", "examples/kernels", "--emit", "json"];
-    for round in ["cold", "warm"] {
+    let mut documents = Vec::new();
+    for round in ["cold", "warm", "copied"] {
         let path = out.path().join(format!("{round}.json"));
         let file = std::fs::File::create(&path).expect("created");
         let into_file = Command::new(env!("CARGO_BIN_EXE_memreuse"))
             .args(json)
             .current_dir(repo())
             .env("MEMREUSE_STATE_DIR", state.path())
+            .env("MEMREUSE_LOG", "info")
             .stdout(file)
             .output()
             .expect("the binary runs");
         assert!(into_file.status.success(), "{}", text(&into_file.stderr));
+        let log = text(&into_file.stderr);
+        let copied = log
+            .split_once("copied=")
+            .and_then(|(_, after)| after.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse::<usize>().ok());
+        match round {
+            "copied" => assert!(copied.is_some_and(|n| n > 0), "{round}: {log}"),
+            _ => assert_eq!(copied, Some(0), "{round}: {log}"),
+        }
         let piped = memreuse_with_state(&json, &repo(), piped_state.path());
         let written = std::fs::read_to_string(&path).expect("written");
         assert!(written.contains("\"schema\""), "{round}: {written}");
         assert_eq!(written, text(&piped.stdout), "{round}");
+        documents.push(written);
     }
+    assert_eq!(
+        documents[1], documents[2],
+        "the copied entries are the printed ones"
+    );
 }
 
 /// `--no-lifetimes` leaves out each function's `lifetimes` and nothing else, cold or served

@@ -134,7 +134,7 @@ pub use outcome::{
     FailureKind, FileOutcome, FileStatus, FunctionOutcome, OutcomeText, Planned, Report,
     UnprintedProgram, planned_program,
 };
-pub use sharded::{Handout, ShardFile, ShardedWorkspace};
+pub use sharded::{DetailWanted, Handout, ShardFile, ShardedWorkspace};
 pub use source_file::SourceFile;
 pub use workspace::{
     Cancelled, LoadInputs, OutcomeDetail, Snapshot, StageRetention, Stamps, Texts, Workspace,
@@ -1365,15 +1365,17 @@ fn without_detail(report: &PlanReport) -> PlanReport {
 /// without detail from a manifest, from their plan entries (whose statement spans, the only
 /// spans of the detail, are anchors to locate in the current text). Without `lifetimes`
 /// the reports get no lifetimes and no statement places, which a served plan would parse its
-/// file again for.
+/// file again for. False where that parse, or planning, needed the file's text and it was
+/// not loaded (a stamp vouched for the file): the reports are then incomplete (nothing is
+/// stored), and a caller loads the text and asks again.
 pub fn add_report_detail(
     db: &dyn Db,
     outcome: &mut FileOutcome,
     only: Option<&str>,
     lifetimes: bool,
-) {
+) -> bool {
     let FileStatus::Planned { functions, .. } = Arc::make_mut(&mut outcome.status) else {
-        return;
+        return true;
     };
     let wanted = |f: &FunctionOutcome| only.is_none_or(|name| f.name == name);
     let lacks_detail = |f: &FunctionOutcome| {
@@ -1382,7 +1384,7 @@ pub fn add_report_detail(
             .is_ok_and(|p| p.report.detailed().is_none())
     };
     if !functions.iter().any(|f| wanted(f) && lacks_detail(f)) {
-        return;
+        return true;
     }
     let stored_under = db.cache().is_enabled().then(|| {
         let file = outcome.file;
@@ -1392,11 +1394,12 @@ pub fn add_report_detail(
         && let Some(detail) = db.cache().get_detail_for(config, text)
         && complete_from(functions, &detail, wanted, lifetimes)
     {
-        return;
+        return true;
     }
     let FileItems::Program { items, .. } = file_items(db, outcome.file) else {
-        return;
+        return outcome.file.text(db).is_some();
     };
+    let mut placed = true;
     for (function, &item) in functions.iter_mut().zip(items) {
         if !wanted(function) {
             continue;
@@ -1443,6 +1446,9 @@ pub fn add_report_detail(
                 {
                     table = &reparsed.table;
                 }
+                if table.0.is_empty() && outcome.file.text(db).is_none() {
+                    placed = false;
+                }
                 report.statement_spans = statements
                     .iter()
                     .map(|&a| spans::resolve(a, table))
@@ -1454,6 +1460,7 @@ pub fn add_report_detail(
     // A whole file's detail is stored for the next run that shows it.
     if let Some((config, text)) = &stored_under
         && only.is_none()
+        && placed
     {
         let detail: Option<Vec<FunctionDetail>> = functions
             .iter()
@@ -1468,6 +1475,7 @@ pub fn add_report_detail(
                 .put_detail_for(config, text, &FileDetail { functions });
         }
     }
+    placed
 }
 
 /// Completes the reports of `functions` that `wanted` names and that lack detail from a

@@ -33,6 +33,17 @@ pub struct Handout {
     pub texts: Texts,
 }
 
+/// The outcomes whose detail [`ShardedWorkspace::detailed_in_order`] makes.
+#[derive(Clone, Copy)]
+pub struct DetailWanted<'a> {
+    /// Each with the file it is the outcome of.
+    pub outcomes: &'a [(ShardFile, &'a FileOutcome)],
+    /// With lifetimes and statement places, or without.
+    pub lifetimes: bool,
+    /// What reads a file a stamp vouched for, where its detail needs its text.
+    pub system: &'a dyn System,
+}
+
 /// Workspaces over one cache, each holding some of a one-shot run's files
 /// ([`StageRetention::OneShot`]).
 pub struct ShardedWorkspace {
@@ -157,21 +168,26 @@ impl ShardedWorkspace {
         self.shards[file.shard].add_report_detail(outcome, None);
     }
 
-    /// [`Workspace::detailed`] of each of `outcomes` (each with the file it is the outcome
-    /// of), every shard's on a thread of its own, turned by `make` (with its index in
-    /// `outcomes` and whether each of its functions' plans was computed by this run,
-    /// [`ShardedWorkspace::is_fresh`]) into what `consume` is handed, in the order of
-    /// `outcomes`. A shard works a few files ahead of `consume` at most, and stops when
-    /// `consume` returns. `make` runs on the shard's thread: printing a file's JSON there
-    /// leaves the consumer only the writing.
+    /// [`Workspace::detailed`] of each of `wanted.outcomes`, every shard's on a thread of its
+    /// own, turned by `make` (with its index in `outcomes` and whether each of its functions'
+    /// plans was computed by this run, [`ShardedWorkspace::is_fresh`]) into what `consume`
+    /// is handed, in the order of `outcomes`; where `ready` (with the index) has it without
+    /// the detail, that instead. A shard works a few files ahead of `consume` at most, and
+    /// stops when `consume` returns. `ready` and `make` run on the shard's thread: printing
+    /// a file's JSON there leaves the consumer only the writing.
     pub fn detailed_in_order<T: Send, R>(
         &mut self,
-        outcomes: &[(ShardFile, &FileOutcome)],
-        lifetimes: bool,
+        wanted: DetailWanted,
+        ready: impl Fn(usize) -> Option<T> + Sync,
         make: impl Fn(usize, FileOutcome, Vec<bool>) -> T + Sync,
         consume: impl FnOnce(&mut dyn Iterator<Item = T>) -> R,
     ) -> R {
         const AHEAD: usize = 4;
+        let DetailWanted {
+            system,
+            outcomes,
+            lifetimes,
+        } = wanted;
         std::thread::scope(|scope| {
             let receivers: Vec<_> = self
                 .shards
@@ -183,18 +199,21 @@ impl ShardedWorkspace {
                         .iter()
                         .enumerate()
                         .filter(move |(_, (file, _))| file.shard == shard);
-                    let make = &make;
+                    let (ready, make) = (&ready, &make);
                     scope.spawn(move || {
                         for (index, (_, outcome)) in mine {
-                            let detailed = workspace.detailed(outcome, lifetimes);
-                            let fresh = match &*detailed.status {
-                                FileStatus::Planned { functions, .. } => {
-                                    functions.iter().map(|f| workspace.is_fresh(f)).collect()
-                                }
-                                _ => Vec::new(),
-                            };
+                            let made = ready(index).unwrap_or_else(|| {
+                                let detailed = workspace.detailed(system, outcome, lifetimes);
+                                let fresh = match &*detailed.status {
+                                    FileStatus::Planned { functions, .. } => {
+                                        functions.iter().map(|f| workspace.is_fresh(f)).collect()
+                                    }
+                                    _ => Vec::new(),
+                                };
+                                make(index, detailed, fresh)
+                            });
                             // The consumer is done: nothing more is wanted.
-                            if send.send(make(index, detailed, fresh)).is_err() {
+                            if send.send(made).is_err() {
                                 return;
                             }
                         }
@@ -211,6 +230,11 @@ impl ShardedWorkspace {
             drop(receivers);
             consumed
         })
+    }
+
+    /// [`Workspace::stored_under`] of `file`.
+    pub fn stored_under(&self, file: ShardFile) -> (PlanConfig, [u8; 32]) {
+        self.shards[file.shard].stored_under(file.file)
     }
 
     /// [`Workspace::planned_texts`] of `file`.

@@ -689,13 +689,38 @@ impl Workspace {
     /// `outcome` with its report detail (without lifetimes and statement places unless
     /// `lifetimes`), leaving `outcome` as it is; the stages this ran (a parse, for statement
     /// places) are evicted, so that a caller asking file by file holds one file's detail at a
-    /// time.
-    pub fn detailed(&mut self, outcome: &FileOutcome, lifetimes: bool) -> FileOutcome {
+    /// time. A file a stamp vouched for, unread so far, is read through `system` where its
+    /// detail needs a parse, and let go again.
+    pub fn detailed(
+        &mut self,
+        system: &dyn System,
+        outcome: &FileOutcome,
+        lifetimes: bool,
+    ) -> FileOutcome {
         use salsa::Database as _;
         let mut detailed = outcome.clone();
-        super::add_report_detail(&self.db, &mut detailed, None, lifetimes);
+        let placed = super::add_report_detail(&self.db, &mut detailed, None, lifetimes);
+        let file = outcome.file;
+        if !placed && file.text(&self.db).is_none() {
+            // Only the text planned: another one's places would be wrong.
+            let text = system
+                .read_to_string(&outcome.path)
+                .ok()
+                .filter(|text| blake3::hash(text.as_bytes()).as_bytes() == &file.digest(&self.db));
+            if let Some(text) = text {
+                file.set_text(&mut self.db).to(Some(text.into()));
+                detailed = outcome.clone();
+                super::add_report_detail(&self.db, &mut detailed, None, lifetimes);
+                file.set_text(&mut self.db).to(None);
+            }
+        }
         self.db.trigger_lru_eviction();
         detailed
+    }
+
+    /// The configuration and the text digest that `file`'s results are stored under.
+    pub fn stored_under(&self, file: SourceFile) -> (PlanConfig, [u8; 32]) {
+        (super::file_config(&self.db, file), file.digest(&self.db))
     }
 
     /// Writes the queued results in one batch and makes them durable.

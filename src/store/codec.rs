@@ -1,7 +1,7 @@
 //! The byte format of cached values: a fixed header (magic, schema version, kind, payload
 //! length, CRC-32 of the stored payload) and the payload, a small hand-written encoding
 //! (integers as LEB128 varints: most are small, and a plan's payload is compressed byte by byte).
-//! Plan and detail payloads are compressed with LZ4 (printed IR and member names repeat
+//! Plan, detail and JSON payloads are compressed with LZ4 (printed IR and member names repeat
 //! themselves a lot; this shrinks the store about five times); manifests and stamps are small
 //! and read on every warm run, so they are stored as they are. Only this file knows the layout; a value that fails any check decodes to an
 //! error, which callers treat as a miss. The checksum is checked before decompressing.
@@ -26,7 +26,8 @@ const MAGIC: [u8; 2] = *b"MR";
 /// Bumped whenever the payload layout changes; older values then fail to decode (a miss).
 /// 10: integers as LEB128 varints (zigzag where signed), not fixed 4 or 8 bytes.
 /// 11: each space's live bytes (`SpaceReport::live`).
-pub const SCHEMA_VERSION: u16 = 11;
+/// 12: kind 5, a file's JSON entry ([`Kind::Json`]).
+pub const SCHEMA_VERSION: u16 = 12;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -59,7 +60,7 @@ pub fn encode_plan(plan: &CachedPlan) -> Vec<u8> {
         }
     }
     capacities(&mut w, &plan.capacities);
-    frame(Kind::Plan, w.0)
+    frame(Kind::Plan, &w.0)
 }
 
 pub fn decode_plan(bytes: &[u8]) -> Result<CachedPlan, DecodeError> {
@@ -144,7 +145,7 @@ pub fn encode_manifest(manifest: &FileManifest) -> Vec<u8> {
         report(&mut w, &f.report, true);
         capacities(&mut w, &f.capacities);
     }
-    frame(Kind::File, w.0)
+    frame(Kind::File, &w.0)
 }
 
 pub fn encode_detail(detail: &FileDetail) -> Vec<u8> {
@@ -176,7 +177,7 @@ pub fn encode_detail(detail: &FileDetail) -> Vec<u8> {
             }
         }
     }
-    frame(Kind::Detail, w.0)
+    frame(Kind::Detail, &w.0)
 }
 
 pub fn decode_detail(bytes: &[u8]) -> Result<FileDetail, DecodeError> {
@@ -206,6 +207,30 @@ pub fn decode_detail(bytes: &[u8]) -> Result<FileDetail, DecodeError> {
     Ok(FileDetail { functions })
 }
 
+/// A JSON entry is its bytes (compressed about six times: its indentation repeats).
+pub fn encode_json(entry: &[u8]) -> Vec<u8> {
+    frame(Kind::Json, entry)
+}
+
+/// Appends the JSON entry to `out` (which a caller reuses: fresh memory for every entry was
+/// a fifth of a warm run's time, in page faults).
+pub fn decode_json_into(bytes: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
+    let payload = stored_payload(Kind::Json, bytes)?;
+    let (size, compressed) = payload
+        .split_first_chunk::<4>()
+        .ok_or(DecodeError::Payload)?;
+    let size = u32::from_le_bytes(*size) as usize;
+    let start = out.len();
+    out.resize(start + size, 0);
+    match lz4_flex::block::decompress_into(compressed, &mut out[start..]) {
+        Ok(written) if written == size => Ok(()),
+        _ => {
+            out.truncate(start);
+            Err(DecodeError::Payload)
+        }
+    }
+}
+
 pub fn encode_stamp(stamp: &Stamp) -> Vec<u8> {
     let mut w = Writer::default();
     w.i64(stamp.len as i64);
@@ -213,7 +238,7 @@ pub fn encode_stamp(stamp: &Stamp) -> Vec<u8> {
     w.raw(&stamp.changed_ns.to_le_bytes());
     w.i64(stamp.inode as i64);
     w.raw(&stamp.digest);
-    frame(Kind::Stamp, w.0)
+    frame(Kind::Stamp, &w.0)
 }
 
 pub fn decode_stamp(bytes: &[u8]) -> Result<Stamp, DecodeError> {
@@ -263,18 +288,21 @@ pub fn check(bytes: &[u8]) -> Result<Kind, DecodeError> {
         Some(2) => Kind::File,
         Some(3) => Kind::Stamp,
         Some(4) => Kind::Detail,
+        Some(5) => Kind::Json,
         _ => return Err(DecodeError::Header),
     };
     stored_payload(kind, bytes).map(|_| kind)
 }
 
 fn compressed(kind: Kind) -> bool {
-    matches!(kind, Kind::Plan | Kind::Detail)
+    matches!(kind, Kind::Plan | Kind::Detail | Kind::Json)
 }
 
-fn frame(kind: Kind, payload: Vec<u8>) -> Vec<u8> {
+fn frame(kind: Kind, payload: &[u8]) -> Vec<u8> {
+    let compressed_payload;
     let payload = if compressed(kind) {
-        lz4_flex::compress_prepend_size(&payload)
+        compressed_payload = lz4_flex::compress_prepend_size(payload);
+        &compressed_payload
     } else {
         payload
     };
@@ -284,8 +312,8 @@ fn frame(kind: Kind, payload: Vec<u8>) -> Vec<u8> {
     out.push(kind as u8);
     out.push(0);
     out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
-    out.extend_from_slice(&payload);
+    out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
+    out.extend_from_slice(payload);
     out
 }
 
@@ -775,6 +803,37 @@ mod tests {
         assert_eq!(check(&bytes), Ok(Kind::Detail));
         assert_eq!(decode_detail(&bytes), Ok(detail));
         assert_eq!(decode_manifest(&bytes), Err(DecodeError::Header));
+    }
+
+    #[test]
+    fn json_entries_round_trip_compressed() {
+        let entry = format!("{{{}\n}}", "\n          \"cached\": true,".repeat(200));
+        let bytes = encode_json(entry.as_bytes());
+        assert!(bytes.len() * 4 < entry.len(), "{} B stored", bytes.len());
+        assert_eq!(check(&bytes), Ok(Kind::Json));
+        let mut out = b"head".to_vec();
+        assert_eq!(decode_json_into(&bytes, &mut out), Ok(()));
+        assert_eq!(out, [b"head", entry.as_bytes()].concat());
+        assert_eq!(decode_detail(&bytes), Err(DecodeError::Header));
+        let stamp = encode_stamp(&Stamp {
+            len: 1,
+            modified_ns: 2,
+            changed_ns: 3,
+            inode: 4,
+            digest: [5; 32],
+        });
+        assert_eq!(decode_json_into(&stamp, &mut out), Err(DecodeError::Header));
+        // A size that is not the entry's: refused, `out` as it was.
+        let mut wrong = bytes.clone();
+        wrong[HEADER_LEN..HEADER_LEN + 4].copy_from_slice(&(entry.len() as u32 + 1).to_le_bytes());
+        let crc = crc32fast::hash(&wrong[HEADER_LEN..]).to_le_bytes();
+        wrong[10..14].copy_from_slice(&crc);
+        let mut out = b"head".to_vec();
+        assert_eq!(
+            decode_json_into(&wrong, &mut out),
+            Err(DecodeError::Payload)
+        );
+        assert_eq!(out, b"head");
     }
 
     #[test]

@@ -27,10 +27,20 @@ pub enum Kind {
     /// The report detail of one planned file ([`FileDetail`]), keyed by its text: lets a
     /// warm run that shows the detail skip parsing the file for statement places.
     Detail = 4,
+    /// One planned file's entry of the `--emit json` document without its path (bytes the
+    /// `json` module prints), keyed by its text and what else the entry's bytes depend on:
+    /// lets a warm run copy the entry instead of reading the detail and printing it.
+    Json = 5,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 4] = [Kind::Plan, Kind::File, Kind::Stamp, Kind::Detail];
+    pub const ALL: [Kind; 5] = [
+        Kind::Plan,
+        Kind::File,
+        Kind::Stamp,
+        Kind::Detail,
+        Kind::Json,
+    ];
 
     fn context(self) -> &'static str {
         match self {
@@ -38,6 +48,7 @@ impl Kind {
             Kind::File => "memreuse file v1",
             Kind::Stamp => "memreuse stamp v1",
             Kind::Detail => "memreuse detail v1",
+            Kind::Json => "memreuse json v1",
         }
     }
 }
@@ -92,6 +103,16 @@ pub fn fitting_file_key(config_any_capacity: &[u8; 32], text_digest: &[u8; 32]) 
 /// digest of the file's exact text.
 pub fn detail_key(config: &[u8; 32], text_digest: &[u8; 32]) -> Key {
     derive(Kind::Detail.context(), config, text_digest)
+}
+
+/// The key of a file's JSON entry, over the whole configuration's digest, the blake3 digest
+/// of the file's exact text and `variant`, what else the entry's bytes depend on (the
+/// document's layout and options).
+pub fn json_key(config: &[u8; 32], text_digest: &[u8; 32], variant: &[u8]) -> Key {
+    let mut content = Vec::with_capacity(32 + variant.len());
+    content.extend_from_slice(text_digest);
+    content.extend_from_slice(variant);
+    derive(Kind::Json.context(), config, &content)
 }
 
 /// A configuration's two digests: of all of it, and without its capacities.

@@ -237,7 +237,7 @@ impl Cache {
         &self,
         kind: Kind,
         key: &Key,
-        decode: fn(&[u8]) -> Result<T, DecodeError>,
+        decode: impl FnOnce(&[u8]) -> Result<T, DecodeError>,
         accept: impl FnOnce(&T) -> bool,
     ) -> Option<T> {
         let store = self.store.as_ref()?;
@@ -281,6 +281,27 @@ impl Cache {
     pub fn put_detail_for(&self, config: &PlanConfig, text: &[u8; 32], detail: &FileDetail) {
         let key = detail_key(&self.digests(config).exact, text);
         self.queue(Kind::Detail, key, || codec::encode_detail(detail));
+    }
+
+    /// Appends to `out` the JSON entry of the file whose text has the digest `text`, stored
+    /// under exactly `config` and `variant` ([`json_key`]); whether there was one (if not,
+    /// `out` is as it was). Like detail, it counts as neither hit nor miss.
+    pub fn get_json_for(
+        &self,
+        config: &PlanConfig,
+        text: &[u8; 32],
+        variant: &[u8],
+        out: &mut Vec<u8>,
+    ) -> bool {
+        let key = json_key(&self.digests(config).exact, text, variant);
+        let decode = |bytes: &[u8]| codec::decode_json_into(bytes, out);
+        self.lookup(Kind::Json, &key, decode, |_| true).is_some()
+    }
+
+    /// Queues a file's JSON entry made under `config` and `variant`.
+    pub fn put_json_for(&self, config: &PlanConfig, text: &[u8; 32], variant: &[u8], entry: &[u8]) {
+        let key = json_key(&self.digests(config).exact, text, variant);
+        self.queue(Kind::Json, key, || codec::encode_json(entry));
     }
 
     /// A stamp is bookkeeping, not a result: it counts as neither hit nor miss.
@@ -464,7 +485,8 @@ impl Cache {
                 candidates.push((last, kind, key, size));
             }
         }
-        // Oldest first; within a generation, stamps (cheapest to remake), then manifests.
+        // Oldest first; within a generation, JSON entries and detail (remade from the plans),
+        // stamps (cheapest to remake), then manifests.
         candidates
             .sort_unstable_by_key(|&(last, kind, key, _)| (last, std::cmp::Reverse(kind), key));
         let mut remaining = total;
@@ -610,6 +632,36 @@ mod prune_tests {
         let mut expected = served.to_vec();
         expected.sort();
         assert_eq!(left, expected);
+    }
+
+    /// JSON entries are pruned as other entries are: an old one goes before anything more
+    /// recent, and the one this run read stays whatever the cap.
+    #[test]
+    fn json_entries_are_pruned_by_recency_and_kept_in_use() {
+        let store = MemoryStore::default();
+        let config = PlanConfig::default();
+        let entry = "x".repeat(500);
+        let old = Cache::new(Box::new(store.clone()));
+        old.put_json_for(&config, &[1; 32], b"v", entry.as_bytes());
+        old.put_json_for(&config, &[2; 32], b"v", entry.as_bytes());
+        old.flush().expect("flush");
+        let current = run(&store, &[9], &[]);
+        let mut read = Vec::new();
+        assert!(current.get_json_for(&config, &[2; 32], b"v", &mut read));
+        assert_eq!(read, entry.as_bytes());
+        assert!(!current.get_json_for(&config, &[2; 32], b"w", &mut read));
+        assert_eq!(read, entry.as_bytes());
+        current.prune(0).expect("prune");
+        let digests = ConfigDigests::of(&config);
+        let mut left = store.keys();
+        left.sort();
+        assert_eq!(
+            left,
+            vec![
+                (Kind::Plan, Key([9; 32])),
+                (Kind::Json, json_key(&digests.exact, &[2; 32], b"v")),
+            ]
+        );
     }
 
     #[test]

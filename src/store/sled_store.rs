@@ -91,6 +91,7 @@ struct Trees {
     files: sled::Tree,
     stamps: sled::Tree,
     details: sled::Tree,
+    json: sled::Tree,
     /// The generation counter and the records of uses ([`uses`]).
     uses: sled::Tree,
 }
@@ -105,6 +106,7 @@ impl Trees {
             Kind::File => &self.files,
             Kind::Stamp => &self.stamps,
             Kind::Detail => &self.details,
+            Kind::Json => &self.json,
         }
     }
 }
@@ -529,6 +531,7 @@ fn open_once(path: &Path) -> sled::Result<Trees> {
         files: db.open_tree(tree_name(Kind::File))?,
         stamps: db.open_tree(tree_name(Kind::Stamp))?,
         details: db.open_tree(tree_name(Kind::Detail))?,
+        json: db.open_tree(tree_name(Kind::Json))?,
         uses: db.open_tree("uses")?,
         db,
     };
@@ -691,6 +694,7 @@ fn tree_name(kind: Kind) -> &'static str {
         Kind::File => "files",
         Kind::Stamp => "stamps",
         Kind::Detail => "details",
+        Kind::Json => "json",
     }
 }
 
@@ -884,15 +888,17 @@ mod tests {
             key[..4].copy_from_slice(&n.to_be_bytes());
             Key(key)
         };
+        // Every kind: compacting copies each one's tree.
+        let kind = |n: u32| Kind::ALL[n as usize % Kind::ALL.len()];
         let entries: Vec<(Kind, Key, Vec<u8>)> =
-            (0..4000).map(|n| (Kind::Plan, key(n), value(n))).collect();
+            (0..4000).map(|n| (kind(n), key(n), value(n))).collect();
         store.write_batch(&entries).expect("writes");
         let generation = store.next_generation().expect("a generation");
         store
-            .mark_used(&[(Kind::Plan, key(3999))], generation)
+            .mark_used(&[(kind(3999), key(3999))], generation)
             .expect("marks");
         store.sync().expect("sync");
-        let removed: Vec<(Kind, Key)> = (0..3900).map(|n| (Kind::Plan, key(n))).collect();
+        let removed: Vec<(Kind, Key)> = (0..3900).map(|n| (kind(n), key(n))).collect();
         store.remove_batch(&removed).expect("removes");
         store.sync().expect("sync");
         let before = store.bytes_on_disk().expect("size");
@@ -904,15 +910,13 @@ mod tests {
         );
         assert_eq!(store.stats().expect("stats").entries, 100);
         for n in 3900..4000 {
-            let got = store
-                .get(Kind::Plan, &key(n))
-                .expect("reads")
-                .expect("kept");
+            let got = store.get(kind(n), &key(n)).expect("reads").expect("kept");
             assert_eq!(&*got, &value(n)[..], "entry {n}");
+            assert!(store.get(kind(n + 1), &key(n)).expect("reads").is_none());
         }
-        assert!(store.get(Kind::Plan, &key(0)).expect("reads").is_none());
+        assert!(store.get(kind(0), &key(0)).expect("reads").is_none());
         let uses = store.last_uses().expect("reads");
-        assert_eq!(uses.get(&(Kind::Plan, key(3999))), Some(&generation));
+        assert_eq!(uses.get(&(kind(3999), key(3999))), Some(&generation));
         assert!(store.next_generation().expect("a generation") > generation);
         assert!(!path.with_extension("compacting").exists());
         assert!(!path.with_extension("compacted").exists());
