@@ -443,6 +443,42 @@ fn manifest_served_runs_print_what_cold_runs_print() {
     assert_eq!(warm_svgs, cold_svgs);
 }
 
+/// Every part of a report comes back from the store: a repair's related places (where the
+/// lost value is defined, written over and read) too, in a warm document as in the cold one,
+/// printed from stored detail or copied from a stored entry.
+#[test]
+fn warm_json_is_the_cold_document_with_repairs_related_places() {
+    let inputs = tempfile::tempdir().expect("temp dir");
+    let fixtures = repo().join("tests/data/repair");
+    for entry in std::fs::read_dir(&fixtures).expect("fixtures").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".py") && !name.ends_with(".out.py") {
+            std::fs::copy(entry.path(), inputs.path().join(&name)).expect("copied");
+        }
+    }
+    let dir = inputs.path().display().to_string();
+    let json = ["plan", dir.as_str(), "--emit", "json"];
+    let (cold_state, state) = (
+        tempfile::tempdir().expect("temp dir"),
+        tempfile::tempdir().expect("temp dir"),
+    );
+    let cold = text(&memreuse_with_state(&json, &repo(), cold_state.path()).stdout);
+    assert!(
+        cold.contains("\"related\""),
+        "the fixtures' repairs have related places"
+    );
+    memreuse_with_state(&["plan", dir.as_str()], &repo(), state.path());
+    for round in ["printed", "copied"] {
+        let warm = text(&memreuse_with_state(&json, &repo(), state.path()).stdout);
+        assert!(warm.contains("\"cached\": true"), "{round}: not served");
+        assert_eq!(
+            warm.replace("\"cached\": true", "\"cached\": false"),
+            cold,
+            "{round}"
+        );
+    }
+}
+
 /// JSON written straight to a file while the run holds the store (no reader can hold a file
 /// up) is the document a pipe gets through the spool, cold and warm; the first warm run
 /// stores the entries of the files the store served, and the next copies them, to the byte.

@@ -125,7 +125,7 @@ use crate::plan::{
 use crate::repair::{Checked, SafePlanError};
 use crate::store::{
     Anchor, Cache, CachedPlan, Capacities, FileDetail, FileManifest, FunctionDetail, ManifestEntry,
-    report_spans_mut,
+    located_spans, report_spans_mut,
 };
 use crate::verify::{PlanInput, VerifyOptions, check_plan};
 use spans::SpanTable;
@@ -1275,7 +1275,7 @@ fn file_status_of(db: &dyn Db, file: SourceFile, only: Option<&str>) -> FileStat
                     false => without_detail(&plan.report),
                 };
                 fill_in_capacities(db, &mut report);
-                let placed = report.inserted_moves.len() + report.diagnostics.len();
+                let placed = located_spans(&report);
                 let anchors = &plan.anchors[..placed.min(plan.anchors.len())];
                 for (span, at) in report_spans_mut(&mut report).zip(locate(anchors)) {
                     *span = at;
@@ -1436,7 +1436,7 @@ pub fn add_report_detail(
             }
             report.lifetimes = full.report.lifetimes.clone();
             // The anchors of moves and diagnostics come first (`report_spans_mut`).
-            let located = full.report.inserted_moves.len() + full.report.diagnostics.len();
+            let located = located_spans(&full.report);
             let statements = &full.anchors[located.min(full.anchors.len())..];
             if !statements.is_empty() {
                 // A manifest-served item has no span table: the detail needs a parse.

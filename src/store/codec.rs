@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use compact_str::CompactString;
 
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Diagnostic, Related, Severity};
 use crate::ir::codes;
 use crate::ir::{FunctionSpacing, MemSpace, Name, ProgramHeader, Span};
 use crate::plan::{
@@ -27,7 +27,8 @@ const MAGIC: [u8; 2] = *b"MR";
 /// 10: integers as LEB128 varints (zigzag where signed), not fixed 4 or 8 bytes.
 /// 11: each space's live bytes (`SpaceReport::live`).
 /// 12: kind 5, a file's JSON entry ([`Kind::Json`]).
-pub const SCHEMA_VERSION: u16 = 12;
+/// 13: a diagnostic's related places (a repair's notes), which warm runs dropped.
+pub const SCHEMA_VERSION: u16 = 13;
 const HEADER_LEN: usize = 2 + 2 + 1 + 1 + 4 + 4;
 
 /// Why stored bytes are not a value.
@@ -402,6 +403,13 @@ fn report(w: &mut Writer, report: &PlanReport, with_spans: bool) {
             }
             None => w.u8(0),
         }
+        w.len(d.related.len());
+        for related in &d.related {
+            w.str(&related.message);
+            if with_spans {
+                w.span(related.span);
+            }
+        }
     }
     w.len(report.statement_spans.len());
     if with_spans {
@@ -503,14 +511,19 @@ fn read_report(r: &mut Reader, with_spans: bool) -> Result<PlanReport, DecodeErr
         let message = r.string()?;
         let span = r.span_if(with_spans)?;
         let hint = if r.bool()? { Some(r.string()?) } else { None };
+        let related = r.list(|r| {
+            Ok(Related {
+                message: r.string()?,
+                span: r.span_if(with_spans)?,
+            })
+        })?;
         Ok(Diagnostic {
             severity,
             code,
             message,
             span,
             hint,
-            // Planner reports name no related places (only the verifier's findings do).
-            related: Vec::new(),
+            related,
         })
     })?;
     let statements = r.len()?;

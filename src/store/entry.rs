@@ -235,12 +235,23 @@ pub struct CachedPlan {
     pub capacities: Capacities,
 }
 
-/// The report's spans in their fixed order: inserted moves, then diagnostics.
+/// The report's spans in their fixed order: inserted moves, then each diagnostic's and its
+/// related places' ([`located_spans`] of them), then the statements'.
 pub fn report_spans_mut(report: &mut PlanReport) -> impl Iterator<Item = &mut Span> {
     let moves = report.inserted_moves.iter_mut().map(|m| &mut m.span);
+    let diagnostics = report.diagnostics.iter_mut().flat_map(|d| {
+        let related = d.related.iter_mut().map(|r| &mut r.span);
+        std::iter::once(&mut d.span).chain(related)
+    });
     moves
-        .chain(report.diagnostics.iter_mut().map(|d| &mut d.span))
+        .chain(diagnostics)
         .chain(report.statement_spans.iter_mut())
+}
+
+/// How many of [`report_spans_mut`]'s spans come before the statements'.
+pub fn located_spans(report: &PlanReport) -> usize {
+    let diagnostics: usize = report.diagnostics.iter().map(|d| 1 + d.related.len()).sum();
+    report.inserted_moves.len() + diagnostics
 }
 
 /// One fully planned file, keyed by its text: what a warm run needs instead of parsing and
