@@ -578,7 +578,7 @@ struct RelatedJson<'a> {
     col: u32,
 }
 
-/// A located diagnostic as a value (see [`DiagnosticJson`]), for the documents that add to
+/// A located diagnostic as a value (see `DiagnosticJson`), for the documents that add to
 /// it.
 pub fn diagnostic_json(d: &Diagnostic, text: &str, lines: &LineIndex) -> Value {
     value_of(&DiagnosticJson::new(d, text, lines))

@@ -392,7 +392,7 @@ impl std::ops::Deref for Bytes {
 }
 
 /// A key-value store of encoded values. Implementations store bytes as given; the header and
-/// checksum are checked above this trait, by [`Cache`].
+/// checksum are checked above this trait, by [`Cache`](super::Cache).
 pub trait CacheStore: Send + Sync {
     fn get(&self, kind: Kind, key: &Key) -> Result<Option<Bytes>, StoreError>;
     /// Writes the entries, plans first, then manifests, then stamps, so that within a batch
@@ -409,7 +409,7 @@ pub trait CacheStore: Send + Sync {
     }
     /// Every stored value (for integrity checks).
     fn for_each(&self, visit: &mut dyn FnMut(Kind, &Key, &[u8])) -> Result<(), StoreError>;
-    /// A new generation: one per [`Cache`] over the store, so that recency orders runs.
+    /// A new generation: one per [`Cache`](super::Cache) over the store, so that recency orders runs.
     fn next_generation(&self) -> Result<u64, StoreError>;
     /// Records that `generation` used these entries.
     fn mark_used(&self, entries: &[(Kind, Key)], generation: u64) -> Result<(), StoreError>;
@@ -427,7 +427,7 @@ pub trait CacheStore: Send + Sync {
 /// The latest generation that used each marked entry ([`CacheStore::last_uses`]).
 pub type LastUses = rustc_hash::FxHashMap<(Kind, Key), u64>;
 
-/// What [`Cache::prune`] did.
+/// What [`Cache::prune`](super::Cache::prune) did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pruned {
     pub entries_before: u64,

@@ -8,7 +8,7 @@
 //! capacities than those it was made at ([`Capacities::Fitting`]) is keyed by the
 //! configuration without its capacities, in a context of its own, and found only where its
 //! condition holds ([`Cache::get_plan_for`]); every other one by the whole configuration.
-//! Values carry a header and a checksum ([`codec`]); a value that fails either, or does not
+//! Values carry a header and a checksum (`codec`); a value that fails either, or does not
 //! decode, is a miss and never an answer.
 //!
 //! This is the only module that knows sled.

@@ -200,7 +200,7 @@ const COUNT_LIMIT: Duration = Duration::from_secs(10);
 
 impl SledStore {
     /// Opens the store at `path` as it is, without healing: any failure is an error. Waits
-    /// up to [`LOCK_RELEASE_WAIT`] for a lock held by a store that is shutting down.
+    /// up to `LOCK_RELEASE_WAIT` for a lock held by a store that is shutting down.
     pub fn open(path: &Path) -> Result<SledStore, StoreError> {
         let trees = open_waiting(path).map_err(Failure::into_error)?;
         Ok(SledStore::with(path, trees, Arc::new(|_: &StoreEvent| {})))
