@@ -12,8 +12,11 @@
 //! `compare` sets the default path against the plan-and-check path (plan, then both checkers
 //! on the plan: `plan_and_check` below) program by program: each round runs both on one
 //! program back to back, each first every other round; per program the minimum of each over
-//! the rounds, their ratio, the totals and the programs with the largest ratio. Instruction counts of both in one run:
-//! `valgrind --tool=callgrind --toggle-collect='memreuse::repair::plan_checked'
+//! the rounds, their ratio, the totals (also for the programs whose default plan carries
+//! repairs, those whose plan carries none, and those PyPTO cannot plan, whose plan-and-check
+//! path is one failed planning) and the programs with the largest ratio. Instruction counts of
+//! both in one run (the release build, whose LTO inlines `plan_checked_editing`):
+//! `valgrind --tool=callgrind --toggle-collect='memreuse_repair::plan_checked'
 //! --toggle-collect='profile_checkers::plan_and_check' profile_checkers 1 compare`, then
 //! `callgrind_annotate --inclusive=yes` gives each function's total.
 //!
@@ -268,6 +271,37 @@ fn compare(
             .count();
         println!("  programs over {limit}x: {over}");
     }
+    // What each program's paths do, found outside the timed rounds: whether its default plan
+    // carries repairs (it ran trials), and whether PyPTO's own plan fails (its plan-and-check
+    // path is one failed planning, which no safe plan can stay within 2x of).
+    let kinds: Vec<(bool, bool)> = programs
+        .iter()
+        .map(|(_, functions)| {
+            let functions = &inputs[functions.clone()];
+            let repaired = functions.iter().any(|(f, config)| {
+                plan_checked(f, config, &options_of(config))
+                    .is_ok_and(|plan| plan.report.diagnostics.iter().any(is_repair))
+            });
+            let pypto_fails = functions
+                .iter()
+                .any(|(f, config)| plan_function(f, config, &PlanOptions::default()).is_err());
+            (repaired, pypto_fails)
+        })
+        .collect();
+    let class = |label: &str, of: &dyn Fn((bool, bool)) -> bool| {
+        let members: Vec<usize> = (0..programs.len()).filter(|&p| of(kinds[p])).collect();
+        let default: Duration = members.iter().map(|&p| fastest[p].0).sum();
+        let checked: Duration = members.iter().map(|&p| fastest[p].1).sum();
+        let over = members.iter().filter(|&&p| ratio(fastest[p]) > 2.0).count();
+        println!(
+            "  {label}: {} programs, {default:.2?} vs {checked:.2?} ({:.2}x), {over} over 2x",
+            members.len(),
+            ratio((default, checked))
+        );
+    };
+    class("repaired", &|(repaired, _)| repaired);
+    class("not repaired", &|(repaired, _)| !repaired);
+    class("PyPTO's plan fails", &|(_, fails)| fails);
     println!("  the largest ratios:");
     for &p in by_ratio.iter().take(10) {
         let (default, checked) = fastest[p];
