@@ -158,23 +158,18 @@ pub fn pack_within_capacity(
         && subdivision.enabled
     {
         // Seed S4: only after an exact overflow, and only if subranges make it fit; otherwise
-        // the shed and fallback below run unchanged. Subranges cannot make it fit when the
-        // bytes no packing shares already overflow: that packing is then not made (each
-        // repair trial of a function over its capacity made it again).
+        // the shed and fallback below run unchanged. Subranges cannot make it fit where the
+        // bytes no packing shares overflow already: their packing, which would only show it
+        // again, is then not made (each repair trial of a function over its capacity made it
+        // again). Debug builds make it and hold it to that floor.
         let floor = footprint_floor(facts, intervals, reserved_start);
-        if floor <= capacity {
+        if floor <= capacity || cfg!(debug_assertions) {
             let subdivided =
                 pack_subdivided(intervals, facts, gate, &|i| subdivision.allows(i), 32);
+            debug_assert!(footprint(&subdivided, reserved_start) >= floor);
             if !overflows(&subdivided) {
                 return subdivided;
             }
-        } else if cfg!(debug_assertions) {
-            let subdivided =
-                pack_subdivided(intervals, facts, gate, &|i| subdivision.allows(i), 32);
-            debug_assert!(
-                footprint(&subdivided, reserved_start) >= floor,
-                "the subranged packing is below the footprint floor"
-            );
         }
     }
     let mut repacks = 0;
