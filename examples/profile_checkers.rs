@@ -12,8 +12,11 @@
 //! `compare` sets the default path against the plan-and-check path (plan, then both checkers
 //! on the plan: `plan_and_check` below) program by program: each round runs both on one
 //! program back to back, each first every other round; per program the minimum of each over
-//! the rounds, their ratio, the totals and the programs with the largest ratio. Instruction counts of both in one run:
-//! `valgrind --tool=callgrind --toggle-collect='memreuse::repair::plan_checked'
+//! the rounds, their ratio, the totals (also for the programs whose default plan carries
+//! repairs, those whose plan carries none, and those PyPTO cannot plan, whose plan-and-check
+//! path is one failed planning) and the programs with the largest ratio. Instruction counts of
+//! both in one run (the release build, whose LTO inlines `plan_checked_editing`):
+//! `valgrind --tool=callgrind --toggle-collect='memreuse_repair::plan_checked'
 //! --toggle-collect='profile_checkers::plan_and_check' profile_checkers 1 compare`, then
 //! `callgrind_annotate --inclusive=yes` gives each function's total.
 //!
@@ -216,14 +219,20 @@ fn compare(
     };
     // Per program: the fastest default path and plan-and-check path seen.
     let mut fastest = vec![(Duration::MAX, Duration::MAX); programs.len()];
+    let mut repaired = vec![false; programs.len()];
     let mut sink = 0usize;
     for round in 0..rounds {
-        for ((_, functions), fastest) in programs.iter().zip(&mut fastest) {
+        let each = programs.iter().zip(&mut fastest).zip(&mut repaired);
+        for (((_, functions), fastest), repaired) in each {
             let functions = &inputs[functions.clone()];
-            let default_path = |sink: &mut usize| {
+            // Whether the program's default plan carries repairs (it ran trials): read as the
+            // path runs, so that a callgrind run counts each function's safe plan once a round.
+            let default_path = |sink: &mut usize, repaired: &mut bool| {
                 let start = Instant::now();
                 for (f, config) in functions {
-                    *sink += usize::from(plan_checked(f, config, &options_of(config)).is_ok());
+                    let plan = plan_checked(f, config, &options_of(config));
+                    *sink += usize::from(plan.is_ok());
+                    *repaired |= plan.is_ok_and(|p| p.report.diagnostics.iter().any(is_repair));
                 }
                 start.elapsed()
             };
@@ -237,10 +246,10 @@ fn compare(
             // Each path goes first every other round: the first finds the program's data
             // colder in the caches.
             let (default, checked) = if round % 2 == 0 {
-                (default_path(&mut sink), checked_path(&mut sink))
+                (default_path(&mut sink, repaired), checked_path(&mut sink))
             } else {
                 let checked = checked_path(&mut sink);
-                (default_path(&mut sink), checked)
+                (default_path(&mut sink, repaired), checked)
             };
             fastest.0 = fastest.0.min(default);
             fastest.1 = fastest.1.min(checked);
@@ -268,6 +277,32 @@ fn compare(
             .count();
         println!("  programs over {limit}x: {over}");
     }
+    // Whether PyPTO's own plan of a program fails: its plan-and-check path is then one failed
+    // planning, which no safe plan can stay within 2x of.
+    let kinds: Vec<(bool, bool)> = programs
+        .iter()
+        .zip(&repaired)
+        .map(|((_, functions), &repaired)| {
+            let pypto_fails = inputs[functions.clone()]
+                .iter()
+                .any(|(f, config)| plan_function(f, config, &PlanOptions::default()).is_err());
+            (repaired, pypto_fails)
+        })
+        .collect();
+    let class = |label: &str, of: &dyn Fn((bool, bool)) -> bool| {
+        let members: Vec<usize> = (0..programs.len()).filter(|&p| of(kinds[p])).collect();
+        let default: Duration = members.iter().map(|&p| fastest[p].0).sum();
+        let checked: Duration = members.iter().map(|&p| fastest[p].1).sum();
+        let over = members.iter().filter(|&&p| ratio(fastest[p]) > 2.0).count();
+        println!(
+            "  {label}: {} programs, {default:.2?} vs {checked:.2?} ({:.2}x), {over} over 2x",
+            members.len(),
+            ratio((default, checked))
+        );
+    };
+    class("repaired", &|(repaired, _)| repaired);
+    class("not repaired", &|(repaired, _)| !repaired);
+    class("PyPTO's plan fails", &|(_, fails)| fails);
     println!("  the largest ratios:");
     for &p in by_ratio.iter().take(10) {
         let (default, checked) = fastest[p];

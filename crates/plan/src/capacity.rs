@@ -21,6 +21,40 @@ pub fn footprint(buffers: &[Buffer], reserved_start: i64) -> i64 {
 
 const SHED_BUDGET: usize = 256;
 
+/// A footprint no packing of `intervals` from `reserved_start` goes below, subranges or not:
+/// at each step the intervals live there (`def <= step < last`) whose members are in no if-phi
+/// family overlap one another with no family to explain it, so no gate lets two of them share
+/// a byte (`pack::pair_blocker`, `Packing::fits`); each buffer holds its members inside its
+/// size, so the buffers' sizes add up to at least theirs, and the layout (`lay_out`, each start
+/// aligned up) ends at or past `reserved_start` plus the sizes.
+fn footprint_floor(facts: &ShareFacts, intervals: &[usize], reserved_start: i64) -> i64 {
+    let lifetimes = facts.lifetimes;
+    let in_no_family = |i: usize| {
+        !lifetimes.has_families()
+            || lifetimes.intervals[i]
+                .members
+                .iter()
+                .all(|&v| lifetimes.families(v).is_empty())
+    };
+    // (step, bytes) events; at one step the ends come first, as an interval ending there is
+    // not live at it.
+    let mut events: Vec<(u32, i64)> = Vec::with_capacity(2 * intervals.len());
+    for &i in intervals.iter().filter(|&&i| in_no_family(i)) {
+        let iv = &lifetimes.intervals[i];
+        if iv.def < iv.last {
+            events.push((iv.def, iv.size));
+            events.push((iv.last, -iv.size));
+        }
+    }
+    events.sort_unstable();
+    let (mut live, mut peak) = (0i64, 0i64);
+    for (_, bytes) in events {
+        live += bytes;
+        peak = peak.max(live);
+    }
+    reserved_start + peak
+}
+
 /// Which groups of a space the subrange fallback may move (seed S4): roots with a constant,
 /// non-negative offset whose constant members lie inside the root. A symbolic offset is allowed
 /// only on a direct `tile.slice`; any other symbolic member disables subdivision for the space.
@@ -124,10 +158,18 @@ pub fn pack_within_capacity(
         && subdivision.enabled
     {
         // Seed S4: only after an exact overflow, and only if subranges make it fit; otherwise
-        // the shed and fallback below run unchanged.
-        let subdivided = pack_subdivided(intervals, facts, gate, &|i| subdivision.allows(i), 32);
-        if !overflows(&subdivided) {
-            return subdivided;
+        // the shed and fallback below run unchanged. Subranges cannot make it fit where the
+        // bytes no packing shares overflow already: their packing, which would only show it
+        // again, is then not made (each repair trial of a function over its capacity made it
+        // again). Debug builds make it and hold it to that floor.
+        let floor = footprint_floor(facts, intervals, reserved_start);
+        if floor <= capacity || cfg!(debug_assertions) {
+            let subdivided =
+                pack_subdivided(intervals, facts, gate, &|i| subdivision.allows(i), 32);
+            debug_assert!(footprint(&subdivided, reserved_start) >= floor);
+            if !overflows(&subdivided) {
+                return subdivided;
+            }
         }
     }
     let mut repacks = 0;
