@@ -187,7 +187,11 @@ impl Naming<'_> {
                 self.said.push(k);
                 self.names.copies[k].said.clone()
             }
-            _ => format!("'{}'", self.planned.vars[v].name),
+            // A finding names its plan's tiles; `?` as the checker says one it cannot find.
+            _ => format!(
+                "'{}'",
+                self.planned.vars.get(v).map_or("?", |v| v.name.as_str())
+            ),
         }
     }
 
