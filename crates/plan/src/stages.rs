@@ -1,6 +1,6 @@
 //! PyPTO's MemoryReuse as stages: `prepare` (Step 0) → lifetimes (`analysis`) →
-//! [`SharingRules::of`] → [`pack_unbounded`] and [`pack_within`] per space → [`finish`]
-//! (fixups, cleanup) → [`apply_layout`] (AllocateMemoryAddr's check and addresses).
+//! [`SharingRules::of`] → `pack_unbounded` and `pack_within` per space → `finish`
+//! (fixups, cleanup) → `apply_layout` (AllocateMemoryAddr's check and addresses).
 //! [`crate::pipeline`] composes them.
 
 use std::borrow::Cow;
@@ -130,7 +130,7 @@ pub struct SpacePacking {
 }
 
 impl SpacePacking {
-    /// Whether this packing, made by [`pack_unbounded`] with a known capacity, is also the
+    /// Whether this packing, made by `pack_unbounded` with a known capacity, is also the
     /// packing under `capacity`: every pipeline group affords its requested depth there and
     /// the buffers fit, so the capacity loop would pack exactly this and change nothing.
     pub fn fits(&self, capacity: i64) -> bool {
@@ -394,7 +394,7 @@ pub(crate) fn finish(
     Ok(plan)
 }
 
-/// What [`finish_deferring`] leaves of a plan's report for [`complete_report`]: the parts
+/// What `finish_deferring` leaves of a plan's report for `complete_report`: the parts
 /// nothing but the report reads (the space and lifetime rows, and whether the warnings of
 /// carries aligned otherwise than PyPTO aligns them stand), which a repair's trial, whose
 /// report is dropped unless it is the plan emitted, does not need.
