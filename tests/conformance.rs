@@ -67,6 +67,12 @@ fn corpus() -> Corpus {
             report: root.join("tests/conformance/REPORT.md"),
         }
     } else {
+        if !subset_asked {
+            eprintln!(
+                "no corpus at {} (../shared is not beside the clone): running the bundled subset in tests/data/conformance",
+                shared.display()
+            );
+        }
         Corpus {
             name: "subset",
             dir: root.join("tests/data/conformance"),

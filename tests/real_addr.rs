@@ -28,6 +28,10 @@ fn corpus() -> (PathBuf, Vec<Case>) {
     let root = if shared.join("MANIFEST.tsv").is_file() {
         shared
     } else {
+        eprintln!(
+            "no real-addr dumps at {} (../shared is not beside the clone): running the bundled subset in tests/data/real-addr",
+            shared.display()
+        );
         repo.join("tests/data/real-addr")
     };
     let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("a manifest");

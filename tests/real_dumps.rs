@@ -34,6 +34,10 @@ fn corpus() -> (PathBuf, Vec<Case>) {
     let root = if shared.join("MANIFEST.tsv").is_file() {
         shared
     } else {
+        eprintln!(
+            "no real dumps at {} (../shared is not beside the clone): running the bundled subset in tests/data/real",
+            shared.display()
+        );
         data_dir()
     };
     let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("a manifest");

@@ -1528,22 +1528,20 @@ impl Counts {
 /// line numbers, and most files have none. A text read again goes with its file, not kept
 /// to the end of the run.
 struct Places<'a> {
-    source: TextSource<'a>,
-    text: std::cell::OnceCell<Cow<'a, str>>,
+    text: LazyText<'a>,
     lines: std::cell::OnceCell<LineIndex>,
 }
 
 impl<'a> Places<'a> {
     fn of(source: TextSource<'a>) -> Places<'a> {
         Places {
-            source,
-            text: std::cell::OnceCell::new(),
+            text: LazyText::new(source),
             lines: std::cell::OnceCell::new(),
         }
     }
 
     fn line_col(&self, offset: u32) -> memreuse::ir::LineCol {
-        let text = self.text.get_or_init(|| self.source.text());
+        let text = self.text.get();
         let lines = self.lines.get_or_init(|| LineIndex::new(text));
         lines.line_col(text, offset)
     }

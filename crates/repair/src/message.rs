@@ -273,10 +273,7 @@ impl UserNames {
     /// A finding as the user is told of it: each of its texts says a copy to be one where it
     /// first names it.
     pub fn word(&self, planned: &Function, finding: &Worded) -> Diagnostic {
-        finding.said(&mut || {
-            let mut naming = self.naming(planned);
-            Box::new(move |v| naming.tile(v))
-        })
+        finding.said(|text| self.say(planned, text))
     }
 
     fn naming<'n>(&'n self, planned: &'n Function) -> Naming<'n> {

@@ -120,30 +120,25 @@ impl Worded {
 
     /// The diagnostic as the checker says it: each tile quoted by its name in `f`.
     pub fn by_name(&self, f: &Function) -> Diagnostic {
-        self.said(&mut || {
-            Box::new(|v: VarId| format!("'{}'", f.vars.get(v).map_or("?", |v| v.name.as_str())))
-        })
+        let quote = |v: VarId| format!("'{}'", f.vars.get(v).map_or("?", |v| v.name.as_str()));
+        self.said(|text| text.render(&mut |v| quote(v)))
     }
 
-    /// The diagnostic with each text's tiles said by a sayer `text` makes for it: a reader
-    /// that says a tile one way the first time a text names it starts afresh in each.
-    pub fn said<'s>(
-        &self,
-        text: &mut dyn FnMut() -> Box<dyn FnMut(VarId) -> String + 's>,
-    ) -> Diagnostic {
-        let mut render = |t: &Text| t.render(&mut *text());
+    /// The diagnostic with each of its texts said by `say` (a reader that says a tile one way
+    /// the first time a text names it starts afresh in each).
+    pub fn said(&self, mut say: impl FnMut(&Text) -> String) -> Diagnostic {
         Diagnostic {
             severity: self.severity,
             code: self.code,
-            message: render(&self.message),
+            message: say(&self.message),
             span: self.span,
-            hint: self.hint.as_ref().map(&mut render),
+            hint: self.hint.as_ref().map(&mut say),
             related: self
                 .related
                 .iter()
                 .map(|(span, message)| Related {
                     span: *span,
-                    message: render(message),
+                    message: say(message),
                 })
                 .collect(),
         }
