@@ -1194,11 +1194,16 @@ struct FindingKey {
 fn key(planned: &Function, finding: &Finding) -> Option<FindingKey> {
     let (victim, writer) = pair_names(planned, finding.clobber?);
     Some(FindingKey {
-        code: finding.diagnostic.code,
+        code: finding.code(),
         victim: victim.to_string(),
         writer: writer.to_string(),
-        span: finding.diagnostic.span,
-        related: finding.diagnostic.related.iter().map(|r| r.span).collect(),
+        span: finding.span(),
+        related: finding
+            .worded
+            .related
+            .iter()
+            .map(|(span, _)| *span)
+            .collect(),
     })
 }
 
@@ -1269,7 +1274,7 @@ pub fn input_hazards(
     }
     let unshared = unshared_findings(input, config, options);
     hazards_of(input, planned, &findings, &unshared)
-        .ok_or_else(|| findings.into_iter().map(|f| f.diagnostic).collect())
+        .ok_or_else(|| findings.iter().map(|f| f.diagnostic(planned)).collect())
 }
 
 /// A warning per op of the input that overwrites a value in place, when every finding is a
@@ -1356,7 +1361,7 @@ fn input_hazard(
     // Where the victim is read with the wrong value: the value checker names the first write
     // that destroyed it, which may be another writer's.
     let lost_read = |f: &&Finding| {
-        f.diagnostic.code == codes::VALUE_LOST
+        f.code() == codes::VALUE_LOST
             && f.clobber
                 .is_some_and(|c| planned.vars[c.victim].name == names.0)
     };
@@ -1365,7 +1370,7 @@ fn input_hazard(
         .copied()
         .find(lost_read)
         .or_else(|| findings.iter().find(lost_read))
-        .map_or(of_pair.first()?.diagnostic.span, |f| f.diagnostic.span);
+        .map_or(of_pair.first()?.span(), |f| f.span());
     let space = match &input.vars[victim].ty {
         Some(Type::Tile(t)) => t.space?,
         _ => return None,

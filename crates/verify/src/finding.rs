@@ -1,18 +1,17 @@
 //! What the checkers report: located diagnostics with stable codes, and for a clobber the two
 //! tiles, so a repair can separate them.
 
-use memreuse_ir::diagnostics::Diagnostic;
-use memreuse_ir::{Function, VarId};
+use memreuse_ir::diagnostics::{Diagnostic, Severity};
+use memreuse_ir::{Function, Span, VarId};
 
 use crate::text::Worded;
 
 /// One finding of the checker; for a tile written over bytes another still needs (`V003`) or
 /// over an operand it must not alias (`V004`), the two tiles, so a repair can separate them.
+/// Its words keep their tiles: it is said by name ([`Finding::diagnostic`]) only where it is
+/// shown, and a reader that says tiles its own way (the repair) reads `worded`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
-    /// As the checker says it, each tile by its name.
-    pub diagnostic: Diagnostic,
-    /// The same words with their tiles kept, for a reader that says them its own way.
     pub worded: Worded,
     pub clobber: Option<Clobber>,
 }
@@ -25,23 +24,32 @@ pub struct Clobber {
 }
 
 impl Finding {
-    /// `worded` about the plan `f`.
-    pub(crate) fn new(worded: Worded, f: &Function, clobber: Option<Clobber>) -> Finding {
-        Finding {
-            diagnostic: worded.by_name(f),
-            worded,
-            clobber,
-        }
+    pub(crate) fn new(worded: Worded, clobber: Option<Clobber>) -> Finding {
+        Finding { worded, clobber }
+    }
+
+    /// The finding as the checker says it about the plan `f` it was found in, each tile by
+    /// its name.
+    pub fn diagnostic(&self, f: &Function) -> Diagnostic {
+        self.worded.by_name(f)
+    }
+
+    pub fn code(&self) -> &'static str {
+        self.worded.code
+    }
+
+    pub fn span(&self) -> Span {
+        self.worded.span
     }
 
     /// Whether the finding makes the plan unsafe (or breaks a placement rule); a note does not.
     pub fn is_unsafe(&self) -> bool {
-        is_violation(&self.diagnostic)
+        self.worded.severity != Severity::Note
     }
 }
 
 /// Whether a diagnostic of the checkers makes a plan unsafe (or breaks a placement rule): every
 /// one but the notes of lifetimes that overlap without a lost value (`V008`).
 pub fn is_violation(d: &Diagnostic) -> bool {
-    d.severity != memreuse_ir::diagnostics::Severity::Note
+    d.severity != Severity::Note
 }

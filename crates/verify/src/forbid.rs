@@ -176,7 +176,7 @@ impl<'f> Walker<'f> {
                 victim: operand,
                 writer: target,
             };
-            self.out.push(Finding::new(worded, self.f, Some(clobber)));
+            self.out.push(Finding::new(worded, Some(clobber)));
         }
     }
 

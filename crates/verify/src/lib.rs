@@ -88,7 +88,7 @@ pub use text::{Text, Worded};
 /// Checks one planned function with both checkers; an empty result means the plan is sound.
 /// Without the input it was planned from, every tile must sit on a base some alloc defines.
 pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    diagnostics(check_with(f, opts, &FxHashSet::default()))
+    diagnostics(f, check_with(f, opts, &FxHashSet::default()))
 }
 
 /// What checking a plan needs to know of its input, taken before the input is planned in place.
@@ -110,7 +110,7 @@ impl PlanInput {
 /// Checks the plan `planned` made of the input `input` describes: as [`verify_function`],
 /// except for the bases the input already used without an alloc.
 pub fn verify_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    diagnostics(check_plan(input, planned, opts))
+    diagnostics(planned, check_plan(input, planned, opts))
 }
 
 /// [`verify_plan`] with each finding's tiles, ordered by location and code.
@@ -118,8 +118,12 @@ pub fn check_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -
     check_with(planned, opts, &input.allocless)
 }
 
-fn diagnostics(findings: Vec<Finding>) -> Vec<Diagnostic> {
-    findings.into_iter().map(|f| f.diagnostic).collect()
+/// `findings` about the plan `f` as the checker says them.
+fn diagnostics(f: &Function, findings: Vec<Finding>) -> Vec<Diagnostic> {
+    findings
+        .iter()
+        .map(|finding| finding.diagnostic(f))
+        .collect()
 }
 
 /// [`check_plan`] for a repair's trial that has to separate the tiles named `victim` and
@@ -145,19 +149,18 @@ pub fn check_plan_separating(
     if values.surely_reports_clobber(&|v| name(v) == victim, &is_pair) {
         return None;
     }
-    let values = ValueFindings::of(planned, values.findings());
+    let values = ValueFindings::of(values.findings());
     if names_pair(&values.findings) {
         return None;
     }
     let liveness = liveness_findings(planned, opts, &input.allocless);
-    let findings = ordered(planned, liveness, values);
+    let findings = ordered(liveness, values);
     (!names_pair(&findings)).then_some(findings)
 }
 
 /// Both checkers, ordered by location and code.
 fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -> Vec<Finding> {
     ordered(
-        f,
         liveness_findings(f, opts, allocless),
         value_findings(f, opts),
     )
@@ -167,11 +170,11 @@ fn check_with(f: &Function, opts: &VerifyOptions, allocless: &FxHashSet<Name>) -
 /// among equals). Unsafe means a read sees a wrong value: a finding of the liveness checker
 /// about shared bytes (`V003`–`V005`) that the value checker refutes — no value it names is
 /// lost, or none at all where it names none — is a note (`V008`).
-fn ordered(f: &Function, liveness: Vec<Finding>, values: ValueFindings) -> Vec<Finding> {
+fn ordered(liveness: Vec<Finding>, values: ValueFindings) -> Vec<Finding> {
     let judged: Vec<Finding> = liveness
         .iter()
         .cloned()
-        .map(|finding| values.judge(f, finding))
+        .map(|finding| values.judge(finding))
         .collect();
     // Where values are lost but none through a tile the liveness checker names (a carry that
     // does not receive its init, say), its findings stand: they are the same plan's fault.
@@ -184,7 +187,7 @@ fn ordered(f: &Function, liveness: Vec<Finding>, values: ValueFindings) -> Vec<F
         liveness
     };
     out.extend(values.findings);
-    out.sort_by_key(|finding| (finding.diagnostic.span.start, finding.diagnostic.code));
+    out.sort_by_key(|finding| (finding.span().start, finding.code()));
     out
 }
 
@@ -192,7 +195,7 @@ fn ordered(f: &Function, liveness: Vec<Finding>, values: ValueFindings) -> Vec<F
 /// value checker can refute), not about where an alloc or a view is.
 fn is_about_shared_bytes(finding: &Finding) -> bool {
     matches!(
-        finding.diagnostic.code,
+        finding.code(),
         codes::CO_LIVE_OVERLAP | codes::FORBIDDEN_ALIAS | codes::CARRY_NOT_IN_PLACE
     )
 }
@@ -204,16 +207,13 @@ struct ValueFindings {
 }
 
 impl ValueFindings {
-    fn of(
-        f: &Function,
-        (found, lost): (Vec<values::LocatedViolation>, Vec<VarId>),
-    ) -> ValueFindings {
+    fn of((found, lost): (Vec<values::LocatedViolation>, Vec<VarId>)) -> ValueFindings {
         ValueFindings {
             findings: found
                 .into_iter()
                 .map(|(worded, clobber)| {
                     let clobber = clobber.map(|(victim, writer)| Clobber { victim, writer });
-                    Finding::new(worded, f, clobber)
+                    Finding::new(worded, clobber)
                 })
                 .collect(),
             lost: lost.into_iter().collect(),
@@ -221,7 +221,7 @@ impl ValueFindings {
     }
 
     /// `finding` of the liveness checker as it stands once the value checker has spoken.
-    fn judge(&self, f: &Function, finding: Finding) -> Finding {
+    fn judge(&self, finding: Finding) -> Finding {
         let about_shared_bytes = is_about_shared_bytes(&finding);
         let confirmed = match finding.clobber {
             Some(clobber) => self.lost.contains(&clobber.victim),
@@ -244,17 +244,17 @@ impl ValueFindings {
              overlap breaks the lifetime rule, not the data, so the plan is kept",
         );
         note.related = worded.related;
-        Finding::new(note, f, None)
+        Finding::new(note, None)
     }
 }
 
 fn value_findings(f: &Function, opts: &VerifyOptions) -> ValueFindings {
-    ValueFindings::of(f, values::findings(f, opts))
+    ValueFindings::of(values::findings(f, opts))
 }
 
 /// The liveness checker alone: `V001`–`V006`.
 pub fn check_liveness(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    diagnostics(liveness_findings(f, opts, &FxHashSet::default()))
+    diagnostics(f, liveness_findings(f, opts, &FxHashSet::default()))
 }
 
 fn liveness_findings(
@@ -274,12 +274,12 @@ fn liveness_findings(
     let liveness = Liveness::of(f);
     let mut out: Vec<Finding> = allocs::check(f, &liveness, opts, allocless)
         .into_iter()
-        .map(|worded| Finding::new(worded, f, None))
+        .map(|worded| Finding::new(worded, None))
         .collect();
     out.extend(overlap::check(f, &liveness, opts.addressed()));
     out.extend(forbid::check(f, &liveness, opts));
     let identity = identity::check(f, &liveness).into_iter();
-    out.extend(identity.map(|worded| Finding::new(worded, f, None)));
+    out.extend(identity.map(|worded| Finding::new(worded, None)));
     out
 }
 

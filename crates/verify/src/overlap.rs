@@ -84,7 +84,7 @@ pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Findi
                             ),
                             f.span,
                         );
-                        out.push(Finding::new(more, f, None));
+                        out.push(Finding::new(more, None));
                         return out;
                     }
                     let (v, w) = (Tile(victim.var), Tile(writer.var));
@@ -119,7 +119,7 @@ pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Findi
                         victim: victim.var,
                         writer: writer.var,
                     };
-                    out.push(Finding::new(worded, f, Some(clobber)));
+                    out.push(Finding::new(worded, Some(clobber)));
                 }
             }
         }
