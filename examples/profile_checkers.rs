@@ -14,7 +14,8 @@
 //! program back to back, each first every other round; per program the minimum of each over
 //! the rounds, their ratio, the totals (also for the programs whose default plan carries
 //! repairs, those whose plan carries none, and those PyPTO cannot plan, whose plan-and-check
-//! path is one failed planning) and the programs with the largest ratio. Instruction counts of
+//! path is one failed planning), the programs with the largest ratio, and those with the largest
+//! excess of the default path over plan-and-check, where its time goes. Instruction counts of
 //! both in one run (the release build, whose LTO inlines `plan_checked_editing`):
 //! `valgrind --tool=callgrind --toggle-collect='memreuse_repair::plan_checked'
 //! --toggle-collect='profile_checkers::plan_and_check' profile_checkers 1 compare`, then
@@ -310,6 +311,26 @@ fn compare(
             "    {:.2}x  {default:.2?} vs {checked:.2?}  {}",
             ratio(fastest[p]),
             programs[p].0
+        );
+    }
+    // Where the default path's time over plan-and-check goes: a few large programs that are
+    // repaired many times over carry much of it.
+    let excess = |p: usize| fastest[p].0.saturating_sub(fastest[p].1);
+    let mut by_excess: Vec<usize> = (0..programs.len()).collect();
+    by_excess.sort_by_key(|&p| std::cmp::Reverse(excess(p)));
+    let total_excess: Duration = by_excess.iter().map(|&p| excess(p)).sum();
+    println!(
+        "  the largest excesses (default path minus plan and check; {total_excess:.2?} in all):"
+    );
+    let mut so_far = Duration::ZERO;
+    for &p in by_excess.iter().take(10) {
+        so_far += excess(p);
+        let (default, checked) = fastest[p];
+        println!(
+            "    {:.2?}  {default:.2?} vs {checked:.2?}  {}  ({:.0} % of the excess so far)",
+            excess(p),
+            programs[p].0,
+            100.0 * so_far.as_secs_f64() / total_excess.as_secs_f64().max(1e-9)
         );
     }
     println!("[{sink}]");
