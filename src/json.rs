@@ -1,4 +1,4 @@
-//! The plan as JSON (docs/json.md, schema 3). Field order is fixed; the same input gives
+//! The plan as JSON (docs/json.md, schema 4). Field order is fixed; the same input gives
 //! the same bytes.
 
 use serde::ser::SerializeMap as _;
@@ -13,7 +13,8 @@ use crate::repair::is_repair;
 
 /// 2: `repairs` (the safe planner's repairs of PyPTO's plan) beside `diagnostics`.
 /// 3: a space's `capacity` is `null` where unknown (was 0).
-pub const SCHEMA_VERSION: u32 = 3;
+/// 4: `plan --emit json` leaves out each function's `lifetimes` unless `--lifetimes`.
+pub const SCHEMA_VERSION: u32 = 4;
 
 use crate::ir::codes;
 
@@ -318,8 +319,8 @@ impl<'a> FileJson<'a> {
         }
     }
 
-    /// Leaves out every function's `lifetimes` (`--no-lifetimes`): on large trees half the
-    /// document's bytes.
+    /// Leaves out every function's `lifetimes` (`plan --emit json` without `--lifetimes`): on
+    /// large trees half the document's bytes.
     pub fn without_lifetimes(self) -> FileJson<'a> {
         FileJson {
             lifetimes: false,

@@ -483,18 +483,32 @@ fn report_detail_is_stored_where_it_is_made_and_read_back_without_a_parse() {
     assert_eq!(warm("second warm run"), 0);
 }
 
-/// Detail made without lifetimes (`--no-lifetimes`, which parses nothing for them) serves
-/// the next run without lifetimes, while a run that shows lifetimes makes and stores them.
+/// Detail made without lifetimes (`--emit json`, which parses nothing for them) serves the
+/// next run without lifetimes, while a run that shows lifetimes (`--lifetimes`) makes and
+/// stores them; every warm run shows what a cold run shows, with lifetimes or without.
 #[test]
 fn detail_without_lifetimes_serves_only_runs_without_them() {
     let store = MemoryStore::default();
     let files = tree();
+    let shown = |ws: &mut Workspace, outcomes: &[FileOutcome], lifetimes: bool| {
+        let detailed: Vec<FileOutcome> = outcomes
+            .iter()
+            .map(|outcome| ws.detailed(&MemorySystem::default(), outcome, lifetimes))
+            .collect();
+        render(&detailed, |_, _| {})
+    };
+    let (mut cold_ws, cold_outcomes) = run(&MemoryStore::default(), &files);
+    let cold = [false, true].map(|lifetimes| shown(&mut cold_ws, &cold_outcomes, lifetimes));
+    assert_ne!(cold[0], cold[1], "the lifetimes are shown");
     run(&store, &files);
     let parses_showing = |lifetimes: bool| {
         parses_showing_detail(&store, &files, |ws, outcomes| {
-            for outcome in outcomes {
-                ws.detailed(&MemorySystem::default(), outcome, lifetimes);
-            }
+            let warm = shown(ws, outcomes, lifetimes);
+            let cold = &cold[usize::from(lifetimes)];
+            assert!(
+                &warm == cold,
+                "lifetimes {lifetimes}:\n{warm}\ncold:\n{cold}"
+            );
         })
     };
     assert_eq!(parses_showing(false), 0, "no lifetimes, no parse");

@@ -44,7 +44,7 @@ pub enum Emit {
     Summary,
     /// The rewritten program in PyPTO's printed form.
     Ir,
-    /// The plan as JSON (schema 3).
+    /// The plan as JSON (schema 4; each function's `lifetimes` with `--lifetimes`).
     Json,
     /// One SVG picture per function: tiles over statement time and address, per memory space.
     Svg,
@@ -122,9 +122,12 @@ pub struct PlanArgs {
     /// Plan on N threads [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
     pub jobs: Option<usize>,
-    /// With `--emit json`: leave out each function's `lifetimes`, half the document on large
-    /// trees, and the parse of every cached file that places them.
+    /// With `--emit json`: add each function's `lifetimes` (left out by default: half the
+    /// document on large trees, and a parse of every cached file to place them, once).
     #[arg(long)]
+    pub lifetimes: bool,
+    /// Removed (lifetimes are left out by default): refused with a hint, not as unknown.
+    #[arg(long, hide = true)]
     pub no_lifetimes: bool,
     /// With the summary: only the functions (and files) with findings of these kinds, and
     /// only those findings under them, e.g. `--only repairs` or `--only errors,warnings`; the
@@ -456,7 +459,7 @@ fn emit_json(
         Some(dir) if !stdout_never_waits() => Some(Spool::create(dir)?),
         _ => None,
     };
-    let lifetimes = !args.no_lifetimes;
+    let lifetimes = args.lifetimes;
     match &spool {
         Some(spool) => write_json(&spool.file, workspace, planned, config, lifetimes)?,
         None => write_json(
@@ -548,7 +551,7 @@ fn plan_config(args: &PlanArgs, root: &Path, files: &[InputFile]) -> Result<Plan
 fn handout(args: &PlanArgs, verbose: bool) -> Handout {
     let detail = match args.emit {
         Emit::Json => OutcomeDetail::Detailed {
-            lifetimes: !args.no_lifetimes,
+            lifetimes: args.lifetimes,
         },
         Emit::Svg => OutcomeDetail::Detailed { lifetimes: true },
         Emit::Summary if verbose => OutcomeDetail::Detailed { lifetimes: true },
@@ -751,17 +754,22 @@ fn write_svgs(
     Ok(())
 }
 
-/// Refuses options the chosen output does not use.
+/// Refuses options the chosen output does not use, and the removed `--no-lifetimes`.
 fn refuse_unused_options(args: &PlanArgs) -> Result<(), UsageError> {
     if args.emit == Emit::Html && args.out.is_none() {
         return Err(UsageError(
             "--emit html needs --out DIR (it writes DIR/index.html)".into(),
         ));
     }
-    if args.no_lifetimes && args.emit != Emit::Json {
+    if args.no_lifetimes {
         return Err(UsageError(
-            "--no-lifetimes applies to --emit json only".into(),
+            "--no-lifetimes is gone: lifetimes are left out by default now; pass --lifetimes \
+             to include them"
+                .into(),
         ));
+    }
+    if args.lifetimes && args.emit != Emit::Json {
+        return Err(UsageError("--lifetimes applies to --emit json only".into()));
     }
     if !args.only.is_empty() && args.emit != Emit::Summary {
         return Err(UsageError(

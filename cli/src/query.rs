@@ -23,7 +23,8 @@ use crate::target::{Named, Target, resolve};
 pub struct QueryArgs {
     /// `FILE` or `FILE::FUNCTION`.
     pub target: String,
-    /// Print the plan as JSON (the format `plan --emit json` writes).
+    /// Print the plan as JSON (the format `plan --emit json --lifetimes` writes: one file, so
+    /// each function's `lifetimes` are kept).
     #[arg(long)]
     pub json: bool,
     /// Answer from what the daemon has seen so far, without waiting for it to see changes

@@ -355,7 +355,7 @@ fn json_plan_has_schema_and_is_deterministic() {
     assert!(first.status.success(), "{}", text(&first.stderr));
     assert_eq!(first.stdout, second.stdout);
     let json = text(&first.stdout);
-    assert!(json.starts_with("{\n  \"schema\": 3,"), "{json}");
+    assert!(json.starts_with("{\n  \"schema\": 4,"), "{json}");
     for field in [
         "\"spaces\"",
         "\"lower_bound\"",
@@ -400,7 +400,7 @@ fn manifest_served_runs_print_what_cold_runs_print() {
     let warm_summary = memreuse_with_state(&kernels, &repo(), state.path());
     assert_eq!(text(&warm_summary.stdout), text(&summary.stdout));
 
-    let json = ["plan", "examples/kernels", "--emit", "json"];
+    let json = ["plan", "examples/kernels", "--emit", "json", "--lifetimes"];
     let warm = memreuse_with_state(&json, &repo(), state.path());
     let cold = memreuse(&json, &repo());
     assert!(warm.status.success(), "{}", text(&warm.stderr));
@@ -525,40 +525,69 @@ fn json_into_a_file_is_the_document_a_pipe_gets() {
     );
 }
 
-/// `--no-lifetimes` leaves out each function's `lifetimes` and nothing else, cold or served
-/// from file manifests; it is refused beside any other output.
+/// `--emit json` leaves out each function's `lifetimes` and `--lifetimes` adds them, nothing
+/// else. Either document is the cold one when warm: printed from the detail a warm run reads
+/// (or makes), then copied from the entries that run stored, both kinds in one store.
+/// `--lifetimes` is refused beside any other output, and `--no-lifetimes` with a hint.
 #[test]
-fn json_without_lifetimes_is_the_document_less_its_lifetimes() {
+fn json_lifetimes_are_opt_in_and_warm_documents_are_the_cold_ones() {
     let parsed = |output: &Output| -> serde_json::Value {
         assert!(output.status.success(), "{}", text(&output.stderr));
         serde_json::from_slice(&output.stdout).expect("JSON")
     };
     let json = ["plan", "examples/kernels", "--emit", "json"];
-    let mut full = parsed(&memreuse(&json, &repo()));
-    for file in full["files"].as_array_mut().expect("files") {
+    let with = [&json[..], &["--lifetimes"]].concat();
+    let (cold, cold_with) = (memreuse(&json, &repo()), memreuse(&with, &repo()));
+    let mut stripped = parsed(&cold_with);
+    let mut shown = 0;
+    for file in stripped["files"].as_array_mut().expect("files") {
         for function in file["functions"].as_array_mut().expect("functions") {
             if let Some(function) = function.as_object_mut() {
-                function.remove("lifetimes");
+                shown += usize::from(function.remove("lifetimes").is_some());
             }
         }
     }
-    let without = [&json[..], &["--no-lifetimes"]].concat();
-    assert_eq!(parsed(&memreuse(&without, &repo())), full);
+    assert!(shown > 0, "--lifetimes shows lifetimes");
+    assert_eq!(parsed(&cold), stripped);
 
     let state = tempfile::tempdir().expect("temp dir");
     let summary = memreuse_with_state(&["plan", "examples/kernels"], &repo(), state.path());
     assert!(summary.status.success(), "{}", text(&summary.stderr));
-    let mut warm = parsed(&memreuse_with_state(&without, &repo(), state.path()));
-    for file in warm["files"].as_array_mut().expect("files") {
-        for function in file["functions"].as_array_mut().expect("functions") {
-            assert_eq!(function["cached"], true, "not served from the cache");
-            function["cached"] = false.into();
+    for round in ["printed", "copied"] {
+        for (args, cold) in [(&json[..], &cold), (&with[..], &cold_with)] {
+            let warm = Command::new(env!("CARGO_BIN_EXE_memreuse"))
+                .args(args)
+                .current_dir(repo())
+                .env("MEMREUSE_STATE_DIR", state.path())
+                .env("MEMREUSE_LOG", "info")
+                .output()
+                .expect("the binary runs");
+            let log = text(&warm.stderr);
+            assert!(warm.status.success(), "{log}");
+            let copied = log
+                .split_once("copied=")
+                .and_then(|(_, after)| after.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|n| n.parse::<usize>().ok());
+            match round {
+                "copied" => assert!(copied.is_some_and(|n| n > 0), "{args:?}: {log}"),
+                _ => assert_eq!(copied, Some(0), "{round} {args:?}: {log}"),
+            }
+            let warm = text(&warm.stdout);
+            assert!(!warm.contains("\"cached\": false"), "{round} {args:?}");
+            let warm = warm.replace("\"cached\": true", "\"cached\": false");
+            assert_eq!(warm, text(&cold.stdout), "{round} {args:?}");
         }
     }
-    assert_eq!(warm, full);
 
-    let refused = memreuse(&["plan", "examples/kernels", "--no-lifetimes"], &repo());
+    let refused = memreuse(&["plan", "examples/kernels", "--lifetimes"], &repo());
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    let gone = memreuse(&[&json[..], &["--no-lifetimes"]].concat(), &repo());
+    assert_eq!(gone.status.code(), Some(2));
+    assert!(
+        text(&gone.stderr).contains("pass --lifetimes to include them"),
+        "{}",
+        text(&gone.stderr)
+    );
 }
 
 #[test]
@@ -983,7 +1012,9 @@ fn every_subcommand_has_a_man_page() {
     let page = text(&plan.stdout);
     assert!(page.contains(".TH memreuse-plan 1"), "{page}");
     assert!(
-        page.contains("no\\-lifetimes") && page.contains("FILE::FUNCTION"),
+        page.contains("\\-\\-lifetimes")
+            && !page.contains("no\\-lifetimes")
+            && page.contains("FILE::FUNCTION"),
         "{page}"
     );
     let prune = memreuse(&["man", "cache", "prune"], dir.path());

@@ -1182,9 +1182,10 @@ fn json_and_explain_give_source_lines_cold_and_warm() {
             assert!(source[last - 1].contains(var) || last > def, "{l}");
         }
     };
-    let cold = json(&sandbox.run(&["plan", "k.py", "--emit", "json"], &sandbox.work()));
+    let args = ["plan", "k.py", "--emit", "json", "--lifetimes"];
+    let cold = json(&sandbox.run(&args, &sandbox.work()));
     check(&cold);
-    let warm = json(&sandbox.run(&["plan", "k.py", "--emit", "json"], &sandbox.work()));
+    let warm = json(&sandbox.run(&args, &sandbox.work()));
     assert_eq!(warm["files"][0]["functions"][0]["cached"], true);
     check(&warm);
     assert_eq!(

@@ -4,8 +4,9 @@ The functions here run memreuse's Rust engine in-process (no subprocess), on the
 program as PyPTO prints it (``pypto.ir.printer.python_print`` or a ``NN_after_*.py`` dump):
 
 - :func:`plan` plans it as ``memreuse plan`` does; ``Plan.ir`` is byte for byte what
-  ``memreuse plan --emit ir`` prints, ``Plan.to_json()`` what ``--emit json --no-cache`` prints,
-  and in Jupyter a plan shows as the memory viewer (the page ``--emit html`` writes).
+  ``memreuse plan --emit ir`` prints, ``Plan.to_json()`` what ``--emit json --lifetimes
+  --no-cache`` prints, and in Jupyter a plan shows as the memory viewer (the page
+  ``--emit html`` writes).
 - :func:`verify` runs both checkers on a planned program (``memreuse verify``).
 - :func:`explain` says why two tiles do or do not share a buffer (``memreuse explain``).
 
@@ -192,7 +193,7 @@ class Plan:
         return [r for f in self.functions for r in f.repairs]
 
     def to_json(self) -> str:
-        """The plan as ``memreuse plan --emit json --no-cache`` prints it (schema 3)."""
+        """The plan as ``memreuse plan --emit json --lifetimes --no-cache`` prints it (schema 4)."""
         return self._json
 
     def to_html(self) -> str:

@@ -36,7 +36,7 @@ def test_ir_is_the_cli_emit_ir(cli, path: Path, backend: str | None) -> None:
 
 @pytest.mark.parametrize("path", [REPAIR] + [p for _, p, _ in REAL[:3]], ids=lambda p: p.stem)
 def test_to_json_is_the_cli_emit_json(cli, path: Path) -> None:
-    printed = cli("plan", relative(path), "--emit", "json", "--no-cache")
+    printed = cli("plan", relative(path), "--emit", "json", "--lifetimes", "--no-cache")
     assert printed.returncode == 0, printed.stderr
     assert memreuse.plan(path.read_text(), path=relative(path)).to_json() == printed.stdout
 

@@ -291,8 +291,8 @@ pub struct FunctionDetail {
     /// In the order of the report's spaces.
     pub spaces: Vec<SpaceDetail>,
     pub removed_allocs: Vec<Name>,
-    /// `None` when the run that made the detail left lifetimes out (`--no-lifetimes`: their
-    /// statement places would have cost a parse).
+    /// `None` when the run that made the detail left lifetimes out (`--emit json` without
+    /// `--lifetimes`: their statement places would have cost a parse).
     pub timeline: Option<Timeline>,
 }
 
