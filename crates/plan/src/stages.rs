@@ -24,7 +24,7 @@ use crate::retarget;
 use memreuse_ir::backend::Backend;
 use memreuse_ir::codes;
 use memreuse_ir::diagnostics::Diagnostic;
-use memreuse_ir::ops::{OutputSpace, op_info};
+use memreuse_ir::ops::OutputSpace;
 use memreuse_ir::{Expr, Function, FunctionType, MemSpace, Name, StmtKind, Type, VarId};
 
 /// The intervals of each on-chip memory space, spaces in planning (enum) order.
@@ -786,13 +786,10 @@ pub(crate) fn check_declared_slots(
         if !pinned.contains(&memref.base) || value.as_var().is_some() {
             return;
         }
-        let lands_on_source = value
-            .as_call()
-            .and_then(|c| op_info(c.op()))
-            .is_some_and(|info| {
-                info.reuses_input.is_some()
-                    || (info.output == OutputSpace::Inherit && !info.not_inplace_safe)
-            });
+        let lands_on_source = value.call_info().is_some_and(|info| {
+            info.reuses_input.is_some()
+                || (info.output == OutputSpace::Inherit && !info.not_inplace_safe)
+        });
         let Some(offset) = memref.const_offset() else {
             return;
         };

@@ -8,7 +8,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::plan::analysis::body::first_yield;
-use memreuse_ir::ops::{op_info, tile_move_exists};
+use memreuse_ir::ops::tile_move_exists;
 use memreuse_ir::walk::{block_holding_mut, final_yield_values, find_stmt};
 use memreuse_ir::{
     Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
@@ -245,7 +245,7 @@ fn insert_copy(body: &mut Vec<Stmt>, place: Place, copy: VarId, copy_stmt: Stmt)
 fn storage_source(value: &Expr) -> Option<VarId> {
     match &value.kind {
         ExprKind::Var(source) => Some(*source),
-        ExprKind::Call(_, call) => op_info(call.op()).and_then(|info| {
+        ExprKind::Call(_, call) => value.call_info().and_then(|info| {
             let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
             if info.view {
                 arg(0)
@@ -289,19 +289,23 @@ pub fn storage_place(f: &Function, tile: VarId) -> Option<Place> {
 /// or a loop result) that `tile` is a view, alias or in-place result of on its base, through
 /// any chain of those; `tile` itself when it is none.
 pub fn storage_root(f: &Function, tile: VarId) -> VarId {
-    let mut sources: FxHashMap<VarId, VarId> = FxHashMap::default();
+    // Indexed by tile: the source its last assignment with one on its base gives it.
+    let mut sources: Vec<Option<VarId>> = vec![None; f.vars.len()];
+    let mut with_source = 0;
     crate::plan::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
         if let Some(source) = storage_source(value)
             && same_base(f, source, target)
+            && let Some(slot) = sources.get_mut(target.index())
+            && slot.replace(source).is_none()
         {
-            sources.insert(target, source);
+            with_source += 1;
         }
     });
     let mut root = tile;
-    // A chain is at most as long as the variables; a cycle ends it.
-    for _ in 0..sources.len() {
-        match sources.get(&root) {
-            Some(&source) if source != root => root = source,
+    // A chain is at most as long as the tiles with a source; a cycle ends it.
+    for _ in 0..with_source {
+        match sources.get(root.index()).copied().flatten() {
+            Some(source) if source != root => root = source,
             _ => break,
         }
     }
@@ -309,7 +313,7 @@ pub fn storage_root(f: &Function, tile: VarId) -> VarId {
 }
 
 /// The place `v` names when it is an `if` result, a loop's iter arg or a loop result.
-fn place_of(body: &[Stmt], v: VarId) -> Option<Place> {
+pub fn place_of(body: &[Stmt], v: VarId) -> Option<Place> {
     let names = |stmt: &Stmt| match &stmt.kind {
         StmtKind::For(l) => l.iter_args.contains(&v) || l.return_vars.contains(&v),
         StmtKind::If(i) => i.return_vars.contains(&v),
@@ -424,7 +428,7 @@ impl<'f> Places<'f> {
                 StmtKind::Assign { target, value } => match &value.kind {
                     ExprKind::Var(source) => self.join(*target, *source),
                     ExprKind::Call(_, call) => {
-                        if let Some(info) = op_info(call.op()) {
+                        if let Some(info) = value.call_info() {
                             let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
                             let source = if info.view {
                                 arg(0)

@@ -91,7 +91,9 @@ use memreuse_verify as verify;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::walk::{final_yield_values, find_stmt, for_each_stmt};
 use crate::ir::{Expr, Function, Stmt, StmtKind, Type, VarId};
-use crate::isolate::{Place, detach, fresh_buffer, place_anchor, storage_place, storage_root};
+use crate::isolate::{
+    Place, detach, fresh_buffer, place_anchor, place_of, storage_place, storage_root,
+};
 use crate::plan::seats::Seats;
 use crate::plan::{
     FunctionPlan, LayoutSearch, PlanConfig, PlanError, PlanOptions, Planning, ReportToDo,
@@ -1079,7 +1081,7 @@ fn candidates(
         && Some(&writer_base) == input_base(victim).as_ref()
         && let root = storage_root(input, writer)
         && root != victim
-        && storage_place(input, writer).is_none()
+        && place_of(&input.body, root).is_none()
     {
         let moved = if root == writer {
             Who::Tile(writer)
@@ -1474,7 +1476,7 @@ fn in_place_over(body: &[Stmt], victim: VarId) -> Vec<InPlace> {
     let mut out = Vec::new();
     crate::plan::analysis::lifetimes::visit_assignments(body, &mut |target, value| {
         if let Some(call) = value.as_call()
-            && let Some(k) = crate::ir::ops::op_info(call.op()).and_then(|i| i.reuses_input)
+            && let Some(k) = value.call_info().and_then(|i| i.reuses_input)
             && call.args.get(k).and_then(crate::ir::Expr::as_var) == Some(victim)
         {
             out.push(InPlace {
