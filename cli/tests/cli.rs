@@ -380,6 +380,13 @@ fn json_plan_has_schema_and_is_deterministic() {
 }
 
 /// Runs the binary in `dir` with the given state dir (kept between runs).
+/// How many stored JSON entries a run logged (`MEMREUSE_LOG=info`) as copied, not printed.
+fn entries_copied(log: &str) -> Option<usize> {
+    log.split_once("copied=")
+        .and_then(|(_, after)| after.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+}
+
 fn memreuse_with_state(args: &[&str], dir: &Path, state: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memreuse"))
         .args(args)
@@ -505,10 +512,7 @@ fn json_into_a_file_is_the_document_a_pipe_gets() {
             .expect("the binary runs");
         assert!(into_file.status.success(), "{}", text(&into_file.stderr));
         let log = text(&into_file.stderr);
-        let copied = log
-            .split_once("copied=")
-            .and_then(|(_, after)| after.split(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|n| n.parse::<usize>().ok());
+        let copied = entries_copied(&log);
         match round {
             "copied" => assert!(copied.is_some_and(|n| n > 0), "{round}: {log}"),
             _ => assert_eq!(copied, Some(0), "{round}: {log}"),
@@ -564,10 +568,7 @@ fn json_lifetimes_are_opt_in_and_warm_documents_are_the_cold_ones() {
                 .expect("the binary runs");
             let log = text(&warm.stderr);
             assert!(warm.status.success(), "{log}");
-            let copied = log
-                .split_once("copied=")
-                .and_then(|(_, after)| after.split(|c: char| !c.is_ascii_digit()).next())
-                .and_then(|n| n.parse::<usize>().ok());
+            let copied = entries_copied(&log);
             match round {
                 "copied" => assert!(copied.is_some_and(|n| n > 0), "{args:?}: {log}"),
                 _ => assert_eq!(copied, Some(0), "{round} {args:?}: {log}"),

@@ -88,7 +88,7 @@ pub use text::{Text, Worded};
 /// Checks one planned function with both checkers; an empty result means the plan is sound.
 /// Without the input it was planned from, every tile must sit on a base some alloc defines.
 pub fn verify_function(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    diagnostics(f, check_with(f, opts, &FxHashSet::default()))
+    diagnostics(f, &check_with(f, opts, &FxHashSet::default()))
 }
 
 /// What checking a plan needs to know of its input, taken before the input is planned in place.
@@ -110,7 +110,7 @@ impl PlanInput {
 /// Checks the plan `planned` made of the input `input` describes: as [`verify_function`],
 /// except for the bases the input already used without an alloc.
 pub fn verify_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    diagnostics(planned, check_plan(input, planned, opts))
+    diagnostics(planned, &check_plan(input, planned, opts))
 }
 
 /// [`verify_plan`] with each finding's tiles, ordered by location and code.
@@ -119,7 +119,7 @@ pub fn check_plan(input: &PlanInput, planned: &Function, opts: &VerifyOptions) -
 }
 
 /// `findings` about the plan `f` as the checker says them.
-fn diagnostics(f: &Function, findings: Vec<Finding>) -> Vec<Diagnostic> {
+fn diagnostics(f: &Function, findings: &[Finding]) -> Vec<Diagnostic> {
     findings
         .iter()
         .map(|finding| finding.diagnostic(f))
@@ -254,7 +254,7 @@ fn value_findings(f: &Function, opts: &VerifyOptions) -> ValueFindings {
 
 /// The liveness checker alone: `V001`–`V006`.
 pub fn check_liveness(f: &Function, opts: &VerifyOptions) -> Vec<Diagnostic> {
-    diagnostics(f, liveness_findings(f, opts, &FxHashSet::default()))
+    diagnostics(f, &liveness_findings(f, opts, &FxHashSet::default()))
 }
 
 fn liveness_findings(
