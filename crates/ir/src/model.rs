@@ -222,19 +222,6 @@ impl VarTable {
             .enumerate()
             .map(|(i, v)| (VarId(i as u32), &**v))
     }
-    /// One past the largest `N` of a `mem_SPACE_N` base among the variables' names and their
-    /// MemRefs' bases (0 when there is none): the number of an allocation no tile uses yet.
-    pub fn next_base_number(&self) -> u32 {
-        let number = |name: &str| -> Option<u32> {
-            let (_, number) = name.strip_prefix("mem_")?.rsplit_once('_')?;
-            number.parse().ok()
-        };
-        let names = self.iter().filter_map(|(_, v)| number(&v.name));
-        let bases = self
-            .iter()
-            .filter_map(|(_, v)| number(&v.ty.as_ref()?.memref()?.base));
-        names.chain(bases).max().map_or(0, |n| n + 1)
-    }
     /// `wanted` when no variable has that name, else the first of `wanted_1`, `wanted_2`, ...
     /// that none has.
     pub fn unused_name(&self, wanted: &str) -> String {
@@ -288,6 +275,39 @@ impl std::ops::Index<VarId> for VarTable {
 impl std::ops::IndexMut<VarId> for VarTable {
     fn index_mut(&mut self, id: VarId) -> &mut Var {
         Arc::make_mut(&mut self.vars[id.index()])
+    }
+}
+
+/// The names `mem_<space>_<N>` of allocations a function does not use yet, `N` counting up
+/// from one past the largest number among its variables' names and its MemRefs' bases (0 when
+/// there is none). Finding that start reads every variable, so an edit that makes several
+/// allocations, or trials that each edit a copy of one function, find it once.
+#[derive(Clone, Copy, Debug)]
+pub struct FreshBases {
+    next: u32,
+}
+
+impl FreshBases {
+    pub fn of(vars: &VarTable) -> FreshBases {
+        let number = |name: &str| -> Option<u32> {
+            let (_, number) = name.strip_prefix("mem_")?.rsplit_once('_')?;
+            number.parse().ok()
+        };
+        let names = vars.iter().filter_map(|(_, v)| number(&v.name));
+        let bases = vars
+            .iter()
+            .filter_map(|(_, v)| number(&v.ty.as_ref()?.memref()?.base));
+        FreshBases {
+            next: names.chain(bases).max().map_or(0, |n| n + 1),
+        }
+    }
+
+    /// The next unused name in `space`. The ones after it stay unused while every allocation
+    /// added to the function takes its name from here.
+    pub fn take(&mut self, space: MemSpace) -> String {
+        let name = format!("mem_{}_{}", space.name().to_lowercase(), self.next);
+        self.next += 1;
+        name
     }
 }
 
@@ -914,5 +934,41 @@ impl Function {
 
     pub fn var(&self, id: VarId) -> &Var {
         &self.vars[id]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(names: &[&str]) -> VarTable {
+        let mut vars = VarTable::default();
+        for name in names {
+            vars.push(Var {
+                name: (*name).into(),
+                kind: VarKind::Local,
+                ty: Some(Type::Ptr),
+                span: Span::default(),
+            });
+        }
+        vars
+    }
+
+    #[test]
+    fn an_unused_name_takes_the_first_free_number_as_format_spells_it() {
+        let vars = table(&["x_mv", "x_mv_1", "x_mv_3", "x_mv_02", "x_mv_+2", "x_mv_", "y"]);
+        assert_eq!(vars.unused_name("x_mv"), "x_mv_2");
+        assert_eq!(vars.unused_name("y"), "y_1");
+        assert_eq!(vars.unused_name("x"), "x");
+        let taken_twice = table(&["a", "a_1", "a_1", "a_2"]);
+        assert_eq!(taken_twice.unused_name("a"), "a_3");
+    }
+
+    #[test]
+    fn fresh_bases_count_up_from_above_every_number_in_use() {
+        let mut bases = FreshBases::of(&table(&["mem_vec_3", "mem_mat_10x", "mem_acc_7"]));
+        assert_eq!(bases.take(MemSpace::Vec), "mem_vec_8");
+        assert_eq!(bases.take(MemSpace::Mat), "mem_mat_9");
+        assert_eq!(FreshBases::of(&table(&["x"])).take(MemSpace::Acc), "mem_acc_0");
     }
 }

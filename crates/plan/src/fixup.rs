@@ -14,8 +14,8 @@ use memreuse_ir::backend::Backend;
 use memreuse_ir::ops::op_info;
 use memreuse_ir::walk::{find_stmt, for_each_stmt};
 use memreuse_ir::{
-    Expr, ExprKind, Function, MemRef, MemRefExtent, MemSpace, Name, Span, Stmt, StmtKind, TileType,
-    Type, Var, VarId, VarKind, VarTable,
+    Expr, ExprKind, FreshBases, Function, MemRef, MemRefExtent, MemSpace, Name, Span, Stmt,
+    StmtKind, TileType, Type, Var, VarId, VarKind, VarTable,
 };
 
 use memreuse_ir::codes;
@@ -614,9 +614,9 @@ pub struct Inserted {
 pub struct YieldFixup<'v> {
     pub vars: &'v mut VarTable,
     pub inserted: Inserted,
-    /// The number the next scratch buffer's name takes; found on the first scratch copy, since
-    /// finding it reads every variable and most functions need no scratch buffer.
-    next_base_number: Option<u32>,
+    /// The names of new scratch buffers; found on the first scratch copy, since finding them
+    /// reads every variable and most functions need no scratch buffer.
+    fresh_bases: Option<FreshBases>,
     /// The safe planner's fixup, where PyPTO's (rules §7.5) leaves a wrong plan: a carry whose
     /// init is an enclosing loop's iter arg is written back too (PyPTO skips it, and the next
     /// iteration reads stale bytes), and an `if` arm that yields one value for several results
@@ -645,7 +645,7 @@ impl<'v> YieldFixup<'v> {
         YieldFixup {
             vars,
             inserted: Inserted::default(),
-            next_base_number: None,
+            fresh_bases: None,
             safe: false,
             rules: Rules::Seed,
         }
@@ -656,14 +656,12 @@ impl<'v> YieldFixup<'v> {
         YieldFixup { safe: true, ..self }
     }
 
-    /// A base number no variable name or MemRef base uses yet.
-    fn fresh_base_number(&mut self) -> u32 {
+    /// The name of a new scratch buffer in `space`, which no variable or MemRef uses yet.
+    fn fresh_base(&mut self, space: MemSpace) -> String {
         let vars = &*self.vars;
-        let next = *self
-            .next_base_number
-            .get_or_insert_with(|| vars.next_base_number());
-        self.next_base_number = Some(next + 1);
-        next
+        self.fresh_bases
+            .get_or_insert_with(|| FreshBases::of(vars))
+            .take(space)
     }
 
     /// rules §7.5 with S1/S2, post-order.
@@ -1025,11 +1023,7 @@ impl<'v> YieldFixup<'v> {
     fn scratch_copy(&mut self, source: VarId) -> Option<(VarId, (VarId, i64, MemSpace))> {
         let target = tile_target(self.vars, source)?;
         let size = target.memref.size_bytes().unwrap_or(0);
-        let base = format!(
-            "mem_{}_{}",
-            target.space.name().to_lowercase(),
-            self.fresh_base_number()
-        );
+        let base = self.fresh_base(target.space);
         let alloc = self.vars.push(Var {
             name: base.as_str().into(),
             kind: VarKind::Local,

@@ -11,8 +11,8 @@ use crate::plan::analysis::body::first_yield;
 use memreuse_ir::ops::tile_move_exists;
 use memreuse_ir::walk::{block_holding_mut, final_yield_values, find_stmt};
 use memreuse_ir::{
-    Expr, ExprKind, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var, VarId,
-    VarKind,
+    Expr, ExprKind, FreshBases, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var,
+    VarId, VarKind,
 };
 
 /// A place several tiles share: a loop carry (named by its iter arg) or an `if` result.
@@ -70,8 +70,8 @@ pub struct Detached {
 /// the place sits (a carry's iter arg and result, the values yielded into it, in-place
 /// results and views of them, on the init's base) moves with it. `None` when the place is
 /// not fed from a tile on its own buffer, when the init itself must stay where the place is, or
-/// when its space has no copy into itself (Acc).
-pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
+/// when its space has no copy into itself (Acc). The new allocation is named from `bases`.
+pub fn detach(f: &mut Function, place: Place, bases: &mut FreshBases) -> Option<Detached> {
     let (anchor, init) = find_place(&f.body, place)?;
     // The place's own MemRef; a return var printed without a type has none, and then the
     // init's stands for it.
@@ -120,7 +120,7 @@ pub fn detach(f: &mut Function, place: Place) -> Option<Detached> {
             return None;
         }
     }
-    let (new_base, alloc) = rebase(f, space, &family);
+    let (new_base, alloc) = rebase(f, space, &family, bases);
     let suffix = match place {
         Place::Carry(_) => "carry",
         Place::IfResult(_) => "phi",
@@ -333,8 +333,9 @@ pub fn place_of(body: &[Stmt], v: VarId) -> Option<Place> {
 /// fresh allocation of its base's size; returns the new base. The loop carries and `if`
 /// results it feeds stay where they are (the yield fixup copies into them). `None` when `tile`
 /// is itself a view, alias or in-place result of a tile on its base: it is that tile's storage
-/// and cannot leave it alone ([`storage_place`] names the place that can).
-pub fn fresh_buffer(f: &mut Function, tile: VarId) -> Option<Name> {
+/// and cannot leave it alone ([`storage_place`] names the place that can). The new allocation
+/// is named from `bases`.
+pub fn fresh_buffer(f: &mut Function, tile: VarId, bases: &mut FreshBases) -> Option<Name> {
     let base = tile_memref(f, tile)?.base.clone();
     let space = tile_space(f, tile)?;
     let size = alloc_size(f, &base)?;
@@ -350,7 +351,7 @@ pub fn fresh_buffer(f: &mut Function, tile: VarId) -> Option<Name> {
             moved.push(target);
         }
     });
-    let (new_base, alloc) = rebase(f, space, &moved);
+    let (new_base, alloc) = rebase(f, space, &moved, bases);
     crate::plan::cleanup::hoist_allocs(f, &[(alloc, size, space)]);
     Some(new_base)
 }
@@ -524,11 +525,15 @@ fn alloc_size(f: &Function, base: &str) -> Option<i64> {
     })
 }
 
-/// `mem_<space>_<N>` with `N` above every number in use.
-/// Puts `tiles` on a fresh base in `space`, declared by a new variable; returns the base and
-/// that variable.
-fn rebase(f: &mut Function, space: MemSpace, tiles: &[VarId]) -> (Name, VarId) {
-    let new_base: Name = fresh_base(f, space).into();
+/// Puts `tiles` on a fresh base in `space` (named from `bases`, which `f`'s allocations take
+/// their names from), declared by a new variable; returns the base and that variable.
+fn rebase(
+    f: &mut Function,
+    space: MemSpace,
+    tiles: &[VarId],
+    bases: &mut FreshBases,
+) -> (Name, VarId) {
+    let new_base: Name = bases.take(space).into();
     for &v in tiles {
         if let Some(Type::Tile(tile)) = &mut f.vars[v].ty
             && let Some(memref) = &mut tile.memref
@@ -543,9 +548,4 @@ fn rebase(f: &mut Function, space: MemSpace, tiles: &[VarId]) -> (Name, VarId) {
         span: Span::default(),
     });
     (new_base, alloc)
-}
-
-fn fresh_base(f: &Function, space: MemSpace) -> String {
-    let next = f.vars.next_base_number();
-    format!("mem_{}_{next}", space.name().to_lowercase())
 }

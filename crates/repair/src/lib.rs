@@ -90,7 +90,7 @@ use memreuse_verify as verify;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::walk::{final_yield_values, find_stmt, for_each_stmt};
-use crate::ir::{Expr, Function, Stmt, StmtKind, Type, VarId};
+use crate::ir::{Expr, FreshBases, Function, Stmt, StmtKind, Type, VarId};
 use crate::isolate::{
     Place, detach, fresh_buffer, place_anchor, place_of, storage_place, storage_root,
 };
@@ -347,6 +347,7 @@ fn repair_checked(
         plan,
         findings,
         applied: FxHashSet::default(),
+        bases: None,
         unshared: None,
         inherent: Vec::new(),
     };
@@ -383,6 +384,9 @@ struct Repair<'a> {
     from_trial: bool,
     /// The edits made: each is made once.
     applied: FxHashSet<Action>,
+    /// The names of allocations the input as repaired so far does not use yet, once found
+    /// (finding them reads every variable, [`FreshBases`]).
+    bases: Option<FreshBases>,
     /// The hazards of the input itself (module doc): the unshared plan's findings, computed
     /// once a finding resists every edit, and the findings accepted as such.
     unshared: Option<Vec<FindingKey>>,
@@ -424,6 +428,7 @@ impl Repair<'_> {
             planned,
             finding,
             pair,
+            bases: self.bases,
         };
         let Some(trial) = first_separating(&trials, &mut self.plans, &self.applied, check) else {
             // No edit separates the pair: accepted only as a hazard the input itself carries.
@@ -448,6 +453,7 @@ impl Repair<'_> {
             self.plans = trial.plans;
         }
         (self.own, self.plan, self.findings) = (trial.own, trial.plan, trial.findings);
+        self.bases = trial.bases;
         self.from_trial = true;
         self.repairs.extend(trial.repairs);
         Ok(Round::Separated)
@@ -516,6 +522,8 @@ struct Trial {
     repairs: Vec<Diagnostic>,
     plan: Planned,
     findings: Vec<Finding>,
+    /// The names of allocations its input does not use yet, where they are known.
+    bases: Option<FreshBases>,
 }
 
 /// What one round's trials start from: the input as repaired so far, the groups it keeps
@@ -527,6 +535,8 @@ struct Trials<'a> {
     planned: &'a Function,
     finding: &'a Finding,
     pair: Clobber,
+    /// The names of allocations `input` does not use yet, where they are known.
+    bases: Option<FreshBases>,
 }
 
 /// What every trial is planned and checked with: the input as the checkers see it, how many
@@ -554,6 +564,7 @@ fn first_separating(
         planned,
         finding,
         pair,
+        mut bases,
     } = *trials;
     let Check {
         plan_input,
@@ -571,6 +582,8 @@ fn first_separating(
             continue;
         }
         let mut trial_own = own.clone();
+        // Each edit is of a copy of `input`, and names its allocation from `input`'s names.
+        let mut trial_bases = bases;
         // Only an edit of the input copies it; keeping a group on its own buffer does not.
         let (trial_input, made) = match action {
             Action::KeepOwn(v) => {
@@ -585,7 +598,9 @@ fn first_separating(
             }
             _ => {
                 let mut trial_input = input.clone();
-                let Some(made) = apply(action, &mut trial_input, &mut trial_own) else {
+                let input_bases = *bases.get_or_insert_with(|| FreshBases::of(&input.vars));
+                let edit_bases = trial_bases.insert(input_bases);
+                let Some(made) = apply(action, &mut trial_input, &mut trial_own, edit_bases) else {
                     continue;
                 };
                 (Some(trial_input), made)
@@ -627,9 +642,11 @@ fn first_separating(
             kept_the_pair.functions.push(trial.plan.function);
             continue;
         };
-        // The inits separated for the planner make another input, planned once.
+        // The inits separated for the planner make another input, planned once, whose
+        // allocations were named without `trial_bases`.
         if separated_input.is_some() {
             trial_plans = InputPlans::planned();
+            trial_bases = None;
         }
         return Some(Trial {
             action,
@@ -639,6 +656,7 @@ fn first_separating(
             repairs: trial_repairs,
             plan: trial,
             findings: trial_findings,
+            bases: trial_bases,
         });
     }
     None
@@ -889,13 +907,14 @@ fn separate_shared_inits(f: &mut Function) -> Vec<Diagnostic> {
     let mut shared = Vec::new();
     shared_inits(f, &f.body, &mut shared);
     let mut repairs = Vec::new();
+    let mut bases = FreshBases::of(&f.vars);
     for (place, first, span) in shared {
         let (anchor, code, what) = match place {
             Place::Carry(arg) => (arg, codes::CARRY_GETS_OWN_BUFFER, "loop carries"),
             Place::IfResult(r) => (r, codes::IF_RESULT_GETS_OWN_BUFFER, "if results"),
         };
         let (anchor_name, first_name) = (f.vars[anchor].name.clone(), f.vars[first].name.clone());
-        let Some(detached) = detach(f, place) else {
+        let Some(detached) = detach(f, place, &mut bases) else {
             continue;
         };
         let message = format!(
@@ -947,13 +966,18 @@ fn shared_inits(f: &Function, body: &[Stmt], out: &mut Vec<(Place, VarId, crate:
 }
 
 /// Applies an edit of the input (`Detach` or `Fresh`); what it made, for its warning, or
-/// `None` when it does not apply.
-fn apply(action: Action, input: &mut Function, own: &mut FxHashSet<VarId>) -> Option<Made> {
+/// `None` when it does not apply. A new allocation is named from `bases`, those of `input`.
+fn apply(
+    action: Action,
+    input: &mut Function,
+    own: &mut FxHashSet<VarId>,
+    bases: &mut FreshBases,
+) -> Option<Made> {
     match action {
         // Not an edit of the input: the caller tells the packer to keep the group apart.
         Action::KeepOwn(_) => Some(Made::default()),
         Action::Detach(place) => {
-            let detached = detach(input, place)?;
+            let detached = detach(input, place, bases)?;
             // The new allocation is the place's alone: the packer, whose lifetimes called the
             // shared buffer safe, must not put it back beside the value it protects.
             own.insert(detached.copy_var);
@@ -963,7 +987,7 @@ fn apply(action: Action, input: &mut Function, own: &mut FxHashSet<VarId>) -> Op
             })
         }
         Action::Fresh(tile) => {
-            let fresh = fresh_buffer(input, tile)?;
+            let fresh = fresh_buffer(input, tile, bases)?;
             own.insert(tile);
             Some(Made {
                 copy: None,
