@@ -303,6 +303,16 @@ fn compare(
     };
     class("repaired", &|(repaired, _)| repaired);
     class("not repaired", &|(repaired, _)| !repaired);
+    // A plan with no repair costs its plan and check, unless a finding resisted every edit
+    // (an input hazard, `MR-W004`): those programs by name.
+    let slow_unrepaired = by_ratio
+        .iter()
+        .filter(|&&p| !kinds[p].0 && ratio(fastest[p]) > 2.0)
+        .map(|&p| format!("{} {:.2}x", programs[p].0, ratio(fastest[p])));
+    println!(
+        "    over 2x: {}",
+        slow_unrepaired.collect::<Vec<_>>().join(", ")
+    );
     class("PyPTO's plan fails", &|(_, fails)| fails);
     println!("  the largest ratios:");
     for &p in by_ratio.iter().take(10) {

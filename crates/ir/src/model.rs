@@ -956,7 +956,9 @@ mod tests {
 
     #[test]
     fn an_unused_name_takes_the_first_free_number_as_format_spells_it() {
-        let vars = table(&["x_mv", "x_mv_1", "x_mv_3", "x_mv_02", "x_mv_+2", "x_mv_", "y"]);
+        let vars = table(&[
+            "x_mv", "x_mv_1", "x_mv_3", "x_mv_02", "x_mv_+2", "x_mv_", "y",
+        ]);
         assert_eq!(vars.unused_name("x_mv"), "x_mv_2");
         assert_eq!(vars.unused_name("y"), "y_1");
         assert_eq!(vars.unused_name("x"), "x");
@@ -969,6 +971,9 @@ mod tests {
         let mut bases = FreshBases::of(&table(&["mem_vec_3", "mem_mat_10x", "mem_acc_7"]));
         assert_eq!(bases.take(MemSpace::Vec), "mem_vec_8");
         assert_eq!(bases.take(MemSpace::Mat), "mem_mat_9");
-        assert_eq!(FreshBases::of(&table(&["x"])).take(MemSpace::Acc), "mem_acc_0");
+        assert_eq!(
+            FreshBases::of(&table(&["x"])).take(MemSpace::Acc),
+            "mem_acc_0"
+        );
     }
 }
