@@ -13,8 +13,9 @@
 //! on the plan: `plan_and_check` below) program by program: each round runs both on one
 //! program back to back, each first every other round; per program the minimum of each over
 //! the rounds, their ratio, the totals (also for the programs whose default plan carries
-//! repairs, those whose plan carries none, and those PyPTO cannot plan, whose plan-and-check
-//! path is one failed planning), the programs with the largest ratio, and those with the largest
+//! repairs, those whose plan carries none, those PyPTO cannot plan, whose plan-and-check
+//! path is one failed planning, and those PyPTO plans by how many repairs their plans carry),
+//! the unrepaired programs over 2x, the programs with the largest ratio, and those with the largest
 //! excess of the default path over plan-and-check, where its time goes. Instruction counts of
 //! both in one run (the release build, whose LTO inlines `plan_checked_editing`):
 //! `valgrind --tool=callgrind --toggle-collect='memreuse_repair::plan_checked'
@@ -220,21 +221,27 @@ fn compare(
     };
     // Per program: the fastest default path and plan-and-check path seen.
     let mut fastest = vec![(Duration::MAX, Duration::MAX); programs.len()];
-    let mut repaired = vec![false; programs.len()];
+    // Per program: how many repairs its default plans carry.
+    let mut repairs = vec![0usize; programs.len()];
     let mut sink = 0usize;
     for round in 0..rounds {
-        let each = programs.iter().zip(&mut fastest).zip(&mut repaired);
-        for (((_, functions), fastest), repaired) in each {
+        let each = programs.iter().zip(&mut fastest).zip(&mut repairs);
+        for (((_, functions), fastest), repairs) in each {
             let functions = &inputs[functions.clone()];
-            // Whether the program's default plan carries repairs (it ran trials): read as the
-            // path runs, so that a callgrind run counts each function's safe plan once a round.
-            let default_path = |sink: &mut usize, repaired: &mut bool| {
+            // How many repairs the program's default plans carry (each a round of trials):
+            // read as the path runs, so that a callgrind run counts each function's safe plan
+            // once a round.
+            let default_path = |sink: &mut usize, repairs: &mut usize| {
                 let start = Instant::now();
+                let mut made = 0;
                 for (f, config) in functions {
                     let plan = plan_checked(f, config, &options_of(config));
                     *sink += usize::from(plan.is_ok());
-                    *repaired |= plan.is_ok_and(|p| p.report.diagnostics.iter().any(is_repair));
+                    made += plan.map_or(0, |p| {
+                        p.report.diagnostics.iter().filter(|d| is_repair(d)).count()
+                    });
                 }
+                *repairs = made;
                 start.elapsed()
             };
             let checked_path = |sink: &mut usize| {
@@ -247,10 +254,10 @@ fn compare(
             // Each path goes first every other round: the first finds the program's data
             // colder in the caches.
             let (default, checked) = if round % 2 == 0 {
-                (default_path(&mut sink, repaired), checked_path(&mut sink))
+                (default_path(&mut sink, repairs), checked_path(&mut sink))
             } else {
                 let checked = checked_path(&mut sink);
-                (default_path(&mut sink, repaired), checked)
+                (default_path(&mut sink, repairs), checked)
             };
             fastest.0 = fastest.0.min(default);
             fastest.1 = fastest.1.min(checked);
@@ -282,16 +289,16 @@ fn compare(
     // planning, which no safe plan can stay within 2x of.
     let kinds: Vec<(bool, bool)> = programs
         .iter()
-        .zip(&repaired)
-        .map(|((_, functions), &repaired)| {
+        .zip(&repairs)
+        .map(|((_, functions), &repairs)| {
             let pypto_fails = inputs[functions.clone()]
                 .iter()
                 .any(|(f, config)| plan_function(f, config, &PlanOptions::default()).is_err());
-            (repaired, pypto_fails)
+            (repairs > 0, pypto_fails)
         })
         .collect();
-    let class = |label: &str, of: &dyn Fn((bool, bool)) -> bool| {
-        let members: Vec<usize> = (0..programs.len()).filter(|&p| of(kinds[p])).collect();
+    let class = |label: &str, of: &dyn Fn(usize) -> bool| {
+        let members: Vec<usize> = (0..programs.len()).filter(|&p| of(p)).collect();
         let default: Duration = members.iter().map(|&p| fastest[p].0).sum();
         let checked: Duration = members.iter().map(|&p| fastest[p].1).sum();
         let over = members.iter().filter(|&&p| ratio(fastest[p]) > 2.0).count();
@@ -301,8 +308,8 @@ fn compare(
             ratio((default, checked))
         );
     };
-    class("repaired", &|(repaired, _)| repaired);
-    class("not repaired", &|(repaired, _)| !repaired);
+    class("repaired", &|p| kinds[p].0);
+    class("not repaired", &|p| !kinds[p].0);
     // A plan with no repair costs its plan and check, unless a finding resisted every edit
     // (an input hazard, `MR-W004`): those programs by name.
     let slow_unrepaired = by_ratio
@@ -313,7 +320,18 @@ fn compare(
         "    over 2x: {}",
         slow_unrepaired.collect::<Vec<_>>().join(", ")
     );
-    class("PyPTO's plan fails", &|(_, fails)| fails);
+    class("PyPTO's plan fails", &|p| kinds[p].1);
+    // Each repair is a round of trials, the one that separates its pair a whole plan and
+    // check: the ratio grows with the repairs a program needs.
+    for (label, needed) in [
+        ("1", 1..2),
+        ("2-4", 2..5),
+        ("5-9", 5..10),
+        ("10+", 10..usize::MAX),
+    ] {
+        let of = |p: usize| needed.contains(&repairs[p]) && !kinds[p].1;
+        class(&format!("PyPTO plans, {label} repairs"), &of);
+    }
     println!("  the largest ratios:");
     for &p in by_ratio.iter().take(10) {
         let (default, checked) = fastest[p];
