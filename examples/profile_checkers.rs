@@ -285,16 +285,14 @@ fn compare(
             .count();
         println!("  programs over {limit}x: {over}");
     }
-    // Whether PyPTO's own plan of a program fails: its plan-and-check path is then one failed
+    // Per program: whether PyPTO's own plan fails. Its plan-and-check path is then one failed
     // planning, which no safe plan can stay within 2x of.
-    let kinds: Vec<(bool, bool)> = programs
+    let pypto_fails: Vec<bool> = programs
         .iter()
-        .zip(&repairs)
-        .map(|((_, functions), &repairs)| {
-            let pypto_fails = inputs[functions.clone()]
+        .map(|(_, functions)| {
+            inputs[functions.clone()]
                 .iter()
-                .any(|(f, config)| plan_function(f, config, &PlanOptions::default()).is_err());
-            (repairs > 0, pypto_fails)
+                .any(|(f, config)| plan_function(f, config, &PlanOptions::default()).is_err())
         })
         .collect();
     let class = |label: &str, of: &dyn Fn(usize) -> bool| {
@@ -308,19 +306,19 @@ fn compare(
             ratio((default, checked))
         );
     };
-    class("repaired", &|p| kinds[p].0);
-    class("not repaired", &|p| !kinds[p].0);
+    class("repaired", &|p| repairs[p] > 0);
+    class("not repaired", &|p| repairs[p] == 0);
     // A plan with no repair costs its plan and check, unless a finding resisted every edit
     // (an input hazard, `MR-W004`): those programs by name.
     let slow_unrepaired = by_ratio
         .iter()
-        .filter(|&&p| !kinds[p].0 && ratio(fastest[p]) > 2.0)
+        .filter(|&&p| repairs[p] == 0 && ratio(fastest[p]) > 2.0)
         .map(|&p| format!("{} {:.2}x", programs[p].0, ratio(fastest[p])));
     println!(
         "    over 2x: {}",
         slow_unrepaired.collect::<Vec<_>>().join(", ")
     );
-    class("PyPTO's plan fails", &|p| kinds[p].1);
+    class("PyPTO's plan fails", &|p| pypto_fails[p]);
     // Each repair is a round of trials, the one that separates its pair a whole plan and
     // check: the ratio grows with the repairs a program needs.
     for (label, needed) in [
@@ -329,7 +327,7 @@ fn compare(
         ("5-9", 5..10),
         ("10+", 10..usize::MAX),
     ] {
-        let of = |p: usize| needed.contains(&repairs[p]) && !kinds[p].1;
+        let of = |p: usize| needed.contains(&repairs[p]) && !pypto_fails[p];
         class(&format!("PyPTO plans, {label} repairs"), &of);
     }
     println!("  the largest ratios:");

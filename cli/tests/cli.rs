@@ -379,7 +379,6 @@ fn json_plan_has_schema_and_is_deterministic() {
     assert_eq!(both.status.code(), Some(2), "{}", text(&both.stderr));
 }
 
-/// Runs the binary in `dir` with the given state dir (kept between runs).
 /// How many stored JSON entries a run logged (`MEMREUSE_LOG=info`) as copied, not printed.
 fn entries_copied(log: &str) -> Option<usize> {
     log.split_once("copied=")
@@ -387,6 +386,19 @@ fn entries_copied(log: &str) -> Option<usize> {
         .and_then(|n| n.parse().ok())
 }
 
+/// The binary in the repository with the state dir `state`, logging what it copies
+/// ([`entries_copied`]).
+fn logged_in_repo(args: &[&str], state: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_memreuse"));
+    command
+        .args(args)
+        .current_dir(repo())
+        .env("MEMREUSE_STATE_DIR", state)
+        .env("MEMREUSE_LOG", "info");
+    command
+}
+
+/// Runs the binary in `dir` with the given state dir (kept between runs).
 fn memreuse_with_state(args: &[&str], dir: &Path, state: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memreuse"))
         .args(args)
@@ -502,11 +514,7 @@ fn json_into_a_file_is_the_document_a_pipe_gets() {
     for round in ["cold", "warm", "copied"] {
         let path = out.path().join(format!("{round}.json"));
         let file = std::fs::File::create(&path).expect("created");
-        let into_file = Command::new(env!("CARGO_BIN_EXE_memreuse"))
-            .args(json)
-            .current_dir(repo())
-            .env("MEMREUSE_STATE_DIR", state.path())
-            .env("MEMREUSE_LOG", "info")
+        let into_file = logged_in_repo(&json, state.path())
             .stdout(file)
             .output()
             .expect("the binary runs");
@@ -559,11 +567,7 @@ fn json_lifetimes_are_opt_in_and_warm_documents_are_the_cold_ones() {
     assert!(summary.status.success(), "{}", text(&summary.stderr));
     for round in ["printed", "copied"] {
         for (args, cold) in [(&json[..], &cold), (&with[..], &cold_with)] {
-            let warm = Command::new(env!("CARGO_BIN_EXE_memreuse"))
-                .args(args)
-                .current_dir(repo())
-                .env("MEMREUSE_STATE_DIR", state.path())
-                .env("MEMREUSE_LOG", "info")
+            let warm = logged_in_repo(args, state.path())
                 .output()
                 .expect("the binary runs");
             let log = text(&warm.stderr);

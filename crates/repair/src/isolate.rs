@@ -426,23 +426,11 @@ impl<'f> Places<'f> {
                 // A link joins only tiles on the base: the op table is not consulted for a
                 // target elsewhere.
                 StmtKind::Assign { target, .. } if !self.on_base(*target) => {}
-                StmtKind::Assign { target, value } => match &value.kind {
-                    ExprKind::Var(source) => self.join(*target, *source),
-                    ExprKind::Call(_, call) => {
-                        if let Some(info) = value.call_info() {
-                            let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
-                            let source = if info.view {
-                                arg(0)
-                            } else {
-                                info.reuses_input.and_then(arg)
-                            };
-                            if let Some(source) = source {
-                                self.join(*target, source);
-                            }
-                        }
+                StmtKind::Assign { target, value } => {
+                    if let Some(source) = storage_source(value) {
+                        self.join(*target, source);
                     }
-                    _ => {}
-                },
+                }
                 StmtKind::For(f) => {
                     let yielded = first_yield(&f.body);
                     for (i, &iter_arg) in f.iter_args.iter().enumerate() {

@@ -44,12 +44,17 @@ impl Finding {
 
     /// Whether the finding makes the plan unsafe (or breaks a placement rule); a note does not.
     pub fn is_unsafe(&self) -> bool {
-        self.worded.severity != Severity::Note
+        is_unsafe(self.worded.severity)
     }
 }
 
 /// Whether a diagnostic of the checkers makes a plan unsafe (or breaks a placement rule): every
 /// one but the notes of lifetimes that overlap without a lost value (`V008`).
 pub fn is_violation(d: &Diagnostic) -> bool {
-    d.severity != Severity::Note
+    is_unsafe(d.severity)
+}
+
+/// A checker's finding of this severity makes the plan unsafe: all but notes.
+fn is_unsafe(severity: Severity) -> bool {
+    severity != Severity::Note
 }
