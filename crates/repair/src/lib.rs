@@ -35,6 +35,17 @@
 //! (`MR-E010`, or the last findings). No edit inserts a copy the hardware lacks: a carry or
 //! `if` result in Acc is never detached (no Acc-to-Acc `tile.move`, `ops::tile_move_exists`).
 //!
+//! Detaching own inits. A round first separates, in one trial, every open pair whose victim is
+//! the init of a loop carry or `if` result that sits on the victim's buffer with the writer on
+//! or inside it (an `MR-R002`/`MR-R005` candidate whose init is the victim): the place's writes
+//! reach its init's bytes wherever the packer puts the other groups, so detaching it is the
+//! edit such a pair needs, and the keep-own trials before it are skipped (over the conformance
+//! corpus none of the 75 pairs a keep-own trial separated had such a candidate). The edits are
+//! made in the order of their findings, planned and checked once; a pair the trial leaves
+//! named is left to the one-pair rounds above for the rest of the repair, and the trial is
+//! made once more without it (`Repair::detach_own_inits`). A function with k such pairs thus
+//! costs about one plan and check for them, not k (ARCHITECTURE "What a repair costs").
+//!
 //! Hazards of the input itself (`MR-W004`). Some inputs lose a value in every plan: an op whose
 //! output reuses input k (`tile.matmul_acc` accumulates into its argument 0: a hardware fact)
 //! overwrites a tile that is read later, and with no Acc-to-Acc `tile.move` nothing can copy it
@@ -74,8 +85,9 @@
 //!
 //! The machine: a `Repair` holds the input as repaired so far, the groups kept apart, the
 //! repairs made and the plan they give; each `round` either finds nothing open (`Passed`, then
-//! `emit`) or separates one pair by the first `Trial` that does (`first_separating`), or
-//! accepts the pair as a hazard of the input; every edit (`Action`) is made at most once.
+//! `emit`), or separates the open pairs of own inits in one `Trial` (`detach_own_inits`), or
+//! else one pair by the first `Trial` that does (`first_separating`), or accepts the pair as a
+//! hazard of the input; every edit (`Action`) is made at most once.
 //!
 //! This crate sits above `plan` and `verify` and shares nothing with the checker but its
 //! findings: the planner never calls the checker. Pure, as they are: no files, threads or
@@ -90,7 +102,7 @@ use memreuse_verify as verify;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::walk::{final_yield_values, find_stmt, for_each_stmt};
-use crate::ir::{Expr, FreshBases, Function, Stmt, StmtKind, Type, VarId};
+use crate::ir::{Expr, FreshBases, Function, Name, Stmt, StmtKind, Type, VarId};
 use crate::isolate::{
     Place, detach, fresh_buffer, place_anchor, place_of, storage_place, storage_root,
 };
@@ -350,6 +362,7 @@ fn repair_checked(
         bases: None,
         unshared: None,
         inherent: Vec::new(),
+        one_at_a_time: Vec::new(),
     };
     for _ in 0..MAX_ROUNDS {
         if repair.round(&check)? == Round::Passed {
@@ -391,6 +404,8 @@ struct Repair<'a> {
     /// once a finding resists every edit, and the findings accepted as such.
     unshared: Option<Vec<FindingKey>>,
     inherent: Vec<FindingKey>,
+    /// The pairs a trial detaching own inits left named: separated one at a time.
+    one_at_a_time: Vec<(Name, Name)>,
 }
 
 /// What a round of the repair came to.
@@ -398,27 +413,30 @@ struct Repair<'a> {
 enum Round {
     /// No finding is left open: the plan is the one to emit.
     Passed,
-    /// The first open finding's pair was separated, or accepted as a hazard of the input.
+    /// The open pairs of own inits, or else the first open finding's pair, were separated;
+    /// or that pair was accepted as a hazard of the input.
     Separated,
 }
 
 impl Repair<'_> {
-    /// Separates the pair of the first open finding that names two tiles, by the first edit
-    /// that separates it (the others often follow from the same decision), or accepts it as a
-    /// hazard the input itself carries; an error where neither can be.
+    /// Separates the open pairs of own inits at once where that trial succeeds; else the pair of
+    /// the first open finding that names two tiles, by the first edit that separates it (the
+    /// others often follow from the same decision), or accepts it as a hazard the input itself
+    /// carries; an error where neither can be.
     fn round(&mut self, check: &Check<'_>) -> Result<Round, SafePlanError> {
-        let planned = &self.plan.function;
-        // Notes (lifetimes that overlap without a lost value) ask for no repair.
-        let open = self
-            .findings
-            .iter()
-            .filter(|f| f.is_unsafe())
-            .filter(|f| key(planned, f).is_none_or(|k| !self.inherent.contains(&k)));
-        let mut open = open.peekable();
-        if open.peek().is_none() {
+        let (planned, inherent) = (&self.plan.function, &self.inherent);
+        if !self.findings.iter().any(|f| is_open(f, planned, inherent)) {
             return Ok(Round::Passed);
         }
-        let Some((finding, pair)) = open.find_map(|f| Some((f, f.clobber?))) else {
+        if let Some(trial) = self.detach_own_inits(check) {
+            self.adopt(trial);
+            return Ok(Round::Separated);
+        }
+        let planned = &self.plan.function;
+        let first = (self.findings.iter())
+            .filter(|f| is_open(f, planned, &self.inherent))
+            .find_map(|f| Some((f, f.clobber?)));
+        let Some((finding, pair)) = first else {
             let findings = std::mem::take(&mut self.findings);
             return Err(unrepaired(findings, check.user_vars, planned));
         };
@@ -447,7 +465,13 @@ impl Repair<'_> {
             }
             return Ok(Round::Separated);
         };
-        self.applied.insert(trial.action);
+        self.adopt(trial);
+        Ok(Round::Separated)
+    }
+
+    /// The input, groups, plan and findings a trial that separated its pairs leaves.
+    fn adopt(&mut self, trial: Trial) {
+        self.applied.extend(trial.edits);
         if trial.input.is_some() {
             self.edited = trial.input;
             self.plans = trial.plans;
@@ -456,7 +480,137 @@ impl Repair<'_> {
         self.bases = trial.bases;
         self.from_trial = true;
         self.repairs.extend(trial.repairs);
-        Ok(Round::Separated)
+    }
+
+    /// The open pairs whose victim is the init of a loop carry or `if` result on the victim's
+    /// buffer, each separated by detaching that place (module doc, "Detaching own inits"),
+    /// all in one trial; `None` where no pair is one, or where the trial, and a second one
+    /// without the pairs the first left named, does not separate every pair it detaches.
+    fn detach_own_inits(&mut self, check: &Check<'_>) -> Option<Trial> {
+        let mut detaches = self.own_init_detaches(check);
+        for _ in 0..2 {
+            if detaches.is_empty() {
+                return None;
+            }
+            match self.detach_all(&detaches, check) {
+                Ok(trial) => return Some(trial),
+                Err(left_named) => {
+                    detaches.retain(|d| !left_named.contains(&d.names));
+                    self.one_at_a_time.extend(left_named);
+                }
+            }
+        }
+        None
+    }
+
+    /// For each open pair (once, at its first finding) whose victim is the init of a place
+    /// the pair could be separated by detaching, the first such place of [`candidates`].
+    fn own_init_detaches(&self, check: &Check<'_>) -> Vec<OwnInitDetach> {
+        let planned = &self.plan.function;
+        let input = self.edited.as_ref().unwrap_or(self.original);
+        let offsets = check.config.planner == crate::plan::Planner::Dsa;
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        let mut out: Vec<OwnInitDetach> = Vec::new();
+        for (at, finding) in self.findings.iter().enumerate() {
+            let Some(pair) = finding.clobber else {
+                continue;
+            };
+            let names = pair_names(planned, pair);
+            if seen.contains(&names) || !is_open(finding, planned, &self.inherent) {
+                continue;
+            }
+            seen.push(names);
+            let names = (Name::from(names.0), Name::from(names.1));
+            if self.one_at_a_time.contains(&names) {
+                continue;
+            }
+            let detach = candidates(input, &self.own, planned, pair, offsets)
+                .into_iter()
+                .find(|(action, text)| {
+                    matches!(text, RepairText::Detaches { init, .. } if *init == pair.victim)
+                        && !self.applied.contains(action)
+                        && !out.iter().any(|d| d.action == *action)
+                });
+            if let Some((action, text)) = detach {
+                out.push(OwnInitDetach {
+                    action,
+                    text,
+                    finding: at,
+                    names,
+                });
+            }
+        }
+        out
+    }
+
+    /// The trial that makes every edit of `detaches` at once, if it separates each one's
+    /// pair; else the pairs it leaves named (all of them where the planner refuses it).
+    fn detach_all(
+        &self,
+        detaches: &[OwnInitDetach],
+        check: &Check<'_>,
+    ) -> Result<Trial, Vec<(Name, Name)>> {
+        let planned = &self.plan.function;
+        let input = self.edited.as_ref().unwrap_or(self.original);
+        let user_names = UserNames::of(check.user_vars, planned);
+        let mut edited = input.clone();
+        let mut own = self.own.clone();
+        let mut bases = self.bases.unwrap_or_else(|| FreshBases::of(&input.vars));
+        let mut repairs = Vec::new();
+        let mut edits = Vec::new();
+        let mut left_named = Vec::new();
+        for d in detaches {
+            let Some(made) = apply(d.action, &mut edited, &mut own, &mut bases) else {
+                left_named.push(d.names.clone());
+                continue;
+            };
+            let finding = &self.findings[d.finding];
+            repairs.push(d.text.warning(&made, finding, planned, &user_names));
+            edits.push(d.action);
+        }
+        let all_named = || detaches.iter().map(|d| d.names.clone()).collect::<Vec<_>>();
+        if edits.is_empty() {
+            return Err(all_named());
+        }
+        let mut plans = InputPlans::planned();
+        let (trial, separated) =
+            plan_separating(&edited, &mut plans, check.config, &mut own, &mut repairs);
+        let Ok(plan) = trial else {
+            return Err(all_named());
+        };
+        let findings = check_plan(check.plan_input, &plan.function, check.options);
+        let named: Vec<(&str, &str)> = findings
+            .iter()
+            .filter(|f| f.is_unsafe())
+            .filter_map(|f| Some(pair_names(&plan.function, f.clobber?)))
+            .collect();
+        left_named.extend(
+            detaches
+                .iter()
+                .filter(|d| named.contains(&(d.names.0.as_str(), d.names.1.as_str())))
+                .map(|d| d.names.clone()),
+        );
+        if !left_named.is_empty() {
+            return Err(left_named);
+        }
+        // The inits separated for the planner make another input, planned once, whose
+        // allocations were named without `bases`.
+        let bases = if separated.is_some() {
+            plans = InputPlans::planned();
+            None
+        } else {
+            Some(bases)
+        };
+        Ok(Trial {
+            edits,
+            input: Some(separated.unwrap_or(edited)),
+            plans,
+            own,
+            repairs,
+            plan,
+            findings,
+            bases,
+        })
     }
 
     /// The plan that passed, its report whole: with the repairs made, the hazards of the input
@@ -515,7 +669,8 @@ impl Repair<'_> {
 /// (with that input's plans), the groups it keeps apart, its repairs, and its plan with the
 /// checkers' findings.
 struct Trial {
-    action: Action,
+    /// The edits it made, each made once.
+    edits: Vec<Action>,
     input: Option<Function>,
     plans: InputPlans,
     own: FxHashSet<VarId>,
@@ -524,6 +679,21 @@ struct Trial {
     findings: Vec<Finding>,
     /// The names of allocations its input does not use yet, where they are known.
     bases: Option<FreshBases>,
+}
+
+/// Whether a round repairs `finding` of `planned`: it is unsafe (notes, lifetimes that overlap
+/// without a lost value, ask for no repair) and not among the input's own hazards.
+fn is_open(finding: &Finding, planned: &Function, inherent: &[FindingKey]) -> bool {
+    finding.is_unsafe() && key(planned, finding).is_none_or(|k| !inherent.contains(&k))
+}
+
+/// An open pair's victim is the init of a place it can be separated by detaching: the edit,
+/// its repair's words, the finding (an index into the round's findings) and the pair's names.
+struct OwnInitDetach {
+    action: Action,
+    text: RepairText,
+    finding: usize,
+    names: (Name, Name),
 }
 
 /// What one round's trials start from: the input as repaired so far, the groups it keeps
@@ -649,7 +819,7 @@ fn first_separating(
             trial_bases = None;
         }
         return Some(Trial {
-            action,
+            edits: vec![action],
             input: separated_input.or(trial_input),
             plans: trial_plans,
             own: trial_own,

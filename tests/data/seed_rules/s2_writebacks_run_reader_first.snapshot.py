@@ -47,8 +47,8 @@ class Before:
                 buf24_mv: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_61, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.move(buf24, target_memory=pl.Mem.Vec)
                 out23_mv: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_62, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.move(out23, target_memory=pl.Mem.Vec)
                 out25, res26, out27 = pl.yield_(buf24_mv, it19, out23_mv)
-            res26_phi: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_63, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.move(res26, target_memory=pl.Mem.Vec)
-            sel15: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_63, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.yield_(res26_phi)
+            res26_phi: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_64, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.move(res26, target_memory=pl.Mem.Vec)
+            sel15: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_64, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.yield_(res26_phi)
         else:
             if cond < 2:
                 buf29: pl.Tile[[8, 8], pl.INT32, pl.MemRef(mem_vec_61, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.add(buf13, buf13)
@@ -66,8 +66,8 @@ class Before:
                 buf36: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_61, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.sub(buf4, buf4)
                 ph28: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_61, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.yield_(buf36)
             buf37: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_61, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.sub(buf5, buf5)
-            buf37_mv: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_63, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.move(buf37, target_memory=pl.Mem.Vec)
-            sel15: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_63, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.yield_(buf37_mv)
+            buf37_mv: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_64, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.move(buf37, target_memory=pl.Mem.Vec)
+            sel15: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_64, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.yield_(buf37_mv)
         if cond < 2:
             buf39: pl.Tile[[8, 1], pl.FP32, pl.MemRef(mem_vec_27, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.row_sum(sel15, buf5)
             buf40: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_27, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.maximum(buf5, buf5)
@@ -96,11 +96,11 @@ class Before:
             _s55: pl.Tensor[[8, 1], pl.FP32, pl.MemRef("mem_ddr_10", pl.const(0, pl.INT64), 32)] = pl.tile.store(buf53, [0, 0], dst10)
         buf56: pl.Tile[[16, 32], pl.INT32, pl.MemRef(mem_vec_13, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.cast(buf3, target_type=pl.INT32, mode='floor')
         for i in pl.parallel(1):
-            buf5_carry: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_64, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.move(buf5, target_memory=pl.Mem.Vec)
+            buf5_carry: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_63, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.move(buf5, target_memory=pl.Mem.Vec)
             for j_1, (it57,) in pl.parallel(4, init_values=(buf5_carry,)):
                 buf58: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_14, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.div(it57, it57)
-                buf59: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_64, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.sub(buf47, buf5)
-                out60: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_64, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.yield_(buf59)
+                buf59: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_63, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.sub(buf47, buf5)
+                out60: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_63, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.yield_(buf59)
             buf61: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_13, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.load(src11, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)
         buf62: pl.Tile[[8, 16], pl.FP32, pl.MemRef(mem_vec_13, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.minimum(buf50, buf50)
         return pl.tile.store(buf62, [0, 0], dst12)
