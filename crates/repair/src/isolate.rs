@@ -277,39 +277,54 @@ fn same_base(f: &Function, a: VarId, b: VarId) -> bool {
 }
 
 /// The loop carry or `if` result whose storage `tile` is, following views, aliases and
-/// in-place results on one base back to their root ([`storage_root`]): an `if` result, a
+/// in-place results on one base back to their root ([`StorageRoots`]): an `if` result, a
 /// loop's iter arg or a loop result (its carry). A repair that gives that place its own buffer
 /// takes `tile` along, while one that moves `tile` alone would split it from its source. `None`
 /// when the root is an assignment's own value.
-pub fn storage_place(f: &Function, tile: VarId) -> Option<Place> {
-    place_of(&f.body, storage_root(f, tile))
+pub fn storage_place(f: &Function, roots: &StorageRoots, tile: VarId) -> Option<Place> {
+    place_of(&f.body, roots.root(tile))
 }
 
-/// The root of `tile`'s storage: the tile (an assignment's value, an `if` result, an iter arg
-/// or a loop result) that `tile` is a view, alias or in-place result of on its base, through
-/// any chain of those; `tile` itself when it is none.
-pub fn storage_root(f: &Function, tile: VarId) -> VarId {
-    // Indexed by tile: the source its last assignment with one on its base gives it.
-    let mut sources: Vec<Option<VarId>> = vec![None; f.vars.len()];
-    let mut with_source = 0;
-    crate::plan::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
-        if let Some(source) = storage_source(value)
-            && same_base(f, source, target)
-            && let Some(slot) = sources.get_mut(target.index())
-            && slot.replace(source).is_none()
-        {
-            with_source += 1;
-        }
-    });
-    let mut root = tile;
-    // A chain is at most as long as the tiles with a source; a cycle ends it.
-    for _ in 0..with_source {
-        match sources.get(root.index()).copied().flatten() {
-            Some(source) if source != root => root = source,
-            _ => break,
+/// The root of each tile's storage in a function: the tile (an assignment's value, an `if`
+/// result, an iter arg or a loop result) that it is a view, alias or in-place result of on its
+/// base, through any chain of those; the tile itself when it is none.
+pub struct StorageRoots {
+    /// Indexed by tile: the source its last assignment with one on its base gives it.
+    sources: Vec<Option<VarId>>,
+    /// How many tiles have a source: no chain is longer.
+    with_source: usize,
+}
+
+impl StorageRoots {
+    pub fn of(f: &Function) -> StorageRoots {
+        let mut sources: Vec<Option<VarId>> = vec![None; f.vars.len()];
+        let mut with_source = 0;
+        crate::plan::analysis::lifetimes::visit_assignments(&f.body, &mut |target, value| {
+            if let Some(source) = storage_source(value)
+                && same_base(f, source, target)
+                && let Some(slot) = sources.get_mut(target.index())
+                && slot.replace(source).is_none()
+            {
+                with_source += 1;
+            }
+        });
+        StorageRoots {
+            sources,
+            with_source,
         }
     }
-    root
+
+    pub fn root(&self, tile: VarId) -> VarId {
+        let mut root = tile;
+        // A cycle ends the chain.
+        for _ in 0..self.with_source {
+            match self.sources.get(root.index()).copied().flatten() {
+                Some(source) if source != root => root = source,
+                _ => break,
+            }
+        }
+        root
+    }
 }
 
 /// The place `v` names when it is an `if` result, a loop's iter arg or a loop result.

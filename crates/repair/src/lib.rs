@@ -104,7 +104,7 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::walk::{final_yield_values, find_stmt, for_each_stmt};
 use crate::ir::{Expr, FreshBases, Function, Name, Stmt, StmtKind, Type, VarId};
 use crate::isolate::{
-    Place, detach, fresh_buffer, place_anchor, place_of, storage_place, storage_root,
+    Place, StorageRoots, detach, fresh_buffer, place_anchor, place_of, storage_place,
 };
 use crate::plan::seats::Seats;
 use crate::plan::{
@@ -509,6 +509,7 @@ impl Repair<'_> {
         let planned = &self.plan.function;
         let input = self.edited.as_ref().unwrap_or(self.original);
         let offsets = check.config.planner == crate::plan::Planner::Dsa;
+        let sites = Sites::of(input, planned);
         let mut seen: Vec<(&str, &str)> = Vec::new();
         let mut out: Vec<OwnInitDetach> = Vec::new();
         for (at, finding) in self.findings.iter().enumerate() {
@@ -524,7 +525,7 @@ impl Repair<'_> {
             if self.one_at_a_time.contains(&names) {
                 continue;
             }
-            let detach = candidates(input, &self.own, planned, pair, offsets)
+            let detach = candidates(&sites, &self.own, pair, offsets)
                 .into_iter()
                 .find(|(action, text)| {
                     matches!(text, RepairText::Detaches { init, .. } if *init == pair.victim)
@@ -746,7 +747,7 @@ fn first_separating(
     let offsets = config.planner == crate::plan::Planner::Dsa;
     let user_names = UserNames::of(user_vars, planned);
     let mut kept_the_pair = KeptThePair::default();
-    for (action, text) in candidates(input, own, planned, pair, offsets) {
+    for (action, text) in candidates(&Sites::of(input, planned), own, pair, offsets) {
         // An edit is made once: a pair it did not keep apart stays a finding.
         if applied.contains(&action) {
             continue;
@@ -1167,6 +1168,29 @@ fn apply(
     }
 }
 
+/// A round's input and plan, with what the candidates of its pairs read from them, found
+/// once for all its pairs: where carries and `if` results sit in each, and the storage root of
+/// each tile of the plan.
+struct Sites<'a> {
+    input: &'a Function,
+    planned: &'a Function,
+    input_seats: Seats,
+    planned_seats: Seats,
+    planned_roots: StorageRoots,
+}
+
+impl<'a> Sites<'a> {
+    fn of(input: &'a Function, planned: &'a Function) -> Sites<'a> {
+        Sites {
+            input,
+            planned,
+            input_seats: Seats::of(&input.body),
+            planned_seats: Seats::of(&planned.body),
+            planned_roots: StorageRoots::of(planned),
+        }
+    }
+}
+
 /// The ways to separate the pair, best first: a tile the packer moved onto the other's buffer
 /// goes back to its own (the writer first); else a loop carry or `if` result that sits on the
 /// victim's buffer gets one of its own — the one whose storage the writer is (an in-place
@@ -1177,20 +1201,25 @@ fn apply(
 /// place, above). Each comes with what its warning says, worded once [`apply`] has made the
 /// copy and allocation it names.
 fn candidates(
-    input: &Function,
+    sites: &Sites<'_>,
     own: &FxHashSet<VarId>,
-    planned: &Function,
     pair: Clobber,
     offsets: bool,
 ) -> Vec<(Action, RepairText)> {
     let Clobber { victim, writer } = pair;
-    let (planned_seats, input_seats) = (Seats::of(&planned.body), Seats::of(&input.body));
+    let Sites {
+        input,
+        planned,
+        ref input_seats,
+        ref planned_seats,
+        ref planned_roots,
+    } = *sites;
     // A carry or `if` result printed without a type sits where its init sits.
     let seat_base = |seats: &Seats, f: &Function, v: VarId| base(f, seats.with_memref(&f.vars, v)?);
-    let planned_base = |v: VarId| seat_base(&planned_seats, planned, v);
+    let planned_base = |v: VarId| seat_base(planned_seats, planned, v);
     let input_base = |v: VarId| {
         (v.index() < input.vars.len())
-            .then(|| seat_base(&input_seats, input, v))
+            .then(|| seat_base(input_seats, input, v))
             .flatten()
     };
     let mut out = Vec::new();
@@ -1232,7 +1261,7 @@ fn candidates(
     let mut places = Vec::new();
     // The carry or `if` result the writer is the storage of (an in-place result of an `if`
     // result, a view of an iter arg): it leaves with the place, never alone.
-    if let Some(place) = storage_place(planned, writer)
+    if let Some(place) = storage_place(planned, planned_roots, writer)
         && let Some((anchor, init)) = place_anchor(&planned.body, place)
     {
         places.push((0, place, anchor, init));
@@ -1273,7 +1302,7 @@ fn candidates(
     // The storage root walks the whole input: found only for a pair the input put on one base.
     if let Some(writer_base) = input_base(writer)
         && Some(&writer_base) == input_base(victim).as_ref()
-        && let root = storage_root(input, writer)
+        && let root = StorageRoots::of(input).root(writer)
         && root != victim
         && place_of(&input.body, root).is_none()
     {
