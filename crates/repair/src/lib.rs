@@ -433,9 +433,11 @@ impl Repair<'_> {
             return Ok(Round::Separated);
         }
         let planned = &self.plan.function;
-        let first = (self.findings.iter())
-            .filter(|f| is_open(f, planned, &self.inherent))
-            .find_map(|f| Some((f, f.clobber?)));
+        let mut open = self
+            .findings
+            .iter()
+            .filter(|f| is_open(f, planned, &self.inherent));
+        let first = open.find_map(|f| Some((f, f.clobber?)));
         let Some((finding, pair)) = first else {
             let findings = std::mem::take(&mut self.findings);
             return Err(unrepaired(findings, check.user_vars, planned));
