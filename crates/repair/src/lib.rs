@@ -75,7 +75,10 @@
 //! having failed first keeps repairable ones (a carry in Vec, an upstream retarget) repaired.
 //!
 //! Diagnostics name only the user's tiles: a tile the fixups or a repair inserted is said to be
-//! "a copy memreuse inserted for" the user's tile it copies.
+//! "a copy memreuse inserted for" the user's tile it copies. A repair says PyPTO put a tile on
+//! a buffer only where PyPTO's own plan has it there (`PlacedBy`); where the repairs before it
+//! moved it, or PyPTO refused the function (rules §S2), it says "once the repairs before this
+//! one are made".
 //!
 //! Guarantees: deterministic (fixed orders, no hash-order iteration, fresh names and bases
 //! numbered from the function); every returned plan passed both checkers, except for the
@@ -115,6 +118,7 @@ use crate::verify::{
     Addressing, Clobber, Finding, PlanInput, VerifyOptions, Worded, check_plan,
     check_plan_separating,
 };
+use std::cell::OnceCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -122,7 +126,7 @@ use crate::ir::codes;
 
 mod isolate;
 mod message;
-use message::{Made, Placed, RepairText, UserNames, Who};
+use message::{Made, Placed, PlacedBy, RepairText, UserNames, Who};
 
 /// Whether a diagnostic of a plan's report is one of its repairs.
 pub fn is_repair(d: &Diagnostic) -> bool {
@@ -325,9 +329,11 @@ fn repair_checked(
     let mut edited: Option<Function> = None;
     let mut own = FxHashSet::default();
     let mut repairs = Vec::new();
+    let mut pypto = PyptoPlan::Round;
     let (plan, findings) = match first {
         // PyPTO's yield fixup would write one carry over the other (rules §S2 rejects it).
         Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => {
+            pypto = PyptoPlan::Refused;
             let (planned, separated) =
                 plan_separating(input, &mut plans, config, &mut own, &mut repairs);
             // The separated input is another input: its trials pack it afresh.
@@ -363,6 +369,7 @@ fn repair_checked(
         unshared: None,
         inherent: Vec::new(),
         one_at_a_time: Vec::new(),
+        pypto,
     };
     for _ in 0..MAX_ROUNDS {
         if repair.round(&check)? == Round::Passed {
@@ -406,6 +413,7 @@ struct Repair<'a> {
     inherent: Vec<FindingKey>,
     /// The pairs a trial detaching own inits left named: separated one at a time.
     one_at_a_time: Vec<(Name, Name)>,
+    pypto: PyptoPlan,
 }
 
 /// What a round of the repair came to.
@@ -449,6 +457,7 @@ impl Repair<'_> {
             finding,
             pair,
             bases: self.bases,
+            pypto: &self.pypto,
         };
         let Some(trial) = first_separating(&trials, &mut self.plans, &self.applied, check) else {
             // No edit separates the pair: accepted only as a hazard the input itself carries.
@@ -478,7 +487,11 @@ impl Repair<'_> {
             self.edited = trial.input;
             self.plans = trial.plans;
         }
-        (self.own, self.plan, self.findings) = (trial.own, trial.plan, trial.findings);
+        let replaced = std::mem::replace(&mut self.plan, trial.plan);
+        if let PyptoPlan::Round = self.pypto {
+            self.pypto = PyptoPlan::Kept(Box::new(replaced.plan.function));
+        }
+        (self.own, self.findings) = (trial.own, trial.findings);
         self.bases = trial.bases;
         self.from_trial = true;
         self.repairs.extend(trial.repairs);
@@ -511,7 +524,7 @@ impl Repair<'_> {
         let planned = &self.plan.function;
         let input = self.edited.as_ref().unwrap_or(self.original);
         let offsets = check.config.planner == crate::plan::Planner::Dsa;
-        let sites = Sites::of(input, planned);
+        let sites = Sites::of(input, planned, &self.pypto);
         let mut seen: Vec<(&str, &str)> = Vec::new();
         let mut out: Vec<OwnInitDetach> = Vec::new();
         for (at, finding) in self.findings.iter().enumerate() {
@@ -710,6 +723,7 @@ struct Trials<'a> {
     pair: Clobber,
     /// The names of allocations `input` does not use yet, where they are known.
     bases: Option<FreshBases>,
+    pypto: &'a PyptoPlan,
 }
 
 /// What every trial is planned and checked with: the input as the checkers see it, how many
@@ -738,6 +752,7 @@ fn first_separating(
         finding,
         pair,
         mut bases,
+        pypto,
     } = *trials;
     let Check {
         plan_input,
@@ -749,7 +764,7 @@ fn first_separating(
     let offsets = config.planner == crate::plan::Planner::Dsa;
     let user_names = UserNames::of(user_vars, planned);
     let mut kept_the_pair = KeptThePair::default();
-    for (action, text) in candidates(&Sites::of(input, planned), own, pair, offsets) {
+    for (action, text) in candidates(&Sites::of(input, planned, pypto), own, pair, offsets) {
         // An edit is made once: a pair it did not keep apart stays a finding.
         if applied.contains(&action) {
             continue;
@@ -1179,18 +1194,61 @@ struct Sites<'a> {
     input_seats: Seats,
     planned_seats: Seats,
     planned_roots: StorageRoots,
+    /// PyPTO's own plan, which the warnings say PyPTO made.
+    pypto: &'a PyptoPlan,
+    /// Where carries and `if` results sit in PyPTO's kept plan, found when first asked.
+    pypto_seats: OnceCell<Seats>,
 }
 
 impl<'a> Sites<'a> {
-    fn of(input: &'a Function, planned: &'a Function) -> Sites<'a> {
+    fn of(input: &'a Function, planned: &'a Function, pypto: &'a PyptoPlan) -> Sites<'a> {
         Sites {
             input,
             planned,
             input_seats: Seats::of(&input.body),
             planned_seats: Seats::of(&planned.body),
             planned_roots: StorageRoots::of(planned),
+            pypto,
+            pypto_seats: OnceCell::new(),
         }
     }
+
+    /// Who put `tile` of the round's plan on `base`: PyPTO, where its own plan has the tile
+    /// of that name there too.
+    fn placed_by(&self, tile: VarId, base: &str) -> PlacedBy {
+        let pypto = match self.pypto {
+            PyptoPlan::Round => return PlacedBy::Pypto,
+            PyptoPlan::Refused => return PlacedBy::EarlierRepairs,
+            PyptoPlan::Kept(pypto) => pypto,
+        };
+        let seats = self.pypto_seats.get_or_init(|| Seats::of(&pypto.body));
+        let name = &self.planned.vars[tile].name;
+        // A user's tile has its id in every plan; an inserted one is found by its name.
+        let in_pypto = if pypto.vars.get(tile).is_some_and(|v| v.name == *name) {
+            Some(tile)
+        } else {
+            (pypto.vars.iter())
+                .filter(|(_, v)| v.name == *name)
+                .map(|(id, _)| id)
+                .last()
+        };
+        let pypto_base =
+            in_pypto.and_then(|v| crate::base(pypto, seats.with_memref(&pypto.vars, v)?));
+        if pypto_base.as_deref() == Some(base) {
+            PlacedBy::Pypto
+        } else {
+            PlacedBy::EarlierRepairs
+        }
+    }
+}
+
+/// PyPTO's own plan of the function, which a repair's warning says PyPTO made: the round's plan
+/// until a trial replaces it, then kept; or none, where PyPTO refused the function (its yield
+/// fixup would write one carry over another, rules §S2) and the first plan is already a repair.
+enum PyptoPlan {
+    Round,
+    Kept(Box<Function>),
+    Refused,
 }
 
 /// The ways to separate the pair, best first: a tile the packer moved onto the other's buffer
@@ -1215,6 +1273,7 @@ fn candidates(
         ref input_seats,
         ref planned_seats,
         ref planned_roots,
+        ..
     } = *sites;
     // A carry or `if` result printed without a type sits where its init sits.
     let seat_base = |seats: &Seats, f: &Function, v: VarId| base(f, seats.with_memref(&f.vars, v)?);
@@ -1246,7 +1305,8 @@ fn candidates(
             let placed = if overlapping {
                 Placed::Overlapping
             } else {
-                Placed::OnBuffer { now, own_base }
+                let by = sites.placed_by(tile, &now);
+                Placed::OnBuffer { now, own_base, by }
             };
             let text = RepairText::KeepsOwn {
                 tile,
@@ -1296,6 +1356,8 @@ fn candidates(
             anchor,
             init,
             base: victim_base.clone(),
+            // A carry or `if` result sits on its init's buffer (rules §3.1).
+            by: sites.placed_by(init, &victim_base),
         };
         out.push((Action::Detach(place), text));
     }

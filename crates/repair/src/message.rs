@@ -19,13 +19,15 @@ pub(crate) enum RepairText {
         kept: Who,
         placed: Placed,
     },
-    /// PyPTO keeps the loop carry or `if` result `anchor` on `base`, the buffer of its
-    /// `init`; the repaired plan feeds it from a copy of the init in an allocation of its own.
+    /// The loop carry or `if` result `anchor` sits on `base`, the buffer of its `init` (as `by`
+    /// placed it); the repaired plan feeds it from a copy of the init in an allocation of its
+    /// own.
     Detaches {
         place: Place,
         anchor: VarId,
         init: VarId,
         base: String,
+        by: PlacedBy,
     },
     /// The input put `writer` on `base`, the buffer of `victim`; `moved` gets an allocation
     /// of its own.
@@ -42,9 +44,22 @@ pub(crate) enum Placed {
     /// The offset planner overlapped their allocations; the repaired plan keeps the tile
     /// clear of every other allocation.
     Overlapping,
-    /// PyPTO put the tile on `now`, the other's buffer; the repaired plan keeps it on its own
-    /// allocation `own_base`.
-    OnBuffer { now: String, own_base: String },
+    /// The tile is on `now`, the other's buffer (as `by` placed it); the repaired plan keeps it
+    /// on its own allocation `own_base`.
+    OnBuffer {
+        now: String,
+        own_base: String,
+        by: PlacedBy,
+    },
+}
+
+/// Who put a tile where a warning says it is: PyPTO's plan, or the plan the repairs before the
+/// warning's left (an allocation one of them made, or a packing they changed), which a warning
+/// must not lay at PyPTO's door.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum PlacedBy {
+    Pypto,
+    EarlierRepairs,
 }
 
 /// A tile a repair moves, named with the tile the finding is about when that is another.
@@ -133,8 +148,19 @@ impl RepairText {
                     Placed::Overlapping => format!(
                         "the offset planner places {tile} over bytes of {other}, which is unsafe: {why}; the repaired plan keeps {kept} clear of every other allocation"
                     ),
-                    Placed::OnBuffer { now, own_base } => format!(
+                    Placed::OnBuffer {
+                        now,
+                        own_base,
+                        by: PlacedBy::Pypto,
+                    } => format!(
                         "PyPTO puts {tile} on '{now}', the buffer of {other}, which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'"
+                    ),
+                    Placed::OnBuffer {
+                        now,
+                        own_base,
+                        by: PlacedBy::EarlierRepairs,
+                    } => format!(
+                        "once the repairs before this one are made, the packer puts {tile} on '{now}', the buffer of {other}, which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'"
                     ),
                 }
             }
@@ -143,6 +169,7 @@ impl RepairText {
                 anchor,
                 init,
                 base,
+                by,
             } => {
                 let (what, init_role) = match place {
                     Place::Carry(_) => ("loop carry", "its init value"),
@@ -150,8 +177,14 @@ impl RepairText {
                 };
                 let (anchor, first_init, why) = (n.tile(*anchor), n.tile(*init), n.text(why));
                 let init = n.tile(*init);
+                let keeps = match by {
+                    PlacedBy::Pypto => format!("PyPTO keeps {what} {anchor} on '{base}'"),
+                    PlacedBy::EarlierRepairs => format!(
+                        "once the repairs before this one are made, {what} {anchor} sits on '{base}'"
+                    ),
+                };
                 format!(
-                    "PyPTO keeps {what} {anchor} on '{base}', the buffer of {init_role} {first_init}, which is unsafe: {why}; the repaired plan feeds it from '{copy}', a copy of {init} in its own allocation '{new_base}'"
+                    "{keeps}, the buffer of {init_role} {first_init}, which is unsafe: {why}; the repaired plan feeds it from '{copy}', a copy of {init} in its own allocation '{new_base}'"
                 )
             }
             RepairText::Fresh {

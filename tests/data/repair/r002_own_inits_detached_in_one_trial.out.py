@@ -2,8 +2,8 @@
 # loops over `acc` and `acc2` start from tiles read after them (`a`, `d`), so each carry, on its
 # init's buffer (rule §3.1), writes over that init. Both pairs' victims are the inits of the
 # carries on their buffers: one trial detaches both, and each warning names the buffer PyPTO's
-# plan put the carry on ('mem_vec_2', 'mem_vec_3'). One pair per round would word the second
-# against the plan of the first repair, naming memreuse's own allocation 'mem_vec_9' as PyPTO's.
+# plan put the carry on ('mem_vec_2', 'mem_vec_3'). One pair per round would find the second
+# carry where the first repair left it, on 'mem_vec_9', an allocation of memreuse's.
 # memreuse-test: backend=none step0=off
 # expect: repairs MR-R002 MR-R002
 import pypto.language as pl
