@@ -1227,10 +1227,8 @@ impl<'a> Sites<'a> {
         let in_pypto = if pypto.vars.get(tile).is_some_and(|v| v.name == *name) {
             Some(tile)
         } else {
-            (pypto.vars.iter())
-                .filter(|(_, v)| v.name == *name)
-                .map(|(id, _)| id)
-                .last()
+            let named = pypto.vars.iter().filter(|(_, v)| v.name == *name);
+            named.map(|(id, _)| id).last()
         };
         let pypto_base =
             in_pypto.and_then(|v| crate::base(pypto, seats.with_memref(&pypto.vars, v)?));
@@ -1242,12 +1240,14 @@ impl<'a> Sites<'a> {
     }
 }
 
-/// PyPTO's own plan of the function, which a repair's warning says PyPTO made: the round's plan
-/// until a trial replaces it, then kept; or none, where PyPTO refused the function (its yield
-/// fixup would write one carry over another, rules §S2) and the first plan is already a repair.
+/// PyPTO's own plan of the function, which a repair's warning says PyPTO made.
 enum PyptoPlan {
+    /// The round's plan: no trial has replaced it yet.
     Round,
+    /// Kept once a trial replaced it.
     Kept(Box<Function>),
+    /// None: PyPTO refused the function (its yield fixup would write one carry over another,
+    /// rules §S2), so the first plan is already a repair's.
     Refused,
 }
 
