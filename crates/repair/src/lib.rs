@@ -334,8 +334,14 @@ fn repair_checked(
         // PyPTO's yield fixup would write one carry over the other (rules §S2 rejects it).
         Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => {
             pypto = PyptoPlan::Refused;
-            let (planned, separated) =
-                plan_separating(input, &mut plans, config, &mut own, &mut repairs);
+            let (planned, separated) = plan_separating(
+                input,
+                &mut plans,
+                config,
+                &mut own,
+                &mut repairs,
+                PlacedBy::Pypto,
+            );
             // The separated input is another input: its trials pack it afresh.
             if separated.is_some() {
                 plans = InputPlans::planned();
@@ -589,8 +595,14 @@ impl Repair<'_> {
             return Err(all_named());
         }
         let mut plans = InputPlans::planned();
-        let (trial, separated) =
-            plan_separating(&edited, &mut plans, check.config, &mut own, &mut repairs);
+        let (trial, separated) = plan_separating(
+            &edited,
+            &mut plans,
+            check.config,
+            &mut own,
+            &mut repairs,
+            PlacedBy::EarlierRepairs,
+        );
         let Ok(plan) = trial else {
             return Err(all_named());
         };
@@ -804,8 +816,16 @@ fn first_separating(
                 config,
                 &mut trial_own,
                 &mut trial_repairs,
+                PlacedBy::EarlierRepairs,
             ),
-            None => plan_separating(input, plans, config, &mut trial_own, &mut trial_repairs),
+            None => plan_separating(
+                input,
+                plans,
+                config,
+                &mut trial_own,
+                &mut trial_repairs,
+                PlacedBy::EarlierRepairs,
+            ),
         };
         // An edit the planner cannot plan from is no repair.
         let Ok(trial) = planned else {
@@ -862,6 +882,7 @@ fn plan_separating(
     config: &PlanConfig,
     own: &mut FxHashSet<VarId>,
     repairs: &mut Vec<Diagnostic>,
+    by: PlacedBy,
 ) -> (Result<Planned, PlanError>, Option<Function>) {
     let overlapping = |r: &Result<Planned, PlanError>| matches!(r, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES);
     let mut planned = plans.plan(input, config, own);
@@ -870,7 +891,7 @@ fn plan_separating(
     }
     let mut edited = None;
     let mut separated_input = input.clone();
-    let separated = separate_shared_inits(&mut separated_input);
+    let separated = separate_shared_inits(&mut separated_input, by);
     let mut separated_plans = InputPlans::default();
     if !separated.is_empty() {
         repairs.extend(separated);
@@ -895,7 +916,7 @@ fn plan_separating(
                 && e.0.span.range() == refusal.span.range()
         };
         let mut kept = false;
-        for (init, repair) in inits_packed_onto_another(current, own, &refusal) {
+        for (init, repair) in inits_packed_onto_another(current, own, &refusal, by) {
             own.insert(init);
             let trial = plans.plan(current, config, own);
             if matches!(&trial, Err(e) if same_refusal(e)) {
@@ -1031,6 +1052,7 @@ fn inits_packed_onto_another(
     input: &Function,
     own: &FxHashSet<VarId>,
     refusal: &Diagnostic,
+    by: PlacedBy,
 ) -> Vec<(VarId, Diagnostic)> {
     let Some(carries) = loop_carries_at(input, &input.body, refusal.span) else {
         return Vec::new();
@@ -1049,8 +1071,14 @@ fn inits_packed_onto_another(
         else {
             continue;
         };
+        let packing = match by {
+            PlacedBy::Pypto => "PyPTO's packing puts",
+            PlacedBy::EarlierRepairs => {
+                "once the repairs before this one are made, the packer puts"
+            }
+        };
         let message = format!(
-            "PyPTO's packing puts '{}', the init of loop carry '{}', on the buffer of another carry's init, so their writebacks overwrite each other ({}: {}); the repaired plan keeps '{}' on its own allocation '{init_base}'",
+            "{packing} '{}', the init of loop carry '{}', on the buffer of another carry's init, so their writebacks overwrite each other ({}: {}); the repaired plan keeps '{}' on its own allocation '{init_base}'",
             name(init),
             name(arg),
             refusal.code,
@@ -1091,11 +1119,12 @@ fn loop_carries_at(
 /// Run when the yield fixup refuses carries on one buffer (`MR-E006`, seed S2): loop carries
 /// whose init is one tile, and `if` results whose then arm yields one tile while the else arm
 /// yields two, sit on one buffer in PyPTO's plan. Every one but the first gets its own.
-fn separate_shared_inits(f: &mut Function) -> Vec<Diagnostic> {
+fn separate_shared_inits(f: &mut Function, by: PlacedBy) -> Vec<Diagnostic> {
     let mut shared = Vec::new();
     shared_inits(f, &f.body, &mut shared);
     let mut repairs = Vec::new();
     let mut bases = FreshBases::of(&f.vars);
+    let mut made = Vec::new();
     for (place, first, span) in shared {
         let (anchor, code, what) = match place {
             Place::Carry(arg) => (arg, codes::CARRY_GETS_OWN_BUFFER, "loop carries"),
@@ -1105,8 +1134,21 @@ fn separate_shared_inits(f: &mut Function) -> Vec<Diagnostic> {
         let Some(detached) = detach(f, place, &mut bases) else {
             continue;
         };
+        // A loop inside one separated here may start from the copy that separation made.
+        let by = if made.contains(&detached.shared_base) {
+            PlacedBy::EarlierRepairs
+        } else {
+            by
+        };
+        made.push(detached.new_base.clone());
+        let keeps = match by {
+            PlacedBy::Pypto => format!("PyPTO keeps {what} '{first_name}' and '{anchor_name}'"),
+            PlacedBy::EarlierRepairs => format!(
+                "once the repairs before this one are made, {what} '{first_name}' and '{anchor_name}' sit"
+            ),
+        };
         let message = format!(
-            "PyPTO keeps {what} '{first_name}' and '{anchor_name}' on one buffer, '{}', because both start from '{}', so their writebacks overwrite each other (the seed's S2 rejects this); the repaired plan feeds '{anchor_name}' from '{}', a copy of '{}' in its own allocation '{}'",
+            "{keeps} on one buffer, '{}', because both start from '{}', so their writebacks overwrite each other (the seed's S2 rejects this); the repaired plan feeds '{anchor_name}' from '{}', a copy of '{}' in its own allocation '{}'",
             detached.shared_base, detached.init, detached.copy, detached.init, detached.new_base
         );
         repairs.push(Diagnostic::warning(code, message, span));
@@ -1527,7 +1569,7 @@ fn unshared_findings(
     let mut planned = plan_keeping_all(input);
     if matches!(&planned, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES) {
         let mut separated = input.clone();
-        if !separate_shared_inits(&mut separated).is_empty() {
+        if !separate_shared_inits(&mut separated, PlacedBy::Pypto).is_empty() {
             planned = plan_keeping_all(&separated);
         }
     }
