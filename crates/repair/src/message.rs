@@ -53,8 +53,8 @@ pub(crate) enum Placed {
     },
 }
 
-/// Who put a tile where a warning says it is: PyPTO's plan, or the plan the repairs before the
-/// warning's left (an allocation one of them made, or a packing they changed), which a warning
+/// Who put a tile where a warning says it is: PyPTO's plan, or the repairs made before the
+/// warning's (an allocation one of them made, or a packing they changed), whose doing a warning
 /// must not lay at PyPTO's door.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum PlacedBy {
