@@ -442,7 +442,11 @@ impl Repair<'_> {
         if !self.findings.iter().any(|f| is_open(f, planned, inherent)) {
             return Ok(Round::Passed);
         }
-        if let Some(trial) = self.detach_own_inits(check) {
+        let input = self.edited.as_ref().unwrap_or(self.original);
+        let sites = Sites::of(input, &self.plan.function, &self.pypto);
+        let (detached, left_named) = self.detach_own_inits(&sites, check);
+        self.one_at_a_time.extend(left_named);
+        if let Some(trial) = detached {
             self.adopt(trial);
             return Ok(Round::Separated);
         }
@@ -457,13 +461,11 @@ impl Repair<'_> {
             return Err(unrepaired(findings, check.user_vars, planned));
         };
         let trials = Trials {
-            input: self.edited.as_ref().unwrap_or(self.original),
+            sites: &sites,
             own: &self.own,
-            planned,
             finding,
             pair,
             bases: self.bases,
-            pypto: &self.pypto,
         };
         let Some(trial) = first_separating(&trials, &mut self.plans, &self.applied, check) else {
             // No edit separates the pair: accepted only as a hazard the input itself carries.
@@ -506,31 +508,35 @@ impl Repair<'_> {
     /// The open pairs whose victim is the init of a loop carry or `if` result on the victim's
     /// buffer, each separated by detaching that place (module doc, "Detaching own inits"),
     /// all in one trial; `None` where no pair is one, or where the trial, and a second one
-    /// without the pairs the first left named, does not separate every pair it detaches.
-    fn detach_own_inits(&mut self, check: &Check<'_>) -> Option<Trial> {
-        let mut detaches = self.own_init_detaches(check);
+    /// without the pairs the first left named, does not separate every pair it detaches. With
+    /// it, the pairs those trials left named: the one-pair rounds separate them from now on.
+    fn detach_own_inits(
+        &self,
+        sites: &Sites<'_>,
+        check: &Check<'_>,
+    ) -> (Option<Trial>, Vec<(Name, Name)>) {
+        let mut detaches = self.own_init_detaches(sites, check);
+        let mut left = Vec::new();
         for _ in 0..2 {
             if detaches.is_empty() {
-                return None;
+                break;
             }
             match self.detach_all(&detaches, check) {
-                Ok(trial) => return Some(trial),
+                Ok(trial) => return (Some(trial), left),
                 Err(left_named) => {
                     detaches.retain(|d| !left_named.contains(&d.names));
-                    self.one_at_a_time.extend(left_named);
+                    left.extend(left_named);
                 }
             }
         }
-        None
+        (None, left)
     }
 
     /// For each open pair (once, at its first finding) whose victim is the init of a place
     /// the pair could be separated by detaching, the first such place of [`candidates`].
-    fn own_init_detaches(&self, check: &Check<'_>) -> Vec<OwnInitDetach> {
+    fn own_init_detaches(&self, sites: &Sites<'_>, check: &Check<'_>) -> Vec<OwnInitDetach> {
         let planned = &self.plan.function;
-        let input = self.edited.as_ref().unwrap_or(self.original);
         let offsets = check.config.planner == crate::plan::Planner::Dsa;
-        let sites = Sites::of(input, planned, &self.pypto);
         let mut seen: Vec<(&str, &str)> = Vec::new();
         let mut out: Vec<OwnInitDetach> = Vec::new();
         for (at, finding) in self.findings.iter().enumerate() {
@@ -546,7 +552,7 @@ impl Repair<'_> {
             if self.one_at_a_time.contains(&names) {
                 continue;
             }
-            let detach = candidates(&sites, &self.own, pair, offsets)
+            let detach = candidates(sites, &self.own, pair, offsets)
                 .into_iter()
                 .find(|(action, text)| {
                     matches!(text, RepairText::Detaches { init, .. } if *init == pair.victim)
@@ -724,18 +730,18 @@ struct OwnInitDetach {
     names: (Name, Name),
 }
 
-/// What one round's trials start from: the input as repaired so far, the groups it keeps
-/// apart, its plan, and the finding whose pair of tiles they separate.
+/// What one round's trials start from: the input as repaired so far and its plan (with where
+/// their tiles sit), the groups it keeps apart, and the finding whose pair of tiles they
+/// separate.
 #[derive(Clone, Copy)]
 struct Trials<'a> {
-    input: &'a Function,
+    /// The round's input and plan, and where their tiles sit.
+    sites: &'a Sites<'a>,
     own: &'a FxHashSet<VarId>,
-    planned: &'a Function,
     finding: &'a Finding,
     pair: Clobber,
     /// The names of allocations `input` does not use yet, where they are known.
     bases: Option<FreshBases>,
-    pypto: &'a PyptoPlan,
 }
 
 /// What every trial is planned and checked with: the input as the checkers see it, how many
@@ -758,14 +764,13 @@ fn first_separating(
     check: &Check<'_>,
 ) -> Option<Trial> {
     let Trials {
-        input,
+        sites,
         own,
-        planned,
         finding,
         pair,
         mut bases,
-        pypto,
     } = *trials;
+    let (input, planned) = (sites.input, sites.planned);
     let Check {
         plan_input,
         user_vars,
@@ -776,7 +781,7 @@ fn first_separating(
     let offsets = config.planner == crate::plan::Planner::Dsa;
     let user_names = UserNames::of(user_vars, planned);
     let mut kept_the_pair = KeptThePair::default();
-    for (action, text) in candidates(&Sites::of(input, planned, pypto), own, pair, offsets) {
+    for (action, text) in candidates(sites, own, pair, offsets) {
         // An edit is made once: a pair it did not keep apart stays a finding.
         if applied.contains(&action) {
             continue;
