@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 use crate::plan::analysis::body::first_yield;
 use memreuse_ir::ops::tile_move_exists;
-use memreuse_ir::walk::{block_holding_mut, final_yield_values, find_stmt};
+use memreuse_ir::walk::{block_holding_mut, final_yield_values, find_stmt, for_each_stmt};
 use memreuse_ir::{
     Expr, ExprKind, FreshBases, Function, MemRef, MemSpace, Name, Span, Stmt, StmtKind, Type, Var,
     VarId, VarKind,
@@ -276,23 +276,17 @@ fn same_base(f: &Function, a: VarId, b: VarId) -> bool {
     }
 }
 
-/// The loop carry or `if` result whose storage `tile` is, following views, aliases and
-/// in-place results on one base back to their root ([`StorageRoots`]): an `if` result, a
-/// loop's iter arg or a loop result (its carry). A repair that gives that place its own buffer
-/// takes `tile` along, while one that moves `tile` alone would split it from its source. `None`
-/// when the root is an assignment's own value.
-pub fn storage_place(f: &Function, roots: &StorageRoots, tile: VarId) -> Option<Place> {
-    place_of(&f.body, roots.root(tile))
-}
-
 /// The root of each tile's storage in a function: the tile (an assignment's value, an `if`
 /// result, an iter arg or a loop result) that it is a view, alias or in-place result of on its
-/// base, through any chain of those; the tile itself when it is none.
+/// base, through any chain of those; the tile itself when it is none. With the place each
+/// variable names, found once: a repair round asks for both of many tiles.
 pub struct StorageRoots {
     /// Indexed by tile: the source its last assignment with one on its base gives it.
     sources: Vec<Option<VarId>>,
     /// How many tiles have a source: no chain is longer.
     with_source: usize,
+    /// Indexed by variable: the place it names ([`StorageRoots::place`]).
+    places: Vec<Option<Place>>,
 }
 
 impl StorageRoots {
@@ -308,10 +302,53 @@ impl StorageRoots {
                 with_source += 1;
             }
         });
+        // Indexed by variable: the place the first statement naming it gives it, if any.
+        let mut named: Vec<Option<Option<Place>>> = vec![None; f.vars.len()];
+        let mut name = |v: VarId, place: Option<Place>| {
+            if let Some(slot) = named.get_mut(v.index())
+                && slot.is_none()
+            {
+                *slot = Some(place);
+            }
+        };
+        for_each_stmt(&f.body, &mut |stmt| match &stmt.kind {
+            StmtKind::For(l) => {
+                for &arg in &l.iter_args {
+                    name(arg, Some(Place::Carry(arg)));
+                }
+                // A loop result is its carry, named by the iter arg at its index.
+                for (k, &result) in l.return_vars.iter().enumerate() {
+                    name(result, l.iter_args.get(k).map(|&arg| Place::Carry(arg)));
+                }
+            }
+            StmtKind::If(i) => {
+                for &result in &i.return_vars {
+                    name(result, Some(Place::IfResult(result)));
+                }
+            }
+            _ => {}
+        });
+        let places = named.into_iter().map(Option::flatten).collect();
         StorageRoots {
             sources,
             with_source,
+            places,
         }
+    }
+
+    /// The loop carry or `if` result whose storage `tile` is, following views, aliases and
+    /// in-place results on one base back to their root: an `if` result, a loop's iter arg or
+    /// a loop result (its carry). A repair that gives that place its own buffer takes `tile`
+    /// along, while one that moves `tile` alone would split it from its source. `None` when
+    /// the root is an assignment's own value.
+    pub fn storage_place(&self, tile: VarId) -> Option<Place> {
+        self.place(self.root(tile))
+    }
+
+    /// The place `v` names when it is an `if` result, a loop's iter arg or a loop result (the
+    /// carry of the iter arg at its index).
+    pub fn place(&self, v: VarId) -> Option<Place> {
+        self.places.get(v.index()).copied().flatten()
     }
 
     pub fn root(&self, tile: VarId) -> VarId {
@@ -324,23 +361,6 @@ impl StorageRoots {
             }
         }
         root
-    }
-}
-
-/// The place `v` names when it is an `if` result, a loop's iter arg or a loop result.
-pub fn place_of(body: &[Stmt], v: VarId) -> Option<Place> {
-    let names = |stmt: &Stmt| match &stmt.kind {
-        StmtKind::For(l) => l.iter_args.contains(&v) || l.return_vars.contains(&v),
-        StmtKind::If(i) => i.return_vars.contains(&v),
-        _ => false,
-    };
-    match &find_stmt(body, &names)?.kind {
-        StmtKind::For(l) if l.iter_args.contains(&v) => Some(Place::Carry(v)),
-        StmtKind::For(l) => {
-            let i = l.return_vars.iter().position(|&r| r == v)?;
-            l.iter_args.get(i).map(|&arg| Place::Carry(arg))
-        }
-        _ => Some(Place::IfResult(v)),
     }
 }
 

@@ -106,9 +106,7 @@ use memreuse_verify as verify;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::walk::{final_yield_values, find_stmt, for_each_stmt};
 use crate::ir::{Expr, FreshBases, Function, Name, Stmt, StmtKind, Type, VarId};
-use crate::isolate::{
-    Place, StorageRoots, detach, fresh_buffer, place_anchor, place_of, storage_place,
-};
+use crate::isolate::{Place, StorageRoots, detach, fresh_buffer, place_anchor};
 use crate::plan::seats::Seats;
 use crate::plan::{
     FunctionPlan, LayoutSearch, PlanConfig, PlanError, PlanOptions, Planning, ReportToDo,
@@ -443,7 +441,7 @@ impl Repair<'_> {
             return Ok(Round::Passed);
         }
         let input = self.edited.as_ref().unwrap_or(self.original);
-        let sites = Sites::of(input, &self.plan.function, &self.pypto);
+        let sites = Sites::of(input, &self.plan.function, &self.pypto, check.user_vars);
         let (detached, left_named) = self.detach_own_inits(&sites, check);
         self.one_at_a_time.extend(left_named);
         if let Some(trial) = detached {
@@ -521,7 +519,7 @@ impl Repair<'_> {
             if detaches.is_empty() {
                 break;
             }
-            match self.detach_all(&detaches, check) {
+            match self.detach_all(sites, &detaches, check) {
                 Ok(trial) => return (Some(trial), left),
                 Err(left_named) => {
                     detaches.retain(|d| !left_named.contains(&d.names));
@@ -575,12 +573,13 @@ impl Repair<'_> {
     /// pair; else the pairs it leaves named (all of them where the planner refuses it).
     fn detach_all(
         &self,
+        sites: &Sites<'_>,
         detaches: &[OwnInitDetach],
         check: &Check<'_>,
     ) -> Result<Trial, Vec<(Name, Name)>> {
         let planned = &self.plan.function;
         let input = self.edited.as_ref().unwrap_or(self.original);
-        let user_names = UserNames::of(check.user_vars, planned);
+        let user_names = sites.user_names();
         let mut edited = input.clone();
         let mut own = self.own.clone();
         let mut bases = self.bases.unwrap_or_else(|| FreshBases::of(&input.vars));
@@ -593,7 +592,7 @@ impl Repair<'_> {
                 continue;
             };
             let finding = &self.findings[d.finding];
-            repairs.push(d.text.warning(&made, finding, planned, &user_names));
+            repairs.push(d.text.warning(&made, finding, planned, user_names));
             edits.push(d.action);
         }
         let all_named = || detaches.iter().map(|d| d.names.clone()).collect::<Vec<_>>();
@@ -681,7 +680,6 @@ impl Repair<'_> {
         }
         // The plan emitted: its report is made whole.
         let mut plan = plan.complete();
-        let names = UserNames::of(check.user_vars, &plan.function);
         // The gate every plan with findings passes: each is one the input itself carries.
         if !unsafe_findings.is_empty() {
             let unshared =
@@ -693,7 +691,10 @@ impl Repair<'_> {
             // The input's hazards name the input's tiles, never a copy.
             repairs.extend(hazards);
         }
-        repairs.extend(notes.iter().map(|f| names.word(&plan.function, &f.worded)));
+        if !notes.is_empty() {
+            let names = UserNames::of(check.user_vars, &plan.function);
+            repairs.extend(notes.iter().map(|f| names.word(&plan.function, &f.worded)));
+        }
         plan.report.diagnostics.extend(repairs);
         Ok((plan, edited))
     }
@@ -773,13 +774,13 @@ fn first_separating(
     let (input, planned) = (sites.input, sites.planned);
     let Check {
         plan_input,
-        user_vars,
         config,
         options,
+        ..
     } = *check;
     let names = pair_names(planned, pair);
     let offsets = config.planner == crate::plan::Planner::Dsa;
-    let user_names = UserNames::of(user_vars, planned);
+    let user_names = sites.user_names();
     let mut kept_the_pair = KeptThePair::default();
     for (action, text) in candidates(sites, own, pair, offsets) {
         // An edit is made once: a pair it did not keep apart stays a finding.
@@ -811,7 +812,7 @@ fn first_separating(
                 (Some(trial_input), made)
             }
         };
-        let mut trial_repairs = vec![text.warning(&made, finding, planned, &user_names)];
+        let mut trial_repairs = vec![text.warning(&made, finding, planned, user_names)];
         // An edited input is packed once and kept: its later trials finish from it.
         let mut trial_plans = InputPlans::planned();
         let (planned, separated_input) = match &trial_input {
@@ -1241,6 +1242,12 @@ struct Sites<'a> {
     input_seats: Seats,
     planned_seats: Seats,
     planned_roots: StorageRoots,
+    /// The input's storage roots, found when first asked.
+    input_roots: OnceCell<StorageRoots>,
+    /// How many of the plan's variables are the user's, and how the warnings name its tiles
+    /// (an inserted copy by the user's tile it copies), found when first asked.
+    user_vars: usize,
+    user_names: OnceCell<UserNames>,
     /// PyPTO's own plan, which the warnings say PyPTO made.
     pypto: &'a PyptoPlan,
     /// Where carries and `if` results sit in PyPTO's kept plan, found when first asked.
@@ -1248,16 +1255,35 @@ struct Sites<'a> {
 }
 
 impl<'a> Sites<'a> {
-    fn of(input: &'a Function, planned: &'a Function, pypto: &'a PyptoPlan) -> Sites<'a> {
+    fn of(
+        input: &'a Function,
+        planned: &'a Function,
+        pypto: &'a PyptoPlan,
+        user_vars: usize,
+    ) -> Sites<'a> {
         Sites {
             input,
             planned,
             input_seats: Seats::of(&input.body),
             planned_seats: Seats::of(&planned.body),
             planned_roots: StorageRoots::of(planned),
+            input_roots: OnceCell::new(),
+            user_vars,
+            user_names: OnceCell::new(),
             pypto,
             pypto_seats: OnceCell::new(),
         }
+    }
+
+    fn input_roots(&self) -> &StorageRoots {
+        self.input_roots
+            .get_or_init(|| StorageRoots::of(self.input))
+    }
+
+    /// How the warnings name the plan's tiles.
+    fn user_names(&self) -> &UserNames {
+        self.user_names
+            .get_or_init(|| UserNames::of(self.user_vars, self.planned))
     }
 
     /// Who put `tile` of the round's plan on `base`: PyPTO, where its own plan has the tile
@@ -1370,7 +1396,7 @@ fn candidates(
     let mut places = Vec::new();
     // The carry or `if` result the writer is the storage of (an in-place result of an `if`
     // result, a view of an iter arg): it leaves with the place, never alone.
-    if let Some(place) = storage_place(planned, planned_roots, writer)
+    if let Some(place) = planned_roots.storage_place(writer)
         && let Some((anchor, init)) = place_anchor(&planned.body, place)
     {
         places.push((0, place, anchor, init));
@@ -1410,12 +1436,14 @@ fn candidates(
     }
     // The packer may have moved both onto a third buffer: what counts is that the input put
     // them on one. A view, alias or in-place result moves with the tile whose storage it is.
-    // The storage root walks the whole input: found only for a pair the input put on one base.
+    // The input's storage roots walk the whole input: found for a pair the input put on one
+    // base, once a round.
     if let Some(writer_base) = input_base(writer)
         && Some(&writer_base) == input_base(victim).as_ref()
-        && let root = StorageRoots::of(input).root(writer)
+        && let input_roots = sites.input_roots()
+        && let root = input_roots.root(writer)
         && root != victim
-        && place_of(&input.body, root).is_none()
+        && input_roots.place(root).is_none()
     {
         let moved = if root == writer {
             Who::Tile(writer)
