@@ -4,6 +4,7 @@
 MemoryReuse pass on the same programs.
 
     .venv/bin/python scripts/bench-pypto.py [ROUNDS]
+    .venv/bin/python scripts/bench-pypto.py corpus [ROUNDS]
 
 Needs the package and PyPTO in the interpreter (scripts/test installs both into .venv; put
 ../shared/pypto/torch-stub on PYTHONPATH, or let this script do it). Each round compiles
@@ -13,6 +14,11 @@ sums of per-kernel medians. The planning comparison captures each
 program as it enters MemoryReuse, then times, alternating, PyPTO's pass on it and memreuse's
 planning of its printed text (`_native.plan_for_pass`, what the pass runs: parse, plan,
 check, repair, print), with and without PyPTO's printing of it.
+
+`corpus` makes only that comparison, on the programs of the generated conformance corpus
+(`../shared/conformance/generated`) upstream accepts, each with its backend: PyPTO's pass
+against memreuse's default path (plan, check, repair: `plan_for_pass`'s planning phase),
+alternating, ROUNDS (default 5) times each.
 """
 
 from __future__ import annotations
@@ -81,6 +87,9 @@ def timed(work, repeat: int) -> float:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["corpus"]:
+        compare_corpus(int(sys.argv[2]) if len(sys.argv) > 2 else 5)
+        return
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     pypto_backend.reset_for_testing()
     pypto_backend.set_backend_type(BackendType.Ascend910B)
@@ -147,6 +156,42 @@ def compare_planning(what: str, inputs: list, repeat: int) -> None:
         f"memreuse's planning (plan, check, repair) {planning_s * 1e6:.0f} us ({pypto_s / planning_s:.1f}x faster), "
         f"with reading and printing the text {total_s * 1e6:.0f} us ({pypto_s / total_s:.1f}x), "
         f"and PyPTO's python_print of the input {printing_s * 1e6:.0f} us"
+    )
+
+
+def compare_corpus(repeat: int) -> None:
+    """PyPTO's MemoryReuse against memreuse's default path on each accepted generated program."""
+    generated = REPO.parent / "shared" / "conformance" / "generated"
+    backends = {"950": BackendType.Ascend950, "910b": BackendType.Ascend910B}
+    pypto_s = ours_s = 0.0
+    ratios: list[tuple[float, str]] = []
+    for row in (generated / "MANIFEST.tsv").read_text().splitlines()[1:]:
+        name, backend, _pre, outcome = row.split("\t")[:4]
+        if outcome != "ok":
+            continue
+        pypto_backend.reset_for_testing()
+        if backend in backends:
+            pypto_backend.set_backend_type(backends[backend])
+        text = (generated / f"{name}.input.py").read_text()
+        program = pl.parse(text)
+        pypto: list[float] = []
+        ours: list[float] = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            passes.memory_reuse()(program)
+            pypto.append(time.perf_counter() - started)
+            ours.append(_native.plan_for_pass(text, name, backend, [])[2][1])
+        pypto_s += statistics.median(pypto)
+        ours_s += statistics.median(ours)
+        ratios.append((statistics.median(pypto) / statistics.median(ours), name))
+    ratios.sort()
+    print(
+        f"MemoryReuse on the {len(ratios)} accepted generated programs, {repeat} rounds, medians "
+        f"summed: PyPTO's pass {pypto_s * 1e3:.1f} ms; memreuse's default path (plan, check, "
+        f"repair) {ours_s * 1e3:.1f} ms ({pypto_s / ours_s:.2f}x faster); "
+        f"{sum(r >= 10 for r, _ in ratios)} programs 10x faster or more, "
+        f"{sum(r < 1 for r, _ in ratios)} slower than PyPTO's pass; the least: "
+        + ", ".join(f"{name} {r:.2f}x" for r, name in ratios[:5])
     )
 
 
