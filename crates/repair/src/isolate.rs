@@ -368,8 +368,8 @@ impl StorageRoots {
 /// fresh allocation of its base's size; returns the new base. The loop carries and `if`
 /// results it feeds stay where they are (the yield fixup copies into them). `None` when `tile`
 /// is itself a view, alias or in-place result of a tile on its base: it is that tile's storage
-/// and cannot leave it alone ([`storage_place`] names the place that can). The new allocation
-/// is named from `bases`.
+/// and cannot leave it alone ([`StorageRoots::storage_place`] names the place that can). The
+/// new allocation is named from `bases`.
 pub fn fresh_buffer(f: &mut Function, tile: VarId, bases: &mut FreshBases) -> Option<Name> {
     let base = tile_memref(f, tile)?.base.clone();
     let space = tile_space(f, tile)?;

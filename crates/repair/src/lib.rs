@@ -1233,9 +1233,9 @@ fn apply(
     }
 }
 
-/// A round's input and plan, with what the candidates of its pairs read from them, found
-/// once for all its pairs: where carries and `if` results sit in each, and the storage root of
-/// each tile of the plan.
+/// A round's input and plan, with what the candidates of its pairs and their warnings read
+/// from them, found once for all its pairs: where carries and `if` results sit in each, the
+/// storage roots and places of each, and how the plan's tiles are named.
 struct Sites<'a> {
     input: &'a Function,
     planned: &'a Function,
@@ -1275,6 +1275,7 @@ impl<'a> Sites<'a> {
         }
     }
 
+    /// The storage roots and places of the round's input.
     fn input_roots(&self) -> &StorageRoots {
         self.input_roots
             .get_or_init(|| StorageRoots::of(self.input))
