@@ -162,6 +162,8 @@ def compare_planning(what: str, inputs: list, repeat: int) -> None:
 def compare_corpus(repeat: int) -> None:
     """PyPTO's MemoryReuse against memreuse's default path on each accepted generated program."""
     generated = REPO.parent / "shared" / "conformance" / "generated"
+    if not (generated / "MANIFEST.tsv").is_file():
+        sys.exit(f"no corpus at {generated}: put ../shared beside the clone")
     backends = {"950": BackendType.Ascend950, "910b": BackendType.Ascend910B}
     pypto_s = ours_s = 0.0
     ratios: list[tuple[float, str]] = []

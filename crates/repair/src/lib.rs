@@ -124,7 +124,7 @@ use crate::ir::codes;
 
 mod isolate;
 mod message;
-use message::{Made, Placed, PlacedBy, RepairText, UserNames, Who};
+use message::{AFTER_EARLIER_REPAIRS, Made, Placed, PlacedBy, RepairText, UserNames, Who};
 
 /// Whether a diagnostic of a plan's report is one of its repairs.
 pub fn is_repair(d: &Diagnostic) -> bool {
@@ -1078,10 +1078,8 @@ fn inits_packed_onto_another(
             continue;
         };
         let packing = match by {
-            PlacedBy::Pypto => "PyPTO's packing puts",
-            PlacedBy::EarlierRepairs => {
-                "once the repairs before this one are made, the packer puts"
-            }
+            PlacedBy::Pypto => "PyPTO's packing puts".to_owned(),
+            PlacedBy::EarlierRepairs => format!("{AFTER_EARLIER_REPAIRS}, the packer puts"),
         };
         let message = format!(
             "{packing} '{}', the init of loop carry '{}', on the buffer of another carry's init, so their writebacks overwrite each other ({}: {}); the repaired plan keeps '{}' on its own allocation '{init_base}'",
@@ -1149,9 +1147,9 @@ fn separate_shared_inits(f: &mut Function, by: PlacedBy) -> Vec<Diagnostic> {
         made.push(detached.new_base.clone());
         let keeps = match by {
             PlacedBy::Pypto => format!("PyPTO keeps {what} '{first_name}' and '{anchor_name}'"),
-            PlacedBy::EarlierRepairs => format!(
-                "once the repairs before this one are made, {what} '{first_name}' and '{anchor_name}' sit"
-            ),
+            PlacedBy::EarlierRepairs => {
+                format!("{AFTER_EARLIER_REPAIRS}, {what} '{first_name}' and '{anchor_name}' sit")
+            }
         };
         let message = format!(
             "{keeps} on one buffer, '{}', because both start from '{}', so their writebacks overwrite each other (the seed's S2 rejects this); the repaired plan feeds '{anchor_name}' from '{}', a copy of '{}' in its own allocation '{}'",

@@ -62,6 +62,9 @@ pub(crate) enum PlacedBy {
     EarlierRepairs,
 }
 
+/// How a warning opens a placement the earlier repairs made ([`PlacedBy::EarlierRepairs`]).
+pub(crate) const AFTER_EARLIER_REPAIRS: &str = "once the repairs before this one are made";
+
 /// A tile a repair moves, named with the tile the finding is about when that is another.
 pub(crate) enum Who {
     Tile(VarId),
@@ -160,7 +163,7 @@ impl RepairText {
                         own_base,
                         by: PlacedBy::EarlierRepairs,
                     } => format!(
-                        "once the repairs before this one are made, the packer puts {tile} on '{now}', the buffer of {other}, which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'"
+                        "{AFTER_EARLIER_REPAIRS}, the packer puts {tile} on '{now}', the buffer of {other}, which is unsafe: {why}; the repaired plan keeps {kept} on its own allocation '{own_base}'"
                     ),
                 }
             }
@@ -179,9 +182,9 @@ impl RepairText {
                 let init = n.tile(*init);
                 let keeps = match by {
                     PlacedBy::Pypto => format!("PyPTO keeps {what} {anchor} on '{base}'"),
-                    PlacedBy::EarlierRepairs => format!(
-                        "once the repairs before this one are made, {what} {anchor} sits on '{base}'"
-                    ),
+                    PlacedBy::EarlierRepairs => {
+                        format!("{AFTER_EARLIER_REPAIRS}, {what} {anchor} sits on '{base}'")
+                    }
                 };
                 format!(
                     "{keeps}, the buffer of {init_role} {first_init}, which is unsafe: {why}; the repaired plan feeds it from '{copy}', a copy of {init} in its own allocation '{new_base}'"
