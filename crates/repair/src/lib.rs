@@ -332,6 +332,10 @@ fn repair_checked(
         // PyPTO's yield fixup would write one carry over the other (rules §S2 rejects it).
         Err(err) if err.0.code == codes::OVERLAPPING_CARRIES => {
             pypto = PyptoPlan::Refused;
+            // The offset planner's trials plan without its search: they may not be refused.
+            if InputPlans::packs(input, config) {
+                plans.refused = Some(err);
+            }
             let (planned, separated) = plan_separating(
                 input,
                 &mut plans,
@@ -949,6 +953,9 @@ struct InputPlans {
     /// Whether the input was planned before: the next plan packs it and keeps the packing.
     planned: bool,
     packed: Option<Rc<Planning>>,
+    /// PyPTO's planner's refusal of the input keeping no group apart, once it refused it: the
+    /// plan asked for again is that refusal (the separations ask first), not made again.
+    refused: Option<PlanError>,
 }
 
 /// A trial's plan, whose report may lack the rows nothing but the report reads: most trials'
@@ -988,6 +995,7 @@ impl InputPlans {
         InputPlans {
             planned: true,
             packed: None,
+            refused: None,
         }
     }
 
@@ -996,6 +1004,7 @@ impl InputPlans {
         InputPlans {
             planned: true,
             packed: Some(packed),
+            refused: None,
         }
     }
 
@@ -1020,6 +1029,9 @@ impl InputPlans {
         config: &PlanConfig,
         own: &FxHashSet<VarId>,
     ) -> Result<Planned, PlanError> {
+        if let Some(refused) = self.refused.as_ref().filter(|_| own.is_empty()) {
+            return Err(refused.clone());
+        }
         if !InputPlans::packs(input, config) || !std::mem::replace(&mut self.planned, true) {
             let options = PlanOptions {
                 own_buffer: own,
