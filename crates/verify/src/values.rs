@@ -32,6 +32,11 @@
 //!   stays under `MAX_UNROLLED_WORK`): each iteration knows the variable's value, so a slice
 //!   at `[i, 0]` sits on row `i` alone and a condition on `i` runs only the arm it selects. A
 //!   scalar is known where it is computed from literals and known scalars (`scalars.rs`).
+//!   An iteration that leaves the state as it found it repeats on the next value of the
+//!   variable when that value decides the same (every condition, every view's place): what
+//!   the iteration does depends only on the state and those decisions. So the next
+//!   iterations replay the decisions alone, and run only from one that decides otherwise:
+//!   an iteration repeated would only fail the reads it failed already.
 //! * A Vec slice's bytes are its source's at the offset its operands give, whatever its MemRef
 //!   prints (AllocateMemoryAddr prints a dynamic slice at its source's bare address). A slice
 //!   reads nothing itself: its uses read its window.
@@ -1515,6 +1520,27 @@ struct Interp<'f> {
     found: Vec<Found>,
     /// A focused pass stops once each focus value has failed a read.
     done: bool,
+    /// While an iteration of a loop run iteration by iteration runs, what it decides from
+    /// the scalars, in order ([`Interp::iterations`]).
+    trace: Option<Vec<Decision<'f>>>,
+}
+
+/// What an iteration decides from the scalars it knows: replayed on the next value of the
+/// loop variable, it tells whether that iteration does the same ([`Interp::iterations`]).
+#[derive(Clone, Copy, Debug)]
+enum Decision<'f> {
+    /// A scalar assigned: its value follows the scalars.
+    Scalar(VarId, &'f Expr),
+    /// A loop variable set, to a value or to none.
+    LoopVar(VarId, Option<i64>),
+    /// An `if` condition, and the arm it selects (`None`: unknown, both run).
+    Arm(&'f Expr, Option<bool>),
+    /// A tile of [`Facts::moving`] placed: where it sat, and where it sits now.
+    Moved {
+        tile: VarId,
+        before: Option<Place>,
+        now: Option<Place>,
+    },
 }
 
 /// The values a focused pass follows, each in its region, and which have failed a read. A
@@ -1586,6 +1612,7 @@ impl<'f> Interp<'f> {
             focus,
             found: Vec::new(),
             done: false,
+            trace: None,
         }
     }
 
@@ -1623,7 +1650,31 @@ impl<'f> Interp<'f> {
             return;
         };
         let own = self.facts.places.get(v.index()).copied().flatten();
-        let now = match moving {
+        let now = self.moving_place(moving, own);
+        let Some(slot) = self.moved.get_mut(v.index()) else {
+            return;
+        };
+        let before = std::mem::replace(slot, now);
+        self.record(Decision::Moved {
+            tile: v,
+            before,
+            now,
+        });
+        if let Some(old) = before.or(own).filter(|_| before != now)
+            && self.focus.as_ref().is_none_or(|f| f.follows(old.region))
+        {
+            let cells = &mut state.regions[old.region as usize];
+            let (lo, hi) = range_of(cells, old.start, old.end);
+            for c in &mut cells[lo..hi] {
+                c.remove(v);
+            }
+        }
+    }
+
+    /// Where a tile of [`Facts::moving`] whose place on every iteration is `own` sits on
+    /// this one, from the scalars known here.
+    fn moving_place(&self, moving: &Moving, own: Option<Place>) -> Option<Place> {
+        match moving {
             Moving::Slice { source, .. } => self
                 .located(*source)
                 .and_then(|src| moving.place(&self.scalars, src)),
@@ -1639,19 +1690,6 @@ impl<'f> Interp<'f> {
                     None => place,
                 }
                 .filter(|p| p.start < p.end)
-            }
-        };
-        let Some(slot) = self.moved.get_mut(v.index()) else {
-            return;
-        };
-        let before = std::mem::replace(slot, now);
-        if let Some(old) = before.or(own).filter(|_| before != now)
-            && self.focus.as_ref().is_none_or(|f| f.follows(old.region))
-        {
-            let cells = &mut state.regions[old.region as usize];
-            let (lo, hi) = range_of(cells, old.start, old.end);
-            for c in &mut cells[lo..hi] {
-                c.remove(v);
             }
         }
     }
@@ -1690,6 +1728,7 @@ impl<'f> Interp<'f> {
                     } else {
                         let known = self.scalars.eval(value);
                         self.scalars.set(*target, known);
+                        self.record(Decision::Scalar(*target, value));
                     }
                     self.assign(state, *target, stmt.span);
                 }
@@ -1701,6 +1740,7 @@ impl<'f> Interp<'f> {
                 },
                 StmtKind::If(if_stmt) if let Some(taken) = self.scalars.eval(&if_stmt.cond) => {
                     // The condition is known here: only the arm it selects runs.
+                    self.record(Decision::Arm(&if_stmt.cond, Some(taken != 0)));
                     let arm = if taken != 0 {
                         Some(&if_stmt.then_body)
                     } else {
@@ -1713,6 +1753,7 @@ impl<'f> Interp<'f> {
                     self.bind_results(state, &if_stmt.return_vars, arm_yield, stmt.span);
                 }
                 StmtKind::If(if_stmt) => {
+                    self.record(Decision::Arm(&if_stmt.cond, None));
                     let touched = self.touched(stmt);
                     // Only the regions the `if` touches differ between its arms.
                     let mut other: Vec<Vec<Cell>> = touched
@@ -1781,18 +1822,109 @@ impl<'f> Interp<'f> {
         let at = stmt.span;
         let inits = pairs(&for_stmt.iter_args, Some(&for_stmt.init_values));
         self.rename(state, &inits, RenameKind::Rename, at);
+        // An iteration that leaves the state as it found it, run again from that state and
+        // deciding the same, does the same: its reads fail as they did, and it changes nothing.
+        // So once one does, the next iterations only replay its decisions on their values,
+        // and run only where one decides otherwise. Only the outermost such loop skips: an
+        // inner one's iterations are part of the decisions of the iteration around it.
+        let outermost = self.trace.is_none();
+        let touched = if outermost {
+            self.touched(stmt)
+        } else {
+            SmallVec::new()
+        };
+        let mut repeating: Option<Vec<Decision<'f>>> = None;
         for &value in values {
             if let Some(loop_var) = for_stmt.loop_var {
                 self.scalars.set(loop_var, Some(value));
+                self.record(Decision::LoopVar(loop_var, Some(value)));
             }
-            if !self.iteration(state, for_stmt, at) {
+            if repeating.as_ref().is_some_and(|trace| self.replays(trace)) {
+                continue;
+            }
+            if !outermost {
+                if !self.iteration(state, for_stmt, at) {
+                    return;
+                }
+                continue;
+            }
+            let head: Vec<Vec<Cell>> = touched
+                .iter()
+                .map(|&r| state.regions[r as usize].clone())
+                .collect();
+            self.trace = Some(Vec::new());
+            let ran = self.iteration(state, for_stmt, at);
+            let trace = self.trace.take().unwrap_or_default();
+            if !ran {
                 return;
             }
+            let regions_kept = touched
+                .iter()
+                .zip(&head)
+                .all(|(&r, cells)| same_cells(&state.regions[r as usize], cells));
+            repeating = (regions_kept && self.placed_back(&trace)).then_some(trace);
         }
         if let Some(loop_var) = for_stmt.loop_var {
             self.scalars.set(loop_var, None);
+            self.record(Decision::LoopVar(loop_var, None));
         }
         self.bind_loop_results(state, for_stmt, at);
+    }
+
+    /// Adds `decision` to the decisions of the iteration being recorded, if one is.
+    fn record(&mut self, decision: Decision<'f>) {
+        if let Some(trace) = &mut self.trace {
+            trace.push(decision);
+        }
+    }
+
+    /// Replays the decisions of an iteration on the scalars known now: whether each comes
+    /// out the same. The scalars it sets are the iteration's; a tile it places is placed
+    /// only where every decision comes out the same (else the iteration runs, from where
+    /// its tiles sat).
+    fn replays(&mut self, trace: &[Decision<'f>]) -> bool {
+        let mut placed: SmallVec<[(VarId, Option<Place>); 4]> = SmallVec::new();
+        let same = trace.iter().all(|decision| match *decision {
+            Decision::Scalar(target, value) => {
+                let known = self.scalars.eval(value);
+                self.scalars.set(target, known);
+                true
+            }
+            Decision::LoopVar(loop_var, value) => {
+                self.scalars.set(loop_var, value);
+                true
+            }
+            Decision::Arm(cond, arm) => self.scalars.eval(cond).map(|t| t != 0) == arm,
+            Decision::Moved { tile, now, .. } => {
+                let own = self.facts.places.get(tile.index()).copied().flatten();
+                let moving = self.facts.moving.get(&tile);
+                let again = moving.and_then(|moving| self.moving_place(moving, own));
+                let Some(slot) = self.moved.get_mut(tile.index()) else {
+                    return false;
+                };
+                placed.push((tile, std::mem::replace(slot, again)));
+                again == now
+            }
+        });
+        if !same {
+            for (tile, before) in placed.into_iter().rev() {
+                self.moved[tile.index()] = before;
+            }
+        }
+        same
+    }
+
+    /// Whether every tile an iteration placed (its decisions `trace`) sits where it sat
+    /// before the iteration.
+    fn placed_back(&self, trace: &[Decision<'f>]) -> bool {
+        let mut seen: SmallVec<[VarId; 4]> = SmallVec::new();
+        trace.iter().all(|decision| match *decision {
+            Decision::Moved { tile, before, .. } if !seen.contains(&tile) => {
+                seen.push(tile);
+                self.moved.get(tile.index()).copied().flatten() == before
+            }
+            _ => true,
+        })
     }
 
     /// Runs the loop's body once, then its back edge: every iter arg takes the value yielded
@@ -1817,6 +1949,7 @@ impl<'f> Interp<'f> {
         let at = stmt.span;
         if let Some(loop_var) = for_stmt.loop_var {
             self.scalars.set(loop_var, None);
+            self.record(Decision::LoopVar(loop_var, None));
         }
         let touched = self.touched(stmt);
         let inits = pairs(&for_stmt.iter_args, Some(&for_stmt.init_values));
