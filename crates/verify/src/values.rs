@@ -1520,9 +1520,10 @@ struct Interp<'f> {
     found: Vec<Found>,
     /// A focused pass stops once each focus value has failed a read.
     done: bool,
-    /// While an iteration of a loop run iteration by iteration runs, what it decides from
-    /// the scalars, in order ([`Interp::iterations`]).
-    trace: Option<Vec<Decision<'f>>>,
+    /// For each iteration of a loop run iteration by iteration that is running (the
+    /// innermost last), what it decided from the scalars so far, in order
+    /// ([`Interp::iterations`]).
+    traces: Vec<Vec<Decision<'f>>>,
 }
 
 /// What an iteration decides from the scalars it knows: replayed on the next value of the
@@ -1612,7 +1613,7 @@ impl<'f> Interp<'f> {
             focus,
             found: Vec::new(),
             done: false,
-            trace: None,
+            traces: Vec::new(),
         }
     }
 
@@ -1825,26 +1826,21 @@ impl<'f> Interp<'f> {
         // An iteration that leaves the state as it found it, run again from that state and
         // deciding the same, does the same: its reads fail as they did, and it changes nothing.
         // So once one does, the next iterations only replay its decisions on their values,
-        // and run only where one decides otherwise. Only the outermost such loop skips: an
-        // inner one's iterations are part of the decisions of the iteration around it.
-        let outermost = self.trace.is_none();
-        let touched = if outermost {
-            self.touched(stmt)
-        } else {
-            SmallVec::new()
-        };
+        // and run only where one decides otherwise.
+        let touched = self.touched(stmt);
         let mut repeating: Option<Vec<Decision<'f>>> = None;
         for &value in values {
             if let Some(loop_var) = for_stmt.loop_var {
                 self.scalars.set(loop_var, Some(value));
                 self.record(Decision::LoopVar(loop_var, Some(value)));
             }
-            if repeating.as_ref().is_some_and(|trace| self.replays(trace)) {
-                continue;
-            }
-            if !outermost {
-                if !self.iteration(state, for_stmt, at) {
-                    return;
+            if let Some(trace) = &repeating
+                && self.replays(trace)
+            {
+                // The iteration replayed decided as the one recorded: the loops around it
+                // record those decisions as its own.
+                for recording in &mut self.traces {
+                    recording.extend_from_slice(trace);
                 }
                 continue;
             }
@@ -1852,9 +1848,9 @@ impl<'f> Interp<'f> {
                 .iter()
                 .map(|&r| state.regions[r as usize].clone())
                 .collect();
-            self.trace = Some(Vec::new());
+            self.traces.push(Vec::new());
             let ran = self.iteration(state, for_stmt, at);
-            let trace = self.trace.take().unwrap_or_default();
+            let trace = self.traces.pop().unwrap_or_default();
             if !ran {
                 return;
             }
@@ -1871,9 +1867,10 @@ impl<'f> Interp<'f> {
         self.bind_loop_results(state, for_stmt, at);
     }
 
-    /// Adds `decision` to the decisions of the iteration being recorded, if one is.
+    /// Adds `decision` to the decisions of each iteration being recorded (of the loops run
+    /// iteration by iteration around it).
     fn record(&mut self, decision: Decision<'f>) {
-        if let Some(trace) = &mut self.trace {
+        for trace in &mut self.traces {
             trace.push(decision);
         }
     }
