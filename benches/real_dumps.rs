@@ -12,32 +12,15 @@ use memreuse::backend::Backend;
 use memreuse::ir::{Program, parse_program, print_program};
 use memreuse::plan::{PlanConfig, plan_program};
 use memreuse::verify::{PlanInput, VerifyOptions, verify_plan};
+use memreuse_test_support::real_dumps as corpus;
 
 /// Every input dump's text.
 fn inputs() -> Vec<String> {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shared = manifest_dir.join("../shared/conformance/real");
-    let root = if shared.is_dir() {
-        shared
-    } else {
-        manifest_dir.join("tests/data/real")
-    };
-    let mut files: Vec<_> = std::fs::read_dir(&root)
-        .expect("the real dumps")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .flat_map(|dir| std::fs::read_dir(dir).expect("a kernel directory"))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.to_string_lossy()
-                .ends_with("_after_MaterializeSemanticAliases.py")
-        })
-        .collect();
-    files.sort();
-    eprintln!("{} input dumps from {}", files.len(), root.display());
-    files
+    let (root, dumps) = corpus(Path::new(env!("CARGO_MANIFEST_DIR")));
+    eprintln!("{} input dumps from {}", dumps.len(), root.display());
+    dumps
         .iter()
-        .map(|p| std::fs::read_to_string(p).expect("readable dump"))
+        .map(|dump| std::fs::read_to_string(&dump.input).expect("readable dump"))
         .collect()
 }
 

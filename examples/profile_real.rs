@@ -1,8 +1,9 @@
 //! Min-of-n timings of what PyPTO's pass runs, over the real kernel dumps: parse, the safe
 //! default (plan, check with both checkers, repair where they reject the plan) and print, for
-//! every dump entering MemoryReuse of `../shared/conformance/real` (81 programs, 910B), else of
-//! the subset in `tests/data/real`. Each round times the three phases of every program back to
-//! back; the minimum over rounds of each phase's sum is the figure least disturbed by other load.
+//! every dump entering MemoryReuse of `../shared/conformance/real` (81 programs), else of the
+//! subset in `tests/data/real`, each with its MANIFEST backend. Each round times the three
+//! phases of every program back to back; the minimum over rounds of each phase's sum is the
+//! figure least disturbed by other load.
 //!
 //! `cargo run --release --example profile_real -- [ROUNDS=5]`; instruction counts of the safe
 //! default, and of its checking (`memreuse_verify::check_plan`) and planning
@@ -12,62 +13,43 @@
 //!
 //! It allocates with jemalloc, as the `memreuse` binary and the Python extension do.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
-use memreuse::backend::Backend;
 use memreuse::ir::{parse_program, print_program};
 use memreuse::plan::PlanConfig;
 use memreuse::repair::{plan_program_checked, verify_options};
-
-/// The dumps entering MemoryReuse, by path.
-fn dumps(root: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root)
-        .expect("the real dumps")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .flat_map(|dir| std::fs::read_dir(dir).expect("a kernel directory"))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.to_string_lossy()
-                .ends_with("_after_MaterializeSemanticAliases.py")
-        })
-        .collect();
-    files.sort();
-    files
-}
+use memreuse_test_support::real_dumps;
 
 fn main() {
     let rounds: usize = std::env::args()
         .nth(1)
         .map_or(5, |s| s.parse().expect("ROUNDS"));
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shared = manifest_dir.join("../shared/conformance/real");
-    let root = match shared.is_dir() {
-        true => shared,
-        false => manifest_dir.join("tests/data/real"),
-    };
-    let texts: Vec<String> = dumps(&root)
+    let (root, dumps) = real_dumps(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let programs: Vec<(String, PlanConfig)> = dumps
         .iter()
-        .map(|p| std::fs::read_to_string(p).expect("a readable dump"))
+        .map(|dump| {
+            let text = std::fs::read_to_string(&dump.input).expect("a readable dump");
+            let config = PlanConfig {
+                backend: dump.backend,
+                ..PlanConfig::default()
+            };
+            (text, config)
+        })
         .collect();
-    let bytes: usize = texts.iter().map(String::len).sum();
-    let config = PlanConfig {
-        backend: Backend::Ascend910B,
-        ..PlanConfig::default()
-    };
-    let options = verify_options(&config);
+    let bytes: usize = programs.iter().map(|(text, _)| text.len()).sum();
     let mut fastest = [Duration::MAX; 3];
     for _ in 0..rounds {
         let mut phases = [Duration::ZERO; 3];
-        for text in &texts {
+        for (text, config) in &programs {
+            let options = verify_options(config);
             let started = Instant::now();
             let program = parse_program(text).expect("every real dump parses");
             let parsed = Instant::now();
-            let (planned, _) = plan_program_checked(&program, &config, &options)
+            let (planned, _) = plan_program_checked(&program, config, &options)
                 .unwrap_or_else(|(index, err)| panic!("function {index}: {err:?}"));
             let checked = Instant::now();
             std::hint::black_box(print_program(&planned));
@@ -81,7 +63,7 @@ fn main() {
     }
     println!(
         "{} dumps ({:.1} MB) from {}, min of {rounds} rounds: parse {:.2?}, plan and check {:.2?}, print {:.2?}",
-        texts.len(),
+        programs.len(),
         bytes as f64 / 1e6,
         root.display(),
         fastest[0],

@@ -16,53 +16,15 @@ use memreuse::ir::{Program, parse_program, print_program};
 use memreuse::plan::PlanConfig;
 use memreuse::repair::{is_repair, plan_program_checked};
 use memreuse::verify::{PlanInput, VerifyOptions, is_violation, verify_plan};
-
-struct Case {
-    kernel: String,
-    backend: Backend,
-    input: PathBuf,
-    output: PathBuf,
-}
+use memreuse_test_support::{RealDump, real_dumps};
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real")
 }
 
 /// The corpus to run: the shared full set if present, else the bundled subset.
-fn corpus() -> (PathBuf, Vec<Case>) {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/real");
-    let root = if shared.join("MANIFEST.tsv").is_file() {
-        shared
-    } else {
-        eprintln!(
-            "no real dumps at {} (../shared is not beside the clone): running the bundled subset in tests/data/real",
-            shared.display()
-        );
-        data_dir()
-    };
-    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("a manifest");
-    let mut lines = manifest.lines();
-    let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
-    let column = |name: &str| header.iter().position(|c| *c == name).expect(name);
-    let (kernel, backend, before, after) = (
-        column("kernel"),
-        column("backend"),
-        column("before"),
-        column("after"),
-    );
-    let cases = lines
-        .map(|line| {
-            let cells: Vec<&str> = line.split('\t').collect();
-            Case {
-                kernel: cells[kernel].to_string(),
-                backend: Backend::from_name(&cells[backend].to_lowercase())
-                    .unwrap_or_else(|| panic!("unknown backend {}", cells[backend])),
-                input: root.join(cells[before]),
-                output: root.join(cells[after]),
-            }
-        })
-        .collect();
-    (root, cases)
+fn corpus() -> (PathBuf, Vec<RealDump>) {
+    real_dumps(Path::new(env!("CARGO_MANIFEST_DIR")))
 }
 
 /// Kernel → the checker code that rejects upstream's plan of it.
@@ -111,7 +73,7 @@ fn findings(input: &Program, planned: &Program, backend: Backend) -> Vec<String>
         .collect()
 }
 
-fn check(case: &Case, deviation: Option<&String>) -> Result<(), String> {
+fn check(case: &RealDump, deviation: Option<&String>) -> Result<(), String> {
     let (input_text, input) = parse(&case.input)?;
     let (output_text, upstream) = parse(&case.output)?;
     for (text, program, which) in [

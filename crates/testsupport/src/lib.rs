@@ -1,12 +1,13 @@
 //! What memreuse's end-to-end tests share: [`Project`], a temporary project root and state
 //! dir in which a test drives the `memreuse` CLI (and the daemons it starts, killed when the
-//! project is dropped), and small helpers.
+//! project is dropped), the real kernel dumps ([`real_dumps`]), and small helpers.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use memreuse_ir::LineIndex;
+use memreuse_ir::backend::Backend;
 use memreuse_ir::diagnostics::Diagnostic;
 use memreuse_testgen::tree_gen::{TreeConfig, generate};
 use serde_json::Value;
@@ -28,6 +29,54 @@ pub fn with_notes(
         out.push_str(&format!("    hint: {hint}\n"));
     }
     out
+}
+
+/// One program of the real kernel dumps: PyPTO's program as it enters MemoryReuse (`input`)
+/// and upstream's plan of it (`output`), for `backend`.
+pub struct RealDump {
+    pub kernel: String,
+    pub backend: Backend,
+    pub input: PathBuf,
+    pub output: PathBuf,
+}
+
+/// The real kernel dumps, as their MANIFEST lists them, and their directory:
+/// `../shared/conformance/real` beside the clone at `repo` (CI has it), else the subset
+/// bundled in `tests/data/real` (which is said on stderr).
+pub fn real_dumps(repo: &Path) -> (PathBuf, Vec<RealDump>) {
+    let shared = repo.join("../shared/conformance/real");
+    let root = if shared.join("MANIFEST.tsv").is_file() {
+        shared
+    } else {
+        eprintln!(
+            "no real dumps at {} (../shared is not beside the clone): the bundled subset in tests/data/real",
+            shared.display()
+        );
+        repo.join("tests/data/real")
+    };
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("a manifest");
+    let mut lines = manifest.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
+    let column = |name: &str| header.iter().position(|c| *c == name).expect(name);
+    let (kernel, backend, before, after) = (
+        column("kernel"),
+        column("backend"),
+        column("before"),
+        column("after"),
+    );
+    let dumps = lines
+        .map(|line| {
+            let cells: Vec<&str> = line.split('\t').collect();
+            RealDump {
+                kernel: cells[kernel].to_string(),
+                backend: Backend::from_name(&cells[backend].to_lowercase())
+                    .unwrap_or_else(|| panic!("unknown backend {}", cells[backend])),
+                input: root.join(cells[before]),
+                output: root.join(cells[after]),
+            }
+        })
+        .collect();
+    (root, dumps)
 }
 
 /// A process's output as text, for messages and comparisons.
