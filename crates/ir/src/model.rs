@@ -477,7 +477,7 @@ pub enum ExprKind {
     /// Kept as written (`1e-6`, `0.0`) so it prints back unchanged.
     Float(Name),
     Str {
-        value: String,
+        value: Name,
         quote: Quote,
     },
     Bool(bool),

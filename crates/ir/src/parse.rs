@@ -1987,7 +1987,7 @@ fn unknown_name(
 }
 
 /// The value of a string literal token and its quote style.
-fn unquote(literal: &str) -> (String, Quote) {
+fn unquote(literal: &str) -> (Name, Quote) {
     let quote = if literal.starts_with('\'') {
         Quote::Single
     } else {
@@ -1995,7 +1995,7 @@ fn unquote(literal: &str) -> (String, Quote) {
     };
     let inner = &literal[1..literal.len().saturating_sub(1).max(1)];
     if !inner.contains('\\') {
-        return (inner.to_string(), quote);
+        return (inner.into(), quote);
     }
     let mut value = String::with_capacity(inner.len());
     let mut chars = inner.chars();
@@ -2026,7 +2026,7 @@ fn unquote(literal: &str) -> (String, Quote) {
             None => value.push('\\'),
         }
     }
-    (value, quote)
+    (value.into(), quote)
 }
 
 /// The character of the two hex digits that start `rest`, as in Python's `\xHH`.

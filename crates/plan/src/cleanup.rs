@@ -168,24 +168,69 @@ fn strip_in(expr: &mut Expr) {
     let ExprKind::Call(_, call) = &mut expr.kind else {
         return;
     };
-    // Calls are shared with the input: only one that changes is copied.
     if !strips(call) {
         return;
     }
-    let call = Arc::make_mut(call);
-    for arg in &mut call.args {
-        strip_in(arg);
+    if let Some(call) = Arc::get_mut(call) {
+        for arg in &mut call.args {
+            strip_in(arg);
+        }
+        call.kwargs.retain_mut(strip_kwarg);
+        return;
     }
-    call.kwargs.retain_mut(|kwarg| {
-        if kwarg.name != "attrs" {
-            return true;
-        }
-        if let ExprKind::Dict(entries) = &mut kwarg.value.kind {
-            entries.retain(|(key, _)| !is_membership(key));
-            return !entries.is_empty();
-        }
-        true
-    });
+    // Calls are shared with the input: one that changes is made anew, without copying the
+    // attrs it drops.
+    let stripped = Call {
+        callee: call.callee.clone(),
+        args: call
+            .args
+            .iter()
+            .map(|arg| {
+                let mut arg = arg.clone();
+                strip_in(&mut arg);
+                arg
+            })
+            .collect(),
+        kwargs: call.kwargs.iter().filter_map(stripped_kwarg).collect(),
+    };
+    *call = Arc::new(stripped);
+}
+
+/// Strips the membership from `kwarg`, an `attrs` dict: whether it stays (not once empty).
+/// Any other keyword argument stays as it is.
+fn strip_kwarg(kwarg: &mut Kwarg) -> bool {
+    if kwarg.name != "attrs" {
+        return true;
+    }
+    if let ExprKind::Dict(entries) = &mut kwarg.value.kind {
+        entries.retain(|(key, _)| !is_membership(key));
+        return !entries.is_empty();
+    }
+    true
+}
+
+/// A copy of `kwarg` as [`strip_kwarg`] leaves it (`None`: dropped), copying only the entries
+/// it keeps.
+fn stripped_kwarg(kwarg: &Kwarg) -> Option<Kwarg> {
+    let ExprKind::Dict(entries) = &kwarg.value.kind else {
+        return Some(kwarg.clone());
+    };
+    if kwarg.name != "attrs" {
+        return Some(kwarg.clone());
+    }
+    let kept: Vec<(Expr, Expr)> = entries
+        .iter()
+        .filter(|(key, _)| !is_membership(key))
+        .cloned()
+        .collect();
+    if kept.is_empty() {
+        return None;
+    }
+    Some(Kwarg {
+        name: kwarg.name.clone(),
+        value: Expr::new(ExprKind::Dict(kept), kwarg.value.span),
+        span: kwarg.span,
+    })
 }
 
 /// Whether [`strip_in`] changes `call`: an `attrs` dict (in it or in a call among its

@@ -112,7 +112,7 @@ pub fn reserved_windows(f: &Function) -> Result<Reserved, PlanError> {
         next_base = next_base.max(end);
         reserved.end = reserved.end.max(end);
         let name = match call.kwarg("name").map(|e| &e.kind) {
-            Some(ExprKind::Str { value, .. }) => value.clone(),
+            Some(ExprKind::Str { value, .. }) => value.to_string(),
             _ => String::new(),
         };
         reserved.windows.push(ReservedWindow {
