@@ -516,13 +516,13 @@ impl<'f> Builder<'f> {
                 .collect();
             pairs.sort_unstable();
             pairs.dedup_by_key(|p| p.0);
-            let reads: SmallVec<[Step; 4]> = pairs.iter().map(|p| p.0).collect();
-            let read_at: SmallVec<[Step; 4]> = pairs.iter().map(|p| p.1).collect();
             let root = self.root(t as u32);
             let tile = &mut self.tiles[t];
-            tile.last = reads.last().map_or(tile.def, |&r| r.max(tile.def));
-            tile.reads = reads;
-            tile.read_at = read_at;
+            for &(read, at) in &pairs {
+                tile.reads.push(read);
+                tile.read_at.push(at);
+            }
+            tile.last = tile.reads.last().map_or(tile.def, |&r| r.max(tile.def));
             tile.value = root;
         }
         Liveness {

@@ -810,7 +810,10 @@ impl Facts {
             call_tuples: vec![false; f.vars.len()],
             open: Vec::new(),
             scalars: Scalars::new(f.vars.len()),
-            loop_deps: vec![LoopSet::new(); f.vars.len()],
+            // Made one by one: a `SmallVec` clone goes through `extend`, even an empty one.
+            loop_deps: std::iter::repeat_with(LoopSet::new)
+                .take(f.vars.len())
+                .collect(),
             loops: Vec::new(),
             next_loop: 0,
             work: 0,
