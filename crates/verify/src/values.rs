@@ -1456,7 +1456,7 @@ fn data_bytes(tile: &TileType) -> Option<i64> {
 /// The values a cell's bytes hold, sorted.
 type ValueSet = SmallVec<[VarId; 4]>;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 struct Cell {
     start: i64,
     end: i64,
@@ -1468,6 +1468,19 @@ struct Cell {
 
 /// Focus values and why each is missing, sorted by value.
 type Causes = Vec<(VarId, Cause)>;
+
+impl Clone for Cell {
+    /// The values copied at once: a derived `SmallVec` clone runs `extend`, value by value,
+    /// and the interpretation copies the cells of every region an `if` or a loop touches.
+    fn clone(&self) -> Cell {
+        Cell {
+            start: self.start,
+            end: self.end,
+            values: ValueSet::from_slice(&self.values),
+            causes: self.causes.clone(),
+        }
+    }
+}
 
 impl Cell {
     fn holds(&self, v: VarId) -> bool {
@@ -2205,10 +2218,15 @@ impl<'f> Interp<'f> {
         // Follow the focus values: remember where this write removed them.
         let mut replaced: Vec<Cell> = Vec::with_capacity(hi - lo + 2);
         let mut covered = place.start;
-        let none = Causes::new();
         for old in &cells[lo..hi] {
             if old.start > covered {
-                push_merged(&mut replaced, covered, old.start, &values, &none);
+                push_merged(
+                    &mut replaced,
+                    covered,
+                    old.start,
+                    values.clone(),
+                    Causes::new(),
+                );
             }
             let mut causes = old.causes.clone();
             for &f in foci.in_region(place.region) {
@@ -2218,11 +2236,11 @@ impl<'f> Interp<'f> {
                     set_cause_in(&mut causes, f, Some(Cause::Overwritten { writer, at }));
                 }
             }
-            push_merged(&mut replaced, old.start, old.end, &values, &causes);
+            push_merged(&mut replaced, old.start, old.end, values.clone(), causes);
             covered = old.end;
         }
         if covered < place.end {
-            push_merged(&mut replaced, covered, place.end, &values, &none);
+            push_merged(&mut replaced, covered, place.end, values, Causes::new());
         }
         replaced.retain(|c| !c.is_blank());
         cells.splice(lo..hi, replaced);
@@ -2375,7 +2393,7 @@ fn intersect_cells(a: &[Cell], b: &[Cell]) -> Vec<Cell> {
         if start < end {
             let values: ValueSet = x.values.iter().copied().filter(|v| y.holds(*v)).collect();
             if !values.is_empty() {
-                push_merged(&mut out, start, end, &values, &Causes::new());
+                push_merged(&mut out, start, end, values, Causes::new());
             }
         }
         if x.end <= y.end {
@@ -2439,7 +2457,7 @@ fn join_focused(a: &[Cell], b: &[Cell], foci: &[VarId]) -> Vec<Cell> {
             }
         }
         if !(values.is_empty() && causes.is_empty()) {
-            push_merged(&mut out, start, end, &values, &causes);
+            push_merged(&mut out, start, end, values, causes);
         }
         pos = end;
     }
@@ -2447,11 +2465,11 @@ fn join_focused(a: &[Cell], b: &[Cell], foci: &[VarId]) -> Vec<Cell> {
 }
 
 /// Appends `[start, end)`, merged into the last cell when it continues it with equal contents.
-fn push_merged(out: &mut Vec<Cell>, start: i64, end: i64, values: &ValueSet, causes: &Causes) {
+fn push_merged(out: &mut Vec<Cell>, start: i64, end: i64, values: ValueSet, causes: Causes) {
     if let Some(last) = out.last_mut()
         && last.end == start
-        && last.values == *values
-        && last.causes == *causes
+        && last.values == values
+        && last.causes == causes
     {
         last.end = end;
         return;
@@ -2459,8 +2477,8 @@ fn push_merged(out: &mut Vec<Cell>, start: i64, end: i64, values: &ValueSet, cau
     out.push(Cell {
         start,
         end,
-        values: values.clone(),
-        causes: causes.clone(),
+        values,
+        causes,
     });
 }
 
