@@ -828,7 +828,7 @@ impl<'a> Parser<'a> {
         let base_token = self.token();
         let base: Name = match base_token.kind {
             Tok::Name => self.text_of(base_token).into(),
-            Tok::Str => unquote(self.text_of(base_token)).0.into(),
+            Tok::Str => unquote(self.text_of(base_token)).0,
             _ => return Err(self.expected("an allocation name")),
         };
         self.bump();

@@ -25,7 +25,13 @@
 //! * A loop runs its body from the join of the entry state and the back-edge state until the
 //!   head state no longer changes (0, 1 or many iterations); at the back edge every iter arg
 //!   takes the value yielded for it, all at once. The loop exits from the head state, so its
-//!   results hold the last iteration's values, or the inits when the body never ran.
+//!   results hold the last iteration's values, or the inits when the body never ran. The fast
+//!   pass first forgets, in the regions the loop touches, the values no statement reads or
+//!   renames from the loop's head on (a use inside a loop begun after the value's definition
+//!   lasts to that loop's end): where they are decides no read, and a body writing over them
+//!   would change the head state and cost a second pass for nothing. A value sits only in its
+//!   own range, so forgetting one changes no other; a tile whose place moves with the
+//!   iteration is kept.
 //! * Iteration by iteration instead, when the loop's variable decides something in it (the
 //!   offset of a view, a MemRef offset, an `if` condition: `if i == 0`), its bounds are known
 //!   and it has at most `MAX_UNROLLED_TRIPS` iterations (and the function's unrolled work
@@ -625,6 +631,12 @@ struct Facts {
     /// The loops (keyed by the statement's address) run iteration by iteration, each with the
     /// values its variable takes: a view or a condition in them depends on the iteration.
     unrolled: FxHashMap<usize, Vec<i64>>,
+    /// Indexed by `VarId`: the last statement, by number in walk order (from 1), that reads
+    /// the variable or renames it (0: none); a use inside a loop begun after the variable's
+    /// definition counts at that loop's last statement, as the next iteration uses it again.
+    last_use: Vec<u32>,
+    /// Each loop's number in walk order, keyed by the statement's address.
+    loop_numbers: FxHashMap<usize, u32>,
 }
 
 /// Where a row-major slice's window sits in its source, given its offsets: it starts
@@ -797,6 +809,8 @@ impl Facts {
             must_not_alias: Vec::new(),
             moving: FxHashMap::default(),
             unrolled: FxHashMap::default(),
+            last_use: vec![0; f.vars.len()],
+            loop_numbers: FxHashMap::default(),
         };
         let mut builder = FactsBuilder {
             f,
@@ -817,6 +831,8 @@ impl Facts {
             loops: Vec::new(),
             next_loop: 0,
             work: 0,
+            number: 0,
+            defined_at: vec![0; f.vars.len()],
         };
         for p in &f.params {
             builder.define(p.var, None, p.span, Covers::Own, None);
@@ -866,6 +882,10 @@ struct FactsBuilder<'a> {
     /// Statements the interpretation runs so far (a loop run iteration by iteration counts
     /// its body once per iteration): what bounds unrolling.
     work: u64,
+    /// The number of the statement being walked, in walk order from 1.
+    number: u32,
+    /// Indexed by `VarId`: the number of the statement that first defines it (0: a parameter).
+    defined_at: Vec<u32>,
 }
 
 /// Loops, by number in program order.
@@ -877,6 +897,10 @@ struct OpenLoop {
     /// Whether a view's bytes or a condition in its body depend on its variable.
     wanted: bool,
     work_before: u64,
+    /// The loop statement's number in walk order ([`Facts::last_use`]).
+    walk_number: u32,
+    /// The variables defined before it that its body uses: used until its last statement.
+    used_across: Vec<VarId>,
 }
 
 /// Loops with more iterations than this run to a fixpoint instead.
@@ -892,6 +916,7 @@ impl<'a> FactsBuilder<'a> {
     fn gather_reads(&mut self, slot: usize, stmt: &Stmt) {
         let reads = &mut self.facts.reads;
         let start = reads.len() as u32;
+        let mut slice_source = None;
         let mut read = |e: &Expr| e.for_each_var_use(&mut |v, span| reads.push((v, span)));
         match &stmt.kind {
             // A slice reads nothing itself: its window is read where the slice is used (its
@@ -899,6 +924,7 @@ impl<'a> FactsBuilder<'a> {
             StmtKind::Assign { value: e, .. } if e.call_role() == Some(OpRole::Slice) => {
                 if let ExprKind::Call(_, call) = &e.kind {
                     call.args.iter().skip(1).for_each(read);
+                    slice_source = call.args.first().and_then(Expr::as_var);
                 }
             }
             StmtKind::Assign { value: e, .. } | StmtKind::Eval(e) => read(e),
@@ -915,7 +941,27 @@ impl<'a> FactsBuilder<'a> {
             StmtKind::With(with) => read(&with.context),
             StmtKind::Pass => {}
         }
-        self.facts.stmt_reads[slot] = (start, self.facts.reads.len() as u32);
+        let end = self.facts.reads.len() as u32;
+        self.facts.stmt_reads[slot] = (start, end);
+        for k in start..end {
+            self.used(self.facts.reads[k as usize].0);
+        }
+        // A slice renames its source's window: a use of the source all the same.
+        slice_source.inspect(|&v| self.used(v));
+    }
+
+    /// `v` is used by the statement being walked: [`Facts::last_use`].
+    fn used(&mut self, v: VarId) {
+        let Some(&defined) = self.defined_at.get(v.index()) else {
+            return;
+        };
+        // The outermost loop begun after the definition uses it on every iteration.
+        if let Some(open) = self.loops.iter_mut().find(|l| l.walk_number > defined) {
+            open.used_across.push(v);
+            return;
+        }
+        let last = &mut self.facts.last_use[v.index()];
+        *last = (*last).max(self.number);
     }
 
     fn stmts(&mut self, body: &'a [Stmt]) -> Option<YieldFact> {
@@ -928,6 +974,7 @@ impl<'a> FactsBuilder<'a> {
             self.facts.stmt_reads.resize(first + body.len(), (0, 0));
         }
         for (i, stmt) in body.iter().enumerate() {
+            self.number += 1;
             self.gather_reads(first + i, stmt);
             self.work += 1;
             match &stmt.kind {
@@ -948,7 +995,10 @@ impl<'a> FactsBuilder<'a> {
                         number,
                         wanted: false,
                         work_before: self.work,
+                        walk_number: self.number,
+                        used_across: Vec::new(),
                     });
+                    self.facts.loop_numbers.insert(stmt_key(stmt), self.number);
                     for (i, &iter_arg) in for_stmt.iter_args.iter().enumerate() {
                         let init = for_stmt.init_values.get(i).and_then(Expr::as_var);
                         self.define(iter_arg, init, stmt.span, Covers::Own, None);
@@ -956,6 +1006,8 @@ impl<'a> FactsBuilder<'a> {
                     self.stmts(&for_stmt.body);
                     for (i, &result) in for_stmt.return_vars.iter().enumerate() {
                         let iter_arg = for_stmt.iter_args.get(i).copied();
+                        // The result takes the iter arg's value as the loop exits.
+                        iter_arg.inspect(|&v| self.used(v));
                         self.define(result, iter_arg, stmt.span, Covers::Own, None);
                     }
                     self.close_loop(stmt, for_stmt);
@@ -1093,6 +1145,11 @@ impl<'a> FactsBuilder<'a> {
         let Some(open) = self.loops.pop() else {
             return;
         };
+        // The statement walked last is the loop's last.
+        for &v in &open.used_across {
+            let last = &mut self.facts.last_use[v.index()];
+            *last = (*last).max(self.number);
+        }
         let body_work = self.work - open.work_before;
         let sequential = matches!(for_stmt.kind, LoopKind::Range | LoopKind::Unroll);
         let values = (open.wanted && sequential && for_stmt.loop_var.is_some())
@@ -1202,6 +1259,9 @@ impl<'a> FactsBuilder<'a> {
         let Some(slot) = self.facts.defs.get_mut(v.index()) else {
             return;
         };
+        if slot.is_none() {
+            self.defined_at[v.index()] = self.number;
+        }
         slot.get_or_insert(at);
         let f: &'a Function = self.f;
         let Some(variable) = var(f, v) else {
@@ -1967,6 +2027,9 @@ impl<'f> Interp<'f> {
         let touched = self.touched(stmt);
         let inits = pairs(&for_stmt.iter_args, Some(&for_stmt.init_values));
         self.rename(state, &inits, RenameKind::Rename, at);
+        if self.focus.is_none() {
+            self.drop_unused(state, stmt, &touched);
+        }
         let saved = |state: &State| -> Vec<Vec<Cell>> {
             touched
                 .iter()
@@ -2018,6 +2081,37 @@ impl<'f> Interp<'f> {
             later_head = Some(saved(state));
         }
         self.bind_loop_results(state, for_stmt, at);
+    }
+
+    /// Drops from the regions a loop touches the values no statement uses from its head on
+    /// ([`Facts::last_use`]): where they are decides no read, yet a body that writes over
+    /// them would change the head and cost another pass over the body to reach the fixpoint.
+    /// The tiles whose place moves with the iteration stay (a value may sit outside the place
+    /// its tile has next). Only the fast pass drops them: a focused pass follows causes.
+    fn drop_unused(&self, state: &mut State, stmt: &Stmt, touched: &[u32]) {
+        let Some(&head) = self.facts.loop_numbers.get(&stmt_key(stmt)) else {
+            return;
+        };
+        let unused = |v: VarId| {
+            self.facts
+                .last_use
+                .get(v.index())
+                .is_some_and(|&last| last <= head)
+                && !self.facts.moving.contains_key(&v)
+        };
+        for &r in touched {
+            let cells = &mut state.regions[r as usize];
+            let mut dropped = false;
+            for c in cells.iter_mut() {
+                let held = c.values.len();
+                c.values.retain(|v| !unused(*v));
+                dropped |= c.values.len() != held;
+            }
+            if dropped {
+                let len = cells.len();
+                normalize(cells, 0, len);
+            }
+        }
     }
 
     /// A loop's results take its iter args' values as the loop exits.
@@ -2737,6 +2831,41 @@ mod tests {
             }
         }
         assert!(named >= 50 && kept >= 20, "{named} named, {kept} not");
+    }
+
+    /// Dropping the values no statement uses from a loop's head on changes no value's first
+    /// failing read (nor the order of those reads), on generated programs with loops and ifs
+    /// whose damage makes values get lost; the drops happen in most of them.
+    #[test]
+    fn dropping_unused_values_at_loop_heads_changes_no_first_failing_read() {
+        let firsts = |found: &[Found]| {
+            let mut seen = rustc_hash::FxHashSet::default();
+            let first = found.iter().filter(|x| seen.insert(x.var));
+            first.map(|x| (x.var, x.read, x.bytes)).collect::<Vec<_>>()
+        };
+        let (mut dropping, mut losing) = (0, 0);
+        for f in damaged(0..80) {
+            let facts = Facts::of(&f, &VerifyOptions::default());
+            let mut dropped = Interp::new(&f, &facts, None);
+            dropped.run();
+            // The same facts, with every value used to the end: nothing is dropped.
+            let mut kept_facts = Facts::of(&f, &VerifyOptions::default());
+            kept_facts.last_use.fill(u32::MAX);
+            let mut kept = Interp::new(&f, &kept_facts, None);
+            kept.run();
+            assert_eq!(firsts(&dropped.found), firsts(&kept.found), "{}", f.name);
+            losing += usize::from(!kept.found.is_empty());
+            // A loop head past some tile's last use: that tile is dropped there.
+            let heads = facts.loop_numbers.values();
+            let unused_at = |head: u32| {
+                (0..f.vars.len()).any(|v| facts.places[v].is_some() && facts.last_use[v] <= head)
+            };
+            dropping += usize::from(heads.copied().any(unused_at));
+        }
+        assert!(
+            dropping >= 40 && losing >= 20,
+            "{dropping} dropping, {losing} losing"
+        );
     }
 
     /// One focused pass over every region explains each lost value as a pass of its region
