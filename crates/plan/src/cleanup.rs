@@ -212,12 +212,12 @@ fn strip_kwarg(kwarg: &mut Kwarg) -> bool {
 /// A copy of `kwarg` as [`strip_kwarg`] leaves it (`None`: dropped), copying only the entries
 /// it keeps.
 fn stripped_kwarg(kwarg: &Kwarg) -> Option<Kwarg> {
-    let ExprKind::Dict(entries) = &kwarg.value.kind else {
-        return Some(kwarg.clone());
-    };
     if kwarg.name != "attrs" {
         return Some(kwarg.clone());
     }
+    let ExprKind::Dict(entries) = &kwarg.value.kind else {
+        return Some(kwarg.clone());
+    };
     let kept: Vec<(Expr, Expr)> = entries
         .iter()
         .filter(|(key, _)| !is_membership(key))

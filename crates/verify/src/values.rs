@@ -884,7 +884,8 @@ struct FactsBuilder<'a> {
     work: u64,
     /// The number of the statement being walked, in walk order from 1.
     number: u32,
-    /// Indexed by `VarId`: the number of the statement that first defines it (0: a parameter).
+    /// Indexed by `VarId`: the number of the statement that first defines it (0: a parameter,
+    /// or a variable nothing defines: as if defined before every statement).
     defined_at: Vec<u32>,
 }
 
