@@ -14,6 +14,7 @@ use memreuse::ir::{parse_program, print_program};
 use memreuse::plan::PlanConfig;
 use memreuse::repair::{is_repair, plan_program_checked, verify_options};
 use memreuse::verify::program_violations;
+use memreuse_test_support::manifest;
 
 struct Case {
     kernel: String,
@@ -23,30 +24,14 @@ struct Case {
 }
 
 fn corpus() -> (PathBuf, Vec<Case>) {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shared = repo.join("../shared/conformance/real-addr");
-    let root = if shared.join("MANIFEST.tsv").is_file() {
-        shared
-    } else {
-        eprintln!(
-            "no real-addr dumps at {} (../shared is not beside the clone): running the bundled subset in tests/data/real-addr",
-            shared.display()
-        );
-        repo.join("tests/data/real-addr")
-    };
-    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("a manifest");
-    let cases = manifest
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let cells: Vec<&str> = line.split('\t').collect();
-            let backend = Backend::from_name(&cells[2].to_lowercase()).expect("a known backend");
-            Case {
-                kernel: cells[0].to_string(),
-                backend,
-                input: root.join(cells[3]),
-                addressed: root.join(cells[5]),
-            }
+    let (root, rows) = manifest(Path::new(env!("CARGO_MANIFEST_DIR")), "real-addr");
+    let cases = rows
+        .iter()
+        .map(|row| Case {
+            kernel: row.cell("kernel").to_string(),
+            backend: row.backend(),
+            input: root.join(row.cell("before")),
+            addressed: root.join(row.cell("addr")),
         })
         .collect();
     (root, cases)

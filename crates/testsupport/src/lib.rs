@@ -2,6 +2,7 @@
 //! dir in which a test drives the `memreuse` CLI (and the daemons it starts, killed when the
 //! project is dropped), the real kernel dumps ([`real_dumps`]), and small helpers.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -44,39 +45,67 @@ pub struct RealDump {
 /// `../shared/conformance/real` beside the clone at `repo` (CI has it), else the subset
 /// bundled in `tests/data/real` (which is said on stderr).
 pub fn real_dumps(repo: &Path) -> (PathBuf, Vec<RealDump>) {
-    let shared = repo.join("../shared/conformance/real");
+    let (root, rows) = manifest(repo, "real");
+    let dumps = rows
+        .iter()
+        .map(|row| RealDump {
+            kernel: row.cell("kernel").to_string(),
+            backend: row.backend(),
+            input: root.join(row.cell("before")),
+            output: root.join(row.cell("after")),
+        })
+        .collect();
+    (root, dumps)
+}
+
+/// A corpus of real dumps and its MANIFEST's rows: `../shared/conformance/<name>` beside the
+/// clone at `repo` (CI has it), else the subset bundled in `tests/data/<name>` (which is said
+/// on stderr).
+pub fn manifest(repo: &Path, name: &str) -> (PathBuf, Vec<ManifestRow>) {
+    let shared = repo.join("../shared/conformance").join(name);
     let root = if shared.join("MANIFEST.tsv").is_file() {
         shared
     } else {
         eprintln!(
-            "no real dumps at {} (../shared is not beside the clone): the bundled subset in tests/data/real",
+            "no {name} dumps at {} (../shared is not beside the clone): running the bundled subset in tests/data/{name}",
             shared.display()
         );
-        repo.join("tests/data/real")
+        repo.join("tests/data").join(name)
     };
-    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("a manifest");
-    let mut lines = manifest.lines();
+    let text = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("a manifest");
+    let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
-    let column = |name: &str| header.iter().position(|c| *c == name).expect(name);
-    let (kernel, backend, before, after) = (
-        column("kernel"),
-        column("backend"),
-        column("before"),
-        column("after"),
-    );
-    let dumps = lines
-        .map(|line| {
-            let cells: Vec<&str> = line.split('\t').collect();
-            RealDump {
-                kernel: cells[kernel].to_string(),
-                backend: Backend::from_name(&cells[backend].to_lowercase())
-                    .unwrap_or_else(|| panic!("unknown backend {}", cells[backend])),
-                input: root.join(cells[before]),
-                output: root.join(cells[after]),
-            }
+    let rows = lines
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| ManifestRow {
+            cells: header
+                .iter()
+                .zip(line.split('\t'))
+                .map(|(column, cell)| (column.to_string(), cell.to_string()))
+                .collect(),
         })
         .collect();
-    (root, dumps)
+    (root, rows)
+}
+
+/// One row of a MANIFEST: its cells by column name.
+pub struct ManifestRow {
+    cells: HashMap<String, String>,
+}
+
+impl ManifestRow {
+    /// The cell of `column`; a column the manifest lacks fails the test.
+    pub fn cell(&self, column: &str) -> &str {
+        self.cells
+            .get(column)
+            .unwrap_or_else(|| panic!("the manifest has no column {column}"))
+    }
+
+    /// The backend the row's `backend` column names.
+    pub fn backend(&self) -> Backend {
+        let name = self.cell("backend");
+        Backend::from_name(&name.to_lowercase()).unwrap_or_else(|| panic!("unknown backend {name}"))
+    }
 }
 
 /// A process's output as text, for messages and comparisons.
