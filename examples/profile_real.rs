@@ -8,7 +8,7 @@
 //! `cargo run --release --example profile_real -- [ROUNDS=5]`; instruction counts of the safe
 //! default, and of its checking (`memreuse_verify::check_plan`) and planning
 //! (`memreuse_plan::pipeline::Planning::pypto`) within it:
-//! `valgrind --tool=callgrind --toggle-collect='memreuse_repair::plan_program_checked'
+//! `valgrind --tool=callgrind --toggle-collect='memreuse_repair::plan_program_repairs'
 //! target/release/examples/profile_real 1`, then `callgrind_annotate --inclusive=yes`.
 //!
 //! It allocates with jemalloc, as the `memreuse` binary and the Python extension do.
@@ -21,7 +21,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 use memreuse::ir::{parse_program, print_program};
 use memreuse::plan::PlanConfig;
-use memreuse::repair::{plan_program_checked, verify_options};
+use memreuse::repair::{plan_program_repairs, verify_options};
 use memreuse_test_support::real_dumps;
 
 fn main() {
@@ -49,10 +49,10 @@ fn main() {
             let started = Instant::now();
             let program = parse_program(text).expect("every real dump parses");
             let parsed = Instant::now();
-            let (planned, _) = plan_program_checked(&program, config, &options)
+            let planned = plan_program_repairs(&program, config, &options)
                 .unwrap_or_else(|(index, err)| panic!("function {index}: {err:?}"));
             let checked = Instant::now();
-            std::hint::black_box(print_program(&planned));
+            std::hint::black_box(print_program(&planned.program));
             phases[0] += parsed - started;
             phases[1] += checked - parsed;
             phases[2] += checked.elapsed();

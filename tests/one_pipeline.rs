@@ -17,7 +17,8 @@ const STAGES: &[&str] = &[
     "pack_within",
     "finish",
     "finish_deferring",
-    "complete_report",
+    "report_rows",
+    "report_realigned",
     "layout_reserved",
     "apply_layout",
 ];

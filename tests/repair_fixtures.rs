@@ -17,7 +17,7 @@ use memreuse::backend::Backend;
 use memreuse::diagnostics::Severity;
 use memreuse::ir::{LineIndex, Program, parse_program, print_program};
 use memreuse::plan::{PlanConfig, PlanReport};
-use memreuse::repair::{is_input_hazard, is_repair, plan_program_checked};
+use memreuse::repair::{is_input_hazard, is_repair, plan_program_checked, plan_program_repairs};
 use memreuse::verify::{VerifyOptions, program_violations};
 
 #[path = "support/input_hazards.rs"]
@@ -230,6 +230,69 @@ fn pypto_plans_that_lose_no_value_are_kept_with_notes() {
             .collect();
         expect_test::expect_file![path.with_extension("notes.txt")].assert_eq(&snapshot);
     }
+}
+
+/// PyPTO's pass asks only for the planned program and its repairs (`plan_program_repairs`,
+/// which leaves the reports unfinished): it gets the program and the repairs, in order, that
+/// the whole report gives, on every repair fixture, every kept-plan fixture and every
+/// bundled conformance program (repaired ones among them) under each backend it names.
+#[test]
+fn the_pass_gets_the_program_and_repairs_the_whole_report_gives() {
+    let conformance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance");
+    let manifest = std::fs::read_to_string(conformance.join("MANIFEST.tsv")).expect("MANIFEST");
+    let mut cases: Vec<(PathBuf, PlanConfig)> = fixtures()
+        .into_iter()
+        .chain(fixtures_in("tests/data/kept"))
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("readable fixture");
+            (path, header(&text).0)
+        })
+        .collect();
+    for row in manifest.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (Some(name), Some(backend)) = (cols.first(), cols.get(1)) else {
+            continue;
+        };
+        let config = PlanConfig {
+            backend: Backend::from_name(backend).unwrap_or_else(|| panic!("backend {backend}")),
+            ..PlanConfig::default()
+        };
+        cases.push((conformance.join(format!("{name}.input.py")), config));
+    }
+    let mut repaired = 0;
+    for (path, config) in &cases {
+        let file = path.display();
+        let text = std::fs::read_to_string(path).expect("readable case");
+        let program = parse_program(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let opts = options(config.backend);
+        let whole = plan_program_checked(&program, config, &opts);
+        let lean = plan_program_repairs(&program, config, &opts);
+        let (Ok((planned, reports)), Ok(lean)) = (&whole, &lean) else {
+            assert_eq!(whole.is_ok(), lean.is_ok(), "{file}: one of them fails");
+            continue;
+        };
+        let repairs: Vec<Vec<String>> = reports
+            .iter()
+            .map(|r| {
+                let of = r.diagnostics.iter().filter(|d| is_repair(d));
+                of.map(|d| format!("{d:?}")).collect()
+            })
+            .collect();
+        let lean_repairs: Vec<Vec<String>> = lean
+            .repairs
+            .iter()
+            .map(|of| of.iter().map(|d| format!("{d:?}")).collect())
+            .collect();
+        assert_eq!(
+            print_program(&lean.program),
+            print_program(planned),
+            "{file}"
+        );
+        assert_eq!(lean_repairs, repairs, "{file}: repairs");
+        repaired += usize::from(repairs.iter().any(|of| !of.is_empty()));
+    }
+    // Repaired programs are what makes this comparison worth having.
+    assert!(repaired >= 20, "only {repaired} of the cases were repaired");
 }
 
 /// `explain` of two tiles a repair separated says where the emitted plan puts them, beside

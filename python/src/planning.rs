@@ -279,7 +279,7 @@ pub struct PassPhases {
 }
 
 /// The lean path of the PyPTO pass (`memreuse.pypto.memory_reuse`): the whole program
-/// planned and checked (`repair::plan_program_checked`, the planner and checkers `plan`
+/// planned and checked (`repair::plan_program_repairs`, the planner and checkers `plan`
 /// runs, without the engine's cache, reports or JSON), printed, and its repairs located.
 /// The pass only needs to know whether PyPTO's decision stands and, where it does not,
 /// memreuse's program; the tests hold its text equal to [`plan`]'s.
@@ -302,8 +302,8 @@ pub fn plan_for_pass(
     })?;
     let parsed = Instant::now();
     let options = repair::verify_options(&config);
-    let (planned, reports) =
-        repair::plan_program_checked(&program, &config, &options).map_err(|(index, err)| {
+    let planned =
+        repair::plan_program_repairs(&program, &config, &options).map_err(|(index, err)| {
             let reason = match err {
                 repair::SafePlanError::Plan(err) => err.0.message,
                 repair::SafePlanError::Unrepaired(findings) => format!(
@@ -317,15 +317,15 @@ pub fn plan_for_pass(
             }
         })?;
     let checked = Instant::now();
-    let printed = ir::print_program(&planned);
+    let printed = ir::print_program(&planned.program);
     let phases = PassPhases {
         parse: (parsed - started).as_secs_f64(),
         plan: (checked - parsed).as_secs_f64(),
         print: checked.elapsed().as_secs_f64(),
     };
     let mut repairs = Vec::new();
-    for (function, report) in program.functions.iter().zip(&reports) {
-        for d in report.diagnostics.iter().filter(|d| repair::is_repair(d)) {
+    for (function, function_repairs) in program.functions.iter().zip(&planned.repairs) {
+        for d in function_repairs {
             let at = lines.line_col(text, d.span.start);
             repairs.push(PassRepair {
                 function: function.name.to_string(),

@@ -29,7 +29,7 @@ use memreuse_ir::Function;
 pub use analysis::lifetimes::{LiveStep, live_bytes_at};
 pub use config::{LayoutSearch, PlanConfig, Planner, Rules, SpaceCapacity};
 pub use layout::align32;
-pub use pipeline::{OncePlan, PlanOptions, Planning};
+pub use pipeline::{Completion, OncePlan, PlanOptions, Planning};
 pub use report::{
     BufferReport, FunctionPlan, LifetimeReport, MemberRows, MoveReport, PlanError, PlanReport,
     SpaceReport,

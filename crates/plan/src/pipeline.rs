@@ -254,11 +254,23 @@ pub fn fixed<S: StageResults + ?Sized>(
     }
 }
 
-/// The report's rows [`fixed`] deferred, made for `plan`: it is then the plan finished whole.
+/// What completing a plan's report makes of what [`fixed`] deferred.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// Everything: the plan is then the plan finished whole.
+    Whole,
+    /// Its diagnostics (the warnings of carries aligned otherwise than PyPTO aligns them,
+    /// which are repairs); the space and lifetime rows stay empty, for a caller that reads
+    /// only the diagnostics (PyPTO's pass).
+    Diagnostics,
+}
+
+/// The parts of the report [`fixed`] deferred that `completion` asks for, made for `plan`.
 pub fn complete<S: StageResults + ?Sized>(
     s: &S,
     mut plan: FunctionPlan,
     to_do: Option<ReportToDo>,
+    completion: Completion,
 ) -> FunctionPlan {
     let Some(to_do) = to_do else {
         return plan;
@@ -266,9 +278,13 @@ pub fn complete<S: StageResults + ?Sized>(
     let rules = (s.backend(), s.rules());
     let safe = !s.exact();
     with_packed(s, |lifetimes, packed| {
-        if let Some(packed) = packed {
-            stages::complete_report(&mut plan, to_do, lifetimes, packed, rules, safe);
+        let Some(packed) = packed else {
+            return;
+        };
+        if completion == Completion::Whole {
+            stages::report_rows(&mut plan, &to_do, lifetimes, packed);
         }
+        stages::report_realigned(&mut plan, to_do, lifetimes, rules, safe);
     });
     plan
 }
@@ -483,10 +499,15 @@ impl Planning {
         Ok((addressed.plan.into_owned(), to_do))
     }
 
-    /// Makes a plan [`Planning::trial`] made whole: it is then the plan [`Planning::plan`]
-    /// makes.
-    pub fn complete(&self, plan: FunctionPlan, to_do: Option<ReportToDo>) -> FunctionPlan {
-        self.with_capacities(complete(self, plan, to_do))
+    /// Completes the report of a plan [`Planning::trial`] made as `completion` asks: made
+    /// whole, it is then the plan [`Planning::plan`] makes.
+    pub fn complete(
+        &self,
+        plan: FunctionPlan,
+        to_do: Option<ReportToDo>,
+        completion: Completion,
+    ) -> FunctionPlan {
+        self.with_capacities(complete(self, plan, to_do, completion))
     }
 
     /// [`kept_own`] of this input's packing; `None` where the input does not pack.

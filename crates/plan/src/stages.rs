@@ -389,13 +389,14 @@ pub(crate) fn finish(
         own_buffer,
     )?;
     if let (Some(to_do), Some(packed)) = (to_do, &packed) {
-        complete_report(&mut plan, to_do, lifetimes, packed, rules, safe);
+        report_rows(&mut plan, &to_do, lifetimes, packed);
+        report_realigned(&mut plan, to_do, lifetimes, rules, safe);
     }
     Ok(plan)
 }
 
-/// What `finish_deferring` leaves of a plan's report for `complete_report`: the parts
-/// nothing but the report reads (the space and lifetime rows, and whether the warnings of
+/// What `finish_deferring` leaves of a plan's report for [`report_rows`] and
+/// [`report_realigned`]: the parts nothing but the report reads (the space and lifetime rows, and whether the warnings of
 /// carries aligned otherwise than PyPTO aligns them stand), which a repair's trial, whose
 /// report is dropped unless it is the plan emitted, does not need.
 #[derive(Clone, Debug)]
@@ -412,8 +413,8 @@ pub struct ReportToDo {
 }
 
 /// [`finish`] without the report rows only the report reads (`None`: the report is whole).
-/// [`complete_report`] makes them, from the same lifetimes and packing, on the function
-/// returned here (before addresses are written into it).
+/// [`report_rows`] and [`report_realigned`] make them, from the same lifetimes and packing,
+/// on the function returned here (before addresses are written into it).
 pub(crate) fn finish_deferring(
     prepared: Prepared,
     lifetimes: &Lifetimes,
@@ -518,18 +519,15 @@ pub(crate) fn finish_deferring(
     Ok((plan, Some(to_do)))
 }
 
-/// The rows [`finish_deferring`] left out of `plan`'s report, made from the lifetimes and
-/// packing it was finished from: each space's buffers (the groups kept on their own allocation
-/// in rows of their own, the accumulator if-phi inits on the accumulator's buffer), the
-/// lifetimes, and the warnings of carries aligned otherwise than PyPTO aligns them where that
-/// changes the plan.
-pub(crate) fn complete_report(
+/// The rows [`finish_deferring`] left out of `plan`'s report, which nothing but the report
+/// reads, made from the lifetimes and packing it was finished from: each space's buffers (the
+/// groups kept on their own allocation in rows of their own, the accumulator if-phi inits on
+/// the accumulator's buffer) and the lifetimes.
+pub(crate) fn report_rows(
     plan: &mut FunctionPlan,
-    to_do: ReportToDo,
+    to_do: &ReportToDo,
     lifetimes: &Lifetimes,
     packed: &Packed<'_>,
-    (backend, rule_set): (Backend, Rules),
-    safe: bool,
 ) {
     let mut spaces = Vec::with_capacity(packed.spaces.len());
     for (packing, kept_own) in packed.spaces.iter().zip(&to_do.kept_own) {
@@ -545,6 +543,18 @@ pub(crate) fn complete_report(
     report.spaces = spaces;
     report.lifetimes = lifetime_report(lifetimes);
     report.statement_spans = lifetimes.statement_spans.clone();
+}
+
+/// The warnings of carries aligned otherwise than PyPTO aligns them (repairs:
+/// `codes::CARRY_ALIGNED_WITHOUT_REUSE`, `codes::CARRY_ALIGNED_TO_WHERE_ITS_INIT_SITS`), put
+/// among `plan`'s diagnostics where they change the plan.
+pub(crate) fn report_realigned(
+    plan: &mut FunctionPlan,
+    to_do: ReportToDo,
+    lifetimes: &Lifetimes,
+    (backend, rule_set): (Backend, Rules),
+    safe: bool,
+) {
     let Some((pypto, warnings)) = to_do.realigned else {
         return;
     };

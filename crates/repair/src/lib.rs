@@ -109,8 +109,8 @@ use crate::ir::{Expr, FreshBases, Function, Name, Stmt, StmtKind, Type, VarId};
 use crate::isolate::{Place, StorageRoots, detach, fresh_buffer, place_anchor};
 use crate::plan::seats::Seats;
 use crate::plan::{
-    FunctionPlan, LayoutSearch, PlanConfig, PlanError, PlanOptions, Planning, ReportToDo,
-    plan_function,
+    Completion, FunctionPlan, LayoutSearch, PlanConfig, PlanError, PlanOptions, Planning,
+    ReportToDo, plan_function,
 };
 use crate::verify::{
     Addressing, Clobber, Finding, PlanInput, VerifyOptions, Worded, check_plan,
@@ -144,6 +144,16 @@ pub enum SafePlanError {
     Plan(PlanError),
     /// The checker's findings on the last plan tried, which no repair removed.
     Unrepaired(Vec<Diagnostic>),
+}
+
+/// How a function is made safe: with which configuration, checked with which options, and
+/// what of the emitted plan's report is made (all of it, or the diagnostics for a caller
+/// that reads only those).
+#[derive(Clone, Copy)]
+struct Safely<'a> {
+    config: &'a PlanConfig,
+    options: &'a VerifyOptions,
+    report: Completion,
 }
 
 /// Repairs are rare and each separates one pair of tiles; a plan needing more is reported.
@@ -237,7 +247,12 @@ pub fn plan_checked(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
-    plan_checked_editing(input, config, options).map(|(plan, _)| plan)
+    let safely = Safely {
+        config,
+        options,
+        report: Completion::Whole,
+    };
+    plan_checked_editing(input, safely).map(|(plan, _)| plan)
 }
 
 /// [`plan_checked`] given PyPTO's plan of `input`, `first`, already checked with `options`
@@ -252,7 +267,12 @@ pub fn plan_checked_from(
 ) -> Result<FunctionPlan, SafePlanError> {
     let plans = InputPlans::planned();
     let first = first.map(|Checked { plan, findings }| (Planned::whole(plan), findings));
-    repair_checked(input, plan_input, first, plans, config, options).map(|(plan, _)| plan)
+    let safely = Safely {
+        config,
+        options,
+        report: Completion::Whole,
+    };
+    repair_checked(input, plan_input, first, plans, safely).map(|(plan, _)| plan)
 }
 
 /// The input as the repairs of [`plan_checked`] leave it (`None`: as given). Repairs add
@@ -263,14 +283,21 @@ pub fn repaired_input(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<Option<Function>, SafePlanError> {
-    plan_checked_editing(input, config, options).map(|(_, edited)| edited)
+    let safely = Safely {
+        config,
+        options,
+        report: Completion::Whole,
+    };
+    plan_checked_editing(input, safely).map(|(_, edited)| edited)
 }
 
 fn plan_checked_editing(
     input: &Function,
-    config: &PlanConfig,
-    options: &VerifyOptions,
+    safely: Safely<'_>,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
+    let Safely {
+        config, options, ..
+    } = safely;
     let plan_input = PlanInput::of(input);
     // PyPTO's plan finished from a packing that is kept: the input's trials that keep a group
     // on its own allocation finish from it instead of packing the input again. Its report is
@@ -292,7 +319,7 @@ fn plan_checked_editing(
         let findings = check_plan(&plan_input, &plan.function, options);
         (plan, findings)
     });
-    repair_checked(input, &plan_input, first, plans, config, options)
+    repair_checked(input, &plan_input, first, plans, safely)
 }
 
 fn repair_checked(
@@ -300,12 +327,16 @@ fn repair_checked(
     plan_input: &PlanInput,
     first: Result<(Planned, Vec<Finding>), PlanError>,
     mut plans: InputPlans,
-    config: &PlanConfig,
-    options: &VerifyOptions,
+    safely: Safely<'_>,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
+    let Safely {
+        config,
+        options,
+        report,
+    } = safely;
     if config.exact {
         let (plan, findings) = first.map_err(SafePlanError::Plan)?;
-        let mut plan = plan.complete();
+        let mut plan = plan.made(report);
         let names = UserNames::of(input.vars.len(), &plan.function);
         plan.report.diagnostics.extend(findings.iter().map(|f| {
             // `--exact` emits PyPTO's plan whatever the checkers find: what makes it
@@ -381,7 +412,7 @@ fn repair_checked(
     };
     for _ in 0..MAX_ROUNDS {
         if repair.round(&check)? == Round::Passed {
-            return repair.emit(&check);
+            return repair.emit(&check, report);
         }
     }
     Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
@@ -650,9 +681,14 @@ impl Repair<'_> {
         })
     }
 
-    /// The plan that passed, its report whole: with the repairs made, the hazards of the input
-    /// it still carries (the gate every plan with findings passes) and the notes.
-    fn emit(self, check: &Check<'_>) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
+    /// The plan that passed, its report made as `report` asks: with the repairs made, the
+    /// hazards of the input it still carries (the gate every plan with findings passes) and
+    /// the notes.
+    fn emit(
+        self,
+        check: &Check<'_>,
+        report: Completion,
+    ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
         let Repair {
             original,
             edited,
@@ -682,8 +718,8 @@ impl Repair<'_> {
                 }
             }
         }
-        // The plan emitted: its report is made whole.
-        let mut plan = plan.complete();
+        // The plan emitted: its report is made.
+        let mut plan = plan.made(report);
         // The gate every plan with findings passes: each is one the input itself carries.
         if !unsafe_findings.is_empty() {
             let unshared =
@@ -972,10 +1008,11 @@ impl Planned {
         Planned { plan, rest: None }
     }
 
-    /// The plan with its report whole, as planning it in one go reports it.
-    fn complete(self) -> FunctionPlan {
+    /// The plan with its report completed as `report` asks (whole: as planning it in one go
+    /// reports it).
+    fn made(self, report: Completion) -> FunctionPlan {
         match self.rest {
-            Some((packed, to_do)) => packed.complete(self.plan, to_do),
+            Some((packed, to_do)) => packed.complete(self.plan, to_do, report),
             None => self.plan,
         }
     }
@@ -1901,10 +1938,51 @@ pub fn plan_program_checked(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<(crate::ir::Program, Vec<crate::plan::PlanReport>), (usize, SafePlanError)> {
+    let safely = Safely {
+        config,
+        options,
+        report: Completion::Whole,
+    };
+    plan_program(program, safely)
+}
+
+/// A program planned safely, as PyPTO's pass reads it ([`plan_program_repairs`]).
+pub struct PlannedWithRepairs {
+    pub program: crate::ir::Program,
+    /// Each function's repairs (`MR-R…`, [`is_repair`]), in function order, each function's
+    /// in the order of its report.
+    pub repairs: Vec<Vec<Diagnostic>>,
+}
+
+/// [`plan_program_checked`] for a caller that reads only the planned program and the repairs
+/// (PyPTO's pass). The space and lifetime rows, which only a report reads, are not made: that
+/// work is most of what completing the report of a plan PyPTO got right costs.
+pub fn plan_program_repairs(
+    program: &crate::ir::Program,
+    config: &PlanConfig,
+    options: &VerifyOptions,
+) -> Result<PlannedWithRepairs, (usize, SafePlanError)> {
+    let safely = Safely {
+        config,
+        options,
+        report: Completion::Diagnostics,
+    };
+    let (program, reports) = plan_program(program, safely)?;
+    let repairs = reports
+        .into_iter()
+        .map(|report| report.diagnostics.into_iter().filter(is_repair).collect())
+        .collect();
+    Ok(PlannedWithRepairs { program, repairs })
+}
+
+fn plan_program(
+    program: &crate::ir::Program,
+    safely: Safely<'_>,
+) -> Result<(crate::ir::Program, Vec<crate::plan::PlanReport>), (usize, SafePlanError)> {
     let mut functions = Vec::with_capacity(program.functions.len());
     let mut reports = Vec::with_capacity(program.functions.len());
     for (index, function) in program.functions.iter().enumerate() {
-        let plan = plan_checked(function, config, options).map_err(|e| (index, e))?;
+        let (plan, _) = plan_checked_editing(function, safely).map_err(|e| (index, e))?;
         functions.push(plan.function);
         reports.push(plan.report);
     }
