@@ -156,6 +156,17 @@ struct Safely<'a> {
     report: Completion,
 }
 
+impl<'a> Safely<'a> {
+    /// The emitted plan's report made whole.
+    fn whole(config: &'a PlanConfig, options: &'a VerifyOptions) -> Safely<'a> {
+        Safely {
+            config,
+            options,
+            report: Completion::Whole,
+        }
+    }
+}
+
 /// Repairs are rare and each separates one pair of tiles; a plan needing more is reported.
 const MAX_ROUNDS: usize = 64;
 
@@ -247,11 +258,7 @@ pub fn plan_checked(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<FunctionPlan, SafePlanError> {
-    let safely = Safely {
-        config,
-        options,
-        report: Completion::Whole,
-    };
+    let safely = Safely::whole(config, options);
     plan_checked_editing(input, safely).map(|(plan, _)| plan)
 }
 
@@ -267,11 +274,7 @@ pub fn plan_checked_from(
 ) -> Result<FunctionPlan, SafePlanError> {
     let plans = InputPlans::planned();
     let first = first.map(|Checked { plan, findings }| (Planned::whole(plan), findings));
-    let safely = Safely {
-        config,
-        options,
-        report: Completion::Whole,
-    };
+    let safely = Safely::whole(config, options);
     repair_checked(input, plan_input, first, plans, safely).map(|(plan, _)| plan)
 }
 
@@ -283,11 +286,7 @@ pub fn repaired_input(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<Option<Function>, SafePlanError> {
-    let safely = Safely {
-        config,
-        options,
-        report: Completion::Whole,
-    };
+    let safely = Safely::whole(config, options);
     plan_checked_editing(input, safely).map(|(_, edited)| edited)
 }
 
@@ -1938,11 +1937,7 @@ pub fn plan_program_checked(
     config: &PlanConfig,
     options: &VerifyOptions,
 ) -> Result<(crate::ir::Program, Vec<crate::plan::PlanReport>), (usize, SafePlanError)> {
-    let safely = Safely {
-        config,
-        options,
-        report: Completion::Whole,
-    };
+    let safely = Safely::whole(config, options);
     plan_program(program, safely)
 }
 
