@@ -374,11 +374,11 @@ fn repair_checked(
                 &mut repairs,
                 PlacedBy::Pypto,
             );
-            // The separated input is another input: its trials pack it afresh.
-            if separated.is_some() {
-                plans = InputPlans::planned();
+            // The separated input is another input, with plans of its own.
+            if let Some(separated) = separated {
+                plans = separated.plans;
+                edited = Some(separated.input);
             }
-            edited = separated;
             planned.map(|plan| {
                 let findings = check_plan(plan_input, &plan.function, options);
                 (plan, findings)
@@ -660,17 +660,15 @@ impl Repair<'_> {
         if !left_named.is_empty() {
             return Err(left_named);
         }
-        // The inits separated for the planner make another input, planned once, whose
+        // The inits separated for the planner make another input, with plans of its own, whose
         // allocations were named without `bases`.
-        let bases = if separated.is_some() {
-            plans = InputPlans::planned();
-            None
-        } else {
-            Some(bases)
+        let (input, plans, bases) = match separated {
+            Some(separated) => (separated.input, separated.plans, None),
+            None => (edited, plans, Some(bases)),
         };
         Ok(Trial {
             edits,
-            input: Some(separated.unwrap_or(edited)),
+            input: Some(input),
             plans,
             own,
             repairs,
@@ -854,7 +852,7 @@ fn first_separating(
         let mut trial_repairs = vec![text.warning(&made, finding, planned, user_names)];
         // An edited input is packed once and kept: its later trials finish from it.
         let mut trial_plans = InputPlans::planned();
-        let (planned, separated_input) = match &trial_input {
+        let (planned, separated) = match &trial_input {
             Some(trial_input) => plan_separating(
                 trial_input,
                 &mut trial_plans,
@@ -886,24 +884,26 @@ fn first_separating(
             check_plan_separating(plan_input, &trial.function, options, names)
         else {
             // Finished from the input's packing with just one more group kept apart.
-            let keeps_one_more = trial_input.is_none()
-                && separated_input.is_none()
-                && trial_own.len() == own.len() + 1;
+            let keeps_one_more =
+                trial_input.is_none() && separated.is_none() && trial_own.len() == own.len() + 1;
             if keeps_one_more && let Some(kept) = plans.kept_own(&trial_own) {
                 kept_the_pair.kept_own.push(kept);
             }
             kept_the_pair.functions.push(trial.plan.function);
             continue;
         };
-        // The inits separated for the planner make another input, planned once, whose
+        // The inits separated for the planner make another input, with plans of its own, whose
         // allocations were named without `trial_bases`.
-        if separated_input.is_some() {
-            trial_plans = InputPlans::planned();
-            trial_bases = None;
-        }
+        let trial_input = match separated {
+            Some(separated) => {
+                (trial_plans, trial_bases) = (separated.plans, None);
+                Some(separated.input)
+            }
+            None => trial_input,
+        };
         return Some(Trial {
             edits: vec![action],
-            input: separated_input.or(trial_input),
+            input: trial_input,
             plans: trial_plans,
             own: trial_own,
             repairs: trial_repairs,
@@ -915,12 +915,19 @@ fn first_separating(
     None
 }
 
+/// An input whose loop carries that start from one tile [`plan_separating`] gave allocations
+/// of their own, with its plans: planned there, its packing is kept for the trials after.
+struct Separated {
+    input: Function,
+    plans: InputPlans,
+}
+
 /// Plans `input`; when the yield fixup refuses loop carries on one buffer (`MR-E006`, the
 /// seed's S2), separates them first and adds those repairs to `repairs`: carries that start
-/// from one tile in the input get their own allocations (the input so edited is returned),
-/// and a carry whose init the packer put on another carry's init's buffer keeps that init on
-/// its own allocation (the refused loop's inits in carry order: the first whose keeping
-/// changes the plan, since the one that kept the buffer changes nothing).
+/// from one tile in the input get their own allocations (the input so edited is returned,
+/// with its plans), and a carry whose init the packer put on another carry's init's buffer
+/// keeps that init on its own allocation (the refused loop's inits in carry order: the first
+/// whose keeping changes the plan, since the one that kept the buffer changes nothing).
 fn plan_separating(
     input: &Function,
     plans: &mut InputPlans,
@@ -928,7 +935,7 @@ fn plan_separating(
     own: &mut FxHashSet<VarId>,
     repairs: &mut Vec<Diagnostic>,
     by: PlacedBy,
-) -> (Result<Planned, PlanError>, Option<Function>) {
+) -> (Result<Planned, PlanError>, Option<Separated>) {
     let overlapping = |r: &Result<Planned, PlanError>| matches!(r, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES);
     let mut planned = plans.plan(input, config, own);
     if !overlapping(&planned) {
@@ -937,14 +944,19 @@ fn plan_separating(
     let mut edited = None;
     let mut separated_input = input.clone();
     let separated = separate_shared_inits(&mut separated_input, by);
-    let mut separated_plans = InputPlans::default();
     if !separated.is_empty() {
         repairs.extend(separated);
+        // Planned several times as a rule (the rounds' trials that keep a group apart): its
+        // packing is kept from its first plan.
+        let mut separated_plans = InputPlans::planned();
         planned = separated_plans.plan(&separated_input, config, own);
-        edited = Some(separated_input);
+        edited = Some(Separated {
+            input: separated_input,
+            plans: separated_plans,
+        });
     }
-    let (current, plans) = match &edited {
-        Some(separated_input) => (separated_input, &mut separated_plans),
+    let (current, plans) = match &mut edited {
+        Some(separated) => (&separated.input, &mut separated.plans),
         None => (input, plans),
     };
     // Each round keeps one more init off the packer's shared buffer; a loop has few carries.
