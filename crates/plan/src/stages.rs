@@ -396,9 +396,10 @@ pub(crate) fn finish(
 }
 
 /// What `finish_deferring` leaves of a plan's report for [`report_rows`] and
-/// [`report_realigned`]: the parts nothing but the report reads (the space and lifetime rows, and whether the warnings of
-/// carries aligned otherwise than PyPTO aligns them stand), which a repair's trial, whose
-/// report is dropped unless it is the plan emitted, does not need.
+/// [`report_realigned`]: the parts nothing but the report reads (the space and lifetime
+/// rows, and whether the warnings of carries aligned otherwise than PyPTO aligns them stand),
+/// which a repair's trial, whose report is dropped unless it is the plan emitted, does not
+/// need.
 #[derive(Clone, Debug)]
 pub struct ReportToDo {
     /// Per space packed: the intervals kept on their own allocation.
