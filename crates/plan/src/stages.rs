@@ -395,8 +395,8 @@ pub(crate) fn finish(
     Ok(plan)
 }
 
-/// What `finish_deferring` leaves of a plan's report for [`report_rows`] and
-/// [`report_realigned`]: the parts nothing but the report reads (the space and lifetime
+/// What `finish_deferring` leaves of a plan's report for `report_rows` and
+/// `report_realigned`: the parts nothing but the report reads (the space and lifetime
 /// rows, and whether the warnings of carries aligned otherwise than PyPTO aligns them stand),
 /// which a repair's trial, whose report is dropped unless it is the plan emitted, does not
 /// need.
