@@ -1,6 +1,7 @@
 //! The whole pipeline on PyPTO's real kernel dumps: parse, plan (for each dump's MANIFEST
-//! backend, as it was compiled), verify the plan and print it, for every input dump of `../shared/conformance/real`
-//! (81 programs, 21 MB) when present, else the subset in `tests/data/real`.
+//! backend, as it was compiled), verify the plan and print it, for every input dump of
+//! `../shared/conformance/real` (81 programs, 21 MB) when present, else the subset in
+//! `tests/data/real`.
 //!
 //! `cargo bench --bench real_dumps`
 

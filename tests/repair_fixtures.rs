@@ -14,11 +14,12 @@
 use std::path::{Path, PathBuf};
 
 use memreuse::backend::Backend;
-use memreuse::diagnostics::Severity;
+use memreuse::diagnostics::{Diagnostic, Severity};
 use memreuse::ir::{LineIndex, Program, parse_program, print_program};
 use memreuse::plan::{PlanConfig, PlanReport};
 use memreuse::repair::{is_input_hazard, is_repair, plan_program_checked, plan_program_repairs};
 use memreuse::verify::{VerifyOptions, program_violations};
+use memreuse_test_support::manifest_rows;
 
 #[path = "support/input_hazards.rs"]
 mod input_hazards;
@@ -239,7 +240,6 @@ fn pypto_plans_that_lose_no_value_are_kept_with_notes() {
 #[test]
 fn the_pass_gets_the_program_and_repairs_the_whole_report_gives() {
     let conformance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance");
-    let manifest = std::fs::read_to_string(conformance.join("MANIFEST.tsv")).expect("MANIFEST");
     let mut cases: Vec<(PathBuf, PlanConfig)> = fixtures()
         .into_iter()
         .chain(fixtures_in("tests/data/kept"))
@@ -248,16 +248,15 @@ fn the_pass_gets_the_program_and_repairs_the_whole_report_gives() {
             (path, header(&text).0)
         })
         .collect();
-    for row in manifest.lines().skip(1) {
-        let cols: Vec<&str> = row.split('\t').collect();
-        let (Some(name), Some(backend)) = (cols.first(), cols.get(1)) else {
-            continue;
-        };
+    for row in manifest_rows(&conformance) {
         let config = PlanConfig {
-            backend: Backend::from_name(backend).unwrap_or_else(|| panic!("backend {backend}")),
+            backend: row.backend(),
             ..PlanConfig::default()
         };
-        cases.push((conformance.join(format!("{name}.input.py")), config));
+        cases.push((
+            conformance.join(format!("{}.input.py", row.cell("name"))),
+            config,
+        ));
     }
     let mut repaired = 0;
     for (path, config) in &cases {
@@ -271,18 +270,12 @@ fn the_pass_gets_the_program_and_repairs_the_whole_report_gives() {
             assert_eq!(whole.is_ok(), lean.is_ok(), "{file}: one of them fails");
             continue;
         };
-        let repairs: Vec<Vec<String>> = reports
+        let repairs: Vec<Vec<&Diagnostic>> = reports
             .iter()
-            .map(|r| {
-                let of = r.diagnostics.iter().filter(|d| is_repair(d));
-                of.map(|d| format!("{d:?}")).collect()
-            })
+            .map(|r| r.diagnostics.iter().filter(|d| is_repair(d)).collect())
             .collect();
-        let lean_repairs: Vec<Vec<String>> = lean
-            .repairs
-            .iter()
-            .map(|of| of.iter().map(|d| format!("{d:?}")).collect())
-            .collect();
+        let lean_repairs: Vec<Vec<&Diagnostic>> =
+            lean.repairs.iter().map(|of| of.iter().collect()).collect();
         assert_eq!(
             print_program(&lean.program),
             print_program(planned),

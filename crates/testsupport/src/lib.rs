@@ -72,10 +72,16 @@ pub fn manifest(repo: &Path, name: &str) -> (PathBuf, Vec<ManifestRow>) {
         );
         repo.join("tests/data").join(name)
     };
-    let text = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("a manifest");
+    let rows = manifest_rows(&root);
+    (root, rows)
+}
+
+/// The rows of the MANIFEST.tsv in `dir` (its first line names the columns).
+pub fn manifest_rows(dir: &Path) -> Vec<ManifestRow> {
+    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("a manifest");
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
-    let rows = lines
+    lines
         .filter(|line| !line.trim().is_empty())
         .map(|line| ManifestRow {
             cells: header
@@ -84,8 +90,7 @@ pub fn manifest(repo: &Path, name: &str) -> (PathBuf, Vec<ManifestRow>) {
                 .map(|(column, cell)| (column.to_string(), cell.to_string()))
                 .collect(),
         })
-        .collect();
-    (root, rows)
+        .collect()
 }
 
 /// One row of a MANIFEST: its cells by column name.
