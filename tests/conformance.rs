@@ -40,6 +40,7 @@ use memreuse::ir::{Program, parse_program, print_program};
 use memreuse::plan::{PlanConfig, Rules, address, capacity, layout};
 use memreuse::repair::{SafePlanError, is_input_hazard, is_repair, plan_program_checked};
 use memreuse::verify::{VerifyOptions, program_violations};
+use memreuse_test_support::manifest_rows;
 
 #[path = "support/input_hazards.rs"]
 mod input_hazards;
@@ -88,18 +89,12 @@ struct Case {
 }
 
 fn cases(dir: &Path) -> Vec<Case> {
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("MANIFEST.tsv");
-    manifest
-        .lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|line| {
-            let cols: Vec<&str> = line.split('\t').collect();
-            Case {
-                name: cols[0].to_string(),
-                backend: Backend::from_name(cols[1]).expect("known backend"),
-                upstream_ok: cols[3] == "ok",
-            }
+    manifest_rows(dir)
+        .iter()
+        .map(|row| Case {
+            name: row.cell("name").to_string(),
+            backend: row.backend(),
+            upstream_ok: row.cell("outcome") == "ok",
         })
         .collect()
 }

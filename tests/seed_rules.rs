@@ -16,6 +16,7 @@ use memreuse::ir::{parse_program, print_program};
 use memreuse::plan::{PlanConfig, Rules};
 use memreuse::repair::plan_program_checked;
 use memreuse::verify::VerifyOptions;
+use memreuse_test_support::manifest_rows;
 
 #[path = "support/input_hazards.rs"]
 mod input_hazards;
@@ -84,20 +85,9 @@ fn each_seed_rule_changes_its_fixture_and_the_snapshot_rules_give_upstreams_outp
 
 /// The rows `(name, backend)` of `dir`'s `MANIFEST.tsv`.
 fn manifest(dir: &Path) -> Vec<(String, Backend)> {
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("the manifest");
-    manifest
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            let [name, backend, _case] = fields[..] else {
-                panic!("MANIFEST.tsv: a line of three fields expected, got {line:?}");
-            };
-            (
-                name.to_string(),
-                Backend::from_name(backend).expect("a backend"),
-            )
-        })
+    manifest_rows(dir)
+        .iter()
+        .map(|row| (row.cell("name").to_string(), row.backend()))
         .collect()
 }
 
