@@ -660,15 +660,11 @@ impl Repair<'_> {
         if !left_named.is_empty() {
             return Err(left_named);
         }
-        // The inits separated for the planner make another input, with plans of its own, whose
-        // allocations were named without `bases`.
-        let (input, plans, bases) = match separated {
-            Some(separated) => (separated.input, separated.plans, None),
-            None => (edited, plans, Some(bases)),
-        };
+        let (input, plans, bases) =
+            Separated::or_edited(separated, (Some(edited), plans, Some(bases)));
         Ok(Trial {
             edits,
-            input: Some(input),
+            input,
             plans,
             own,
             repairs,
@@ -892,15 +888,8 @@ fn first_separating(
             kept_the_pair.functions.push(trial.plan.function);
             continue;
         };
-        // The inits separated for the planner make another input, with plans of its own, whose
-        // allocations were named without `trial_bases`.
-        let trial_input = match separated {
-            Some(separated) => {
-                (trial_plans, trial_bases) = (separated.plans, None);
-                Some(separated.input)
-            }
-            None => trial_input,
-        };
+        let (trial_input, trial_plans, trial_bases) =
+            Separated::or_edited(separated, (trial_input, trial_plans, trial_bases));
         return Some(Trial {
             edits: vec![action],
             input: trial_input,
@@ -920,6 +909,22 @@ fn first_separating(
 struct Separated {
     input: Function,
     plans: InputPlans,
+}
+
+/// The input a trial leaves (`None`: the round's), with its plans and where its allocations'
+/// names go on from (`None`: found when first needed).
+type TrialInput = (Option<Function>, InputPlans, Option<FreshBases>);
+
+impl Separated {
+    /// What a trial leaves: the input `plan_separating` separated, when it did, else `edited`.
+    /// The separated input has plans of its own, and its allocations were named without the
+    /// edit's names.
+    fn or_edited(separated: Option<Separated>, edited: TrialInput) -> TrialInput {
+        match separated {
+            Some(separated) => (Some(separated.input), separated.plans, None),
+            None => edited,
+        }
+    }
 }
 
 /// Plans `input`; when the yield fixup refuses loop carries on one buffer (`MR-E006`, the
