@@ -42,7 +42,7 @@ pub use stages::{
 /// Changes whenever the planner's output can change for the same input: a digest of what the
 /// planner makes of every fixture and bundled kernel, pinned by `tests/planner_version.rs`
 /// (which prints the new value when the output changed). Cache keys include it.
-pub const PLANNER_VERSION: &str = "e65940623661f1d4";
+pub const PLANNER_VERSION: &str = "48f2892bd58e2fe7";
 
 /// Plans one function as `config.planner` says (PyPTO's MemoryReuse by default), with what
 /// `options` asks beyond the configuration.

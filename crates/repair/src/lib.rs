@@ -46,6 +46,34 @@
 //! made once more without it (`Repair::detach_own_inits`). A function with k such pairs thus
 //! costs about one plan and check for them, not k (ARCHITECTURE "What a repair costs").
 //!
+//! One victim's writers. PyPTO's lifetimes can end a loop or `if` result too early, and the
+//! packer then puts later tiles on its buffer, each a pair that a one-pair round separates by
+//! keeping the writer's group on its own allocation (`MR-R001`). Where a round's leading open
+//! pairs — at least three, before any value the value checker finds lost — have one victim,
+//! are each first found by the liveness checker at the writer's write (`V003`) and are each
+//! first separated so, one trial keeps every writer but the last apart and their repairs are
+//! made at once (`Repair::keep_writers_off_one_victim`); the last pair's round follows as
+//! usual. That gives what the rounds give, in their order, because keeping a group apart
+//! under PyPTO's planner moves that group alone and whole onto its own allocation and changes
+//! nothing else:
+//!
+//! * A pair whose writer is kept apart no longer shares bytes; no other pair is added, and no
+//!   value that was kept is lost: the checkers find only fewer pairs and fewer lost values.
+//! * The one finding that can move is a lost value's, found at its first failing read, which
+//!   can be an earlier read once a writer is gone where a loop repeats reads. So the victim
+//!   must be the only value lost on its buffer, no other name may read its datum there (a
+//!   view, alias or in-place result of it, a carry or `if` result fed from it, found lost
+//!   through it), and each read of it before the last pair's finding must be outside loops.
+//! * The victim's writers then stay its open pairs with the same findings as long as it is
+//!   still lost, which holds in every round if it holds in the trial (fewer writers lose no
+//!   more): the trial must find it lost, and find the last pair first.
+//!
+//! The trial also checks what the first point rests on: every loop carry's and `if` result's
+//! tiles sit together as before (so the fixups after packing make the same copies), and the
+//! tiles it moved sit alone. A trial that fails a check is dropped, and that victim's writers
+//! go one round each. Debug builds replay the rounds a merged trial stands for and hold each
+//! to it (`Repair::assert_rounds_agree`).
+//!
 //! Hazards of the input itself (`MR-W004`). Some inputs lose a value in every plan: an op whose
 //! output reuses input k (`tile.matmul_acc` accumulates into its argument 0: a hardware fact)
 //! overwrites a tile that is read later, and with no Acc-to-Acc `tile.move` nothing can copy it
@@ -89,14 +117,15 @@
 //! The machine: a `Repair` holds the input as repaired so far, the groups kept apart, the
 //! repairs made and the plan they give; each `round` either finds nothing open (`Passed`, then
 //! `emit`), or separates the open pairs of own inits in one `Trial` (`detach_own_inits`), or
-//! else one pair by the first `Trial` that does (`first_separating`), or accepts the pair as a
-//! hazard of the input; every edit (`Action`) is made at most once.
+//! the leading pairs of one victim but the last (`keep_writers_off_one_victim`), or else one
+//! pair by the first `Trial` that does (`first_separating`), or accepts the pair as a hazard
+//! of the input; every edit (`Action`) is made at most once.
 //!
 //! This crate sits above `plan` and `verify` and shares nothing with the checker but its
 //! findings: the planner never calls the checker. Pure, as they are: no files, threads or
 //! clocks.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use memreuse_ir as ir;
 use memreuse_ir::diagnostics;
@@ -325,9 +354,46 @@ fn repair_checked(
     input: &Function,
     plan_input: &PlanInput,
     first: Result<(Planned, Vec<Finding>), PlanError>,
-    mut plans: InputPlans,
+    plans: InputPlans,
     safely: Safely<'_>,
 ) -> Result<(FunctionPlan, Option<Function>), SafePlanError> {
+    let (mut repair, check) = match begin(input, plan_input, first, plans, safely)? {
+        Begun::Exact(plan) => return Ok((*plan, None)),
+        Begun::Rounds(repair, check) => (repair, check),
+    };
+    for _ in 0..MAX_ROUNDS {
+        if repair.round(&check)? == Round::Passed {
+            return repair.emit(&check, safely.report);
+        }
+    }
+    Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
+        codes::UNREPAIRED,
+        format!(
+            "the plan of '{}' still fails the checker after {MAX_ROUNDS} repairs",
+            input.name
+        ),
+        input.span,
+    )]))
+}
+
+/// How the repair of a checked plan begins.
+enum Begun<'a> {
+    /// `--exact`: PyPTO's plan as it is, the checkers' findings in its report.
+    Exact(Box<FunctionPlan>),
+    /// The rounds to make, and what their trials are planned and checked with.
+    Rounds(Box<Repair<'a>>, Check<'a>),
+}
+
+/// The repair of `first`, PyPTO's plan of `input` checked, before its first round: a plan
+/// PyPTO's planner refuses for loop carries on one buffer (rules §S2) is planned with them
+/// separated.
+fn begin<'a>(
+    input: &'a Function,
+    plan_input: &'a PlanInput,
+    first: Result<(Planned, Vec<Finding>), PlanError>,
+    mut plans: InputPlans,
+    safely: Safely<'a>,
+) -> Result<Begun<'a>, SafePlanError> {
     let Safely {
         config,
         options,
@@ -351,7 +417,7 @@ fn repair_checked(
             };
             names.word(&plan.function, &worded)
         }));
-        return Ok((plan, None));
+        return Ok(Begun::Exact(Box::new(plan)));
     }
     // The input as repaired so far, once an edit changed it.
     let mut edited: Option<Function> = None;
@@ -393,7 +459,7 @@ fn repair_checked(
         config,
         options,
     };
-    let mut repair = Repair {
+    let repair = Repair {
         original: input,
         from_trial: edited.is_some() || !own.is_empty(),
         edited,
@@ -407,21 +473,10 @@ fn repair_checked(
         unshared: None,
         inherent: Vec::new(),
         one_at_a_time: Vec::new(),
+        unmerged: Vec::new(),
         pypto,
     };
-    for _ in 0..MAX_ROUNDS {
-        if repair.round(&check)? == Round::Passed {
-            return repair.emit(&check, report);
-        }
-    }
-    Err(SafePlanError::Unrepaired(vec![Diagnostic::error(
-        codes::UNREPAIRED,
-        format!(
-            "the plan of '{}' still fails the checker after {MAX_ROUNDS} repairs",
-            input.name
-        ),
-        input.span,
-    )]))
+    Ok(Begun::Rounds(Box::new(repair), check))
 }
 
 /// The repair between two rounds: the input as repaired so far, the groups kept apart, the
@@ -451,6 +506,8 @@ struct Repair<'a> {
     inherent: Vec<FindingKey>,
     /// The pairs a trial detaching own inits left named: separated one at a time.
     one_at_a_time: Vec<(Name, Name)>,
+    /// The victims whose writers' merged trial did not show the rounds it stands for.
+    unmerged: Vec<VarId>,
     pypto: PyptoPlan,
 }
 
@@ -465,10 +522,11 @@ enum Round {
 }
 
 impl Repair<'_> {
-    /// Separates the open pairs of own inits at once where that trial succeeds; else the pair of
-    /// the first open finding that names two tiles, by the first edit that separates it (the
-    /// others often follow from the same decision), or accepts it as a hazard the input itself
-    /// carries; an error where neither can be.
+    /// Separates the open pairs of own inits at once where that trial succeeds; else the
+    /// leading pairs of one victim but the last, where one trial provably makes their rounds;
+    /// else the pair of the first open finding that names two tiles, by the first edit that
+    /// separates it (the others often follow from the same decision), or accepts it as a hazard
+    /// the input itself carries; an error where neither can be.
     fn round(&mut self, check: &Check<'_>) -> Result<Round, SafePlanError> {
         let (planned, inherent) = (&self.plan.function, &self.inherent);
         if !self.findings.iter().any(|f| is_open(f, planned, inherent)) {
@@ -481,6 +539,17 @@ impl Repair<'_> {
         if let Some(trial) = detached {
             self.adopt(trial);
             return Ok(Round::Separated);
+        }
+        let mut plans = std::mem::take(&mut self.plans);
+        let merged = self.keep_writers_off_one_victim(&sites, check, &mut plans);
+        self.plans = plans;
+        match merged {
+            Merged::Trial(trial) => {
+                self.adopt(*trial);
+                return Ok(Round::Separated);
+            }
+            Merged::NotShown(victim) => self.unmerged.push(victim),
+            Merged::NoChain => {}
         }
         let planned = &self.plan.function;
         let mut open = self
@@ -562,6 +631,255 @@ impl Repair<'_> {
             }
         }
         (None, left)
+    }
+
+    /// The rounds that keep the leading writers of one victim off its buffer, made in one
+    /// trial where it provably gives what those rounds give (module doc, "One victim's
+    /// writers"): `None` where the open pairs do not start so, or the trial does not show it.
+    fn keep_writers_off_one_victim(
+        &self,
+        sites: &Sites<'_>,
+        check: &Check<'_>,
+        plans: &mut InputPlans,
+    ) -> Merged {
+        let planned = &self.plan.function;
+        let Some(chain) = self.writers_of_one_victim(sites, check) else {
+            return Merged::NoChain;
+        };
+        let Some(next) = chain.last() else {
+            return Merged::NoChain;
+        };
+        let victim = next.pair.victim;
+        let until = self.findings[next.finding].span().start;
+        if self.unmerged.contains(&victim)
+            || !losses_stay_after(planned, sites, &self.findings, victim, until)
+        {
+            return Merged::NoChain;
+        }
+        match self.merged_trial(sites, check, plans, &chain) {
+            Some(trial) => Merged::Trial(Box::new(trial)),
+            None => Merged::NotShown(victim),
+        }
+    }
+
+    /// The trial that keeps every writer of `chain` but the last apart, if it shows the rounds
+    /// it stands for: it moves the kept groups whole and alone, and finds the last pair
+    /// first, with the victim still lost.
+    fn merged_trial(
+        &self,
+        sites: &Sites<'_>,
+        check: &Check<'_>,
+        plans: &mut InputPlans,
+        chain: &[Writer],
+    ) -> Option<Trial> {
+        let planned = &self.plan.function;
+        // The last pair's round is left as it is: the trial must find it first.
+        let (next, merged) = chain.split_last()?;
+        let mut own = self.own.clone();
+        own.extend(merged.iter().map(|w| w.group));
+        let mut repairs = Vec::new();
+        let input = self.edited.as_ref().unwrap_or(self.original);
+        let (trial, separated) = plan_separating(
+            input,
+            plans,
+            check.config,
+            &mut own,
+            &mut repairs,
+            PlacedBy::EarlierRepairs,
+        );
+        let plan = trial
+            .ok()
+            .filter(|_| separated.is_none() && repairs.is_empty())?;
+        if !keeps_places_whole(planned, &plan.function) {
+            return None;
+        }
+        let findings = check_plan(check.plan_input, &plan.function, check.options);
+        let next_finding = &self.findings[next.finding];
+        let first_open = findings
+            .iter()
+            .filter(|f| is_open(f, &plan.function, &self.inherent))
+            .find(|f| f.clobber.is_some());
+        let victim_lost = findings.iter().any(|f| {
+            f.is_unsafe()
+                && f.code() == codes::VALUE_LOST
+                && f.clobber.is_some_and(|c| c.victim == next.pair.victim)
+        });
+        let merged_pairs: Vec<(&str, &str)> =
+            merged.iter().map(|w| pair_names(planned, w.pair)).collect();
+        if first_open != Some(next_finding)
+            || !victim_lost
+            || names_a_pair_of(&findings, &plan.function, &merged_pairs)
+        {
+            return None;
+        }
+        let user_names = sites.user_names();
+        let repairs: Vec<Diagnostic> = merged
+            .iter()
+            .map(|w| {
+                w.text.warning(
+                    &Made::default(),
+                    &self.findings[w.finding],
+                    planned,
+                    user_names,
+                )
+            })
+            .collect();
+        if cfg!(debug_assertions) {
+            self.assert_rounds_agree(check, plans, chain, &repairs);
+        }
+        Some(Trial {
+            edits: merged.iter().map(|w| Action::KeepOwn(w.group)).collect(),
+            input: None,
+            plans: InputPlans::default(),
+            own,
+            repairs,
+            plan,
+            findings,
+            bases: self.bases,
+        })
+    }
+
+    /// Debug builds make the rounds a merged trial stands for and hold each to it: the round
+    /// that keeps one writer more apart finds the next writer's pair first, with the same
+    /// finding, and makes the same repair of it.
+    fn assert_rounds_agree(
+        &self,
+        check: &Check<'_>,
+        plans: &mut InputPlans,
+        chain: &[Writer],
+        repairs: &[Diagnostic],
+    ) {
+        let input = self.edited.as_ref().unwrap_or(self.original);
+        let pypto = match &self.pypto {
+            PyptoPlan::Round => PyptoPlan::Kept(Box::new(self.plan.function.clone())),
+            PyptoPlan::Kept(f) => PyptoPlan::Kept(f.clone()),
+            PyptoPlan::Refused => PyptoPlan::Refused,
+        };
+        let mut own = self.own.clone();
+        for (j, writer) in chain.iter().enumerate().skip(1) {
+            own.insert(chain[j - 1].group);
+            let mut own_j = own.clone();
+            let (plan, _) = plan_separating(
+                input,
+                plans,
+                check.config,
+                &mut own_j,
+                &mut Vec::new(),
+                PlacedBy::EarlierRepairs,
+            );
+            let Ok(plan) = plan else {
+                panic!("a merged round's plan is refused");
+            };
+            let findings = check_plan(check.plan_input, &plan.function, check.options);
+            let first = findings
+                .iter()
+                .filter(|f| is_open(f, &plan.function, &self.inherent))
+                .find(|f| f.clobber.is_some());
+            assert_eq!(
+                first,
+                Some(&self.findings[writer.finding]),
+                "round {j} of a merged chain"
+            );
+            let kept: Vec<(&str, &str)> = chain[..j]
+                .iter()
+                .map(|w| pair_names(&self.plan.function, w.pair))
+                .collect();
+            assert!(
+                !names_a_pair_of(&findings, &plan.function, &kept),
+                "round {j} of a merged chain keeps a pair"
+            );
+            let Some(repair) = repairs.get(j) else {
+                continue;
+            };
+            let sites = Sites::of(input, &plan.function, &pypto, check.user_vars);
+            let (action, text) = candidates(&sites, &own, writer.pair, false)
+                .into_iter()
+                .find(|(action, _)| !self.applied.contains(action))
+                .expect("a candidate");
+            assert_eq!(
+                action,
+                Action::KeepOwn(writer.group),
+                "round {j} of a merged chain"
+            );
+            let finding = &self.findings[writer.finding];
+            let said = text.warning(
+                &Made::default(),
+                finding,
+                &plan.function,
+                sites.user_names(),
+            );
+            assert_eq!(&said, repair, "round {j} of a merged chain");
+        }
+    }
+
+    /// The open pairs that lead the round's findings when they are at least three, all of one
+    /// victim, each first found by the liveness checker (the co-live overlap at its writer's
+    /// write) and first separated by keeping the writer's group on its own allocation; `None`
+    /// where a value the value checker finds lost is read before the last of them.
+    fn writers_of_one_victim(&self, sites: &Sites<'_>, check: &Check<'_>) -> Option<Vec<Writer>> {
+        // Keep-own trials finish from one packing only under PyPTO's planner.
+        if check.config.planner != crate::plan::Planner::Pypto {
+            return None;
+        }
+        let planned = &self.plan.function;
+        // A function that loses more values than are reported may show others once some are
+        // kept: every loss must be in view.
+        let losses = self
+            .findings
+            .iter()
+            .filter(|f| f.code() == codes::VALUE_LOST);
+        if losses.count() >= verify::values::MAX_REPORTED {
+            return None;
+        }
+        let mut leading: Vec<(usize, Clobber)> = Vec::new();
+        for (at, finding) in self.findings.iter().enumerate() {
+            // Once a writer is kept apart, a value lost at a read before the next pair's
+            // finding can be found lost there again, by another writer: the chain ends there.
+            if finding.code() == codes::VALUE_LOST {
+                break;
+            }
+            let Some(pair) = finding
+                .clobber
+                .filter(|_| is_open(finding, planned, &self.inherent))
+            else {
+                continue;
+            };
+            if leading.iter().any(|&(_, p)| p == pair) {
+                continue;
+            }
+            let same_victim = leading
+                .first()
+                .is_none_or(|&(_, p)| p.victim == pair.victim);
+            if !same_victim || finding.code() != codes::CO_LIVE_OVERLAP {
+                break;
+            }
+            leading.push((at, pair));
+        }
+        if leading.len() < 3 {
+            return None;
+        }
+        let mut chain: Vec<Writer> = Vec::new();
+        for (at, pair) in leading {
+            let offsets = false;
+            let first = candidates(sites, &self.own, pair, offsets)
+                .into_iter()
+                .find(|(action, _)| !self.applied.contains(action));
+            let Some((Action::KeepOwn(group), text)) = first else {
+                break;
+            };
+            let keeps_writer =
+                matches!(text, RepairText::KeepsOwn { tile, .. } if tile == pair.writer);
+            if !keeps_writer || chain.iter().any(|w| w.group == group) {
+                break;
+            }
+            chain.push(Writer {
+                pair,
+                group,
+                text,
+                finding: at,
+            });
+        }
+        (chain.len() >= 3).then_some(chain)
     }
 
     /// For each open pair (once, at its first finding) whose victim is the init of a place
@@ -753,6 +1071,181 @@ struct Trial {
 /// without a lost value, ask for no repair) and not among the input's own hazards.
 fn is_open(finding: &Finding, planned: &Function, inherent: &[FindingKey]) -> bool {
     finding.is_unsafe() && key(planned, finding).is_none_or(|k| !inherent.contains(&k))
+}
+
+/// Whether, once any of the victim's writers are kept off its buffer, no value can be found
+/// lost at a read before `until` (the last merged pair's finding): the value checker finds
+/// a value lost at its first failing read, which moves only where loops repeat reads, and
+/// keeping writers apart loses no value that was kept (module doc, "One victim's writers").
+/// So: every value the round's findings say lost on the victim's buffer is the victim, no
+/// other name reads the victim's datum there (a view, an alias or in-place result, a carry
+/// or `if` result fed from it, which are found lost through it), and every read of the
+/// victim before `until` is outside any loop.
+fn losses_stay_after(
+    planned: &Function,
+    sites: &Sites<'_>,
+    findings: &[Finding],
+    victim: VarId,
+    until: u32,
+) -> bool {
+    let Some(buffer) = base(planned, victim) else {
+        return false;
+    };
+    let others_lost = findings
+        .iter()
+        .filter(|f| f.code() == codes::VALUE_LOST)
+        .any(|f| match f.clobber {
+            Some(c) => c.victim != victim && base(planned, c.victim).as_ref() == Some(&buffer),
+            None => true,
+        });
+    let renamed = planned
+        .vars
+        .iter()
+        .any(|(v, _)| v != victim && sites.planned_roots.root(v) == victim);
+    !others_lost && !renamed && !read_early_or_renamed(&planned.body, victim, until, false)
+}
+
+/// Whether `v` is fed to a loop carry or yielded, or read before `until` inside a loop.
+fn read_early_or_renamed(body: &[Stmt], v: VarId, until: u32, in_loop: bool) -> bool {
+    let mut found = false;
+    let mut reads = |e: &Expr, in_loop: bool| {
+        e.for_each_var_use(&mut |u, span| found |= u == v && in_loop && span.start < until);
+    };
+    for stmt in body {
+        match &stmt.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Eval(value) => reads(value, in_loop),
+            StmtKind::Return { values } => values.iter().for_each(|e| reads(e, in_loop)),
+            StmtKind::Yield { values } => {
+                if values.iter().any(|e| e.as_var() == Some(v)) {
+                    return true;
+                }
+                values.iter().for_each(|e| reads(e, in_loop));
+            }
+            StmtKind::For(l) => {
+                if l.init_values.iter().any(|e| e.as_var() == Some(v)) {
+                    return true;
+                }
+                l.bounds.iter().for_each(|e| reads(e, in_loop));
+                if read_early_or_renamed(&l.body, v, until, true) {
+                    return true;
+                }
+            }
+            StmtKind::If(i) => {
+                reads(&i.cond, in_loop);
+                let arms = std::iter::once(&i.then_body[..]).chain(i.else_body.as_deref());
+                for arm in arms {
+                    if read_early_or_renamed(arm, v, until, in_loop) {
+                        return true;
+                    }
+                }
+            }
+            StmtKind::With(w) => {
+                reads(&w.context, in_loop);
+                if read_early_or_renamed(&w.body, v, until, in_loop) {
+                    return true;
+                }
+            }
+            StmtKind::Pass => {}
+        }
+    }
+    found
+}
+
+/// Whether an unsafe finding of `f` names one of `pairs` (victim and writer, by name).
+fn names_a_pair_of(findings: &[Finding], f: &Function, pairs: &[(&str, &str)]) -> bool {
+    findings.iter().any(|finding| {
+        finding.is_unsafe()
+            && finding
+                .clobber
+                .is_some_and(|c| pairs.contains(&pair_names(f, c)))
+    })
+}
+
+/// What became of a round's leading pairs of one victim.
+enum Merged {
+    /// They are not a chain to merge (too few, or their losses might be found earlier).
+    NoChain,
+    /// The merged trial did not show the rounds it stands for: this victim's writers are kept
+    /// apart one round each from now on.
+    NotShown(VarId),
+    /// The merged trial, which stands for all but the last pair's rounds.
+    Trial(Box<Trial>),
+}
+
+/// A writer of the victim of a round's leading pairs: its pair, its sharing group, the
+/// warning of keeping that group on its own allocation, and the pair's first finding (an index
+/// into the round's findings).
+struct Writer {
+    pair: Clobber,
+    group: VarId,
+    text: RepairText,
+    finding: usize,
+}
+
+/// Whether `trial` puts the tiles of every loop carry and `if` result (its init, iter arg,
+/// yielded values and result) on one buffer together exactly where `planned` does: the
+/// fixups after packing read only how those sit, so they make the same copies in both plans,
+/// and in every plan between that keeps apart some of the groups `trial` keeps apart (a group
+/// moves whole, so tiles that share a buffer in both sit together in each).
+fn keeps_places_whole(planned: &Function, trial: &Function) -> bool {
+    if planned.vars.len() != trial.vars.len() {
+        return false;
+    }
+    let mut places: Vec<Vec<VarId>> = Vec::new();
+    let yielded = |body: &[Stmt], k: usize| {
+        final_yield_values(body).and_then(|values| values.get(k)?.as_var())
+    };
+    for_each_stmt(&planned.body, &mut |stmt| match &stmt.kind {
+        StmtKind::For(l) => {
+            for (k, &iter_arg) in l.iter_args.iter().enumerate() {
+                let mut tiles = vec![iter_arg];
+                tiles.extend(l.init_values.get(k).and_then(Expr::as_var));
+                tiles.extend(yielded(&l.body, k));
+                tiles.extend(l.return_vars.get(k).copied());
+                places.push(tiles);
+            }
+        }
+        StmtKind::If(i) => {
+            for (k, &result) in i.return_vars.iter().enumerate() {
+                let mut tiles = vec![result];
+                tiles.extend(yielded(&i.then_body, k));
+                tiles.extend(i.else_body.as_deref().and_then(|body| yielded(body, k)));
+                places.push(tiles);
+            }
+        }
+        _ => {}
+    });
+    // A group kept apart sits alone on its buffer: the tiles `trial` moved to one buffer
+    // were on one buffer together before, and nothing else is on it.
+    let mut moved_to: FxHashMap<String, Option<String>> = FxHashMap::default();
+    for (v, _) in trial.vars.iter() {
+        if let Some(now) = base(trial, v)
+            && base(planned, v).as_ref() != Some(&now)
+        {
+            let before = base(planned, v);
+            if moved_to
+                .insert(now, before.clone())
+                .is_some_and(|b| b != before)
+            {
+                return false;
+            }
+        }
+    }
+    let alone = trial.vars.iter().all(|(v, _)| match base(trial, v) {
+        Some(now) => !moved_to.contains_key(&now) || base(planned, v).as_ref() != Some(&now),
+        None => true,
+    });
+    if !alone {
+        return false;
+    }
+    let together = |f: &Function, a: VarId, b: VarId| base(f, a) == base(f, b);
+    places.iter().all(|tiles| {
+        tiles.iter().enumerate().all(|(i, &a)| {
+            tiles[i + 1..]
+                .iter()
+                .all(|&b| together(planned, a, b) == together(trial, a, b))
+        })
+    })
 }
 
 /// An open pair's victim is the init of a place it can be separated by detaching: the edit,
@@ -2003,4 +2496,53 @@ fn plan_program(
         ..program.clone()
     };
     Ok((planned, reports))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::backend::Backend;
+    use crate::ir::parse_program;
+
+    /// The fixture whose `if` result has four writers packed onto its buffer: the first is
+    /// kept apart in a round of its own (the `then` arm reads the result after it), the next
+    /// two in one trial, and the last in a round of its own again; the plan emitted is the one
+    /// four rounds make (tests/repair_fixtures.rs holds its snapshot).
+    #[test]
+    fn a_victims_leading_writers_are_kept_apart_in_one_round() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/repair/r001_writers_of_one_victim_kept_apart_in_one_trial.py"
+        );
+        let text = std::fs::read_to_string(path).expect("the fixture");
+        let program = parse_program(&text).expect("the fixture parses");
+        let f = &program.functions[0];
+        let config = PlanConfig {
+            backend: Backend::Ascend910B,
+            ..PlanConfig::default()
+        };
+        let options = verify_options(&config);
+        let plan_input = PlanInput::of(f);
+        let planning = Rc::new(Planning::kept(Arc::new(f.clone()), &config));
+        let first = planning.trial(&FxHashSet::default()).map(|(plan, to_do)| {
+            let findings = check_plan(&plan_input, &plan.function, &options);
+            let rest = Some((Rc::clone(&planning), to_do));
+            (Planned { plan, rest }, findings)
+        });
+        let plans = InputPlans::packed(planning);
+        let safely = Safely::whole(&config, &options);
+        let Ok(Begun::Rounds(mut repair, check)) = begin(f, &plan_input, first, plans, safely)
+        else {
+            panic!("PyPTO's plan of the fixture is repaired");
+        };
+        let made = |repair: &Repair<'_>| repair.repairs.iter().filter(|d| is_repair(d)).count();
+        let mut rounds = Vec::new();
+        for _ in 0..MAX_ROUNDS {
+            if repair.round(&check).ok() != Some(Round::Separated) {
+                break;
+            }
+            rounds.push(made(&repair));
+        }
+        assert_eq!(rounds, [1, 3, 4], "the repairs made after each round");
+    }
 }

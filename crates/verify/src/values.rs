@@ -85,7 +85,7 @@ use crate::text::{Text, Tile, Worded, text};
 use memreuse_ir::codes;
 
 /// A broken plan can lose most of its values; past this many the rest are summarised.
-const MAX_REPORTED: usize = 50;
+pub const MAX_REPORTED: usize = 50;
 
 /// Why a value is not where a read expects it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
