@@ -635,7 +635,7 @@ impl Repair<'_> {
 
     /// The rounds that keep the leading writers of one victim off its buffer, made in one
     /// trial where it provably gives what those rounds give (module doc, "One victim's
-    /// writers"): `None` where the open pairs do not start so, or the trial does not show it.
+    /// writers").
     fn keep_writers_off_one_victim(
         &self,
         sites: &Sites<'_>,
