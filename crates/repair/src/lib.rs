@@ -134,7 +134,7 @@ use memreuse_verify as verify;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::walk::{final_yield_values, find_stmt, for_each_stmt};
-use crate::ir::{Expr, FreshBases, Function, Name, Stmt, StmtKind, Type, VarId};
+use crate::ir::{Expr, FreshBases, Function, LoopKind, Name, Stmt, StmtKind, Type, VarId};
 use crate::isolate::{Place, StorageRoots, detach, fresh_buffer, place_anchor};
 use crate::plan::seats::Seats;
 use crate::plan::{
@@ -552,12 +552,7 @@ impl Repair<'_> {
             Merged::NoChain => {}
         }
         let planned = &self.plan.function;
-        let mut open = self
-            .findings
-            .iter()
-            .filter(|f| is_open(f, planned, &self.inherent));
-        let first = open.find_map(|f| Some((f, f.clobber?)));
-        let Some((finding, pair)) = first else {
+        let Some((finding, pair)) = first_open_pair(&self.findings, planned, &self.inherent) else {
             let findings = std::mem::take(&mut self.findings);
             return Err(unrepaired(findings, check.user_vars, planned));
         };
@@ -695,10 +690,7 @@ impl Repair<'_> {
         }
         let findings = check_plan(check.plan_input, &plan.function, check.options);
         let next_finding = &self.findings[next.finding];
-        let first_open = findings
-            .iter()
-            .filter(|f| is_open(f, &plan.function, &self.inherent))
-            .find(|f| f.clobber.is_some());
+        let first_open = first_open_pair(&findings, &plan.function, &self.inherent);
         let victim_lost = findings.iter().any(|f| {
             f.is_unsafe()
                 && f.code() == codes::VALUE_LOST
@@ -706,7 +698,7 @@ impl Repair<'_> {
         });
         let merged_pairs: Vec<(&str, &str)> =
             merged.iter().map(|w| pair_names(planned, w.pair)).collect();
-        if first_open != Some(next_finding)
+        if first_open.map(|(f, _)| f) != Some(next_finding)
             || !victim_lost
             || names_a_pair_of(&findings, &plan.function, &merged_pairs)
         {
@@ -771,10 +763,7 @@ impl Repair<'_> {
                 panic!("a merged round's plan is refused");
             };
             let findings = check_plan(check.plan_input, &plan.function, check.options);
-            let first = findings
-                .iter()
-                .filter(|f| is_open(f, &plan.function, &self.inherent))
-                .find(|f| f.clobber.is_some());
+            let first = first_open_pair(&findings, &plan.function, &self.inherent).map(|(f, _)| f);
             assert_eq!(
                 first,
                 Some(&self.findings[writer.finding]),
@@ -1125,7 +1114,9 @@ fn read_early_or_renamed(body: &[Stmt], v: VarId, until: u32, in_loop: bool) -> 
                 if l.init_values.iter().any(|e| e.as_var() == Some(v)) {
                     return true;
                 }
-                l.bounds.iter().for_each(|e| reads(e, in_loop));
+                // A `while_` loop reads its condition on every iteration.
+                let repeated = in_loop || l.kind == LoopKind::While;
+                l.bounds.iter().for_each(|e| reads(e, repeated));
                 if read_early_or_renamed(&l.body, v, until, true) {
                     return true;
                 }
@@ -1246,6 +1237,18 @@ fn keeps_places_whole(planned: &Function, trial: &Function) -> bool {
                 .all(|&b| together(planned, a, b) == together(trial, a, b))
         })
     })
+}
+
+/// The first open finding that names two tiles, with them: the pair a round separates.
+fn first_open_pair<'f>(
+    findings: &'f [Finding],
+    planned: &Function,
+    inherent: &[FindingKey],
+) -> Option<(&'f Finding, Clobber)> {
+    findings
+        .iter()
+        .filter(|f| is_open(f, planned, inherent))
+        .find_map(|f| Some((f, f.clobber?)))
 }
 
 /// An open pair's victim is the init of a place it can be separated by detaching: the edit,
