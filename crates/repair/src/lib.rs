@@ -685,7 +685,7 @@ impl Repair<'_> {
         let plan = trial
             .ok()
             .filter(|_| separated.is_none() && repairs.is_empty())?;
-        if !keeps_places_whole(planned, &plan.function) {
+        if !moved_whole_and_alone(planned, &plan.function) {
             return None;
         }
         let findings = check_plan(check.plan_input, &plan.function, check.options);
@@ -803,8 +803,8 @@ impl Repair<'_> {
 
     /// The open pairs that lead the round's findings when they are at least three, all of one
     /// victim, each first found by the liveness checker (the co-live overlap at its writer's
-    /// write) and first separated by keeping the writer's group on its own allocation; `None`
-    /// where a value the value checker finds lost is read before the last of them.
+    /// write) and first separated by keeping the writer's group on its own allocation, up to
+    /// the first value the value checker finds lost.
     fn writers_of_one_victim(&self, sites: &Sites<'_>, check: &Check<'_>) -> Option<Vec<Writer>> {
         // Keep-own trials finish from one packing only under PyPTO's planner.
         if check.config.planner != crate::plan::Planner::Pypto {
@@ -1173,12 +1173,12 @@ struct Writer {
     finding: usize,
 }
 
-/// Whether `trial` puts the tiles of every loop carry and `if` result (its init, iter arg,
-/// yielded values and result) on one buffer together exactly where `planned` does: the
-/// fixups after packing read only how those sit, so they make the same copies in both plans,
-/// and in every plan between that keeps apart some of the groups `trial` keeps apart (a group
-/// moves whole, so tiles that share a buffer in both sit together in each).
-fn keeps_places_whole(planned: &Function, trial: &Function) -> bool {
+/// Whether the groups `trial` keeps apart moved whole and alone: the tiles it moved to one
+/// buffer shared one before and nothing else is on it, and the tiles of every loop carry and
+/// `if` result (its init, iter arg, yielded values and result) share a buffer exactly where
+/// they do in `planned`. The fixups after packing read only how those sit, so they make the
+/// same copies in both plans, and in every plan between that keeps some of those groups apart.
+fn moved_whole_and_alone(planned: &Function, trial: &Function) -> bool {
     if planned.vars.len() != trial.vars.len() {
         return false;
     }
