@@ -540,6 +540,7 @@ impl Repair<'_> {
             self.adopt(trial);
             return Ok(Round::Separated);
         }
+        // The merged trial finishes from the input's packing; `sites` borrows the rest.
         let mut plans = std::mem::take(&mut self.plans);
         let merged = self.keep_writers_off_one_victim(&sites, check, &mut plans);
         self.plans = plans;
@@ -1154,7 +1155,8 @@ fn names_a_pair_of(findings: &[Finding], f: &Function, pairs: &[(&str, &str)]) -
 
 /// What became of a round's leading pairs of one victim.
 enum Merged {
-    /// They are not a chain to merge (too few, or their losses might be found earlier).
+    /// They are not a chain to merge: too few, their losses might be found earlier, or this
+    /// victim's merged trial failed before.
     NoChain,
     /// The merged trial did not show the rounds it stands for: this victim's writers are kept
     /// apart one round each from now on.
