@@ -30,37 +30,68 @@ impl Severity {
     }
 }
 
-/// One finding about the input, tied to a place in it.
+/// One finding about the input, tied to a place in it. Its texts are strings, or (`M`) words
+/// that are said once the reader knows how to say the tiles they name (the checkers' findings).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
+pub struct Diagnostic<M = String> {
     pub severity: Severity,
     /// A stable code, e.g. `E001` or `PH-MR-001`.
     pub code: &'static str,
-    pub message: String,
+    pub message: M,
     pub span: Span,
     /// What to do about it, when there is something useful to say.
-    pub hint: Option<String>,
+    pub hint: Option<M>,
     /// Other places the finding involves (where a lost value was defined, what overwrote it).
-    pub related: Vec<Related>,
+    pub related: Vec<Related<M>>,
 }
 
 /// A secondary place of a diagnostic, with what happens there.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Related {
+pub struct Related<M = String> {
     pub span: Span,
-    pub message: String,
+    pub message: M,
 }
 
-impl Diagnostic {
-    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+impl<M> Diagnostic<M> {
+    pub fn new(severity: Severity, code: &'static str, message: M, span: Span) -> Diagnostic<M> {
         Diagnostic {
-            severity: Severity::Error,
+            severity,
             code,
-            message: message.into(),
+            message,
             span,
             hint: None,
             related: Vec::new(),
         }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<M>) -> Diagnostic<M> {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// The diagnostic with each of its texts said by `say`.
+    pub fn said<N>(&self, mut say: impl FnMut(&M) -> N) -> Diagnostic<N> {
+        Diagnostic {
+            severity: self.severity,
+            code: self.code,
+            message: say(&self.message),
+            span: self.span,
+            hint: self.hint.as_ref().map(&mut say),
+            related: self
+                .related
+                .iter()
+                .map(|related| Related {
+                    span: related.span,
+                    message: say(&related.message),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic::new(Severity::Error, code, message.into(), span)
     }
 
     pub fn note(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
@@ -75,11 +106,6 @@ impl Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, message, span)
         }
-    }
-
-    pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
-        self.hint = Some(hint.into());
-        self
     }
 
     /// `file:line:col: severity[code]: message` — the one-line form.

@@ -2128,7 +2128,7 @@ fn key(planned: &Function, finding: &Finding) -> Option<FindingKey> {
             .worded
             .related
             .iter()
-            .map(|(span, _)| *span)
+            .map(|related| related.span)
             .collect(),
     })
 }

@@ -122,9 +122,9 @@ impl RepairText {
         d.related = worded
             .related
             .iter()
-            .map(|(span, message)| Related {
-                span: *span,
-                message: names.say(planned, message),
+            .map(|related| Related {
+                span: related.span,
+                message: names.say(planned, &related.message),
             })
             .collect();
         d

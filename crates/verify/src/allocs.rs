@@ -4,7 +4,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::liveness::{Bytes, Liveness, TileFact, var};
 use crate::options::VerifyOptions;
-use crate::text::{Text, Tile, Worded, text};
+use crate::text::{Text, Tile, Worded, Words, text};
 use memreuse_ir::codes;
 use memreuse_ir::{Expr, Function, MemSpace, Name, Stmt, StmtKind, Type};
 

@@ -4,7 +4,7 @@
 use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{Function, Span, VarId};
 
-use crate::text::Worded;
+use crate::text::{Worded, Words};
 
 /// One finding of the checker; for a tile written over bytes another still needs (`V003`) or
 /// over an operand it must not alias (`V004`), the two tiles, so a repair can separate them.

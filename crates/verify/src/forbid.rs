@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap;
 use super::liveness::{Bytes, Liveness, on_chip_memref, var};
 use crate::finding::{Clobber, Finding};
 use crate::options::VerifyOptions;
-use crate::text::{Tile, Worded, text};
+use crate::text::{Tile, Worded, Words, text};
 use memreuse_ir::codes;
 use memreuse_ir::ops::OpRole;
 use memreuse_ir::{Call, Expr, ExprKind, Function, Span, Stmt, StmtKind, Type, VarId};

@@ -4,7 +4,7 @@
 //! checked only when their value is read somewhere.
 
 use super::liveness::{LinkKind, Liveness, on_chip_memref, var};
-use crate::text::{Text, Tile, Worded, text};
+use crate::text::{Text, Tile, Worded, Words, text};
 use memreuse_ir::codes;
 use memreuse_ir::walk::final_yield;
 use memreuse_ir::{Expr, Function, MemRef, Span, Stmt, StmtKind, VarId};

@@ -83,6 +83,7 @@ use rustc_hash::FxHashSet;
 pub use finding::{Clobber, Finding, is_violation};
 use memreuse_ir::codes;
 pub use options::{Addressing, Backend, VerifyOptions};
+use text::Words;
 pub use text::{Text, Worded};
 
 /// Checks one planned function with both checkers; an empty result means the plan is sound.

@@ -2,9 +2,10 @@
 
 use super::liveness::{Liveness, TileFact};
 use crate::finding::{Clobber, Finding};
-use crate::text::{Tile, Worded, text};
+use crate::text::{Tile, Worded, Words, text};
 use memreuse_ir::Function;
 use memreuse_ir::codes;
+use memreuse_ir::diagnostics::Related;
 use rustc_hash::FxHashMap;
 
 /// A broken plan can have a conflict for nearly every pair of tiles; past this many findings
@@ -112,8 +113,14 @@ pub(super) fn check(f: &Function, live: &Liveness, addressed: bool) -> Vec<Findi
                         " on"
                     ]);
                     worded.related = vec![
-                        (victim.site, text![v, " is defined here"]),
-                        (read, text![v, " is read here after ", w, " is written"]),
+                        Related {
+                            span: victim.site,
+                            message: text![v, " is defined here"],
+                        },
+                        Related {
+                            span: read,
+                            message: text![v, " is read here after ", w, " is written"],
+                        },
                     ];
                     let clobber = Clobber {
                         victim: victim.var,

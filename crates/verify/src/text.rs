@@ -2,7 +2,7 @@
 //! by its name; a reader that knows more of the plan's tiles (the repair, which inserted the
 //! copies among them) says them its own way from the same words, never by editing a text.
 
-use memreuse_ir::diagnostics::{Diagnostic, Related, Severity};
+use memreuse_ir::diagnostics::{Diagnostic, Severity};
 use memreuse_ir::{Function, Span, VarId};
 
 /// One text: words and the tiles they name, in reading order.
@@ -82,65 +82,27 @@ impl From<String> for Text {
 }
 
 /// A checker's finding as words: a [`Diagnostic`] whose texts keep their tiles.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Worded {
-    pub severity: Severity,
-    pub code: &'static str,
-    pub span: Span,
-    pub message: Text,
-    pub hint: Option<Text>,
-    /// Other places and what happens there.
-    pub related: Vec<(Span, Text)>,
+pub type Worded = Diagnostic<Text>;
+
+/// The checkers' findings begun and said (`ir` has the constructors of plain diagnostics).
+pub(crate) trait Words {
+    fn error(code: &'static str, message: impl Into<Text>, span: Span) -> Self;
+    fn note(code: &'static str, message: impl Into<Text>, span: Span) -> Self;
+    /// The diagnostic as the checker says it: each tile quoted by its name in `f`.
+    fn by_name(&self, f: &Function) -> Diagnostic;
 }
 
-impl Worded {
-    pub(crate) fn error(code: &'static str, message: impl Into<Text>, span: Span) -> Worded {
+impl Words for Worded {
+    fn error(code: &'static str, message: impl Into<Text>, span: Span) -> Worded {
         Worded::new(Severity::Error, code, message.into(), span)
     }
 
-    pub(crate) fn note(code: &'static str, message: impl Into<Text>, span: Span) -> Worded {
+    fn note(code: &'static str, message: impl Into<Text>, span: Span) -> Worded {
         Worded::new(Severity::Note, code, message.into(), span)
     }
 
-    fn new(severity: Severity, code: &'static str, message: Text, span: Span) -> Worded {
-        Worded {
-            severity,
-            code,
-            span,
-            message,
-            hint: None,
-            related: Vec::new(),
-        }
-    }
-
-    pub(crate) fn with_hint(mut self, hint: impl Into<Text>) -> Worded {
-        self.hint = Some(hint.into());
-        self
-    }
-
-    /// The diagnostic as the checker says it: each tile quoted by its name in `f`.
-    pub fn by_name(&self, f: &Function) -> Diagnostic {
+    fn by_name(&self, f: &Function) -> Diagnostic {
         let quote = |v: VarId| format!("'{}'", f.vars.get(v).map_or("?", |v| v.name.as_str()));
         self.said(|text| text.render(&mut |v| quote(v)))
-    }
-
-    /// The diagnostic with each of its texts said by `say` (a reader that says a tile one way
-    /// the first time a text names it starts afresh in each).
-    pub fn said(&self, mut say: impl FnMut(&Text) -> String) -> Diagnostic {
-        Diagnostic {
-            severity: self.severity,
-            code: self.code,
-            message: say(&self.message),
-            span: self.span,
-            hint: self.hint.as_ref().map(&mut say),
-            related: self
-                .related
-                .iter()
-                .map(|(span, message)| Related {
-                    span: *span,
-                    message: say(message),
-                })
-                .collect(),
-        }
     }
 }

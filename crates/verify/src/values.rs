@@ -72,7 +72,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::liveness::{on_chip_memref, var};
-use memreuse_ir::diagnostics::Diagnostic;
+use memreuse_ir::diagnostics::{Diagnostic, Related};
 use memreuse_ir::ops::OpRole;
 use memreuse_ir::{
     Call, Expr, ExprKind, ForStmt, Function, LoopKind, MemSpace, Span, Stmt, StmtKind, TileType,
@@ -81,7 +81,7 @@ use memreuse_ir::{
 
 use crate::options::VerifyOptions;
 use crate::scalars::{Scalars, range_values};
-use crate::text::{Text, Tile, Worded, text};
+use crate::text::{Text, Tile, Worded, Words, text};
 use memreuse_ir::codes;
 
 /// A broken plan can lose most of its values; past this many the rest are summarised.
@@ -565,10 +565,13 @@ fn describe(f: &Function, facts: &Facts, v: &ValueViolation) -> Worded {
         ),
     };
     let mut worded = Worded::error(codes::VALUE_LOST, message, v.read).with_hint(hint);
+    worded.related.push(Related {
+        span: def(v.lost),
+        message: text![lost, " is defined here"],
+    });
     worded
         .related
-        .push((def(v.lost), text![lost, " is defined here"]));
-    worded.related.extend(cause);
+        .extend(cause.map(|(span, message)| Related { span, message }));
     worded
 }
 
