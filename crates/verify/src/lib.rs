@@ -14,7 +14,7 @@
 //!   (checked where the carry or result is read at all: a misplaced one nothing reads corrupts
 //!   nothing);
 //! * `V006` a view, an in-place result or a bare alias sits on its source's buffer;
-//! * `V007` every read sees the value it names: the value checker (`values.rs`, below).
+//! * `V007` every read sees the value it names: the value checker (`values/`, below).
 //!
 //! # The liveness model (`liveness.rs`)
 //!
@@ -46,7 +46,7 @@
 //! tiles sorted by definition step, keeping only tiles still live, so the cost is
 //! `O(n log n)` plus the number of co-live tiles per base at each write.
 
-//! # The value checker (`values.rs`)
+//! # The value checker (`values/`: the facts it reads, the cells of a region, the interpreter)
 //!
 //! A second, semantic check that shares nothing with the liveness model: an abstract
 //! interpretation that tracks which SSA values each byte range of each buffer holds, along
