@@ -95,17 +95,11 @@ impl Diagnostic {
     }
 
     pub fn note(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Note,
-            ..Diagnostic::error(code, message, span)
-        }
+        Diagnostic::new(Severity::Note, code, message.into(), span)
     }
 
     pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Diagnostic::error(code, message, span)
-        }
+        Diagnostic::new(Severity::Warning, code, message.into(), span)
     }
 
     /// `file:line:col: severity[code]: message` — the one-line form.
