@@ -22,24 +22,25 @@ use crate::plan::{
 };
 use crate::safely::MAX_ROUNDS;
 
-/// An input whose loop carries that start from one tile [`plan_separating`] gave allocations
-/// of their own, with its plans: planned there, its packing is kept for the trials after.
-pub(crate) struct Separated {
+/// An input an edit made (a repair's, or [`plan_separating`]'s separation of loop carries
+/// that start from one tile), with its plans: planned there, its packing is kept for the
+/// trials after.
+pub(crate) struct Edited {
     pub(crate) input: Function,
     pub(crate) plans: InputPlans,
 }
 
-/// The input a trial leaves (`None`: the round's), with its plans and where its allocations'
-/// names go on from (`None`: found when first needed).
-type TrialInput = (Option<Function>, InputPlans, Option<FreshBases>);
+/// The input a trial leaves (`None`: the round's) and where its allocations' names go on
+/// from (`None`: found when first needed).
+type TrialInput = (Option<Edited>, Option<FreshBases>);
 
-impl Separated {
+impl Edited {
     /// What a trial leaves: the input `plan_separating` separated, when it did, else `edited`.
     /// The separated input has plans of its own, and its allocations were named without the
     /// edit's names.
-    pub(crate) fn or_edited(separated: Option<Separated>, edited: TrialInput) -> TrialInput {
+    pub(crate) fn separated_or(separated: Option<Edited>, edited: TrialInput) -> TrialInput {
         match separated {
-            Some(separated) => (Some(separated.input), separated.plans, None),
+            Some(separated) => (Some(separated), None),
             None => edited,
         }
     }
@@ -58,7 +59,7 @@ pub(crate) fn plan_separating(
     own: &mut FxHashSet<VarId>,
     repairs: &mut Vec<Diagnostic>,
     by: PlacedBy,
-) -> (Result<Planned, PlanError>, Option<Separated>) {
+) -> (Result<Planned, PlanError>, Option<Edited>) {
     let overlapping = |r: &Result<Planned, PlanError>| matches!(r, Err(e) if e.0.code == codes::OVERLAPPING_CARRIES);
     let mut planned = plans.plan(input, config, own);
     if !overlapping(&planned) {
@@ -73,7 +74,7 @@ pub(crate) fn plan_separating(
         // packing is kept from its first plan.
         let mut separated_plans = InputPlans::planned();
         planned = separated_plans.plan(&separated_input, config, own);
-        edited = Some(Separated {
+        edited = Some(Edited {
             input: separated_input,
             plans: separated_plans,
         });

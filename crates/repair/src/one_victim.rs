@@ -149,22 +149,24 @@ pub(crate) fn moved_whole_and_alone(planned: &Function, trial: &Function) -> boo
     });
     // A group kept apart sits alone on its buffer: the tiles `trial` moved to one buffer
     // were on one buffer together before, and nothing else is on it.
-    let mut moved_to: FxHashMap<String, Option<String>> = FxHashMap::default();
-    for (v, _) in trial.vars.iter() {
-        if let Some(now) = base(trial, v)
-            && base(planned, v).as_ref() != Some(&now)
+    let bases: Vec<(Option<String>, Option<String>)> = trial
+        .vars
+        .iter()
+        .map(|(v, _)| (base(planned, v), base(trial, v)))
+        .collect();
+    let mut moved_to: FxHashMap<&str, Option<&str>> = FxHashMap::default();
+    for (before, now) in &bases {
+        if let Some(now) = now.as_deref()
+            && before.as_deref() != Some(now)
+            && moved_to
+                .insert(now, before.as_deref())
+                .is_some_and(|b| b != before.as_deref())
         {
-            let before = base(planned, v);
-            if moved_to
-                .insert(now, before.clone())
-                .is_some_and(|b| b != before)
-            {
-                return false;
-            }
+            return false;
         }
     }
-    let alone = trial.vars.iter().all(|(v, _)| match base(trial, v) {
-        Some(now) => !moved_to.contains_key(&now) || base(planned, v).as_ref() != Some(&now),
+    let alone = bases.iter().all(|(before, now)| match now.as_deref() {
+        Some(now) => !moved_to.contains_key(now) || before.as_deref() != Some(now),
         None => true,
     });
     if !alone {

@@ -22,7 +22,7 @@ use rustc_hash::FxHashSet;
 use crate::candidates::{Action, PyptoPlan, Sites, apply, candidates, pair_names};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::hazards::{FindingKey, hazards_of, input_hazard, key, unshared_findings};
-use crate::input_plans::{InputPlans, KeptThePair, Planned, Separated, plan_separating};
+use crate::input_plans::{Edited, InputPlans, KeptThePair, Planned, plan_separating};
 use crate::ir::codes;
 use crate::ir::{FreshBases, Function, Name, VarId};
 use crate::message::{Made, PlacedBy, RepairText, UserNames};
@@ -271,9 +271,9 @@ impl Repair<'_> {
     /// The input, groups, plan and findings a trial that separated its pairs leaves.
     fn adopt(&mut self, trial: Trial) {
         self.applied.extend(trial.edits);
-        if trial.input.is_some() {
-            self.edited = trial.input;
-            self.plans = trial.plans;
+        if let Some(edited) = trial.edited {
+            self.edited = Some(edited.input);
+            self.plans = edited.plans;
         }
         let replaced = std::mem::replace(&mut self.plan, trial.plan);
         if let PyptoPlan::Round = self.pypto {
@@ -404,8 +404,7 @@ impl Repair<'_> {
         }
         Some(Trial {
             edits: merged.iter().map(|w| Action::KeepOwn(w.group)).collect(),
-            input: None,
-            plans: InputPlans::default(),
+            edited: None,
             own,
             repairs,
             plan,
@@ -650,12 +649,14 @@ impl Repair<'_> {
         if !left_named.is_empty() {
             return Err(left_named);
         }
-        let (input, plans, bases) =
-            Separated::or_edited(separated, (Some(edited), plans, Some(bases)));
+        let edited = Edited {
+            input: edited,
+            plans,
+        };
+        let (edited, bases) = Edited::separated_or(separated, (Some(edited), Some(bases)));
         Ok(Trial {
             edits,
-            input,
-            plans,
+            edited,
             own,
             repairs,
             plan,
@@ -729,8 +730,7 @@ impl Repair<'_> {
 struct Trial {
     /// The edits it made, each made once.
     edits: Vec<Action>,
-    input: Option<Function>,
-    plans: InputPlans,
+    edited: Option<Edited>,
     own: FxHashSet<VarId>,
     repairs: Vec<Diagnostic>,
     plan: Planned,
@@ -922,12 +922,14 @@ fn first_separating(
             kept_the_pair.functions.push(trial.plan.function);
             continue;
         };
-        let (trial_input, trial_plans, trial_bases) =
-            Separated::or_edited(separated, (trial_input, trial_plans, trial_bases));
+        let edited = trial_input.map(|input| Edited {
+            input,
+            plans: trial_plans,
+        });
+        let (edited, trial_bases) = Edited::separated_or(separated, (edited, trial_bases));
         return Some(Trial {
             edits: vec![action],
-            input: trial_input,
-            plans: trial_plans,
+            edited,
             own: trial_own,
             repairs: trial_repairs,
             plan: trial,
